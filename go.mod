@@ -1,0 +1,3 @@
+module github.com/goten-ml/goten
+
+go 1.23

@@ -1,0 +1,79 @@
+// Package raw defines the strided view: the layout of a tensor over a
+// storage, without autograd or ops. Every layer above the kernels speaks in
+// views; the iterator turns them into plans.
+package raw
+
+import (
+	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/shape"
+)
+
+// View is a strided view of a storage: element idx lives at element
+// Offset + Σ idx[k]·Strides[k] of Storage, in units of DType's size.
+// Strides may be 0 (broadcast) and may overlap.
+type View struct {
+	Storage *device.Storage
+	DType   dtype.DType
+	Shape   []int
+	Strides []int // in elements
+	Offset  int   // in elements
+	// Wrapped marks a Go scalar wrapped as a 0-dim view: it ranks below
+	// tensors in type promotion (PyTorch's wrapped numbers).
+	Wrapped bool
+}
+
+// New allocates a zeroed contiguous view of the given dtype and shape.
+func New(dt dtype.DType, sizes []int) *View {
+	n := shape.NumEl(sizes)
+	return &View{
+		Storage: device.Alloc(n * dt.Size()),
+		DType:   dt,
+		Shape:   append([]int{}, sizes...),
+		Strides: shape.Contiguous(sizes),
+	}
+}
+
+// NewStrided allocates a view of the given shape whose strides follow the
+// memory order of strides (see [shape.DenseLike]).
+func NewStrided(dt dtype.DType, sizes, strides []int) *View {
+	n := shape.NumEl(sizes)
+	return &View{
+		Storage: device.Alloc(n * dt.Size()),
+		DType:   dt,
+		Shape:   append([]int{}, sizes...),
+		Strides: append([]int{}, strides...),
+	}
+}
+
+// Dim returns the number of dims.
+func (v *View) Dim() int { return len(v.Shape) }
+
+// NumEl returns the number of elements.
+func (v *View) NumEl() int { return shape.NumEl(v.Shape) }
+
+// ByteOffset returns the byte offset of element 0 in the storage.
+func (v *View) ByteOffset() int { return v.Offset * v.DType.Size() }
+
+// IsContiguous reports whether v is row-major contiguous (strides of size-1
+// dims are ignored, as PyTorch does).
+func (v *View) IsContiguous() bool { return shape.IsContiguous(v.Shape, v.Strides) }
+
+// IsNonOverlappingAndDense reports whether v's elements fill a contiguous
+// block of memory exactly once, in some order of dims.
+func (v *View) IsNonOverlappingAndDense() bool {
+	return shape.IsNonOverlappingAndDense(v.Shape, v.Strides)
+}
+
+// WithLayout returns a view of the same storage and dtype with another layout.
+func (v *View) WithLayout(sizes, strides []int, offset int) *View {
+	return &View{Storage: v.Storage, DType: v.DType, Shape: sizes, Strides: strides, Offset: offset}
+}
+
+// Clone returns a shallow copy of the view header (same storage).
+func (v *View) Clone() *View {
+	c := *v
+	c.Shape = append([]int{}, v.Shape...)
+	c.Strides = append([]int{}, v.Strides...)
+	return &c
+}

@@ -1,0 +1,100 @@
+// Package shape is pure shape algebra: element counts, contiguous strides,
+// broadcasting, dim wrapping and the stride rules of views. It knows nothing
+// of dtypes or memory.
+package shape
+
+// NumEl returns the product of sizes (1 for no dims).
+func NumEl(sizes []int) int {
+	n := 1
+	for _, s := range sizes {
+		n *= s
+	}
+	return n
+}
+
+// Contiguous returns row-major strides for sizes (a size 0 counts as 1).
+func Contiguous(sizes []int) []int {
+	st := make([]int, len(sizes))
+	acc := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		st[i] = acc
+		if sizes[i] > 1 {
+			acc *= sizes[i]
+		}
+	}
+	return st
+}
+
+// IsContiguous reports whether strides are row-major for sizes, ignoring
+// the strides of size-1 dims; an empty shape is contiguous.
+func IsContiguous(sizes, strides []int) bool {
+	expected := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		if sizes[i] == 0 {
+			return true
+		}
+		if sizes[i] == 1 {
+			continue
+		}
+		if strides[i] != expected {
+			return false
+		}
+		expected *= sizes[i]
+	}
+	return true
+}
+
+// IsNonOverlappingAndDense reports whether the layout covers a block of
+// NumEl(sizes) elements exactly once, in some order of dims.
+func IsNonOverlappingAndDense(sizes, strides []int) bool {
+	n := len(sizes)
+	if n == 1 {
+		return sizes[0] < 2 || strides[0] == 1
+	}
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	// sort dims by stride, size-1 dims last (insertion sort: tiny n)
+	less := func(a, b int) bool {
+		if sizes[a] < 2 {
+			return false
+		}
+		if sizes[b] < 2 {
+			return true
+		}
+		return strides[a] < strides[b]
+	}
+	for i := 1; i < n; i++ {
+		for j := i; j > 0 && less(perm[j], perm[j-1]); j-- {
+			perm[j], perm[j-1] = perm[j-1], perm[j]
+		}
+	}
+	expected := 1
+	for _, d := range perm {
+		if sizes[d] == 1 {
+			continue
+		}
+		if sizes[d] == 0 {
+			return true
+		}
+		if strides[d] != expected {
+			return false
+		}
+		expected *= sizes[d]
+	}
+	return true
+}
+
+// Equal reports whether two shapes are the same.
+func Equal(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
