@@ -128,6 +128,8 @@ const (
 type Args struct {
 	AlphaF float64 // Add, Sub, Addcmul, Addcdiv: the multiplier (1 when absent)
 	AlphaI int64
+	// AlphaFloat records that alpha came from a float scalar (integer ops reject it).
+	AlphaFloat bool
 	Eps    float64 // Logit
 	HasEps bool    // Logit: clamp to [Eps, 1-Eps]
 }

@@ -1,0 +1,298 @@
+package op
+
+import (
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/raw"
+)
+
+// Pointwise defines an elementwise op: how its compute dtype follows from
+// its inputs, which dtypes it accepts, and the kernel code that runs it.
+type Pointwise struct {
+	Name  string
+	Code  kernel.Code
+	Arity int
+	// IntToFloat computes integer and bool inputs in float32.
+	IntToFloat bool
+	// Accepts reports whether the op is defined for a compute dtype; nil accepts all.
+	Accepts func(dtype.DType) bool
+	// Check rejects arguments that PyTorch rejects with a message of its own.
+	Check func(compute dtype.DType, ins []*raw.View, args *kernel.Args) error
+	// IntIdentity: on integer and bool inputs the op returns its input (floor, ceil, round, trunc).
+	IntIdentity bool
+	// StrictOut: out= must have exactly the result dtype (abs, neg).
+	StrictOut bool
+	// PromoteFrom lists the inputs that decide the compute dtype (nil: all).
+	PromoteFrom []int
+	// ResultDType overrides the result dtype computed from the compute dtype.
+	ResultDType func(compute dtype.DType) dtype.DType
+}
+
+// ResultType returns the dtype the op computes in for these inputs.
+func (d *Pointwise) ResultType(ins []*raw.View) dtype.DType {
+	var st dtype.ResultState
+	if d.PromoteFrom != nil {
+		for _, i := range d.PromoteFrom {
+			st.Update(ins[i].DType, ins[i].Dim(), ins[i].Wrapped)
+		}
+	} else {
+		for _, v := range ins {
+			st.Update(v.DType, v.Dim(), v.Wrapped)
+		}
+	}
+	c := st.Result()
+	if d.IntToFloat && c.IsIntOrBool() {
+		c = dtype.Default
+	}
+	return c
+}
+
+func (d *Pointwise) resultDType(compute dtype.DType) dtype.DType {
+	if d.ResultDType != nil {
+		return d.ResultDType(compute)
+	}
+	if kernel.OutputsBool(d.Code) {
+		return dtype.Bool
+	}
+	return compute
+}
+
+// Run computes the op over ins into a new view (out nil), into out (out=),
+// or into ins[0] (inPlace, with out == ins[0]). It returns the result view.
+func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*raw.View) (*raw.View, error) {
+	if len(ins) != d.Arity {
+		return nil, errs.New(errs.Value, d.Name, "expected %d inputs, got %d", d.Arity, len(ins))
+	}
+	if args == nil {
+		args = &kernel.DefaultArgs
+	}
+	if inPlace {
+		out = ins[0]
+	}
+	compute := d.ResultType(ins)
+	if d.Accepts != nil && !d.Accepts(compute) {
+		return nil, errs.New(errs.DType, d.Name, "\"%s_cpu\" not implemented for '%s'", d.Name, compute)
+	}
+	if d.Check != nil {
+		if err := d.Check(compute, ins, args); err != nil {
+			return nil, err
+		}
+	}
+	result := d.resultDType(compute)
+	if out != nil {
+		if d.StrictOut && out.DType != result {
+			return nil, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, result)
+		}
+		if !dtype.CanCast(result, out.DType) {
+			return nil, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType)
+		}
+	}
+	if d.IntIdentity && compute.IsIntOrBool() {
+		return identity(d.Name, out, inPlace, ins[0])
+	}
+	cfg := iter.NewConfig().Op(d.Name).StaticDType(compute)
+	if out == nil {
+		cfg.AddOutputDType(result)
+	} else {
+		cfg.AddOutput(out).CastCommonDTypeToOutputs(true)
+		if inPlace {
+			cfg.ResizeOutputs(false)
+		}
+	}
+	for _, v := range ins {
+		if v.Wrapped && v.DType != compute && !(d.Code == kernel.Where && v == ins[0]) {
+			v = ScalarOf(v).ViewAs(compute)
+		}
+		cfg.AddInput(v)
+	}
+	p, err := cfg.Build()
+	if err != nil {
+		return nil, err
+	}
+	if p.NumEl() > 0 {
+		if err := Backend.Pointwise(d.Code, p, args); err != nil {
+			return nil, err
+		}
+	}
+	return p.Output(0), nil
+}
+
+// identity returns in itself where an op is the identity (a copy for out=).
+func identity(name string, out *raw.View, inPlace bool, in *raw.View) (*raw.View, error) {
+	if inPlace {
+		return in, nil
+	}
+	if out == nil {
+		return Clone(in)
+	}
+	return CopyInto(name, out, in, true)
+}
+
+// dtype predicates for Accepts.
+func notBool(d dtype.DType) bool   { return d != dtype.Bool }
+func floatOnly(d dtype.DType) bool { return d.IsFloat() }
+func intOrBool(d dtype.DType) bool { return d.IsIntOrBool() }
+func intOnly(d dtype.DType) bool   { return d.IsInt() }
+func anyDType(dtype.DType) bool    { return true }
+func boolToInt64(c dtype.DType) dtype.DType {
+	if c == dtype.Bool {
+		return dtype.Int64
+	}
+	return c
+}
+
+func unary(name string, code kernel.Code) *Pointwise {
+	return &Pointwise{Name: name, Code: code, Arity: 1}
+}
+
+func floatUnary(name string, code kernel.Code) *Pointwise {
+	return &Pointwise{Name: name, Code: code, Arity: 1, IntToFloat: true}
+}
+
+func binary(name string, code kernel.Code) *Pointwise {
+	return &Pointwise{Name: name, Code: code, Arity: 2}
+}
+
+// The pointwise ops.
+var (
+	Neg = &Pointwise{Name: "neg", Code: kernel.Neg, Arity: 1, StrictOut: true,
+		Check: func(c dtype.DType, _ []*raw.View, _ *kernel.Args) error {
+			if c == dtype.Bool {
+				return errs.New(errs.DType, "neg", "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
+			}
+			return nil
+		}}
+	Abs        = &Pointwise{Name: "abs", Code: kernel.Abs, Arity: 1, StrictOut: true}
+	Sign       = unary("sign", kernel.Sign)
+	Exp        = floatUnary("exp", kernel.Exp)
+	Exp2       = floatUnary("exp2", kernel.Exp2)
+	Expm1      = floatUnary("expm1", kernel.Expm1)
+	Log        = floatUnary("log", kernel.Log)
+	Log2       = floatUnary("log2", kernel.Log2)
+	Log10      = floatUnary("log10", kernel.Log10)
+	Log1p      = floatUnary("log1p", kernel.Log1p)
+	Sqrt       = floatUnary("sqrt", kernel.Sqrt)
+	Rsqrt      = floatUnary("rsqrt", kernel.Rsqrt)
+	Reciprocal = floatUnary("reciprocal", kernel.Reciprocal)
+	Square     = &Pointwise{Name: "square", Code: kernel.Square, Arity: 1, ResultDType: boolToInt64}
+	Sin        = floatUnary("sin", kernel.Sin)
+	Cos        = floatUnary("cos", kernel.Cos)
+	Tan        = floatUnary("tan", kernel.Tan)
+	Asin       = floatUnary("asin", kernel.Asin)
+	Acos       = floatUnary("acos", kernel.Acos)
+	Atan       = floatUnary("atan", kernel.Atan)
+	Sinh       = floatUnary("sinh", kernel.Sinh)
+	Cosh       = floatUnary("cosh", kernel.Cosh)
+	Tanh       = floatUnary("tanh", kernel.Tanh)
+	Asinh      = floatUnary("asinh", kernel.Asinh)
+	Acosh      = floatUnary("acosh", kernel.Acosh)
+	Atanh      = floatUnary("atanh", kernel.Atanh)
+	Sigmoid    = floatUnary("sigmoid", kernel.Sigmoid)
+	Logit      = floatUnary("logit", kernel.Logit)
+	Relu       = &Pointwise{Name: "relu", Code: kernel.Relu, Arity: 1, Accepts: notBool}
+	Gelu       = &Pointwise{Name: "gelu", Code: kernel.Gelu, Arity: 1, Accepts: floatOnly}
+	GeluTanh   = &Pointwise{Name: "gelu", Code: kernel.GeluTanh, Arity: 1, Accepts: floatOnly}
+	Silu       = &Pointwise{Name: "silu", Code: kernel.Silu, Arity: 1, Accepts: floatOnly}
+	Erf        = floatUnary("erf", kernel.Erf)
+	Erfc       = floatUnary("erfc", kernel.Erfc)
+	Floor      = &Pointwise{Name: "floor", Code: kernel.Floor, Arity: 1, IntIdentity: true}
+	Ceil       = &Pointwise{Name: "ceil", Code: kernel.Ceil, Arity: 1, IntIdentity: true}
+	Round      = &Pointwise{Name: "round", Code: kernel.Round, Arity: 1, IntIdentity: true}
+	Trunc      = &Pointwise{Name: "trunc", Code: kernel.Trunc, Arity: 1, IntIdentity: true}
+	Frac       = &Pointwise{Name: "frac", Code: kernel.Frac, Arity: 1, Accepts: floatOnly}
+	LogicalNot = unary("logical_not", kernel.LogicalNot)
+	BitwiseNot = &Pointwise{Name: "bitwise_not", Code: kernel.BitwiseNot, Arity: 1, Accepts: intOrBool}
+	IsNan      = unary("isnan", kernel.IsNan)
+	IsInf      = unary("isinf", kernel.IsInf)
+	IsFinite   = unary("isfinite", kernel.IsFinite)
+	Signbit    = unary("signbit", kernel.Signbit)
+
+	Add = &Pointwise{Name: "add", Code: kernel.Add, Arity: 2, Check: checkAlpha}
+	Sub = &Pointwise{Name: "sub", Code: kernel.Sub, Arity: 2,
+		Check: func(c dtype.DType, ins []*raw.View, a *kernel.Args) error {
+			if ins[0].DType == dtype.Bool && ins[1].DType == dtype.Bool {
+				return errs.New(errs.DType, "sub", "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
+			}
+			return checkAlpha(c, ins, a)
+		}}
+	Mul         = binary("mul", kernel.Mul)
+	Div         = &Pointwise{Name: "div", Code: kernel.Div, Arity: 2, IntToFloat: true}
+	DivTrunc    = binary("div", kernel.DivTrunc)
+	DivFloor    = binary("div", kernel.DivFloor)
+	FloorDivide = binary("floor_divide", kernel.DivFloor)
+	Remainder   = binary("remainder", kernel.Remainder)
+	Fmod        = binary("fmod", kernel.Fmod)
+	Pow         = binary("pow", kernel.Pow)
+	Maximum     = binary("maximum", kernel.Maximum)
+	Minimum     = binary("minimum", kernel.Minimum)
+	Fmax        = binary("fmax", kernel.Fmax)
+	Fmin        = binary("fmin", kernel.Fmin)
+	Atan2       = &Pointwise{Name: "atan2", Code: kernel.Atan2, Arity: 2, IntToFloat: true}
+	Hypot       = &Pointwise{Name: "hypot", Code: kernel.Hypot, Arity: 2, IntToFloat: true}
+	Copysign    = &Pointwise{Name: "copysign", Code: kernel.Copysign, Arity: 2, IntToFloat: true}
+	Eq          = binary("eq", kernel.Eq)
+	Ne          = binary("ne", kernel.Ne)
+	Lt          = binary("lt", kernel.Lt)
+	Le          = binary("le", kernel.Le)
+	Gt          = binary("gt", kernel.Gt)
+	Ge          = binary("ge", kernel.Ge)
+	LogicalAnd  = binary("logical_and", kernel.LogicalAnd)
+	LogicalOr   = binary("logical_or", kernel.LogicalOr)
+	LogicalXor  = binary("logical_xor", kernel.LogicalXor)
+	BitwiseAnd  = &Pointwise{Name: "bitwise_and", Code: kernel.BitwiseAnd, Arity: 2, Accepts: intOrBool}
+	BitwiseOr   = &Pointwise{Name: "bitwise_or", Code: kernel.BitwiseOr, Arity: 2, Accepts: intOrBool}
+	BitwiseXor  = &Pointwise{Name: "bitwise_xor", Code: kernel.BitwiseXor, Arity: 2, Accepts: intOrBool}
+	ShiftLeft   = &Pointwise{Name: "lshift", Code: kernel.ShiftLeft, Arity: 2, Accepts: intOnly}
+	ShiftRight  = &Pointwise{Name: "rshift", Code: kernel.ShiftRight, Arity: 2, Accepts: intOnly}
+	ClampMin    = binary("clamp", kernel.ClampMin)
+	ClampMax    = binary("clamp", kernel.ClampMax)
+
+	Where = &Pointwise{Name: "where", Code: kernel.Where, Arity: 3, PromoteFrom: []int{1, 2},
+		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
+			if ins[0].DType != dtype.Bool {
+				return errs.New(errs.DType, "where", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", ins[0].DType)
+			}
+			return nil
+		}}
+	Clamp   = &Pointwise{Name: "clamp", Code: kernel.Clamp, Arity: 3}
+	Addcmul = &Pointwise{Name: "addcmul", Code: kernel.Addcmul, Arity: 3, Check: checkValue}
+	Addcdiv = &Pointwise{Name: "addcdiv", Code: kernel.Addcdiv, Arity: 3,
+		Check: func(c dtype.DType, ins []*raw.View, a *kernel.Args) error {
+			if ins[1].DType.IsIntOrBool() && ins[2].DType.IsIntOrBool() {
+				return errs.New(errs.DType, "addcdiv", "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+			}
+			return checkValue(c, ins, a)
+		}}
+	Lerp = &Pointwise{Name: "lerp", Code: kernel.Lerp, Arity: 3, Accepts: floatOnly,
+		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
+			for i, name := range []string{"", "end", "weight"} {
+				if i > 0 && !ins[i].Wrapped && ins[i].DType != ins[0].DType {
+					return errs.New(errs.DType, "lerp", "expected dtype %s for `%s` but got dtype %s", ins[0].DType, name, ins[i].DType)
+				}
+			}
+			return nil
+		}}
+)
+
+// checkAlpha rejects a float alpha for integer ops, as PyTorch does.
+func checkAlpha(c dtype.DType, _ []*raw.View, a *kernel.Args) error {
+	if c.IsIntOrBool() && a.AlphaFloat {
+		return errs.New(errs.DType, "add", "For integral input tensors, argument alpha must not be a floating point number.")
+	}
+	return nil
+}
+
+func checkValue(c dtype.DType, _ []*raw.View, a *kernel.Args) error {
+	if c.IsIntOrBool() && a.AlphaFloat {
+		return errs.New(errs.DType, "addcmul", "For integral input tensors, argument value must not be a floating point number.")
+	}
+	return nil
+}
+
+// WithAlpha returns Args carrying alpha (the multiplier of add, sub,
+// addcmul and addcdiv).
+func WithAlpha(alpha Scalar) *kernel.Args {
+	return &kernel.Args{AlphaF: alpha.F, AlphaI: alpha.I, AlphaFloat: alpha.IsFloat()}
+}

@@ -1,0 +1,259 @@
+package op
+
+import (
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
+)
+
+// View ops return views sharing the input's storage; their shape algebra
+// lives in package shape. Ops that may copy (Reshape, Flatten) copy only
+// when no view exists.
+
+func layoutOf(v *raw.View) shape.Layout {
+	return shape.Layout{Sizes: v.Shape, Strides: v.Strides, Offset: v.Offset}
+}
+
+func viewOf(v *raw.View, l shape.Layout, err error) (*raw.View, error) {
+	if err != nil {
+		return nil, err
+	}
+	return v.WithLayout(l.Sizes, l.Strides, l.Offset), nil
+}
+
+// View returns v with a new shape (one size may be -1) as a view; a shape
+// that cannot be expressed over v's strides is a view error.
+func View(v *raw.View, sizes []int) (*raw.View, error) {
+	l, err := shape.View(layoutOf(v), sizes)
+	return viewOf(v, l, err)
+}
+
+// Reshape returns a view of v with a new shape where one exists, else a
+// contiguous copy.
+func Reshape(v *raw.View, sizes []int) (*raw.View, error) {
+	l, needCopy, err := shape.Reshape(layoutOf(v), sizes)
+	return reshaped(v, l, needCopy, err)
+}
+
+func reshaped(v *raw.View, l shape.Layout, needCopy bool, err error) (*raw.View, error) {
+	if err != nil {
+		return nil, err
+	}
+	if !needCopy {
+		return v.WithLayout(l.Sizes, l.Strides, l.Offset), nil
+	}
+	c, err := CopyInto("reshape", raw.New(v.DType, v.Shape), v, false)
+	if err != nil {
+		return nil, err
+	}
+	return c.WithLayout(l.Sizes, shape.Contiguous(l.Sizes), 0), nil
+}
+
+// Flatten merges dims start..end, as a view where possible.
+func Flatten(v *raw.View, start, end int) (*raw.View, error) {
+	l, needCopy, err := shape.Flatten(layoutOf(v), start, end)
+	return reshaped(v, l, needCopy, err)
+}
+
+// Permute reorders v's dims.
+func Permute(v *raw.View, dims []int) (*raw.View, error) {
+	l, err := shape.Permute(layoutOf(v), dims)
+	return viewOf(v, l, err)
+}
+
+// Transpose swaps dims d0 and d1.
+func Transpose(v *raw.View, d0, d1 int) (*raw.View, error) {
+	l, err := shape.Transpose(layoutOf(v), d0, d1)
+	return viewOf(v, l, err)
+}
+
+// T transposes a tensor of at most 2 dims.
+func T(v *raw.View) (*raw.View, error) {
+	l, err := shape.T(layoutOf(v))
+	return viewOf(v, l, err)
+}
+
+// Expand broadcasts v to sizes (-1 keeps a size) with stride 0 on expanded dims.
+func Expand(v *raw.View, sizes []int) (*raw.View, error) {
+	l, err := shape.Expand(layoutOf(v), sizes)
+	return viewOf(v, l, err)
+}
+
+// Narrow keeps elements start..start+length-1 of dim.
+func Narrow(v *raw.View, dim, start, length int) (*raw.View, error) {
+	l, err := shape.Narrow(layoutOf(v), dim, start, length)
+	return viewOf(v, l, err)
+}
+
+// Select indexes dim at index, removing the dim.
+func Select(v *raw.View, dim, index int) (*raw.View, error) {
+	l, err := shape.Select(layoutOf(v), dim, index)
+	return viewOf(v, l, err)
+}
+
+// Slice is Python's v[..., start:end:step, ...] on dim (nil bounds mean the edges).
+func Slice(v *raw.View, dim int, start, end *int, step int) (*raw.View, error) {
+	l, err := shape.Slice(layoutOf(v), dim, start, end, step)
+	return viewOf(v, l, err)
+}
+
+// Squeeze drops every size-1 dim, or dim if given and of size 1.
+func Squeeze(v *raw.View, dim *int) (*raw.View, error) {
+	l, err := shape.Squeeze(layoutOf(v), dim)
+	return viewOf(v, l, err)
+}
+
+// Unsqueeze inserts a size-1 dim at dim.
+func Unsqueeze(v *raw.View, dim int) (*raw.View, error) {
+	l, err := shape.Unsqueeze(layoutOf(v), dim)
+	return viewOf(v, l, err)
+}
+
+// Unflatten splits dim into sizes.
+func Unflatten(v *raw.View, dim int, sizes []int) (*raw.View, error) {
+	l, err := shape.Unflatten(layoutOf(v), dim, sizes)
+	return viewOf(v, l, err)
+}
+
+// Movedim moves dims src to positions dst, the others keeping their order.
+func Movedim(v *raw.View, src, dst []int) (*raw.View, error) {
+	l, err := shape.Movedim(layoutOf(v), src, dst)
+	return viewOf(v, l, err)
+}
+
+// AsStrided returns a view of v's storage with the given layout (offset nil: v's own).
+func AsStrided(v *raw.View, sizes, strides []int, offset *int) (*raw.View, error) {
+	l, err := shape.AsStrided(layoutOf(v), sizes, strides, offset, v.Storage.Len()/v.DType.Size())
+	return viewOf(v, l, err)
+}
+
+func viewsOf(v *raw.View, ls []shape.Layout, err error) ([]*raw.View, error) {
+	if err != nil {
+		return nil, err
+	}
+	out := make([]*raw.View, len(ls))
+	for i, l := range ls {
+		out[i] = v.WithLayout(l.Sizes, l.Strides, l.Offset)
+	}
+	return out, nil
+}
+
+// Split cuts dim into pieces of size (the last may be smaller).
+func Split(v *raw.View, size, dim int) ([]*raw.View, error) {
+	ls, err := shape.Split(layoutOf(v), size, dim)
+	return viewsOf(v, ls, err)
+}
+
+// SplitSizes cuts dim into pieces of the listed sizes.
+func SplitSizes(v *raw.View, sizes []int, dim int) ([]*raw.View, error) {
+	ls, err := shape.SplitSizes(layoutOf(v), sizes, dim)
+	return viewsOf(v, ls, err)
+}
+
+// Chunk cuts dim into at most chunks pieces of equal size.
+func Chunk(v *raw.View, chunks, dim int) ([]*raw.View, error) {
+	ls, err := shape.Chunk(layoutOf(v), chunks, dim)
+	return viewsOf(v, ls, err)
+}
+
+// Cat concatenates vs along dim into a new view of their promoted dtype,
+// or into out. 1-D inputs of size 0 are skipped, as PyTorch 1.13 does.
+func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
+	shapes := make([][]int, len(vs))
+	var st dtype.ResultState
+	for i, v := range vs {
+		shapes[i] = v.Shape
+		st.Update(v.DType, 1, false) // cat promotes tensors as if all were dimensioned
+	}
+	sh, err := shape.CatShape(shapes, dim)
+	if err != nil {
+		return nil, err
+	}
+	result := st.Result()
+	d := 0
+	for _, v := range vs {
+		if !(v.Dim() == 1 && v.Shape[0] == 0) {
+			d, _ = shape.WrapDim(dim, v.Dim())
+			break
+		}
+	}
+	if out != nil {
+		if !dtype.CanCast(result, out.DType) {
+			return nil, errs.New(errs.DType, "cat", "result type %s can't be cast to the desired output type %s", result, out.DType)
+		}
+		for _, v := range vs {
+			if err := checkNoPartialOverlap(out, v); err != nil {
+				return nil, err
+			}
+		}
+		if !shape.Equal(out.Shape, sh) {
+			if out.NumEl() != 0 {
+				return nil, errs.New(errs.Shape, "cat", "output with shape %v doesn't match the result shape %v", out.Shape, sh)
+			}
+			nv := raw.New(out.DType, sh)
+			out.Storage, out.Shape, out.Strides, out.Offset = nv.Storage, nv.Shape, nv.Strides, 0
+		}
+	} else {
+		out = raw.New(result, sh)
+	}
+	at := 0
+	for _, v := range vs {
+		if v.Dim() == 1 && v.Shape[0] == 0 && len(sh) != 1 {
+			continue
+		}
+		n := v.Shape[d]
+		if n == 0 {
+			continue
+		}
+		dst, err := Narrow(out, d, at, n)
+		if err != nil {
+			return nil, err
+		}
+		if _, err := CopyInto("cat", dst, v, false); err != nil {
+			return nil, err
+		}
+		at += n
+	}
+	return out, nil
+}
+
+// Stack stacks equally shaped vs along a new dim.
+func Stack(vs []*raw.View, dim int) (*raw.View, error) {
+	shapes := make([][]int, len(vs))
+	for i, v := range vs {
+		shapes[i] = v.Shape
+	}
+	if _, err := shape.StackShape(shapes, dim); err != nil {
+		return nil, err
+	}
+	d, err := shape.WrapDim(dim, vs[0].Dim()+1)
+	if err != nil {
+		return nil, err
+	}
+	us := make([]*raw.View, len(vs))
+	for i, v := range vs {
+		if us[i], err = Unsqueeze(v, d); err != nil {
+			return nil, err
+		}
+	}
+	return Cat(us, d, nil)
+}
+
+// checkNoPartialOverlap rejects an output whose memory partly overlaps an
+// input's (both non-overlapping and dense; PyTorch's assert_no_partial_overlap).
+func checkNoPartialOverlap(out, in *raw.View) error {
+	if out.Storage != in.Storage || !out.IsNonOverlappingAndDense() || !in.IsNonOverlappingAndDense() {
+		return nil
+	}
+	es := out.DType.Size()
+	a0, a1 := out.Offset*es, (out.Offset+out.NumEl())*es
+	b0, b1 := in.Offset*in.DType.Size(), (in.Offset+in.NumEl())*in.DType.Size()
+	if a0 == b0 && a1 == b1 && shape.Equal(out.Strides, in.Strides) {
+		return nil // the same memory: full overlap is allowed
+	}
+	if a0 < b1 && b0 < a1 {
+		return errs.New(errs.Overlap, "", "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")
+	}
+	return nil
+}

@@ -1,0 +1,58 @@
+package tensor
+
+import (
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/op"
+	"github.com/goten-ml/goten/raw"
+)
+
+// To returns t converted to dt (t itself when it already has dt): floats
+// to integers truncate toward zero, anything to bool is x != 0, and
+// float16/bfloat16 round to nearest even.
+func (t *Tensor) To(dt DType) *Tensor {
+	v, err := op.To(t.v, dt)
+	must(err)
+	if v == t.v {
+		return t
+	}
+	return wrap(v)
+}
+
+// CopyFrom writes src, broadcast to t's shape and converted to t's dtype,
+// into t (PyTorch's copy_) and returns t.
+func (t *Tensor) CopyFrom(src *Tensor) *Tensor {
+	_, err := op.CopyInto("copy_", t.v, src.v, true)
+	must(err)
+	return t
+}
+
+// Fill sets every element of t to value and returns t.
+func (t *Tensor) Fill(value Num) *Tensor {
+	_, err := op.Fill(t.v, value)
+	must(err)
+	return t
+}
+
+// Zero sets every element of t to 0 and returns t.
+func (t *Tensor) Zero() *Tensor { return t.Fill(Int(0)) }
+
+// Contiguous returns t itself if it is contiguous, else a row-major copy.
+func (t *Tensor) Contiguous() *Tensor {
+	v, err := op.Contiguous(t.v)
+	must(err)
+	if v == t.v {
+		return t
+	}
+	return wrap(v)
+}
+
+// Clone returns a copy of t that keeps t's strides when t is
+// non-overlapping and dense, and is contiguous otherwise.
+func (t *Tensor) Clone() *Tensor {
+	v, err := op.Clone(t.v)
+	must(err)
+	return wrap(v)
+}
+
+var _ = dtype.Bool
+var _ *raw.View

@@ -1,0 +1,122 @@
+package tensor
+
+import (
+	"math"
+	"math/rand/v2"
+
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/op"
+	"github.com/goten-ml/goten/raw"
+)
+
+func checkShape(name string, shape []int) {
+	for _, s := range shape {
+		if s < 0 {
+			panic(errs.New(errs.Value, name, "Trying to create tensor with negative dimension %d: %v", s, shape))
+		}
+	}
+}
+
+// Empty returns a new contiguous tensor of the given dtype and shape whose
+// contents are unspecified (zero today).
+func Empty(dt DType, shape ...int) *Tensor {
+	checkShape("empty", shape)
+	return wrap(raw.New(dt, shape))
+}
+
+// Zeros returns a new contiguous tensor of zeros.
+func Zeros(dt DType, shape ...int) *Tensor {
+	checkShape("zeros", shape)
+	return wrap(raw.New(dt, shape))
+}
+
+// Ones returns a new contiguous tensor of ones.
+func Ones(dt DType, shape ...int) *Tensor { return Full(Int(1), dt, shape...) }
+
+// Full returns a new contiguous tensor filled with value converted to dt.
+func Full(value Num, dt DType, shape ...int) *Tensor {
+	checkShape("full", shape)
+	v := raw.New(dt, shape)
+	_, err := op.Fill(v, value)
+	must(err)
+	return wrap(v)
+}
+
+// ZerosLike returns zeros of t's shape and dtype.
+func ZerosLike(t *Tensor) *Tensor { return Zeros(t.DType(), t.v.Shape...) }
+
+// OnesLike returns ones of t's shape and dtype.
+func OnesLike(t *Tensor) *Tensor { return Ones(t.DType(), t.v.Shape...) }
+
+// FullLike returns a tensor of t's shape and dtype filled with value.
+func FullLike(t *Tensor, value Num) *Tensor { return Full(value, t.DType(), t.v.Shape...) }
+
+// Arange returns the 1-D tensor [start, start+step, ...) of values below
+// end (above it for a negative step), of dtype dt. A zero step is a value error.
+func Arange(start, end, step float64, dt DType) *Tensor {
+	if step == 0 || math.IsNaN(start) || math.IsNaN(end) || math.IsNaN(step) {
+		panic(errs.New(errs.Value, "arange", "step must be nonzero and bounds finite (start %g, end %g, step %g)", start, end, step))
+	}
+	n := int(math.Ceil((end - start) / step))
+	if n < 0 {
+		panic(errs.New(errs.Value, "arange", "upper bound and larger bound inconsistent with step sign"))
+	}
+	v := raw.New(dt, []int{n})
+	for i := 0; i < n; i++ {
+		v.SetFloat64(i, start+float64(i)*step)
+	}
+	return wrap(v)
+}
+
+// Linspace returns steps evenly spaced values from start to end inclusive.
+func Linspace(start, end float64, steps int, dt DType) *Tensor {
+	if steps < 0 {
+		panic(errs.New(errs.Value, "linspace", "number of steps must be non-negative"))
+	}
+	v := raw.New(dt, []int{steps})
+	if steps == 1 {
+		v.SetFloat64(0, start)
+	}
+	if steps > 1 {
+		// PyTorch fills the halves from each end for symmetry
+		step := (end - start) / float64(steps-1)
+		half := steps / 2
+		for i := 0; i < steps; i++ {
+			if i < half {
+				v.SetFloat64(i, start+step*float64(i))
+			} else {
+				v.SetFloat64(i, end-step*float64(steps-1-i))
+			}
+		}
+	}
+	return wrap(v)
+}
+
+// Generator is a seeded source of random numbers: the same seed gives the
+// same tensors on every machine. It is not safe for concurrent use.
+type Generator struct{ r *rand.Rand }
+
+// NewGenerator returns a generator seeded with seed.
+func NewGenerator(seed uint64) *Generator {
+	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
+}
+
+// Rand returns a tensor of values uniform in [0, 1).
+func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
+	checkShape("rand", shape)
+	v := raw.New(dt, shape)
+	for i := 0; i < v.NumEl(); i++ {
+		v.SetFloat64(i, g.r.Float64())
+	}
+	return wrap(v)
+}
+
+// Randn returns a tensor of standard normal values.
+func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
+	checkShape("randn", shape)
+	v := raw.New(dt, shape)
+	for i := 0; i < v.NumEl(); i++ {
+		v.SetFloat64(i, g.r.NormFloat64())
+	}
+	return wrap(v)
+}
