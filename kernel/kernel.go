@@ -52,59 +52,59 @@ const (
 	Asinh
 	Acosh
 	Atanh
-	Sigmoid     // 1/(1+e^-a)
-	Logit       // log(p/(1-p)), p = a clamped to [eps, 1-eps] when Args.HasEps
-	Relu        // max(a, 0), ints too
-	Gelu        // a·Φ(a) (erf form)
-	GeluTanh    // 0.5a(1+tanh(√(2/π)(a+0.044715a³)))
-	Silu        // a·sigmoid(a)
-	Erf         // erf a
-	Erfc        // erfc a
-	Floor       // floats only (ints are the identity, done by the op layer)
-	Ceil        // floats only
-	Round       // half to even, floats only
-	Trunc       // floats only
-	Frac        // a - trunc(a)
-	LogicalNot  // out bool: a == 0
-	BitwiseNot  // ^a for ints, !a for bool
-	IsNan       // out bool
-	IsInf       // out bool
-	IsFinite    // out bool
-	Signbit     // out bool: sign bit set (-0.0 true); ints: a < 0
+	Sigmoid    // 1/(1+e^-a)
+	Logit      // log(p/(1-p)), p = a clamped to [eps, 1-eps] when Args.HasEps
+	Relu       // max(a, 0), ints too
+	Gelu       // a·Φ(a) (erf form)
+	GeluTanh   // 0.5a(1+tanh(√(2/π)(a+0.044715a³)))
+	Silu       // a·sigmoid(a)
+	Erf        // erf a
+	Erfc       // erfc a
+	Floor      // floats only (ints are the identity, done by the op layer)
+	Ceil       // floats only
+	Round      // half to even, floats only
+	Trunc      // floats only
+	Frac       // a - trunc(a)
+	LogicalNot // out bool: a == 0
+	BitwiseNot // ^a for ints, !a for bool
+	IsNan      // out bool
+	IsInf      // out bool
+	IsFinite   // out bool
+	Signbit    // out bool: sign bit set (-0.0 true); ints: a < 0
 
 	// Binary pointwise ops: out = f(a, b).
-	Add           // a + Alpha·b (bool: a || b when Alpha is 1)
-	Sub           // a - Alpha·b
-	Mul           // a·b (bool: a && b)
-	Div           // a / b, floats only
-	DivTrunc      // a / b rounded toward zero (ints: Go's /)
-	DivFloor      // floor(a / b) (ints: floored division; floats: Python's //)
-	Remainder     // a - floor(a/b)·b: the sign of b (Python's %)
-	Fmod          // C fmod: the sign of a (ints: Go's %)
-	Pow           // a^b (ints: repeated squaring, b ≥ 0)
-	Maximum       // NaN propagates
-	Minimum       // NaN propagates
-	Fmax          // ignores a NaN operand
-	Fmin          // ignores a NaN operand
-	Atan2         // floats only
-	Hypot         // floats only
-	Copysign      // floats only
-	Eq            // out bool
-	Ne            // out bool
-	Lt            // out bool
-	Le            // out bool
-	Gt            // out bool
-	Ge            // out bool
-	LogicalAnd    // out bool, on truth values
-	LogicalOr     // out bool
-	LogicalXor    // out bool
-	BitwiseAnd    // ints and bool
-	BitwiseOr     // ints and bool
-	BitwiseXor    // ints and bool
-	ShiftLeft     // a << b, ints
-	ShiftRight    // a >> b (arithmetic for signed), ints
-	ClampMin      // max(a, b), where b is the lower bound (NaN in a propagates)
-	ClampMax      // min(a, b), where b is the upper bound
+	Add        // a + Alpha·b (bool: a || b when Alpha is 1)
+	Sub        // a - Alpha·b
+	Mul        // a·b (bool: a && b)
+	Div        // a / b, floats only
+	DivTrunc   // a / b rounded toward zero (ints: Go's /)
+	DivFloor   // floor(a / b) (ints: floored division; floats: Python's //)
+	Remainder  // a - floor(a/b)·b: the sign of b (Python's %)
+	Fmod       // C fmod: the sign of a (ints: Go's %)
+	Pow        // a^b (ints: repeated squaring, b ≥ 0)
+	Maximum    // NaN propagates
+	Minimum    // NaN propagates
+	Fmax       // ignores a NaN operand
+	Fmin       // ignores a NaN operand
+	Atan2      // floats only
+	Hypot      // floats only
+	Copysign   // floats only
+	Eq         // out bool
+	Ne         // out bool
+	Lt         // out bool
+	Le         // out bool
+	Gt         // out bool
+	Ge         // out bool
+	LogicalAnd // out bool, on truth values
+	LogicalOr  // out bool
+	LogicalXor // out bool
+	BitwiseAnd // ints and bool
+	BitwiseOr  // ints and bool
+	BitwiseXor // ints and bool
+	ShiftLeft  // a << b, ints
+	ShiftRight // a >> b (arithmetic for signed), ints
+	ClampMin   // max(a, b), where b is the lower bound (NaN in a propagates)
+	ClampMax   // min(a, b), where b is the upper bound
 
 	// Ternary pointwise ops: out = f(a, b, c).
 	Where   // a is the bool condition: a ? b : c (operand dtype of a is bool)
@@ -130,8 +130,8 @@ type Args struct {
 	AlphaI int64
 	// AlphaFloat records that alpha came from a float scalar (integer ops reject it).
 	AlphaFloat bool
-	Eps    float64 // Logit
-	HasEps bool    // Logit: clamp to [Eps, 1-Eps]
+	Eps        float64 // Logit
+	HasEps     bool    // Logit: clamp to [Eps, 1-Eps]
 }
 
 // DefaultArgs has Alpha 1.
