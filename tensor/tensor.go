@@ -147,6 +147,10 @@ func FromSlice[T Element](data []T, shape ...int) *Tensor {
 	return wrap(v)
 }
 
+// ZeroDim returns a new 0-dim tensor holding x (PyTorch's torch.tensor(x)).
+// Unlike [Scalar], it takes part in type promotion as a tensor.
+func ZeroDim[T Element](x T) *Tensor { return FromSlice([]T{x}, []int{}...) }
+
 // ToSlice returns a copy of t's elements in row-major order. T must match
 // t's dtype (else a dtype error); use [Tensor.To] first to convert.
 func ToSlice[T Element](t *Tensor) []T {

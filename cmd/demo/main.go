@@ -1,6 +1,55 @@
-// Command demo shows goten's broadcasting, type promotion and views.
+// Command demo walks through goten's core semantics: broadcasting, type
+// promotion, zero-copy views, in-place ops and typed errors. Every result
+// matches what PyTorch prints for the same program.
 package main
 
-import "fmt"
+import (
+	"fmt"
 
-func main() { fmt.Println("goten: under construction") }
+	"github.com/goten-ml/goten/tensor"
+)
+
+func show(title string, t *tensor.Tensor) {
+	fmt.Printf("%s\n%v\n\n", title, t)
+}
+
+func main() {
+	// Broadcasting: a [2,3] matrix plus a [3] row and a [2,1] column.
+	m := tensor.FromSlice([]float32{1, 2, 3, 4, 5, 6}, 2, 3)
+	row := tensor.FromSlice([]float32{10, 20, 30})
+	col := tensor.FromSlice([]float32{100, 200}, 2, 1)
+	show("m + row  ([2,3] + [3])", m.Add(row))
+	show("m + col  ([2,3] + [2,1])", m.Add(col))
+
+	// Type promotion: the result dtype follows PyTorch's rules.
+	ints := tensor.FromSlice([]int32{1, 2, 3})
+	show("int32 tensor + 0.5 (a Go float scalar ranks below tensors) -> float32", ints.Add(tensor.Scalar(0.5)))
+	bytes := tensor.FromSlice([]uint8{250, 251, 252})
+	show("uint8 tensor + 10 (an int scalar keeps uint8: wraps modulo 256)", bytes.Add(tensor.Scalar(10)))
+	half := tensor.FromSlice([]float64{1.5, 2.5}).To(tensor.Float16)
+	show("float16 tensor * float64 0-dim tensor -> float16", half.Mul(tensor.ZeroDim(3.0)))
+	show("int32 / int32 (true division) -> float32", tensor.Div(ints, tensor.FromSlice([]int32{2, 2, 2})))
+
+	// Views share storage: transposes, slices and expands copy nothing.
+	a := tensor.Arange(0, 12, 1, tensor.Float32).View(3, 4)
+	at := a.T()
+	fmt.Printf("a.T(): shape %v strides %v, shares a's storage: %v\n\n", at.Shape(), at.Strides(), at.SharesStorage(a))
+	evens := a.Slice(1, 0, 4, 2)
+	show("a[:, 0:4:2] (a strided view)", evens)
+	evens.MulInPlace(tensor.Scalar(100))
+	show("a after evens *= 100 (written through the view)", a)
+	e := tensor.FromSlice([]float32{1, 2, 3}).Unsqueeze(1).Expand(3, 4)
+	fmt.Printf("expand [3,1] -> %v strides %v (stride 0: no copy)\n\n", e.Shape(), e.Strides())
+
+	// An op on a transposed input returns a result with the same layout.
+	r := at.Exp()
+	fmt.Printf("exp(a.T()) has strides %v, like a.T()\n\n", r.Strides())
+
+	// Errors are typed and say what was wrong; nothing is half-written.
+	err := tensor.Try(func() { m.Add(tensor.FromSlice([]float32{1, 2})) })
+	fmt.Printf("error: %v\n", err)
+	err = tensor.Try(func() { ints.AddInPlace(tensor.Scalar(0.5), tensor.Int(1)) })
+	fmt.Printf("error: %v\n", err)
+	err = tensor.Try(func() { at.View(12) })
+	fmt.Printf("error: %v\n", err)
+}
