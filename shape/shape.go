@@ -1,6 +1,24 @@
 // Package shape is pure shape algebra: element counts, contiguous strides,
 // broadcasting, dim wrapping and the stride rules of views. It knows nothing
 // of dtypes or memory.
+//
+// # Views
+//
+// A [Layout] is sizes, strides and a storage offset, in elements. The view
+// ops ([View], [Reshape], [Permute], [Transpose], [T], [Expand], [Narrow],
+// [Select], [Slice], [Squeeze], [Unsqueeze], [Flatten], [Unflatten],
+// [Movedim], [AsStrided], [Split], [SplitSizes], [Chunk]) compute the
+// layout of their result over the same storage, as PyTorch 1.13 does
+// (strides included); [Reshape] and [Flatten] report when a copy is needed
+// instead. [CatShape] and [StackShape] check and compute the shapes of cat
+// and stack. Results never alias their arguments' slices.
+//
+// # Errors
+//
+// Bad arguments return an *errs.Error naming the op, with PyTorch's
+// wording: a dim or index out of range is errs.Index (dims wrap by
+// [WrapDim]), sizes that do not fit errs.Shape, a view that the layout
+// cannot express errs.View, any other invalid argument errs.Value.
 package shape
 
 // NumEl returns the product of sizes (1 for no dims).
