@@ -74,7 +74,7 @@ func (r *Reduction) Run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 		if mask[i] {
 			keepShape[i] = 1
 			if s == 0 && r.Identity == nil {
-				return nil, errs.New(errs.Index, r.Name, "Expected reduction dim %d to have non-zero size.", i)
+				return nil, errs.New(errs.Index, r.Name, "cannot perform reduction function %s on tensor with no elements because the operation does not have an identity (dim %d has size 0)", r.Name, i)
 			}
 			if keepdim {
 				outShape = append(outShape, 1)
@@ -86,9 +86,6 @@ func (r *Reduction) Run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 	}
 	if outShape == nil {
 		outShape = []int{}
-	}
-	if in.NumEl() == 0 && r.Identity == nil {
-		return nil, errs.New(errs.Index, r.Name, "cannot perform reduction function %s on tensor with no elements because the operation does not have an identity", r.Name)
 	}
 	result := in.DType
 	switch {

@@ -1,0 +1,59 @@
+// Command conform runs goten's conformance cases and prints the same report
+// as the reference runner torch_runner.py:
+//
+//	go run ./cmd/conform [-v] [-run REGEXP] PATH...
+//
+// PATH is a folder holding cases/*.jsonl, a folder of .jsonl files, or a
+// .jsonl file (default testdata/conformance). The report is one
+// `FAIL id: why` line per failing case, one `suite: P passed, F failed` line
+// per suite and last `P passed, F failed`. The exit status is 0 only if every
+// case passed and at least one did.
+package main
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"regexp"
+
+	"github.com/goten-ml/goten/internal/conform"
+)
+
+func main() {
+	verbose := flag.Bool("v", false, "also print a line for every passing case")
+	run := flag.String("run", "", "run only the cases whose id matches this regular expression")
+	flag.Usage = func() {
+		fmt.Fprintf(os.Stderr, "usage: conform [-v] [-run REGEXP] PATH...\n")
+		flag.PrintDefaults()
+	}
+	flag.Parse()
+	paths := flag.Args()
+	if len(paths) == 0 {
+		paths = []string{"testdata/conformance"}
+	}
+	var filter *regexp.Regexp
+	if *run != "" {
+		var err error
+		if filter, err = regexp.Compile(*run); err != nil {
+			fmt.Fprintln(os.Stderr, "conform:", err)
+			os.Exit(2)
+		}
+	}
+	cases, err := conform.Load(paths...)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "conform:", err)
+		os.Exit(2)
+	}
+	report := conform.NewReport(os.Stdout)
+	report.Verbose = *verbose
+	for _, c := range cases {
+		if filter != nil && !filter.MatchString(c.ID) {
+			continue
+		}
+		report.Add(c, conform.Run(c))
+	}
+	report.Finish()
+	if !report.OK() {
+		os.Exit(1)
+	}
+}

@@ -1,0 +1,31 @@
+// Package conform runs the conformance cases of testdata/conformance against
+// goten: the Go twin of the reference runner torch_runner.py.
+//
+// A case (testdata/conformance/FORMAT.md) names its inputs, a program of
+// steps and what the program must produce, or the error it must raise. [Load]
+// reads the cases, [Run] runs one and returns why it failed, and a [Report]
+// prints the same report as the reference runner:
+//
+//	FAIL id: why
+//	suite: P passed, F failed
+//	P passed, F failed
+//
+// # How a case runs
+//
+// Inputs are built as FORMAT.md says, over exactly the storage the case
+// describes (values, storage and fill forms), through package raw's strided
+// views and [tensor.FromRaw]. Each STEP's ARGs are decoded by their JSON kind
+// (see Note [ARG kinds]) and dispatched through one table, ops, from op name
+// to a small function that calls goten's public tensor API (see ops.go and
+// OPS.md). Results are compared through their dtype, shape, strides, storage
+// offset, storage identity and elements (see check.go).
+//
+// # Failures
+//
+// A case fails when a result differs, when the library raises an error the
+// case does not expect (or the wrong kind, or at the wrong step), when an op,
+// argument or feature is missing from goten ("not implemented: ..."), when
+// the library panics with something other than a *tensor.Error, and when the
+// case itself breaks the format ("bad case: ..."). Nested tensors and
+// autograd (requires_grad inputs, grad sections) are not implemented yet.
+package conform

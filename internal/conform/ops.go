@@ -1,0 +1,446 @@
+package conform
+
+import (
+	"strings"
+
+	"github.com/goten-ml/goten/tensor"
+)
+
+// opFunc runs one op on its decoded arguments.
+type opFunc func(c *call) result
+
+// ops maps each op name of OPS.md that goten has to the function that runs
+// it; the elementwise ops and their in-place forms are added from the
+// unaryOps and binaryOps tables by init. An op missing here is reported as
+// not implemented.
+var ops = map[string]opFunc{
+	// Views and shape ops (suite views).
+	"view":    func(c *call) result { return one(c.tensor(0, "input").View(c.intsArg(1, "size")...)) },
+	"reshape": func(c *call) result { return one(c.tensor(0, "input").Reshape(c.intsArg(1, "shape")...)) },
+	"permute": func(c *call) result { return one(c.tensor(0, "input").Permute(c.intsArg(1, "dims")...)) },
+	"transpose": func(c *call) result {
+		return one(c.tensor(0, "input").Transpose(c.intArg(1, "dim0"), c.intArg(2, "dim1")))
+	},
+	"t":         func(c *call) result { return one(c.tensor(0, "input").T()) },
+	"expand":    func(c *call) result { return one(c.tensor(0, "input").Expand(c.intsArg(1, "size")...)) },
+	"expand_as": func(c *call) result { return one(c.tensor(0, "input").ExpandAs(c.tensor(1, "other"))) },
+	"narrow": func(c *call) result {
+		return one(c.tensor(0, "input").Narrow(c.intArg(1, "dim"), c.intArg(2, "start"), c.intArg(3, "length")))
+	},
+	"select": func(c *call) result {
+		return one(c.tensor(0, "input").Select(c.intArg(1, "dim"), c.intArg(2, "index")))
+	},
+	"slice": opSlice,
+	"squeeze": func(c *call) result {
+		t := c.tensor(0, "input")
+		if d, ok := c.optInt(1, "dim"); ok {
+			return one(t.Squeeze(d))
+		}
+		return one(t.Squeeze())
+	},
+	"unsqueeze": func(c *call) result { return one(c.tensor(0, "input").Unsqueeze(c.intArg(1, "dim"))) },
+	"flatten": func(c *call) result {
+		return one(c.tensor(0, "input").Flatten(c.intOr(1, "start_dim", 0), c.intOr(2, "end_dim", -1)))
+	},
+	"unflatten": func(c *call) result {
+		return one(c.tensor(0, "input").Unflatten(c.intArg(1, "dim"), c.intsArg(2, "sizes")...))
+	},
+	"movedim": func(c *call) result {
+		t := c.tensor(0, "input")
+		src, ok1 := c.dims(1, "source")
+		dst, ok2 := c.dims(2, "destination")
+		if !ok1 || !ok2 {
+			panic(badf("movedim needs source and destination"))
+		}
+		return one(t.Movedim(src, dst))
+	},
+	"as_strided": func(c *call) result {
+		t := c.tensor(0, "input")
+		size, stride := c.intsArg(1, "size"), c.intsArg(2, "stride")
+		if off, ok := c.optInt(3, "storage_offset"); ok {
+			return one(t.AsStridedAt(size, stride, off))
+		}
+		return one(t.AsStrided(size, stride))
+	},
+	"contiguous": func(c *call) result { return one(c.tensor(0, "input").Contiguous()) },
+	"clone":      func(c *call) result { return one(c.tensor(0, "input").Clone()) },
+	"split": func(c *call) result {
+		t := c.tensor(0, "tensor")
+		a := c.need(1, "split_size_or_sections", argInt, argInts)
+		dim := c.intOr(2, "dim", 0)
+		if a.kind == argInt {
+			return many(t.Split(a.i, dim))
+		}
+		return many(t.SplitSizes(a.ints, dim))
+	},
+	"chunk": func(c *call) result {
+		return many(c.tensor(0, "input").Chunk(c.intArg(1, "chunks"), c.intOr(2, "dim", 0)))
+	},
+	"cat": func(c *call) result {
+		ts, dim := c.tensors(0, "tensors"), c.intOr(1, "dim", 0)
+		if dst := c.out(); dst != nil {
+			return one(tensor.CatTo(dst, ts, dim))
+		}
+		return one(tensor.Cat(ts, dim))
+	},
+	"stack": func(c *call) result { return one(tensor.Stack(c.tensors(0, "tensors"), c.intOr(1, "dim", 0))) },
+
+	// Elementwise ops with options (the plain ones are in unaryOps and binaryOps).
+	"logit":  opLogit,
+	"gelu":   opGelu,
+	"add":    func(c *call) result { return addSub(c, tensor.Add, tensor.AddScaled, tensor.AddTo) },
+	"sub":    func(c *call) result { return addSub(c, tensor.Sub, tensor.SubScaled, tensor.SubTo) },
+	"add_":   func(c *call) result { return one(c.tensor(0, "input").AddInPlace(c.operand(1, "other"), alpha(c))) },
+	"sub_":   func(c *call) result { return one(c.tensor(0, "input").SubInPlace(c.operand(1, "other"), alpha(c))) },
+	"div":    opDiv,
+	"div_":   opDivInPlace,
+	"where":  opWhere,
+	"clamp":  opClamp,
+	"clamp_": func(c *call) result { return one(c.tensor(0, "input").ClampInPlace(clampBounds(c))) },
+	"addcmul": func(c *call) result {
+		t, t1, t2, v := addcArgs(c)
+		if dst := c.out(); dst != nil {
+			return one(tensor.AddcmulTo(dst, t, t1, t2, v))
+		}
+		return one(t.Addcmul(t1, t2, v))
+	},
+	"addcmul_": func(c *call) result { t, t1, t2, v := addcArgs(c); return one(t.AddcmulInPlace(t1, t2, v)) },
+	"addcdiv": func(c *call) result {
+		t, t1, t2, v := addcArgs(c)
+		if dst := c.out(); dst != nil {
+			return one(tensor.AddcdivTo(dst, t, t1, t2, v))
+		}
+		return one(t.Addcdiv(t1, t2, v))
+	},
+	"addcdiv_": func(c *call) result { t, t1, t2, v := addcArgs(c); return one(t.AddcdivInPlace(t1, t2, v)) },
+	"lerp": func(c *call) result {
+		t, end, w := c.tensor(0, "input"), c.tensor(1, "end"), c.operand(2, "weight")
+		if dst := c.out(); dst != nil {
+			return one(tensor.LerpTo(dst, t, end, w))
+		}
+		return one(t.Lerp(end, w))
+	},
+	"lerp_": func(c *call) result {
+		return one(c.tensor(0, "input").LerpInPlace(c.tensor(1, "end"), c.operand(2, "weight")))
+	},
+
+	// Copies and casts.
+	"to": func(c *call) result {
+		dt, ok := c.dtype(1, "dtype")
+		if !ok {
+			panic(badf("to needs a dtype"))
+		}
+		return one(c.tensor(0, "input").To(dt))
+	},
+	"copy_":      func(c *call) result { return one(c.tensor(0, "input").CopyFrom(c.tensor(1, "src"))) },
+	"fill_":      func(c *call) result { return one(c.tensor(0, "input").Fill(c.need(1, "value", argScalar).num)) },
+	"zero_":      func(c *call) result { return one(c.tensor(0, "input").Zero()) },
+	"zeros_like": func(c *call) result { return one(tensor.ZerosLike(c.tensor(0, "input"))) },
+	"ones_like":  func(c *call) result { return one(tensor.OnesLike(c.tensor(0, "input"))) },
+	"full_like": func(c *call) result {
+		return one(tensor.FullLike(c.tensor(0, "input"), c.need(1, "fill_value", argScalar).num))
+	},
+
+	// Reductions that goten has.
+	"sum": func(c *call) result {
+		t, o := c.tensor(0, "input"), reduceOpt(c, true)
+		if dst := c.out(); dst != nil {
+			return one(tensor.SumTo(dst, t, o))
+		}
+		return one(t.SumOpt(o))
+	},
+	"prod": func(c *call) result {
+		t := c.tensor(0, "input")
+		o := tensor.ReduceOpt{KeepDim: c.flag(2, "keepdim", false)}
+		if d, ok := c.optInt(1, "dim"); ok {
+			o.Dims = []int{d}
+		}
+		if dt, ok := c.dtype(-1, "dtype"); ok {
+			o.DType = dt
+		}
+		return one(t.ProdOpt(o))
+	},
+	"amax": func(c *call) result {
+		t, o := c.tensor(0, "input"), reduceOpt(c, false)
+		if dst := c.out(); dst != nil {
+			return one(tensor.AmaxTo(dst, t, o))
+		}
+		return one(t.Amax(o))
+	},
+	"amin": func(c *call) result { return one(c.tensor(0, "input").Amin(reduceOpt(c, false))) },
+}
+
+// unary is an elementwise op of one tensor: its function, its out= form and its in-place form.
+type unary struct {
+	fn      func(*tensor.Tensor) *tensor.Tensor
+	to      func(dst, t *tensor.Tensor) *tensor.Tensor
+	inPlace func(*tensor.Tensor) *tensor.Tensor
+}
+
+var unaryOps = map[string]unary{
+	"neg":         {(*tensor.Tensor).Neg, tensor.NegTo, (*tensor.Tensor).NegInPlace},
+	"abs":         {(*tensor.Tensor).Abs, tensor.AbsTo, (*tensor.Tensor).AbsInPlace},
+	"sign":        {(*tensor.Tensor).Sign, tensor.SignTo, (*tensor.Tensor).SignInPlace},
+	"exp":         {(*tensor.Tensor).Exp, tensor.ExpTo, (*tensor.Tensor).ExpInPlace},
+	"exp2":        {(*tensor.Tensor).Exp2, tensor.Exp2To, (*tensor.Tensor).Exp2InPlace},
+	"expm1":       {(*tensor.Tensor).Expm1, tensor.Expm1To, (*tensor.Tensor).Expm1InPlace},
+	"log":         {(*tensor.Tensor).Log, tensor.LogTo, (*tensor.Tensor).LogInPlace},
+	"log2":        {(*tensor.Tensor).Log2, tensor.Log2To, (*tensor.Tensor).Log2InPlace},
+	"log10":       {(*tensor.Tensor).Log10, tensor.Log10To, (*tensor.Tensor).Log10InPlace},
+	"log1p":       {(*tensor.Tensor).Log1p, tensor.Log1pTo, (*tensor.Tensor).Log1pInPlace},
+	"sqrt":        {(*tensor.Tensor).Sqrt, tensor.SqrtTo, (*tensor.Tensor).SqrtInPlace},
+	"rsqrt":       {(*tensor.Tensor).Rsqrt, tensor.RsqrtTo, (*tensor.Tensor).RsqrtInPlace},
+	"reciprocal":  {(*tensor.Tensor).Reciprocal, tensor.ReciprocalTo, (*tensor.Tensor).ReciprocalInPlace},
+	"square":      {(*tensor.Tensor).Square, tensor.SquareTo, (*tensor.Tensor).SquareInPlace},
+	"sin":         {(*tensor.Tensor).Sin, tensor.SinTo, (*tensor.Tensor).SinInPlace},
+	"cos":         {(*tensor.Tensor).Cos, tensor.CosTo, (*tensor.Tensor).CosInPlace},
+	"tan":         {(*tensor.Tensor).Tan, tensor.TanTo, (*tensor.Tensor).TanInPlace},
+	"asin":        {(*tensor.Tensor).Asin, tensor.AsinTo, (*tensor.Tensor).AsinInPlace},
+	"acos":        {(*tensor.Tensor).Acos, tensor.AcosTo, (*tensor.Tensor).AcosInPlace},
+	"atan":        {(*tensor.Tensor).Atan, tensor.AtanTo, (*tensor.Tensor).AtanInPlace},
+	"sinh":        {(*tensor.Tensor).Sinh, tensor.SinhTo, (*tensor.Tensor).SinhInPlace},
+	"cosh":        {(*tensor.Tensor).Cosh, tensor.CoshTo, (*tensor.Tensor).CoshInPlace},
+	"tanh":        {(*tensor.Tensor).Tanh, tensor.TanhTo, (*tensor.Tensor).TanhInPlace},
+	"asinh":       {(*tensor.Tensor).Asinh, tensor.AsinhTo, (*tensor.Tensor).AsinhInPlace},
+	"acosh":       {(*tensor.Tensor).Acosh, tensor.AcoshTo, (*tensor.Tensor).AcoshInPlace},
+	"atanh":       {(*tensor.Tensor).Atanh, tensor.AtanhTo, (*tensor.Tensor).AtanhInPlace},
+	"sigmoid":     {(*tensor.Tensor).Sigmoid, tensor.SigmoidTo, (*tensor.Tensor).SigmoidInPlace},
+	"relu":        {(*tensor.Tensor).Relu, tensor.ReluTo, (*tensor.Tensor).ReluInPlace},
+	"silu":        {(*tensor.Tensor).Silu, tensor.SiluTo, (*tensor.Tensor).SiluInPlace},
+	"erf":         {(*tensor.Tensor).Erf, tensor.ErfTo, (*tensor.Tensor).ErfInPlace},
+	"erfc":        {(*tensor.Tensor).Erfc, tensor.ErfcTo, (*tensor.Tensor).ErfcInPlace},
+	"floor":       {(*tensor.Tensor).Floor, tensor.FloorTo, (*tensor.Tensor).FloorInPlace},
+	"ceil":        {(*tensor.Tensor).Ceil, tensor.CeilTo, (*tensor.Tensor).CeilInPlace},
+	"round":       {(*tensor.Tensor).Round, tensor.RoundTo, (*tensor.Tensor).RoundInPlace},
+	"trunc":       {(*tensor.Tensor).Trunc, tensor.TruncTo, (*tensor.Tensor).TruncInPlace},
+	"frac":        {(*tensor.Tensor).Frac, tensor.FracTo, (*tensor.Tensor).FracInPlace},
+	"logical_not": {(*tensor.Tensor).LogicalNot, tensor.LogicalNotTo, (*tensor.Tensor).LogicalNotInPlace},
+	"bitwise_not": {(*tensor.Tensor).BitwiseNot, tensor.BitwiseNotTo, (*tensor.Tensor).BitwiseNotInPlace},
+	"isnan":       {(*tensor.Tensor).IsNan, tensor.IsNanTo, (*tensor.Tensor).IsNanInPlace},
+	"isinf":       {(*tensor.Tensor).IsInf, tensor.IsInfTo, (*tensor.Tensor).IsInfInPlace},
+	"isfinite":    {(*tensor.Tensor).IsFinite, tensor.IsFiniteTo, (*tensor.Tensor).IsFiniteInPlace},
+	"signbit":     {(*tensor.Tensor).Signbit, tensor.SignbitTo, (*tensor.Tensor).SignbitInPlace},
+}
+
+// binary is an elementwise op of two operands (each a tensor or, except
+// self of the in-place form, a scalar).
+type binary struct {
+	fn      func(a, b *tensor.Tensor) *tensor.Tensor
+	to      func(dst, a, b *tensor.Tensor) *tensor.Tensor
+	inPlace func(t, other *tensor.Tensor) *tensor.Tensor
+}
+
+var binaryOps = map[string]binary{
+	"mul":                 {tensor.Mul, tensor.MulTo, (*tensor.Tensor).MulInPlace},
+	"floor_divide":        {tensor.FloorDivide, tensor.FloorDivideTo, (*tensor.Tensor).FloorDivideInPlace},
+	"remainder":           {tensor.Remainder, tensor.RemainderTo, (*tensor.Tensor).RemainderInPlace},
+	"fmod":                {tensor.Fmod, tensor.FmodTo, (*tensor.Tensor).FmodInPlace},
+	"pow":                 {tensor.Pow, tensor.PowTo, (*tensor.Tensor).PowInPlace},
+	"maximum":             {tensor.Maximum, tensor.MaximumTo, (*tensor.Tensor).MaximumInPlace},
+	"minimum":             {tensor.Minimum, tensor.MinimumTo, (*tensor.Tensor).MinimumInPlace},
+	"fmax":                {tensor.Fmax, tensor.FmaxTo, (*tensor.Tensor).FmaxInPlace},
+	"fmin":                {tensor.Fmin, tensor.FminTo, (*tensor.Tensor).FminInPlace},
+	"atan2":               {tensor.Atan2, tensor.Atan2To, (*tensor.Tensor).Atan2InPlace},
+	"hypot":               {tensor.Hypot, tensor.HypotTo, (*tensor.Tensor).HypotInPlace},
+	"copysign":            {tensor.Copysign, tensor.CopysignTo, (*tensor.Tensor).CopysignInPlace},
+	"eq":                  {tensor.Eq, tensor.EqTo, (*tensor.Tensor).EqInPlace},
+	"ne":                  {tensor.Ne, tensor.NeTo, (*tensor.Tensor).NeInPlace},
+	"lt":                  {tensor.Lt, tensor.LtTo, (*tensor.Tensor).LtInPlace},
+	"le":                  {tensor.Le, tensor.LeTo, (*tensor.Tensor).LeInPlace},
+	"gt":                  {tensor.Gt, tensor.GtTo, (*tensor.Tensor).GtInPlace},
+	"ge":                  {tensor.Ge, tensor.GeTo, (*tensor.Tensor).GeInPlace},
+	"logical_and":         {tensor.LogicalAnd, tensor.LogicalAndTo, (*tensor.Tensor).LogicalAndInPlace},
+	"logical_or":          {tensor.LogicalOr, tensor.LogicalOrTo, (*tensor.Tensor).LogicalOrInPlace},
+	"logical_xor":         {tensor.LogicalXor, tensor.LogicalXorTo, (*tensor.Tensor).LogicalXorInPlace},
+	"bitwise_and":         {tensor.BitwiseAnd, tensor.BitwiseAndTo, (*tensor.Tensor).BitwiseAndInPlace},
+	"bitwise_or":          {tensor.BitwiseOr, tensor.BitwiseOrTo, (*tensor.Tensor).BitwiseOrInPlace},
+	"bitwise_xor":         {tensor.BitwiseXor, tensor.BitwiseXorTo, (*tensor.Tensor).BitwiseXorInPlace},
+	"bitwise_left_shift":  {tensor.BitwiseLeftShift, tensor.BitwiseLeftShiftTo, (*tensor.Tensor).BitwiseLeftShiftInPlace},
+	"bitwise_right_shift": {tensor.BitwiseRightShift, tensor.BitwiseRightShiftTo, (*tensor.Tensor).BitwiseRightShiftInPlace},
+}
+
+func init() {
+	for name, u := range unaryOps {
+		add(name, func(c *call) result {
+			x := c.tensor(0, "input")
+			if dst := c.out(); dst != nil {
+				return one(u.to(dst, x))
+			}
+			return one(u.fn(x))
+		})
+		add(name+"_", func(c *call) result { return one(u.inPlace(c.tensor(0, "input"))) })
+	}
+	for name, b := range binaryOps {
+		add(name, func(c *call) result { return b.run(c) })
+		add(name+"_", func(c *call) result {
+			return one(b.inPlace(c.tensor(0, "input"), c.operand(1, "other")))
+		})
+	}
+}
+
+// add registers an op unless ops already has a function for it (an op with options).
+func add(name string, f opFunc) {
+	if _, ok := ops[name]; !ok {
+		ops[name] = f
+	}
+}
+
+func (b binary) run(c *call) result {
+	x, y := c.operand(0, "input"), c.operand(1, "other")
+	if dst := c.out(); dst != nil {
+		return one(b.to(dst, x, y))
+	}
+	return one(b.fn(x, y))
+}
+
+// opSlice is ATen's slice.Tensor(input, dim=0, start=None, end=None, step=1);
+// a null start is the first element (step ≥ 1), a null end the last.
+func opSlice(c *call) result {
+	t, dim := c.tensor(0, "input"), c.intOr(1, "dim", 0)
+	start := c.intOr(2, "start", 0)
+	end, hasEnd := c.optInt(3, "end")
+	step := c.intOr(4, "step", 1)
+	if hasEnd {
+		return one(t.Slice(dim, start, end, step))
+	}
+	return one(t.SliceFrom(dim, start, step))
+}
+
+func opLogit(c *call) result {
+	x := c.tensor(0, "input")
+	a, hasEps := c.opt(1, "eps", argScalar)
+	dst := c.out()
+	switch {
+	case hasEps && dst != nil:
+		return one(tensor.LogitEpsTo(dst, x, a.float()))
+	case hasEps:
+		return one(x.LogitEps(a.float()))
+	case dst != nil:
+		return one(tensor.LogitTo(dst, x))
+	}
+	return one(x.Logit())
+}
+
+func opGelu(c *call) result {
+	x := c.tensor(0, "input")
+	mode, _ := c.str(-1, "approximate")
+	dst := c.out()
+	switch mode {
+	case "", "none":
+		if dst != nil {
+			return one(tensor.GeluTo(dst, x))
+		}
+		return one(x.Gelu())
+	case "tanh":
+		if dst != nil {
+			return one(tensor.GeluTanhTo(dst, x))
+		}
+		return one(x.GeluTanh())
+	}
+	panic(c.missing("approximate=" + mode + " (PyTorch: a value error)"))
+}
+
+func alpha(c *call) tensor.Num { return c.num(-1, "alpha", tensor.Int(1)) }
+
+// addSub runs add or sub: a + alpha·b, a − alpha·b.
+func addSub(c *call, plain func(a, b *tensor.Tensor) *tensor.Tensor, scaled func(a, b *tensor.Tensor, alpha tensor.Num) *tensor.Tensor,
+	to func(dst, a, b *tensor.Tensor, alpha tensor.Num) *tensor.Tensor) result {
+	a, b := c.operand(0, "input"), c.operand(1, "other")
+	al, hasAlpha := c.optNum(-1, "alpha")
+	if dst := c.out(); dst != nil {
+		return one(to(dst, a, b, alpha(c)))
+	}
+	if hasAlpha {
+		return one(scaled(a, b, al))
+	}
+	return one(plain(a, b))
+}
+
+func roundingMode(c *call) (tensor.RoundingMode, bool) {
+	mode, ok := c.str(-1, "rounding_mode")
+	switch {
+	case !ok:
+		return tensor.TrueDivision, false
+	case mode == "trunc":
+		return tensor.RoundTrunc, true
+	case mode == "floor":
+		return tensor.RoundFloor, true
+	}
+	panic(c.missing("rounding_mode=" + mode + " (PyTorch: a value error)"))
+}
+
+func opDiv(c *call) result {
+	a, b := c.operand(0, "input"), c.operand(1, "other")
+	mode, rounded := roundingMode(c)
+	dst := c.out()
+	switch {
+	case rounded && dst != nil:
+		return one(tensor.DivModeTo(dst, a, b, mode))
+	case rounded:
+		return one(tensor.DivMode(a, b, mode))
+	case dst != nil:
+		return one(tensor.DivTo(dst, a, b))
+	}
+	return one(tensor.Div(a, b))
+}
+
+func opDivInPlace(c *call) result {
+	t, other := c.tensor(0, "input"), c.operand(1, "other")
+	if _, rounded := roundingMode(c); rounded {
+		panic(c.missing("rounding_mode (no in-place DivMode)"))
+	}
+	return one(t.DivInPlace(other))
+}
+
+func opWhere(c *call) result {
+	cond, a, b := c.tensor(0, "condition"), c.operand(1, "input"), c.operand(2, "other")
+	if dst := c.out(); dst != nil {
+		return one(tensor.WhereTo(dst, cond, a, b))
+	}
+	return one(tensor.Where(cond, a, b))
+}
+
+// clampBounds returns clamp's min and max (T or S, nil where absent).
+func clampBounds(c *call) (lo, hi *tensor.Tensor) {
+	return c.optOperand(1, "min"), c.optOperand(2, "max")
+}
+
+func opClamp(c *call) result {
+	t := c.tensor(0, "input")
+	lo, hi := clampBounds(c)
+	if dst := c.out(); dst != nil {
+		return one(tensor.ClampTo(dst, t, lo, hi))
+	}
+	return one(t.Clamp(lo, hi))
+}
+
+// addcArgs returns addcmul's and addcdiv's input, tensor1, tensor2 and value.
+func addcArgs(c *call) (t, t1, t2 *tensor.Tensor, value tensor.Num) {
+	return c.tensor(0, "input"), c.tensor(1, "tensor1"), c.tensor(2, "tensor2"),
+		c.num(-1, "value", tensor.Int(1))
+}
+
+// reduceOpt reads a reduction's dim (int|ints), keepdim and, when withDType, dtype.
+func reduceOpt(c *call, withDType bool) tensor.ReduceOpt {
+	var o tensor.ReduceOpt
+	o.Dims, _ = c.dims(1, "dim")
+	o.KeepDim = c.flag(2, "keepdim", false)
+	if withDType {
+		if dt, ok := c.dtype(-1, "dtype"); ok {
+			o.DType = dt
+		}
+	}
+	return o
+}
+
+// runOp dispatches one op.
+func runOp(c *call) result {
+	f, ok := ops[c.op]
+	if !ok {
+		if strings.HasSuffix(c.op, "_") {
+			panic(missingf("in-place op %s", c.op))
+		}
+		panic(missingf("op %s", c.op))
+	}
+	return f(c)
+}

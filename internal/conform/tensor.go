@@ -1,0 +1,371 @@
+package conform
+
+import (
+	"encoding/json"
+	"fmt"
+	"math"
+	"strconv"
+
+	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/tensor"
+)
+
+// badCase is a case that does not follow FORMAT.md: a bug in the case (or
+// in this runner), not in the library.
+type badCase string
+
+func (e badCase) Error() string { return "bad case: " + string(e) }
+
+func badf(format string, args ...any) badCase { return badCase(fmt.Sprintf(format, args...)) }
+
+// missing is an op, argument or feature goten does not have yet.
+type missing string
+
+func (e missing) Error() string { return "not implemented: " + string(e) }
+
+func missingf(format string, args ...any) missing { return missing(fmt.Sprintf(format, args...)) }
+
+// tensorJSON is a TENSOR (an input) or a RESULT (an expectation).
+type tensorJSON struct {
+	DType        string            `json:"dtype"`
+	Shape        []int             `json:"shape"`
+	Values       json.RawMessage   `json:"values"`
+	Storage      json.RawMessage   `json:"storage"`
+	Strides      []int             `json:"strides"`
+	Offset       *int              `json:"offset"`
+	Fill         *fillJSON         `json:"fill"`
+	StorageSize  *int              `json:"storage_size"`
+	Nested       json.RawMessage   `json:"nested"`
+	RequiresGrad bool              `json:"requires_grad"`
+	Shares       *string           `json:"shares"`
+	Samples      []json.RawMessage `json:"samples"`
+	Sum          json.RawMessage   `json:"sum"`
+	AbsSum       json.RawMessage   `json:"abs_sum"`
+}
+
+// fillJSON is the fill form: element i is ((a·i + b) mod m − c) / d.
+type fillJSON struct {
+	A, B, M, C, D int64
+}
+
+func (f *fillJSON) at(i int) float64 {
+	v := (f.A*int64(i) + f.B) % f.M // a·i + b ≥ 0 in every case; Python's mod otherwise
+	if v < 0 {
+		v += f.M
+	}
+	return float64(v-f.C) / float64(f.D)
+}
+
+func parseDType(name string) (dtype.DType, error) {
+	d, ok := dtype.Parse(name)
+	if !ok {
+		return d, badf("unknown dtype %q", name)
+	}
+	return d, nil
+}
+
+// decodeFloat decodes a float value: a JSON number or "nan", "inf", "-inf".
+func decodeFloat(r json.RawMessage) (float64, error) {
+	var s string
+	if err := json.Unmarshal(r, &s); err == nil {
+		switch s {
+		case "nan":
+			return math.NaN(), nil
+		case "inf":
+			return math.Inf(1), nil
+		case "-inf":
+			return math.Inf(-1), nil
+		}
+		return 0, badf("bad float value %q", s)
+	}
+	f, err := strconv.ParseFloat(string(r), 64)
+	if err != nil {
+		return 0, badf("bad float value %s", r)
+	}
+	return f, nil
+}
+
+// decodeInt decodes an integer value: a JSON integer (or, for bool dtypes, true/false).
+func decodeInt(r json.RawMessage, dt dtype.DType) (int64, error) {
+	if dt == dtype.Bool {
+		switch string(r) {
+		case "true":
+			return 1, nil
+		case "false":
+			return 0, nil
+		}
+		return 0, badf("bool values must be true/false, got %s", r)
+	}
+	i, err := strconv.ParseInt(string(r), 10, 64)
+	if err != nil {
+		return 0, badf("integer values must be JSON integers, got %s", r)
+	}
+	return i, nil
+}
+
+// elems holds decoded values of a dtype: f for float dtypes, i for integer
+// and bool dtypes (bools as 0 and 1).
+type elems struct {
+	f []float64
+	i []int64
+}
+
+func (e elems) len() int { return max(len(e.f), len(e.i)) }
+
+// at returns element k as a float64 (exact for the integers of the cases, within ±2^53).
+func (e elems) at(k int) float64 {
+	if e.f != nil {
+		return e.f[k]
+	}
+	return float64(e.i[k])
+}
+
+func decodeList(rs []json.RawMessage, dt dtype.DType) (elems, error) {
+	var e elems
+	if dt.IsFloat() {
+		e.f = make([]float64, len(rs))
+		for k, r := range rs {
+			v, err := decodeFloat(r)
+			if err != nil {
+				return e, err
+			}
+			e.f[k] = v
+		}
+		return e, nil
+	}
+	e.i = make([]int64, len(rs))
+	for k, r := range rs {
+		v, err := decodeInt(r, dt)
+		if err != nil {
+			return e, err
+		}
+		e.i[k] = v
+	}
+	return e, nil
+}
+
+func decodeValues(r json.RawMessage, dt dtype.DType) (elems, error) {
+	var rs []json.RawMessage
+	if err := json.Unmarshal(r, &rs); err != nil {
+		return elems{}, badf("values must be a list")
+	}
+	return decodeList(rs, dt)
+}
+
+func contiguousStrides(shape []int) []int {
+	st := make([]int, len(shape))
+	acc := 1
+	for k := len(shape) - 1; k >= 0; k-- {
+		st[k] = acc
+		acc *= max(shape[k], 1)
+	}
+	return st
+}
+
+func numel(shape []int) int {
+	n := 1
+	for _, s := range shape {
+		n *= s
+	}
+	return n
+}
+
+// buildTensor builds an input TENSOR: exactly the view it describes over
+// exactly the storage it describes.
+func buildTensor(r json.RawMessage) (*tensor.Tensor, error) {
+	var tj tensorJSON
+	if err := json.Unmarshal(r, &tj); err != nil {
+		return nil, badf("TENSOR: %v", err)
+	}
+	if !isNull(tj.Nested) {
+		return nil, missing("nested tensors")
+	}
+	if tj.RequiresGrad {
+		return nil, missing("autograd (an input requires grad)")
+	}
+	dt, err := parseDType(tj.DType)
+	if err != nil {
+		return nil, err
+	}
+	for _, s := range tj.Shape {
+		if s < 0 {
+			return nil, badf("negative size in shape %v", tj.Shape)
+		}
+	}
+	n := numel(tj.Shape)
+	strides, offset := contiguousStrides(tj.Shape), 0
+	var size int                // storage elements
+	var value func(int) float64 // storage element k, before conversion to dt
+	switch {
+	case !isNull(tj.Values) || !isNull(tj.Storage):
+		src := tj.Values
+		if isNull(src) {
+			src = tj.Storage
+			if tj.Strides == nil {
+				return nil, badf("the storage form needs strides")
+			}
+			strides = tj.Strides
+			if tj.Offset != nil {
+				offset = *tj.Offset
+			}
+		}
+		e, err := decodeValues(src, dt)
+		if err != nil {
+			return nil, err
+		}
+		size, value = e.len(), e.at
+		if !isNull(tj.Values) && size != n {
+			return nil, badf("%d values for shape %v", size, tj.Shape)
+		}
+	case tj.Fill != nil:
+		if tj.Fill.M <= 0 || tj.Fill.D == 0 {
+			return nil, badf("bad fill %+v", *tj.Fill)
+		}
+		size, value = n, tj.Fill.at
+		if tj.StorageSize != nil {
+			if tj.Strides == nil {
+				return nil, badf("storage_size needs strides")
+			}
+			size, strides = *tj.StorageSize, tj.Strides
+			if tj.Offset != nil {
+				offset = *tj.Offset
+			}
+		}
+	default:
+		return nil, badf("TENSOR needs values, storage or fill")
+	}
+	if len(strides) != len(tj.Shape) {
+		return nil, badf("strides %v for shape %v", strides, tj.Shape)
+	}
+	if n > 0 {
+		lo, hi := offset, offset
+		for k, s := range tj.Shape {
+			if strides[k] < 0 {
+				lo += (s - 1) * strides[k]
+			} else {
+				hi += (s - 1) * strides[k]
+			}
+		}
+		if lo < 0 || hi >= size {
+			return nil, badf("view [%d, %d] lies outside its storage of %d elements", lo, hi, size)
+		}
+	}
+	st := device.Alloc(size * dt.Size())
+	store(st, dt, size, value)
+	return tensor.FromRaw(&raw.View{
+		Storage: st,
+		DType:   dt,
+		Shape:   append([]int{}, tj.Shape...),
+		Strides: append([]int{}, strides...),
+		Offset:  offset,
+	}), nil
+}
+
+// store writes n elements into s: element k is value(k) converted to dt by
+// the library's rules (bool: ≠ 0; integers: truncation; 16-bit floats: via
+// float32, to nearest even). It writes through typed slices, one dtype
+// switch per call.
+func store(s *device.Storage, dt dtype.DType, n int, value func(int) float64) {
+	switch dt {
+	case dtype.Bool:
+		fill(device.Slice[bool](s, 0, n), func(k int) bool { return value(k) != 0 })
+	case dtype.Uint8:
+		fill(device.Slice[uint8](s, 0, n), func(k int) uint8 { return uint8(int64(value(k))) })
+	case dtype.Int8:
+		fill(device.Slice[int8](s, 0, n), func(k int) int8 { return int8(int64(value(k))) })
+	case dtype.Int16:
+		fill(device.Slice[int16](s, 0, n), func(k int) int16 { return int16(int64(value(k))) })
+	case dtype.Int32:
+		fill(device.Slice[int32](s, 0, n), func(k int) int32 { return int32(int64(value(k))) })
+	case dtype.Int64:
+		fill(device.Slice[int64](s, 0, n), func(k int) int64 { return int64(value(k)) })
+	case dtype.Float16:
+		fill(device.Slice[dtype.Half](s, 0, n), func(k int) dtype.Half { return dtype.HalfFromFloat32(float32(value(k))) })
+	case dtype.BFloat16:
+		fill(device.Slice[dtype.BF16](s, 0, n), func(k int) dtype.BF16 { return dtype.BF16FromFloat32(float32(value(k))) })
+	case dtype.Float32:
+		fill(device.Slice[float32](s, 0, n), func(k int) float32 { return float32(value(k)) })
+	case dtype.Float64:
+		fill(device.Slice[float64](s, 0, n), value)
+	default:
+		panic(badf("invalid dtype %v", dt))
+	}
+}
+
+func fill[T any](dst []T, f func(int) T) {
+	for k := range dst {
+		dst[k] = f(k)
+	}
+}
+
+// read returns t's elements in row-major order: as float64 for float
+// dtypes, as int64 for integer and bool dtypes. It walks t's strided view
+// through typed slices of its storage, independently of the library's own
+// element accessors.
+func read(t *tensor.Tensor) elems {
+	v := t.Raw()
+	switch v.DType {
+	case dtype.Bool:
+		return elems{i: gather(v, func(x bool) int64 {
+			if x {
+				return 1
+			}
+			return 0
+		})}
+	case dtype.Uint8:
+		return elems{i: gather(v, func(x uint8) int64 { return int64(x) })}
+	case dtype.Int8:
+		return elems{i: gather(v, func(x int8) int64 { return int64(x) })}
+	case dtype.Int16:
+		return elems{i: gather(v, func(x int16) int64 { return int64(x) })}
+	case dtype.Int32:
+		return elems{i: gather(v, func(x int32) int64 { return int64(x) })}
+	case dtype.Int64:
+		return elems{i: gather(v, func(x int64) int64 { return x })}
+	case dtype.Float16:
+		return elems{f: gather(v, func(x dtype.Half) float64 { return float64(x.Float32()) })}
+	case dtype.BFloat16:
+		return elems{f: gather(v, func(x dtype.BF16) float64 { return float64(x.Float32()) })}
+	case dtype.Float32:
+		return elems{f: gather(v, func(x float32) float64 { return float64(x) })}
+	case dtype.Float64:
+		return elems{f: gather(v, func(x float64) float64 { return x })}
+	}
+	panic(fmt.Sprintf("result of invalid dtype %v", v.DType))
+}
+
+func gather[T, U any](v *raw.View, conv func(T) U) []U {
+	n := v.NumEl()
+	out := make([]U, 0, n)
+	if n == 0 {
+		return out
+	}
+	all := device.Slice[T](v.Storage, 0, v.Storage.Len()/v.DType.Size())
+	nd := len(v.Shape)
+	if nd == 0 {
+		return append(out, conv(all[v.Offset]))
+	}
+	last, step := v.Shape[nd-1], v.Strides[nd-1]
+	idx := make([]int, nd-1)
+	off := v.Offset
+	for {
+		for j, o := 0, off; j < last; j, o = j+1, o+step {
+			out = append(out, conv(all[o]))
+		}
+		d := nd - 2
+		for ; d >= 0; d-- {
+			idx[d]++
+			off += v.Strides[d]
+			if idx[d] < v.Shape[d] {
+				break
+			}
+			off -= idx[d] * v.Strides[d]
+			idx[d] = 0
+		}
+		if d < 0 {
+			return out
+		}
+	}
+}
