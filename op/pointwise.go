@@ -26,8 +26,9 @@ type Pointwise struct {
 	StrictOut bool
 	// PromoteFrom lists the inputs that decide the compute dtype (nil: all).
 	PromoteFrom []int
-	// ResultDType overrides the result dtype computed from the compute dtype.
-	ResultDType func(compute dtype.DType) dtype.DType
+	// BoolToInt64 computes bool inputs in int64 (square is pow(x, 2), and
+	// bool promoted with an integer scalar gives int64).
+	BoolToInt64 bool
 }
 
 // ResultType returns the dtype the op computes in for these inputs.
@@ -46,13 +47,13 @@ func (d *Pointwise) ResultType(ins []*raw.View) dtype.DType {
 	if d.IntToFloat && c.IsIntOrBool() {
 		c = dtype.Default
 	}
+	if d.BoolToInt64 && c == dtype.Bool {
+		c = dtype.Int64
+	}
 	return c
 }
 
 func (d *Pointwise) resultDType(compute dtype.DType) dtype.DType {
-	if d.ResultDType != nil {
-		return d.ResultDType(compute)
-	}
 	if kernel.OutputsBool(d.Code) {
 		return dtype.Bool
 	}
@@ -136,12 +137,6 @@ func floatOnly(d dtype.DType) bool { return d.IsFloat() }
 func intOrBool(d dtype.DType) bool { return d.IsIntOrBool() }
 func intOnly(d dtype.DType) bool   { return d.IsInt() }
 func anyDType(dtype.DType) bool    { return true }
-func boolToInt64(c dtype.DType) dtype.DType {
-	if c == dtype.Bool {
-		return dtype.Int64
-	}
-	return c
-}
 
 func unary(name string, code kernel.Code) *Pointwise {
 	return &Pointwise{Name: name, Code: code, Arity: 1}
@@ -176,7 +171,7 @@ var (
 	Sqrt       = floatUnary("sqrt", kernel.Sqrt)
 	Rsqrt      = floatUnary("rsqrt", kernel.Rsqrt)
 	Reciprocal = floatUnary("reciprocal", kernel.Reciprocal)
-	Square     = &Pointwise{Name: "square", Code: kernel.Square, Arity: 1, ResultDType: boolToInt64}
+	Square     = &Pointwise{Name: "square", Code: kernel.Square, Arity: 1, BoolToInt64: true}
 	Sin        = floatUnary("sin", kernel.Sin)
 	Cos        = floatUnary("cos", kernel.Cos)
 	Tan        = floatUnary("tan", kernel.Tan)
