@@ -3,6 +3,7 @@ package op
 import (
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/raw"
 	"github.com/goten-ml/goten/shape"
 )
@@ -183,7 +184,7 @@ func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
 			return nil, errs.New(errs.DType, "cat", "result type %s can't be cast to the desired output type %s", result, out.DType)
 		}
 		for _, v := range vs {
-			if err := checkNoPartialOverlap(out, v); err != nil {
+			if err := iter.CheckNoPartialOverlap("cat", out, v); err != nil {
 				return nil, err
 			}
 		}
@@ -238,22 +239,4 @@ func Stack(vs []*raw.View, dim int) (*raw.View, error) {
 		}
 	}
 	return Cat(us, d, nil)
-}
-
-// checkNoPartialOverlap rejects an output whose memory partly overlaps an
-// input's (both non-overlapping and dense; PyTorch's assert_no_partial_overlap).
-func checkNoPartialOverlap(out, in *raw.View) error {
-	if out.Storage != in.Storage || !out.IsNonOverlappingAndDense() || !in.IsNonOverlappingAndDense() {
-		return nil
-	}
-	es := out.DType.Size()
-	a0, a1 := out.Offset*es, (out.Offset+out.NumEl())*es
-	b0, b1 := in.Offset*in.DType.Size(), (in.Offset+in.NumEl())*in.DType.Size()
-	if a0 == b0 && a1 == b1 && shape.Equal(out.Strides, in.Strides) {
-		return nil // the same memory: full overlap is allowed
-	}
-	if a0 < b1 && b0 < a1 {
-		return errs.New(errs.Overlap, "", "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")
-	}
-	return nil
 }

@@ -1,0 +1,152 @@
+// Package parallel runs a range of work over a pool of goroutines sized to
+// GOMAXPROCS.
+//
+// # Determinism
+//
+// [For] splits [0, n) into chunks whose boundaries depend only on n and the
+// grain size, never on the number of workers or on timing (see [Chunks]).
+// Work that combines per-chunk results in chunk order therefore gives the
+// same answer for any GOMAXPROCS.
+//
+// # Concurrency
+//
+// The calling goroutine takes part in the work, and waits only for chunks
+// that have started, so For may be called from inside another For (nested
+// calls run on whatever workers are idle, or on the caller alone) without
+// deadlock. A panic in fn is re-raised on the calling goroutine once every
+// started chunk has finished.
+package parallel
+
+import (
+	"runtime"
+	"sync"
+	"sync/atomic"
+)
+
+// MaxChunks bounds the number of chunks For makes: above MaxChunks·grain
+// elements, chunks grow beyond the grain so that their count stays at most
+// MaxChunks.
+const MaxChunks = 1024
+
+// Chunks returns the chunk size and the number of chunks For uses for n
+// elements with the given grain (a grain below 1 counts as 1). Both depend
+// on n and grain only.
+func Chunks(n, grain int) (size, count int) {
+	if n <= 0 {
+		return 0, 0
+	}
+	if grain < 1 {
+		grain = 1
+	}
+	size = grain
+	if (n+size-1)/size > MaxChunks {
+		size = (n + MaxChunks - 1) / MaxChunks
+	}
+	return size, (n + size - 1) / size
+}
+
+// For calls fn(begin, end) over consecutive chunks covering [0, n), each of
+// at least grain elements except possibly the last (see [Chunks]). Chunks
+// may run concurrently on up to GOMAXPROCS goroutines, the caller's
+// included; For returns when all have finished. With n <= grain, or when
+// GOMAXPROCS is 1, it calls fn(0, n) on the calling goroutine, starting no
+// goroutine and allocating nothing. n <= 0 does nothing.
+func For(n, grain int, fn func(begin, end int)) {
+	if n <= 0 {
+		return
+	}
+	if n <= grain {
+		fn(0, n)
+		return
+	}
+	size, count := Chunks(n, grain)
+	procs := runtime.GOMAXPROCS(0)
+	if count == 1 || procs == 1 {
+		fn(0, n)
+		return
+	}
+	j := &job{fn: fn, n: n, size: size, count: int64(count), done: make(chan struct{})}
+	helpers := min(procs, count) - 1
+	defaultPool.enlist(j, helpers)
+	j.run()
+	if j.finished.Load() < j.count {
+		<-j.done
+	}
+	if p := j.panicked.Load(); p != nil {
+		panic(p.v)
+	}
+}
+
+type panicValue struct{ v any }
+
+// job is one call of For: goroutines claim chunk indices from next until
+// none are left.
+type job struct {
+	fn       func(begin, end int)
+	n, size  int
+	count    int64
+	next     atomic.Int64
+	finished atomic.Int64
+	done     chan struct{} // closed when finished reaches count
+	panicked atomic.Pointer[panicValue]
+}
+
+func (j *job) run() {
+	for {
+		i := j.next.Add(1) - 1
+		if i >= j.count {
+			return
+		}
+		j.chunk(int(i))
+	}
+}
+
+func (j *job) chunk(i int) {
+	defer func() {
+		if r := recover(); r != nil {
+			j.panicked.CompareAndSwap(nil, &panicValue{r})
+		}
+		if j.finished.Add(1) == j.count {
+			close(j.done)
+		}
+	}()
+	begin := i * j.size
+	j.fn(begin, min(begin+j.size, j.n))
+}
+
+// pool is a set of long-lived workers fed through one channel.
+type pool struct {
+	mu      sync.Mutex
+	workers int
+	jobs    chan *job
+}
+
+var defaultPool = &pool{jobs: make(chan *job, 256)}
+
+// enlist offers j to up to k idle workers, starting workers as needed (up
+// to k in all). Offers that find the queue full are dropped: the caller
+// works through every chunk itself if no one helps.
+func (p *pool) enlist(j *job, k int) {
+	if k <= 0 {
+		return
+	}
+	p.mu.Lock()
+	for p.workers < k {
+		p.workers++
+		go p.work()
+	}
+	p.mu.Unlock()
+	for range k {
+		select {
+		case p.jobs <- j:
+		default:
+			return
+		}
+	}
+}
+
+func (p *pool) work() {
+	for j := range p.jobs {
+		j.run()
+	}
+}

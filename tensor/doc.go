@@ -1,0 +1,63 @@
+// Package tensor is goten's user API: strided tensors of ten dtypes, their
+// constructors, views and ops, with PyTorch 1.13's semantics.
+//
+// A [Tensor] is a strided view of a storage. Ops build a plan with the
+// TensorIterator (package iter), which broadcasts, promotes, checks memory
+// overlap, reorders and coalesces dims, and runs a backend's kernels over it.
+//
+// # Broadcasting
+//
+// Binary and ternary ops broadcast their operands as PyTorch does: shapes
+// are aligned at their last dims, and a dim of size 1 (or a missing leading
+// dim) stretches to the other's size. Incompatible sizes panic with a shape
+// [Error] whose message is PyTorch's exact text, e.g. "The size of tensor a
+// (3) must match the size of tensor b (4) at non-singleton dimension 1".
+//
+// # Type promotion
+//
+// The result dtype is torch.result_type of the operands: the highest
+// category (bool < integer < float) wins; within it, dimensioned tensors
+// outrank 0-dim tensors, which outrank Go scalars made with [Scalar]. A Go
+// int counts as int64 and a Go float as float32 when nothing of their
+// category outranks them. So int32 + Scalar(0.5) is float32, uint8 +
+// Scalar(3) is uint8, float16 + a float64 0-dim tensor is float16, and
+// bool + Scalar(2) is int64. Float-valued ops (exp, div, sqrt, ...) compute
+// integers in float32; float16 and bfloat16 compute in float32 and round
+// to nearest even.
+//
+// # Aliasing and in-place
+//
+// View ops (View, Permute, T, Slice, Expand, ...) return tensors sharing
+// the input's storage; writes through a view are seen by its base. The
+// XxxTo(dst, ...) functions write into dst (PyTorch's out=): dst is resized
+// if it has no elements, and may have another dtype if the result can be
+// cast to it (floats do not cast to integers, nothing but bool casts to
+// bool). XxxInPlace methods write into the receiver, whose shape and dtype
+// must hold the result. An output that partly overlaps an input, or whose
+// own elements overlap (an expanded tensor), is refused with an overlap
+// error; an output that is exactly an input (in-place) is fine. Every check
+// happens before anything is written: a failing op leaves its outputs as
+// they were.
+//
+// # Errors
+//
+// What the caller could have checked — shapes, dims, dtypes, indices —
+// makes an op panic with a *[Error] carrying a kind ([ShapeError],
+// [DTypeError], [OverlapError], [IndexError], [ViewError], [ValueError]),
+// the op's name and a message; [Try] turns such a panic into an error. This
+// is gonum's rule: expression-style code (a.Add(b).Mul(c)) stays readable,
+// and misuse is loud. Functions that read outside data return an error.
+//
+// # Concurrency
+//
+// Large ops split their work across goroutines (GOMAXPROCS workers, chunks
+// of at least 32768 elements). Tensors may be read concurrently; writing a
+// tensor while another goroutine reads or writes overlapping memory is a
+// data race, as with slices.
+//
+// # Determinism
+//
+// Elementwise ops give the same bits for any number of workers. The work
+// split depends only on the sizes, never on timing or on GOMAXPROCS, so
+// results are reproducible run to run.
+package tensor
