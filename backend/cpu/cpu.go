@@ -1,0 +1,305 @@
+package cpu
+
+import (
+	"sync"
+	"unsafe"
+
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+)
+
+// loopFn is a generated 1-D pointwise loop over n elements: p holds the
+// output pointer then the inputs', s their byte strides.
+type loopFn func(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args)
+
+// castFn converts n elements from src (byte stride ss) to dst (byte stride
+// ds). ss may be 0 (a broadcast source).
+type castFn func(dst, src unsafe.Pointer, ds, ss, n int)
+
+// Backend is the CPU backend. Its zero value is ready to use.
+type Backend struct{}
+
+var _ kernel.Backend = (*Backend)(nil)
+
+// New returns the CPU backend.
+func New() *Backend { return &Backend{} }
+
+// Name returns "cpu".
+func (*Backend) Name() string { return "cpu" }
+
+func codeName(code kernel.Code) string {
+	if code < kernel.NumCodes && codeNames[code] != "" {
+		return codeNames[code]
+	}
+	return "cpu"
+}
+
+func notImplemented(code kernel.Code, d dtype.DType) error {
+	return errs.New(errs.DType, codeName(code), "%q not implemented for '%s'", codeName(code), d)
+}
+
+// Pointwise runs the elementwise op code over p: operand 0 is the output,
+// operands 1.. the [kernel.Arity] inputs. The loop is chosen by the loop
+// dtype of p's common dtype; operands of other dtypes are converted
+// through buffered casts. args nil means [kernel.DefaultArgs].
+func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
+	nin := kernel.Arity(code)
+	if nin == 0 || code >= kernel.Sum {
+		return errs.New(errs.Value, codeName(code), "code %d is not a pointwise op", code)
+	}
+	nops := nin + 1
+	if p.NumOperands() != nops || p.NumOutputs() != 1 {
+		return errs.New(errs.Value, codeName(code), "expected 1 output and %d inputs, got %d operands", nin, p.NumOperands())
+	}
+	compute := p.CommonDType()
+	lt := kernel.LoopDType(compute)
+	var fn loopFn
+	if lt.Valid() {
+		fn = pointwiseLoops[code][lt]
+	}
+	if fn == nil {
+		return notImplemented(code, compute)
+	}
+	if args == nil {
+		args = &kernel.DefaultArgs
+	}
+	// what the loop reads and writes, and the dtype values pass through
+	var want, via [4]dtype.DType
+	for k := 0; k < nops; k++ {
+		want[k], via[k] = lt, compute
+	}
+	if kernel.OutputsBool(code) {
+		want[0], via[0] = dtype.Bool, dtype.Bool
+	}
+	if code == kernel.Where {
+		want[1], via[1] = dtype.Bool, dtype.Bool
+	}
+	c := getCall()
+	defer c.put()
+	cast := false
+	for k := 0; k < nops; k++ {
+		d := p.Operand(k).DType
+		if !d.Valid() {
+			return notImplemented(code, d)
+		}
+		var ok bool
+		if k == 0 {
+			c.conv[0], ok = chain(want[0], via[0], d)
+		} else {
+			c.conv[k], ok = chain(d, via[k], want[k])
+		}
+		if ok {
+			cast = true
+			c.size[k] = want[k].Size()
+		}
+	}
+	if p.NumEl() == 0 {
+		return nil
+	}
+	c.fn, c.nops, c.args = fn, nops, args
+	if cast {
+		p.ForEach(c.buffered)
+	} else {
+		p.ForEach(c.direct)
+	}
+	return nil
+}
+
+// call is the state of one Pointwise or Copy call, pooled with its Loop2D
+// method values bound once, so that a call allocates nothing. Workers of
+// a parallel ForEach share it read-only.
+type call struct {
+	fn   loopFn
+	nops int
+	args *kernel.Args
+	conv [4]conv // first nil: the operand is used in place
+	size [4]int  // loop-dtype element size of each converted operand
+	cast castFn  // Copy
+
+	direct, buffered, copy iter.Loop2D // c.rows, c.loop2D, c.copyRows
+}
+
+var callPool = sync.Pool{New: func() any {
+	c := new(call)
+	c.direct, c.buffered, c.copy = c.rows, c.loop2D, c.copyRows
+	return c
+}}
+
+func getCall() *call { return callPool.Get().(*call) }
+
+func (c *call) put() {
+	c.fn, c.args, c.cast = nil, nil, nil
+	c.conv, c.size = [4]conv{}, [4]int{}
+	callPool.Put(c)
+}
+
+// rows runs the loop over n1 rows of n0 elements.
+func (c *call) rows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	if n0 <= 0 || n1 <= 0 {
+		return
+	}
+	nops := c.nops
+	var ptr [4]unsafe.Pointer
+	var st [4]int
+	copy(ptr[:nops], data)
+	copy(st[:nops], strides)
+	for j := 1; ; j++ {
+		c.fn(ptr, st, n0, c.args)
+		if j == n1 {
+			return
+		}
+		for k := 0; k < nops; k++ {
+			ptr[k] = unsafe.Add(ptr[k], strides[nops+k])
+		}
+	}
+}
+
+// Note [Buffered casts]
+// An operand whose dtype is not the loop's is converted in chunks of
+// bufLen elements into scratch buffers of the loop dtype (numpy's buffered
+// nditer): each input chunk is converted in, the typed loop runs on the
+// buffers, and the output chunk is converted back. A broadcast input
+// (stride 0) is converted once per row and stays a scalar for the loop's
+// fast path. The buffers come from a pool, one set per Loop2D call, so
+// concurrent workers never share one and nothing is allocated per row.
+// The same conversion loops serve Copy (zz_cast.go).
+
+const bufLen = 256
+
+// chunkBufs holds one buffer per operand and a staging buffer (the last)
+// for two-step conversions; 8-byte aligned, so any dtype fits.
+type chunkBufs [5][bufLen]uint64
+
+var bufPool = sync.Pool{New: func() any { return new(chunkBufs) }}
+
+// conv converts between an operand and its buffer: one cast, or two
+// through a staging buffer of mid-byte elements (see chain).
+type conv struct {
+	first, second castFn
+	mid           int
+}
+
+// chain returns the conversion from dtype from to dtype to through the
+// dtype via, and whether one is needed. Values pass through via when it
+// is a 16-bit float (the compute dtype of a float16/bfloat16 op): PyTorch
+// rounds inputs to the common dtype before computing in float32, and rounds
+// results to it before casting them to an out= of another dtype.
+func chain(from, via, to dtype.DType) (conv, bool) {
+	switch {
+	case from == to && via == to:
+		return conv{}, false
+	case via == to || via == from:
+		return conv{first: casts[from][to]}, true
+	}
+	return conv{first: casts[from][via], second: casts[via][to], mid: via.Size()}, true
+}
+
+func (c *conv) run(dst, src unsafe.Pointer, ds, ss, n int, stage unsafe.Pointer) {
+	if c.second == nil {
+		c.first(dst, src, ds, ss, n)
+		return
+	}
+	c.first(stage, src, c.mid, ss, n)
+	c.second(dst, stage, ds, c.mid, n)
+}
+
+// loop2D is the buffered Loop2D (Note [Buffered casts]).
+func (b *call) loop2D(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	if n0 <= 0 || n1 <= 0 {
+		return
+	}
+	bufs := bufPool.Get().(*chunkBufs)
+	var ptr [4]unsafe.Pointer
+	copy(ptr[:b.nops], data)
+	for j := 1; ; j++ {
+		b.row(bufs, ptr, strides, n0)
+		if j == n1 {
+			break
+		}
+		for k := 0; k < b.nops; k++ {
+			ptr[k] = unsafe.Add(ptr[k], strides[b.nops+k])
+		}
+	}
+	bufPool.Put(bufs)
+}
+
+func (b *call) row(bufs *chunkBufs, ptr [4]unsafe.Pointer, strides []int, n int) {
+	var q [4]unsafe.Pointer
+	var qs [4]int
+	stage := unsafe.Pointer(&bufs[4][0])
+	for off := 0; off < n; off += bufLen {
+		m := min(bufLen, n-off)
+		for k := 0; k < b.nops; k++ {
+			st := strides[k]
+			at := unsafe.Add(ptr[k], off*st)
+			c := &b.conv[k]
+			if c.first == nil {
+				q[k], qs[k] = at, st
+				continue
+			}
+			buf := unsafe.Pointer(&bufs[k][0])
+			q[k] = buf
+			switch {
+			case k == 0:
+				qs[0] = b.size[0]
+			case st == 0:
+				qs[k] = 0
+				if off == 0 {
+					c.run(buf, at, b.size[k], 0, 1, stage)
+				}
+			default:
+				qs[k] = b.size[k]
+				c.run(buf, at, b.size[k], st, m, stage)
+			}
+		}
+		b.fn(q, qs, m, b.args)
+		if c := &b.conv[0]; c.first != nil {
+			c.run(unsafe.Add(ptr[0], off*strides[0]), q[0], strides[0], b.size[0], m, stage)
+		}
+	}
+}
+
+// Copy writes operand 1 into operand 0, converting between their dtypes
+// (Note [Conversions]). Same dtypes over contiguous rows are a memmove.
+func (*Backend) Copy(p *iter.Plan) error {
+	if p.NumOperands() != 2 || p.NumOutputs() != 1 {
+		return errs.New(errs.Value, "copy_", "expected 1 output and 1 input, got %d operands", p.NumOperands())
+	}
+	dst, src := p.Operand(0).DType, p.Operand(1).DType
+	if !dst.Valid() || !src.Valid() {
+		return errs.New(errs.DType, "copy_", "cannot copy %s to %s", src, dst)
+	}
+	if p.NumEl() == 0 {
+		return nil
+	}
+	c := getCall()
+	c.cast = casts[src][dst]
+	p.ForEach(c.copy)
+	c.put()
+	return nil
+}
+
+func (c *call) copyRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	if n0 <= 0 || n1 <= 0 {
+		return
+	}
+	d, s := data[0], data[1]
+	for j := 1; ; j++ {
+		c.cast(d, s, strides[0], strides[1], n0)
+		if j == n1 {
+			return
+		}
+		d, s = unsafe.Add(d, strides[2]), unsafe.Add(s, strides[3])
+	}
+}
+
+// Note [Conversions]
+// Copy and the buffered casts share one conversion per (src, dst) pair,
+// PyTorch's static_cast rules: float → integer truncates toward zero
+// (narrow integers through int64, so out-of-range values wrap); → bool is
+// x != 0, so NaN is true and -0.0 false; bool → number is 0 or 1; float32
+// → float16/bfloat16 rounds to nearest even, and float64 and integers go
+// through float32 first as PyTorch does; float16/bfloat16 → anything goes
+// through float32, which holds them exactly.

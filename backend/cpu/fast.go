@@ -1,0 +1,126 @@
+package cpu
+
+import (
+	"unsafe"
+
+	"github.com/goten-ml/goten/backend/cpu/internal/vec"
+	"github.com/goten-ml/goten/kernel"
+)
+
+// Note [SIMD fast paths]
+// float32/float64 Add, Sub, Mul and Div call the internal/vec primitives
+// when the output is contiguous and each input is contiguous or a
+// broadcast scalar (stride 0); any other layout falls back to the
+// generated loop. Add and Sub with alpha ≠ 1 use Axpy (a fused
+// multiply-add, as PyTorch's vectorised add does) when all are contiguous.
+// The choice is made once per row.
+
+// vecBinary runs vv (all contiguous), vs (b a scalar: dst = a op s) or sv
+// (a a scalar: dst = s op b) and reports whether the layout was one of them.
+func vecBinary[T float](p [4]unsafe.Pointer, s [4]int, n int, vv func(dst, a, b []T), vs, sv func(dst, a []T, s T)) bool {
+	var z T
+	es := int(unsafe.Sizeof(z))
+	if s[0] != es {
+		return false
+	}
+	o := unsafe.Slice((*T)(p[0]), n)
+	switch {
+	case s[1] == es && s[2] == es:
+		vv(o, unsafe.Slice((*T)(p[1]), n), unsafe.Slice((*T)(p[2]), n))
+	case s[1] == es && s[2] == 0:
+		vs(o, unsafe.Slice((*T)(p[1]), n), *(*T)(p[2]))
+	case s[1] == 0 && s[2] == es:
+		sv(o, unsafe.Slice((*T)(p[2]), n), *(*T)(p[1]))
+	default:
+		return false
+	}
+	return true
+}
+
+// vecAxpy runs dst = a + alpha·b for contiguous a, b, or a + (alpha·b)
+// for a scalar b, and reports whether the layout was one of them.
+func vecAxpy[T float](p [4]unsafe.Pointer, s [4]int, n int, alpha T, axpy func(dst, a, b []T, alpha T), adds func(dst, a []T, s T)) bool {
+	var z T
+	es := int(unsafe.Sizeof(z))
+	if s[0] != es || s[1] != es {
+		return false
+	}
+	o := unsafe.Slice((*T)(p[0]), n)
+	switch s[2] {
+	case es:
+		axpy(o, unsafe.Slice((*T)(p[1]), n), unsafe.Slice((*T)(p[2]), n), alpha)
+	case 0:
+		adds(o, unsafe.Slice((*T)(p[1]), n), alpha**(*T)(p[2]))
+	default:
+		return false
+	}
+	return true
+}
+
+func addF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if alpha := float32(args.AlphaF); alpha == 1 {
+		if vecBinary(p, s, n, vec.AddF32, vec.AddScalarF32, vec.AddScalarF32) {
+			return
+		}
+	} else if vecAxpy(p, s, n, alpha, vec.AxpyF32, vec.AddScalarF32) {
+		return
+	}
+	loopAddF[float32](p, s, n, args)
+}
+
+func addF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if alpha := args.AlphaF; alpha == 1 {
+		if vecBinary(p, s, n, vec.AddF64, vec.AddScalarF64, vec.AddScalarF64) {
+			return
+		}
+	} else if vecAxpy(p, s, n, alpha, vec.AxpyF64, vec.AddScalarF64) {
+		return
+	}
+	loopAddF[float64](p, s, n, args)
+}
+
+func subF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if alpha := float32(args.AlphaF); alpha == 1 {
+		if vecBinary(p, s, n, vec.SubF32, vec.SubScalarF32, vec.ScalarSubF32) {
+			return
+		}
+	} else if vecAxpy(p, s, n, -alpha, vec.AxpyF32, vec.AddScalarF32) {
+		return
+	}
+	loopSubF[float32](p, s, n, args)
+}
+
+func subF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if alpha := args.AlphaF; alpha == 1 {
+		if vecBinary(p, s, n, vec.SubF64, vec.SubScalarF64, vec.ScalarSubF64) {
+			return
+		}
+	} else if vecAxpy(p, s, n, -alpha, vec.AxpyF64, vec.AddScalarF64) {
+		return
+	}
+	loopSubF[float64](p, s, n, args)
+}
+
+func mulF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecBinary(p, s, n, vec.MulF32, vec.MulScalarF32, vec.MulScalarF32) {
+		loopMulN[float32](p, s, n, args)
+	}
+}
+
+func mulF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecBinary(p, s, n, vec.MulF64, vec.MulScalarF64, vec.MulScalarF64) {
+		loopMulN[float64](p, s, n, args)
+	}
+}
+
+func divF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecBinary(p, s, n, vec.DivF32, vec.DivScalarF32, vec.ScalarDivF32) {
+		loopDivF[float32](p, s, n, args)
+	}
+}
+
+func divF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecBinary(p, s, n, vec.DivF64, vec.DivScalarF64, vec.ScalarDivF64) {
+		loopDivF[float64](p, s, n, args)
+	}
+}
