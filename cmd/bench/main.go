@@ -43,7 +43,13 @@ type workload struct {
 	bytes, flops int
 }
 
-func workloads() []workload {
+// families lists the functions that build each family of workloads, in the
+// order WORKLOADS.md gives them; each file of this command adds its own.
+var families = []func() []workload{elementwise}
+
+// elementwise builds the elementwise and copy workloads (and the simple
+// reductions until they get a family of their own).
+func elementwise() []workload {
 	f32 := tensor.Float32
 	a, b := pattern(f32, 13, n), pattern(f32, 29, n)
 	out := tensor.Empty(f32, n)
@@ -126,7 +132,11 @@ func main() {
 	if !*asJSON {
 		fmt.Printf("%-22s %10s %10s %10s %8s %9s\n", "workload", "median ms", "min ms", "max ms", "GB/s", "GFLOP/s")
 	}
-	for _, w := range workloads() {
+	var all []workload
+	for _, f := range families {
+		all = append(all, f()...)
+	}
+	for _, w := range all {
 		if only != nil && !only.MatchString(w.name) {
 			continue
 		}
