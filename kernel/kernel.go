@@ -151,6 +151,8 @@ type Backend interface {
 	// Reduce runs a reduction over a reduction plan whose common dtype is
 	// the accumulation dtype.
 	Reduce(code Code, p *iter.Plan, args *Args) error
+	// MatMul runs a batched matrix product (see [Gemm]).
+	MatMul(g *Gemm) error
 }
 
 // OutputsBool reports whether code writes bool whatever its compute dtype.

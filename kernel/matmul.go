@@ -1,0 +1,25 @@
+package kernel
+
+import (
+	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/dtype"
+)
+
+// Matrix is a batch of strided matrices in one storage: element (b, i, j)
+// is at element Offset + b·BatchStride + i·RowStride + j·ColStride.
+type Matrix struct {
+	Storage                           *device.Storage
+	Offset                            int // in elements
+	BatchStride, RowStride, ColStride int // in elements; any sign-free layout, transposes included
+}
+
+// Gemm describes C[b] = Alpha·A[b]·B[b] + Beta·C[b] for every b < Batch,
+// with A[b] M×K, B[b] K×N and C[b] M×N, all of dtype DType. Beta 0 means C's
+// old values are ignored (NaN included). C must not overlap A or B.
+// Float16 and bfloat16 accumulate in float32; integers in int64.
+type Gemm struct {
+	DType          dtype.DType
+	Batch, M, N, K int
+	A, B, C        Matrix
+	Alpha, Beta    float64
+}

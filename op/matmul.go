@@ -1,0 +1,293 @@
+package op
+
+import (
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
+)
+
+// Matrix products: every entry point reduces to one batched product
+// [B, n, k] · [B, k, m] run by the backend's MatMul, with PyTorch's rank
+// dispatch (matmul), shape checks and messages. Operands are passed to the
+// backend with their own strides: transposed and strided matrices are not
+// copied (the GEMM packs them anyway); only broadcast batch dims that
+// cannot be flattened into one batch stride are materialised.
+
+func sameFloatDType(name string, a, b *raw.View) error {
+	if a.DType != b.DType {
+		return errs.New(errs.DType, name, "expected scalar type %s but found %s", a.DType, b.DType)
+	}
+	return nil
+}
+
+func matrixOf(v *raw.View, batchStride, rowDim, colDim int) kernel.Matrix {
+	return kernel.Matrix{Storage: v.Storage, Offset: v.Offset, BatchStride: batchStride,
+		RowStride: v.Strides[rowDim], ColStride: v.Strides[colDim]}
+}
+
+// gemm computes out[b] = alpha·a[b]·b[b] + beta·out[b] over 3-D views.
+func gemm(a, b, out *raw.View, alpha, beta float64) error {
+	g := &kernel.Gemm{
+		DType: a.DType, Batch: a.Shape[0], M: a.Shape[1], K: a.Shape[2], N: b.Shape[2],
+		A: matrixOf(a, a.Strides[0], 1, 2), B: matrixOf(b, b.Strides[0], 1, 2), C: matrixOf(out, out.Strides[0], 1, 2),
+		Alpha: alpha, Beta: beta,
+	}
+	if g.Batch == 0 || g.M == 0 || g.N == 0 {
+		return nil
+	}
+	if g.K == 0 && beta == 0 {
+		_, err := Fill(out, Int(0))
+		return err
+	}
+	return Backend.MatMul(g)
+}
+
+// Mm is torch.mm: [n,k]·[k,m] → [n,m].
+func Mm(a, b *raw.View) (*raw.View, error) {
+	if err := checkMm(a, b); err != nil {
+		return nil, err
+	}
+	out := raw.New(a.DType, []int{a.Shape[0], b.Shape[1]})
+	if err := gemm(batch1(a), batch1(b), batch1(out), 1, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkMm(a, b *raw.View) error {
+	if a.Dim() != 2 {
+		return errs.New(errs.Shape, "mm", "self must be a matrix")
+	}
+	if b.Dim() != 2 {
+		return errs.New(errs.Shape, "mm", "mat2 must be a matrix")
+	}
+	if err := sameFloatDType("mm", a, b); err != nil {
+		return err
+	}
+	if a.Shape[1] != b.Shape[0] {
+		return errs.New(errs.Shape, "mm", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Shape[0], a.Shape[1], b.Shape[0], b.Shape[1])
+	}
+	return nil
+}
+
+// batch1 views a 2-D view as a batch of one.
+func batch1(v *raw.View) *raw.View {
+	return v.WithLayout([]int{1, v.Shape[0], v.Shape[1]}, []int{0, v.Strides[0], v.Strides[1]}, v.Offset)
+}
+
+// Bmm is torch.bmm: [b,n,k]·[b,k,m] → [b,n,m], no broadcasting.
+func Bmm(a, b *raw.View) (*raw.View, error) {
+	if err := checkBmm(a, b); err != nil {
+		return nil, err
+	}
+	out := raw.New(a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]})
+	if err := gemm(a, b, out, 1, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+func checkBmm(a, b *raw.View) error {
+	if a.Dim() != 3 {
+		return errs.New(errs.Shape, "bmm", "batch1 must be a 3D tensor")
+	}
+	if b.Dim() != 3 {
+		return errs.New(errs.Shape, "bmm", "batch2 must be a 3D tensor")
+	}
+	if err := sameFloatDType("bmm", a, b); err != nil {
+		return err
+	}
+	if b.Shape[0] != a.Shape[0] || b.Shape[1] != a.Shape[2] {
+		return errs.New(errs.Shape, "bmm", "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.Shape[0], a.Shape[2], b.Shape[0], b.Shape[1])
+	}
+	return nil
+}
+
+// Mv is torch.mv: [n,k]·[k] → [n].
+func Mv(a, x *raw.View) (*raw.View, error) {
+	if a.Dim() != 2 || x.Dim() != 1 {
+		return nil, errs.New(errs.Shape, "mv", "vector + matrix @ vector expected, got %d, %d, %d", 1, a.Dim(), x.Dim())
+	}
+	if err := sameFloatDType("mv", a, x); err != nil {
+		return nil, err
+	}
+	if a.Shape[1] != x.Shape[0] {
+		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
+	}
+	out := raw.New(a.DType, []int{a.Shape[0]})
+	xs := x.WithLayout([]int{1, x.Shape[0], 1}, []int{0, x.Strides[0], 1}, x.Offset)
+	os := out.WithLayout([]int{1, a.Shape[0], 1}, []int{0, 1, 1}, 0)
+	if err := gemm(batch1(a), xs, os, 1, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Dot is torch.dot: [k]·[k] → a 0-dim tensor.
+func Dot(a, b *raw.View) (*raw.View, error) {
+	if a.Dim() != 1 || b.Dim() != 1 {
+		return nil, errs.New(errs.Shape, "dot", "1D tensors expected, but got %dD and %dD tensors", a.Dim(), b.Dim())
+	}
+	if a.DType != b.DType {
+		return nil, errs.New(errs.DType, "dot", "dot : expected both vectors to have same dtype, but found %s and %s", a.DType, b.DType)
+	}
+	if a.Shape[0] != b.Shape[0] {
+		return nil, errs.New(errs.Shape, "dot", "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively", a.Shape[0], b.Shape[0], a.Shape[0], b.Shape[0])
+	}
+	out := raw.New(a.DType, []int{})
+	as := a.WithLayout([]int{1, 1, a.Shape[0]}, []int{0, 0, a.Strides[0]}, a.Offset)
+	bs := b.WithLayout([]int{1, b.Shape[0], 1}, []int{0, b.Strides[0], 0}, b.Offset)
+	os := out.WithLayout([]int{1, 1, 1}, []int{0, 0, 0}, 0)
+	if err := gemm(as, bs, os, 1, 0); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Matmul is torch.matmul: dot, mv, mm, or a batched product with
+// broadcast batch dims, by the operands' ranks.
+func Matmul(a, b *raw.View) (*raw.View, error) {
+	da, db := a.Dim(), b.Dim()
+	switch {
+	case da == 0 || db == 0:
+		return nil, errs.New(errs.Shape, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db)
+	case da == 1 && db == 1:
+		return Dot(a, b)
+	case da == 2 && db == 1:
+		return Mv(a, b)
+	case da == 1 && db == 2:
+		ua, _ := Unsqueeze(a, 0)
+		r, err := Mm(ua, b)
+		if err != nil {
+			return nil, err
+		}
+		return Squeeze(r, ptr(0))
+	case da == 2 && db == 2:
+		return Mm(a, b)
+	}
+	if err := sameFloatDType("matmul", a, b); err != nil {
+		return nil, err
+	}
+	// batched: 1-D operands become matrices, batch dims broadcast
+	ua, ub := a, b
+	if da == 1 {
+		ua, _ = Unsqueeze(a, 0)
+	}
+	if db == 1 {
+		ub, _ = Unsqueeze(b, 1)
+	}
+	n, k := ua.Shape[ua.Dim()-2], ua.Shape[ua.Dim()-1]
+	k2, m := ub.Shape[ub.Dim()-2], ub.Shape[ub.Dim()-1]
+	batchShape, err := shape.Broadcast(ua.Shape[:ua.Dim()-2], ub.Shape[:ub.Dim()-2])
+	if err != nil {
+		return nil, err
+	}
+	if k != k2 {
+		return nil, errs.New(errs.Shape, "matmul", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", shape.NumEl(batchShape)*n, k, k2, m)
+	}
+	nb := shape.NumEl(batchShape)
+	a3, err := batched(ua, batchShape, nb, n, k)
+	if err != nil {
+		return nil, err
+	}
+	b3, err := batched(ub, batchShape, nb, k, m)
+	if err != nil {
+		return nil, err
+	}
+	outShape := append(append([]int{}, batchShape...), n, m)
+	out := raw.New(a.DType, outShape)
+	o3 := out.WithLayout([]int{nb, n, m}, []int{n * m, m, 1}, 0)
+	if err := gemm(a3, b3, o3, 1, 0); err != nil {
+		return nil, err
+	}
+	// drop the dims the 1-D operands gained
+	switch {
+	case da == 1:
+		return Squeeze(out, ptr(-2))
+	case db == 1:
+		return Squeeze(out, ptr(-1))
+	}
+	return out, nil
+}
+
+func ptr(i int) *int { return &i }
+
+// batched returns v expanded to batchShape + [rows, cols] as a 3-D view
+// [nb, rows, cols], copying only when the batch dims cannot be flattened.
+func batched(v *raw.View, batchShape []int, nb, rows, cols int) (*raw.View, error) {
+	e, err := Expand(v, append(append([]int{}, batchShape...), rows, cols))
+	if err != nil {
+		return nil, err
+	}
+	return Reshape(e, []int{nb, rows, cols})
+}
+
+// Linear is torch.nn.functional.linear: x·wᵀ + bias, x [..., k], w [m, k], bias [m] or nil.
+func Linear(x, w, bias *raw.View) (*raw.View, error) {
+	if w.Dim() != 2 {
+		return nil, errs.New(errs.Shape, "linear", "weight must be a matrix, got %dD", w.Dim())
+	}
+	wt, _ := T(w)
+	if x.Dim() == 2 && bias != nil {
+		return Addmm(bias, x, wt, Int(1), Int(1))
+	}
+	r, err := Matmul(x, wt)
+	if err != nil {
+		return nil, err
+	}
+	if bias == nil {
+		return r, nil
+	}
+	return Add.Run(r, true, nil, r, bias)
+}
+
+// Addmm is torch.addmm: beta·input + alpha·(a·b); input broadcasts to
+// [n, m]; beta 0 ignores input (NaN included).
+func Addmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
+	if err := checkMm(a, b); err != nil {
+		return nil, err
+	}
+	out, err := scaledInput("addmm", input, a.DType, []int{a.Shape[0], b.Shape[1]}, beta)
+	if err != nil {
+		return nil, err
+	}
+	if err := gemm(batch1(a), batch1(b), batch1(out), alpha.F, beta.F); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Baddbmm is torch.baddbmm: beta·input + alpha·(a[i]·b[i]) per batch.
+func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
+	if err := checkBmm(a, b); err != nil {
+		return nil, err
+	}
+	out, err := scaledInput("baddbmm", input, a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, beta)
+	if err != nil {
+		return nil, err
+	}
+	if err := gemm(a, b, out, alpha.F, beta.F); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// scaledInput returns a new view of the product's shape holding input
+// broadcast to it (the C that the GEMM scales by beta), or zeros when beta
+// is 0 (input is then ignored, NaN included).
+func scaledInput(name string, input *raw.View, dt dtype.DType, sizes []int, beta Scalar) (*raw.View, error) {
+	in, err := Expand(input, sizes)
+	if err != nil {
+		return nil, err
+	}
+	if input.DType != dt {
+		return nil, errs.New(errs.DType, name, "expected scalar type %s but found %s", dt, input.DType)
+	}
+	out := raw.New(dt, sizes)
+	if beta.F == 0 {
+		return out, nil
+	}
+	return CopyInto(name, out, in, false)
+}
