@@ -5,6 +5,9 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"github.com/goten-ml/goten/backend/ref"
+	"github.com/goten-ml/goten/op"
 )
 
 const (
@@ -66,7 +69,19 @@ func readGaps(t *testing.T, path string) []gap {
 // fails the test unless KNOWN_GAPS covers it (its suite, an id prefix or an
 // op it uses: features of later issues); a listed gap whose cases all pass is
 // logged, to be removed from the list.
-func TestConformance(t *testing.T) {
+func TestConformance(t *testing.T) { runConformance(t, nil) }
+
+// TestConformanceRef runs the same cases on the reference backend, the
+// oracle: every backend passes one suite (the large cases are left to the
+// fast backend, whose scalar twin would take minutes on them).
+func TestConformanceRef(t *testing.T) {
+	saved := op.Backend
+	op.Backend = ref.New()
+	defer func() { op.Backend = saved }()
+	runConformance(t, func(c *Case) bool { return c.Suite != "large" })
+}
+
+func runConformance(t *testing.T, keep func(*Case) bool) {
 	gaps := readGaps(t, gapsFile)
 	cases, err := Load(casesDir)
 	if err != nil {
@@ -81,6 +96,9 @@ func TestConformance(t *testing.T) {
 	failing := map[gap]int{} // of which fail
 	unexpected := 0
 	for _, c := range cases {
+		if keep != nil && !keep(c) {
+			continue
+		}
 		reasons := Run(c)
 		report.Add(c, reasons)
 		known := false
