@@ -1,8 +1,6 @@
 package op
 
 import (
-	"math"
-
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/raw"
@@ -74,8 +72,3 @@ func ScalarOf(v *raw.View) Scalar {
 	}
 	return Int(v.Int64At(v.Offset))
 }
-
-// isWrappedScalar reports whether v is a wrapped Go scalar.
-func isWrappedScalar(v *raw.View) bool { return v.Wrapped }
-
-var _ = math.NaN

@@ -38,7 +38,7 @@ type Tensor struct {
 // wrap returns a Tensor for a view.
 func wrap(v *raw.View) *Tensor { return &Tensor{v: v} }
 
-// View returns the tensor's underlying strided view (for other goten packages).
+// Raw returns the tensor's underlying strided view (for other goten packages).
 func (t *Tensor) Raw() *raw.View { return t.v }
 
 // FromRaw returns a tensor over a strided view (for other goten packages).
