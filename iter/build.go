@@ -18,8 +18,8 @@ import (
 // (broadcasting, outputs of the wrong shape), errs.DType (same-dtype check,
 // unsafe cast to an output), errs.Value (devices, missing operands).
 func (c *Config) Build() (*Plan, error) {
-	nOut := len(c.outputs)
-	p := newPlan(nOut + len(c.inputs))
+	nOut := c.nOut
+	p := newPlan(nOut + c.nIn)
 	p.nOutputs = nOut
 	p.isReduction = c.isReduction
 	if err := p.populate(c); err != nil {
@@ -57,28 +57,29 @@ func (c *Config) Build() (*Plan, error) {
 // populate fills the operands from the config and marks outputs and
 // read-write outputs (PyTorch's populate_operands and mark_outputs).
 func (p *Plan) populate(c *Config) error {
-	nOut := len(c.outputs)
+	nOut := c.nOut
 	for k := range p.ops {
 		op := &p.ops[k]
 		var v *raw.View
 		if k < nOut {
-			v = c.outputs[k]
+			o := c.output(k)
+			v = o.view
 			op.IsOutput = true
-			op.DType = c.outDTypes[k]
+			op.DType = o.dt
 			if v == nil {
 				if c.isReduction {
 					return errs.New(errs.Value, c.opName, "a reduction needs its outputs given (output %d is nil)", k)
 				}
 				continue
 			}
-			op.IsReadWrite = c.readWrite[k]
-			for _, in := range c.inputs {
-				if in == v {
+			op.IsReadWrite = o.readWrite
+			for i := 0; i < c.nIn; i++ {
+				if c.input(i) == v {
 					op.IsReadWrite = true
 				}
 			}
 		} else {
-			v = c.inputs[k-nOut]
+			v = c.input(k - nOut)
 			if v == nil {
 				return errs.New(errs.Value, c.opName, "input %d is nil", k-nOut)
 			}
@@ -281,7 +282,8 @@ func (p *Plan) computeTypes(c *Config) error {
 				st.Update(op.DType, len(op.View.Shape), op.View.Wrapped)
 			}
 		}
-		for _, v := range c.inputs {
+		for i := 0; i < c.nIn; i++ {
+			v := c.input(i)
 			st.Update(v.DType, len(v.Shape), v.Wrapped)
 		}
 		dt = st.Result()

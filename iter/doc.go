@@ -67,7 +67,8 @@
 // # Determinism
 //
 // The plan depends only on the operands and options. [Plan.ForEach] splits
-// the range into chunks fixed by the number of elements and the grain size,
-// never by the number of threads, so a kernel that combines per-chunk results
-// in chunk order gives the same answer for any GOMAXPROCS.
+// the range into chunks fixed by the plan (its shape and layout: Note
+// [Parallel reductions], Note [Crossed operands]) and the grain size, never
+// by the number of threads, so a kernel that combines per-chunk results in
+// chunk order gives the same answer for any GOMAXPROCS.
 package iter

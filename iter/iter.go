@@ -1,6 +1,8 @@
 package iter
 
 import (
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"unsafe"
 
@@ -17,8 +19,8 @@ const GrainSize = 32768
 // Config or Plan, so that building one costs few, small allocations (on
 // small tensors the iterator's cost is mostly allocation).
 const (
-	inlineOps  = 3  // operands a Plan holds without allocating
-	inlineInts = 28 // ints (shape, perm, strides) a Plan holds without allocating
+	inlineOps  = 4  // operands a Plan holds without allocating
+	inlineInts = 48 // ints (shape, perm, strides) a Plan holds without allocating
 	stackDims  = 8  // dims that temporary arrays hold on the stack
 )
 
@@ -26,10 +28,14 @@ const (
 // [Config.Build] turns it into a [Plan]. The zero value is not ready: use
 // [NewConfig]. The option methods return c, to be chained.
 type Config struct {
-	outputs   []*raw.View
-	outDTypes []dtype.DType
-	inputs    []*raw.View
-	readWrite []bool // per output: also read (in-place)
+	// The operands, in arrays inside the Config for the usual few (so that
+	// a Config built and used in one function stays on its stack), and in
+	// the spill slices beyond them.
+	nOut, nIn int
+	outArr    [2]outSpec
+	inArr     [4]*raw.View
+	outMore   []outSpec
+	inMore    []*raw.View
 
 	checkOverlap      bool
 	checkSameDType    bool
@@ -44,22 +50,35 @@ type Config struct {
 	staticShape       []int
 	hasStaticShape    bool
 	opName            string
+}
 
-	outBuf   [2]*raw.View
-	outDTBuf [2]dtype.DType
-	rwBuf    [2]bool
-	inBuf    [4]*raw.View
+// outSpec is one output of a Config.
+type outSpec struct {
+	view      *raw.View
+	dt        dtype.DType // dtype to allocate with; Invalid: the common dtype
+	readWrite bool        // also read (in-place)
 }
 
 // NewConfig returns a Config with PyTorch's defaults: overlap checks on,
 // same-dtype check on, outputs resizable, no promotion.
 func NewConfig() *Config {
-	c := &Config{checkOverlap: true, checkSameDType: true, resizeOutputs: true}
-	c.outputs = c.outBuf[:0]
-	c.outDTypes = c.outDTBuf[:0]
-	c.readWrite = c.rwBuf[:0]
-	c.inputs = c.inBuf[:0]
-	return c
+	return &Config{checkOverlap: true, checkSameDType: true, resizeOutputs: true}
+}
+
+// output returns output i's spec.
+func (c *Config) output(i int) *outSpec {
+	if i < len(c.outArr) {
+		return &c.outArr[i]
+	}
+	return &c.outMore[i-len(c.outArr)]
+}
+
+// input returns input i.
+func (c *Config) input(i int) *raw.View {
+	if i < len(c.inArr) {
+		return c.inArr[i]
+	}
+	return c.inMore[i-len(c.inArr)]
 }
 
 // Op names the op in error messages (all but the broadcast error, whose
@@ -71,23 +90,32 @@ func (c *Config) Op(name string) *Config { c.opName = name; return c }
 // the inputs' memory order (Note [Computing output strides]). Outputs must
 // be added before inputs.
 func (c *Config) AddOutput(v *raw.View) *Config {
-	c.outputs = append(c.outputs, v)
-	c.outDTypes = append(c.outDTypes, dtype.Invalid)
-	c.readWrite = append(c.readWrite, false)
+	o := outSpec{view: v}
+	if c.nOut < len(c.outArr) {
+		c.outArr[c.nOut] = o
+	} else {
+		c.outMore = append(c.outMore, o)
+	}
+	c.nOut++
 	return c
 }
 
 // AddOutputDType adds an output to be allocated with dtype d.
 func (c *Config) AddOutputDType(d dtype.DType) *Config {
 	c.AddOutput(nil)
-	c.outDTypes[len(c.outDTypes)-1] = d
+	c.output(c.nOut - 1).dt = d
 	return c
 }
 
 // AddInput adds an input view. Adding the same *raw.View as an output makes
 // that output read-write (an in-place op).
 func (c *Config) AddInput(v *raw.View) *Config {
-	c.inputs = append(c.inputs, v)
+	if c.nIn < len(c.inArr) {
+		c.inArr[c.nIn] = v
+	} else {
+		c.inMore = append(c.inMore, v)
+	}
+	c.nIn++
 	return c
 }
 
@@ -181,7 +209,13 @@ func (c *Config) StaticShapeSquash(shape []int, squash ...int) *Config {
 // SetReadWrite marks output i as also read (an in-place op): it takes part
 // in type promotion and broadcasting like an input, and is never resized.
 // An output that is also added as an input is read-write without this call.
-func (c *Config) SetReadWrite(i int) *Config { c.readWrite[i] = true; return c }
+func (c *Config) SetReadWrite(i int) *Config {
+	if i < 0 || i >= c.nOut {
+		panic("iter: SetReadWrite: no output " + strconv.Itoa(i))
+	}
+	c.output(i).readWrite = true
+	return c
+}
 
 // Operand is one operand of a plan: its view, and its layout over the
 // plan's dims in bytes.
@@ -230,10 +264,21 @@ type Plan struct {
 	}
 }
 
+// Note [Reusing plans]
+//
+// On small tensors an op's cost is mostly the iterator's, and most of that
+// was allocating the Plan (a few hundred bytes with pointers). Callers that
+// build, run and drop a plan in one function (the op executors) hand it back
+// with [Plan.Release]; the next Build takes it from a pool instead of
+// allocating. A released plan keeps no operand alive: Release clears its
+// views and storages.
+
+var planPool = sync.Pool{New: func() any { return new(Plan) }}
+
 // newPlan returns a plan for nt operands, with its slices in its own arrays
-// where they fit.
+// where they fit: a released plan if there is one, else a new one.
 func newPlan(nt int) *Plan {
-	p := &Plan{}
+	p := planPool.Get().(*Plan)
 	var ptrs []unsafe.Pointer
 	if nt <= inlineOps {
 		p.ops = p.buf.ops[:nt:nt]
@@ -245,6 +290,22 @@ func newPlan(nt int) *Plan {
 	p.ptrs, p.scratch = ptrs[:nt:nt], ptrs[nt:2*nt:2*nt]
 	p.strides = p.ints(2 * nt)
 	return p
+}
+
+// Release hands p back to be reused by a later [Config.Build] (Note
+// [Reusing plans]). The caller must not use p afterwards, nor the slices
+// and operands it returned; the views it returned ([Plan.Output]) stay
+// valid. Release must not be called while p is being walked.
+func (p *Plan) Release() {
+	// The inline arrays are kept all zero between uses (but the ints,
+	// which hold no pointers and are always written before being read).
+	clear(p.ops)
+	clear(p.ptrs)
+	clear(p.scratch)
+	p.shape, p.ops, p.ptrs, p.strides, p.perm, p.viewOffsets, p.scratch = nil, nil, nil, nil, nil, nil, nil
+	p.nOutputs, p.common, p.used = 0, dtype.Invalid, 0
+	p.isReduction, p.accumulate, p.notFinal = false, false, false
+	planPool.Put(p)
 }
 
 // ints returns n ints from the plan's own array if they fit, else new ones.

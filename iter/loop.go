@@ -14,7 +14,9 @@ func (p *Plan) ForEach(loop Loop2D) { p.ForEachGrain(loop, GrainSize) }
 // elements it runs on the calling goroutine ([Plan.SerialForEach]);
 // otherwise it splits the range into chunks of at least grain elements,
 // fixed by the plan and grain only, and runs them on the worker pool. No two
-// chunks write the same output element (Note [Parallel reductions]).
+// chunks write the same output element (Note [Parallel reductions]); chunks
+// of a plan with a crossed operand are bands of whole rows (Note [Crossed
+// operands]).
 func (p *Plan) ForEachGrain(loop Loop2D, grain int) {
 	n := p.NumEl()
 	if n == 0 {
@@ -25,13 +27,74 @@ func (p *Plan) ForEachGrain(loop Loop2D, grain int) {
 		return
 	}
 	unit := p.writeUnit()
-	outer := n / unit
+	if r := p.bandRows(); r > 1 && (unit == 1 || unit == p.shape[0]) {
+		unit = p.shape[0] * r // a multiple of the write unit
+	}
+	outer := (n + unit - 1) / unit
 	if outer <= 1 {
 		p.SerialForEach(loop, 0, n)
 		return
 	}
 	g := max(1, (grain+unit-1)/unit)
-	parallel.For(outer, g, func(b, e int) { p.SerialForEach(loop, b*unit, e*unit) })
+	parallel.For(outer, g, func(b, e int) { p.SerialForEach(loop, b*unit, min(e*unit, n)) })
+}
+
+// Note [Crossed operands]
+//
+// An operand is crossed when it is contiguous along plan dim 1 but far apart
+// along dim 0: the transposed input of AddTo(out, m.T(), n), the source of
+// x.Permute(0, 2, 3, 1).Contiguous(). The plan's dim 0 follows the output, so
+// a walk row by row reads such an operand one element per cache line, and
+// with power-of-two strides those lines share a few cache sets and are
+// evicted before the next row wants their neighbours: every element costs a
+// line from memory (an add of a transposed 4096×4096 float32 matrix ran
+// over ten times slower than a contiguous one).
+//
+// The cure is to read the operand by tiles along dim 1 into a buffer and run
+// the row loops on the buffer. The iterator does not do that itself: a tile
+// handed to a Loop2D as a smaller 2-D call still reads one element per line
+// per row, so only a copy through a buffer helps, and buffers of the
+// operand's dtype, their size and the loop run on them are the backend's
+// (backend/cpu, Note [Tiles for crossed operands]). The iterator's part is
+// to hand each Loop2D call enough rows for tiles: ForEach splits a plan with
+// a crossed operand only at multiples of bandRows whole rows (bandBytes of
+// the operand's dim 1), so that every call covers whole rows and, but at the
+// end of dim 1, a band of them. It is a choice of chunk boundaries, fixed by
+// the plan; the walk, and what a loop sees, are otherwise unchanged.
+
+// crossedMinStride is the smallest dim 0 byte stride for which an operand
+// contiguous along dim 1 counts as crossed: below it, a row's elements share
+// cache lines anyway.
+const crossedMinStride = 64
+
+// bandBytes is how many bytes of a crossed operand's dim 1 a band of rows
+// covers (eight cache lines: 128 rows of float32).
+const bandBytes = 512
+
+// Crossed reports whether operand k is crossed (Note [Crossed operands]):
+// contiguous along plan dim 1, with a dim 0 stride of at least 64 bytes,
+// and both dims of size above 1.
+func (p *Plan) Crossed(k int) bool {
+	if len(p.shape) < 2 || p.shape[0] < 2 || p.shape[1] < 2 {
+		return false
+	}
+	st, es := p.ops[k].Strides, p.ops[k].DType.Size()
+	return st[1] == es && st[0] >= crossedMinStride
+}
+
+// bandRows returns the rows of dim 1 that a parallel chunk of a plan with a
+// crossed operand is a multiple of, or 0 if no operand is crossed.
+func (p *Plan) bandRows() int {
+	r := 0
+	for k := range p.ops {
+		if p.Crossed(k) {
+			r = max(r, bandBytes/p.ops[k].DType.Size())
+		}
+	}
+	if r == 0 {
+		return 0
+	}
+	return min(r, p.shape[1])
 }
 
 // Note [Parallel reductions]

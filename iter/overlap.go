@@ -128,14 +128,16 @@ func CheckNoOverlap(op string, out, in *raw.View) error {
 // checkOverlaps runs PyTorch's compute_mem_overlaps: each output against
 // itself, then against every input that is not the same view.
 func (c *Config) checkOverlaps() error {
-	for _, out := range c.outputs {
+	for i := 0; i < c.nOut; i++ {
+		out := c.output(i).view
 		if out == nil {
 			continue
 		}
 		if err := CheckNoInternalOverlap(c.opName, out); err != nil {
 			return err
 		}
-		for _, in := range c.inputs {
+		for j := 0; j < c.nIn; j++ {
+			in := c.input(j)
 			// Views of different storages never overlap: skip the
 			// density work (the answer is the same).
 			if in != out && in.Storage == out.Storage {

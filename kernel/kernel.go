@@ -113,15 +113,67 @@ const (
 	Addcdiv // a + Alpha·b/c, floats only
 	Lerp    // a + c·(b - a) (PyTorch's formula: weight < 0.5 ? a + w(b-a) : b - (b-a)(1-w))
 
-	// Reductions (plans built with iter.Config.IsReduction; operand 0 the
-	// output with stride 0 on reduced dims, operand 1 the input).
-	Sum  // Σ
-	Prod // Π
-	Amax // max, NaN propagates
-	Amin // min, NaN propagates
+	// Reductions (plans built with iter.Config.IsReduction; see Note
+	// [Reduction plans]). One output unless said otherwise.
+	Sum          // Σ (float sums are pairwise: blocked cascade summation)
+	Prod         // Π
+	Amax         // max, NaN propagates
+	Amin         // min, NaN propagates
+	Mean         // Σ/n, floats only
+	NanSum       // Σ with NaN counted as 0
+	Max          // two outputs: the max (NaN propagates) and the int64 index of its first occurrence (of the first NaN)
+	Min          // two outputs: the min and the int64 index of its first occurrence (of the first NaN)
+	ArgMax       // output int64: the index of Max
+	ArgMin       // output int64: the index of Min
+	Var          // Σ(x-mean)²/max(n-Args.Correction, 0) (Welford's combination), floats only
+	Std          // √Var
+	Norm         // (Σ|x|^p)^(1/p) with p = Args.P; p = ±inf: max/min |x|; p = 0: the count of nonzeros; floats only
+	LogSumExp    // log Σ e^x, computed stably, floats only
+	All          // output bool (or uint8): every element is nonzero (NaN is nonzero)
+	Any          // output bool (or uint8): some element is nonzero
+	CountNonzero // output int64: the number of nonzero elements
+
+	// Scans along view dim Args.Dim (see Note [Row plans]): element j of a
+	// row of the output is the op over elements 0..j of the input's row.
+	CumSum       // running Σ (float32 accumulates in float64, as PyTorch's CPU kernel)
+	CumProd      // running Π
+	CumMax       // two outputs: running max and the int64 index where it was reached (ties and NaN: the latest)
+	CumMin       // two outputs: running min and its index
+	LogCumSumExp // running log Σ e^x, floats only
+
+	// Row ops along view dim Args.Dim (Note [Row plans]), floats only.
+	Softmax    // e^(x-max)/Σe^(x-max)
+	LogSoftmax // x-max-log Σe^(x-max)
+	LayerNorm  // (x-mean)/√(var+Args.Eps)·weight+bias, biased variance; operands: output, x, then weight and bias if Args.HasWeight, Args.HasBias
 
 	NumCodes
 )
+
+// Note [Reduction plans]
+//
+// A reduction plan (iter.Config.IsReduction) has its outputs first, with
+// byte stride 0 on the reduced dims, then one input; the reduced dims come
+// first in the plan's order. The plan's common dtype is the compute dtype:
+// the input is read converted to it, and the loop accumulates in its loop
+// dtype ([LoopDType]; float16/bfloat16 accumulate in float32, Var and Std
+// in float64). Outputs are written converted from the op's result (the
+// compute dtype, or int64 indices, bool for All/Any, int64 for
+// CountNonzero). The outputs' previous contents are ignored; over no
+// elements a backend writes the op's value for the empty set (0 for sums,
+// 1 for Prod, NaN for Mean/Var/Std, -inf for LogSumExp, true for All,
+// ...; Amax, Amin, Max, Min, ArgMax and ArgMin have none, and their op
+// layer refuses empty reductions). Index ops need exactly one reduced dim
+// (or none) and report the index along it.
+//
+// Note [Row plans]
+//
+// Scans and row ops walk one dim of their operands themselves: the plan is
+// built with iter.Config.StaticShapeSquash on that dim (Args.Dim, a dim of
+// the operands' views), so each plan element is the first element of a
+// row, and the kernel reads the row's length and byte strides from each
+// operand's View (Shape[Args.Dim], Strides[Args.Dim]). Outputs come first
+// and are never broadcast; the plan's common dtype is the compute dtype, and
+// operands of other dtypes are converted row by row.
 
 // Args carries the scalar arguments of an op. Alpha is given both as a
 // float and as an integer so the loop uses the one of its compute type.
@@ -130,8 +182,14 @@ type Args struct {
 	AlphaI int64
 	// AlphaFloat records that alpha came from a float scalar (integer ops reject it).
 	AlphaFloat bool
-	Eps        float64 // Logit
+	Eps        float64 // Logit, LayerNorm
 	HasEps     bool    // Logit: clamp to [Eps, 1-Eps]
+
+	Correction float64 // Var, Std: the divisor is max(n - Correction, 0)
+	P          float64 // Norm: the order p (±Inf allowed)
+	Dim        int     // scans and row ops: the dim of the operands' views to walk
+	// LayerNorm: a weight and a bias operand follow x.
+	HasWeight, HasBias bool
 }
 
 // DefaultArgs has Alpha 1.
@@ -148,9 +206,12 @@ type Backend interface {
 	// (float → int truncates toward zero; → bool is != 0; → float16/bfloat16
 	// rounds to nearest even).
 	Copy(p *iter.Plan) error
-	// Reduce runs a reduction over a reduction plan whose common dtype is
-	// the accumulation dtype.
+	// Reduce runs a reduction (Sum … CountNonzero) over a reduction plan
+	// (Note [Reduction plans]). args nil means [DefaultArgs].
 	Reduce(code Code, p *iter.Plan, args *Args) error
+	// Scan runs a scan (CumSum … LogCumSumExp) or a row op (Softmax,
+	// LogSoftmax, LayerNorm) along Args.Dim of a row plan (Note [Row plans]).
+	Scan(code Code, p *iter.Plan, args *Args) error
 	// MatMul runs a batched matrix product (see [Gemm]).
 	MatMul(g *Gemm) error
 }
@@ -173,10 +234,28 @@ func Arity(code Code) int {
 		return 2
 	case code >= Where && code <= Lerp:
 		return 3
-	case code >= Sum && code <= Amin:
+	case code >= Sum && code <= CountNonzero:
 		return 1
 	}
 	return 0
+}
+
+// IsReduction reports whether code is a reduction (runs through
+// [Backend.Reduce]).
+func IsReduction(code Code) bool { return code >= Sum && code <= CountNonzero }
+
+// IsScan reports whether code is a scan or a row op (runs through
+// [Backend.Scan]).
+func IsScan(code Code) bool { return code >= CumSum && code <= LayerNorm }
+
+// NumOutputs returns the number of outputs of a reduction or scan code:
+// 2 for the ops that also return indices, else 1.
+func NumOutputs(code Code) int {
+	switch code {
+	case Max, Min, CumMax, CumMin:
+		return 2
+	}
+	return 1
 }
 
 // LoopDType returns the element type a loop computes in for a compute

@@ -22,9 +22,11 @@ func CopyInto(name string, dst, src *raw.View, checkOverlap bool) (*raw.View, er
 		return nil, err
 	}
 	if p.NumEl() > 0 {
-		if err := Backend.Copy(p); err != nil {
-			return nil, err
-		}
+		err = Backend.Copy(p)
+	}
+	p.Release() // Note [Per-op overhead]
+	if err != nil {
+		return nil, err
 	}
 	return dst, nil
 }

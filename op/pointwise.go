@@ -20,6 +20,9 @@ type Pointwise struct {
 	Accepts func(dtype.DType) bool
 	// Check rejects arguments that PyTorch rejects with a message of its own.
 	Check func(compute dtype.DType, ins []*raw.View, args *kernel.Args) error
+	// AlphaName names the op's multiplier (alpha, value) in the error for a
+	// float one with an integer or bool compute dtype; empty: no such check.
+	AlphaName string
 	// IntIdentity: on integer and bool inputs the op returns its input (floor, ceil, round, trunc).
 	IntIdentity bool
 	// StrictOut: out= must have exactly the result dtype (abs, neg).
@@ -62,6 +65,7 @@ func (d *Pointwise) resultDType(compute dtype.DType) dtype.DType {
 
 // Run computes the op over ins into a new view (out nil), into out (out=),
 // or into ins[0] (inPlace, with out == ins[0]). It returns the result view.
+// See Note [Per-op overhead].
 func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*raw.View) (*raw.View, error) {
 	if len(ins) != d.Arity {
 		return nil, errs.New(errs.Value, d.Name, "expected %d inputs, got %d", d.Arity, len(ins))
@@ -77,9 +81,14 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 		return nil, errs.New(errs.DType, d.Name, "\"%s_cpu\" not implemented for '%s'", d.Name, compute)
 	}
 	if d.Check != nil {
-		if err := d.Check(compute, ins, args); err != nil {
+		// A copy of ins, so that ins itself does not escape through the
+		// func value (and the callers' arrays stay on their stacks).
+		if err := d.Check(compute, append([]*raw.View(nil), ins...), args); err != nil {
 			return nil, err
 		}
+	}
+	if d.AlphaName != "" && compute.IsIntOrBool() && args.AlphaFloat {
+		return nil, errs.New(errs.DType, d.Name, "For integral input tensors, argument %s must not be a floating point number.", d.AlphaName)
 	}
 	result := d.resultDType(compute)
 	if out != nil {
@@ -113,12 +122,25 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 		return nil, err
 	}
 	if p.NumEl() > 0 {
-		if err := Backend.Pointwise(d.Code, p, args); err != nil {
-			return nil, err
-		}
+		err = Backend.Pointwise(d.Code, p, args)
 	}
-	return p.Output(0), nil
+	r := p.Output(0)
+	p.Release()
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
+
+// Note [Per-op overhead]
+//
+// On small tensors an op costs what it takes to get to its loop, so the path
+// from the user API to the kernel allocates nothing that it can avoid: the
+// tensor layer passes its views in an array on its stack, Run keeps them from
+// escaping (Check gets a copy), the iter.Config lives on Run's stack, the
+// Plan is reused (Note [Reusing plans]), and alpha 1 needs no Args of its own
+// (WithAlpha). An out= op on small contiguous tensors then allocates
+// nothing; a test holds that.
 
 // identity returns in itself where an op is the identity (a copy for out=).
 func identity(name string, out *raw.View, inPlace bool, in *raw.View) (*raw.View, error) {
@@ -204,13 +226,13 @@ var (
 	IsFinite   = unary("isfinite", kernel.IsFinite)
 	Signbit    = unary("signbit", kernel.Signbit)
 
-	Add = &Pointwise{Name: "add", Code: kernel.Add, Arity: 2, Check: checkAlpha}
-	Sub = &Pointwise{Name: "sub", Code: kernel.Sub, Arity: 2,
-		Check: func(c dtype.DType, ins []*raw.View, a *kernel.Args) error {
+	Add = &Pointwise{Name: "add", Code: kernel.Add, Arity: 2, AlphaName: "alpha"}
+	Sub = &Pointwise{Name: "sub", Code: kernel.Sub, Arity: 2, AlphaName: "alpha",
+		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
 			if ins[0].DType == dtype.Bool && ins[1].DType == dtype.Bool {
 				return errs.New(errs.DType, "sub", "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead.")
 			}
-			return checkAlpha(c, ins, a)
+			return nil
 		}}
 	Mul         = binary("mul", kernel.Mul)
 	Div         = &Pointwise{Name: "div", Code: kernel.Div, Arity: 2, IntToFloat: true}
@@ -252,13 +274,13 @@ var (
 			return nil
 		}}
 	Clamp   = &Pointwise{Name: "clamp", Code: kernel.Clamp, Arity: 3}
-	Addcmul = &Pointwise{Name: "addcmul", Code: kernel.Addcmul, Arity: 3, Check: checkValue}
-	Addcdiv = &Pointwise{Name: "addcdiv", Code: kernel.Addcdiv, Arity: 3,
-		Check: func(c dtype.DType, ins []*raw.View, a *kernel.Args) error {
+	Addcmul = &Pointwise{Name: "addcmul", Code: kernel.Addcmul, Arity: 3, AlphaName: "value"}
+	Addcdiv = &Pointwise{Name: "addcdiv", Code: kernel.Addcdiv, Arity: 3, AlphaName: "value",
+		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
 			if ins[1].DType.IsIntOrBool() && ins[2].DType.IsIntOrBool() {
 				return errs.New(errs.DType, "addcdiv", "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
 			}
-			return checkValue(c, ins, a)
+			return nil
 		}}
 	Lerp = &Pointwise{Name: "lerp", Code: kernel.Lerp, Arity: 3, Accepts: floatOnly,
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
@@ -271,23 +293,22 @@ var (
 		}}
 )
 
-// checkAlpha rejects a float alpha for integer ops, as PyTorch does.
-func checkAlpha(c dtype.DType, _ []*raw.View, a *kernel.Args) error {
-	if c.IsIntOrBool() && a.AlphaFloat {
-		return errs.New(errs.DType, "add", "For integral input tensors, argument alpha must not be a floating point number.")
-	}
-	return nil
-}
-
-func checkValue(c dtype.DType, _ []*raw.View, a *kernel.Args) error {
-	if c.IsIntOrBool() && a.AlphaFloat {
-		return errs.New(errs.DType, "addcmul", "For integral input tensors, argument value must not be a floating point number.")
-	}
-	return nil
-}
+// Args for the usual multipliers, shared: kernels never modify Args.
+var (
+	alphaInt1   = kernel.Args{AlphaF: 1, AlphaI: 1}
+	alphaFloat1 = kernel.Args{AlphaF: 1, AlphaI: 1, AlphaFloat: true}
+)
 
 // WithAlpha returns Args carrying alpha (the multiplier of add, sub,
-// addcmul and addcdiv).
+// addcmul and addcdiv). The caller must not modify them.
 func WithAlpha(alpha Scalar) *kernel.Args {
+	if alpha.F == 1 && alpha.I == 1 {
+		switch alpha.Kind {
+		case dtype.CatInt:
+			return &alphaInt1
+		case dtype.CatFloat:
+			return &alphaFloat1
+		}
+	}
 	return &kernel.Args{AlphaF: alpha.F, AlphaI: alpha.I, AlphaFloat: alpha.IsFloat()}
 }

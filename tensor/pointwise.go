@@ -9,7 +9,12 @@ import (
 // pointwise runs an elementwise op definition: into a new tensor (dst
 // nil), into dst (out=), or into ins[0] (inPlace).
 func pointwise(d *op.Pointwise, dst *Tensor, inPlace bool, args *kernel.Args, ins ...*Tensor) *Tensor {
-	vs := make([]*raw.View, len(ins))
+	var buf [4]*raw.View // on the stack: Note [Per-op overhead] in package op
+	vs := buf[:0]
+	if len(ins) > len(buf) {
+		vs = make([]*raw.View, 0, len(ins))
+	}
+	vs = vs[:len(ins)]
 	for i, t := range ins {
 		vs[i] = t.v
 	}

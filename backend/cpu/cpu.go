@@ -76,8 +76,7 @@ func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) err
 	if code == kernel.Where {
 		want[1], via[1] = dtype.Bool, dtype.Bool
 	}
-	c := getCall()
-	defer c.put()
+	var c call
 	cast := false
 	for k := 0; k < nops; k++ {
 		d := p.Operand(k).DType
@@ -95,21 +94,44 @@ func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) err
 			c.size[k] = want[k].Size()
 		}
 	}
-	if p.NumEl() == 0 {
+	n := p.NumEl()
+	if n == 0 {
+		return nil
+	}
+	if !cast && n < iter.GrainSize && p.Ndim() <= 1 {
+		// One row: the loop itself, without a walk (Note [Per-op overhead]
+		// in package op).
+		var ptr [4]unsafe.Pointer
+		var st [4]int
+		ls := p.LoopStrides()
+		for k := 0; k < nops; k++ {
+			ptr[k], st[k] = p.DataPtr(k), ls[k]
+		}
+		fn(ptr, st, n, args)
 		return nil
 	}
 	c.fn, c.nops, c.args = fn, nops, args
-	if cast {
-		p.ForEach(c.buffered)
-	} else {
-		p.ForEach(c.direct)
+	c.crossed = crossedMask(p, &c.esz)
+	if !cast && n < iter.GrainSize {
+		p.SerialForEach(c.rows, 0, n) // c stays on the stack
+		return nil
 	}
+	h := getCall()
+	h.fn, h.nops, h.args, h.conv, h.size = c.fn, c.nops, c.args, c.conv, c.size
+	h.crossed, h.esz = c.crossed, c.esz
+	if cast {
+		p.ForEach(h.buffered)
+	} else {
+		p.ForEach(h.direct)
+	}
+	h.put()
 	return nil
 }
 
-// call is the state of one Pointwise or Copy call, pooled with its Loop2D
-// method values bound once, so that a call allocates nothing. Workers of
-// a parallel ForEach share it read-only.
+// call is the state of one Pointwise or Copy call: on the caller's stack
+// for a serial walk, else from a pool with its Loop2D method values bound
+// once, so that a call allocates nothing. Workers of a parallel ForEach
+// share it read-only.
 type call struct {
 	fn   loopFn
 	nops int
@@ -117,8 +139,25 @@ type call struct {
 	conv [4]conv // first nil: the operand is used in place
 	size [4]int  // loop-dtype element size of each converted operand
 	cast castFn  // Copy
+	// crossed has bit k set for the crossed operands (Note [Tiles for
+	// crossed operands]); esz holds every operand's element size.
+	crossed uint8
+	esz     [4]int
 
 	direct, buffered, copy iter.Loop2D // c.rows, c.loop2D, c.copyRows
+}
+
+// crossedMask returns the mask of p's crossed operands and sets their
+// element sizes in esz.
+func crossedMask(p *iter.Plan, esz *[4]int) uint8 {
+	var m uint8
+	for k := 0; k < p.NumOperands(); k++ {
+		esz[k] = p.Operand(k).DType.Size()
+		if p.Crossed(k) {
+			m |= 1 << k
+		}
+	}
+	return m
 }
 
 var callPool = sync.Pool{New: func() any {
@@ -132,11 +171,22 @@ func getCall() *call { return callPool.Get().(*call) }
 func (c *call) put() {
 	c.fn, c.args, c.cast = nil, nil, nil
 	c.conv, c.size = [4]conv{}, [4]int{}
+	c.crossed = 0
 	callPool.Put(c)
 }
 
-// rows runs the loop over n1 rows of n0 elements.
+// rows runs the loop over n1 rows of n0 elements, by tiles if an operand
+// is crossed.
 func (c *call) rows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	if c.crossed != 0 && n0 > 1 && n1 > 1 {
+		tiled(c.plainRows, c.crossed, c.nops, &c.esz, data, strides, n0, n1)
+		return
+	}
+	c.plainRows(data, strides, n0, n1)
+}
+
+// plainRows runs the loop over n1 rows of n0 elements, row by row.
+func (c *call) plainRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
 		return
 	}
@@ -205,8 +255,17 @@ func (c *conv) run(dst, src unsafe.Pointer, ds, ss, n int, stage unsafe.Pointer)
 	c.second(dst, stage, ds, c.mid, n)
 }
 
-// loop2D is the buffered Loop2D (Note [Buffered casts]).
+// loop2D is the buffered Loop2D (Note [Buffered casts]), by tiles if an
+// operand is crossed.
 func (b *call) loop2D(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	if b.crossed != 0 && n0 > 1 && n1 > 1 {
+		tiled(b.plainLoop2D, b.crossed, b.nops, &b.esz, data, strides, n0, n1)
+		return
+	}
+	b.plainLoop2D(data, strides, n0, n1)
+}
+
+func (b *call) plainLoop2D(data []unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
 		return
 	}
@@ -271,17 +330,35 @@ func (*Backend) Copy(p *iter.Plan) error {
 	if !dst.Valid() || !src.Valid() {
 		return errs.New(errs.DType, "copy_", "cannot copy %s to %s", src, dst)
 	}
-	if p.NumEl() == 0 {
+	n := p.NumEl()
+	if n == 0 {
+		return nil
+	}
+	cast := casts[src][dst]
+	if n < iter.GrainSize && p.Ndim() <= 1 {
+		// One row: the cast itself, without a walk.
+		ls := p.LoopStrides()
+		cast(p.DataPtr(0), p.DataPtr(1), ls[0], ls[1], n)
 		return nil
 	}
 	c := getCall()
-	c.cast = casts[src][dst]
+	c.cast, c.nops = cast, 2
+	c.crossed = crossedMask(p, &c.esz)
 	p.ForEach(c.copy)
 	c.put()
 	return nil
 }
 
+// copyRows is Copy's Loop2D, by tiles if an operand is crossed.
 func (c *call) copyRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	if c.crossed != 0 && n0 > 1 && n1 > 1 {
+		tiled(c.plainCopyRows, c.crossed, 2, &c.esz, data, strides, n0, n1)
+		return
+	}
+	c.plainCopyRows(data, strides, n0, n1)
+}
+
+func (c *call) plainCopyRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
 		return
 	}

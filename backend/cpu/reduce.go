@@ -6,229 +6,698 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/internal/parallel"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
 )
 
-// reduceFn is a generated reduction row: acc[i·as] = op(acc[i·as], in[i·is])
-// for i < n; with as = 0 it folds the row into one accumulator.
-type reduceFn func(acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int)
+// Note [Reduction strategies]
+//
+// Reduce is one generic kernel: it takes a reduction as its pieces (init,
+// accumulate, combine, project; Note [Generated reductions]) and chooses how
+// to walk the plan (PyTorch's binary_kernel_reduce_vec and parallel_reduce):
+//
+//   - full: one output. The reduced elements are split into chunks fixed by
+//     their number alone (parallel.Chunks), each folded into its own state
+//     on a worker, and the chunk states combined in chunk order, so the
+//     result does not depend on the number of workers.
+//   - inner: the reduced dim the plan puts first is contiguous in the input
+//     (and long enough). Each output folds its rows with the op's row
+//     function (vectorised where it matters); workers take ranges of
+//     outputs.
+//   - outer: otherwise. A tile of up to outerWidth outputs along the kept dim
+//     where the input is densest keeps its states in one buffer, and every
+//     reduced position adds a row of the input to them at once with the
+//     op's cols function (vectorised across outputs; float32 sums add four
+//     rows per pass); workers take tiles, and when there are too few tiles
+//     the reduced positions are split too, each chunk into its own states,
+//     combined in chunk order. Tiles span whole rows where they can, so
+//     memory is read in order.
+//
+// Every output is computed by one worker in a fixed order, so results are
+// reproducible. Inputs of another dtype than the loop's are converted in
+// chunks of bufLen elements (Note [Buffered casts]); results go through a
+// small buffer and are converted to the outputs' dtypes.
+//
+// Note [Cascade sums]
+//
+// float32 sums (Sum, NanSum, Mean; float16 and bfloat16 too, which
+// compute in float32) accumulate in float64: the vectorised row sum adds
+// groups of 8 float32 elements pairwise in float32, then their sums into
+// float64 lanes (vec.SumF32F64), and the state is a float64 — the sum of
+// 2^24 float32 values comes within an ulp of the exact sum, where
+// PyTorch's float32 cascade can be a few ulps off (TestSumAccuracy).
+// float64 sums have no wider type: like PyTorch's cascade_sum they fold
+// their elements in blocks — innerBlock elements of a row, or outerBlock
+// rows of an outer reduction — each into a fresh state, and combine the
+// block states pairwise, like a binary counter (level k holds the
+// combination of 2^k blocks), so the error grows with log(n) instead of n;
+// within a block the row functions keep several partial sums. Norm and
+// Var/Std (float64 Welford states) cascade the same way.
 
-// Note [Simple reductions]
-// Reduce walks the plan itself, serially: it fills the accumulators with
-// the op's identity, then folds every input row into them (out = op(out,
-// in)), converting input chunks to the accumulation dtype through the
-// cast buffers. The accumulation dtype is the loop dtype of the plan's
-// common dtype (float16/bfloat16 accumulate in float32); when the output
-// has another dtype the accumulators live in a temporary of the output's
-// size and are converted into the output at the end. Amax and Amin
-// propagate NaN. A vectorised, pairwise-summed, parallel reduction will
-// replace this.
+const (
+	innerBlock    = 1024    // elements per cascade block of a row
+	outerBlock    = 16      // rows per cascade block of an outer reduction
+	outerWidth    = 8192    // outputs per tile of an outer reduction (bufLen when converting)
+	outerMinTiles = 4       // fewer tiles than this: the reduced positions are split too
+	outerMaxSplit = 8       // into at most this many chunks
+	innerGroup    = 256     // outputs per group written at once (at most bufLen)
+	innerTask     = 1 << 18 // input elements per group of an inner reduction (fewer outputs when rows are long)
+	minInnerLen   = 16      // a contiguous reduced dim shorter than this is reduced as outer
+	fullChunks    = 64      // a full reduction is split into about this many chunks (at least GrainSize elements each)
+)
 
-// Reduce runs the reduction code (Sum, Prod, Amax, Amin) over a reduction
-// plan: operand 0 the output (stride 0 on reduced dims), operand 1 the
-// input. The output's previous contents are ignored; an empty reduction
-// writes the identity (0, 1, -inf or the type's minimum, +inf or its
-// maximum).
+// redOf maps a kernel code (and its arguments) to a reduction.
+func redOf(code kernel.Code, args *kernel.Args) (redID, bool) {
+	switch code {
+	case kernel.Sum:
+		return redSum, true
+	case kernel.Prod:
+		return redProd, true
+	case kernel.Amax:
+		return redAmax, true
+	case kernel.Amin:
+		return redAmin, true
+	case kernel.Mean:
+		return redMean, true
+	case kernel.NanSum:
+		return redNanSum, true
+	case kernel.Max:
+		return redMax, true
+	case kernel.Min:
+		return redMin, true
+	case kernel.ArgMax:
+		return redArgMax, true
+	case kernel.ArgMin:
+		return redArgMin, true
+	case kernel.Var:
+		return redVar, true
+	case kernel.Std:
+		return redStd, true
+	case kernel.Norm:
+		switch p := args.P; {
+		case p == 0:
+			return redNorm0, true
+		case p == 1:
+			return redNorm1, true
+		case p == 2:
+			return redNorm2, true
+		case math.IsInf(p, 1):
+			return redNormInf, true
+		case math.IsInf(p, -1):
+			return redNormNegInf, true
+		}
+		return redNormP, true
+	case kernel.LogSumExp:
+		return redLogSumExp, true
+	case kernel.All:
+		return redAll, true
+	case kernel.Any:
+		return redAny, true
+	case kernel.CountNonzero:
+		return redCountNonzero, true
+	}
+	return 0, false
+}
+
+// Reduce runs the reduction code over a reduction plan (Note [Reduction
+// plans] in package kernel): operands 0 (and 1 for Max and Min) the outputs
+// with stride 0 on the reduced dims, the last the input. See Note
+// [Reduction strategies].
 func (*Backend) Reduce(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
-	if code < kernel.Sum || code > kernel.Amin {
+	if args == nil {
+		args = &kernel.DefaultArgs
+	}
+	id, ok := redOf(code, args)
+	if !ok {
 		return errs.New(errs.Value, codeName(code), "code %d is not a reduction", code)
 	}
-	if p.NumOperands() != 2 || p.NumOutputs() != 1 {
-		return errs.New(errs.Value, codeName(code), "expected 1 output and 1 input, got %d operands", p.NumOperands())
+	nout := kernel.NumOutputs(code)
+	if p.NumOutputs() != nout || p.NumOperands() != nout+1 {
+		return errs.New(errs.Value, codeName(code), "expected %d outputs and 1 input, got %d operands", nout, p.NumOperands())
 	}
 	compute := p.CommonDType()
 	lt := kernel.LoopDType(compute)
-	var fn reduceFn
+	var f *redFuncs
 	if lt.Valid() {
-		fn = reduceLoops[code-kernel.Sum][lt]
+		f = &redTable[id][lt]
 	}
-	if fn == nil {
+	if f == nil || f.init == nil {
 		return notImplemented(code, compute)
 	}
-	out, in := p.Operand(0), p.Operand(1)
-	if !out.DType.Valid() || !in.DType.Valid() {
-		return errs.New(errs.DType, codeName(code), "invalid operand dtypes %s, %s", out.DType, in.DType)
-	}
-	// Walk with the input's smallest stride innermost: a reduction over
-	// an outer dim then adds contiguous rows elementwise, one over the
-	// inner dim folds contiguous rows into one accumulator.
-	shape, inSt, outSt := walkOrder(p.Shape(), in.Strides, out.Strides)
-	nd := len(shape)
-	// the output's own positions: reduced dims (stride 0) count once
-	outShape := make([]int, nd)
-	outN := 1
-	for d, s := range shape {
-		if outSt[d] == 0 {
-			s = 1
+	for k := 0; k <= nout; k++ {
+		if !p.Operand(k).DType.Valid() {
+			return notImplemented(code, p.Operand(k).DType)
 		}
-		outShape[d] = s
-		outN *= s
 	}
-	if outN == 0 {
+	r := &reducer{f: f, lt: lt, nout: nout}
+	r.c.correction, r.c.p = args.Correction, args.P
+	if compute.IsReduced() {
+		r.c.roundTo = compute
+	}
+	in := p.Operand(nout)
+	r.in = p.DataPtr(nout)
+	r.conv, r.convert = chain(in.DType, compute, lt)
+	r.es = in.DType.Size()
+	if r.convert {
+		r.es = lt.Size()
+	}
+	for k := 0; k < nout; k++ {
+		o := p.Operand(k)
+		r.out[k] = p.DataPtr(k)
+		from := f.out
+		if f.index && k == 1 {
+			from = dtype.Int64
+		}
+		if from != o.DType {
+			r.cast[k] = casts[from][o.DType]
+		}
+		r.outES[k] = from.Size()
+	}
+	r.geometry(p)
+	if r.K == 0 {
 		return nil
 	}
-	ls := lt.Size()
-	outBase := unsafe.Add(out.Storage.Pointer(), out.Offset)
-	acc := outBase
-	accSt := outSt
-	back, toOut := chain(lt, compute, out.DType)
-	var tmp []uint64
-	if toOut {
-		osz := out.DType.Size()
-		accSt = make([]int, nd)
-		lo, hi := 0, 0
-		for d := range outShape {
-			e := outSt[d] / osz
-			accSt[d] = e * ls
-			if ext := (outShape[d] - 1) * e; ext < 0 {
-				lo += ext
-			} else {
-				hi += ext
-			}
-		}
-		tmp = make([]uint64, ((hi-lo+1)*ls+7)/8)
-		acc = unsafe.Add(unsafe.Pointer(&tmp[0]), -lo*ls)
-	}
-	n0 := 1
-	if nd > 0 {
-		n0 = shape[0]
-	}
-	outN0 := 1
-	if nd > 0 {
-		outN0 = outShape[0]
-	}
-	// 1. identity
-	id := identity(code, lt)
-	fill := casts[lt][lt]
-	forRows(outShape, accSt, accSt, func(o, _ int) {
-		fill(unsafe.Add(acc, o), unsafe.Pointer(&id), accSt0(accSt), 0, outN0)
-	})
-	// 2. fold the input in
-	if p.NumEl() > 0 {
-		inBase := unsafe.Add(in.Storage.Pointer(), in.Offset)
-		as, is := accSt0(accSt), accSt0(inSt)
-		if c, ok := chain(in.DType, compute, lt); !ok {
-			forRows(shape, accSt, inSt, func(o, i int) {
-				fn(unsafe.Add(acc, o), as, unsafe.Add(inBase, i), is, n0)
-			})
-		} else {
-			bufs := bufPool.Get().(*chunkBufs)
-			buf, stage := unsafe.Pointer(&bufs[0][0]), unsafe.Pointer(&bufs[4][0])
-			forRows(shape, accSt, inSt, func(o, i int) {
-				for off := 0; off < n0; off += bufLen {
-					m := min(bufLen, n0-off)
-					c.run(buf, unsafe.Add(inBase, i+off*is), ls, is, m, stage)
-					fn(unsafe.Add(acc, o+off*as), as, buf, ls, m)
-				}
-			})
-			bufPool.Put(bufs)
-		}
-	}
-	// 3. the temporary accumulators into the output
-	if toOut {
-		bufs := bufPool.Get().(*chunkBufs)
-		stage := unsafe.Pointer(&bufs[4][0])
-		os, as := accSt0(outSt), accSt0(accSt)
-		forRows(outShape, outSt, accSt, func(o, a int) {
-			for off := 0; off < outN0; off += bufLen {
-				m := min(bufLen, outN0-off)
-				back.run(unsafe.Add(outBase, o+off*os), unsafe.Add(acc, a+off*as), os, as, m, stage)
-			}
-		})
-		bufPool.Put(bufs)
+	r.c.n = r.R
+	switch {
+	case r.K == 1 && r.R > 0:
+		r.full()
+	case len(r.kd) == 0 || r.R == 0 || len(r.rd) > 0 && r.rd[0].in == in.DType.Size() && r.rd[0].size >= minInnerLen:
+		r.runInner()
+	default:
+		r.runOuter()
 	}
 	return nil
 }
 
-// walkOrder returns shape and the strides a and b with their dims sorted
-// by increasing |a| stride (a stable sort: ties keep the plan's order).
-func walkOrder(shape, a, b []int) (sh, sa, sb []int) {
-	n := len(shape)
-	buf := make([]int, 3*n)
-	sh, sa, sb = buf[:n:n], buf[n:2*n:2*n], buf[2*n:]
-	copy(sh, shape)
-	copy(sa, a)
-	copy(sb, b)
-	abs := func(x int) int { return max(x, -x) }
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && abs(sa[j]) < abs(sa[j-1]); j-- {
-			sh[j], sh[j-1] = sh[j-1], sh[j]
-			sa[j], sa[j-1] = sa[j-1], sa[j]
-			sb[j], sb[j-1] = sb[j-1], sb[j]
+// redDim is a plan dim of a reduction: its size, the input's byte stride,
+// the outputs' byte strides.
+type redDim struct {
+	size, in int
+	out      [2]int
+}
+
+// reducer is the state of one Reduce call, shared read-only by its workers.
+type reducer struct {
+	f       *redFuncs
+	c       redCtx
+	lt      dtype.DType
+	nout    int
+	in      unsafe.Pointer
+	conv    conv // input → loop dtype
+	convert bool
+	es      int // byte size of an element as the row functions read it
+	out     [2]unsafe.Pointer
+	cast    [2]castFn // result → output dtype (nil: the same dtype)
+	outES   [2]int    // byte size of a result
+	rd, kd  []redDim  // reduced and kept dims, fastest first (size-1 dims left out)
+	R, K    int       // number of reduced positions, of outputs
+}
+
+func (r *reducer) geometry(p *iter.Plan) {
+	shape := p.Shape()
+	r.R, r.K = 1, 1
+	inSt := p.Operand(r.nout).Strides
+	for d, s := range shape {
+		if s == 1 {
+			continue
+		}
+		dim := redDim{size: s, in: inSt[d]}
+		for k := 0; k < r.nout; k++ {
+			dim.out[k] = p.Operand(k).Strides[d]
+		}
+		if dim.out[0] == 0 {
+			r.rd = append(r.rd, dim)
+			r.R *= s
+		} else {
+			r.kd = append(r.kd, dim)
+			r.K *= s
 		}
 	}
-	return sh, sa, sb
 }
 
-func accSt0(st []int) int {
-	if len(st) == 0 {
-		return 0
-	}
-	return st[0]
-}
+// words returns the number of uint64 that hold n states.
+func (r *reducer) words(n int) int { return (n*r.f.size + 7) / 8 }
 
-// forRows calls row with the byte offsets (for strides st0 and st1) of the
-// first element of every row along dim 0 of shape; a 0-d shape is one
-// row. Every size must be positive.
-func forRows(shape, st0, st1 []int, row func(o0, o1 int)) {
-	nd := len(shape)
-	if nd <= 1 {
-		row(0, 0)
+func ptr(b []uint64) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b)) }
+
+// rowConv folds n elements at in (byte stride is) into st, converting
+// them to the loop dtype first if needed.
+func (r *reducer) rowConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
+	if !r.convert {
+		r.f.row(st, in, is, n, idx, &r.c)
 		return
 	}
-	idx := make([]int, nd)
-	o0, o1 := 0, 0
-	for {
-		row(o0, o1)
-		d := 1
-		for ; d < nd; d++ {
+	ls := r.lt.Size()
+	for off := 0; off < n; off += bufLen {
+		m := min(bufLen, n-off)
+		r.conv.run(w.buf(), unsafe.Add(in, off*is), ls, is, m, w.stage())
+		r.f.row(st, w.buf(), ls, m, idx+off, &r.c)
+	}
+}
+
+// colsConv folds element k of the row at in into state k, k < n (n ≤ bufLen).
+func (r *reducer) colsConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
+	if !r.convert {
+		r.f.cols(st, in, is, n, idx, &r.c)
+		return
+	}
+	ls := r.lt.Size()
+	r.conv.run(w.buf(), in, ls, is, n, w.stage())
+	r.f.cols(st, w.buf(), ls, n, idx, &r.c)
+}
+
+// redWork is the scratch of one worker.
+type redWork struct {
+	bufs *chunkBufs
+}
+
+func (w *redWork) buf() unsafe.Pointer   { return unsafe.Pointer(&w.bufs[0][0]) }
+func (w *redWork) stage() unsafe.Pointer { return unsafe.Pointer(&w.bufs[4][0]) }
+func (w *redWork) res() unsafe.Pointer   { return unsafe.Pointer(&w.bufs[1][0]) }
+func (w *redWork) resi() unsafe.Pointer  { return unsafe.Pointer(&w.bufs[2][0]) }
+
+func getWork() *redWork { return &redWork{bufs: bufPool.Get().(*chunkBufs)} }
+func (w *redWork) put() { bufPool.Put(w.bufs) }
+
+// cascade combines block states pairwise (Note [Cascade sums]): level k
+// holds n states that combine 2^k blocks.
+type cascade struct {
+	r    *reducer
+	n    int // states per level (at most capN)
+	capN int // states a level buffer holds (n when 0)
+	lev  [][]uint64
+	used uint64
+}
+
+// push adds a block (n states, which it takes) and returns a buffer for the
+// next block.
+func (q *cascade) push(blk []uint64) []uint64 {
+	k := 0
+	for ; q.used&(1<<k) != 0; k++ {
+		q.r.f.combine(ptr(q.lev[k]), ptr(blk), q.n, &q.r.c)
+		blk, q.lev[k] = q.lev[k], blk
+		q.used &^= 1 << k
+	}
+	if k == len(q.lev) {
+		q.lev = append(q.lev, nil)
+	}
+	q.lev[k], blk = blk, q.lev[k]
+	q.used |= 1 << k
+	if blk == nil {
+		blk = make([]uint64, q.r.words(max(q.n, q.capN)))
+	}
+	return blk
+}
+
+// final combines every level, oldest first, into dst.
+func (q *cascade) final(dst unsafe.Pointer) {
+	for k := len(q.lev) - 1; k >= 0; k-- {
+		if q.used&(1<<k) != 0 {
+			q.r.f.combine(dst, ptr(q.lev[k]), q.n, &q.r.c)
+		}
+	}
+	q.used = 0
+}
+
+// foldRange folds the reduced positions [b, e) (row-major over r.rd with
+// rd[0] fastest) of the input at base into the state st.
+func (r *reducer) foldRange(st, base unsafe.Pointer, b, e int, w *redWork) {
+	if b >= e {
+		return
+	}
+	if len(r.rd) == 0 {
+		r.rowConv(st, base, 0, 1, 0, w)
+		return
+	}
+	var q cascade
+	var blk []uint64
+	cnt := 0
+	if r.f.cascade {
+		q = cascade{r: r, n: 1}
+		blk = make([]uint64, r.words(1))
+		r.f.init(ptr(blk), 1)
+	}
+	var idxBuf [8]int
+	idx := idxBuf[:0]
+	if len(r.rd) > len(idxBuf) {
+		idx = make([]int, 0, len(r.rd))
+	}
+	idx = idx[:len(r.rd)]
+	rem := b
+	off := 0
+	for d, dim := range r.rd {
+		idx[d] = rem % dim.size
+		rem /= dim.size
+		off += idx[d] * dim.in
+	}
+	d0 := r.rd[0]
+	for pos := b; pos < e; {
+		n := min(d0.size-idx[0], e-pos)
+		p := unsafe.Add(base, off)
+		if !r.f.cascade {
+			r.rowConv(st, p, d0.in, n, idx[0], w)
+		} else {
+			for j := 0; j < n; {
+				m := min(n-j, innerBlock-cnt)
+				r.rowConv(ptr(blk), unsafe.Add(p, j*d0.in), d0.in, m, idx[0]+j, w)
+				j += m
+				cnt += m
+				if cnt == innerBlock {
+					blk = q.push(blk)
+					r.f.init(ptr(blk), 1)
+					cnt = 0
+				}
+			}
+		}
+		pos += n
+		// advance the odometer by n along dim 0
+		off += (n - 1) * d0.in
+		idx[0] += n - 1
+		for d := 0; d < len(r.rd); d++ {
 			idx[d]++
-			o0 += st0[d]
-			o1 += st1[d]
-			if idx[d] < shape[d] {
+			off += r.rd[d].in
+			if idx[d] < r.rd[d].size {
 				break
 			}
-			o0 -= idx[d] * st0[d]
-			o1 -= idx[d] * st1[d]
+			off -= idx[d] * r.rd[d].in
 			idx[d] = 0
 		}
-		if d == nd {
-			return
+	}
+	if r.f.cascade {
+		if cnt > 0 {
+			q.push(blk)
+		}
+		q.final(st)
+	}
+}
+
+// write projects n states and writes the results to the outputs at o0 (and
+// o1), byte strides os0 (os1). n ≤ bufLen.
+func (r *reducer) write(st unsafe.Pointer, n int, o [2]unsafe.Pointer, os [2]int, w *redWork) {
+	res, resi := w.res(), w.resi()
+	r.f.project(res, resi, st, n, &r.c)
+	src := [2]unsafe.Pointer{res, resi}
+	for k := 0; k < r.nout; k++ {
+		if c := r.cast[k]; c != nil {
+			c(o[k], src[k], os[k], r.outES[k], n)
+		} else {
+			copyStrided(o[k], src[k], os[k], r.outES[k], n)
 		}
 	}
 }
 
-// identity returns the identity of code in dtype d, stored in a uint64.
-func identity(code kernel.Code, d dtype.DType) uint64 {
-	var v uint64
-	p := unsafe.Pointer(&v)
-	lowest := code == kernel.Amax
-	switch code {
-	case kernel.Sum:
-		return 0
-	case kernel.Prod:
-		f := 1.0
-		casts[dtype.Float64][d](p, unsafe.Pointer(&f), 0, 0, 1)
-		return v
+// copyStrided copies n elements of es bytes from contiguous src to dst
+// (byte stride ds).
+func copyStrided(dst, src unsafe.Pointer, ds, es, n int) {
+	if ds == es {
+		copy(unsafe.Slice((*byte)(dst), n*es), unsafe.Slice((*byte)(src), n*es))
+		return
 	}
-	switch d {
-	case dtype.Bool:
-		*(*bool)(p) = !lowest
-	case dtype.Uint8:
-		*(*uint8)(p) = sel[uint8](lowest, 0, math.MaxUint8)
-	case dtype.Int8:
-		*(*int8)(p) = sel[int8](lowest, math.MinInt8, math.MaxInt8)
-	case dtype.Int16:
-		*(*int16)(p) = sel[int16](lowest, math.MinInt16, math.MaxInt16)
-	case dtype.Int32:
-		*(*int32)(p) = sel[int32](lowest, math.MinInt32, math.MaxInt32)
-	case dtype.Int64:
-		*(*int64)(p) = sel[int64](lowest, math.MinInt64, math.MaxInt64)
-	case dtype.Float32:
-		*(*float32)(p) = float32(math.Inf(sel(lowest, -1, 1)))
-	case dtype.Float64:
-		*(*float64)(p) = math.Inf(sel(lowest, -1, 1))
+	for k := 0; k < n; k++ {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, k*ds)), es), unsafe.Slice((*byte)(unsafe.Add(src, k*es)), es))
 	}
-	return v
+}
+
+// full reduces everything into one output (Note [Reduction strategies]).
+func (r *reducer) full() {
+	grain := max(iter.GrainSize, (r.R+fullChunks-1)/fullChunks)
+	size, count := parallel.Chunks(r.R, grain)
+	parts := make([]uint64, count*r.words(1))
+	part := func(k int) []uint64 { return parts[k*r.words(1) : (k+1)*r.words(1)] }
+	r.f.init(ptr(parts), count)
+	for k := 1; k < count; k++ { // one state per chunk, each on its own words
+		r.f.init(ptr(part(k)), 1)
+	}
+	parallel.For(r.R, grain, func(b, e int) {
+		w := getWork()
+		r.foldRange(ptr(part(b/size)), r.in, b, e, w)
+		w.put()
+	})
+	// combine in chunk order: pairwise for cascading ops
+	st := make([]uint64, r.words(1))
+	r.f.init(ptr(st), 1)
+	if r.f.cascade {
+		q := cascade{r: r, n: 1}
+		for k := 0; k < count; k++ {
+			q.push(part(k))
+		}
+		q.final(ptr(st))
+	} else {
+		for k := 0; k < count; k++ {
+			r.f.combine(ptr(st), ptr(part(k)), 1, &r.c)
+		}
+	}
+	w := getWork()
+	r.write(ptr(st), 1, r.out, [2]int{}, w)
+	w.put()
+}
+
+// keptOffsets returns the input's and outputs' byte offsets of the kept
+// position pos (row-major over dims, dims[0] fastest).
+func keptOffsets(dims []redDim, pos int) (in int, out [2]int) {
+	for _, d := range dims {
+		i := pos % d.size
+		pos /= d.size
+		in += i * d.in
+		out[0] += i * d.out[0]
+		out[1] += i * d.out[1]
+	}
+	return in, out
+}
+
+// runInner reduces each output over its rows (Note [Reduction strategies]).
+func (r *reducer) runInner() {
+	k0 := redDim{size: 1}
+	var rest []redDim
+	if len(r.kd) > 0 {
+		k0, rest = r.kd[0], r.kd[1:]
+	}
+	// groups of outputs written at once, of about innerTask elements of
+	// input each, so that workers share the tail of the work finely
+	group := min(innerGroup, max(1, innerTask/max(1, r.R)))
+	groups := (k0.size + group - 1) / group
+	n := (r.K / k0.size) * groups
+	grain := max(1, iter.GrainSize/max(1, r.R*min(k0.size, group)))
+	simple := len(r.rd) == 1 && !r.f.cascade && !r.convert
+	parallel.For(n, grain, func(b, e int) {
+		w := getWork()
+		st := make([]uint64, r.words(group))
+		for t := b; t < e; t++ {
+			g, pos := t%groups, t/groups
+			inOff, outOff := keptOffsets(rest, pos)
+			j0 := g * group
+			m := min(group, k0.size-j0)
+			r.f.init(ptr(st), m)
+			switch {
+			case r.R == 0: // the value over no elements
+			case simple:
+				// one contiguous reduced dim, no blocks: a row call per output
+				for j := 0; j < m; j++ {
+					r.f.row(unsafe.Add(ptr(st), j*r.f.size), unsafe.Add(r.in, inOff+(j0+j)*k0.in), r.rd[0].in, r.R, 0, &r.c)
+				}
+			default:
+				for j := 0; j < m; j++ {
+					r.foldRange(unsafe.Add(ptr(st), j*r.f.size), unsafe.Add(r.in, inOff+(j0+j)*k0.in), 0, r.R, w)
+				}
+			}
+			var o [2]unsafe.Pointer
+			for k := 0; k < r.nout; k++ {
+				o[k] = unsafe.Add(r.out[k], outOff[k]+j0*k0.out[k])
+			}
+			r.write(ptr(st), m, o, k0.out, w)
+		}
+		w.put()
+	})
+}
+
+// runOuter reduces tiles of outputs at once, adding whole rows of the
+// input to their states (Note [Reduction strategies]). A tile spans the
+// whole column dim when it fits (outerWidth), so rows are read
+// contiguously; when there are too few tiles to share among workers, the
+// reduced positions are split too (into chunks fixed by the sizes alone),
+// each chunk folded into its own states, and the chunks' states combined
+// in order.
+func (r *reducer) runOuter() {
+	// the column dim: the kept dim where the input is densest
+	c := 0
+	for i, d := range r.kd {
+		if max(d.in, -d.in) < max(r.kd[c].in, -r.kd[c].in) {
+			c = i
+		}
+	}
+	col := r.kd[c]
+	rest := make([]redDim, 0, len(r.kd)-1)
+	rest = append(rest, r.kd[:c]...)
+	rest = append(rest, r.kd[c+1:]...)
+	width := min(outerWidth, col.size)
+	if r.convert {
+		width = min(bufLen, col.size)
+	}
+	blocks := (col.size + width - 1) / width
+	tiles := (r.K / col.size) * blocks
+	// tile t: its input base, output offsets and width
+	tile := func(t int) (base unsafe.Pointer, o [2]unsafe.Pointer, m int) {
+		bl, pos := t%blocks, t/blocks
+		inOff, outOff := keptOffsets(rest, pos)
+		j0 := bl * width
+		for k := 0; k < r.nout; k++ {
+			o[k] = unsafe.Add(r.out[k], outOff[k]+j0*col.out[k])
+		}
+		return unsafe.Add(r.in, inOff+j0*col.in), o, min(width, col.size-j0)
+	}
+	writeTile := func(st unsafe.Pointer, o [2]unsafe.Pointer, m int, w *redWork) {
+		for j := 0; j < m; j += bufLen {
+			var oj [2]unsafe.Pointer
+			for k := 0; k < r.nout; k++ {
+				oj[k] = unsafe.Add(o[k], j*col.out[k])
+			}
+			r.write(unsafe.Add(st, j*r.f.size), min(bufLen, m-j), oj, col.out, w)
+		}
+	}
+	rsize, rcount := r.R, 1
+	if tiles < outerMinTiles {
+		rsize, rcount = parallel.Chunks(r.R, max(outerBlock, (r.R+outerMaxSplit-1)/outerMaxSplit, iter.GrainSize/width))
+	}
+	if rcount <= 1 {
+		grain := max(1, iter.GrainSize/max(1, r.R*width))
+		parallel.For(tiles, grain, func(b, e int) {
+			w := getWork()
+			f := r.newTileFold(width)
+			for t := b; t < e; t++ {
+				base, o, m := tile(t)
+				f.fold(ptr(f.st), base, col.in, m, 0, r.R, w)
+				writeTile(ptr(f.st), o, m, w)
+			}
+			w.put()
+		})
+		return
+	}
+	words := r.words(width)
+	parts := make([]uint64, tiles*rcount*words)
+	parallel.For(tiles*rcount, 1, func(b, e int) {
+		w := getWork()
+		f := r.newTileFold(width)
+		for task := b; task < e; task++ {
+			t, rc := task/rcount, task%rcount
+			base, _, m := tile(t)
+			f.fold(ptr(parts[task*words:]), base, col.in, m, rc*rsize, min(r.R, (rc+1)*rsize), w)
+		}
+		w.put()
+	})
+	w := getWork()
+	st := make([]uint64, words)
+	for t := 0; t < tiles; t++ {
+		_, o, m := tile(t)
+		q := cascade{r: r, n: m}
+		for rc := 0; rc < rcount; rc++ {
+			blk := make([]uint64, words)
+			copy(blk, parts[(t*rcount+rc)*words:(t*rcount+rc+1)*words])
+			q.push(blk)
+		}
+		r.f.init(ptr(st), m)
+		q.final(ptr(st))
+		writeTile(ptr(st), o, m, w)
+	}
+	w.put()
+}
+
+// tileFold folds reduced positions into a tile of states, with the
+// cascade's buffers (Note [Cascade sums]).
+type tileFold struct {
+	r   *reducer
+	st  []uint64
+	blk []uint64
+	q   cascade
+}
+
+func (r *reducer) newTileFold(width int) *tileFold {
+	f := &tileFold{r: r, st: make([]uint64, r.words(width))}
+	if r.f.cascade {
+		f.q = cascade{r: r, capN: width}
+		f.blk = make([]uint64, r.words(width))
+	}
+	return f
+}
+
+// fold sets the m states at st to the fold of the reduced positions [b, e)
+// of the tile whose input starts at base (column byte stride cs).
+func (f *tileFold) fold(st, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
+	r := f.r
+	r.f.init(st, m)
+	if !r.f.cascade && r.f.cols4 != nil && !r.convert && cs == r.es {
+		// four rows at a time
+		var rows [4]unsafe.Pointer
+		k := 0
+		r.eachReduced(b, e, func(off, i0 int) {
+			rows[k] = unsafe.Add(base, off)
+			if k++; k == 4 {
+				r.f.cols4(st, rows, m, &r.c)
+				k = 0
+			}
+		})
+		for j := 0; j < k; j++ {
+			r.f.cols(st, rows[j], cs, m, 0, &r.c)
+		}
+		return
+	}
+	if !r.f.cascade {
+		r.eachReduced(b, e, func(off, i0 int) {
+			r.colsConv(st, unsafe.Add(base, off), cs, m, i0, w)
+		})
+		return
+	}
+	f.q.n = m
+	r.f.init(ptr(f.blk), m)
+	cnt := 0
+	r.eachReduced(b, e, func(off, i0 int) {
+		r.colsConv(ptr(f.blk), unsafe.Add(base, off), cs, m, i0, w)
+		if cnt++; cnt == outerBlock {
+			f.blk = f.q.push(f.blk)
+			r.f.init(ptr(f.blk), m)
+			cnt = 0
+		}
+	})
+	if cnt > 0 {
+		f.blk = f.q.push(f.blk)
+	}
+	f.q.final(st)
+}
+
+// eachReduced calls fn with the input byte offset and the index along
+// rd[0] of the reduced positions [b, e), in order.
+func (r *reducer) eachReduced(b, e int, fn func(off, i0 int)) {
+	if b >= e {
+		return
+	}
+	if len(r.rd) == 0 {
+		fn(0, 0)
+		return
+	}
+	idx := make([]int, len(r.rd))
+	off, rem := 0, b
+	for d, dim := range r.rd {
+		idx[d] = rem % dim.size
+		rem /= dim.size
+		off += idx[d] * dim.in
+	}
+	d0 := r.rd[0]
+	for pos := b; pos < e; {
+		n := min(d0.size-idx[0], e-pos)
+		for i := idx[0]; i < idx[0]+n; i++ {
+			fn(off+(i-idx[0])*d0.in, i)
+		}
+		pos += n
+		off += (n - 1) * d0.in
+		idx[0] += n - 1
+		for d := 0; d < len(r.rd); d++ {
+			idx[d]++
+			off += r.rd[d].in
+			if idx[d] < r.rd[d].size {
+				break
+			}
+			off -= idx[d] * r.rd[d].in
+			idx[d] = 0
+		}
+	}
 }

@@ -3,273 +3,3907 @@
 package cpu
 
 import (
+	"math"
 	"unsafe"
 
 	"github.com/goten-ml/goten/dtype"
 )
 
-// reduceSumN accumulates r = r + v for uint8, int8, int16, int32, int64, float32, float64: into one accumulator when
-// as is 0, else elementwise.
-func reduceSumN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {
-	var z T
-	es := int(unsafe.Sizeof(z))
-	if as == 0 {
-		r := *(*T)(acc)
-		if is == es {
-			x := unsafe.Slice((*T)(in), n)
-			if len(x) >= 8 {
-				r0, r1, r2, r3 := x[0], x[1], x[2], x[3]
-				i := 4
-				for ; i+4 <= len(x); i += 4 {
-					r0 = r0 + x[i]
-					r1 = r1 + x[i+1]
-					r2 = r2 + x[i+2]
-					r3 = r3 + x[i+3]
-				}
-				r0 = r0 + r1
-				r2 = r2 + r3
-				r0 = r0 + r2
-				r = r + r0
-				x = x[i:]
-			}
-			for _, v := range x {
-				r = r + v
-			}
-		} else {
-			for i := 0; i < n; i++ {
-				v := *(*T)(unsafe.Add(in, i*is))
-				r = r + v
-			}
-		}
-		*(*T)(acc) = r
-		return
-	}
-	for i := 0; i < n; i++ {
-		p := (*T)(unsafe.Add(acc, i*as))
-		r, v := *p, *(*T)(unsafe.Add(in, i*is))
-		*p = r + v
+// The reductions of the generic reduce kernel (Note [Generated reductions]).
+const (
+	redSum redID = iota
+	redNanSum
+	redMean
+	redProd
+	redAmax
+	redAmin
+	redMax
+	redMin
+	redArgMax
+	redArgMin
+	redVar
+	redStd
+	redNorm0
+	redNorm1
+	redNorm2
+	redNormP
+	redNormInf
+	redNormNegInf
+	redLogSumExp
+	redAll
+	redAny
+	redCountNonzero
+	numRed
+)
+
+// initSum0 sets n states of redSum to the value over no elements: $s = 0.
+func initSum0[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 0
 	}
 }
 
-// reduceProdN accumulates r = r * v for uint8, int8, int16, int32, int64, float32, float64: into one accumulator when
-// as is 0, else elementwise.
-func reduceProdN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {
+// rowSum0 folds n elements of a row (byte stride is, indices idx…) into one state: $s += $v.
+func rowSum0[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
 	var z T
-	es := int(unsafe.Sizeof(z))
-	if as == 0 {
-		r := *(*T)(acc)
-		if is == es {
-			x := unsafe.Slice((*T)(in), n)
-			if len(x) >= 8 {
-				r0, r1, r2, r3 := x[0], x[1], x[2], x[3]
-				i := 4
-				for ; i+4 <= len(x); i += 4 {
-					r0 = r0 * x[i]
-					r1 = r1 * x[i+1]
-					r2 = r2 * x[i+2]
-					r3 = r3 * x[i+3]
-				}
-				r0 = r0 * r1
-				r2 = r2 * r3
-				r0 = r0 * r2
-				r = r * r0
-				x = x[i:]
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += x[k+0]
+				s1 += x[k+1]
+				s2 += x[k+2]
+				s3 += x[k+3]
 			}
-			for _, v := range x {
-				r = r * v
-			}
-		} else {
-			for i := 0; i < n; i++ {
-				v := *(*T)(unsafe.Add(in, i*is))
-				r = r * v
-			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
 		}
-		*(*T)(acc) = r
+		for k, v := range x {
+			_ = k
+			s += v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsSum0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsSum0[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += x[k]
+		}
 		return
 	}
-	for i := 0; i < n; i++ {
-		p := (*T)(unsafe.Add(acc, i*as))
-		r, v := *p, *(*T)(unsafe.Add(in, i*is))
-		*p = r * v
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += v
+	}
+	_ = c
+}
+
+// combineSum0 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineSum0[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectSum0 writes the results of n states: $s.
+func projectSum0[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initSum1 sets n states of redSum to the value over no elements: $s = 0.
+func initSum1[T float32](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
 	}
 }
 
-// reduceAmaxB accumulates r = r || v for bool: into one accumulator when
-// as is 0, else elementwise.
-func reduceAmaxB[T bool](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {
+// rowSum1 folds n elements of a row (byte stride is, indices idx…) into one state: $s += float64($v).
+func rowSum1[T float32](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
 	var z T
-	es := int(unsafe.Sizeof(z))
-	if as == 0 {
-		r := *(*T)(acc)
-		if is == es {
-			x := unsafe.Slice((*T)(in), n)
-			if len(x) >= 8 {
-				r0, r1, r2, r3 := x[0], x[1], x[2], x[3]
-				i := 4
-				for ; i+4 <= len(x); i += 4 {
-					r0 = r0 || x[i]
-					r1 = r1 || x[i+1]
-					r2 = r2 || x[i+2]
-					r3 = r3 || x[i+3]
-				}
-				r0 = r0 || r1
-				r2 = r2 || r3
-				r0 = r0 || r2
-				r = r || r0
-				x = x[i:]
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += float64(x[k+0])
+				s1 += float64(x[k+1])
+				s2 += float64(x[k+2])
+				s3 += float64(x[k+3])
 			}
-			for _, v := range x {
-				r = r || v
-			}
-		} else {
-			for i := 0; i < n; i++ {
-				v := *(*T)(unsafe.Add(in, i*is))
-				r = r || v
-			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
 		}
-		*(*T)(acc) = r
+		for k, v := range x {
+			_ = k
+			s += float64(v)
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += float64(v)
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsSum1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsSum1[T float32](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += float64(x[k])
+		}
 		return
 	}
-	for i := 0; i < n; i++ {
-		p := (*T)(unsafe.Add(acc, i*as))
-		r, v := *p, *(*T)(unsafe.Add(in, i*is))
-		*p = r || v
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += float64(v)
+	}
+	_ = c
+}
+
+// combineSum1 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineSum1[T float32](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectSum1 writes the results of n states: T($s).
+func projectSum1[T float32](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(ss[k])
+	}
+	_ = c
+}
+
+// initSum2 sets n states of redSum to the value over no elements: $s = 0.
+func initSum2[T float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 0
 	}
 }
 
-// reduceAmaxN accumulates r = max(r, v) for uint8, int8, int16, int32, int64, float32, float64: into one accumulator when
-// as is 0, else elementwise.
-func reduceAmaxN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {
+// rowSum2 folds n elements of a row (byte stride is, indices idx…) into one state: $s += $v.
+func rowSum2[T float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
 	var z T
-	es := int(unsafe.Sizeof(z))
-	if as == 0 {
-		r := *(*T)(acc)
-		if is == es {
-			x := unsafe.Slice((*T)(in), n)
-			if len(x) >= 8 {
-				r0, r1, r2, r3 := x[0], x[1], x[2], x[3]
-				i := 4
-				for ; i+4 <= len(x); i += 4 {
-					r0 = max(r0, x[i])
-					r1 = max(r1, x[i+1])
-					r2 = max(r2, x[i+2])
-					r3 = max(r3, x[i+3])
-				}
-				r0 = max(r0, r1)
-				r2 = max(r2, r3)
-				r0 = max(r0, r2)
-				r = max(r, r0)
-				x = x[i:]
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += x[k+0]
+				s1 += x[k+1]
+				s2 += x[k+2]
+				s3 += x[k+3]
 			}
-			for _, v := range x {
-				r = max(r, v)
-			}
-		} else {
-			for i := 0; i < n; i++ {
-				v := *(*T)(unsafe.Add(in, i*is))
-				r = max(r, v)
-			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
 		}
-		*(*T)(acc) = r
+		for k, v := range x {
+			_ = k
+			s += v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsSum2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsSum2[T float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += x[k]
+		}
 		return
 	}
-	for i := 0; i < n; i++ {
-		p := (*T)(unsafe.Add(acc, i*as))
-		r, v := *p, *(*T)(unsafe.Add(in, i*is))
-		*p = max(r, v)
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += v
+	}
+	_ = c
+}
+
+// combineSum2 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineSum2[T float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectSum2 writes the results of n states: $s.
+func projectSum2[T float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initNanSum0 sets n states of redNanSum to the value over no elements: $s = 0.
+func initNanSum0[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 0
 	}
 }
 
-// reduceAminB accumulates r = r && v for bool: into one accumulator when
-// as is 0, else elementwise.
-func reduceAminB[T bool](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {
+// rowNanSum0 folds n elements of a row (byte stride is, indices idx…) into one state: $s += $v.
+func rowNanSum0[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
 	var z T
-	es := int(unsafe.Sizeof(z))
-	if as == 0 {
-		r := *(*T)(acc)
-		if is == es {
-			x := unsafe.Slice((*T)(in), n)
-			if len(x) >= 8 {
-				r0, r1, r2, r3 := x[0], x[1], x[2], x[3]
-				i := 4
-				for ; i+4 <= len(x); i += 4 {
-					r0 = r0 && x[i]
-					r1 = r1 && x[i+1]
-					r2 = r2 && x[i+2]
-					r3 = r3 && x[i+3]
-				}
-				r0 = r0 && r1
-				r2 = r2 && r3
-				r0 = r0 && r2
-				r = r && r0
-				x = x[i:]
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += x[k+0]
+				s1 += x[k+1]
+				s2 += x[k+2]
+				s3 += x[k+3]
 			}
-			for _, v := range x {
-				r = r && v
-			}
-		} else {
-			for i := 0; i < n; i++ {
-				v := *(*T)(unsafe.Add(in, i*is))
-				r = r && v
-			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
 		}
-		*(*T)(acc) = r
+		for k, v := range x {
+			_ = k
+			s += v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsNanSum0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNanSum0[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += x[k]
+		}
 		return
 	}
-	for i := 0; i < n; i++ {
-		p := (*T)(unsafe.Add(acc, i*as))
-		r, v := *p, *(*T)(unsafe.Add(in, i*is))
-		*p = r && v
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += v
+	}
+	_ = c
+}
+
+// combineNanSum0 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNanSum0[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNanSum0 writes the results of n states: $s.
+func projectNanSum0[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initNanSum1 sets n states of redNanSum to the value over no elements: $s = 0.
+func initNanSum1[T float32](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
 	}
 }
 
-// reduceAminN accumulates r = min(r, v) for uint8, int8, int16, int32, int64, float32, float64: into one accumulator when
-// as is 0, else elementwise.
-func reduceAminN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {
+// rowNanSum1 folds n elements of a row (byte stride is, indices idx…) into one state: if $v == $v { $s += float64($v) }.
+func rowNanSum1[T float32](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
 	var z T
-	es := int(unsafe.Sizeof(z))
-	if as == 0 {
-		r := *(*T)(acc)
-		if is == es {
-			x := unsafe.Slice((*T)(in), n)
-			if len(x) >= 8 {
-				r0, r1, r2, r3 := x[0], x[1], x[2], x[3]
-				i := 4
-				for ; i+4 <= len(x); i += 4 {
-					r0 = min(r0, x[i])
-					r1 = min(r1, x[i+1])
-					r2 = min(r2, x[i+2])
-					r3 = min(r3, x[i+3])
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] == x[k+0] {
+					s0 += float64(x[k+0])
 				}
-				r0 = min(r0, r1)
-				r2 = min(r2, r3)
-				r0 = min(r0, r2)
-				r = min(r, r0)
-				x = x[i:]
+				if x[k+1] == x[k+1] {
+					s1 += float64(x[k+1])
+				}
+				if x[k+2] == x[k+2] {
+					s2 += float64(x[k+2])
+				}
+				if x[k+3] == x[k+3] {
+					s3 += float64(x[k+3])
+				}
 			}
-			for _, v := range x {
-				r = min(r, v)
-			}
-		} else {
-			for i := 0; i < n; i++ {
-				v := *(*T)(unsafe.Add(in, i*is))
-				r = min(r, v)
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v == v {
+				s += float64(v)
 			}
 		}
-		*(*T)(acc) = r
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v == v {
+				s += float64(v)
+			}
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsNanSum1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNanSum1[T float32](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] == x[k] {
+				ss[k] += float64(x[k])
+			}
+		}
 		return
 	}
-	for i := 0; i < n; i++ {
-		p := (*T)(unsafe.Add(acc, i*as))
-		r, v := *p, *(*T)(unsafe.Add(in, i*is))
-		*p = min(r, v)
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v == v {
+			ss[k] += float64(v)
+		}
+	}
+	_ = c
+}
+
+// combineNanSum1 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNanSum1[T float32](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNanSum1 writes the results of n states: T($s).
+func projectNanSum1[T float32](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(ss[k])
+	}
+	_ = c
+}
+
+// initNanSum2 sets n states of redNanSum to the value over no elements: $s = 0.
+func initNanSum2[T float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 0
 	}
 }
 
-// reduceLoops is the dispatch table [code - kernel.Sum][loop dtype].
-var reduceLoops = [4][dtype.Count]reduceFn{
-	{dtype.Uint8: reduceSumN[uint8], dtype.Int8: reduceSumN[int8], dtype.Int16: reduceSumN[int16], dtype.Int32: reduceSumN[int32], dtype.Int64: reduceSumN[int64], dtype.Float32: reduceSumN[float32], dtype.Float64: reduceSumN[float64]},
-	{dtype.Uint8: reduceProdN[uint8], dtype.Int8: reduceProdN[int8], dtype.Int16: reduceProdN[int16], dtype.Int32: reduceProdN[int32], dtype.Int64: reduceProdN[int64], dtype.Float32: reduceProdN[float32], dtype.Float64: reduceProdN[float64]},
-	{dtype.Bool: reduceAmaxB[bool], dtype.Uint8: reduceAmaxN[uint8], dtype.Int8: reduceAmaxN[int8], dtype.Int16: reduceAmaxN[int16], dtype.Int32: reduceAmaxN[int32], dtype.Int64: reduceAmaxN[int64], dtype.Float32: reduceAmaxN[float32], dtype.Float64: reduceAmaxN[float64]},
-	{dtype.Bool: reduceAminB[bool], dtype.Uint8: reduceAminN[uint8], dtype.Int8: reduceAminN[int8], dtype.Int16: reduceAminN[int16], dtype.Int32: reduceAminN[int32], dtype.Int64: reduceAminN[int64], dtype.Float32: reduceAminN[float32], dtype.Float64: reduceAminN[float64]},
+// rowNanSum2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v == $v { $s += $v }.
+func rowNanSum2[T float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] == x[k+0] {
+					s0 += x[k+0]
+				}
+				if x[k+1] == x[k+1] {
+					s1 += x[k+1]
+				}
+				if x[k+2] == x[k+2] {
+					s2 += x[k+2]
+				}
+				if x[k+3] == x[k+3] {
+					s3 += x[k+3]
+				}
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v == v {
+				s += v
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v == v {
+				s += v
+			}
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsNanSum2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNanSum2[T float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] == x[k] {
+				ss[k] += x[k]
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v == v {
+			ss[k] += v
+		}
+	}
+	_ = c
+}
+
+// combineNanSum2 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNanSum2[T float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNanSum2 writes the results of n states: $s.
+func projectNanSum2[T float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initMean0 sets n states of redMean to the value over no elements: $s = 0.
+func initMean0[T float32](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowMean0 folds n elements of a row (byte stride is, indices idx…) into one state: $s += float64($v).
+func rowMean0[T float32](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += float64(x[k+0])
+				s1 += float64(x[k+1])
+				s2 += float64(x[k+2])
+				s3 += float64(x[k+3])
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s += float64(v)
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += float64(v)
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsMean0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMean0[T float32](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += float64(x[k])
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += float64(v)
+	}
+	_ = c
+}
+
+// combineMean0 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineMean0[T float32](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectMean0 writes the results of n states: T(c.mean(float64($s))).
+func projectMean0[T float32](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(c.mean(float64(ss[k])))
+	}
+	_ = c
+}
+
+// initMean1 sets n states of redMean to the value over no elements: $s = 0.
+func initMean1[T float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowMean1 folds n elements of a row (byte stride is, indices idx…) into one state: $s += $v.
+func rowMean1[T float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += x[k+0]
+				s1 += x[k+1]
+				s2 += x[k+2]
+				s3 += x[k+3]
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s += v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsMean1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMean1[T float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += x[k]
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += v
+	}
+	_ = c
+}
+
+// combineMean1 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineMean1[T float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectMean1 writes the results of n states: T(c.mean(float64($s))).
+func projectMean1[T float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(c.mean(float64(ss[k])))
+	}
+	_ = c
+}
+
+// initProd0 sets n states of redProd to the value over no elements: $s = 1.
+func initProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 1
+	}
+}
+
+// rowProd0 folds n elements of a row (byte stride is, indices idx…) into one state: $s *= $v.
+func rowProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 1
+			s1 = 1
+			s2 = 1
+			s3 = 1
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 *= x[k+0]
+				s1 *= x[k+1]
+				s2 *= x[k+2]
+				s3 *= x[k+3]
+			}
+			s0 *= s1
+			s2 *= s3
+			s0 *= s2
+			s *= s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s *= v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s *= v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsProd0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] *= x[k]
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] *= v
+	}
+	_ = c
+}
+
+// combineProd0 folds state k of src (later elements) into state k of dst: $s *= $o.
+func combineProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] *= o[k]
+	}
+	_ = c
+}
+
+// projectProd0 writes the results of n states: $s.
+func projectProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAmax0 sets n states of redAmax to the value over no elements: $s = false.
+func initAmax0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = false
+	}
+}
+
+// rowAmax0 folds n elements of a row (byte stride is, indices idx…) into one state: $s = $s || $v.
+func rowAmax0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s = s || v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = s || v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAmax0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAmax0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = ss[k] || x[k]
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = ss[k] || v
+	}
+	_ = c
+}
+
+// combineAmax0 folds state k of src (later elements) into state k of dst: $s = $s || $o.
+func combineAmax0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = d[k] || o[k]
+	}
+	_ = c
+}
+
+// projectAmax0 writes the results of n states: $s.
+func projectAmax0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAmax1 sets n states of redAmax to the value over no elements: $s = lowest[T]().
+func initAmax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = lowest[T]()
+	}
+}
+
+// rowAmax1 folds n elements of a row (byte stride is, indices idx…) into one state: $s = max($s, $v).
+func rowAmax1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = lowest[T]()
+			s1 = lowest[T]()
+			s2 = lowest[T]()
+			s3 = lowest[T]()
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 = max(s0, x[k+0])
+				s1 = max(s1, x[k+1])
+				s2 = max(s2, x[k+2])
+				s3 = max(s3, x[k+3])
+			}
+			s0 = max(s0, s1)
+			s2 = max(s2, s3)
+			s0 = max(s0, s2)
+			s = max(s, s0)
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s = max(s, v)
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = max(s, v)
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAmax1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAmax1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = max(ss[k], x[k])
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = max(ss[k], v)
+	}
+	_ = c
+}
+
+// combineAmax1 folds state k of src (later elements) into state k of dst: $s = max($s, $o).
+func combineAmax1[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = max(d[k], o[k])
+	}
+	_ = c
+}
+
+// projectAmax1 writes the results of n states: $s.
+func projectAmax1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAmax2 sets n states of redAmax to the value over no elements: $s = T(math.Inf(-1)).
+func initAmax2[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = T(math.Inf(-1))
+	}
+}
+
+// rowAmax2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v > $s || $v != $v { $s = $v }.
+func rowAmax2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = T(math.Inf(-1))
+			s1 = T(math.Inf(-1))
+			s2 = T(math.Inf(-1))
+			s3 = T(math.Inf(-1))
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] > s0 || x[k+0] != x[k+0] {
+					s0 = x[k+0]
+				}
+				if x[k+1] > s1 || x[k+1] != x[k+1] {
+					s1 = x[k+1]
+				}
+				if x[k+2] > s2 || x[k+2] != x[k+2] {
+					s2 = x[k+2]
+				}
+				if x[k+3] > s3 || x[k+3] != x[k+3] {
+					s3 = x[k+3]
+				}
+			}
+			if s1 > s0 || s1 != s1 {
+				s0 = s1
+			}
+			if s3 > s2 || s3 != s3 {
+				s2 = s3
+			}
+			if s2 > s0 || s2 != s2 {
+				s0 = s2
+			}
+			if s0 > s || s0 != s0 {
+				s = s0
+			}
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v > s || v != v {
+				s = v
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v > s || v != v {
+				s = v
+			}
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAmax2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAmax2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] > ss[k] || x[k] != x[k] {
+				ss[k] = x[k]
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v > ss[k] || v != v {
+			ss[k] = v
+		}
+	}
+	_ = c
+}
+
+// combineAmax2 folds state k of src (later elements) into state k of dst: if $o > $s || $o != $o { $s = $o }.
+func combineAmax2[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k] > d[k] || o[k] != o[k] {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectAmax2 writes the results of n states: $s.
+func projectAmax2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAmin0 sets n states of redAmin to the value over no elements: $s = true.
+func initAmin0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = true
+	}
+}
+
+// rowAmin0 folds n elements of a row (byte stride is, indices idx…) into one state: $s = $s && $v.
+func rowAmin0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s = s && v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = s && v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAmin0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAmin0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = ss[k] && x[k]
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = ss[k] && v
+	}
+	_ = c
+}
+
+// combineAmin0 folds state k of src (later elements) into state k of dst: $s = $s && $o.
+func combineAmin0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = d[k] && o[k]
+	}
+	_ = c
+}
+
+// projectAmin0 writes the results of n states: $s.
+func projectAmin0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAmin1 sets n states of redAmin to the value over no elements: $s = highest[T]().
+func initAmin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = highest[T]()
+	}
+}
+
+// rowAmin1 folds n elements of a row (byte stride is, indices idx…) into one state: $s = min($s, $v).
+func rowAmin1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = highest[T]()
+			s1 = highest[T]()
+			s2 = highest[T]()
+			s3 = highest[T]()
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 = min(s0, x[k+0])
+				s1 = min(s1, x[k+1])
+				s2 = min(s2, x[k+2])
+				s3 = min(s3, x[k+3])
+			}
+			s0 = min(s0, s1)
+			s2 = min(s2, s3)
+			s0 = min(s0, s2)
+			s = min(s, s0)
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s = min(s, v)
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = min(s, v)
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAmin1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAmin1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = min(ss[k], x[k])
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = min(ss[k], v)
+	}
+	_ = c
+}
+
+// combineAmin1 folds state k of src (later elements) into state k of dst: $s = min($s, $o).
+func combineAmin1[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = min(d[k], o[k])
+	}
+	_ = c
+}
+
+// projectAmin1 writes the results of n states: $s.
+func projectAmin1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAmin2 sets n states of redAmin to the value over no elements: $s = T(math.Inf(1)).
+func initAmin2[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = T(math.Inf(1))
+	}
+}
+
+// rowAmin2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v < $s || $v != $v { $s = $v }.
+func rowAmin2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = T(math.Inf(1))
+			s1 = T(math.Inf(1))
+			s2 = T(math.Inf(1))
+			s3 = T(math.Inf(1))
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] < s0 || x[k+0] != x[k+0] {
+					s0 = x[k+0]
+				}
+				if x[k+1] < s1 || x[k+1] != x[k+1] {
+					s1 = x[k+1]
+				}
+				if x[k+2] < s2 || x[k+2] != x[k+2] {
+					s2 = x[k+2]
+				}
+				if x[k+3] < s3 || x[k+3] != x[k+3] {
+					s3 = x[k+3]
+				}
+			}
+			if s1 < s0 || s1 != s1 {
+				s0 = s1
+			}
+			if s3 < s2 || s3 != s3 {
+				s2 = s3
+			}
+			if s2 < s0 || s2 != s2 {
+				s0 = s2
+			}
+			if s0 < s || s0 != s0 {
+				s = s0
+			}
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v < s || v != v {
+				s = v
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v < s || v != v {
+				s = v
+			}
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAmin2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAmin2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] < ss[k] || x[k] != x[k] {
+				ss[k] = x[k]
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v < ss[k] || v != v {
+			ss[k] = v
+		}
+	}
+	_ = c
+}
+
+// combineAmin2 folds state k of src (later elements) into state k of dst: if $o < $s || $o != $o { $s = $o }.
+func combineAmin2[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k] < d[k] || o[k] != o[k] {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectAmin2 writes the results of n states: $s.
+func projectAmin2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initMax0 sets n states of redMax to the value over no elements: $s = argState[T]{}.
+func initMax0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{}
+	}
+}
+
+// rowMax0 folds n elements of a row (byte stride is, indices idx…) into one state: if $v && !$s.v { $s.v, $s.i = true, int64($i) }.
+func rowMax0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v && !s.v {
+				s.v, s.i = true, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v && !s.v {
+				s.v, s.i = true, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsMax0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMax0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] && !ss[k].v {
+				ss[k].v, ss[k].i = true, int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v && !ss[k].v {
+			ss[k].v, ss[k].i = true, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineMax0 folds state k of src (later elements) into state k of dst: if $o.v && !$s.v { $s = $o }.
+func combineMax0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v && !d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectMax0 writes the results of n states: $s.v, and their indices.
+func projectMax0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	ri := unsafe.Slice((*int64)(dsti), n)
+	ri = ri[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].v
+		ri[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initMax1 sets n states of redMax to the value over no elements: $s = argState[T]{v: lowest[T]()}.
+func initMax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: lowest[T]()}
+	}
+}
+
+// rowMax1 folds n elements of a row (byte stride is, indices idx…) into one state: if $v > $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowMax1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v > s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v > s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsMax1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMax1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] > ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v > ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineMax1 folds state k of src (later elements) into state k of dst: if $o.v > $s.v { $s = $o }.
+func combineMax1[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v > d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectMax1 writes the results of n states: $s.v, and their indices.
+func projectMax1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	ri := unsafe.Slice((*int64)(dsti), n)
+	ri = ri[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].v
+		ri[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initMax2 sets n states of redMax to the value over no elements: $s = argState[T]{v: lowest[T]()}.
+func initMax2[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: lowest[T]()}
+	}
+}
+
+// rowMax2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v > $s.v || $v != $v && $s.v == $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowMax2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v > s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v > s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsMax2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMax2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] > ss[k].v || x[k] != x[k] && ss[k].v == ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v > ss[k].v || v != v && ss[k].v == ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineMax2 folds state k of src (later elements) into state k of dst: if $o.v > $s.v || $o.v != $o.v && $s.v == $s.v { $s = $o }.
+func combineMax2[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v > d[k].v || o[k].v != o[k].v && d[k].v == d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectMax2 writes the results of n states: $s.v, and their indices.
+func projectMax2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	ri := unsafe.Slice((*int64)(dsti), n)
+	ri = ri[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].v
+		ri[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initMin0 sets n states of redMin to the value over no elements: $s = argState[T]{v: true}.
+func initMin0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: true}
+	}
+}
+
+// rowMin0 folds n elements of a row (byte stride is, indices idx…) into one state: if !$v && $s.v { $s.v, $s.i = false, int64($i) }.
+func rowMin0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if !v && s.v {
+				s.v, s.i = false, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if !v && s.v {
+				s.v, s.i = false, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsMin0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMin0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if !x[k] && ss[k].v {
+				ss[k].v, ss[k].i = false, int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if !v && ss[k].v {
+			ss[k].v, ss[k].i = false, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineMin0 folds state k of src (later elements) into state k of dst: if !$o.v && $s.v { $s = $o }.
+func combineMin0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if !o[k].v && d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectMin0 writes the results of n states: $s.v, and their indices.
+func projectMin0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	ri := unsafe.Slice((*int64)(dsti), n)
+	ri = ri[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].v
+		ri[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initMin1 sets n states of redMin to the value over no elements: $s = argState[T]{v: highest[T]()}.
+func initMin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: highest[T]()}
+	}
+}
+
+// rowMin1 folds n elements of a row (byte stride is, indices idx…) into one state: if $v < $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowMin1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v < s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v < s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsMin1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMin1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] < ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v < ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineMin1 folds state k of src (later elements) into state k of dst: if $o.v < $s.v { $s = $o }.
+func combineMin1[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v < d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectMin1 writes the results of n states: $s.v, and their indices.
+func projectMin1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	ri := unsafe.Slice((*int64)(dsti), n)
+	ri = ri[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].v
+		ri[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initMin2 sets n states of redMin to the value over no elements: $s = argState[T]{v: highest[T]()}.
+func initMin2[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: highest[T]()}
+	}
+}
+
+// rowMin2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v < $s.v || $v != $v && $s.v == $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowMin2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v < s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v < s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsMin2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsMin2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] < ss[k].v || x[k] != x[k] && ss[k].v == ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v < ss[k].v || v != v && ss[k].v == ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineMin2 folds state k of src (later elements) into state k of dst: if $o.v < $s.v || $o.v != $o.v && $s.v == $s.v { $s = $o }.
+func combineMin2[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v < d[k].v || o[k].v != o[k].v && d[k].v == d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectMin2 writes the results of n states: $s.v, and their indices.
+func projectMin2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	ri := unsafe.Slice((*int64)(dsti), n)
+	ri = ri[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].v
+		ri[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initArgMax0 sets n states of redArgMax to the value over no elements: $s = argState[T]{}.
+func initArgMax0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{}
+	}
+}
+
+// rowArgMax0 folds n elements of a row (byte stride is, indices idx…) into one state: if $v && !$s.v { $s.v, $s.i = true, int64($i) }.
+func rowArgMax0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v && !s.v {
+				s.v, s.i = true, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v && !s.v {
+				s.v, s.i = true, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsArgMax0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsArgMax0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] && !ss[k].v {
+				ss[k].v, ss[k].i = true, int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v && !ss[k].v {
+			ss[k].v, ss[k].i = true, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineArgMax0 folds state k of src (later elements) into state k of dst: if $o.v && !$s.v { $s = $o }.
+func combineArgMax0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v && !d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectArgMax0 writes the results of n states: $s.i.
+func projectArgMax0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initArgMax1 sets n states of redArgMax to the value over no elements: $s = argState[T]{v: lowest[T]()}.
+func initArgMax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: lowest[T]()}
+	}
+}
+
+// rowArgMax1 folds n elements of a row (byte stride is, indices idx…) into one state: if $v > $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowArgMax1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v > s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v > s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsArgMax1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsArgMax1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] > ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v > ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineArgMax1 folds state k of src (later elements) into state k of dst: if $o.v > $s.v { $s = $o }.
+func combineArgMax1[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v > d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectArgMax1 writes the results of n states: $s.i.
+func projectArgMax1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initArgMax2 sets n states of redArgMax to the value over no elements: $s = argState[T]{v: lowest[T]()}.
+func initArgMax2[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: lowest[T]()}
+	}
+}
+
+// rowArgMax2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v > $s.v || $v != $v && $s.v == $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowArgMax2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v > s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v > s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsArgMax2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsArgMax2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] > ss[k].v || x[k] != x[k] && ss[k].v == ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v > ss[k].v || v != v && ss[k].v == ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineArgMax2 folds state k of src (later elements) into state k of dst: if $o.v > $s.v || $o.v != $o.v && $s.v == $s.v { $s = $o }.
+func combineArgMax2[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v > d[k].v || o[k].v != o[k].v && d[k].v == d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectArgMax2 writes the results of n states: $s.i.
+func projectArgMax2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initArgMin0 sets n states of redArgMin to the value over no elements: $s = argState[T]{v: true}.
+func initArgMin0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: true}
+	}
+}
+
+// rowArgMin0 folds n elements of a row (byte stride is, indices idx…) into one state: if !$v && $s.v { $s.v, $s.i = false, int64($i) }.
+func rowArgMin0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if !v && s.v {
+				s.v, s.i = false, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if !v && s.v {
+				s.v, s.i = false, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsArgMin0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsArgMin0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if !x[k] && ss[k].v {
+				ss[k].v, ss[k].i = false, int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if !v && ss[k].v {
+			ss[k].v, ss[k].i = false, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineArgMin0 folds state k of src (later elements) into state k of dst: if !$o.v && $s.v { $s = $o }.
+func combineArgMin0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if !o[k].v && d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectArgMin0 writes the results of n states: $s.i.
+func projectArgMin0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initArgMin1 sets n states of redArgMin to the value over no elements: $s = argState[T]{v: highest[T]()}.
+func initArgMin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: highest[T]()}
+	}
+}
+
+// rowArgMin1 folds n elements of a row (byte stride is, indices idx…) into one state: if $v < $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowArgMin1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v < s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v < s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsArgMin1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsArgMin1[T uint8 | int8 | int16 | int32 | int64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] < ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v < ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineArgMin1 folds state k of src (later elements) into state k of dst: if $o.v < $s.v { $s = $o }.
+func combineArgMin1[T uint8 | int8 | int16 | int32 | int64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v < d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectArgMin1 writes the results of n states: $s.i.
+func projectArgMin1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initArgMin2 sets n states of redArgMin to the value over no elements: $s = argState[T]{v: highest[T]()}.
+func initArgMin2[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	for k := range ss {
+		ss[k] = argState[T]{v: highest[T]()}
+	}
+}
+
+// rowArgMin2 folds n elements of a row (byte stride is, indices idx…) into one state: if $v < $s.v || $v != $v && $s.v == $s.v { $s.v, $s.i = $v, int64($i) }.
+func rowArgMin2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*argState[T])(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			if v < s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v < s.v || v != v && s.v == s.v {
+				s.v, s.i = v, int64((idx + k))
+			}
+		}
+	}
+	*(*argState[T])(st) = s
+	_ = c
+}
+
+// colsArgMin2 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsArgMin2[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] < ss[k].v || x[k] != x[k] && ss[k].v == ss[k].v {
+				ss[k].v, ss[k].i = x[k], int64(idx)
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v < ss[k].v || v != v && ss[k].v == ss[k].v {
+			ss[k].v, ss[k].i = v, int64(idx)
+		}
+	}
+	_ = c
+}
+
+// combineArgMin2 folds state k of src (later elements) into state k of dst: if $o.v < $s.v || $o.v != $o.v && $s.v == $s.v { $s = $o }.
+func combineArgMin2[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*argState[T])(dst), n), unsafe.Slice((*argState[T])(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k].v < d[k].v || o[k].v != o[k].v && d[k].v == d[k].v {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectArgMin2 writes the results of n states: $s.i.
+func projectArgMin2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*argState[T])(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k].i
+	}
+	_ = c
+}
+
+// initVar0 sets n states of redVar to the value over no elements: $s = welford{}.
+func initVar0[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*welford)(st), n)
+	for k := range ss {
+		ss[k] = welford{}
+	}
+}
+
+// rowVar0 folds n elements of a row (byte stride is, indices idx…) into one state: $s.add(float64($v)).
+func rowVar0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*welford)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s.add(float64(v))
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s.add(float64(v))
+		}
+	}
+	*(*welford)(st) = s
+	_ = c
+}
+
+// colsVar0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsVar0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*welford)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k].add(float64(x[k]))
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k].add(float64(v))
+	}
+	_ = c
+}
+
+// combineVar0 folds state k of src (later elements) into state k of dst: $s.merge($o).
+func combineVar0[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*welford)(dst), n), unsafe.Slice((*welford)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k].merge(o[k])
+	}
+	_ = c
+}
+
+// projectVar0 writes the results of n states: T(c.variance($s)).
+func projectVar0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*welford)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(c.variance(ss[k]))
+	}
+	_ = c
+}
+
+// initStd0 sets n states of redStd to the value over no elements: $s = welford{}.
+func initStd0[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*welford)(st), n)
+	for k := range ss {
+		ss[k] = welford{}
+	}
+}
+
+// rowStd0 folds n elements of a row (byte stride is, indices idx…) into one state: $s.add(float64($v)).
+func rowStd0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*welford)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s.add(float64(v))
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s.add(float64(v))
+		}
+	}
+	*(*welford)(st) = s
+	_ = c
+}
+
+// colsStd0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsStd0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*welford)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k].add(float64(x[k]))
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k].add(float64(v))
+	}
+	_ = c
+}
+
+// combineStd0 folds state k of src (later elements) into state k of dst: $s.merge($o).
+func combineStd0[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*welford)(dst), n), unsafe.Slice((*welford)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k].merge(o[k])
+	}
+	_ = c
+}
+
+// projectStd0 writes the results of n states: T(math.Sqrt(c.variance($s))).
+func projectStd0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*welford)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(math.Sqrt(c.variance(ss[k])))
+	}
+	_ = c
+}
+
+// initNorm00 sets n states of redNorm0 to the value over no elements: $s = 0.
+func initNorm00[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowNorm00 folds n elements of a row (byte stride is, indices idx…) into one state: if $v != 0 { $s++ }.
+func rowNorm00[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] != 0 {
+					s0++
+				}
+				if x[k+1] != 0 {
+					s1++
+				}
+				if x[k+2] != 0 {
+					s2++
+				}
+				if x[k+3] != 0 {
+					s3++
+				}
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v != 0 {
+				s++
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v != 0 {
+				s++
+			}
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsNorm00 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNorm00[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] != 0 {
+				ss[k]++
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v != 0 {
+			ss[k]++
+		}
+	}
+	_ = c
+}
+
+// combineNorm00 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNorm00[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNorm00 writes the results of n states: T($s).
+func projectNorm00[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(ss[k])
+	}
+	_ = c
+}
+
+// initNorm10 sets n states of redNorm1 to the value over no elements: $s = 0.
+func initNorm10[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowNorm10 folds n elements of a row (byte stride is, indices idx…) into one state: $s += math.Abs(float64($v)).
+func rowNorm10[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += math.Abs(float64(x[k+0]))
+				s1 += math.Abs(float64(x[k+1]))
+				s2 += math.Abs(float64(x[k+2]))
+				s3 += math.Abs(float64(x[k+3]))
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s += math.Abs(float64(v))
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += math.Abs(float64(v))
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsNorm10 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNorm10[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += math.Abs(float64(x[k]))
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += math.Abs(float64(v))
+	}
+	_ = c
+}
+
+// combineNorm10 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNorm10[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNorm10 writes the results of n states: T($s).
+func projectNorm10[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(ss[k])
+	}
+	_ = c
+}
+
+// initNorm20 sets n states of redNorm2 to the value over no elements: $s = 0.
+func initNorm20[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowNorm20 folds n elements of a row (byte stride is, indices idx…) into one state: $s += float64($v) * float64($v).
+func rowNorm20[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += float64(x[k+0]) * float64(x[k+0])
+				s1 += float64(x[k+1]) * float64(x[k+1])
+				s2 += float64(x[k+2]) * float64(x[k+2])
+				s3 += float64(x[k+3]) * float64(x[k+3])
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s += float64(v) * float64(v)
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += float64(v) * float64(v)
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsNorm20 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNorm20[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += float64(x[k]) * float64(x[k])
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += float64(v) * float64(v)
+	}
+	_ = c
+}
+
+// combineNorm20 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNorm20[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNorm20 writes the results of n states: T(math.Sqrt($s)).
+func projectNorm20[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(math.Sqrt(ss[k]))
+	}
+	_ = c
+}
+
+// initNormP0 sets n states of redNormP to the value over no elements: $s = 0.
+func initNormP0[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*float64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowNormP0 folds n elements of a row (byte stride is, indices idx…) into one state: $s += math.Pow(math.Abs(float64($v)), c.p).
+func rowNormP0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*float64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 float64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				s0 += math.Pow(math.Abs(float64(x[k+0])), c.p)
+				s1 += math.Pow(math.Abs(float64(x[k+1])), c.p)
+				s2 += math.Pow(math.Abs(float64(x[k+2])), c.p)
+				s3 += math.Pow(math.Abs(float64(x[k+3])), c.p)
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			s += math.Pow(math.Abs(float64(v)), c.p)
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s += math.Pow(math.Abs(float64(v)), c.p)
+		}
+	}
+	*(*float64)(st) = s
+	_ = c
+}
+
+// colsNormP0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNormP0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] += math.Pow(math.Abs(float64(x[k])), c.p)
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] += math.Pow(math.Abs(float64(v)), c.p)
+	}
+	_ = c
+}
+
+// combineNormP0 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineNormP0[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectNormP0 writes the results of n states: T(math.Pow($s, 1/c.p)).
+func projectNormP0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*float64)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(math.Pow(ss[k], 1/c.p))
+	}
+	_ = c
+}
+
+// initNormInf0 sets n states of redNormInf to the value over no elements: $s = 0.
+func initNormInf0[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowNormInf0 folds n elements of a row (byte stride is, indices idx…) into one state: if a := abs($v); a > $s || a != a { $s = a }.
+func rowNormInf0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if a := abs(x[k+0]); a > s0 || a != a {
+					s0 = a
+				}
+				if a := abs(x[k+1]); a > s1 || a != a {
+					s1 = a
+				}
+				if a := abs(x[k+2]); a > s2 || a != a {
+					s2 = a
+				}
+				if a := abs(x[k+3]); a > s3 || a != a {
+					s3 = a
+				}
+			}
+			if s1 > s0 || s1 != s1 {
+				s0 = s1
+			}
+			if s3 > s2 || s3 != s3 {
+				s2 = s3
+			}
+			if s2 > s0 || s2 != s2 {
+				s0 = s2
+			}
+			if s0 > s || s0 != s0 {
+				s = s0
+			}
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if a := abs(v); a > s || a != a {
+				s = a
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if a := abs(v); a > s || a != a {
+				s = a
+			}
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsNormInf0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNormInf0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if a := abs(x[k]); a > ss[k] || a != a {
+				ss[k] = a
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if a := abs(v); a > ss[k] || a != a {
+			ss[k] = a
+		}
+	}
+	_ = c
+}
+
+// combineNormInf0 folds state k of src (later elements) into state k of dst: if $o > $s || $o != $o { $s = $o }.
+func combineNormInf0[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k] > d[k] || o[k] != o[k] {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectNormInf0 writes the results of n states: $s.
+func projectNormInf0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initNormNegInf0 sets n states of redNormNegInf to the value over no elements: $s = T(math.Inf(1)).
+func initNormNegInf0[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = T(math.Inf(1))
+	}
+}
+
+// rowNormNegInf0 folds n elements of a row (byte stride is, indices idx…) into one state: if a := abs($v); a < $s || a != a { $s = a }.
+func rowNormNegInf0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 T
+			s0 = T(math.Inf(1))
+			s1 = T(math.Inf(1))
+			s2 = T(math.Inf(1))
+			s3 = T(math.Inf(1))
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if a := abs(x[k+0]); a < s0 || a != a {
+					s0 = a
+				}
+				if a := abs(x[k+1]); a < s1 || a != a {
+					s1 = a
+				}
+				if a := abs(x[k+2]); a < s2 || a != a {
+					s2 = a
+				}
+				if a := abs(x[k+3]); a < s3 || a != a {
+					s3 = a
+				}
+			}
+			if s1 < s0 || s1 != s1 {
+				s0 = s1
+			}
+			if s3 < s2 || s3 != s3 {
+				s2 = s3
+			}
+			if s2 < s0 || s2 != s2 {
+				s0 = s2
+			}
+			if s0 < s || s0 != s0 {
+				s = s0
+			}
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if a := abs(v); a < s || a != a {
+				s = a
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if a := abs(v); a < s || a != a {
+				s = a
+			}
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsNormNegInf0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsNormNegInf0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if a := abs(x[k]); a < ss[k] || a != a {
+				ss[k] = a
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if a := abs(v); a < ss[k] || a != a {
+			ss[k] = a
+		}
+	}
+	_ = c
+}
+
+// combineNormNegInf0 folds state k of src (later elements) into state k of dst: if $o < $s || $o != $o { $s = $o }.
+func combineNormNegInf0[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		if o[k] < d[k] || o[k] != o[k] {
+			d[k] = o[k]
+		}
+	}
+	_ = c
+}
+
+// projectNormNegInf0 writes the results of n states: $s.
+func projectNormNegInf0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initLogSumExp0 sets n states of redLogSumExp to the value over no elements: $s = lse{m: math.Inf(-1)}.
+func initLogSumExp0[T float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*lse)(st), n)
+	for k := range ss {
+		ss[k] = lse{m: math.Inf(-1)}
+	}
+}
+
+// rowLogSumExp0 folds n elements of a row (byte stride is, indices idx…) into one state: $s.add(float64($v)).
+func rowLogSumExp0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*lse)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s.add(float64(v))
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s.add(float64(v))
+		}
+	}
+	*(*lse)(st) = s
+	_ = c
+}
+
+// colsLogSumExp0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsLogSumExp0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*lse)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k].add(float64(x[k]))
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k].add(float64(v))
+	}
+	_ = c
+}
+
+// combineLogSumExp0 folds state k of src (later elements) into state k of dst: $s.merge($o).
+func combineLogSumExp0[T float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*lse)(dst), n), unsafe.Slice((*lse)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k].merge(o[k])
+	}
+	_ = c
+}
+
+// projectLogSumExp0 writes the results of n states: T($s.value()).
+func projectLogSumExp0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*lse)(st), n)
+	r := unsafe.Slice((*T)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = T(ss[k].value())
+	}
+	_ = c
+}
+
+// initAll0 sets n states of redAll to the value over no elements: $s = true.
+func initAll0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = true
+	}
+}
+
+// rowAll0 folds n elements of a row (byte stride is, indices idx…) into one state: $s = $s && $v.
+func rowAll0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s = s && v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = s && v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAll0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAll0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = ss[k] && x[k]
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = ss[k] && v
+	}
+	_ = c
+}
+
+// combineAll0 folds state k of src (later elements) into state k of dst: $s = $s && $o.
+func combineAll0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = d[k] && o[k]
+	}
+	_ = c
+}
+
+// projectAll0 writes the results of n states: bool($s).
+func projectAll0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*bool)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = bool(ss[k])
+	}
+	_ = c
+}
+
+// initAll1 sets n states of redAll to the value over no elements: $s = true.
+func initAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*bool)(st), n)
+	for k := range ss {
+		ss[k] = true
+	}
+}
+
+// rowAll1 folds n elements of a row (byte stride is, indices idx…) into one state: $s = $s && $v != 0.
+func rowAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*bool)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s = s && v != 0
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = s && v != 0
+		}
+	}
+	*(*bool)(st) = s
+	_ = c
+}
+
+// colsAll1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*bool)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = ss[k] && x[k] != 0
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = ss[k] && v != 0
+	}
+	_ = c
+}
+
+// combineAll1 folds state k of src (later elements) into state k of dst: $s = $s && $o.
+func combineAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*bool)(dst), n), unsafe.Slice((*bool)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = d[k] && o[k]
+	}
+	_ = c
+}
+
+// projectAll1 writes the results of n states: $s.
+func projectAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*bool)(st), n)
+	r := unsafe.Slice((*bool)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initAny0 sets n states of redAny to the value over no elements: $s = false.
+func initAny0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*T)(st), n)
+	for k := range ss {
+		ss[k] = false
+	}
+}
+
+// rowAny0 folds n elements of a row (byte stride is, indices idx…) into one state: $s = $s || $v.
+func rowAny0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*T)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s = s || v
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = s || v
+		}
+	}
+	*(*T)(st) = s
+	_ = c
+}
+
+// colsAny0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAny0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = ss[k] || x[k]
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = ss[k] || v
+	}
+	_ = c
+}
+
+// combineAny0 folds state k of src (later elements) into state k of dst: $s = $s || $o.
+func combineAny0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*T)(dst), n), unsafe.Slice((*T)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = d[k] || o[k]
+	}
+	_ = c
+}
+
+// projectAny0 writes the results of n states: bool($s).
+func projectAny0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*T)(st), n)
+	r := unsafe.Slice((*bool)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = bool(ss[k])
+	}
+	_ = c
+}
+
+// initAny1 sets n states of redAny to the value over no elements: $s = false.
+func initAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*bool)(st), n)
+	for k := range ss {
+		ss[k] = false
+	}
+}
+
+// rowAny1 folds n elements of a row (byte stride is, indices idx…) into one state: $s = $s || $v != 0.
+func rowAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*bool)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		for k, v := range x {
+			_ = k
+			s = s || v != 0
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			s = s || v != 0
+		}
+	}
+	*(*bool)(st) = s
+	_ = c
+}
+
+// colsAny1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*bool)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			ss[k] = ss[k] || x[k] != 0
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		ss[k] = ss[k] || v != 0
+	}
+	_ = c
+}
+
+// combineAny1 folds state k of src (later elements) into state k of dst: $s = $s || $o.
+func combineAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*bool)(dst), n), unsafe.Slice((*bool)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] = d[k] || o[k]
+	}
+	_ = c
+}
+
+// projectAny1 writes the results of n states: $s.
+func projectAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*bool)(st), n)
+	r := unsafe.Slice((*bool)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initCountNonzero0 sets n states of redCountNonzero to the value over no elements: $s = 0.
+func initCountNonzero0[T bool](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*int64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowCountNonzero0 folds n elements of a row (byte stride is, indices idx…) into one state: if $v { $s++ }.
+func rowCountNonzero0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*int64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 int64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] {
+					s0++
+				}
+				if x[k+1] {
+					s1++
+				}
+				if x[k+2] {
+					s2++
+				}
+				if x[k+3] {
+					s3++
+				}
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v {
+				s++
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v {
+				s++
+			}
+		}
+	}
+	*(*int64)(st) = s
+	_ = c
+}
+
+// colsCountNonzero0 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsCountNonzero0[T bool](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*int64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] {
+				ss[k]++
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v {
+			ss[k]++
+		}
+	}
+	_ = c
+}
+
+// combineCountNonzero0 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineCountNonzero0[T bool](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*int64)(dst), n), unsafe.Slice((*int64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectCountNonzero0 writes the results of n states: $s.
+func projectCountNonzero0[T bool](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*int64)(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// initCountNonzero1 sets n states of redCountNonzero to the value over no elements: $s = 0.
+func initCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
+	ss := unsafe.Slice((*int64)(st), n)
+	for k := range ss {
+		ss[k] = 0
+	}
+}
+
+// rowCountNonzero1 folds n elements of a row (byte stride is, indices idx…) into one state: if $v != 0 { $s++ }.
+func rowCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	s := *(*int64)(st)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		if len(x) >= 16 {
+			var s0, s1, s2, s3 int64
+			s0 = 0
+			s1 = 0
+			s2 = 0
+			s3 = 0
+			k := 0
+			for ; k+4 <= len(x); k += 4 {
+				if x[k+0] != 0 {
+					s0++
+				}
+				if x[k+1] != 0 {
+					s1++
+				}
+				if x[k+2] != 0 {
+					s2++
+				}
+				if x[k+3] != 0 {
+					s3++
+				}
+			}
+			s0 += s1
+			s2 += s3
+			s0 += s2
+			s += s0
+			x = x[k:]
+			idx += k
+		}
+		for k, v := range x {
+			_ = k
+			if v != 0 {
+				s++
+			}
+		}
+	} else {
+		for k := 0; k < n; k++ {
+			v := *(*T)(unsafe.Add(in, k*is))
+			if v != 0 {
+				s++
+			}
+		}
+	}
+	*(*int64)(st) = s
+	_ = c
+}
+
+// colsCountNonzero1 folds element k of a row (byte stride is, index idx) into state k, k < n.
+func colsCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *redCtx) {
+	ss := unsafe.Slice((*int64)(st), n)
+	var z T
+	if is == int(unsafe.Sizeof(z)) {
+		x := unsafe.Slice((*T)(in), n)
+		x = x[:len(ss)]
+		for k := range ss {
+			if x[k] != 0 {
+				ss[k]++
+			}
+		}
+		return
+	}
+	for k := range ss {
+		v := *(*T)(unsafe.Add(in, k*is))
+		if v != 0 {
+			ss[k]++
+		}
+	}
+	_ = c
+}
+
+// combineCountNonzero1 folds state k of src (later elements) into state k of dst: $s += $o.
+func combineCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, src unsafe.Pointer, n int, c *redCtx) {
+	d, o := unsafe.Slice((*int64)(dst), n), unsafe.Slice((*int64)(src), n)
+	o = o[:len(d)]
+	for k := range d {
+		d[k] += o[k]
+	}
+	_ = c
+}
+
+// projectCountNonzero1 writes the results of n states: $s.
+func projectCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *redCtx) {
+	ss := unsafe.Slice((*int64)(st), n)
+	r := unsafe.Slice((*int64)(dst), n)
+	r = r[:len(ss)]
+	for k := range ss {
+		r[k] = ss[k]
+	}
+	_ = c
+}
+
+// redTable is the dispatch table [reduction][loop dtype].
+var redTable = [numRed][dtype.Count]redFuncs{
+	redSum: {
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(uint8))), out: dtype.Uint8, index: false, cascade: false,
+			init: initSum0[uint8], row: rowSum0[uint8], cols: colsSum0[uint8], combine: combineSum0[uint8], project: projectSum0[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(int8))), out: dtype.Int8, index: false, cascade: false,
+			init: initSum0[int8], row: rowSum0[int8], cols: colsSum0[int8], combine: combineSum0[int8], project: projectSum0[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(int16))), out: dtype.Int16, index: false, cascade: false,
+			init: initSum0[int16], row: rowSum0[int16], cols: colsSum0[int16], combine: combineSum0[int16], project: projectSum0[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(int32))), out: dtype.Int32, index: false, cascade: false,
+			init: initSum0[int32], row: rowSum0[int32], cols: colsSum0[int32], combine: combineSum0[int32], project: projectSum0[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initSum0[int64], row: rowSum0[int64], cols: colsSum0[int64], combine: combineSum0[int64], project: projectSum0[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
+			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
+			init: initSum2[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectSum2[float64]},
+	},
+	redNanSum: {
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(uint8))), out: dtype.Uint8, index: false, cascade: false,
+			init: initNanSum0[uint8], row: rowNanSum0[uint8], cols: colsNanSum0[uint8], combine: combineNanSum0[uint8], project: projectNanSum0[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(int8))), out: dtype.Int8, index: false, cascade: false,
+			init: initNanSum0[int8], row: rowNanSum0[int8], cols: colsNanSum0[int8], combine: combineNanSum0[int8], project: projectNanSum0[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(int16))), out: dtype.Int16, index: false, cascade: false,
+			init: initNanSum0[int16], row: rowNanSum0[int16], cols: colsNanSum0[int16], combine: combineNanSum0[int16], project: projectNanSum0[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(int32))), out: dtype.Int32, index: false, cascade: false,
+			init: initNanSum0[int32], row: rowNanSum0[int32], cols: colsNanSum0[int32], combine: combineNanSum0[int32], project: projectNanSum0[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initNanSum0[int64], row: rowNanSum0[int64], cols: colsNanSum0[int64], combine: combineNanSum0[int64], project: projectNanSum0[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
+			init: initNanSum1[float32], row: rowNanSum1[float32], cols: colsNanSum1[float32], combine: combineNanSum1[float32], project: projectNanSum1[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
+			init: initNanSum2[float64], row: rowNanSum2[float64], cols: colsNanSum2[float64], combine: combineNanSum2[float64], project: projectNanSum2[float64]},
+	},
+	redMean: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
+			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
+			init: initMean1[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectMean1[float64]},
+	},
+	redProd: {
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(uint8))), out: dtype.Uint8, index: false, cascade: false,
+			init: initProd0[uint8], row: rowProd0[uint8], cols: colsProd0[uint8], combine: combineProd0[uint8], project: projectProd0[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(int8))), out: dtype.Int8, index: false, cascade: false,
+			init: initProd0[int8], row: rowProd0[int8], cols: colsProd0[int8], combine: combineProd0[int8], project: projectProd0[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(int16))), out: dtype.Int16, index: false, cascade: false,
+			init: initProd0[int16], row: rowProd0[int16], cols: colsProd0[int16], combine: combineProd0[int16], project: projectProd0[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(int32))), out: dtype.Int32, index: false, cascade: false,
+			init: initProd0[int32], row: rowProd0[int32], cols: colsProd0[int32], combine: combineProd0[int32], project: projectProd0[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initProd0[int64], row: rowProd0[int64], cols: colsProd0[int64], combine: combineProd0[int64], project: projectProd0[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
+			init: initProd0[float32], row: rowProd0[float32], cols: colsProd0[float32], combine: combineProd0[float32], project: projectProd0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
+			init: initProd0[float64], row: rowProd0[float64], cols: colsProd0[float64], combine: combineProd0[float64], project: projectProd0[float64]},
+	},
+	redAmax: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAmax0[bool], row: rowAmax0[bool], cols: colsAmax0[bool], combine: combineAmax0[bool], project: projectAmax0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(uint8))), out: dtype.Uint8, index: false, cascade: false,
+			init: initAmax1[uint8], row: rowAmax1[uint8], cols: colsAmax1[uint8], combine: combineAmax1[uint8], project: projectAmax1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(int8))), out: dtype.Int8, index: false, cascade: false,
+			init: initAmax1[int8], row: rowAmax1[int8], cols: colsAmax1[int8], combine: combineAmax1[int8], project: projectAmax1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(int16))), out: dtype.Int16, index: false, cascade: false,
+			init: initAmax1[int16], row: rowAmax1[int16], cols: colsAmax1[int16], combine: combineAmax1[int16], project: projectAmax1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(int32))), out: dtype.Int32, index: false, cascade: false,
+			init: initAmax1[int32], row: rowAmax1[int32], cols: colsAmax1[int32], combine: combineAmax1[int32], project: projectAmax1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initAmax1[int64], row: rowAmax1[int64], cols: colsAmax1[int64], combine: combineAmax1[int64], project: projectAmax1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
+			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax2[float32], combine: combineAmax2[float32], project: projectAmax2[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
+			init: initAmax2[float64], row: rowAmax[float64], cols: colsAmax2[float64], combine: combineAmax2[float64], project: projectAmax2[float64]},
+	},
+	redAmin: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAmin0[bool], row: rowAmin0[bool], cols: colsAmin0[bool], combine: combineAmin0[bool], project: projectAmin0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(uint8))), out: dtype.Uint8, index: false, cascade: false,
+			init: initAmin1[uint8], row: rowAmin1[uint8], cols: colsAmin1[uint8], combine: combineAmin1[uint8], project: projectAmin1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(int8))), out: dtype.Int8, index: false, cascade: false,
+			init: initAmin1[int8], row: rowAmin1[int8], cols: colsAmin1[int8], combine: combineAmin1[int8], project: projectAmin1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(int16))), out: dtype.Int16, index: false, cascade: false,
+			init: initAmin1[int16], row: rowAmin1[int16], cols: colsAmin1[int16], combine: combineAmin1[int16], project: projectAmin1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(int32))), out: dtype.Int32, index: false, cascade: false,
+			init: initAmin1[int32], row: rowAmin1[int32], cols: colsAmin1[int32], combine: combineAmin1[int32], project: projectAmin1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initAmin1[int64], row: rowAmin1[int64], cols: colsAmin1[int64], combine: combineAmin1[int64], project: projectAmin1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
+			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin2[float32], combine: combineAmin2[float32], project: projectAmin2[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
+			init: initAmin2[float64], row: rowAmin[float64], cols: colsAmin2[float64], combine: combineAmin2[float64], project: projectAmin2[float64]},
+	},
+	redMax: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(argState[bool]))), out: dtype.Bool, index: true, cascade: false,
+			init: initMax0[bool], row: rowMax0[bool], cols: colsMax0[bool], combine: combineMax0[bool], project: projectMax0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(argState[uint8]))), out: dtype.Uint8, index: true, cascade: false,
+			init: initMax1[uint8], row: rowMax1[uint8], cols: colsMax1[uint8], combine: combineMax1[uint8], project: projectMax1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(argState[int8]))), out: dtype.Int8, index: true, cascade: false,
+			init: initMax1[int8], row: rowMax1[int8], cols: colsMax1[int8], combine: combineMax1[int8], project: projectMax1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(argState[int16]))), out: dtype.Int16, index: true, cascade: false,
+			init: initMax1[int16], row: rowMax1[int16], cols: colsMax1[int16], combine: combineMax1[int16], project: projectMax1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(argState[int32]))), out: dtype.Int32, index: true, cascade: false,
+			init: initMax1[int32], row: rowMax1[int32], cols: colsMax1[int32], combine: combineMax1[int32], project: projectMax1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(argState[int64]))), out: dtype.Int64, index: true, cascade: false,
+			init: initMax1[int64], row: rowMax1[int64], cols: colsMax1[int64], combine: combineMax1[int64], project: projectMax1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(argState[float32]))), out: dtype.Float32, index: true, cascade: false,
+			init: initMax2[float32], row: rowArgMax[float32], cols: colsMax2[float32], combine: combineMax2[float32], project: projectMax2[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(argState[float64]))), out: dtype.Float64, index: true, cascade: false,
+			init: initMax2[float64], row: rowArgMax[float64], cols: colsMax2[float64], combine: combineMax2[float64], project: projectMax2[float64]},
+	},
+	redMin: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(argState[bool]))), out: dtype.Bool, index: true, cascade: false,
+			init: initMin0[bool], row: rowMin0[bool], cols: colsMin0[bool], combine: combineMin0[bool], project: projectMin0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(argState[uint8]))), out: dtype.Uint8, index: true, cascade: false,
+			init: initMin1[uint8], row: rowMin1[uint8], cols: colsMin1[uint8], combine: combineMin1[uint8], project: projectMin1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(argState[int8]))), out: dtype.Int8, index: true, cascade: false,
+			init: initMin1[int8], row: rowMin1[int8], cols: colsMin1[int8], combine: combineMin1[int8], project: projectMin1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(argState[int16]))), out: dtype.Int16, index: true, cascade: false,
+			init: initMin1[int16], row: rowMin1[int16], cols: colsMin1[int16], combine: combineMin1[int16], project: projectMin1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(argState[int32]))), out: dtype.Int32, index: true, cascade: false,
+			init: initMin1[int32], row: rowMin1[int32], cols: colsMin1[int32], combine: combineMin1[int32], project: projectMin1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(argState[int64]))), out: dtype.Int64, index: true, cascade: false,
+			init: initMin1[int64], row: rowMin1[int64], cols: colsMin1[int64], combine: combineMin1[int64], project: projectMin1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(argState[float32]))), out: dtype.Float32, index: true, cascade: false,
+			init: initMin2[float32], row: rowArgMin[float32], cols: colsMin2[float32], combine: combineMin2[float32], project: projectMin2[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(argState[float64]))), out: dtype.Float64, index: true, cascade: false,
+			init: initMin2[float64], row: rowArgMin[float64], cols: colsMin2[float64], combine: combineMin2[float64], project: projectMin2[float64]},
+	},
+	redArgMax: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(argState[bool]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax0[bool], row: rowArgMax0[bool], cols: colsArgMax0[bool], combine: combineArgMax0[bool], project: projectArgMax0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(argState[uint8]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax1[uint8], row: rowArgMax1[uint8], cols: colsArgMax1[uint8], combine: combineArgMax1[uint8], project: projectArgMax1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(argState[int8]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax1[int8], row: rowArgMax1[int8], cols: colsArgMax1[int8], combine: combineArgMax1[int8], project: projectArgMax1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(argState[int16]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax1[int16], row: rowArgMax1[int16], cols: colsArgMax1[int16], combine: combineArgMax1[int16], project: projectArgMax1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(argState[int32]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax1[int32], row: rowArgMax1[int32], cols: colsArgMax1[int32], combine: combineArgMax1[int32], project: projectArgMax1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(argState[int64]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax1[int64], row: rowArgMax1[int64], cols: colsArgMax1[int64], combine: combineArgMax1[int64], project: projectArgMax1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(argState[float32]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax2[float32], row: rowArgMax[float32], cols: colsArgMax2[float32], combine: combineArgMax2[float32], project: projectArgMax2[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(argState[float64]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMax2[float64], row: rowArgMax[float64], cols: colsArgMax2[float64], combine: combineArgMax2[float64], project: projectArgMax2[float64]},
+	},
+	redArgMin: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(argState[bool]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin0[bool], row: rowArgMin0[bool], cols: colsArgMin0[bool], combine: combineArgMin0[bool], project: projectArgMin0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(argState[uint8]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin1[uint8], row: rowArgMin1[uint8], cols: colsArgMin1[uint8], combine: combineArgMin1[uint8], project: projectArgMin1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(argState[int8]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin1[int8], row: rowArgMin1[int8], cols: colsArgMin1[int8], combine: combineArgMin1[int8], project: projectArgMin1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(argState[int16]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin1[int16], row: rowArgMin1[int16], cols: colsArgMin1[int16], combine: combineArgMin1[int16], project: projectArgMin1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(argState[int32]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin1[int32], row: rowArgMin1[int32], cols: colsArgMin1[int32], combine: combineArgMin1[int32], project: projectArgMin1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(argState[int64]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin1[int64], row: rowArgMin1[int64], cols: colsArgMin1[int64], combine: combineArgMin1[int64], project: projectArgMin1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(argState[float32]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin2[float32], row: rowArgMin[float32], cols: colsArgMin2[float32], combine: combineArgMin2[float32], project: projectArgMin2[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(argState[float64]))), out: dtype.Int64, index: false, cascade: false,
+			init: initArgMin2[float64], row: rowArgMin[float64], cols: colsArgMin2[float64], combine: combineArgMin2[float64], project: projectArgMin2[float64]},
+	},
+	redVar: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(welford))), out: dtype.Float32, index: false, cascade: true,
+			init: initVar0[float32], row: rowWelford[float32], cols: colsWelford[float32], combine: combineVar0[float32], project: projectVar0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(welford))), out: dtype.Float64, index: false, cascade: true,
+			init: initVar0[float64], row: rowWelford[float64], cols: colsWelford[float64], combine: combineVar0[float64], project: projectVar0[float64]},
+	},
+	redStd: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(welford))), out: dtype.Float32, index: false, cascade: true,
+			init: initStd0[float32], row: rowWelford[float32], cols: colsWelford[float32], combine: combineStd0[float32], project: projectStd0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(welford))), out: dtype.Float64, index: false, cascade: true,
+			init: initStd0[float64], row: rowWelford[float64], cols: colsWelford[float64], combine: combineStd0[float64], project: projectStd0[float64]},
+	},
+	redNorm0: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
+			init: initNorm00[float32], row: rowNorm00[float32], cols: colsNorm00[float32], combine: combineNorm00[float32], project: projectNorm00[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
+			init: initNorm00[float64], row: rowNorm00[float64], cols: colsNorm00[float64], combine: combineNorm00[float64], project: projectNorm00[float64]},
+	},
+	redNorm1: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: true,
+			init: initNorm10[float32], row: rowNorm10[float32], cols: colsNorm10[float32], combine: combineNorm10[float32], project: projectNorm10[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
+			init: initNorm10[float64], row: rowNorm10[float64], cols: colsNorm10[float64], combine: combineNorm10[float64], project: projectNorm10[float64]},
+	},
+	redNorm2: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: true,
+			init: initNorm20[float32], row: rowNorm20[float32], cols: colsNorm20[float32], combine: combineNorm20[float32], project: projectNorm20[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
+			init: initNorm20[float64], row: rowNorm20[float64], cols: colsNorm20[float64], combine: combineNorm20[float64], project: projectNorm20[float64]},
+	},
+	redNormP: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: true,
+			init: initNormP0[float32], row: rowNormP0[float32], cols: colsNormP0[float32], combine: combineNormP0[float32], project: projectNormP0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
+			init: initNormP0[float64], row: rowNormP0[float64], cols: colsNormP0[float64], combine: combineNormP0[float64], project: projectNormP0[float64]},
+	},
+	redNormInf: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
+			init: initNormInf0[float32], row: rowNormInf0[float32], cols: colsNormInf0[float32], combine: combineNormInf0[float32], project: projectNormInf0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
+			init: initNormInf0[float64], row: rowNormInf0[float64], cols: colsNormInf0[float64], combine: combineNormInf0[float64], project: projectNormInf0[float64]},
+	},
+	redNormNegInf: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
+			init: initNormNegInf0[float32], row: rowNormNegInf0[float32], cols: colsNormNegInf0[float32], combine: combineNormNegInf0[float32], project: projectNormNegInf0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
+			init: initNormNegInf0[float64], row: rowNormNegInf0[float64], cols: colsNormNegInf0[float64], combine: combineNormNegInf0[float64], project: projectNormNegInf0[float64]},
+	},
+	redLogSumExp: {
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(lse))), out: dtype.Float32, index: false, cascade: false,
+			init: initLogSumExp0[float32], row: rowLogSumExp0[float32], cols: colsLogSumExp0[float32], combine: combineLogSumExp0[float32], project: projectLogSumExp0[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(lse))), out: dtype.Float64, index: false, cascade: false,
+			init: initLogSumExp0[float64], row: rowLogSumExp0[float64], cols: colsLogSumExp0[float64], combine: combineLogSumExp0[float64], project: projectLogSumExp0[float64]},
+	},
+	redAll: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll0[bool], row: rowAll0[bool], cols: colsAll0[bool], combine: combineAll0[bool], project: projectAll0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[uint8], row: rowAll1[uint8], cols: colsAll1[uint8], combine: combineAll1[uint8], project: projectAll1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[int8], row: rowAll1[int8], cols: colsAll1[int8], combine: combineAll1[int8], project: projectAll1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[int16], row: rowAll1[int16], cols: colsAll1[int16], combine: combineAll1[int16], project: projectAll1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[int32], row: rowAll1[int32], cols: colsAll1[int32], combine: combineAll1[int32], project: projectAll1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[int64], row: rowAll1[int64], cols: colsAll1[int64], combine: combineAll1[int64], project: projectAll1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[float32], row: rowAll1[float32], cols: colsAll1[float32], combine: combineAll1[float32], project: projectAll1[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAll1[float64], row: rowAll1[float64], cols: colsAll1[float64], combine: combineAll1[float64], project: projectAll1[float64]},
+	},
+	redAny: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny0[bool], row: rowAny0[bool], cols: colsAny0[bool], combine: combineAny0[bool], project: projectAny0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[uint8], row: rowAny1[uint8], cols: colsAny1[uint8], combine: combineAny1[uint8], project: projectAny1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[int8], row: rowAny1[int8], cols: colsAny1[int8], combine: combineAny1[int8], project: projectAny1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[int16], row: rowAny1[int16], cols: colsAny1[int16], combine: combineAny1[int16], project: projectAny1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[int32], row: rowAny1[int32], cols: colsAny1[int32], combine: combineAny1[int32], project: projectAny1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[int64], row: rowAny1[int64], cols: colsAny1[int64], combine: combineAny1[int64], project: projectAny1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[float32], row: rowAny1[float32], cols: colsAny1[float32], combine: combineAny1[float32], project: projectAny1[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
+			init: initAny1[float64], row: rowAny1[float64], cols: colsAny1[float64], combine: combineAny1[float64], project: projectAny1[float64]},
+	},
+	redCountNonzero: {
+		dtype.Bool: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero0[bool], row: rowCountNonzero0[bool], cols: colsCountNonzero0[bool], combine: combineCountNonzero0[bool], project: projectCountNonzero0[bool]},
+		dtype.Uint8: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[uint8], row: rowCountNonzero1[uint8], cols: colsCountNonzero1[uint8], combine: combineCountNonzero1[uint8], project: projectCountNonzero1[uint8]},
+		dtype.Int8: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[int8], row: rowCountNonzero1[int8], cols: colsCountNonzero1[int8], combine: combineCountNonzero1[int8], project: projectCountNonzero1[int8]},
+		dtype.Int16: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[int16], row: rowCountNonzero1[int16], cols: colsCountNonzero1[int16], combine: combineCountNonzero1[int16], project: projectCountNonzero1[int16]},
+		dtype.Int32: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[int32], row: rowCountNonzero1[int32], cols: colsCountNonzero1[int32], combine: combineCountNonzero1[int32], project: projectCountNonzero1[int32]},
+		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[int64], row: rowCountNonzero1[int64], cols: colsCountNonzero1[int64], combine: combineCountNonzero1[int64], project: projectCountNonzero1[int64]},
+		dtype.Float32: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[float32], row: rowCountNonzero1[float32], cols: colsCountNonzero1[float32], combine: combineCountNonzero1[float32], project: projectCountNonzero1[float32]},
+		dtype.Float64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
+			init: initCountNonzero1[float64], row: rowCountNonzero1[float64], cols: colsCountNonzero1[float64], combine: combineCountNonzero1[float64], project: projectCountNonzero1[float64]},
+	},
 }

@@ -592,66 +592,6 @@ func intOp(code kernel.Code, in []value, args *kernel.Args, d dtype.DType) (int6
 	return 0, errs.New(errs.DType, "ref", "op %d is not defined for %s", code, d)
 }
 
-// Reduce accumulates operand 1 into operand 0 (stride 0 on reduced dims).
-func (*Backend) Reduce(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
-	acc := p.CommonDType()
-	out := p.Operand(0).DType
-	src := p.Operand(1).DType
-	isFloat := acc.IsFloat()
-	// initialise every output element with the identity
-	walk(p, func(ptrs []unsafe.Pointer) {
-		var id value
-		switch code {
-		case kernel.Prod:
-			id = value{1, 1}
-		case kernel.Amax:
-			id = value{math.Inf(-1), math.MinInt64}
-		case kernel.Amin:
-			id = value{math.Inf(1), math.MaxInt64}
-		}
-		if (code == kernel.Amax || code == kernel.Amin) && !isFloat {
-			id = load(ptrs[1], src) // any element of the reduced set is a valid start
-			id = castTo(id, src.IsFloat(), out)
-		}
-		store(ptrs[0], out, id, isFloat)
-	})
-	var failed error
-	walk(p, func(ptrs []unsafe.Pointer) {
-		x := castTo(load(ptrs[1], src), src.IsFloat(), acc)
-		cur := load(ptrs[0], out)
-		var r value
-		if isFloat {
-			switch code {
-			case kernel.Sum:
-				r.f = cur.f + x.f
-			case kernel.Prod:
-				r.f = cur.f * x.f
-			case kernel.Amax:
-				r.f = maxNaN(cur.f, x.f)
-			case kernel.Amin:
-				r.f = -maxNaN(-cur.f, -x.f)
-			default:
-				failed = errs.New(errs.Value, "ref", "unknown reduction %d", code)
-			}
-		} else {
-			switch code {
-			case kernel.Sum:
-				r.i = cur.i + x.i
-			case kernel.Prod:
-				r.i = cur.i * x.i
-			case kernel.Amax:
-				r.i = max(cur.i, x.i)
-			case kernel.Amin:
-				r.i = min(cur.i, x.i)
-			default:
-				failed = errs.New(errs.Value, "ref", "unknown reduction %d", code)
-			}
-		}
-		store(ptrs[0], out, r, isFloat)
-	})
-	return failed
-}
-
 func maxNaN(a, b float64) float64 {
 	if math.IsNaN(a) || math.IsNaN(b) {
 		return math.NaN()

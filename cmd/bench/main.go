@@ -47,8 +47,7 @@ type workload struct {
 // order WORKLOADS.md gives them; each file of this command adds its own.
 var families = []func() []workload{elementwise}
 
-// elementwise builds the elementwise and copy workloads (and the simple
-// reductions until they get a family of their own).
+// elementwise builds the elementwise and copy workloads.
 func elementwise() []workload {
 	f32 := tensor.Float32
 	a, b := pattern(f32, 13, n), pattern(f32, 29, n)
@@ -81,10 +80,6 @@ func elementwise() []workload {
 		{"tanh_f32", func() { tensor.TanhTo(out, a) }, 2 * e * n, n},
 		{"sigmoid_f32", func() { tensor.SigmoidTo(out, a) }, 2 * e * n, n},
 		{"gelu_f32", func() { a.Gelu() }, 2 * e * n, n},
-		{"sum_all", func() { a.Sum() }, e * n, n},
-		{"sum_dim0", func() { m.SumOpt(tensor.ReduceOpt{Dims: []int{0}}) }, e * s * s, s * s},
-		{"sum_dim1", func() { m.SumOpt(tensor.ReduceOpt{Dims: []int{1}}) }, e * s * s, s * s},
-		{"amax_dim1", func() { m.Amax(tensor.ReduceOpt{Dims: []int{1}}) }, e * s * s, s * s},
 	}
 }
 

@@ -1,13 +1,14 @@
 // Command conform runs goten's conformance cases and prints the same report
 // as the reference runner torch_runner.py:
 //
-//	go run ./cmd/conform [-v] [-run REGEXP] PATH...
+//	go run ./cmd/conform [-v] [-run REGEXP] [-backend cpu|ref] PATH...
 //
 // PATH is a folder holding cases/*.jsonl, a folder of .jsonl files, or a
 // .jsonl file (default testdata/conformance). The report is one
 // `FAIL id: why` line per failing case, one `suite: P passed, F failed` line
 // per suite and last `P passed, F failed`. The exit status is 0 only if every
-// case passed and at least one did.
+// case passed and at least one did. -backend ref runs the cases on the
+// reference backend (the scalar oracle) instead of the CPU backend.
 package main
 
 import (
@@ -16,17 +17,28 @@ import (
 	"os"
 	"regexp"
 
+	"github.com/goten-ml/goten/backend/ref"
 	"github.com/goten-ml/goten/internal/conform"
+	"github.com/goten-ml/goten/op"
 )
 
 func main() {
 	verbose := flag.Bool("v", false, "also print a line for every passing case")
 	run := flag.String("run", "", "run only the cases whose id matches this regular expression")
+	backend := flag.String("backend", "cpu", "the backend to run the cases on: cpu or ref")
 	flag.Usage = func() {
-		fmt.Fprintf(os.Stderr, "usage: conform [-v] [-run REGEXP] PATH...\n")
+		fmt.Fprintf(os.Stderr, "usage: conform [-v] [-run REGEXP] [-backend cpu|ref] PATH...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	switch *backend {
+	case "cpu":
+	case "ref":
+		op.Backend = ref.New()
+	default:
+		fmt.Fprintf(os.Stderr, "conform: unknown backend %q\n", *backend)
+		os.Exit(2)
+	}
 	paths := flag.Args()
 	if len(paths) == 0 {
 		paths = []string{"testdata/conformance"}

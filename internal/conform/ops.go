@@ -140,34 +140,6 @@ var ops = map[string]opFunc{
 	"full_like": func(c *call) result {
 		return one(tensor.FullLike(c.tensor(0, "input"), c.need(1, "fill_value", argScalar).num))
 	},
-
-	// Reductions that goten has.
-	"sum": func(c *call) result {
-		t, o := c.tensor(0, "input"), reduceOpt(c, true)
-		if dst := c.out(); dst != nil {
-			return one(tensor.SumTo(dst, t, o))
-		}
-		return one(t.SumOpt(o))
-	},
-	"prod": func(c *call) result {
-		t := c.tensor(0, "input")
-		o := tensor.ReduceOpt{KeepDim: c.flag(2, "keepdim", false)}
-		if d, ok := c.optInt(1, "dim"); ok {
-			o.Dims = []int{d}
-		}
-		if dt, ok := c.dtype(-1, "dtype"); ok {
-			o.DType = dt
-		}
-		return one(t.ProdOpt(o))
-	},
-	"amax": func(c *call) result {
-		t, o := c.tensor(0, "input"), reduceOpt(c, false)
-		if dst := c.out(); dst != nil {
-			return one(tensor.AmaxTo(dst, t, o))
-		}
-		return one(t.Amax(o))
-	},
-	"amin": func(c *call) result { return one(c.tensor(0, "input").Amin(reduceOpt(c, false))) },
 }
 
 // unary is an elementwise op of one tensor: its function, its out= form and its in-place form.
@@ -418,19 +390,6 @@ func opClamp(c *call) result {
 func addcArgs(c *call) (t, t1, t2 *tensor.Tensor, value tensor.Num) {
 	return c.tensor(0, "input"), c.tensor(1, "tensor1"), c.tensor(2, "tensor2"),
 		c.num(-1, "value", tensor.Int(1))
-}
-
-// reduceOpt reads a reduction's dim (int|ints), keepdim and, when withDType, dtype.
-func reduceOpt(c *call, withDType bool) tensor.ReduceOpt {
-	var o tensor.ReduceOpt
-	o.Dims, _ = c.dims(1, "dim")
-	o.KeepDim = c.flag(2, "keepdim", false)
-	if withDType {
-		if dt, ok := c.dtype(-1, "dtype"); ok {
-			o.DType = dt
-		}
-	}
-	return o
 }
 
 // runOp dispatches one op.

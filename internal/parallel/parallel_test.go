@@ -13,7 +13,8 @@ func TestChunks(t *testing.T) {
 		{1, 10, 10, 1},
 		{10, 10, 10, 1},
 		{11, 10, 10, 2},
-		{100, 0, 1, 100},
+		{MaxChunks, 0, 1, MaxChunks},
+		{MaxChunks + 1, 0, 2, (MaxChunks + 2) / 2},
 		{MaxChunks * 10, 10, 10, MaxChunks},
 		{MaxChunks*10 + 1, 10, 11, (MaxChunks*10 + 1 + 10) / 11},
 	}
@@ -92,7 +93,7 @@ func TestForPanic(t *testing.T) {
 		}
 	}()
 	For(1000, 10, func(b, e int) {
-		if b == 500 {
+		if b <= 500 && 500 < e {
 			panic("boom")
 		}
 	})

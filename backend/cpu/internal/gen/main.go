@@ -199,20 +199,6 @@ var ops = []opSpec{
 	ternary("Lerp", "lerp", v("F", tF, "lerp(a, b, c)")),
 }
 
-// reduction rows: the accumulator r, the element v.
-type redSpec struct {
-	code string
-	name string
-	vars []variant
-}
-
-var reds = []redSpec{
-	{"Sum", "sum", []variant{v("N", tN, "r + v")}},
-	{"Prod", "prod", []variant{v("N", tN, "r * v")}},
-	{"Amax", "amax", []variant{v("B", tB, "r || v"), v("N", tN, "max(r, v)")}},
-	{"Amin", "amin", []variant{v("B", tB, "r && v"), v("N", tN, "min(r, v)")}},
-}
-
 var dtypeOf = map[string]string{
 	"bool": "Bool", "uint8": "Uint8", "int8": "Int8", "int16": "Int16", "int32": "Int32", "int64": "Int64",
 	"float16": "Float16", "bfloat16": "BFloat16", "float32": "Float32", "float64": "Float64",
@@ -366,48 +352,6 @@ func emitLoop(w *bytes.Buffer, o opSpec, vr variant) {
 		fmt.Fprintf(w, "%s := *(*%s)(unsafe.Add(p[%d], i*s[%d]))\n", names[k], inT[k], k+1, k+1)
 	}
 	fmt.Fprintf(w, "*(*%s)(unsafe.Add(p[0], i*s[0])) = %s\n}\n}\n\n", outT, expr)
-}
-
-func genReduce() []byte {
-	var w bytes.Buffer
-	w.WriteString(header)
-	w.WriteString("import (\n\"unsafe\"\n\n\"github.com/goten-ml/goten/dtype\"\n)\n\n")
-	for _, r := range reds {
-		for _, vr := range r.vars {
-			fname := fmt.Sprintf("reduce%s%s", r.code, vr.name)
-			fmt.Fprintf(&w, "// %s accumulates r = %s for %s: into one accumulator when\n// as is 0, else elementwise.\n", fname, vr.expr, strings.Join(vr.types, ", "))
-			fmt.Fprintf(&w, "func %s[T %s](acc unsafe.Pointer, as int, in unsafe.Pointer, is int, n int) {\n", fname, constraint(vr.types))
-			w.WriteString("var z T\nes := int(unsafe.Sizeof(z))\n")
-			// A contiguous row folds into four partial accumulators (the op
-			// is associative and commutative), breaking the latency chain.
-			fold := func(dst, a, b string) string {
-				e := strings.NewReplacer("r", a, "v", b).Replace(vr.expr)
-				return dst + " = " + e + "\n"
-			}
-			w.WriteString("if as == 0 {\nr := *(*T)(acc)\nif is == es {\nx := unsafe.Slice((*T)(in), n)\n")
-			w.WriteString("if len(x) >= 8 {\nr0, r1, r2, r3 := x[0], x[1], x[2], x[3]\ni := 4\nfor ; i+4 <= len(x); i += 4 {\n")
-			w.WriteString(fold("r0", "r0", "x[i]") + fold("r1", "r1", "x[i+1]") + fold("r2", "r2", "x[i+2]") + fold("r3", "r3", "x[i+3]"))
-			w.WriteString("}\n" + fold("r0", "r0", "r1") + fold("r2", "r2", "r3") + fold("r0", "r0", "r2") + fold("r", "r", "r0") + "x = x[i:]\n}\n")
-			fmt.Fprintf(&w, "for _, v := range x {\nr = %s\n}\n} else {\nfor i := 0; i < n; i++ {\nv := *(*T)(unsafe.Add(in, i*is))\nr = %s\n}\n}\n*(*T)(acc) = r\nreturn\n}\n", vr.expr, vr.expr)
-			fmt.Fprintf(&w, "for i := 0; i < n; i++ {\np := (*T)(unsafe.Add(acc, i*as))\nr, v := *p, *(*T)(unsafe.Add(in, i*is))\n*p = %s\n}\n}\n\n", vr.expr)
-		}
-	}
-	w.WriteString("// reduceLoops is the dispatch table [code - kernel.Sum][loop dtype].\nvar reduceLoops = [4][dtype.Count]reduceFn{\n")
-	for _, r := range reds {
-		w.WriteString("{")
-		for _, t := range loopTypes {
-			for _, vr := range r.vars {
-				for _, vt := range vr.types {
-					if vt == t {
-						fmt.Fprintf(&w, "dtype.%s: reduce%s%s[%s], ", dtypeOf[t], r.code, vr.name, t)
-					}
-				}
-			}
-		}
-		w.WriteString("},\n")
-	}
-	w.WriteString("}\n")
-	return w.Bytes()
 }
 
 // cast types: name, Go type, size, kind.

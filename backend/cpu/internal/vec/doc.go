@@ -1,6 +1,9 @@
 // Package vec holds the few SIMD primitives that goten's CPU kernels call on
 // contiguous data: float32/float64 arithmetic, fused multiply-add, selection
-// and the float conversions.
+// and the float conversions; and the reduction primitives (sums, max and
+// min of rows, float64 accumulation of float32 rows, the exp-and-sum of
+// softmax, layer_norm's moments and affine map: reduce_go.go, generated
+// into zz_reduce_amd64.s by asm/reduce.go with -part reduce).
 //
 // The layout follows gonum's internal/asm. Every primitive has a pure-Go twin
 // (arith_go.go, conv_go.go) whose doc comment is its exact loop; it is the

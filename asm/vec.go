@@ -1,0 +1,646 @@
+package main
+
+// This file generates package vec: float arithmetic, selection and
+// conversions over contiguous slices.
+
+import (
+	"fmt"
+	"strings"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// genVec emits every function of package vec.
+func genVec() {
+	ConstraintExpr("amd64,!purego")
+
+	cpuid()
+
+	// float32 arithmetic
+	for _, op := range []struct {
+		name string
+		ins  func(...Op)
+	}{
+		{"add", VADDPS}, {"sub", VSUBPS}, {"mul", VMULPS}, {"div", VDIVPS},
+	} {
+		binary(op.name+"F32AVX2", "func(dst, a, b []float32)", f32, op.ins)
+		scalarRight(op.name+"ScalarF32AVX2", "func(dst, a []float32, s float32)", f32, op.ins)
+	}
+	scalarLeft("scalarSubF32AVX2", "func(dst, a []float32, s float32)", f32, VSUBPS)
+	scalarLeft("scalarDivF32AVX2", "func(dst, a []float32, s float32)", f32, VDIVPS)
+	axpy("axpyF32AVX2", "func(dst, a, b []float32, alpha float32)", f32, VFMADD231PS)
+
+	// float64 arithmetic
+	for _, op := range []struct {
+		name string
+		ins  func(...Op)
+	}{
+		{"add", VADDPD}, {"sub", VSUBPD}, {"mul", VMULPD}, {"div", VDIVPD},
+	} {
+		binary(op.name+"F64AVX2", "func(dst, a, b []float64)", f64, op.ins)
+		scalarRight(op.name+"ScalarF64AVX2", "func(dst, a []float64, s float64)", f64, op.ins)
+	}
+	scalarLeft("scalarSubF64AVX2", "func(dst, a []float64, s float64)", f64, VSUBPD)
+	scalarLeft("scalarDivF64AVX2", "func(dst, a []float64, s float64)", f64, VDIVPD)
+	axpy("axpyF64AVX2", "func(dst, a, b []float64, alpha float64)", f64, VFMADD231PD)
+
+	// selection
+	where("whereF32AVX2", "func(dst []float32, cond []bool, a, b []float32)", f32)
+	where("whereF64AVX2", "func(dst []float64, cond []bool, a, b []float64)", f64)
+
+	// conversions
+	f32ToF16()
+	f16ToF32()
+	f32ToBF16()
+	bf16ToF32()
+	i32ToF32()
+	f32ToF64()
+	f64ToF32()
+}
+
+// cpuid emits the CPUID and XGETBV stubs used for feature detection.
+func cpuid() {
+	TEXT("cpuid", NOSPLIT, "func(eaxArg, ecxArg uint32) (eax, ebx, ecx, edx uint32)")
+	Doc("cpuid executes CPUID with the given EAX and ECX.")
+	Load(Param("eaxArg"), reg.EAX)
+	Load(Param("ecxArg"), reg.ECX)
+	CPUID()
+	Store(reg.EAX, Return("eax"))
+	Store(reg.EBX, Return("ebx"))
+	Store(reg.ECX, Return("ecx"))
+	Store(reg.EDX, Return("edx"))
+	RET()
+
+	TEXT("xgetbv", NOSPLIT, "func() (eax, edx uint32)")
+	Doc("xgetbv executes XGETBV with ECX = 0 (the XCR0 register).")
+	XORL(reg.ECX, reg.ECX)
+	XGETBV()
+	Store(reg.EAX, Return("eax"))
+	Store(reg.EDX, Return("edx"))
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// Loop skeleton
+
+// kernel describes one generated function.
+type kernel struct {
+	name, sig string
+	params    []string // slice parameters; params[0] is dst, whose length is the trip count
+	scales    []uint8  // element size in bytes of each slice parameter
+	step      int      // elements per vector
+	unroll    int      // vectors per main-loop iteration
+	// setup runs once before the loops (broadcast constants, load scalars).
+	setup func(g *gen)
+	// body processes u vectors of step elements at index i (vector mode), or,
+	// when g.scalar, one element.
+	body func(g *gen, u int)
+}
+
+// gen is the state a body sees.
+type gen struct {
+	k      *kernel
+	ptr    []reg.Register
+	i      reg.Register
+	scalar bool
+	labels int
+	vals   map[string]reg.VecVirtual // named values made by setup
+}
+
+// mem returns the address of vector v (of u) of slice parameter p.
+func (g *gen) mem(p, v int) Mem {
+	s := g.k.scales[p]
+	return Mem{Base: g.ptr[p], Index: g.i, Scale: s, Disp: v * g.k.step * int(s)}
+}
+
+// vec returns a fresh vector register of the current width.
+func (g *gen) vec() reg.Register {
+	if g.scalar {
+		return XMM()
+	}
+	return YMM()
+}
+
+// val returns the setup value name at the current width.
+func (g *gen) val(name string) reg.Register {
+	v, ok := g.vals[name]
+	if !ok {
+		panic("no value " + name)
+	}
+	if g.scalar {
+		return v.AsX()
+	}
+	return v
+}
+
+func (g *gen) label(s string) string {
+	g.labels++
+	return fmt.Sprintf("%s_%s%d", g.k.name, s, g.labels)
+}
+
+// bcast32 returns a YMM register holding c in every 32-bit lane.
+func bcast32(c uint32) reg.VecVirtual {
+	r := GP32()
+	MOVL(U32(c), r)
+	y := YMM()
+	VMOVD(r, y.AsX())
+	VPBROADCASTD(y.AsX(), y)
+	return y
+}
+
+func (k *kernel) generate() {
+	TEXT(k.name, NOSPLIT, k.sig)
+	Doc(fmt.Sprintf("%s is %sGo in assembly; see there for the exact loop.", k.name, strings.TrimSuffix(k.name, "AVX2")))
+	Pragma("noescape")
+	g := &gen{k: k, vals: map[string]reg.VecVirtual{}}
+
+	n := Load(Param(k.params[0]).Len(), GP64())
+	for _, p := range k.params {
+		g.ptr = append(g.ptr, Load(Param(p).Base(), GP64()))
+	}
+	if k.setup != nil {
+		k.setup(g)
+	}
+	g.i = GP64()
+	XORQ(g.i, g.i)
+	end := GP64()
+
+	blk := k.step * k.unroll
+	MOVQ(n, end)
+	ANDQ(I32(-int32(blk)), end)
+	JMP(LabelRef(k.name + "_check_unrolled"))
+	Label(k.name + "_unrolled")
+	k.body(g, k.unroll)
+	ADDQ(U32(blk), g.i)
+	Label(k.name + "_check_unrolled")
+	CMPQ(g.i, end)
+	JB(LabelRef(k.name + "_unrolled"))
+
+	if k.unroll > 1 {
+		MOVQ(n, end)
+		ANDQ(I32(-int32(k.step)), end)
+		JMP(LabelRef(k.name + "_check_vector"))
+		Label(k.name + "_vector")
+		k.body(g, 1)
+		ADDQ(U32(k.step), g.i)
+		Label(k.name + "_check_vector")
+		CMPQ(g.i, end)
+		JB(LabelRef(k.name + "_vector"))
+	}
+
+	g.scalar = true
+	JMP(LabelRef(k.name + "_check_scalar"))
+	Label(k.name + "_scalar")
+	k.body(g, 1)
+	INCQ(g.i)
+	Label(k.name + "_check_scalar")
+	CMPQ(g.i, n)
+	JB(LabelRef(k.name + "_scalar"))
+
+	VZEROUPPER()
+	RET()
+}
+
+// ---------------------------------------------------------------------------
+// Element types
+
+type ftype struct {
+	size     uint8
+	step     int
+	load     func(m, r Op) // vector load
+	store    func(r, m Op) // vector store
+	loadS    func(m, r Op) // scalar load (zeroes the other lanes)
+	storeS   func(r, m Op) // scalar store
+	bcast    func(m, y Op) // broadcast one element from memory to a YMM
+	blend    func(mask, src2, src1, dst Op)
+	cmpEqInt func(ops ...Op)
+	zextB    func(ops ...Op) // zero-extend bytes to the element width
+}
+
+var f32 = ftype{
+	size: 4, step: 8,
+	load: func(m, r Op) { VMOVUPS(m, r) }, store: func(r, m Op) { VMOVUPS(r, m) },
+	loadS: func(m, r Op) { VMOVSS(m, r) }, storeS: func(r, m Op) { VMOVSS(r, m) },
+	bcast:    func(x, y Op) { VBROADCASTSS(x, y) },
+	blend:    func(mask, a, b, d Op) { VBLENDVPS(mask, a, b, d) },
+	cmpEqInt: VPCMPEQD, zextB: VPMOVZXBD,
+}
+
+var f64 = ftype{
+	size: 8, step: 4,
+	load: func(m, r Op) { VMOVUPD(m, r) }, store: func(r, m Op) { VMOVUPD(r, m) },
+	loadS: func(m, r Op) { VMOVSD(m, r) }, storeS: func(r, m Op) { VMOVSD(r, m) },
+	bcast:    func(x, y Op) { VBROADCASTSD(x, y) },
+	blend:    func(mask, a, b, d Op) { VBLENDVPD(mask, a, b, d) },
+	cmpEqInt: VPCMPEQQ, zextB: VPMOVZXBQ,
+}
+
+// load reads vector v of parameter p into a new register.
+func (g *gen) load(t ftype, p, v int) reg.Register {
+	r := g.vec()
+	if g.scalar {
+		t.loadS(g.mem(p, v), r)
+	} else {
+		t.load(g.mem(p, v), r)
+	}
+	return r
+}
+
+// operand returns vector v of parameter p as a memory operand (vector mode)
+// or as a register holding one element (scalar mode, so that a full-width
+// memory operand never reads past the end).
+func (g *gen) operand(t ftype, p, v int) Op {
+	if g.scalar {
+		return g.load(t, p, v)
+	}
+	return g.mem(p, v)
+}
+
+func (g *gen) store(t ftype, r Op, p, v int) {
+	if g.scalar {
+		t.storeS(r, g.mem(p, v))
+	} else {
+		t.store(r, g.mem(p, v))
+	}
+}
+
+// ---------------------------------------------------------------------------
+// Arithmetic
+
+// binary: dst[i] = a[i] op b[i].
+func binary(name, sig string, t ftype, ins func(...Op)) {
+	(&kernel{
+		name: name, sig: sig,
+		params: []string{"dst", "a", "b"}, scales: []uint8{t.size, t.size, t.size},
+		step: t.step, unroll: 4,
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := g.load(t, 1, v)
+				ins(g.operand(t, 2, v), x, x)
+				g.store(t, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// loadScalar broadcasts the float argument name straight from the frame
+// (VBROADCASTSS/SD m, y: no SSE move that would mix legacy and VEX code).
+func loadScalar(g *gen, t ftype, name string) {
+	b, err := Param(name).Resolve()
+	if err != nil {
+		panic(err)
+	}
+	y := YMM()
+	t.bcast(b.Addr, y)
+	g.vals[name] = y
+}
+
+// scalarRight: dst[i] = a[i] op s.
+func scalarRight(name, sig string, t ftype, ins func(...Op)) {
+	(&kernel{
+		name: name, sig: sig,
+		params: []string{"dst", "a"}, scales: []uint8{t.size, t.size},
+		step: t.step, unroll: 4,
+		setup: func(g *gen) { loadScalar(g, t, "s") },
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := g.load(t, 1, v)
+				ins(g.val("s"), x, x)
+				g.store(t, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// scalarLeft: dst[i] = s op a[i].
+func scalarLeft(name, sig string, t ftype, ins func(...Op)) {
+	(&kernel{
+		name: name, sig: sig,
+		params: []string{"dst", "a"}, scales: []uint8{t.size, t.size},
+		step: t.step, unroll: 4,
+		setup: func(g *gen) { loadScalar(g, t, "s") },
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := g.vec()
+				ins(g.operand(t, 1, v), g.val("s"), x)
+				g.store(t, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// axpy: dst[i] = fma(alpha, b[i], a[i]), one rounding.
+func axpy(name, sig string, t ftype, fma func(...Op)) {
+	(&kernel{
+		name: name, sig: sig,
+		params: []string{"dst", "a", "b"}, scales: []uint8{t.size, t.size, t.size},
+		step: t.step, unroll: 4,
+		setup: func(g *gen) { loadScalar(g, t, "alpha") },
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := g.load(t, 1, v)
+				fma(g.operand(t, 2, v), g.val("alpha"), x) // x = alpha*b + x
+				g.store(t, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// where: dst[i] = a[i] if cond[i] else b[i], bits copied.
+func where(name, sig string, t ftype) {
+	(&kernel{
+		name: name, sig: sig,
+		params: []string{"dst", "cond", "a", "b"}, scales: []uint8{t.size, 1, t.size, t.size},
+		step: t.step, unroll: 4,
+		setup: func(g *gen) {
+			z := YMM()
+			VPXOR(z, z, z)
+			g.vals["zero"] = z
+		},
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				c := g.vec()
+				if g.scalar {
+					r := GP32()
+					MOVBLZX(g.mem(1, v), r)
+					VMOVD(r, c)
+				} else {
+					// step bytes of cond, zero-extended to the element width
+					t.zextB(g.mem(1, v), c)
+				}
+				t.cmpEqInt(g.val("zero"), c, c) // all ones where cond is false
+				x := g.load(t, 2, v)
+				t.blend(c, g.operand(t, 3, v), x, x) // x = c ? b : a
+				g.store(t, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// ---------------------------------------------------------------------------
+// Conversions
+
+// anyNaN computes the NaN mask of each of xs and, when no lane of any is
+// NaN, jumps to the returned label. The caller emits the (rare) NaN fixup
+// code next, then places the label.
+func anyNaN(g *gen, xs []reg.Register) (masks []reg.Register, done string) {
+	var acc reg.Register
+	for _, x := range xs {
+		m := g.vec()
+		VCMPPS(U8(3), x, x, m) // UNORD_Q
+		masks = append(masks, m)
+		if acc == nil {
+			acc = m
+		} else {
+			a := g.vec()
+			VORPS(m, acc, a)
+			acc = a
+		}
+	}
+	done = g.label("nonan")
+	VPTEST(acc, acc)
+	JZ(LabelRef(done))
+	return masks, done
+}
+
+// f32ToF16: dst[i] = float16 bits of src[i], round to nearest even, NaN made
+// the quiet NaN sign|0x7e00 (as dtype.HalfFromFloat32: no payload).
+func f32ToF16() {
+	(&kernel{
+		name: "f32ToF16AVX2", sig: "func(dst []uint16, src []float32)",
+		params: []string{"dst", "src"}, scales: []uint8{2, 4},
+		step: 8, unroll: 4,
+		body: func(g *gen, u int) {
+			xs := make([]reg.Register, u)
+			for v := range xs {
+				xs[v] = g.load(f32, 1, v)
+			}
+			masks, done := anyNaN(g, xs)
+			// Rare: some NaN. Replace it by sign|exp|quiet bit, zero payload,
+			// which VCVTPS2PH turns into sign|0x7e00.
+			keep := bcast32(0xff800000)
+			quiet := bcast32(0x00400000)
+			for v, x := range xs {
+				t := g.vec()
+				VANDPS(g.width(keep), x, t)
+				VORPS(g.width(quiet), t, t)
+				VBLENDVPS(masks[v], t, x, x)
+			}
+			Label(done)
+			for v, x := range xs {
+				if g.scalar {
+					h := XMM()
+					VCVTPS2PH(U8(0), x, h)
+					VPEXTRW(U8(0), h, g.mem(0, v))
+				} else {
+					// register form then a store: the memory form is slower on Zen
+					h := XMM()
+					VCVTPS2PH(U8(0), x, h)
+					VMOVDQU(h, g.mem(0, v))
+				}
+			}
+		},
+	}).generate()
+}
+
+// width returns r at the current width.
+func (g *gen) width(r reg.VecVirtual) reg.Register {
+	if g.scalar {
+		return r.AsX()
+	}
+	return r
+}
+
+// f16ToF32: dst[i] = float32 of the float16 bits src[i], exactly, NaN
+// payload kept and not quieted (as dtype.Half.Float32).
+func f16ToF32() {
+	(&kernel{
+		name: "f16ToF32AVX2", sig: "func(dst []float32, src []uint16)",
+		params: []string{"dst", "src"}, scales: []uint8{4, 2},
+		step: 8, unroll: 4,
+		body: func(g *gen, u int) {
+			rs := make([]reg.Register, u)
+			var ws []reg.Register // scalar mode: the loaded half, zero-extended
+			for v := range rs {
+				rs[v] = g.vec()
+				if g.scalar {
+					r, w := GP32(), XMM()
+					MOVWLZX(g.mem(1, v), r)
+					VMOVD(r, w)
+					VCVTPH2PS(w, rs[v])
+					ws = append(ws, w)
+				} else {
+					VCVTPH2PS(g.mem(1, v), rs[v])
+				}
+			}
+			masks, done := anyNaN(g, rs)
+			// Rare: some NaN. VCVTPH2PS sets the quiet bit (bit 22); clear it
+			// again where the half's quiet bit (bit 9) was clear.
+			quiet := bcast32(0x00400000)
+			for v, r := range rs {
+				var w reg.Register
+				if g.scalar {
+					w = ws[v]
+				} else {
+					w = YMM()
+					VPMOVZXWD(g.mem(1, v), w)
+				}
+				t := g.vec()
+				VPSLLD(U8(13), w, t)
+				VPANDN(masks[v], t, t) // t = ^t & nan
+				VPAND(g.width(quiet), t, t)
+				VPXOR(t, r, r)
+			}
+			Label(done)
+			for v, r := range rs {
+				g.store(f32, r, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// f32ToBF16: dst[i] = bfloat16 bits of src[i], round to nearest even by
+// integer addition; NaN: top half with the quiet bit set.
+func f32ToBF16() {
+	(&kernel{
+		name: "f32ToBF16AVX2", sig: "func(dst []uint16, src []float32)",
+		params: []string{"dst", "src"}, scales: []uint8{2, 4},
+		step: 8, unroll: 4,
+		setup: func(g *gen) {
+			g.vals["one"] = bcast32(1)
+			g.vals["round"] = bcast32(0x7fff)
+		},
+		body: func(g *gen, u int) {
+			bs := make([]reg.Register, u)
+			for v := range bs {
+				bs[v] = g.load(f32, 1, v)
+			}
+			masks, done := anyNaN(g, bs)
+			// Rare: some NaN. Set its quiet bit and clear its low half, so
+			// that the rounding below adds no carry and keeps the top half.
+			quiet := bcast32(0x00400000)
+			high := bcast32(0xffff0000)
+			for v, b := range bs {
+				q := g.vec()
+				VPOR(g.width(quiet), b, q)
+				VPAND(g.width(high), q, q)
+				VBLENDVPS(masks[v], q, b, b)
+			}
+			Label(done)
+			// r = (b + 0x7fff + (b>>16)&1) >> 16
+			rs := make([]reg.Register, u)
+			for v, b := range bs {
+				lsb := g.vec()
+				VPSRLD(U8(16), b, lsb)
+				VPAND(g.val("one"), lsb, lsb)
+				r := g.vec()
+				VPADDD(g.val("round"), b, r)
+				VPADDD(lsb, r, r)
+				VPSRLD(U8(16), r, r)
+				rs[v] = r
+			}
+			switch {
+			case g.scalar:
+				VPEXTRW(U8(0), rs[0], g.mem(0, 0))
+			case u%2 == 0:
+				// pack two vectors: words come out as lo0-3 hi0-3 lo4-7 hi4-7
+				for v := 0; v < u; v += 2 {
+					o := YMM()
+					VPACKUSDW(rs[v+1], rs[v], o)
+					VPERMQ(U8(0xd8), o, o)
+					VMOVDQU(o, g.mem(0, v))
+				}
+			default:
+				for v, r := range rs {
+					hi, o := XMM(), XMM()
+					VEXTRACTI128(U8(1), r, hi)
+					VPACKUSDW(hi, r.(reg.VecVirtual).AsX(), o)
+					VMOVDQU(o, g.mem(0, v))
+				}
+			}
+		},
+	}).generate()
+}
+
+// bf16ToF32: dst[i] = src[i] << 16 as float32 bits.
+func bf16ToF32() {
+	(&kernel{
+		name: "bf16ToF32AVX2", sig: "func(dst []float32, src []uint16)",
+		params: []string{"dst", "src"}, scales: []uint8{4, 2},
+		step: 8, unroll: 4,
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				if g.scalar {
+					r := GP32()
+					MOVWLZX(g.mem(1, v), r)
+					SHLL(U8(16), r)
+					MOVL(r, g.mem(0, v))
+					continue
+				}
+				y := YMM()
+				VPMOVZXWD(g.mem(1, v), y)
+				VPSLLD(U8(16), y, y)
+				VMOVDQU(y, g.mem(0, v))
+			}
+		},
+	}).generate()
+}
+
+// i32ToF32: dst[i] = float32(src[i]), rounding per MXCSR (nearest even).
+func i32ToF32() {
+	(&kernel{
+		name: "i32ToF32AVX2", sig: "func(dst []float32, src []int32)",
+		params: []string{"dst", "src"}, scales: []uint8{4, 4},
+		step: 8, unroll: 4,
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := g.vec()
+				VCVTDQ2PS(g.operand(f32, 1, v), x)
+				g.store(f32, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// f32ToF64: dst[i] = float64(src[i]).
+func f32ToF64() {
+	(&kernel{
+		name: "f32ToF64AVX2", sig: "func(dst []float64, src []float32)",
+		params: []string{"dst", "src"}, scales: []uint8{8, 4},
+		step: 4, unroll: 4,
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := g.vec()
+				if g.scalar {
+					VCVTPS2PD(g.load(f32, 1, v), x)
+				} else {
+					VCVTPS2PD(g.mem(1, v), x)
+				}
+				g.store(f64, x, 0, v)
+			}
+		},
+	}).generate()
+}
+
+// f64ToF32: dst[i] = float32(src[i]), rounding per MXCSR (nearest even).
+func f64ToF32() {
+	(&kernel{
+		name: "f64ToF32AVX2", sig: "func(dst []float32, src []float64)",
+		params: []string{"dst", "src"}, scales: []uint8{4, 8},
+		step: 4, unroll: 4,
+		body: func(g *gen, u int) {
+			for v := 0; v < u; v++ {
+				x := XMM()
+				if g.scalar {
+					VCVTPD2PSX(g.load(f64, 1, v), x)
+					VMOVSS(x, g.mem(0, v))
+				} else {
+					VCVTPD2PSY(g.mem(1, v), x)
+					VMOVUPS(x, g.mem(0, v))
+				}
+			}
+		},
+	}).generate()
+}

@@ -1,0 +1,693 @@
+package cpu
+
+import (
+	"math"
+	"unsafe"
+
+	"github.com/goten-ml/goten/backend/cpu/internal/vec"
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+)
+
+// Note [Scans and row ops]
+//
+// Scan walks a row plan (Note [Row plans] in package kernel): every plan
+// element starts a row of length L along Args.Dim. Scans (cumsum, ...)
+// carry a state along the row, so a row can be processed in chunks: a
+// contiguous row of the loop dtype is scanned in place in one call; any
+// other row is gathered (and converted) into a buffer bufLen elements at a
+// time, scanned, and scattered back. When the plan's fastest dim is
+// contiguous for every operand — a scan over an outer dim, like cumsum over
+// dim 0 of a matrix — scanWidth neighbouring rows are scanned together, one
+// contiguous run of elements at a time: out[t, :] = out[t-1, :] + x[t, :],
+// a vectorised row-by-row add at memory speed (PyTorch 1.13 walks each
+// column on its own instead).
+//
+// Row ops (softmax, log_softmax, layer_norm) read their row more than once,
+// so a row that is not contiguous in the loop dtype is gathered whole into
+// a row buffer first. Each is one pass over memory when the row fits in
+// cache: max, then exponentials and their sum, then the scaling.
+//
+// Workers take ranges of rows; each row is computed by one worker in a
+// fixed order, so results are reproducible.
+
+const scanWidth = 2048 // rows scanned together on the outer-dim fast path
+
+// scanFuncs is one scan for one loop type. The carry is the state passed
+// along a row, in an 8-byte aligned buffer.
+type scanFuncs struct {
+	carry int // bytes of one carry
+	init  func(c unsafe.Pointer, n int)
+	// row scans n contiguous elements x (indices idx…) into y (and yi),
+	// continuing from the carry c.
+	row func(y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer)
+	// cols scans w neighbouring rows together over n steps: element t of
+	// row j of x is at x + t·xs + j·es (likewise y, yi), carries c[0:w].
+	// Optional.
+	cols func(y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, c unsafe.Pointer)
+}
+
+type signedOrFloat interface {
+	uint8 | int8 | int16 | int32 | int64 | float32 | float64
+}
+
+func cumSumInit[A int64 | float64](c unsafe.Pointer, n int) {
+	clear(unsafe.Slice((*A)(c), n))
+}
+
+func cumProdInit[A int64 | float64](c unsafe.Pointer, n int) {
+	s := unsafe.Slice((*A)(c), n)
+	for k := range s {
+		s[k] = 1
+	}
+}
+
+// cumSumRow accumulates in A (int64, or float64 as PyTorch's CPU cumsum).
+func cumSumRow[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, n, _ int, c unsafe.Pointer) {
+	acc := *(*A)(c)
+	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+	ys = ys[:len(xs)]
+	for k, v := range xs {
+		acc += A(v)
+		ys[k] = T(acc)
+	}
+	*(*A)(c) = acc
+}
+
+func cumSumCols[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
+	acc := unsafe.Slice((*A)(c), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		for j := range acc {
+			acc[j] += A(xr[j])
+			yr[j] = T(acc[j])
+		}
+	}
+}
+
+// cumSumColsF32 is cumSumCols for float32 on internal/vec: a vectorised
+// row-by-row add in float64 (Note [Scans and row ops]).
+func cumSumColsF32(y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
+	acc := unsafe.Slice((*float64)(c), w)
+	for t := 0; t < n; t++ {
+		vec.CumAccF32F64(acc, unsafe.Slice((*float32)(unsafe.Add(x, t*xs)), w), unsafe.Slice((*float32)(unsafe.Add(y, t*ys)), w))
+	}
+}
+
+func cumProdRow[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, n, _ int, c unsafe.Pointer) {
+	acc := *(*A)(c)
+	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+	ys = ys[:len(xs)]
+	for k, v := range xs {
+		acc *= A(v)
+		ys[k] = T(acc)
+	}
+	*(*A)(c) = acc
+}
+
+func cumProdCols[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
+	acc := unsafe.Slice((*A)(c), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		for j := range acc {
+			acc[j] *= A(xr[j])
+			yr[j] = T(acc[j])
+		}
+	}
+}
+
+// The running max and min carry the best value and its index; an equal
+// value or a NaN takes over (PyTorch's cummax_helper: x >= best).
+func cumMaxInit[T ordered](c unsafe.Pointer, n int) {
+	s := unsafe.Slice((*argState[T])(c), n)
+	for k := range s {
+		s[k] = argState[T]{v: lowest[T]()}
+	}
+}
+
+func cumMinInit[T ordered](c unsafe.Pointer, n int) {
+	s := unsafe.Slice((*argState[T])(c), n)
+	for k := range s {
+		s[k] = argState[T]{v: highest[T]()}
+	}
+}
+
+func cumMaxRowF[T float](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
+	s := *(*argState[T])(c)
+	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
+	for k, v := range xs {
+		if s.v == s.v && (v != v || v >= s.v) {
+			s.v, s.i = v, int64(idx+k)
+		}
+		ys[k], is[k] = s.v, s.i
+	}
+	*(*argState[T])(c) = s
+}
+
+func cumMinRowF[T float](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
+	s := *(*argState[T])(c)
+	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
+	for k, v := range xs {
+		if s.v == s.v && (v != v || v <= s.v) {
+			s.v, s.i = v, int64(idx+k)
+		}
+		ys[k], is[k] = s.v, s.i
+	}
+	*(*argState[T])(c) = s
+}
+
+func cumMaxRowI[T integer](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
+	s := *(*argState[T])(c)
+	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
+	for k, v := range xs {
+		if v >= s.v {
+			s.v, s.i = v, int64(idx+k)
+		}
+		ys[k], is[k] = s.v, s.i
+	}
+	*(*argState[T])(c) = s
+}
+
+func cumMinRowI[T integer](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
+	s := *(*argState[T])(c)
+	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
+	for k, v := range xs {
+		if v <= s.v {
+			s.v, s.i = v, int64(idx+k)
+		}
+		ys[k], is[k] = s.v, s.i
+	}
+	*(*argState[T])(c) = s
+}
+
+func cumMaxRowB(y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
+	s := *(*argState[bool])(c)
+	xs, ys, is := unsafe.Slice((*bool)(x), n), unsafe.Slice((*bool)(y), n), unsafe.Slice((*int64)(yi), n)
+	for k, v := range xs {
+		if v || !s.v {
+			s.v, s.i = v, int64(idx+k)
+		}
+		ys[k], is[k] = s.v, s.i
+	}
+	*(*argState[bool])(c) = s
+}
+
+func cumMinRowB(y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
+	s := *(*argState[bool])(c)
+	xs, ys, is := unsafe.Slice((*bool)(x), n), unsafe.Slice((*bool)(y), n), unsafe.Slice((*int64)(yi), n)
+	for k, v := range xs {
+		if !v || s.v {
+			s.v, s.i = v, int64(idx+k)
+		}
+		ys[k], is[k] = s.v, s.i
+	}
+	*(*argState[bool])(c) = s
+}
+
+func logCumSumExpInit(c unsafe.Pointer, n int) {
+	s := unsafe.Slice((*float64)(c), n)
+	for k := range s {
+		s[k] = math.Inf(-1)
+	}
+}
+
+// logCumSumExpRow accumulates in float64 with PyTorch's _log_add_exp_helper.
+func logCumSumExpRow[T float](y, _, x unsafe.Pointer, n, _ int, c unsafe.Pointer) {
+	acc := *(*float64)(c)
+	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+	ys = ys[:len(xs)]
+	for k, v := range xs {
+		acc = logAddExp(acc, float64(v))
+		ys[k] = T(acc)
+	}
+	*(*float64)(c) = acc
+}
+
+// logAddExp is log(e^a + e^b); equal infinities give themselves.
+func logAddExp(a, b float64) float64 {
+	lo, hi := math.Min(a, b), math.Max(a, b)
+	if lo != hi || !math.IsInf(lo, 0) {
+		return hi + math.Log1p(math.Exp(lo-hi))
+	}
+	return a
+}
+
+func sumScan[T signedOrFloat, A int64 | float64]() scanFuncs {
+	return scanFuncs{carry: 8, init: cumSumInit[A], row: cumSumRow[T, A], cols: cumSumCols[T, A]}
+}
+
+func prodScan[T signedOrFloat, A int64 | float64]() scanFuncs {
+	return scanFuncs{carry: 8, init: cumProdInit[A], row: cumProdRow[T, A], cols: cumProdCols[T, A]}
+}
+
+func argScanSize[T ordered]() int { return int(unsafe.Sizeof(argState[T]{})) }
+
+// scanTable is the dispatch table [code - kernel.CumSum][loop dtype].
+var scanTable = [kernel.LogCumSumExp - kernel.CumSum + 1][dtype.Count]scanFuncs{
+	{
+		dtype.Uint8: sumScan[uint8, int64](), dtype.Int8: sumScan[int8, int64](), dtype.Int16: sumScan[int16, int64](),
+		dtype.Int32: sumScan[int32, int64](), dtype.Int64: sumScan[int64, int64](),
+		dtype.Float32: {carry: 8, init: cumSumInit[float64], row: cumSumRow[float32, float64], cols: cumSumColsF32},
+		dtype.Float64: sumScan[float64, float64](),
+	},
+	{
+		dtype.Uint8: prodScan[uint8, int64](), dtype.Int8: prodScan[int8, int64](), dtype.Int16: prodScan[int16, int64](),
+		dtype.Int32: prodScan[int32, int64](), dtype.Int64: prodScan[int64, int64](),
+		dtype.Float32: prodScan[float32, float64](), dtype.Float64: prodScan[float64, float64](),
+	},
+	{
+		dtype.Bool:    {carry: argScanSize[bool](), init: cumMaxInit[bool], row: cumMaxRowB},
+		dtype.Uint8:   {carry: argScanSize[uint8](), init: cumMaxInit[uint8], row: cumMaxRowI[uint8]},
+		dtype.Int8:    {carry: argScanSize[int8](), init: cumMaxInit[int8], row: cumMaxRowI[int8]},
+		dtype.Int16:   {carry: argScanSize[int16](), init: cumMaxInit[int16], row: cumMaxRowI[int16]},
+		dtype.Int32:   {carry: argScanSize[int32](), init: cumMaxInit[int32], row: cumMaxRowI[int32]},
+		dtype.Int64:   {carry: argScanSize[int64](), init: cumMaxInit[int64], row: cumMaxRowI[int64]},
+		dtype.Float32: {carry: argScanSize[float32](), init: cumMaxInit[float32], row: cumMaxRowF[float32]},
+		dtype.Float64: {carry: argScanSize[float64](), init: cumMaxInit[float64], row: cumMaxRowF[float64]},
+	},
+	{
+		dtype.Bool:    {carry: argScanSize[bool](), init: cumMinInit[bool], row: cumMinRowB},
+		dtype.Uint8:   {carry: argScanSize[uint8](), init: cumMinInit[uint8], row: cumMinRowI[uint8]},
+		dtype.Int8:    {carry: argScanSize[int8](), init: cumMinInit[int8], row: cumMinRowI[int8]},
+		dtype.Int16:   {carry: argScanSize[int16](), init: cumMinInit[int16], row: cumMinRowI[int16]},
+		dtype.Int32:   {carry: argScanSize[int32](), init: cumMinInit[int32], row: cumMinRowI[int32]},
+		dtype.Int64:   {carry: argScanSize[int64](), init: cumMinInit[int64], row: cumMinRowI[int64]},
+		dtype.Float32: {carry: argScanSize[float32](), init: cumMinInit[float32], row: cumMinRowF[float32]},
+		dtype.Float64: {carry: argScanSize[float64](), init: cumMinInit[float64], row: cumMinRowF[float64]},
+	},
+	{
+		dtype.Float32: {carry: 8, init: logCumSumExpInit, row: logCumSumExpRow[float32]},
+		dtype.Float64: {carry: 8, init: logCumSumExpInit, row: logCumSumExpRow[float64]},
+	},
+}
+
+// rowFn computes a row op on a contiguous row x of n elements of the loop
+// dtype into y; w and b are the LayerNorm weight and bias rows (nil when absent).
+type rowFn func(y, x, w, b unsafe.Pointer, n int, args *kernel.Args)
+
+// rowTable is the dispatch table [code - kernel.Softmax][loop dtype].
+var rowTable = [kernel.LayerNorm - kernel.Softmax + 1][dtype.Count]rowFn{
+	{dtype.Float32: softmaxRowF32, dtype.Float64: softmaxRow[float64]},
+	{dtype.Float32: logSoftmaxRowF32, dtype.Float64: logSoftmaxRow[float64]},
+	{dtype.Float32: layerNormRowF32, dtype.Float64: layerNormRow[float64]},
+}
+
+// The float32 rows run on internal/vec (Note [SIMD rows]): the max, then
+// e^(x-max) and its sum in one pass, then the scaling; layer_norm's mean,
+// squared deviations and affine map. Rows with a NaN or an infinite max,
+// and layer_norm without weight or bias, take the generic loops.
+
+func softmaxRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
+	m, nan := vec.MaxF32(xs)
+	if nan || math.IsInf(float64(m), 0) {
+		softmaxRow[float32](y, x, w, b, n, args)
+		return
+	}
+	s := vec.ExpSubSumF32(ys, xs, m)
+	vec.MulScalarF32(ys, ys, 1/s)
+}
+
+func logSoftmaxRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
+	m, nan := vec.MaxF32(xs)
+	if nan || math.IsInf(float64(m), 0) || y == x {
+		logSoftmaxRow[float32](y, x, w, b, n, args)
+		return
+	}
+	s := vec.ExpSubSumF32(ys, xs, m) // ys as scratch
+	vec.AddScalarF32(ys, xs, -(m + float32(math.Log(float64(s)))))
+}
+
+func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	if w == nil || b == nil {
+		layerNormRow[float32](y, x, w, b, n, args)
+		return
+	}
+	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
+	mean := vec.SumF32(xs) / float32(n)
+	v := vec.SumSqDevF32(xs, mean) / float32(n)
+	rstd := float32(1 / math.Sqrt(float64(v)+args.Eps))
+	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
+}
+
+// rowMax returns the max of x, NaN if there is one.
+func rowMax[T float](x []T) T {
+	m := T(math.Inf(-1))
+	for _, v := range x {
+		if v > m || v != v {
+			m = v
+			if v != v {
+				return v
+			}
+		}
+	}
+	return m
+}
+
+func softmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
+	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+	ys = ys[:len(xs)]
+	m := float64(rowMax(xs))
+	var s float64
+	for k, v := range xs {
+		e := math.Exp(float64(v) - m)
+		ys[k] = T(e)
+		s += e
+	}
+	inv := 1 / s
+	for k := range ys {
+		ys[k] = T(float64(ys[k]) * inv)
+	}
+}
+
+func logSoftmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
+	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+	ys = ys[:len(xs)]
+	m := float64(rowMax(xs))
+	var s float64
+	for _, v := range xs {
+		s += math.Exp(float64(v) - m)
+	}
+	shift := m + math.Log(s)
+	for k, v := range xs {
+		ys[k] = T(float64(v) - shift)
+	}
+}
+
+func layerNormRow[T float](y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
+	ys = ys[:len(xs)]
+	var sum float64
+	for _, v := range xs {
+		sum += float64(v)
+	}
+	mean := sum / float64(n)
+	var m2 float64
+	for _, v := range xs {
+		d := float64(v) - mean
+		m2 += d * d
+	}
+	rstd := 1 / math.Sqrt(m2/float64(n)+args.Eps)
+	switch {
+	case w != nil && b != nil:
+		ws, bs := unsafe.Slice((*T)(w), n), unsafe.Slice((*T)(b), n)
+		for k, v := range xs {
+			ys[k] = T((float64(v)-mean)*rstd*float64(ws[k]) + float64(bs[k]))
+		}
+	case w != nil:
+		ws := unsafe.Slice((*T)(w), n)
+		for k, v := range xs {
+			ys[k] = T((float64(v) - mean) * rstd * float64(ws[k]))
+		}
+	case b != nil:
+		bs := unsafe.Slice((*T)(b), n)
+		for k, v := range xs {
+			ys[k] = T((float64(v)-mean)*rstd + float64(bs[k]))
+		}
+	default:
+		for k, v := range xs {
+			ys[k] = T((float64(v) - mean) * rstd)
+		}
+	}
+}
+
+// Scan runs a scan (CumSum … LogCumSumExp) or a row op (Softmax,
+// LogSoftmax, LayerNorm) along args.Dim of a row plan (Note [Row plans]
+// in package kernel; Note [Scans and row ops]).
+func (*Backend) Scan(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
+	if !kernel.IsScan(code) {
+		return errs.New(errs.Value, codeName(code), "code %d is not a scan", code)
+	}
+	if args == nil {
+		args = &kernel.DefaultArgs
+	}
+	nout := kernel.NumOutputs(code)
+	nin := 1
+	if code == kernel.LayerNorm {
+		nin += b2n(args.HasWeight) + b2n(args.HasBias)
+	}
+	if p.NumOutputs() != nout || p.NumOperands() != nout+nin {
+		return errs.New(errs.Value, codeName(code), "expected %d outputs and %d inputs, got %d operands", nout, nin, p.NumOperands())
+	}
+	compute := p.CommonDType()
+	lt := kernel.LoopDType(compute)
+	s := &scanner{code: code, args: args, nout: nout, lt: lt, es: lt.Size()}
+	if lt.Valid() {
+		if code <= kernel.LogCumSumExp {
+			s.scan = &scanTable[code-kernel.CumSum][lt]
+			if s.scan.row == nil {
+				s.scan = nil
+			}
+		} else {
+			s.row = rowTable[code-kernel.Softmax][lt]
+		}
+	}
+	if s.scan == nil && s.row == nil {
+		return notImplemented(code, compute)
+	}
+	dim := args.Dim
+	for k := 0; k < p.NumOperands(); k++ {
+		o := p.Operand(k)
+		if !o.DType.Valid() {
+			return notImplemented(code, o.DType)
+		}
+		if dim < 0 || dim >= o.View.Dim() {
+			return errs.New(errs.Index, codeName(code), "dim %d out of range for operand %d", dim, k)
+		}
+	}
+	in := p.Operand(nout)
+	s.n = in.View.Shape[dim]
+	s.direct = true
+	for k := 0; k < p.NumOperands(); k++ {
+		o := p.Operand(k)
+		s.dimSt[k] = o.View.Strides[dim] * o.DType.Size()
+		want, via := lt, compute
+		if k == 1 && nout == 2 {
+			want, via = dtype.Int64, dtype.Int64
+		}
+		if k < nout {
+			s.conv[k], s.cvt[k] = chain(want, via, o.DType)
+		} else {
+			s.conv[k], s.cvt[k] = chain(o.DType, compute, lt)
+		}
+		if k <= nout && (s.cvt[k] || s.dimSt[k] != want.Size() && s.n > 1) {
+			s.direct = false
+		}
+	}
+	if p.NumEl() == 0 || s.n == 0 {
+		return nil
+	}
+	// the fast path over an outer dim: the plan's fastest dim contiguous
+	st := p.LoopStrides()
+	s.cols = s.scan != nil && s.scan.cols != nil && !s.anyCvt(p.NumOperands()) && p.Ndim() > 0
+	for k := 0; k < p.NumOperands() && s.cols; k++ {
+		if st[k] != p.Operand(k).DType.Size() {
+			s.cols = false
+		}
+	}
+	if s.row != nil {
+		s.prepareRowInputs(p)
+	}
+	grain := max(1, iter.GrainSize/s.n)
+	if s.cols {
+		grain = max(grain, scanWidth)
+	}
+	p.ForEachGrain(s.loop, grain)
+	return nil
+}
+
+func b2n(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// scanner is the state of one Scan call, shared read-only by its workers.
+type scanner struct {
+	code   kernel.Code
+	args   *kernel.Args
+	nout   int
+	lt     dtype.DType
+	es     int // loop dtype size
+	scan   *scanFuncs
+	row    rowFn
+	n      int       // row length
+	dimSt  [4]int    // byte stride along the row, per operand
+	conv   [4]conv   // per operand: to (inputs) or from (outputs) the loop dtype
+	cvt    [4]bool   // conv needed
+	direct bool      // every row is contiguous in the loop dtype
+	cols   bool      // the outer-dim fast path applies
+	wb     [2][]byte // LayerNorm weight and bias rows in the loop dtype (nil: absent)
+}
+
+func (s *scanner) anyCvt(n int) bool {
+	for k := 0; k < n; k++ {
+		if s.cvt[k] {
+			return true
+		}
+	}
+	return false
+}
+
+// prepareRowInputs reads LayerNorm's weight and bias (the same row for
+// every plan element) into contiguous loop-dtype rows.
+func (s *scanner) prepareRowInputs(p *iter.Plan) {
+	k := s.nout + 1
+	for i, has := range []bool{s.args.HasWeight, s.args.HasBias} {
+		if !has || s.code != kernel.LayerNorm {
+			continue
+		}
+		buf := make([]byte, s.n*s.es+8)
+		s.gather(unsafe.Pointer(&buf[0]), p.DataPtr(k), k, 0, s.n)
+		s.wb[i] = buf
+		k++
+	}
+}
+
+// gather converts m elements of operand k's row at base, from element off,
+// into the contiguous loop-dtype buffer dst.
+func (s *scanner) gather(dst, base unsafe.Pointer, k, off, m int) {
+	src := unsafe.Add(base, off*s.dimSt[k])
+	if s.cvt[k] {
+		var stage [bufLen]uint64
+		for o := 0; o < m; o += bufLen {
+			c := min(bufLen, m-o)
+			s.conv[k].run(unsafe.Add(dst, o*s.es), unsafe.Add(src, o*s.dimSt[k]), s.es, s.dimSt[k], c, unsafe.Pointer(&stage[0]))
+		}
+		return
+	}
+	copyStrided2(dst, src, s.es, s.dimSt[k], s.es, m)
+}
+
+// scatter writes m results of es bytes from the contiguous buffer src into
+// output k's row at base, from element off, converting them.
+func (s *scanner) scatter(base, src unsafe.Pointer, k, off, m, es int) {
+	dst := unsafe.Add(base, off*s.dimSt[k])
+	if s.cvt[k] {
+		var stage [bufLen]uint64
+		for o := 0; o < m; o += bufLen {
+			c := min(bufLen, m-o)
+			s.conv[k].run(unsafe.Add(dst, o*s.dimSt[k]), unsafe.Add(src, o*es), s.dimSt[k], es, c, unsafe.Pointer(&stage[0]))
+		}
+		return
+	}
+	copyStrided2(dst, src, s.dimSt[k], es, es, m)
+}
+
+// copyStrided2 copies m elements of es bytes from src (byte stride ss) to
+// dst (byte stride ds).
+func copyStrided2(dst, src unsafe.Pointer, ds, ss, es, m int) {
+	if ds == es && ss == es {
+		copy(unsafe.Slice((*byte)(dst), m*es), unsafe.Slice((*byte)(src), m*es))
+		return
+	}
+	for k := 0; k < m; k++ {
+		copy(unsafe.Slice((*byte)(unsafe.Add(dst, k*ds)), es), unsafe.Slice((*byte)(unsafe.Add(src, k*ss)), es))
+	}
+}
+
+// loop is the Loop2D of a Scan call.
+func (s *scanner) loop(data []unsafe.Pointer, strides []int, n0, n1 int) {
+	nt := len(data)
+	var ptrs [4]unsafe.Pointer
+	var carry []uint64
+	var rowBufs [][]uint64
+	for j := 0; j < n1; j++ {
+		for k := 0; k < nt; k++ {
+			ptrs[k] = unsafe.Add(data[k], j*strides[nt+k])
+		}
+		if s.cols && n0 > 1 {
+			if carry == nil {
+				carry = make([]uint64, (scanWidth*s.scan.carry+7)/8)
+			}
+			s.colsBlock(ptrs, n0, carry)
+			continue
+		}
+		for i := 0; i < n0; i++ {
+			var q [4]unsafe.Pointer
+			for k := 0; k < nt; k++ {
+				q[k] = unsafe.Add(ptrs[k], i*strides[k])
+			}
+			if s.scan != nil {
+				if carry == nil {
+					carry = make([]uint64, (s.scan.carry+7)/8)
+				}
+				s.scanRow(q, carry)
+			} else {
+				if rowBufs == nil {
+					rowBufs = [][]uint64{make([]uint64, (s.n*s.es+7)/8), make([]uint64, (s.n*s.es+7)/8)}
+				}
+				s.rowOp(q, rowBufs)
+			}
+		}
+	}
+}
+
+// colsBlock scans n0 neighbouring rows together (the outer-dim fast path).
+func (s *scanner) colsBlock(ptrs [4]unsafe.Pointer, n0 int, carry []uint64) {
+	in := s.nout
+	for c0 := 0; c0 < n0; c0 += scanWidth {
+		w := min(scanWidth, n0-c0)
+		s.scan.init(ptr(carry), w)
+		var yi unsafe.Pointer
+		if s.nout == 2 {
+			yi = unsafe.Add(ptrs[1], c0*8)
+		}
+		s.scan.cols(unsafe.Add(ptrs[0], c0*s.es), yi, unsafe.Add(ptrs[in], c0*s.es), s.dimSt[0], s.dimSt[1], s.dimSt[in], s.n, w, ptr(carry))
+	}
+}
+
+// scanRow scans one row.
+func (s *scanner) scanRow(q [4]unsafe.Pointer, carry []uint64) {
+	f := s.scan
+	f.init(ptr(carry), 1)
+	in := s.nout
+	var yi unsafe.Pointer
+	if s.nout == 2 {
+		yi = q[1]
+	}
+	if s.direct {
+		f.row(q[0], yi, q[in], s.n, 0, ptr(carry))
+		return
+	}
+	bufs := bufPool.Get().(*chunkBufs)
+	x, y, yb := unsafe.Pointer(&bufs[0][0]), unsafe.Pointer(&bufs[1][0]), unsafe.Pointer(&bufs[2][0])
+	for off := 0; off < s.n; off += bufLen {
+		m := min(bufLen, s.n-off)
+		s.gather(x, q[in], in, off, m)
+		f.row(y, yb, x, m, off, ptr(carry))
+		s.scatter(q[0], y, 0, off, m, s.es)
+		if s.nout == 2 {
+			s.scatter(q[1], yb, 1, off, m, 8)
+		}
+	}
+	bufPool.Put(bufs)
+}
+
+// rowOp runs a row op on one row.
+func (s *scanner) rowOp(q [4]unsafe.Pointer, bufs [][]uint64) {
+	in := s.nout
+	var w, b unsafe.Pointer
+	if s.wb[0] != nil {
+		w = unsafe.Pointer(&s.wb[0][0])
+	}
+	if s.wb[1] != nil {
+		b = unsafe.Pointer(&s.wb[1][0])
+	}
+	if s.direct {
+		s.row(q[0], q[in], w, b, s.n, s.args)
+		return
+	}
+	x, y := ptr(bufs[0]), ptr(bufs[1])
+	s.gather(x, q[in], in, 0, s.n)
+	s.row(y, x, w, b, s.n, s.args)
+	s.scatter(q[0], y, 0, 0, s.n, s.es)
+}

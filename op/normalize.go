@@ -1,0 +1,85 @@
+package op
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
+)
+
+// LayerNorm is torch.nn.functional.layer_norm: x normalised over its
+// trailing dims normalizedShape (mean 0, biased variance 1, eps added to
+// the variance), then multiplied by weight and added bias (each nil or of
+// shape normalizedShape). The result has x's shape and dtype; x must be a
+// float tensor. Like PyTorch, it reads x as a contiguous [M, N] matrix
+// (copying it first if it is not contiguous) and normalises each row in
+// one pass over memory.
+func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps float64) (*raw.View, error) {
+	const name = "layer_norm"
+	nd, k := x.Dim(), len(normalizedShape)
+	if k == 0 {
+		return nil, errs.New(errs.Value, name, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []")
+	}
+	if k > nd || !shape.Equal(x.Shape[nd-k:], normalizedShape) {
+		return nil, errs.New(errs.Shape, name, "Given normalized_shape=%v, expected input with shape [*, %s], but got input of size%v",
+			normalizedShape, joinInts(normalizedShape), x.Shape)
+	}
+	for _, p := range []struct {
+		v    *raw.View
+		what string
+	}{{weight, "weight"}, {bias, "bias"}} {
+		if p.v != nil && !shape.Equal(p.v.Shape, normalizedShape) {
+			return nil, errs.New(errs.Shape, name, "Expected %s to be of same shape as normalized_shape, but got %s of shape %v and normalized_shape = %v",
+				p.what, p.what, p.v.Shape, normalizedShape)
+		}
+	}
+	if !x.DType.IsFloat() {
+		return nil, errs.New(errs.DType, name, "\"LayerNormKernelImpl\" not implemented for '%s'", x.DType)
+	}
+	n := shape.NumEl(normalizedShape)
+	m := 1
+	for _, s := range x.Shape[:nd-k] {
+		m *= s
+	}
+	out := raw.New(x.DType, []int{m, n})
+	result := out.WithLayout(append([]int{}, x.Shape...), shape.Contiguous(x.Shape), 0)
+	if m*n == 0 {
+		return result, nil
+	}
+	xc, err := Contiguous(x)
+	if err != nil {
+		return nil, err
+	}
+	ins := []*raw.View{xc.WithLayout([]int{m, n}, []int{n, 1}, xc.Offset)}
+	args := kernel.DefaultArgs
+	args.Dim, args.Eps = 1, eps
+	for _, p := range []struct {
+		v   *raw.View
+		has *bool
+	}{{weight, &args.HasWeight}, {bias, &args.HasBias}} {
+		if p.v == nil {
+			continue
+		}
+		c, err := Contiguous(p.v)
+		if err != nil {
+			return nil, err
+		}
+		ins = append(ins, c.WithLayout([]int{m, n}, []int{0, 1}, c.Offset))
+		*p.has = true
+	}
+	if err := runRows(name, kernel.LayerNorm, []*raw.View{out}, ins, 1, x.DType, &args); err != nil {
+		return nil, err
+	}
+	return result, nil
+}
+
+func joinInts(s []int) string {
+	parts := make([]string, len(s))
+	for i, v := range s {
+		parts[i] = fmt.Sprint(v)
+	}
+	return strings.Join(parts, ", ")
+}

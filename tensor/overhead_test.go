@@ -1,0 +1,51 @@
+package tensor
+
+import (
+	"fmt"
+	"testing"
+)
+
+// TestSmallOpAllocs holds Note [Per-op overhead] (package op): an out= op on
+// small contiguous tensors allocates nothing, from the user API down to
+// the loop.
+func TestSmallOpAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts need a normal build")
+	}
+	a := FromSlice(make([]float32, 16), 16)
+	b := FromSlice(make([]float32, 16), 16)
+	out := Empty(Float32, 16)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"AddTo", func() { AddTo(out, a, b, Int(1)) }},
+		{"AddTo/float alpha 1", func() { AddTo(out, a, b, Float(1)) }},
+		{"MulTo", func() { MulTo(out, a, b) }},
+		{"ExpTo", func() { ExpTo(out, a) }},
+		{"AddInPlace", func() { out.AddInPlace(a, Int(1)) }},
+		{"CopyFrom", func() { out.CopyFrom(a) }},
+	} {
+		c.f()
+		if n := testing.AllocsPerRun(100, c.f); n > 0 {
+			t.Errorf("%s of 16 float32 allocates %v times", c.name, n)
+		}
+	}
+}
+
+// BenchmarkAddTo is AddTo/<dtype>/<shape>/contiguous from the user API:
+// at 16 elements, the per-op overhead (the add_f32_16 workload).
+func BenchmarkAddTo(b *testing.B) {
+	for _, n := range []int{16, 1 << 14} {
+		x := FromSlice(make([]float32, n), n)
+		y := FromSlice(make([]float32, n), n)
+		out := Empty(Float32, n)
+		b.Run(fmt.Sprintf("float32/%d/contiguous", n), func(b *testing.B) {
+			b.SetBytes(int64(12 * n))
+			b.ReportAllocs()
+			for range b.N {
+				AddTo(out, x, y, Int(1))
+			}
+		})
+	}
+}

@@ -1,0 +1,39 @@
+package tensor_test
+
+import (
+	"math"
+	"testing"
+
+	"github.com/goten-ml/goten/tensor"
+)
+
+// TestSumAccuracy sums 2^24 float32 values and compares the error with
+// PyTorch 1.13's (torch.sum on the CPU, 2 threads, same values): goten's
+// must be no larger, and within an ulp of the exact sum.
+func TestSumAccuracy(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2^24 elements")
+	}
+	n := 1 << 24
+	for _, c := range []struct {
+		name  string
+		f     func(i int) float64
+		torch float64
+	}{
+		{"pattern", func(i int) float64 { return float64((7919*i+13)%1009-504) / 64 }, -8.203125},
+		{"positive", func(i int) float64 { return float64((7919*i+13)%1009)/64 + 0.001 }, 132137368},
+		{"lcg", func(i int) float64 { return float64((104729*i+707)%997)/997 + 1 }, 25157410},
+	} {
+		v := make([]float32, n)
+		exact := 0.0
+		for i := range v {
+			v[i] = float32(c.f(i))
+			exact += float64(v[i])
+		}
+		got := tensor.FromSlice(v, n).Sum().Item()
+		ulp := float64(math.Nextafter32(float32(math.Abs(exact)), float32(math.Inf(1)))) - math.Abs(float64(float32(exact)))
+		if e, te := math.Abs(got-exact), math.Abs(c.torch-exact); e > te || e > ulp {
+			t.Errorf("%s: sum %v, exact %v: error %g (PyTorch's %g, an ulp %g)", c.name, got, exact, e, te, ulp)
+		}
+	}
+}
