@@ -22,6 +22,15 @@ func sameFloatDType(name string, a, b *raw.View) error {
 	return nil
 }
 
+// matmulDType refuses bool, for which PyTorch has no product kernel; kernel
+// is the name of PyTorch's kernel that its message names.
+func matmulDType(name, kernel string, d dtype.DType) error {
+	if d == dtype.Bool {
+		return errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, d)
+	}
+	return nil
+}
+
 func matrixOf(v *raw.View, batchStride, rowDim, colDim int) kernel.Matrix {
 	return kernel.Matrix{Storage: v.Storage, Offset: v.Offset, BatchStride: batchStride,
 		RowStride: v.Strides[rowDim], ColStride: v.Strides[colDim]}
@@ -66,6 +75,9 @@ func checkMm(a, b *raw.View) error {
 	if err := sameFloatDType("mm", a, b); err != nil {
 		return err
 	}
+	if err := matmulDType("mm", "addmm_impl_cpu_", a.DType); err != nil {
+		return err
+	}
 	if a.Shape[1] != b.Shape[0] {
 		return errs.New(errs.Shape, "mm", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Shape[0], a.Shape[1], b.Shape[0], b.Shape[1])
 	}
@@ -99,6 +111,9 @@ func checkBmm(a, b *raw.View) error {
 	if err := sameFloatDType("bmm", a, b); err != nil {
 		return err
 	}
+	if err := matmulDType("bmm", "bmm", a.DType); err != nil {
+		return err
+	}
 	if b.Shape[0] != a.Shape[0] || b.Shape[1] != a.Shape[2] {
 		return errs.New(errs.Shape, "bmm", "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.Shape[0], a.Shape[2], b.Shape[0], b.Shape[1])
 	}
@@ -111,6 +126,9 @@ func Mv(a, x *raw.View) (*raw.View, error) {
 		return nil, errs.New(errs.Shape, "mv", "vector + matrix @ vector expected, got %d, %d, %d", 1, a.Dim(), x.Dim())
 	}
 	if err := sameFloatDType("mv", a, x); err != nil {
+		return nil, err
+	}
+	if err := matmulDType("mv", "addmv_impl_cpu", a.DType); err != nil {
 		return nil, err
 	}
 	if a.Shape[1] != x.Shape[0] {
@@ -135,6 +153,9 @@ func Dot(a, b *raw.View) (*raw.View, error) {
 	}
 	if a.Shape[0] != b.Shape[0] {
 		return nil, errs.New(errs.Shape, "dot", "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively", a.Shape[0], b.Shape[0], a.Shape[0], b.Shape[0])
+	}
+	if err := matmulDType("dot", "dot", a.DType); err != nil {
+		return nil, err
 	}
 	out := raw.New(a.DType, []int{})
 	as := a.WithLayout([]int{1, 1, a.Shape[0]}, []int{0, 0, a.Strides[0]}, a.Offset)
@@ -168,6 +189,9 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 		return Mm(a, b)
 	}
 	if err := sameFloatDType("matmul", a, b); err != nil {
+		return nil, err
+	}
+	if err := matmulDType("matmul", "bmm", a.DType); err != nil {
 		return nil, err
 	}
 	// batched: 1-D operands become matrices, batch dims broadcast
