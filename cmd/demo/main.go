@@ -1,5 +1,6 @@
 // Command demo walks through goten's core semantics: broadcasting, type
-// promotion, zero-copy views, in-place ops and typed errors. Every result
+// promotion, zero-copy views, in-place ops, reductions, scans, softmax,
+// matrix products and typed errors. Every result
 // matches what PyTorch prints for the same program.
 package main
 
@@ -45,11 +46,32 @@ func main() {
 	r := at.Exp()
 	fmt.Printf("exp(a.T()) has strides %v, like a.T()\n\n", r.Strides())
 
+	// Reductions follow PyTorch's dtype rules: the sum of int32 is int64,
+	// var is unbiased by default, argmax returns the first index of a tie.
+	show("ints.sum() -> int64", ints.Sum())
+	show("m.sum(dim=0)", m.SumOpt(tensor.ReduceOpt{Dims: []int{0}}))
+	show("m.var(dim=1, keepdim=True)", m.Var(tensor.ReduceOpt{Dims: []int{1}, KeepDim: true}, 1))
+	show("argmax of [3, 7, 7, 1] (first of the tie)", tensor.FromSlice([]float32{3, 7, 7, 1}).ArgMax())
+
+	// Scans and normalisations run along one dim.
+	show("m.cumsum(1)", m.CumSum(1))
+	show("softmax(m, dim=-1)", m.Softmax(-1))
+
+	// Matrix products dispatch on rank like torch.matmul; batch dims broadcast.
+	w := tensor.FromSlice([]float32{1, 0, 0, 1, 1, 1}, 3, 2)
+	show("m @ w  ([2,3] @ [3,2])", m.Matmul(w))
+	batch := tensor.Arange(0, 12, 1, tensor.Float32).View(2, 2, 3)
+	show("batch @ w  ([2,2,3] @ [3,2]: w broadcast over the batch)", batch.Matmul(w))
+
 	// Errors are typed and say what was wrong; nothing is half-written.
 	err := tensor.Try(func() { m.Add(tensor.FromSlice([]float32{1, 2})) })
 	fmt.Printf("error: %v\n", err)
 	err = tensor.Try(func() { ints.AddInPlace(tensor.Scalar(0.5), tensor.Int(1)) })
 	fmt.Printf("error: %v\n", err)
 	err = tensor.Try(func() { at.View(12) })
+	fmt.Printf("error: %v\n", err)
+	err = tensor.Try(func() { m.Matmul(m) })
+	fmt.Printf("error: %v\n", err)
+	err = tensor.Try(func() { ints.Mean(tensor.ReduceOpt{}) })
 	fmt.Printf("error: %v\n", err)
 }
