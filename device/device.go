@@ -57,6 +57,19 @@ func Alloc(nbytes int) *Storage {
 // today it is [Alloc]; the distinction is kept for other devices.
 func AllocUninit(nbytes int) *Storage { return Alloc(nbytes) }
 
+// Grow makes s at least nbytes long, keeping its contents, as PyTorch's
+// resize_ grows a storage: in place, so that every view of s sees the new
+// memory (the bytes past the old end are zero). Pointers taken from s before
+// Grow are stale after it.
+func (s *Storage) Grow(nbytes int) {
+	if nbytes <= s.nbytes {
+		return
+	}
+	words := make([]uint64, (nbytes+7)/8+1)
+	copy(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), s.nbytes), s.Bytes())
+	s.nbytes, s.ptr, s.words = nbytes, unsafe.Pointer(&words[0]), words
+}
+
 // Device returns the storage's device.
 func (s *Storage) Device() Device { return s.dev }
 

@@ -419,14 +419,16 @@ func (p *Plan) outputView(i int, permuted bool) *raw.View {
 	} else {
 		copy(shape, p.shape)
 	}
-	st := device.AllocUninit(numel(shape) * op.DType.Size())
 	v := op.View
 	if v == nil {
-		v = &raw.View{DType: op.DType}
+		v = &raw.View{DType: op.DType, Storage: device.AllocUninit(numel(shape) * op.DType.Size())}
 		op.View = v
 	}
-	v.Storage, v.Shape, v.Strides, v.Offset = st, shape, strides, 0
-	op.Storage, op.Offset, op.DType = st, 0, v.DType
+	// An output resized keeps its storage and offset (PyTorch's resize_),
+	// the storage growing if it must.
+	v.Shape, v.Strides = shape, strides
+	v.Storage.Grow((v.Offset + numel(shape)) * v.DType.Size())
+	op.Storage, op.Offset, op.DType = v.Storage, v.ByteOffset(), v.DType
 	return v
 }
 

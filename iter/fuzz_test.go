@@ -46,6 +46,7 @@ type randomCase struct {
 	out     *raw.View // nil: allocate
 	inPlace bool
 	resize  bool // out is an empty view to resize
+	resOff  int  // its storage offset, which resizing keeps
 	noResz  bool // ResizeOutputs(false)
 	linear  bool
 	run     int // how to walk the plan
@@ -170,7 +171,8 @@ func newRandomCase(seed uint64) *randomCase {
 			c.noResz = r.IntN(2) == 0
 		case 2:
 			if numel(c.shape) > 0 || len(c.shape) != 1 {
-				c.out = strided(anyDType(), []int{0}, []int{1}, 0, 1)
+				c.resOff = r.IntN(4)
+				c.out = strided(anyDType(), []int{0}, []int{1}, c.resOff, c.resOff+r.IntN(8))
 				c.resize = true
 			}
 		}
@@ -245,8 +247,15 @@ func checkRandomPlan(t *testing.T, seed uint64) {
 		fail("output is not the given view")
 	}
 	if !c.inPlace && (c.out == nil || c.resize) {
-		if !nonOverlappingAndDense(out.Shape, out.Strides) || out.Offset != 0 || out.Storage.Len() != numel(out.Shape)*out.DType.Size() {
+		if !nonOverlappingAndDense(out.Shape, out.Strides) {
 			fail("allocated output %v strides %v is not dense", out.Shape, out.Strides)
+		}
+		size := numel(out.Shape) * out.DType.Size()
+		if c.out == nil && (out.Offset != 0 || out.Storage.Len() != size) {
+			fail("allocated output: offset %d, %d bytes of storage, want 0 and %d", out.Offset, out.Storage.Len(), size)
+		}
+		if c.resize && (out.Offset != c.resOff || out.Storage.Len() < c.resOff*out.DType.Size()+size) {
+			fail("resized output: offset %d, %d bytes of storage, want offset %d (kept) and room for %d bytes after it", out.Offset, out.Storage.Len(), c.resOff, size)
 		}
 	}
 	views := append([]*raw.View{out}, c.ins...)

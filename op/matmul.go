@@ -253,6 +253,11 @@ func Linear(x, w, bias *raw.View) (*raw.View, error) {
 	if w.Dim() != 2 {
 		return nil, errs.New(errs.Shape, "linear", "weight must be a matrix, got %dD", w.Dim())
 	}
+	if bias != nil && bias.DType != x.DType && x.Dim() == 3 && x.IsContiguous() {
+		// PyTorch folds a contiguous 3-D x to 2-D and runs addmm, whose
+		// message this is; other ranks add the bias in place (promoting).
+		return nil, errs.New(errs.DType, "linear", "self and mat2 must have the same dtype")
+	}
 	wt, _ := T(w)
 	if x.Dim() == 2 && bias != nil {
 		return Addmm(bias, x, wt, Int(1), Int(1))
@@ -272,6 +277,9 @@ func Linear(x, w, bias *raw.View) (*raw.View, error) {
 func Addmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err := checkMm(a, b); err != nil {
 		return nil, err
+	}
+	if input.DType != a.DType {
+		return nil, errs.New(errs.DType, "addmm", "self and mat2 must have the same dtype")
 	}
 	out, err := scaledInput("addmm", input, a.DType, []int{a.Shape[0], b.Shape[1]}, beta)
 	if err != nil {
@@ -298,16 +306,14 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	return out, nil
 }
 
-// scaledInput returns a new view of the product's shape holding input
-// broadcast to it (the C that the GEMM scales by beta), or zeros when beta
-// is 0 (input is then ignored, NaN included).
+// scaledInput returns a new view of the product's shape and dtype dt
+// holding input broadcast to it and converted to dt (the C that the GEMM
+// scales by beta; baddbmm converts an input of another dtype, as PyTorch's
+// does), or zeros when beta is 0 (input is then ignored, NaN included).
 func scaledInput(name string, input *raw.View, dt dtype.DType, sizes []int, beta Scalar) (*raw.View, error) {
 	in, err := Expand(input, sizes)
 	if err != nil {
 		return nil, err
-	}
-	if input.DType != dt {
-		return nil, errs.New(errs.DType, name, "expected scalar type %s but found %s", dt, input.DType)
 	}
 	out := raw.New(dt, sizes)
 	if beta.F == 0 {

@@ -39,6 +39,11 @@ func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps f
 	if !x.DType.IsFloat() {
 		return nil, errs.New(errs.DType, name, "\"LayerNormKernelImpl\" not implemented for '%s'", x.DType)
 	}
+	for _, p := range []*raw.View{weight, bias} {
+		if p != nil && p.DType != x.DType {
+			return nil, errs.New(errs.DType, name, "expected scalar type %s but found %s", x.DType, p.DType)
+		}
+	}
 	n := shape.NumEl(normalizedShape)
 	m := 1
 	for _, s := range x.Shape[:nd-k] {

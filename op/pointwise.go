@@ -102,6 +102,14 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 	if d.IntIdentity && compute.IsIntOrBool() {
 		return identity(d.Name, out, inPlace, ins[0])
 	}
+	if d.Code == kernel.Where && ins[0].DType == dtype.Uint8 {
+		// PyTorch's deprecated uint8 condition: nonzero is true.
+		cond, err := To(ins[0], dtype.Bool)
+		if err != nil {
+			return nil, err
+		}
+		ins = append([]*raw.View{cond}, ins[1:]...)
+	}
 	cfg := iter.NewConfig().Op(d.Name).StaticDType(compute)
 	if out == nil {
 		cfg.AddOutputDType(result)
@@ -181,7 +189,7 @@ var (
 			}
 			return nil
 		}}
-	Abs        = &Pointwise{Name: "abs", Code: kernel.Abs, Arity: 1, StrictOut: true}
+	Abs        = &Pointwise{Name: "abs", Code: kernel.Abs, Arity: 1, StrictOut: true, Accepts: notBool}
 	Sign       = unary("sign", kernel.Sign)
 	Exp        = floatUnary("exp", kernel.Exp)
 	Exp2       = floatUnary("exp2", kernel.Exp2)
@@ -214,10 +222,10 @@ var (
 	Silu       = &Pointwise{Name: "silu", Code: kernel.Silu, Arity: 1, Accepts: floatOnly}
 	Erf        = floatUnary("erf", kernel.Erf)
 	Erfc       = floatUnary("erfc", kernel.Erfc)
-	Floor      = &Pointwise{Name: "floor", Code: kernel.Floor, Arity: 1, IntIdentity: true}
-	Ceil       = &Pointwise{Name: "ceil", Code: kernel.Ceil, Arity: 1, IntIdentity: true}
-	Round      = &Pointwise{Name: "round", Code: kernel.Round, Arity: 1, IntIdentity: true}
-	Trunc      = &Pointwise{Name: "trunc", Code: kernel.Trunc, Arity: 1, IntIdentity: true}
+	Floor      = &Pointwise{Name: "floor", Code: kernel.Floor, Arity: 1, IntIdentity: true, Accepts: notBool}
+	Ceil       = &Pointwise{Name: "ceil", Code: kernel.Ceil, Arity: 1, IntIdentity: true, Accepts: notBool}
+	Round      = &Pointwise{Name: "round", Code: kernel.Round, Arity: 1, IntIdentity: true, Accepts: notBool}
+	Trunc      = &Pointwise{Name: "trunc", Code: kernel.Trunc, Arity: 1, IntIdentity: true, Accepts: notBool}
 	Frac       = &Pointwise{Name: "frac", Code: kernel.Frac, Arity: 1, Accepts: floatOnly}
 	LogicalNot = unary("logical_not", kernel.LogicalNot)
 	BitwiseNot = &Pointwise{Name: "bitwise_not", Code: kernel.BitwiseNot, Arity: 1, Accepts: intOrBool}
@@ -247,7 +255,7 @@ var (
 	Fmax        = binary("fmax", kernel.Fmax)
 	Fmin        = binary("fmin", kernel.Fmin)
 	Atan2       = &Pointwise{Name: "atan2", Code: kernel.Atan2, Arity: 2, IntToFloat: true}
-	Hypot       = &Pointwise{Name: "hypot", Code: kernel.Hypot, Arity: 2, IntToFloat: true}
+	Hypot       = &Pointwise{Name: "hypot", Code: kernel.Hypot, Arity: 2, Accepts: floatOnly} // no int-to-float promotion in PyTorch
 	Copysign    = &Pointwise{Name: "copysign", Code: kernel.Copysign, Arity: 2, IntToFloat: true}
 	Eq          = binary("eq", kernel.Eq)
 	Ne          = binary("ne", kernel.Ne)
@@ -268,13 +276,14 @@ var (
 
 	Where = &Pointwise{Name: "where", Code: kernel.Where, Arity: 3, PromoteFrom: []int{1, 2},
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
-			if ins[0].DType != dtype.Bool {
+			if ins[0].DType != dtype.Bool && ins[0].DType != dtype.Uint8 {
 				return errs.New(errs.DType, "where", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", ins[0].DType)
 			}
 			return nil
 		}}
-	Clamp   = &Pointwise{Name: "clamp", Code: kernel.Clamp, Arity: 3}
-	Addcmul = &Pointwise{Name: "addcmul", Code: kernel.Addcmul, Arity: 3, AlphaName: "value"}
+	Clamp = &Pointwise{Name: "clamp", Code: kernel.Clamp, Arity: 3}
+	// Addcmul on integers truncates a float value (PyTorch does not refuse it, unlike add's alpha).
+	Addcmul = &Pointwise{Name: "addcmul", Code: kernel.Addcmul, Arity: 3, Accepts: notBool}
 	Addcdiv = &Pointwise{Name: "addcdiv", Code: kernel.Addcdiv, Arity: 3, AlphaName: "value",
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
 			if ins[1].DType.IsIntOrBool() && ins[2].DType.IsIntOrBool() {
@@ -284,6 +293,14 @@ var (
 		}}
 	Lerp = &Pointwise{Name: "lerp", Code: kernel.Lerp, Arity: 3, Accepts: floatOnly,
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
+			// lerp computes in its input's dtype: a float weight does not promote an integer input
+			if !ins[0].DType.IsFloat() {
+				kernelName := "lerp_kernel_tensor"
+				if ins[2].Wrapped {
+					kernelName = "lerp_kernel_scalar"
+				}
+				return errs.New(errs.DType, "lerp", "%q not implemented for '%s'", kernelName, ins[0].DType)
+			}
 			for i, name := range []string{"", "end", "weight"} {
 				if i > 0 && !ins[i].Wrapped && ins[i].DType != ins[0].DType {
 					return errs.New(errs.DType, "lerp", "expected dtype %s for `%s` but got dtype %s", ins[0].DType, name, ins[i].DType)

@@ -25,10 +25,18 @@ type Reduction struct {
 	// InInput computes in the input's dtype whatever the result's (index,
 	// bool and count results).
 	InInput bool
-	// OutDecides: an out= tensor's dtype is the result dtype (sum, prod).
+	// OutDecides: the dtype= argument, or else an out= tensor's dtype, is
+	// the result dtype (sum, prod).
 	OutDecides bool
 	// StrictOut: out= must have the input's dtype (amax, amin).
 	StrictOut bool
+	// NoBool: PyTorch has no kernel for bool inputs (argmax, argmin).
+	NoBool bool
+	// NoKernel reports the dtypes PyTorch 1.13 has no CPU kernel for (a
+	// dtype error, raised only when there are elements to reduce): in is
+	// the input's dtype, d the one computed in, explicit whether dtype=
+	// gave it. nil: none.
+	NoKernel func(in, d dtype.DType, explicit bool) bool
 }
 
 func intToInt64(d dtype.DType) (dtype.DType, error) {
@@ -53,9 +61,12 @@ var (
 	// Sum is torch.sum: bool and integer inputs give int64.
 	Sum = &Reduction{Name: "sum", Code: kernel.Sum, Result: intToInt64, OutDecides: true}
 	// NanSum is torch.nansum: a sum counting NaN as 0.
-	NanSum = &Reduction{Name: "nansum", Code: kernel.NanSum, Result: intToInt64, OutDecides: true}
+	NanSum = &Reduction{Name: "nansum", Code: kernel.NanSum, Result: intToInt64, OutDecides: true,
+		// an integer input is summed by sum whatever dtype=
+		NoKernel: func(in, d dtype.DType, explicit bool) bool { return in.IsFloat() && explicit && !d.IsFloat() }}
 	// Prod is torch.prod.
-	Prod = &Reduction{Name: "prod", Code: kernel.Prod, Result: intToInt64, OutDecides: true}
+	Prod = &Reduction{Name: "prod", Code: kernel.Prod, Result: intToInt64, OutDecides: true,
+		NoKernel: func(_, d dtype.DType, _ bool) bool { return d.IsReduced() }}
 	// Mean is torch.mean: float inputs only (or a float dtype=).
 	Mean = &Reduction{Name: "mean", Code: kernel.Mean, OutDecides: true,
 		Result: floatOnlyResult("mean", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s")}
@@ -68,9 +79,9 @@ var (
 	// Min is torch.min along a dim: values and int64 indices.
 	Min = &Reduction{Name: "min", Code: kernel.Min, NoIdentity: true}
 	// ArgMax is torch.argmax.
-	ArgMax = &Reduction{Name: "argmax", Code: kernel.ArgMax, NoIdentity: true, InInput: true, Result: alwaysInt64}
+	ArgMax = &Reduction{Name: "argmax", Code: kernel.ArgMax, NoIdentity: true, InInput: true, NoBool: true, Result: alwaysInt64}
 	// ArgMin is torch.argmin.
-	ArgMin = &Reduction{Name: "argmin", Code: kernel.ArgMin, NoIdentity: true, InInput: true, Result: alwaysInt64}
+	ArgMin = &Reduction{Name: "argmin", Code: kernel.ArgMin, NoIdentity: true, InInput: true, NoBool: true, Result: alwaysInt64}
 	// Var is torch.var (Args.Correction).
 	Var = &Reduction{Name: "var", Code: kernel.Var, Result: floatOnlyResult("var", "std and var only support floating point and complex dtypes, got %s")}
 	// Std is torch.std (Args.Correction).
@@ -166,6 +177,9 @@ func (r *Reduction) RunFlat(in *raw.View) (*raw.View, error) {
 	if in.NumEl() == 0 && r.NoIdentity {
 		return nil, errs.New(errs.Index, r.Name, "%s(): Expected reduction dim to be specified for input.numel() == 0.", r.Name)
 	}
+	if r.NoBool && in.DType == dtype.Bool && in.NumEl() > 0 {
+		return nil, errs.New(errs.DType, r.Name, "\"%s_cpu\" not implemented for '%s'", r.Name, in.DType)
+	}
 	flat, err := Reshape(in, []int{-1})
 	if err != nil {
 		return nil, err
@@ -204,18 +218,40 @@ func (r *Reduction) run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 	if dt.Valid() {
 		src = dt
 	}
+	// PyTorch runs no kernel for an empty result, nor along one dim of size 1
+	// (whose indices are all 0).
+	if r.NoBool && src == dtype.Bool && shape.NumEl(outShape) > 0 && !(len(dims) == 1 && in.Dim() > 0 && in.NumEl() == shape.NumEl(outShape)) {
+		return nil, errs.New(errs.DType, r.Name, "\"%s_cpu\" not implemented for '%s'", r.Name, src)
+	}
 	result := src
 	if r.Result != nil {
 		if result, err = r.Result(src); err != nil {
 			return nil, err
 		}
 	}
-	if out != nil && r.OutDecides && !dt.Valid() {
+	switch {
+	case r.OutDecides && dt.Valid():
+		result = dt // dtype= names the result: sum(int8, dtype=int16) is int16
+	case r.OutDecides && out != nil:
 		result = out.DType
 	}
 	compute := result
 	if r.InInput {
 		compute = src
+	}
+	if r.NoKernel != nil && in.NumEl() > 0 && r.NoKernel(in.DType, compute, dt.Valid()) {
+		return nil, errs.New(errs.DType, r.Name, "\"%s_cpu\" not implemented for '%s'", r.Name, compute)
+	}
+	if compute == dtype.Bool && !r.InInput {
+		// A sum or product of bools into bool: computed in int64 and cast
+		// (nonzero is true), which is PyTorch's bool add (or) and mul (and).
+		// The input is converted to bool first (dtype=bool), not to int64.
+		if in.DType != dtype.Bool {
+			if in, err = To(in, dtype.Bool); err != nil {
+				return nil, err
+			}
+		}
+		compute = dtype.Int64
 	}
 	nout := kernel.NumOutputs(r.Code)
 	outs := make([]*raw.View, nout)
@@ -230,8 +266,7 @@ func (r *Reduction) run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 			if out.NumEl() != 0 {
 				return nil, errs.New(errs.Shape, r.Name, "output with shape %v doesn't match the result shape %v", out.Shape, outShape)
 			}
-			nv := raw.New(out.DType, outShape)
-			out.Storage, out.Shape, out.Strides, out.Offset = nv.Storage, nv.Shape, nv.Strides, 0
+			out.Resize(append([]int{}, outShape...), nil)
 		}
 		outs[0] = out
 	} else {
@@ -242,6 +277,12 @@ func (r *Reduction) run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 	}
 	if outs[0].NumEl() == 0 {
 		return outs, nil
+	}
+	if r.Code == kernel.Norm && in.NumEl() == 0 {
+		// PyTorch's norm of no elements is 0 for every p, negative and
+		// -inf included (where the formula would give +Inf).
+		_, err := Fill(outs[0], Int(0))
+		return outs, err
 	}
 	cfg := iter.NewConfig().Op(r.Name).IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(compute)
 	for _, o := range outs {

@@ -74,11 +74,12 @@ func (s *Scan) run(in *raw.View, dim int, dt dtype.DType) ([]*raw.View, error) {
 	if dt.Valid() {
 		src = dt
 	}
-	if s.NeedsFloat != "" && !src.IsFloat() {
+	// softmax and log_softmax run no kernel on an empty input (logcumsumexp checks anyway)
+	if s.NeedsFloat != "" && !src.IsFloat() && (in.NumEl() > 0 || s.Code == kernel.LogCumSumExp) {
 		return nil, errs.New(errs.DType, s.Name, "\"%s\" not implemented for '%s'", s.NeedsFloat, src)
 	}
 	result := src
-	if s.Result != nil {
+	if s.Result != nil && !dt.Valid() { // dtype= names the result
 		if result, err = s.Result(src); err != nil {
 			return nil, err
 		}

@@ -192,8 +192,7 @@ func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
 			if out.NumEl() != 0 {
 				return nil, errs.New(errs.Shape, "cat", "output with shape %v doesn't match the result shape %v", out.Shape, sh)
 			}
-			nv := raw.New(out.DType, sh)
-			out.Storage, out.Shape, out.Strides, out.Offset = nv.Storage, nv.Shape, nv.Strides, 0
+			out.Resize(append([]int{}, sh...), nil)
 		}
 	} else {
 		out = raw.New(result, sh)

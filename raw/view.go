@@ -46,6 +46,18 @@ func NewStrided(dt dtype.DType, sizes, strides []int) *View {
 	}
 }
 
+// Resize gives v the shape sizes with the given strides (row-major when nil)
+// as PyTorch's resize_ does for an output: v keeps its storage and offset,
+// and the storage grows in place if the new extent does not fit
+// ([device.Storage.Grow]). strides must lay out a dense tensor.
+func (v *View) Resize(sizes, strides []int) {
+	if strides == nil {
+		strides = shape.Contiguous(sizes)
+	}
+	v.Shape, v.Strides = sizes, strides
+	v.Storage.Grow((v.Offset + shape.NumEl(sizes)) * v.DType.Size())
+}
+
 // Dim returns the number of dims.
 func (v *View) Dim() int { return len(v.Shape) }
 

@@ -89,7 +89,7 @@ func LogitEpsTo(dst, t *Tensor, eps float64) *Tensor {
 }
 
 // Where returns a where cond is true, else b; all three broadcast, a and b
-// promote. cond must be bool.
+// promote. cond must be bool (or uint8, deprecated in PyTorch: nonzero is true).
 func Where(cond, a, b *Tensor) *Tensor { return pointwise(op.Where, nil, false, nil, cond, a, b) }
 
 // WhereTo writes [Where] into dst and returns dst.

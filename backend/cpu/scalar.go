@@ -197,7 +197,7 @@ func fmin[T float](a, b T) T {
 // lerp is PyTorch's two-branch formula, exact at both ends.
 func lerp[T float](a, b, w T) T {
 	d := b - a
-	if w < 0.5 && w > -0.5 {
+	if w < 0.5 { // PyTorch 1.13's test: a negative weight takes this branch too (lerp(inf, 1, -2) = inf)
 		return a + w*d
 	}
 	return b - d*(1-w)

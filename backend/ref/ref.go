@@ -424,7 +424,7 @@ func floatOp(code kernel.Code, in []value, args *kernel.Args) (float64, error) {
 	case kernel.Addcdiv:
 		return a + args.AlphaF*b/c, nil
 	case kernel.Lerp:
-		if math.Abs(c) < 0.5 {
+		if c < 0.5 {
 			return a + c*(b-a), nil
 		}
 		return b - (b-a)*(1-c), nil
