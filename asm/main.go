@@ -11,9 +11,12 @@
 //	    -stubs ../backend/cpu/internal/gemm/zz_stubs_amd64.go -pkg gemm
 //	go run . -part reduce -out ../backend/cpu/internal/vec/zz_reduce_amd64.s \
 //	    -stubs ../backend/cpu/internal/vec/zz_reduce_stubs_amd64.go -pkg vec
+//	go run . -part unary -out ../backend/cpu/internal/vec/zz_unary_amd64.s \
+//	    -stubs ../backend/cpu/internal/vec/zz_unary_stubs_amd64.go -pkg vec
 //
-// -part reduce generates vec's reduction primitives (reduce.go) into files
-// of their own.
+// -part reduce generates vec's reduction primitives (reduce.go), -part
+// unary its float32 exp, tanh, sigmoid and gelu (unary.go), each into
+// files of their own.
 //
 // The vec kernels all have the same shape: a main loop over unroll×step elements,
 // a loop over single vectors of step elements, and a scalar tail that runs
@@ -34,13 +37,15 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 )
 
-var part = flag.String("part", "", "vec: generate only this part (reduce)")
+var part = flag.String("part", "", "vec: generate only this part (reduce, unary)")
 
 func main() {
 	flag.Parse()
 	switch pkg := flag.Lookup("pkg").Value.String(); {
 	case pkg == "vec" && *part == "reduce":
 		genReduce()
+	case pkg == "vec" && *part == "unary":
+		genUnary()
 	case pkg == "vec":
 		genVec()
 	case pkg == "gemm":

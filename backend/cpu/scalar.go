@@ -63,8 +63,21 @@ func logit[T float](x, lo, hi T, clamp bool) T {
 		}
 	}
 	f := float64(x)
-	return T(math.Log(f / (1 - f)))
+	return T(logf64(f / (1 - f)))
 }
+
+// logf64 is math.Log, exact on subnormal x too: Go's amd64 math.Log does
+// not normalise them (golang/go#56600) and is off by up to 35 for the
+// smallest, so they are scaled by 2^52 first.
+func logf64(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p52) - 52*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// log10f64 is math.Log10 through logf64.
+func log10f64(x float64) float64 { return logf64(x) * (1 / math.Ln10) }
 
 func divTrunc[T integer](a, b T) T {
 	if b == 0 {

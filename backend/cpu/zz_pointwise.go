@@ -243,7 +243,7 @@ func loopExpm1F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
-// loopLogF computes T(math.Log(float64(a))) for float32, float64.
+// loopLogF computes T(logf64(float64(a))) for float32, float64.
 func loopLogF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -254,13 +254,13 @@ func loopLogF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Log(float64(a)))
+			o[i] = T(logf64(float64(a)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Log(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(logf64(float64(a)))
 	}
 }
 
@@ -285,7 +285,7 @@ func loopLog2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
-// loopLog10F computes T(math.Log10(float64(a))) for float32, float64.
+// loopLog10F computes T(log10f64(float64(a))) for float32, float64.
 func loopLog10F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -296,13 +296,13 @@ func loopLog10F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Log10(float64(a)))
+			o[i] = T(log10f64(float64(a)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Log10(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(log10f64(float64(a)))
 	}
 }
 
@@ -4472,7 +4472,7 @@ var pointwiseLoops = [kernel.NumCodes][dtype.Count]loopFn{
 	kernel.Neg:        {dtype.Uint8: loopNegN[uint8], dtype.Int8: loopNegN[int8], dtype.Int16: loopNegN[int16], dtype.Int32: loopNegN[int32], dtype.Int64: loopNegN[int64], dtype.Float32: loopNegN[float32], dtype.Float64: loopNegN[float64]},
 	kernel.Abs:        {dtype.Bool: loopAbsB[bool], dtype.Uint8: loopAbsU[uint8], dtype.Int8: loopAbsS[int8], dtype.Int16: loopAbsS[int16], dtype.Int32: loopAbsS[int32], dtype.Int64: loopAbsS[int64], dtype.Float32: loopAbsF[float32], dtype.Float64: loopAbsF[float64]},
 	kernel.Sign:       {dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: loopSignSF[float32], dtype.Float64: loopSignSF[float64]},
-	kernel.Exp:        {dtype.Float32: loopExpF[float32], dtype.Float64: loopExpF[float64]},
+	kernel.Exp:        {dtype.Float32: expF32, dtype.Float64: loopExpF[float64]},
 	kernel.Exp2:       {dtype.Float32: loopExp2F[float32], dtype.Float64: loopExp2F[float64]},
 	kernel.Expm1:      {dtype.Float32: loopExpm1F[float32], dtype.Float64: loopExpm1F[float64]},
 	kernel.Log:        {dtype.Float32: loopLogF[float32], dtype.Float64: loopLogF[float64]},
@@ -4491,14 +4491,14 @@ var pointwiseLoops = [kernel.NumCodes][dtype.Count]loopFn{
 	kernel.Atan:       {dtype.Float32: loopAtanF[float32], dtype.Float64: loopAtanF[float64]},
 	kernel.Sinh:       {dtype.Float32: loopSinhF[float32], dtype.Float64: loopSinhF[float64]},
 	kernel.Cosh:       {dtype.Float32: loopCoshF[float32], dtype.Float64: loopCoshF[float64]},
-	kernel.Tanh:       {dtype.Float32: loopTanhF[float32], dtype.Float64: loopTanhF[float64]},
+	kernel.Tanh:       {dtype.Float32: tanhF32, dtype.Float64: loopTanhF[float64]},
 	kernel.Asinh:      {dtype.Float32: loopAsinhF[float32], dtype.Float64: loopAsinhF[float64]},
 	kernel.Acosh:      {dtype.Float32: loopAcoshF[float32], dtype.Float64: loopAcoshF[float64]},
 	kernel.Atanh:      {dtype.Float32: loopAtanhF[float32], dtype.Float64: loopAtanhF[float64]},
-	kernel.Sigmoid:    {dtype.Float32: loopSigmoidF[float32], dtype.Float64: loopSigmoidF[float64]},
+	kernel.Sigmoid:    {dtype.Float32: sigmoidF32, dtype.Float64: loopSigmoidF[float64]},
 	kernel.Logit:      {dtype.Float32: loopLogitF[float32], dtype.Float64: loopLogitF[float64]},
 	kernel.Relu:       {dtype.Uint8: loopReluN[uint8], dtype.Int8: loopReluN[int8], dtype.Int16: loopReluN[int16], dtype.Int32: loopReluN[int32], dtype.Int64: loopReluN[int64], dtype.Float32: loopReluN[float32], dtype.Float64: loopReluN[float64]},
-	kernel.Gelu:       {dtype.Float32: loopGeluF[float32], dtype.Float64: loopGeluF[float64]},
+	kernel.Gelu:       {dtype.Float32: geluF32, dtype.Float64: loopGeluF[float64]},
 	kernel.GeluTanh:   {dtype.Float32: loopGeluTanhF[float32], dtype.Float64: loopGeluTanhF[float64]},
 	kernel.Silu:       {dtype.Float32: loopSiluF[float32], dtype.Float64: loopSiluF[float64]},
 	kernel.Erf:        {dtype.Float32: loopErfF[float32], dtype.Float64: loopErfF[float64]},

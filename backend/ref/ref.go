@@ -240,11 +240,11 @@ func floatOp(code kernel.Code, in []value, args *kernel.Args) (float64, error) {
 	case kernel.Expm1:
 		return math.Expm1(a), nil
 	case kernel.Log:
-		return math.Log(a), nil
+		return logExact(a), nil
 	case kernel.Log2:
 		return math.Log2(a), nil
 	case kernel.Log10:
-		return math.Log10(a), nil
+		return logExact(a) / math.Ln10, nil
 	case kernel.Log1p:
 		return math.Log1p(a), nil
 	case kernel.Sqrt:
@@ -285,7 +285,7 @@ func floatOp(code kernel.Code, in []value, args *kernel.Args) (float64, error) {
 		if args.HasEps {
 			a = math.Min(math.Max(a, args.Eps), 1-args.Eps)
 		}
-		return math.Log(a / (1 - a)), nil
+		return logExact(a / (1 - a)), nil
 	case kernel.Relu:
 		if a > 0 || math.IsNaN(a) {
 			return a, nil
@@ -597,4 +597,14 @@ func maxNaN(a, b float64) float64 {
 		return math.NaN()
 	}
 	return math.Max(a, b)
+}
+
+// logExact is the natural logarithm, right on subnormals too (Go's amd64
+// math.Log is not: golang/go#56600): log(x) = log2(x)·ln 2, and math.Log2
+// splits x with Frexp, which normalises it.
+func logExact(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log2(x) * math.Ln2
+	}
+	return math.Log(x)
 }

@@ -64,7 +64,7 @@ type opSpec struct {
 	outBool  bool
 	condBool bool // input a is bool (Where)
 	vars     []variant
-	override map[string]string // loop type -> hand-written loop (backend/cpu/fast.go)
+	override map[string]string // loop type -> hand-written loop (backend/cpu/fast.go, fast_unary.go)
 }
 
 func v(name string, types []string, expr string) variant {
@@ -104,12 +104,12 @@ var ops = []opSpec{
 	unary("Neg", "neg", v("N", tN, "-a")),
 	unary("Abs", "abs", v("B", tB, "a"), v("U", tU, "a"), v("S", tS, "iabs(a)"), v("F", tF, "T(math.Abs(float64(a)))")),
 	unary("Sign", "sign", v("B", tB, "a"), v("U", tU, "sgnU(a)"), v("SF", tSF, "sgn(a)")),
-	unary("Exp", "exp", mathF("Exp")),
+	over(unary("Exp", "exp", mathF("Exp")), map[string]string{"float32": "expF32"}),
 	unary("Exp2", "exp2", mathF("Exp2")),
 	unary("Expm1", "expm1", mathF("Expm1")),
-	unary("Log", "log", mathF("Log")),
+	unary("Log", "log", v("F", tF, "T(logf64(float64(a)))")),
 	unary("Log2", "log2", mathF("Log2")),
-	unary("Log10", "log10", mathF("Log10")),
+	unary("Log10", "log10", v("F", tF, "T(log10f64(float64(a)))")),
 	unary("Log1p", "log1p", mathF("Log1p")),
 	unary("Sqrt", "sqrt", mathF("Sqrt")),
 	unary("Rsqrt", "rsqrt", v("F", tF, "T(1 / math.Sqrt(float64(a)))")),
@@ -123,14 +123,14 @@ var ops = []opSpec{
 	unary("Atan", "atan", mathF("Atan")),
 	unary("Sinh", "sinh", mathF("Sinh")),
 	unary("Cosh", "cosh", mathF("Cosh")),
-	unary("Tanh", "tanh", mathF("Tanh")),
+	over(unary("Tanh", "tanh", mathF("Tanh")), map[string]string{"float32": "tanhF32"}),
 	unary("Asinh", "asinh", mathF("Asinh")),
 	unary("Acosh", "acosh", mathF("Acosh")),
 	unary("Atanh", "atanh", mathF("Atanh")),
-	unary("Sigmoid", "sigmoid", v("F", tF, "T(sigmoid(float64(a)))")),
+	over(unary("Sigmoid", "sigmoid", v("F", tF, "T(sigmoid(float64(a)))")), map[string]string{"float32": "sigmoidF32"}),
 	unary("Logit", "logit", vp("F", tF, "lo := T(args.Eps)\nhi := 1 - lo\nclamp := args.HasEps", "logit(a, lo, hi, clamp)")),
 	unary("Relu", "relu", v("N", tN, "max(a, 0)")),
-	unary("Gelu", "gelu", v("F", tF, "T(gelu(float64(a)))")),
+	over(unary("Gelu", "gelu", v("F", tF, "T(gelu(float64(a)))")), map[string]string{"float32": "geluF32"}),
 	unary("GeluTanh", "gelu", v("F", tF, "T(geluTanh(float64(a)))")),
 	unary("Silu", "silu", v("F", tF, "T(silu(float64(a)))")),
 	unary("Erf", "erf", mathF("Erf")),

@@ -3,7 +3,11 @@
 // and the float conversions; and the reduction primitives (sums, max and
 // min of rows, float64 accumulation of float32 rows, the exp-and-sum of
 // softmax, layer_norm's moments and affine map: reduce_go.go, generated
-// into zz_reduce_amd64.s by asm/reduce.go with -part reduce).
+// into zz_reduce_amd64.s by asm/reduce.go with -part reduce); and the
+// float32 exp, tanh, sigmoid and gelu, polynomials within a few ulp with
+// exact special values (unary_go.go, generated into zz_unary_amd64.s by
+// asm/unary.go with -part unary; UnarySIMD tells whether they run in
+// assembly).
 //
 // The layout follows gonum's internal/asm. Every primitive has a pure-Go twin
 // (arith_go.go, conv_go.go) whose doc comment is its exact loop; it is the
