@@ -161,6 +161,18 @@ func identity(name string, out *raw.View, inPlace bool, in *raw.View) (*raw.View
 	return CopyInto(name, out, in, true)
 }
 
+// boolClampBound refuses a bool clamp against a scalar bound, which PyTorch
+// has no kernel for; against a tensor bound it is PyTorch's maximum
+// (minimum) of bools.
+func boolClampBound(kernelName string) func(dtype.DType, []*raw.View, *kernel.Args) error {
+	return func(c dtype.DType, ins []*raw.View, _ *kernel.Args) error {
+		if c == dtype.Bool && ins[1].Wrapped {
+			return errs.New(errs.DType, "clamp", "%q not implemented for '%s'", kernelName, c)
+		}
+		return nil
+	}
+}
+
 // dtype predicates for Accepts.
 func notBool(d dtype.DType) bool   { return d != dtype.Bool }
 func floatOnly(d dtype.DType) bool { return d.IsFloat() }
@@ -271,8 +283,8 @@ var (
 	BitwiseXor  = &Pointwise{Name: "bitwise_xor", Code: kernel.BitwiseXor, Arity: 2, Accepts: intOrBool}
 	ShiftLeft   = &Pointwise{Name: "lshift", Code: kernel.ShiftLeft, Arity: 2, Accepts: intOnly}
 	ShiftRight  = &Pointwise{Name: "rshift", Code: kernel.ShiftRight, Arity: 2, Accepts: intOnly}
-	ClampMin    = binary("clamp", kernel.ClampMin)
-	ClampMax    = binary("clamp", kernel.ClampMax)
+	ClampMin    = &Pointwise{Name: "clamp", Code: kernel.ClampMin, Arity: 2, Check: boolClampBound("clamp_min_cpu")}
+	ClampMax    = &Pointwise{Name: "clamp", Code: kernel.ClampMax, Arity: 2, Check: boolClampBound("clamp_max_cpu")}
 
 	Where = &Pointwise{Name: "where", Code: kernel.Where, Arity: 3, PromoteFrom: []int{1, 2},
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
@@ -281,7 +293,9 @@ var (
 			}
 			return nil
 		}}
-	Clamp = &Pointwise{Name: "clamp", Code: kernel.Clamp, Arity: 3}
+	// Clamp with both bounds has no bool kernel in PyTorch (one tensor
+	// bound has: ClampMin, ClampMax).
+	Clamp = &Pointwise{Name: "clamp", Code: kernel.Clamp, Arity: 3, Accepts: notBool}
 	// Addcmul on integers truncates a float value (PyTorch does not refuse it, unlike add's alpha).
 	Addcmul = &Pointwise{Name: "addcmul", Code: kernel.Addcmul, Arity: 3, Accepts: notBool}
 	Addcdiv = &Pointwise{Name: "addcdiv", Code: kernel.Addcdiv, Arity: 3, AlphaName: "value",

@@ -84,6 +84,15 @@ func (s *Scan) run(in *raw.View, dim int, dt dtype.DType) ([]*raw.View, error) {
 			return nil, err
 		}
 	}
+	if result == dtype.Bool && (s.Code == kernel.CumSum || s.Code == kernel.CumProd) && in.NumEl() > 0 {
+		// PyTorch has no bool running sum or product; a 0-d input is only converted.
+		if in.Dim() > 0 {
+			return nil, errs.New(errs.DType, s.Name, "\"%s_out_cpu\" not implemented for '%s'", s.Name, result)
+		}
+		out := raw.New(result, in.Shape)
+		_, err := CopyInto(s.Name, out, in, false)
+		return []*raw.View{out}, err
+	}
 	outs := []*raw.View{raw.New(result, in.Shape)}
 	if kernel.NumOutputs(s.Code) == 2 {
 		outs = append(outs, raw.New(dtype.Int64, in.Shape))

@@ -118,9 +118,9 @@ func refOp(code kernel.Code, d dtype.DType, x []float64, args *kernel.Args) floa
 			return b2f(!A)
 		case kernel.Add:
 			return b2f(A || (args.AlphaI != 0 && B))
-		case kernel.Mul, kernel.Minimum, kernel.Fmin, kernel.BitwiseAnd:
+		case kernel.Mul, kernel.Minimum, kernel.Fmin, kernel.BitwiseAnd, kernel.ClampMax:
 			return b2f(A && B)
-		case kernel.Maximum, kernel.Fmax, kernel.BitwiseOr:
+		case kernel.Maximum, kernel.Fmax, kernel.BitwiseOr, kernel.ClampMin:
 			return b2f(A || B)
 		case kernel.BitwiseXor:
 			return b2f(A != B)

@@ -3934,6 +3934,50 @@ func loopShiftRightI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer
 	}
 }
 
+// loopClampMinB computes a || b for bool.
+func loopClampMinB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			b := x1[i]
+			o[i] = a || b
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			b := x1[i]
+			o[i] = a || b
+		}
+		return
+	}
+	if s[0] == es && s[1] == es && s[2] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		b := *(*T)(p[2])
+		for i := range o {
+			a := x0[i]
+			o[i] = a || b
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		b := *(*T)(unsafe.Add(p[2], i*s[2]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = a || b
+	}
+}
+
 // loopClampMinN computes max(a, b) for uint8, int8, int16, int32, int64, float32, float64.
 func loopClampMinN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3975,6 +4019,50 @@ func loopClampMinN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = max(a, b)
+	}
+}
+
+// loopClampMaxB computes a && b for bool.
+func loopClampMaxB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			b := x1[i]
+			o[i] = a && b
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			b := x1[i]
+			o[i] = a && b
+		}
+		return
+	}
+	if s[0] == es && s[1] == es && s[2] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		b := *(*T)(p[2])
+		for i := range o {
+			a := x0[i]
+			o[i] = a && b
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		b := *(*T)(unsafe.Add(p[2], i*s[2]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = a && b
 	}
 }
 
@@ -4544,8 +4632,8 @@ var pointwiseLoops = [kernel.NumCodes][dtype.Count]loopFn{
 	kernel.BitwiseXor: {dtype.Bool: loopBitwiseXorB[bool], dtype.Uint8: loopBitwiseXorI[uint8], dtype.Int8: loopBitwiseXorI[int8], dtype.Int16: loopBitwiseXorI[int16], dtype.Int32: loopBitwiseXorI[int32], dtype.Int64: loopBitwiseXorI[int64]},
 	kernel.ShiftLeft:  {dtype.Uint8: loopShiftLeftI[uint8], dtype.Int8: loopShiftLeftI[int8], dtype.Int16: loopShiftLeftI[int16], dtype.Int32: loopShiftLeftI[int32], dtype.Int64: loopShiftLeftI[int64]},
 	kernel.ShiftRight: {dtype.Uint8: loopShiftRightI[uint8], dtype.Int8: loopShiftRightI[int8], dtype.Int16: loopShiftRightI[int16], dtype.Int32: loopShiftRightI[int32], dtype.Int64: loopShiftRightI[int64]},
-	kernel.ClampMin:   {dtype.Uint8: loopClampMinN[uint8], dtype.Int8: loopClampMinN[int8], dtype.Int16: loopClampMinN[int16], dtype.Int32: loopClampMinN[int32], dtype.Int64: loopClampMinN[int64], dtype.Float32: loopClampMinN[float32], dtype.Float64: loopClampMinN[float64]},
-	kernel.ClampMax:   {dtype.Uint8: loopClampMaxN[uint8], dtype.Int8: loopClampMaxN[int8], dtype.Int16: loopClampMaxN[int16], dtype.Int32: loopClampMaxN[int32], dtype.Int64: loopClampMaxN[int64], dtype.Float32: loopClampMaxN[float32], dtype.Float64: loopClampMaxN[float64]},
+	kernel.ClampMin:   {dtype.Bool: loopClampMinB[bool], dtype.Uint8: loopClampMinN[uint8], dtype.Int8: loopClampMinN[int8], dtype.Int16: loopClampMinN[int16], dtype.Int32: loopClampMinN[int32], dtype.Int64: loopClampMinN[int64], dtype.Float32: loopClampMinN[float32], dtype.Float64: loopClampMinN[float64]},
+	kernel.ClampMax:   {dtype.Bool: loopClampMaxB[bool], dtype.Uint8: loopClampMaxN[uint8], dtype.Int8: loopClampMaxN[int8], dtype.Int16: loopClampMaxN[int16], dtype.Int32: loopClampMaxN[int32], dtype.Int64: loopClampMaxN[int64], dtype.Float32: loopClampMaxN[float32], dtype.Float64: loopClampMaxN[float64]},
 	kernel.Where:      {dtype.Bool: loopWhereA[bool], dtype.Uint8: loopWhereA[uint8], dtype.Int8: loopWhereA[int8], dtype.Int16: loopWhereA[int16], dtype.Int32: loopWhereA[int32], dtype.Int64: loopWhereA[int64], dtype.Float32: loopWhereA[float32], dtype.Float64: loopWhereA[float64]},
 	kernel.Clamp:      {dtype.Uint8: loopClampN[uint8], dtype.Int8: loopClampN[int8], dtype.Int16: loopClampN[int16], dtype.Int32: loopClampN[int32], dtype.Int64: loopClampN[int64], dtype.Float32: loopClampN[float32], dtype.Float64: loopClampN[float64]},
 	kernel.Addcmul:    {dtype.Uint8: loopAddcmulI[uint8], dtype.Int8: loopAddcmulI[int8], dtype.Int16: loopAddcmulI[int16], dtype.Int32: loopAddcmulI[int32], dtype.Int64: loopAddcmulI[int64], dtype.Float32: loopAddcmulF[float32], dtype.Float64: loopAddcmulF[float64]},

@@ -305,6 +305,9 @@ func batched[T float](im *impl[T], name string, batch int, p problem[T], bsA, bs
 	if batch > 1 && bsC == 0 {
 		panic(fmt.Sprintf("gemm.%s: C has batch stride 0", name))
 	}
+	if p.k == 0 {
+		bsA, bsB = 0, 0 // A and B have no elements: nothing of them is read
+	}
 	// The first product's extent is checked here, the others' through the
 	// last one's (the batch strides are ≥ 0).
 	p.check(name)

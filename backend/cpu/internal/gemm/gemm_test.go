@@ -436,3 +436,16 @@ func testPack[T float](t *testing.T, rng *rand.Rand, name string, f packFunc[T],
 		}
 	}
 }
+
+// TestBatchedEmptyK checks that a batch of products with k = 0 scales C by
+// beta without reading A or B, which may then be empty whatever their batch
+// strides.
+func TestBatchedEmptyK(t *testing.T) {
+	c := []float64{1, 2, 3, 4, 5, 6, 7, 8}
+	F64Batched(2, 2, 2, 0, 1, nil, 6, 0, 2, nil, 5, 2, 1, 3, c, 4, 2, 1)
+	for i, v := range c {
+		if want := 3 * float64(i+1); v != want {
+			t.Fatalf("c[%d] = %v, want %v", i, v, want)
+		}
+	}
+}

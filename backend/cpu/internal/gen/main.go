@@ -188,8 +188,8 @@ var ops = []opSpec{
 	// so it never panics (a count ≥ the width gives 0, or the sign for >>).
 	binary("ShiftLeft", "bitwise_left_shift", v("I", tI, "a << uint64(b)")),
 	binary("ShiftRight", "bitwise_right_shift", v("I", tI, "a >> uint64(b)")),
-	binary("ClampMin", "clamp_min", v("N", tN, "max(a, b)")),
-	binary("ClampMax", "clamp_max", v("N", tN, "min(a, b)")),
+	binary("ClampMin", "clamp_min", v("B", tB, "a || b"), v("N", tN, "max(a, b)")),
+	binary("ClampMax", "clamp_max", v("B", tB, "a && b"), v("N", tN, "min(a, b)")),
 
 	// ternary
 	{code: "Where", name: "where", arity: 3, condBool: true, vars: []variant{v("A", tAll, "sel(a, b, c)")}},
