@@ -261,30 +261,35 @@ var (
 	FloorDivide = binary("floor_divide", kernel.DivFloor)
 	Remainder   = binary("remainder", kernel.Remainder)
 	Fmod        = binary("fmod", kernel.Fmod)
-	Pow         = binary("pow", kernel.Pow)
-	Maximum     = binary("maximum", kernel.Maximum)
-	Minimum     = binary("minimum", kernel.Minimum)
-	Fmax        = binary("fmax", kernel.Fmax)
-	Fmin        = binary("fmin", kernel.Fmin)
-	Atan2       = &Pointwise{Name: "atan2", Code: kernel.Atan2, Arity: 2, IntToFloat: true}
-	Hypot       = &Pointwise{Name: "hypot", Code: kernel.Hypot, Arity: 2, Accepts: floatOnly} // no int-to-float promotion in PyTorch
-	Copysign    = &Pointwise{Name: "copysign", Code: kernel.Copysign, Arity: 2, IntToFloat: true}
-	Eq          = binary("eq", kernel.Eq)
-	Ne          = binary("ne", kernel.Ne)
-	Lt          = binary("lt", kernel.Lt)
-	Le          = binary("le", kernel.Le)
-	Gt          = binary("gt", kernel.Gt)
-	Ge          = binary("ge", kernel.Ge)
-	LogicalAnd  = binary("logical_and", kernel.LogicalAnd)
-	LogicalOr   = binary("logical_or", kernel.LogicalOr)
-	LogicalXor  = binary("logical_xor", kernel.LogicalXor)
-	BitwiseAnd  = &Pointwise{Name: "bitwise_and", Code: kernel.BitwiseAnd, Arity: 2, Accepts: intOrBool}
-	BitwiseOr   = &Pointwise{Name: "bitwise_or", Code: kernel.BitwiseOr, Arity: 2, Accepts: intOrBool}
-	BitwiseXor  = &Pointwise{Name: "bitwise_xor", Code: kernel.BitwiseXor, Arity: 2, Accepts: intOrBool}
-	ShiftLeft   = &Pointwise{Name: "lshift", Code: kernel.ShiftLeft, Arity: 2, Accepts: intOnly}
-	ShiftRight  = &Pointwise{Name: "rshift", Code: kernel.ShiftRight, Arity: 2, Accepts: intOnly}
-	ClampMin    = &Pointwise{Name: "clamp", Code: kernel.ClampMin, Arity: 2, Check: boolClampBound("clamp_min_cpu")}
-	ClampMax    = &Pointwise{Name: "clamp", Code: kernel.ClampMax, Arity: 2, Check: boolClampBound("clamp_max_cpu")}
+	Pow         = &Pointwise{Name: "pow", Code: kernel.Pow, Arity: 2, Check: func(c dtype.DType, _ []*raw.View, _ *kernel.Args) error {
+		if c == dtype.Bool {
+			return errs.New(errs.DType, "pow", "\"pow\" not implemented for '%s'", c)
+		}
+		return nil
+	}}
+	Maximum    = binary("maximum", kernel.Maximum)
+	Minimum    = binary("minimum", kernel.Minimum)
+	Fmax       = binary("fmax", kernel.Fmax)
+	Fmin       = binary("fmin", kernel.Fmin)
+	Atan2      = &Pointwise{Name: "atan2", Code: kernel.Atan2, Arity: 2, IntToFloat: true}
+	Hypot      = &Pointwise{Name: "hypot", Code: kernel.Hypot, Arity: 2, Accepts: floatOnly} // no int-to-float promotion in PyTorch
+	Copysign   = &Pointwise{Name: "copysign", Code: kernel.Copysign, Arity: 2, IntToFloat: true}
+	Eq         = binary("eq", kernel.Eq)
+	Ne         = binary("ne", kernel.Ne)
+	Lt         = binary("lt", kernel.Lt)
+	Le         = binary("le", kernel.Le)
+	Gt         = binary("gt", kernel.Gt)
+	Ge         = binary("ge", kernel.Ge)
+	LogicalAnd = binary("logical_and", kernel.LogicalAnd)
+	LogicalOr  = binary("logical_or", kernel.LogicalOr)
+	LogicalXor = binary("logical_xor", kernel.LogicalXor)
+	BitwiseAnd = &Pointwise{Name: "bitwise_and", Code: kernel.BitwiseAnd, Arity: 2, Accepts: intOrBool}
+	BitwiseOr  = &Pointwise{Name: "bitwise_or", Code: kernel.BitwiseOr, Arity: 2, Accepts: intOrBool}
+	BitwiseXor = &Pointwise{Name: "bitwise_xor", Code: kernel.BitwiseXor, Arity: 2, Accepts: intOrBool}
+	ShiftLeft  = &Pointwise{Name: "lshift", Code: kernel.ShiftLeft, Arity: 2, Accepts: intOnly}
+	ShiftRight = &Pointwise{Name: "rshift", Code: kernel.ShiftRight, Arity: 2, Accepts: intOnly}
+	ClampMin   = &Pointwise{Name: "clamp", Code: kernel.ClampMin, Arity: 2, Check: boolClampBound("clamp_min_cpu")}
+	ClampMax   = &Pointwise{Name: "clamp", Code: kernel.ClampMax, Arity: 2, Check: boolClampBound("clamp_max_cpu")}
 
 	Where = &Pointwise{Name: "where", Code: kernel.Where, Arity: 3, PromoteFrom: []int{1, 2},
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {

@@ -538,6 +538,15 @@ func intOp(code kernel.Code, in []value, args *kernel.Args, d dtype.DType) (int6
 		}
 		return a % b, nil
 	case kernel.Pow:
+		if b < 0 { // 1/a^|b| truncated
+			switch {
+			case a == 1 || a == -1 && b%2 == 0:
+				return 1, nil
+			case a == -1:
+				return -1, nil
+			}
+			return 0, nil
+		}
 		r := int64(1)
 		for base, e := a, b; e > 0; e >>= 1 {
 			if e&1 == 1 {

@@ -11,8 +11,10 @@ import (
 )
 
 const (
-	casesDir  = "../../testdata/conformance"
-	gapsFile  = "../../testdata/conformance/KNOWN_GAPS"
+	casesDir    = "../../testdata/conformance"
+	gapsFile    = "../../testdata/conformance/KNOWN_GAPS"
+	variantsDir = "../../testdata/conformance-variants"
+	variantGaps = "../../testdata/conformance-variants/KNOWN_GAPS"
 	gapSuite  = "suite"
 	gapPrefix = "prefix"
 	gapOp     = "op"
@@ -69,7 +71,13 @@ func readGaps(t *testing.T, path string) []gap {
 // fails the test unless KNOWN_GAPS covers it (its suite, an id prefix or an
 // op it uses: features of later issues); a listed gap whose cases all pass is
 // logged, to be removed from the list.
-func TestConformance(t *testing.T) { runConformance(t, nil) }
+func TestConformance(t *testing.T) { runConformance(t, casesDir, gapsFile, nil) }
+
+// TestConformanceVariants runs the variant cases (tools/confgen: the public
+// cases with other values, dtypes, layouts, dims and sizes, expectations
+// computed by PyTorch), with their own known gaps: PyTorch quirks goten
+// does not copy.
+func TestConformanceVariants(t *testing.T) { runConformance(t, variantsDir, variantGaps, nil) }
 
 // TestConformanceRef runs the same cases on the reference backend, the
 // oracle: every backend passes one suite (the large cases are left to the
@@ -78,12 +86,14 @@ func TestConformanceRef(t *testing.T) {
 	saved := op.Backend
 	op.Backend = ref.New()
 	defer func() { op.Backend = saved }()
-	runConformance(t, func(c *Case) bool { return c.Suite != "large" })
+	notLarge := func(c *Case) bool { return c.Suite != "large" }
+	runConformance(t, casesDir, gapsFile, notLarge)
+	runConformance(t, variantsDir, variantGaps, notLarge)
 }
 
-func runConformance(t *testing.T, keep func(*Case) bool) {
-	gaps := readGaps(t, gapsFile)
-	cases, err := Load(casesDir)
+func runConformance(t *testing.T, dir, gapsPath string, keep func(*Case) bool) {
+	gaps := readGaps(t, gapsPath)
+	cases, err := Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}
