@@ -15,9 +15,9 @@ const (
 	gapsFile    = "../../testdata/conformance/KNOWN_GAPS"
 	variantsDir = "../../testdata/conformance-variants"
 	variantGaps = "../../testdata/conformance-variants/KNOWN_GAPS"
-	gapSuite  = "suite"
-	gapPrefix = "prefix"
-	gapOp     = "op"
+	gapSuite    = "suite"
+	gapPrefix   = "prefix"
+	gapOp       = "op"
 )
 
 // gap is one entry of KNOWN_GAPS.
