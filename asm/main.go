@@ -22,11 +22,15 @@
 // a loop over single vectors of step elements, and a scalar tail that runs
 // the same instruction sequence on one element held in the low lane of an
 // XMM register (loaded and stored with scalar moves, so nothing outside
-// [0, len(dst)) is read or written). Non-temporal stores are not used: they
-// win only on arrays far beyond the caches and lose badly when the result is
-// read soon after, which is the common case. Only VEX-encoded AVX, AVX2, FMA and F16C
-// instructions are used, never AVX-512: the tests check that no register
-// above 15 appears.
+// [0, len(dst)) is read or written). The Stream variants of the float
+// arithmetic and unary kernels (stream set) first run the scalar sequence
+// until dst is 32-byte aligned, then store whole vectors with VMOVNTPS or
+// VMOVNTPD, non-temporal stores that skip the read-for-ownership of dst's
+// cache lines, and end with SFENCE; they win only on outputs far beyond the
+// caches and lose badly when the result is read soon after, so the callers
+// pick them by size (Note [Non-temporal stores] in vec's stream_amd64.go).
+// Only VEX-encoded AVX, AVX2, FMA and F16C instructions (and SFENCE) are
+// used, never AVX-512: the tests check that no register above 15 appears.
 package main
 
 import (

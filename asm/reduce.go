@@ -89,6 +89,9 @@ type fold struct {
 	afterVectors func(f *foldGen)
 	finish       func(f *foldGen, s reg.Register) // store the results; s holds the scalar in lane 0
 	noAcc        bool                             // no accumulators: a plain loop (init, merge, finish unused)
+	// stream (noAcc only) stores parameter 0's vectors with non-temporal
+	// stores after a peel to 32-byte alignment (streamPeel in vec.go).
+	stream bool
 	// block, when set, replaces the main loop's body: it folds blockN
 	// elements at index i into the accumulators.
 	block  func(f *foldGen, accs []reg.Register)
@@ -147,6 +150,10 @@ func (g *foldGen) loadX(p, disp int) reg.Register {
 func (g *foldGen) storeX(r reg.Register, p, disp int) {
 	if g.scalar {
 		g.f.t.store(r, g.mem(p, disp))
+	} else if g.f.stream && p == 0 && g.f.t.size == 4 {
+		VMOVNTPS(r, g.mem(p, disp))
+	} else if g.f.stream && p == 0 {
+		VMOVNTPD(r, g.mem(p, disp))
 	} else if g.f.t.size == 4 {
 		VMOVUPS(r, g.mem(p, disp))
 	} else {
@@ -156,7 +163,7 @@ func (g *foldGen) storeX(r reg.Register, p, disp int) {
 
 func (f *fold) generate() {
 	TEXT(f.name, NOSPLIT, f.sig)
-	Doc(fmt.Sprintf("%s is %sGo in assembly; see there for the exact loop.", f.name, f.name[:len(f.name)-4]))
+	Doc(docLine(f.name, f.stream))
 	Pragma("noescape")
 	g := &foldGen{f: f, vals: map[string]reg.Register{}}
 	n := Load(Param(f.params[0]).Len(), GP64())
@@ -180,8 +187,21 @@ func (f *fold) generate() {
 	if f.block != nil {
 		blk = f.blockN
 	}
-	MOVQ(n, end)
-	ANDQ(I32(-int32(blk)), end)
+	if f.stream {
+		if !f.noAcc || f.block != nil {
+			panic(f.name + ": stream needs noAcc and no block")
+		}
+		s := f.t.size
+		if f.scales != nil {
+			s = f.scales[0]
+		}
+		streamPeel(f.name, g.ptr[0], n, g.i, end, s, func() {
+			g.scalar = true
+			f.step(g, nil, 0)
+			g.scalar = false
+		})
+	}
+	loopEnd(n, g.i, end, blk, f.stream)
 	JMP(LabelRef(f.name + "_check_unrolled"))
 	Label(f.name + "_unrolled")
 	for _, p := range f.prefetch {
@@ -205,8 +225,7 @@ func (f *fold) generate() {
 	CMPQ(g.i, end)
 	JB(LabelRef(f.name + "_unrolled"))
 	if f.unroll > 1 {
-		MOVQ(n, end)
-		ANDQ(I32(-int32(step)), end)
+		loopEnd(n, g.i, end, step, f.stream)
 		JMP(LabelRef(f.name + "_check_vector"))
 		Label(f.name + "_vector")
 		f.step(g, accs[0], 0)
@@ -227,6 +246,9 @@ func (f *fold) generate() {
 		Label(f.name + "_check_scalar")
 		CMPQ(g.i, n)
 		JB(LabelRef(f.name + "_scalar"))
+		if f.stream {
+			SFENCE() // order the weakly ordered stores before the caller's
+		}
 		VZEROUPPER()
 		RET()
 		return

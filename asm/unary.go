@@ -68,19 +68,28 @@ func newUnaryConsts() *unaryConsts {
 func genUnary() {
 	ConstraintExpr("amd64,!purego")
 	u := newUnaryConsts()
-	unaryFold("expF32AVX2", u.exp, false)
-	unaryFold("tanhF32AVX2", u.tanh, true)
-	unaryFold("sigmoidF32AVX2", u.sigmoid, true)
-	unaryFold("geluF32AVX2", u.gelu, true)
+	// the streaming variants (Note [Non-temporal stores] in vec's
+	// stream_amd64.go) after the plain ones
+	for _, stream := range []bool{false, true} {
+		sfx := "F32AVX2"
+		if stream {
+			sfx = "F32StreamAVX2"
+		}
+		unaryFold("exp"+sfx, u.exp, false, stream)
+		unaryFold("tanh"+sfx, u.tanh, true, stream)
+		unaryFold("sigmoid"+sfx, u.sigmoid, true, stream)
+		unaryFold("gelu"+sfx, u.gelu, true, stream)
+	}
 }
 
 // unaryFold emits dst[i] = body(x[i]), NaN inputs blended back unchanged
-// when nan is set (else body does it). body must leave x unchanged.
-func unaryFold(name string, body func(g *foldGen, x reg.Register) reg.Register, nan bool) {
+// when nan is set (else body does it). body must leave x unchanged. With
+// stream, dst is stored with non-temporal stores.
+func unaryFold(name string, body func(g *foldGen, x reg.Register) reg.Register, nan, stream bool) {
 	(&fold{
 		name: name, sig: "func(dst, x []float32)",
 		t: rf32, unroll: 2, params: []string{"dst", "x"},
-		noAcc: true,
+		noAcc: true, stream: stream,
 		step: func(g *foldGen, _ reg.Register, disp int) {
 			x := g.loadX(1, disp)
 			y := body(g, x)

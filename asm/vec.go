@@ -5,6 +5,7 @@ package main
 
 import (
 	"fmt"
+	"math/bits"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -18,33 +19,8 @@ func genVec() {
 
 	cpuid()
 
-	// float32 arithmetic
-	for _, op := range []struct {
-		name string
-		ins  func(...Op)
-	}{
-		{"add", VADDPS}, {"sub", VSUBPS}, {"mul", VMULPS}, {"div", VDIVPS},
-	} {
-		binary(op.name+"F32AVX2", "func(dst, a, b []float32)", f32, op.ins)
-		scalarRight(op.name+"ScalarF32AVX2", "func(dst, a []float32, s float32)", f32, op.ins)
-	}
-	scalarLeft("scalarSubF32AVX2", "func(dst, a []float32, s float32)", f32, VSUBPS)
-	scalarLeft("scalarDivF32AVX2", "func(dst, a []float32, s float32)", f32, VDIVPS)
-	axpy("axpyF32AVX2", "func(dst, a, b []float32, alpha float32)", f32, VFMADD231PS)
-
-	// float64 arithmetic
-	for _, op := range []struct {
-		name string
-		ins  func(...Op)
-	}{
-		{"add", VADDPD}, {"sub", VSUBPD}, {"mul", VMULPD}, {"div", VDIVPD},
-	} {
-		binary(op.name+"F64AVX2", "func(dst, a, b []float64)", f64, op.ins)
-		scalarRight(op.name+"ScalarF64AVX2", "func(dst, a []float64, s float64)", f64, op.ins)
-	}
-	scalarLeft("scalarSubF64AVX2", "func(dst, a []float64, s float64)", f64, VSUBPD)
-	scalarLeft("scalarDivF64AVX2", "func(dst, a []float64, s float64)", f64, VDIVPD)
-	axpy("axpyF64AVX2", "func(dst, a, b []float64, alpha float64)", f64, VFMADD231PD)
+	genArith(f32, false)
+	genArith(f64, false)
 
 	// selection
 	where("whereF32AVX2", "func(dst []float32, cond []bool, a, b []float32)", f32)
@@ -58,6 +34,33 @@ func genVec() {
 	i32ToF32()
 	f32ToF64()
 	f64ToF32()
+
+	// the streaming variants (Note [Non-temporal stores] in vec's stream_amd64.go)
+	genArith(f32, true)
+	genArith(f64, true)
+}
+
+// genArith emits the arithmetic kernels of t; with stream, their Stream
+// variants, which store dst with non-temporal stores.
+func genArith(t ftype, stream bool) {
+	sfx := t.name + "AVX2"
+	if stream {
+		sfx = t.name + "StreamAVX2"
+	}
+	bin := fmt.Sprintf("func(dst, a, b []%s)", t.gotype)
+	sc := fmt.Sprintf("func(dst, a []%s, s %s)", t.gotype, t.gotype)
+	for _, op := range []struct {
+		name string
+		ins  func(...Op)
+	}{
+		{"add", t.add}, {"sub", t.sub}, {"mul", t.mul}, {"div", t.div},
+	} {
+		binary(op.name+sfx, bin, t, op.ins, stream)
+		scalarRight(op.name+"Scalar"+sfx, sc, t, op.ins, stream)
+	}
+	scalarLeft("scalarSub"+sfx, sc, t, t.sub, stream)
+	scalarLeft("scalarDiv"+sfx, sc, t, t.div, stream)
+	axpy("axpy"+sfx, fmt.Sprintf("func(dst, a, b []%s, alpha %s)", t.gotype, t.gotype), t, t.fma, stream)
 }
 
 // cpuid emits the CPUID and XGETBV stubs used for feature detection.
@@ -92,6 +95,9 @@ type kernel struct {
 	scales    []uint8  // element size in bytes of each slice parameter
 	step      int      // elements per vector
 	unroll    int      // vectors per main-loop iteration
+	// stream stores dst's vectors with non-temporal stores (Note
+	// [Non-temporal stores] in vec's stream_amd64.go): see streamPeel.
+	stream bool
 	// setup runs once before the loops (broadcast constants, load scalars).
 	setup func(g *gen)
 	// body processes u vectors of step elements at index i (vector mode), or,
@@ -152,7 +158,7 @@ func bcast32(c uint32) reg.VecVirtual {
 
 func (k *kernel) generate() {
 	TEXT(k.name, NOSPLIT, k.sig)
-	Doc(fmt.Sprintf("%s is %sGo in assembly; see there for the exact loop.", k.name, strings.TrimSuffix(k.name, "AVX2")))
+	Doc(docLine(k.name, k.stream))
 	Pragma("noescape")
 	g := &gen{k: k, vals: map[string]reg.VecVirtual{}}
 
@@ -168,8 +174,14 @@ func (k *kernel) generate() {
 	end := GP64()
 
 	blk := k.step * k.unroll
-	MOVQ(n, end)
-	ANDQ(I32(-int32(blk)), end)
+	if k.stream {
+		streamPeel(k.name, g.ptr[0], n, g.i, end, k.scales[0], func() {
+			g.scalar = true
+			k.body(g, 1)
+			g.scalar = false
+		})
+	}
+	loopEnd(n, g.i, end, blk, k.stream)
 	JMP(LabelRef(k.name + "_check_unrolled"))
 	Label(k.name + "_unrolled")
 	k.body(g, k.unroll)
@@ -179,8 +191,7 @@ func (k *kernel) generate() {
 	JB(LabelRef(k.name + "_unrolled"))
 
 	if k.unroll > 1 {
-		MOVQ(n, end)
-		ANDQ(I32(-int32(k.step)), end)
+		loopEnd(n, g.i, end, k.step, k.stream)
 		JMP(LabelRef(k.name + "_check_vector"))
 		Label(k.name + "_vector")
 		k.body(g, 1)
@@ -199,29 +210,85 @@ func (k *kernel) generate() {
 	CMPQ(g.i, n)
 	JB(LabelRef(k.name + "_scalar"))
 
+	if k.stream {
+		SFENCE() // order the weakly ordered stores before the caller's
+	}
 	VZEROUPPER()
 	RET()
+}
+
+// docLine is the doc comment of the kernel name (fooAVX2 or
+// fooStreamAVX2), whose pure-Go twin is fooGo.
+func docLine(name string, stream bool) string {
+	twin := strings.TrimSuffix(name, "AVX2")
+	if stream {
+		twin = strings.TrimSuffix(twin, "Stream")
+		return fmt.Sprintf("%s is %sGo in assembly, dst stored with non-temporal stores; see there for the exact loop.", name, twin)
+	}
+	return fmt.Sprintf("%s is %sGo in assembly; see there for the exact loop.", name, twin)
+}
+
+// streamPeel emits the head of a streaming kernel named name: with i = 0,
+// it runs one(), the scalar body, on elements i = 0, 1, ... until the
+// address of dst[i] is a multiple of 32, as VMOVNTPS/VMOVNTPD require, or
+// i reaches n; end is scratch. dst's address must be a multiple of size
+// (the Go wrappers check).
+func streamPeel(name string, dst, n, i, end reg.Register, size uint8, one func()) {
+	MOVQ(dst, end)
+	NEGQ(end)
+	ANDQ(U8(31), end) // bytes to the next 32-byte boundary
+	SHRQ(U8(bits.TrailingZeros8(size)), end)
+	CMPQ(end, n)
+	CMOVQHI(n, end) // end = min(end, n)
+	JMP(LabelRef(name + "_check_peel"))
+	Label(name + "_peel")
+	one()
+	INCQ(i)
+	Label(name + "_check_peel")
+	CMPQ(i, end)
+	JB(LabelRef(name + "_peel"))
+}
+
+// loopEnd sets end to the end of a loop over blocks of blk elements (a
+// power of two) from i: n rounded down to a multiple of blk, or, for a
+// streaming kernel (which starts where the peel ended), i plus n − i so
+// rounded.
+func loopEnd(n, i, end reg.Register, blk int, stream bool) {
+	MOVQ(n, end)
+	if !stream {
+		ANDQ(I32(-int32(blk)), end)
+		return
+	}
+	SUBQ(i, end)
+	ANDQ(I32(-int32(blk)), end)
+	ADDQ(i, end)
 }
 
 // ---------------------------------------------------------------------------
 // Element types
 
 type ftype struct {
-	size     uint8
-	step     int
-	load     func(m, r Op) // vector load
-	store    func(r, m Op) // vector store
-	loadS    func(m, r Op) // scalar load (zeroes the other lanes)
-	storeS   func(r, m Op) // scalar store
-	bcast    func(m, y Op) // broadcast one element from memory to a YMM
-	blend    func(mask, src2, src1, dst Op)
-	cmpEqInt func(ops ...Op)
-	zextB    func(ops ...Op) // zero-extend bytes to the element width
+	name, gotype       string // F32, float32
+	size               uint8
+	step               int
+	load               func(m, r Op) // vector load
+	store              func(r, m Op) // vector store
+	storeNT            func(r, m Op) // vector non-temporal store (32-byte aligned)
+	add, sub, mul, div func(...Op)
+	fma                func(...Op)   // VFMADD231: z = x·y + z
+	loadS              func(m, r Op) // scalar load (zeroes the other lanes)
+	storeS             func(r, m Op) // scalar store
+	bcast              func(m, y Op) // broadcast one element from memory to a YMM
+	blend              func(mask, src2, src1, dst Op)
+	cmpEqInt           func(ops ...Op)
+	zextB              func(ops ...Op) // zero-extend bytes to the element width
 }
 
 var f32 = ftype{
-	size: 4, step: 8,
+	name: "F32", gotype: "float32", size: 4, step: 8,
 	load: func(m, r Op) { VMOVUPS(m, r) }, store: func(r, m Op) { VMOVUPS(r, m) },
+	storeNT: func(r, m Op) { VMOVNTPS(r, m) },
+	add:     VADDPS, sub: VSUBPS, mul: VMULPS, div: VDIVPS, fma: VFMADD231PS,
 	loadS: func(m, r Op) { VMOVSS(m, r) }, storeS: func(r, m Op) { VMOVSS(r, m) },
 	bcast:    func(x, y Op) { VBROADCASTSS(x, y) },
 	blend:    func(mask, a, b, d Op) { VBLENDVPS(mask, a, b, d) },
@@ -229,8 +296,10 @@ var f32 = ftype{
 }
 
 var f64 = ftype{
-	size: 8, step: 4,
+	name: "F64", gotype: "float64", size: 8, step: 4,
 	load: func(m, r Op) { VMOVUPD(m, r) }, store: func(r, m Op) { VMOVUPD(r, m) },
+	storeNT: func(r, m Op) { VMOVNTPD(r, m) },
+	add:     VADDPD, sub: VSUBPD, mul: VMULPD, div: VDIVPD, fma: VFMADD231PD,
 	loadS: func(m, r Op) { VMOVSD(m, r) }, storeS: func(r, m Op) { VMOVSD(r, m) },
 	bcast:    func(x, y Op) { VBROADCASTSD(x, y) },
 	blend:    func(mask, a, b, d Op) { VBLENDVPD(mask, a, b, d) },
@@ -261,6 +330,8 @@ func (g *gen) operand(t ftype, p, v int) Op {
 func (g *gen) store(t ftype, r Op, p, v int) {
 	if g.scalar {
 		t.storeS(r, g.mem(p, v))
+	} else if g.k.stream && p == 0 {
+		t.storeNT(r, g.mem(p, v))
 	} else {
 		t.store(r, g.mem(p, v))
 	}
@@ -270,9 +341,9 @@ func (g *gen) store(t ftype, r Op, p, v int) {
 // Arithmetic
 
 // binary: dst[i] = a[i] op b[i].
-func binary(name, sig string, t ftype, ins func(...Op)) {
+func binary(name, sig string, t ftype, ins func(...Op), stream bool) {
 	(&kernel{
-		name: name, sig: sig,
+		name: name, sig: sig, stream: stream,
 		params: []string{"dst", "a", "b"}, scales: []uint8{t.size, t.size, t.size},
 		step: t.step, unroll: 4,
 		body: func(g *gen, u int) {
@@ -298,9 +369,9 @@ func loadScalar(g *gen, t ftype, name string) {
 }
 
 // scalarRight: dst[i] = a[i] op s.
-func scalarRight(name, sig string, t ftype, ins func(...Op)) {
+func scalarRight(name, sig string, t ftype, ins func(...Op), stream bool) {
 	(&kernel{
-		name: name, sig: sig,
+		name: name, sig: sig, stream: stream,
 		params: []string{"dst", "a"}, scales: []uint8{t.size, t.size},
 		step: t.step, unroll: 4,
 		setup: func(g *gen) { loadScalar(g, t, "s") },
@@ -315,9 +386,9 @@ func scalarRight(name, sig string, t ftype, ins func(...Op)) {
 }
 
 // scalarLeft: dst[i] = s op a[i].
-func scalarLeft(name, sig string, t ftype, ins func(...Op)) {
+func scalarLeft(name, sig string, t ftype, ins func(...Op), stream bool) {
 	(&kernel{
-		name: name, sig: sig,
+		name: name, sig: sig, stream: stream,
 		params: []string{"dst", "a"}, scales: []uint8{t.size, t.size},
 		step: t.step, unroll: 4,
 		setup: func(g *gen) { loadScalar(g, t, "s") },
@@ -332,9 +403,9 @@ func scalarLeft(name, sig string, t ftype, ins func(...Op)) {
 }
 
 // axpy: dst[i] = fma(alpha, b[i], a[i]), one rounding.
-func axpy(name, sig string, t ftype, fma func(...Op)) {
+func axpy(name, sig string, t ftype, fma func(...Op), stream bool) {
 	(&kernel{
-		name: name, sig: sig,
+		name: name, sig: sig, stream: stream,
 		params: []string{"dst", "a", "b"}, scales: []uint8{t.size, t.size, t.size},
 		step: t.step, unroll: 4,
 		setup: func(g *gen) { loadScalar(g, t, "alpha") },

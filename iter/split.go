@@ -23,7 +23,10 @@ func SetMaxIndexForTesting(n int) (restore func()) {
 // operand's largest byte offset from its data pointer (plus one), fit in a
 // signed 32-bit integer (PyTorch's can_use_32bit_indexing).
 func (p *Plan) CanUse32BitIndexing() bool {
-	if p.NumEl() > maxIndex {
+	switch n := p.NumEl(); {
+	case n == 0:
+		return true // nothing is indexed (and splitting would move pointers past storage)
+	case n > maxIndex:
 		return false
 	}
 	for k := range p.ops {

@@ -110,6 +110,9 @@ func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) err
 		fn(ptr, st, n, args)
 		return nil
 	}
+	if !cast {
+		fn = streamLoop(code, lt, p, fn) // Note [Streaming stores]
+	}
 	c.fn, c.nops, c.args = fn, nops, args
 	c.crossed = crossedMask(p, &c.esz)
 	if !cast && n < iter.GrainSize {

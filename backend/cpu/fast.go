@@ -57,70 +57,92 @@ func vecAxpy[T float](p [4]unsafe.Pointer, s [4]int, n int, alpha T, axpy func(d
 	return true
 }
 
-func addF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if alpha := float32(args.AlphaF); alpha == 1 {
-		if vecBinary(p, s, n, vec.AddF32, vec.AddScalarF32, vec.AddScalarF32) {
+// arith is the set of vec primitives the float loops below call: the
+// plain ones (vecF32, vecF64) or their Stream variants (streamF32,
+// streamF64 in fast_stream.go, Note [Streaming stores]).
+type arith[T float] struct {
+	add, sub, mul, div                 func(dst, a, b []T)
+	addS, subS, mulS, divS, sSub, sDiv func(dst, a []T, s T)
+	axpy                               func(dst, a, b []T, alpha T)
+}
+
+var (
+	vecF32 = arith[float32]{
+		vec.AddF32, vec.SubF32, vec.MulF32, vec.DivF32,
+		vec.AddScalarF32, vec.SubScalarF32, vec.MulScalarF32, vec.DivScalarF32, vec.ScalarSubF32, vec.ScalarDivF32,
+		vec.AxpyF32,
+	}
+	vecF64 = arith[float64]{
+		vec.AddF64, vec.SubF64, vec.MulF64, vec.DivF64,
+		vec.AddScalarF64, vec.SubScalarF64, vec.MulScalarF64, vec.DivScalarF64, vec.ScalarSubF64, vec.ScalarDivF64,
+		vec.AxpyF64,
+	}
+)
+
+// addVec is Add's loop through v, subVec Sub's, mulVec Mul's and divVec
+// Div's; the generated loop runs any other layout.
+func addVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if alpha := T(args.AlphaF); alpha == 1 {
+		if vecBinary(p, s, n, v.add, v.addS, v.addS) {
 			return
 		}
-	} else if vecAxpy(p, s, n, alpha, vec.AxpyF32, vec.AddScalarF32) {
+	} else if vecAxpy(p, s, n, alpha, v.axpy, v.addS) {
 		return
 	}
-	loopAddF[float32](p, s, n, args)
+	loopAddF[T](p, s, n, args)
+}
+
+func subVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if alpha := T(args.AlphaF); alpha == 1 {
+		if vecBinary(p, s, n, v.sub, v.subS, v.sSub) {
+			return
+		}
+	} else if vecAxpy(p, s, n, -alpha, v.axpy, v.addS) {
+		return
+	}
+	loopSubF[T](p, s, n, args)
+}
+
+func mulVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecBinary(p, s, n, v.mul, v.mulS, v.mulS) {
+		loopMulN[T](p, s, n, args)
+	}
+}
+
+func divVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecBinary(p, s, n, v.div, v.divS, v.sDiv) {
+		loopDivF[T](p, s, n, args)
+	}
+}
+
+func addF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	addVec(&vecF32, p, s, n, args)
 }
 
 func addF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if alpha := args.AlphaF; alpha == 1 {
-		if vecBinary(p, s, n, vec.AddF64, vec.AddScalarF64, vec.AddScalarF64) {
-			return
-		}
-	} else if vecAxpy(p, s, n, alpha, vec.AxpyF64, vec.AddScalarF64) {
-		return
-	}
-	loopAddF[float64](p, s, n, args)
+	addVec(&vecF64, p, s, n, args)
 }
 
 func subF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if alpha := float32(args.AlphaF); alpha == 1 {
-		if vecBinary(p, s, n, vec.SubF32, vec.SubScalarF32, vec.ScalarSubF32) {
-			return
-		}
-	} else if vecAxpy(p, s, n, -alpha, vec.AxpyF32, vec.AddScalarF32) {
-		return
-	}
-	loopSubF[float32](p, s, n, args)
+	subVec(&vecF32, p, s, n, args)
 }
 
 func subF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if alpha := args.AlphaF; alpha == 1 {
-		if vecBinary(p, s, n, vec.SubF64, vec.SubScalarF64, vec.ScalarSubF64) {
-			return
-		}
-	} else if vecAxpy(p, s, n, -alpha, vec.AxpyF64, vec.AddScalarF64) {
-		return
-	}
-	loopSubF[float64](p, s, n, args)
+	subVec(&vecF64, p, s, n, args)
 }
 
 func mulF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecBinary(p, s, n, vec.MulF32, vec.MulScalarF32, vec.MulScalarF32) {
-		loopMulN[float32](p, s, n, args)
-	}
+	mulVec(&vecF32, p, s, n, args)
 }
 
 func mulF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecBinary(p, s, n, vec.MulF64, vec.MulScalarF64, vec.MulScalarF64) {
-		loopMulN[float64](p, s, n, args)
-	}
+	mulVec(&vecF64, p, s, n, args)
 }
 
 func divF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecBinary(p, s, n, vec.DivF32, vec.DivScalarF32, vec.ScalarDivF32) {
-		loopDivF[float32](p, s, n, args)
-	}
+	divVec(&vecF32, p, s, n, args)
 }
 
 func divF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecBinary(p, s, n, vec.DivF64, vec.DivScalarF64, vec.ScalarDivF64) {
-		loopDivF[float64](p, s, n, args)
-	}
+	divVec(&vecF64, p, s, n, args)
 }

@@ -29,26 +29,26 @@ func vecUnary(p [4]unsafe.Pointer, s [4]int, n int, fn func(dst, x []float32)) b
 	return true
 }
 
-func expF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecUnary(p, s, n, vec.ExpF32) {
-		loopExpF[float32](p, s, n, args)
+// unaryVec is a unary op's loop: fn, a vec primitive (ExpF32 or its
+// Stream variant, ...), where vecUnary can run it, else the generated loop.
+func unaryVec(fn func(dst, x []float32), loop loopFn, p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !vecUnary(p, s, n, fn) {
+		loop(p, s, n, args)
 	}
+}
+
+func expF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	unaryVec(vec.ExpF32, loopExpF[float32], p, s, n, args)
 }
 
 func tanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecUnary(p, s, n, vec.TanhF32) {
-		loopTanhF[float32](p, s, n, args)
-	}
+	unaryVec(vec.TanhF32, loopTanhF[float32], p, s, n, args)
 }
 
 func sigmoidF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecUnary(p, s, n, vec.SigmoidF32) {
-		loopSigmoidF[float32](p, s, n, args)
-	}
+	unaryVec(vec.SigmoidF32, loopSigmoidF[float32], p, s, n, args)
 }
 
 func geluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !vecUnary(p, s, n, vec.GeluF32) {
-		loopGeluF[float32](p, s, n, args)
-	}
+	unaryVec(vec.GeluF32, loopGeluF[float32], p, s, n, args)
 }

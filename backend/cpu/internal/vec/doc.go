@@ -7,7 +7,10 @@
 // float32 exp, tanh, sigmoid and gelu, polynomials within a few ulp with
 // exact special values (unary_go.go, generated into zz_unary_amd64.s by
 // asm/unary.go with -part unary; UnarySIMD tells whether they run in
-// assembly).
+// assembly). The float arithmetic and the unary functions have Stream
+// variants, the same functions whose assembly writes dst with
+// non-temporal stores, for outputs far beyond the caches (Note
+// [Non-temporal stores] in stream_amd64.go).
 //
 // The layout follows gonum's internal/asm. Every primitive has a pure-Go twin
 // (arith_go.go, conv_go.go) whose doc comment is its exact loop; it is the

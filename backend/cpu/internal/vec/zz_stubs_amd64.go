@@ -164,3 +164,113 @@ func f32ToF64AVX2(dst []float64, src []float32)
 //
 //go:noescape
 func f64ToF32AVX2(dst []float32, src []float64)
+
+// addF32StreamAVX2 is addF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func addF32StreamAVX2(dst []float32, a []float32, b []float32)
+
+// addScalarF32StreamAVX2 is addScalarF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func addScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+
+// subF32StreamAVX2 is subF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func subF32StreamAVX2(dst []float32, a []float32, b []float32)
+
+// subScalarF32StreamAVX2 is subScalarF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func subScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+
+// mulF32StreamAVX2 is mulF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func mulF32StreamAVX2(dst []float32, a []float32, b []float32)
+
+// mulScalarF32StreamAVX2 is mulScalarF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func mulScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+
+// divF32StreamAVX2 is divF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func divF32StreamAVX2(dst []float32, a []float32, b []float32)
+
+// divScalarF32StreamAVX2 is divScalarF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func divScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+
+// scalarSubF32StreamAVX2 is scalarSubF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func scalarSubF32StreamAVX2(dst []float32, a []float32, s float32)
+
+// scalarDivF32StreamAVX2 is scalarDivF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func scalarDivF32StreamAVX2(dst []float32, a []float32, s float32)
+
+// axpyF32StreamAVX2 is axpyF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func axpyF32StreamAVX2(dst []float32, a []float32, b []float32, alpha float32)
+
+// addF64StreamAVX2 is addF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func addF64StreamAVX2(dst []float64, a []float64, b []float64)
+
+// addScalarF64StreamAVX2 is addScalarF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func addScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+
+// subF64StreamAVX2 is subF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func subF64StreamAVX2(dst []float64, a []float64, b []float64)
+
+// subScalarF64StreamAVX2 is subScalarF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func subScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+
+// mulF64StreamAVX2 is mulF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func mulF64StreamAVX2(dst []float64, a []float64, b []float64)
+
+// mulScalarF64StreamAVX2 is mulScalarF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func mulScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+
+// divF64StreamAVX2 is divF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func divF64StreamAVX2(dst []float64, a []float64, b []float64)
+
+// divScalarF64StreamAVX2 is divScalarF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func divScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+
+// scalarSubF64StreamAVX2 is scalarSubF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func scalarSubF64StreamAVX2(dst []float64, a []float64, s float64)
+
+// scalarDivF64StreamAVX2 is scalarDivF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func scalarDivF64StreamAVX2(dst []float64, a []float64, s float64)
+
+// axpyF64StreamAVX2 is axpyF64Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func axpyF64StreamAVX2(dst []float64, a []float64, b []float64, alpha float64)

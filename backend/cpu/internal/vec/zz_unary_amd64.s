@@ -1195,3 +1195,1006 @@ geluF32AVX2_check_scalar:
 	JB   geluF32AVX2_scalar
 	VZEROUPPER
 	RET
+
+// func expF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, CMOV, FMA3, MMX+
+TEXT ·expF32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    x_base+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    CX, SI
+	NEGQ    SI
+	ANDQ    $0x1f, SI
+	SHRQ    $0x02, SI
+	CMPQ    SI, AX
+	CMOVQHI AX, SI
+	JMP     expF32StreamAVX2_check_peel
+
+expF32StreamAVX2_peel:
+	VMOVSS       (DX)(BX*4), X0
+	VMAXPS       unExpLo<>+0(SB), X0, X1
+	VMINPS       unExpHi<>+0(SB), X1, X1
+	VMULPS       unLog2e<>+0(SB), X1, X2
+	VROUNDPS     $0x00, X2, X2
+	VFNMADD231PS unExpC1<>+0(SB), X2, X1
+	VFNMADD231PS unExpC2<>+0(SB), X2, X1
+	VMOVUPS      unExpP0<>+0(SB), X3
+	VFMADD213PS  unExpP1<>+0(SB), X1, X3
+	VFMADD213PS  unExpP2<>+0(SB), X1, X3
+	VFMADD213PS  unExpP3<>+0(SB), X1, X3
+	VFMADD213PS  unExpP4<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VCVTPS2DQ    X2, X1
+	VPSRAD       $0x01, X1, X2
+	VPSUBD       X2, X1, X1
+	VPSLLD       $0x17, X2, X2
+	VPADDD       X2, X3, X3
+	VPADDD       unBias<>+0(SB), X1, X1
+	VPSLLD       $0x17, X1, X1
+	VMULPS       X1, X3, X3
+	VMAXPS       X0, X3, X3
+	VMOVSS       X3, (CX)(BX*4)
+	INCQ         BX
+
+expF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   expF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  expF32StreamAVX2_check_unrolled
+
+expF32StreamAVX2_unrolled:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMAXPS       unExpLo<>+0(SB), Y0, Y1
+	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMULPS       unLog2e<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
+	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
+	VMOVUPS      unExpP0<>+0(SB), Y3
+	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VCVTPS2DQ    Y2, Y1
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VPADDD       unBias<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y3
+	VMAXPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y0
+	VMAXPS       unExpLo<>+0(SB), Y0, Y1
+	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMULPS       unLog2e<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
+	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
+	VMOVUPS      unExpP0<>+0(SB), Y3
+	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VCVTPS2DQ    Y2, Y1
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VPADDD       unBias<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y3
+	VMAXPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
+
+expF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   expF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  expF32StreamAVX2_check_vector
+
+expF32StreamAVX2_vector:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMAXPS       unExpLo<>+0(SB), Y0, Y1
+	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMULPS       unLog2e<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
+	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
+	VMOVUPS      unExpP0<>+0(SB), Y3
+	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VCVTPS2DQ    Y2, Y1
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VPADDD       unBias<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y3
+	VMAXPS       Y0, Y3, Y3
+	VMOVNTPS     Y3, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
+
+expF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   expF32StreamAVX2_vector
+	JMP  expF32StreamAVX2_check_scalar
+
+expF32StreamAVX2_scalar:
+	VMOVSS       (DX)(BX*4), X0
+	VMAXPS       unExpLo<>+0(SB), X0, X1
+	VMINPS       unExpHi<>+0(SB), X1, X1
+	VMULPS       unLog2e<>+0(SB), X1, X2
+	VROUNDPS     $0x00, X2, X2
+	VFNMADD231PS unExpC1<>+0(SB), X2, X1
+	VFNMADD231PS unExpC2<>+0(SB), X2, X1
+	VMOVUPS      unExpP0<>+0(SB), X3
+	VFMADD213PS  unExpP1<>+0(SB), X1, X3
+	VFMADD213PS  unExpP2<>+0(SB), X1, X3
+	VFMADD213PS  unExpP3<>+0(SB), X1, X3
+	VFMADD213PS  unExpP4<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VCVTPS2DQ    X2, X1
+	VPSRAD       $0x01, X1, X2
+	VPSUBD       X2, X1, X1
+	VPSLLD       $0x17, X2, X2
+	VPADDD       X2, X3, X3
+	VPADDD       unBias<>+0(SB), X1, X1
+	VPSLLD       $0x17, X1, X1
+	VMULPS       X1, X3, X3
+	VMAXPS       X0, X3, X3
+	VMOVSS       X3, (CX)(BX*4)
+	INCQ         BX
+
+expF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   expF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func tanhF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, CMOV, FMA3, MMX+
+TEXT ·tanhF32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    x_base+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    CX, SI
+	NEGQ    SI
+	ANDQ    $0x1f, SI
+	SHRQ    $0x02, SI
+	CMPQ    SI, AX
+	CMOVQHI AX, SI
+	JMP     tanhF32StreamAVX2_check_peel
+
+tanhF32StreamAVX2_peel:
+	VMOVSS       (DX)(BX*4), X0
+	VANDPS       unAbs<>+0(SB), X0, X1
+	VMULPS       X1, X1, X2
+	VMOVUPS      unTanhP0<>+0(SB), X3
+	VFMADD213PS  unTanhP1<>+0(SB), X2, X3
+	VFMADD213PS  unTanhP2<>+0(SB), X2, X3
+	VFMADD213PS  unTanhP3<>+0(SB), X2, X3
+	VFMADD213PS  unTanhP4<>+0(SB), X2, X3
+	VMULPS       X1, X2, X2
+	VFMADD213PS  X1, X2, X3
+	VADDPS       X1, X1, X2
+	VMINPS       unExpHi<>+0(SB), X2, X2
+	VMULPS       unLog2e<>+0(SB), X2, X4
+	VROUNDPS     $0x00, X4, X4
+	VFNMADD231PS unExpC1<>+0(SB), X4, X2
+	VFNMADD231PS unExpC2<>+0(SB), X4, X2
+	VMOVUPS      unExpP0<>+0(SB), X5
+	VFMADD213PS  unExpP1<>+0(SB), X2, X5
+	VFMADD213PS  unExpP2<>+0(SB), X2, X5
+	VFMADD213PS  unExpP3<>+0(SB), X2, X5
+	VFMADD213PS  unExpP4<>+0(SB), X2, X5
+	VFMADD213PS  unOne<>+0(SB), X2, X5
+	VFMADD213PS  unOne<>+0(SB), X2, X5
+	VCVTPS2DQ    X4, X2
+	VPSRAD       $0x01, X2, X4
+	VPSUBD       X4, X2, X2
+	VPSLLD       $0x17, X4, X4
+	VPADDD       X4, X5, X5
+	VPADDD       unBias<>+0(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X2, X5, X5
+	VADDPS       unOne<>+0(SB), X5, X5
+	VMOVUPS      unTwo<>+0(SB), X2
+	VDIVPS       X5, X2, X2
+	VMOVUPS      unOne<>+0(SB), X4
+	VSUBPS       X2, X4, X4
+	VCMPPS       $0x01, unTanhT<>+0(SB), X1, X1
+	VBLENDVPS    X1, X3, X4, X4
+	VANDPS       unSign<>+0(SB), X0, X1
+	VORPS        X1, X4, X4
+	VCMPPS       $0x03, X0, X0, X1
+	VBLENDVPS    X1, X0, X4, X4
+	VMOVSS       X4, (CX)(BX*4)
+	INCQ         BX
+
+tanhF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   tanhF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  tanhF32StreamAVX2_check_unrolled
+
+tanhF32StreamAVX2_unrolled:
+	VMOVUPS      (DX)(BX*4), Y0
+	VANDPS       unAbs<>+0(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      unTanhP0<>+0(SB), Y3
+	VFMADD213PS  unTanhP1<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP2<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP3<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP4<>+0(SB), Y2, Y3
+	VMULPS       Y1, Y2, Y2
+	VFMADD213PS  Y1, Y2, Y3
+	VADDPS       Y1, Y1, Y2
+	VMINPS       unExpHi<>+0(SB), Y2, Y2
+	VMULPS       unLog2e<>+0(SB), Y2, Y4
+	VROUNDPS     $0x00, Y4, Y4
+	VFNMADD231PS unExpC1<>+0(SB), Y4, Y2
+	VFNMADD231PS unExpC2<>+0(SB), Y4, Y2
+	VMOVUPS      unExpP0<>+0(SB), Y5
+	VFMADD213PS  unExpP1<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP2<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP3<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP4<>+0(SB), Y2, Y5
+	VFMADD213PS  unOne<>+0(SB), Y2, Y5
+	VFMADD213PS  unOne<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y4, Y2
+	VPSRAD       $0x01, Y2, Y4
+	VPSUBD       Y4, Y2, Y2
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       Y4, Y5, Y5
+	VPADDD       unBias<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y5, Y5
+	VADDPS       unOne<>+0(SB), Y5, Y5
+	VMOVUPS      unTwo<>+0(SB), Y2
+	VDIVPS       Y5, Y2, Y2
+	VMOVUPS      unOne<>+0(SB), Y4
+	VSUBPS       Y2, Y4, Y4
+	VCMPPS       $0x01, unTanhT<>+0(SB), Y1, Y1
+	VBLENDVPS    Y1, Y3, Y4, Y4
+	VANDPS       unSign<>+0(SB), Y0, Y1
+	VORPS        Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y4, Y4
+	VMOVNTPS     Y4, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y0
+	VANDPS       unAbs<>+0(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      unTanhP0<>+0(SB), Y3
+	VFMADD213PS  unTanhP1<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP2<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP3<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP4<>+0(SB), Y2, Y3
+	VMULPS       Y1, Y2, Y2
+	VFMADD213PS  Y1, Y2, Y3
+	VADDPS       Y1, Y1, Y2
+	VMINPS       unExpHi<>+0(SB), Y2, Y2
+	VMULPS       unLog2e<>+0(SB), Y2, Y4
+	VROUNDPS     $0x00, Y4, Y4
+	VFNMADD231PS unExpC1<>+0(SB), Y4, Y2
+	VFNMADD231PS unExpC2<>+0(SB), Y4, Y2
+	VMOVUPS      unExpP0<>+0(SB), Y5
+	VFMADD213PS  unExpP1<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP2<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP3<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP4<>+0(SB), Y2, Y5
+	VFMADD213PS  unOne<>+0(SB), Y2, Y5
+	VFMADD213PS  unOne<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y4, Y2
+	VPSRAD       $0x01, Y2, Y4
+	VPSUBD       Y4, Y2, Y2
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       Y4, Y5, Y5
+	VPADDD       unBias<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y5, Y5
+	VADDPS       unOne<>+0(SB), Y5, Y5
+	VMOVUPS      unTwo<>+0(SB), Y2
+	VDIVPS       Y5, Y2, Y2
+	VMOVUPS      unOne<>+0(SB), Y4
+	VSUBPS       Y2, Y4, Y4
+	VCMPPS       $0x01, unTanhT<>+0(SB), Y1, Y1
+	VBLENDVPS    Y1, Y3, Y4, Y4
+	VANDPS       unSign<>+0(SB), Y0, Y1
+	VORPS        Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y4, Y4
+	VMOVNTPS     Y4, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
+
+tanhF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   tanhF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  tanhF32StreamAVX2_check_vector
+
+tanhF32StreamAVX2_vector:
+	VMOVUPS      (DX)(BX*4), Y0
+	VANDPS       unAbs<>+0(SB), Y0, Y1
+	VMULPS       Y1, Y1, Y2
+	VMOVUPS      unTanhP0<>+0(SB), Y3
+	VFMADD213PS  unTanhP1<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP2<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP3<>+0(SB), Y2, Y3
+	VFMADD213PS  unTanhP4<>+0(SB), Y2, Y3
+	VMULPS       Y1, Y2, Y2
+	VFMADD213PS  Y1, Y2, Y3
+	VADDPS       Y1, Y1, Y2
+	VMINPS       unExpHi<>+0(SB), Y2, Y2
+	VMULPS       unLog2e<>+0(SB), Y2, Y4
+	VROUNDPS     $0x00, Y4, Y4
+	VFNMADD231PS unExpC1<>+0(SB), Y4, Y2
+	VFNMADD231PS unExpC2<>+0(SB), Y4, Y2
+	VMOVUPS      unExpP0<>+0(SB), Y5
+	VFMADD213PS  unExpP1<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP2<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP3<>+0(SB), Y2, Y5
+	VFMADD213PS  unExpP4<>+0(SB), Y2, Y5
+	VFMADD213PS  unOne<>+0(SB), Y2, Y5
+	VFMADD213PS  unOne<>+0(SB), Y2, Y5
+	VCVTPS2DQ    Y4, Y2
+	VPSRAD       $0x01, Y2, Y4
+	VPSUBD       Y4, Y2, Y2
+	VPSLLD       $0x17, Y4, Y4
+	VPADDD       Y4, Y5, Y5
+	VPADDD       unBias<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y5, Y5
+	VADDPS       unOne<>+0(SB), Y5, Y5
+	VMOVUPS      unTwo<>+0(SB), Y2
+	VDIVPS       Y5, Y2, Y2
+	VMOVUPS      unOne<>+0(SB), Y4
+	VSUBPS       Y2, Y4, Y4
+	VCMPPS       $0x01, unTanhT<>+0(SB), Y1, Y1
+	VBLENDVPS    Y1, Y3, Y4, Y4
+	VANDPS       unSign<>+0(SB), Y0, Y1
+	VORPS        Y1, Y4, Y4
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y4, Y4
+	VMOVNTPS     Y4, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
+
+tanhF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   tanhF32StreamAVX2_vector
+	JMP  tanhF32StreamAVX2_check_scalar
+
+tanhF32StreamAVX2_scalar:
+	VMOVSS       (DX)(BX*4), X0
+	VANDPS       unAbs<>+0(SB), X0, X1
+	VMULPS       X1, X1, X2
+	VMOVUPS      unTanhP0<>+0(SB), X3
+	VFMADD213PS  unTanhP1<>+0(SB), X2, X3
+	VFMADD213PS  unTanhP2<>+0(SB), X2, X3
+	VFMADD213PS  unTanhP3<>+0(SB), X2, X3
+	VFMADD213PS  unTanhP4<>+0(SB), X2, X3
+	VMULPS       X1, X2, X2
+	VFMADD213PS  X1, X2, X3
+	VADDPS       X1, X1, X2
+	VMINPS       unExpHi<>+0(SB), X2, X2
+	VMULPS       unLog2e<>+0(SB), X2, X4
+	VROUNDPS     $0x00, X4, X4
+	VFNMADD231PS unExpC1<>+0(SB), X4, X2
+	VFNMADD231PS unExpC2<>+0(SB), X4, X2
+	VMOVUPS      unExpP0<>+0(SB), X5
+	VFMADD213PS  unExpP1<>+0(SB), X2, X5
+	VFMADD213PS  unExpP2<>+0(SB), X2, X5
+	VFMADD213PS  unExpP3<>+0(SB), X2, X5
+	VFMADD213PS  unExpP4<>+0(SB), X2, X5
+	VFMADD213PS  unOne<>+0(SB), X2, X5
+	VFMADD213PS  unOne<>+0(SB), X2, X5
+	VCVTPS2DQ    X4, X2
+	VPSRAD       $0x01, X2, X4
+	VPSUBD       X4, X2, X2
+	VPSLLD       $0x17, X4, X4
+	VPADDD       X4, X5, X5
+	VPADDD       unBias<>+0(SB), X2, X2
+	VPSLLD       $0x17, X2, X2
+	VMULPS       X2, X5, X5
+	VADDPS       unOne<>+0(SB), X5, X5
+	VMOVUPS      unTwo<>+0(SB), X2
+	VDIVPS       X5, X2, X2
+	VMOVUPS      unOne<>+0(SB), X4
+	VSUBPS       X2, X4, X4
+	VCMPPS       $0x01, unTanhT<>+0(SB), X1, X1
+	VBLENDVPS    X1, X3, X4, X4
+	VANDPS       unSign<>+0(SB), X0, X1
+	VORPS        X1, X4, X4
+	VCMPPS       $0x03, X0, X0, X1
+	VBLENDVPS    X1, X0, X4, X4
+	VMOVSS       X4, (CX)(BX*4)
+	INCQ         BX
+
+tanhF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   tanhF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func sigmoidF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, CMOV, FMA3, MMX+
+TEXT ·sigmoidF32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    x_base+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    CX, SI
+	NEGQ    SI
+	ANDQ    $0x1f, SI
+	SHRQ    $0x02, SI
+	CMPQ    SI, AX
+	CMOVQHI AX, SI
+	JMP     sigmoidF32StreamAVX2_check_peel
+
+sigmoidF32StreamAVX2_peel:
+	VMOVSS       (DX)(BX*4), X0
+	VORPS        unSign<>+0(SB), X0, X1
+	VMAXPS       unExpLo<>+0(SB), X1, X1
+	VMULPS       unLog2e<>+0(SB), X1, X2
+	VROUNDPS     $0x00, X2, X2
+	VFNMADD231PS unExpC1<>+0(SB), X2, X1
+	VFNMADD231PS unExpC2<>+0(SB), X2, X1
+	VMOVUPS      unExpP0<>+0(SB), X3
+	VFMADD213PS  unExpP1<>+0(SB), X1, X3
+	VFMADD213PS  unExpP2<>+0(SB), X1, X3
+	VFMADD213PS  unExpP3<>+0(SB), X1, X3
+	VFMADD213PS  unExpP4<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VCVTPS2DQ    X2, X1
+	VPSRAD       $0x01, X1, X2
+	VPSUBD       X2, X1, X1
+	VPSLLD       $0x17, X2, X2
+	VPADDD       X2, X3, X3
+	VPADDD       unBias<>+0(SB), X1, X1
+	VPSLLD       $0x17, X1, X1
+	VMULPS       X1, X3, X3
+	VADDPS       unOne<>+0(SB), X3, X1
+	VMOVUPS      unOne<>+0(SB), X2
+	VBLENDVPS    X0, X3, X2, X2
+	VDIVPS       X1, X2, X2
+	VCMPPS       $0x03, X0, X0, X1
+	VBLENDVPS    X1, X0, X2, X2
+	VMOVSS       X2, (CX)(BX*4)
+	INCQ         BX
+
+sigmoidF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   sigmoidF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  sigmoidF32StreamAVX2_check_unrolled
+
+sigmoidF32StreamAVX2_unrolled:
+	VMOVUPS      (DX)(BX*4), Y0
+	VORPS        unSign<>+0(SB), Y0, Y1
+	VMAXPS       unExpLo<>+0(SB), Y1, Y1
+	VMULPS       unLog2e<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
+	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
+	VMOVUPS      unExpP0<>+0(SB), Y3
+	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VCVTPS2DQ    Y2, Y1
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VPADDD       unBias<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y3
+	VADDPS       unOne<>+0(SB), Y3, Y1
+	VMOVUPS      unOne<>+0(SB), Y2
+	VBLENDVPS    Y0, Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y2, Y2
+	VMOVNTPS     Y2, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y0
+	VORPS        unSign<>+0(SB), Y0, Y1
+	VMAXPS       unExpLo<>+0(SB), Y1, Y1
+	VMULPS       unLog2e<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
+	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
+	VMOVUPS      unExpP0<>+0(SB), Y3
+	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VCVTPS2DQ    Y2, Y1
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VPADDD       unBias<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y3
+	VADDPS       unOne<>+0(SB), Y3, Y1
+	VMOVUPS      unOne<>+0(SB), Y2
+	VBLENDVPS    Y0, Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y2, Y2
+	VMOVNTPS     Y2, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
+
+sigmoidF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   sigmoidF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  sigmoidF32StreamAVX2_check_vector
+
+sigmoidF32StreamAVX2_vector:
+	VMOVUPS      (DX)(BX*4), Y0
+	VORPS        unSign<>+0(SB), Y0, Y1
+	VMAXPS       unExpLo<>+0(SB), Y1, Y1
+	VMULPS       unLog2e<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
+	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
+	VMOVUPS      unExpP0<>+0(SB), Y3
+	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VCVTPS2DQ    Y2, Y1
+	VPSRAD       $0x01, Y1, Y2
+	VPSUBD       Y2, Y1, Y1
+	VPSLLD       $0x17, Y2, Y2
+	VPADDD       Y2, Y3, Y3
+	VPADDD       unBias<>+0(SB), Y1, Y1
+	VPSLLD       $0x17, Y1, Y1
+	VMULPS       Y1, Y3, Y3
+	VADDPS       unOne<>+0(SB), Y3, Y1
+	VMOVUPS      unOne<>+0(SB), Y2
+	VBLENDVPS    Y0, Y3, Y2, Y2
+	VDIVPS       Y1, Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y2, Y2
+	VMOVNTPS     Y2, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
+
+sigmoidF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   sigmoidF32StreamAVX2_vector
+	JMP  sigmoidF32StreamAVX2_check_scalar
+
+sigmoidF32StreamAVX2_scalar:
+	VMOVSS       (DX)(BX*4), X0
+	VORPS        unSign<>+0(SB), X0, X1
+	VMAXPS       unExpLo<>+0(SB), X1, X1
+	VMULPS       unLog2e<>+0(SB), X1, X2
+	VROUNDPS     $0x00, X2, X2
+	VFNMADD231PS unExpC1<>+0(SB), X2, X1
+	VFNMADD231PS unExpC2<>+0(SB), X2, X1
+	VMOVUPS      unExpP0<>+0(SB), X3
+	VFMADD213PS  unExpP1<>+0(SB), X1, X3
+	VFMADD213PS  unExpP2<>+0(SB), X1, X3
+	VFMADD213PS  unExpP3<>+0(SB), X1, X3
+	VFMADD213PS  unExpP4<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VCVTPS2DQ    X2, X1
+	VPSRAD       $0x01, X1, X2
+	VPSUBD       X2, X1, X1
+	VPSLLD       $0x17, X2, X2
+	VPADDD       X2, X3, X3
+	VPADDD       unBias<>+0(SB), X1, X1
+	VPSLLD       $0x17, X1, X1
+	VMULPS       X1, X3, X3
+	VADDPS       unOne<>+0(SB), X3, X1
+	VMOVUPS      unOne<>+0(SB), X2
+	VBLENDVPS    X0, X3, X2, X2
+	VDIVPS       X1, X2, X2
+	VCMPPS       $0x03, X0, X0, X1
+	VBLENDVPS    X1, X0, X2, X2
+	VMOVSS       X2, (CX)(BX*4)
+	INCQ         BX
+
+sigmoidF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   sigmoidF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func geluF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, CMOV, FMA3, MMX+
+TEXT ·geluF32StreamAVX2(SB), NOSPLIT, $0-48
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    x_base+24(FP), DX
+	XORQ    BX, BX
+	MOVQ    CX, SI
+	NEGQ    SI
+	ANDQ    $0x1f, SI
+	SHRQ    $0x02, SI
+	CMPQ    SI, AX
+	CMOVQHI AX, SI
+	JMP     geluF32StreamAVX2_check_peel
+
+geluF32StreamAVX2_peel:
+	VMOVSS       (DX)(BX*4), X0
+	VMULPS       X0, X0, X1
+	VMOVUPS      unGeluPoly0<>+0(SB), X2
+	VFMADD213PS  unGeluPoly1<>+0(SB), X1, X2
+	VFMADD213PS  unGeluPoly2<>+0(SB), X1, X2
+	VFMADD213PS  unGeluPoly3<>+0(SB), X1, X2
+	VFMADD213PS  unGeluPoly4<>+0(SB), X1, X2
+	VFMADD213PS  unHalf<>+0(SB), X0, X2
+	VMULPS       X0, X2, X2
+	VANDPS       unAbs<>+0(SB), X0, X1
+	VCMPPS       $0x01, unGeluT<>+0(SB), X1, X3
+	VMINPS       unGeluMax<>+0(SB), X1, X1
+	VMULPS       X1, X1, X4
+	VMOVAPS      X4, X5
+	VFMSUB231PS  X1, X1, X5
+	VMULPS       unMHalf<>+0(SB), X4, X4
+	VMULPS       unLog2e<>+0(SB), X4, X6
+	VROUNDPS     $0x00, X6, X6
+	VFNMADD231PS unExpC1<>+0(SB), X6, X4
+	VFNMADD231PS unExpC2<>+0(SB), X6, X4
+	VFMADD231PS  unMHalf<>+0(SB), X5, X4
+	VMOVUPS      unExpP0<>+0(SB), X5
+	VFMADD213PS  unExpP1<>+0(SB), X4, X5
+	VFMADD213PS  unExpP2<>+0(SB), X4, X5
+	VFMADD213PS  unExpP3<>+0(SB), X4, X5
+	VFMADD213PS  unExpP4<>+0(SB), X4, X5
+	VFMADD213PS  unOne<>+0(SB), X4, X5
+	VFMADD213PS  unOne<>+0(SB), X4, X5
+	VCVTPS2DQ    X6, X4
+	VPSRAD       $0x01, X4, X6
+	VPSUBD       X6, X4, X4
+	VPSLLD       $0x17, X6, X6
+	VPADDD       X6, X5, X5
+	VPADDD       unBias<>+0(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VMULPS       X4, X5, X5
+	VMOVUPS      unGeluP0<>+0(SB), X4
+	VFMADD213PS  unGeluP1<>+0(SB), X1, X4
+	VFMADD213PS  unGeluP2<>+0(SB), X1, X4
+	VFMADD213PS  unGeluP3<>+0(SB), X1, X4
+	VFMADD213PS  unGeluP4<>+0(SB), X1, X4
+	VMOVUPS      unGeluR0<>+0(SB), X6
+	VFMADD213PS  unGeluR1<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR2<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR3<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR4<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR5<>+0(SB), X1, X6
+	VDIVPS       X6, X4, X4
+	VFMADD231PS  unSqrt2Pi<>+0(SB), X1, X4
+	VMINPS       unGeluMax<>+0(SB), X0, X1
+	VDIVPS       X4, X1, X1
+	VMULPS       X1, X5, X4
+	VMOVAPS      X0, X6
+	VFNMADD231PS X1, X5, X6
+	VBLENDVPS    X0, X4, X6, X6
+	VBLENDVPS    X3, X2, X6, X6
+	VCMPPS       $0x03, X0, X0, X1
+	VBLENDVPS    X1, X0, X6, X6
+	VMOVSS       X6, (CX)(BX*4)
+	INCQ         BX
+
+geluF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   geluF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  geluF32StreamAVX2_check_unrolled
+
+geluF32StreamAVX2_unrolled:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMULPS       Y0, Y0, Y1
+	VMOVUPS      unGeluPoly0<>+0(SB), Y2
+	VFMADD213PS  unGeluPoly1<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly2<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly3<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly4<>+0(SB), Y1, Y2
+	VFMADD213PS  unHalf<>+0(SB), Y0, Y2
+	VMULPS       Y0, Y2, Y2
+	VANDPS       unAbs<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, unGeluT<>+0(SB), Y1, Y3
+	VMINPS       unGeluMax<>+0(SB), Y1, Y1
+	VMULPS       Y1, Y1, Y4
+	VMOVAPS      Y4, Y5
+	VFMSUB231PS  Y1, Y1, Y5
+	VMULPS       unMHalf<>+0(SB), Y4, Y4
+	VMULPS       unLog2e<>+0(SB), Y4, Y6
+	VROUNDPS     $0x00, Y6, Y6
+	VFNMADD231PS unExpC1<>+0(SB), Y6, Y4
+	VFNMADD231PS unExpC2<>+0(SB), Y6, Y4
+	VFMADD231PS  unMHalf<>+0(SB), Y5, Y4
+	VMOVUPS      unExpP0<>+0(SB), Y5
+	VFMADD213PS  unExpP1<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP2<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP3<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP4<>+0(SB), Y4, Y5
+	VFMADD213PS  unOne<>+0(SB), Y4, Y5
+	VFMADD213PS  unOne<>+0(SB), Y4, Y5
+	VCVTPS2DQ    Y6, Y4
+	VPSRAD       $0x01, Y4, Y6
+	VPSUBD       Y6, Y4, Y4
+	VPSLLD       $0x17, Y6, Y6
+	VPADDD       Y6, Y5, Y5
+	VPADDD       unBias<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y5
+	VMOVUPS      unGeluP0<>+0(SB), Y4
+	VFMADD213PS  unGeluP1<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP2<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP3<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP4<>+0(SB), Y1, Y4
+	VMOVUPS      unGeluR0<>+0(SB), Y6
+	VFMADD213PS  unGeluR1<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR2<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR3<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR4<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR5<>+0(SB), Y1, Y6
+	VDIVPS       Y6, Y4, Y4
+	VFMADD231PS  unSqrt2Pi<>+0(SB), Y1, Y4
+	VMINPS       unGeluMax<>+0(SB), Y0, Y1
+	VDIVPS       Y4, Y1, Y1
+	VMULPS       Y1, Y5, Y4
+	VMOVAPS      Y0, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VBLENDVPS    Y0, Y4, Y6, Y6
+	VBLENDVPS    Y3, Y2, Y6, Y6
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y6, Y6
+	VMOVNTPS     Y6, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y0
+	VMULPS       Y0, Y0, Y1
+	VMOVUPS      unGeluPoly0<>+0(SB), Y2
+	VFMADD213PS  unGeluPoly1<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly2<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly3<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly4<>+0(SB), Y1, Y2
+	VFMADD213PS  unHalf<>+0(SB), Y0, Y2
+	VMULPS       Y0, Y2, Y2
+	VANDPS       unAbs<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, unGeluT<>+0(SB), Y1, Y3
+	VMINPS       unGeluMax<>+0(SB), Y1, Y1
+	VMULPS       Y1, Y1, Y4
+	VMOVAPS      Y4, Y5
+	VFMSUB231PS  Y1, Y1, Y5
+	VMULPS       unMHalf<>+0(SB), Y4, Y4
+	VMULPS       unLog2e<>+0(SB), Y4, Y6
+	VROUNDPS     $0x00, Y6, Y6
+	VFNMADD231PS unExpC1<>+0(SB), Y6, Y4
+	VFNMADD231PS unExpC2<>+0(SB), Y6, Y4
+	VFMADD231PS  unMHalf<>+0(SB), Y5, Y4
+	VMOVUPS      unExpP0<>+0(SB), Y5
+	VFMADD213PS  unExpP1<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP2<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP3<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP4<>+0(SB), Y4, Y5
+	VFMADD213PS  unOne<>+0(SB), Y4, Y5
+	VFMADD213PS  unOne<>+0(SB), Y4, Y5
+	VCVTPS2DQ    Y6, Y4
+	VPSRAD       $0x01, Y4, Y6
+	VPSUBD       Y6, Y4, Y4
+	VPSLLD       $0x17, Y6, Y6
+	VPADDD       Y6, Y5, Y5
+	VPADDD       unBias<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y5
+	VMOVUPS      unGeluP0<>+0(SB), Y4
+	VFMADD213PS  unGeluP1<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP2<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP3<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP4<>+0(SB), Y1, Y4
+	VMOVUPS      unGeluR0<>+0(SB), Y6
+	VFMADD213PS  unGeluR1<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR2<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR3<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR4<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR5<>+0(SB), Y1, Y6
+	VDIVPS       Y6, Y4, Y4
+	VFMADD231PS  unSqrt2Pi<>+0(SB), Y1, Y4
+	VMINPS       unGeluMax<>+0(SB), Y0, Y1
+	VDIVPS       Y4, Y1, Y1
+	VMULPS       Y1, Y5, Y4
+	VMOVAPS      Y0, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VBLENDVPS    Y0, Y4, Y6, Y6
+	VBLENDVPS    Y3, Y2, Y6, Y6
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y6, Y6
+	VMOVNTPS     Y6, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
+
+geluF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   geluF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  geluF32StreamAVX2_check_vector
+
+geluF32StreamAVX2_vector:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMULPS       Y0, Y0, Y1
+	VMOVUPS      unGeluPoly0<>+0(SB), Y2
+	VFMADD213PS  unGeluPoly1<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly2<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly3<>+0(SB), Y1, Y2
+	VFMADD213PS  unGeluPoly4<>+0(SB), Y1, Y2
+	VFMADD213PS  unHalf<>+0(SB), Y0, Y2
+	VMULPS       Y0, Y2, Y2
+	VANDPS       unAbs<>+0(SB), Y0, Y1
+	VCMPPS       $0x01, unGeluT<>+0(SB), Y1, Y3
+	VMINPS       unGeluMax<>+0(SB), Y1, Y1
+	VMULPS       Y1, Y1, Y4
+	VMOVAPS      Y4, Y5
+	VFMSUB231PS  Y1, Y1, Y5
+	VMULPS       unMHalf<>+0(SB), Y4, Y4
+	VMULPS       unLog2e<>+0(SB), Y4, Y6
+	VROUNDPS     $0x00, Y6, Y6
+	VFNMADD231PS unExpC1<>+0(SB), Y6, Y4
+	VFNMADD231PS unExpC2<>+0(SB), Y6, Y4
+	VFMADD231PS  unMHalf<>+0(SB), Y5, Y4
+	VMOVUPS      unExpP0<>+0(SB), Y5
+	VFMADD213PS  unExpP1<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP2<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP3<>+0(SB), Y4, Y5
+	VFMADD213PS  unExpP4<>+0(SB), Y4, Y5
+	VFMADD213PS  unOne<>+0(SB), Y4, Y5
+	VFMADD213PS  unOne<>+0(SB), Y4, Y5
+	VCVTPS2DQ    Y6, Y4
+	VPSRAD       $0x01, Y4, Y6
+	VPSUBD       Y6, Y4, Y4
+	VPSLLD       $0x17, Y6, Y6
+	VPADDD       Y6, Y5, Y5
+	VPADDD       unBias<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y5, Y5
+	VMOVUPS      unGeluP0<>+0(SB), Y4
+	VFMADD213PS  unGeluP1<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP2<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP3<>+0(SB), Y1, Y4
+	VFMADD213PS  unGeluP4<>+0(SB), Y1, Y4
+	VMOVUPS      unGeluR0<>+0(SB), Y6
+	VFMADD213PS  unGeluR1<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR2<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR3<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR4<>+0(SB), Y1, Y6
+	VFMADD213PS  unGeluR5<>+0(SB), Y1, Y6
+	VDIVPS       Y6, Y4, Y4
+	VFMADD231PS  unSqrt2Pi<>+0(SB), Y1, Y4
+	VMINPS       unGeluMax<>+0(SB), Y0, Y1
+	VDIVPS       Y4, Y1, Y1
+	VMULPS       Y1, Y5, Y4
+	VMOVAPS      Y0, Y6
+	VFNMADD231PS Y1, Y5, Y6
+	VBLENDVPS    Y0, Y4, Y6, Y6
+	VBLENDVPS    Y3, Y2, Y6, Y6
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VBLENDVPS    Y1, Y0, Y6, Y6
+	VMOVNTPS     Y6, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
+
+geluF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   geluF32StreamAVX2_vector
+	JMP  geluF32StreamAVX2_check_scalar
+
+geluF32StreamAVX2_scalar:
+	VMOVSS       (DX)(BX*4), X0
+	VMULPS       X0, X0, X1
+	VMOVUPS      unGeluPoly0<>+0(SB), X2
+	VFMADD213PS  unGeluPoly1<>+0(SB), X1, X2
+	VFMADD213PS  unGeluPoly2<>+0(SB), X1, X2
+	VFMADD213PS  unGeluPoly3<>+0(SB), X1, X2
+	VFMADD213PS  unGeluPoly4<>+0(SB), X1, X2
+	VFMADD213PS  unHalf<>+0(SB), X0, X2
+	VMULPS       X0, X2, X2
+	VANDPS       unAbs<>+0(SB), X0, X1
+	VCMPPS       $0x01, unGeluT<>+0(SB), X1, X3
+	VMINPS       unGeluMax<>+0(SB), X1, X1
+	VMULPS       X1, X1, X4
+	VMOVAPS      X4, X5
+	VFMSUB231PS  X1, X1, X5
+	VMULPS       unMHalf<>+0(SB), X4, X4
+	VMULPS       unLog2e<>+0(SB), X4, X6
+	VROUNDPS     $0x00, X6, X6
+	VFNMADD231PS unExpC1<>+0(SB), X6, X4
+	VFNMADD231PS unExpC2<>+0(SB), X6, X4
+	VFMADD231PS  unMHalf<>+0(SB), X5, X4
+	VMOVUPS      unExpP0<>+0(SB), X5
+	VFMADD213PS  unExpP1<>+0(SB), X4, X5
+	VFMADD213PS  unExpP2<>+0(SB), X4, X5
+	VFMADD213PS  unExpP3<>+0(SB), X4, X5
+	VFMADD213PS  unExpP4<>+0(SB), X4, X5
+	VFMADD213PS  unOne<>+0(SB), X4, X5
+	VFMADD213PS  unOne<>+0(SB), X4, X5
+	VCVTPS2DQ    X6, X4
+	VPSRAD       $0x01, X4, X6
+	VPSUBD       X6, X4, X4
+	VPSLLD       $0x17, X6, X6
+	VPADDD       X6, X5, X5
+	VPADDD       unBias<>+0(SB), X4, X4
+	VPSLLD       $0x17, X4, X4
+	VMULPS       X4, X5, X5
+	VMOVUPS      unGeluP0<>+0(SB), X4
+	VFMADD213PS  unGeluP1<>+0(SB), X1, X4
+	VFMADD213PS  unGeluP2<>+0(SB), X1, X4
+	VFMADD213PS  unGeluP3<>+0(SB), X1, X4
+	VFMADD213PS  unGeluP4<>+0(SB), X1, X4
+	VMOVUPS      unGeluR0<>+0(SB), X6
+	VFMADD213PS  unGeluR1<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR2<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR3<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR4<>+0(SB), X1, X6
+	VFMADD213PS  unGeluR5<>+0(SB), X1, X6
+	VDIVPS       X6, X4, X4
+	VFMADD231PS  unSqrt2Pi<>+0(SB), X1, X4
+	VMINPS       unGeluMax<>+0(SB), X0, X1
+	VDIVPS       X4, X1, X1
+	VMULPS       X1, X5, X4
+	VMOVAPS      X0, X6
+	VFNMADD231PS X1, X5, X6
+	VBLENDVPS    X0, X4, X6, X6
+	VBLENDVPS    X3, X2, X6, X6
+	VCMPPS       $0x03, X0, X0, X1
+	VBLENDVPS    X1, X0, X6, X6
+	VMOVSS       X6, (CX)(BX*4)
+	INCQ         BX
+
+geluF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   geluF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET

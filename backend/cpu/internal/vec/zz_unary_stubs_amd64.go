@@ -23,3 +23,23 @@ func sigmoidF32AVX2(dst []float32, x []float32)
 //
 //go:noescape
 func geluF32AVX2(dst []float32, x []float32)
+
+// expF32StreamAVX2 is expF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func expF32StreamAVX2(dst []float32, x []float32)
+
+// tanhF32StreamAVX2 is tanhF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func tanhF32StreamAVX2(dst []float32, x []float32)
+
+// sigmoidF32StreamAVX2 is sigmoidF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func sigmoidF32StreamAVX2(dst []float32, x []float32)
+
+// geluF32StreamAVX2 is geluF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
+//
+//go:noescape
+func geluF32StreamAVX2(dst []float32, x []float32)

@@ -1995,3 +1995,1743 @@ f64ToF32AVX2_check_scalar:
 	JB   f64ToF32AVX2_scalar
 	VZEROUPPER
 	RET
+
+// func addF32StreamAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·addF32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x02, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     addF32StreamAVX2_check_peel
+
+addF32StreamAVX2_peel:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+addF32StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   addF32StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-32, DI
+	ADDQ SI, DI
+	JMP  addF32StreamAVX2_check_unrolled
+
+addF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(SI*4), Y0
+	VADDPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVUPS  32(DX)(SI*4), Y0
+	VADDPS   32(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVUPS  64(DX)(SI*4), Y0
+	VADDPS   64(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVUPS  96(DX)(SI*4), Y0
+	VADDPS   96(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+addF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-8, DI
+	ADDQ SI, DI
+	JMP  addF32StreamAVX2_check_vector
+
+addF32StreamAVX2_vector:
+	VMOVUPS  (DX)(SI*4), Y0
+	VADDPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+addF32StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   addF32StreamAVX2_vector
+	JMP  addF32StreamAVX2_check_scalar
+
+addF32StreamAVX2_scalar:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VADDPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+addF32StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   addF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func addScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·addScalarF32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x02, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          addScalarF32StreamAVX2_check_peel
+
+addScalarF32StreamAVX2_peel:
+	VMOVSS (DX)(BX*4), X1
+	VADDPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+addScalarF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   addScalarF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-32, SI
+	ADDQ BX, SI
+	JMP  addScalarF32StreamAVX2_check_unrolled
+
+addScalarF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(BX*4), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVUPS  32(DX)(BX*4), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVUPS  64(DX)(BX*4), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVUPS  96(DX)(BX*4), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+addScalarF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  addScalarF32StreamAVX2_check_vector
+
+addScalarF32StreamAVX2_vector:
+	VMOVUPS  (DX)(BX*4), Y1
+	VADDPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+addScalarF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   addScalarF32StreamAVX2_vector
+	JMP  addScalarF32StreamAVX2_check_scalar
+
+addScalarF32StreamAVX2_scalar:
+	VMOVSS (DX)(BX*4), X1
+	VADDPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+addScalarF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   addScalarF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subF32StreamAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·subF32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x02, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     subF32StreamAVX2_check_peel
+
+subF32StreamAVX2_peel:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+subF32StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   subF32StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-32, DI
+	ADDQ SI, DI
+	JMP  subF32StreamAVX2_check_unrolled
+
+subF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(SI*4), Y0
+	VSUBPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVUPS  32(DX)(SI*4), Y0
+	VSUBPS   32(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVUPS  64(DX)(SI*4), Y0
+	VSUBPS   64(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVUPS  96(DX)(SI*4), Y0
+	VSUBPS   96(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+subF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-8, DI
+	ADDQ SI, DI
+	JMP  subF32StreamAVX2_check_vector
+
+subF32StreamAVX2_vector:
+	VMOVUPS  (DX)(SI*4), Y0
+	VSUBPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+subF32StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   subF32StreamAVX2_vector
+	JMP  subF32StreamAVX2_check_scalar
+
+subF32StreamAVX2_scalar:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VSUBPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+subF32StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   subF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·subScalarF32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x02, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          subScalarF32StreamAVX2_check_peel
+
+subScalarF32StreamAVX2_peel:
+	VMOVSS (DX)(BX*4), X1
+	VSUBPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+subScalarF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   subScalarF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-32, SI
+	ADDQ BX, SI
+	JMP  subScalarF32StreamAVX2_check_unrolled
+
+subScalarF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(BX*4), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVUPS  32(DX)(BX*4), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVUPS  64(DX)(BX*4), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVUPS  96(DX)(BX*4), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+subScalarF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  subScalarF32StreamAVX2_check_vector
+
+subScalarF32StreamAVX2_vector:
+	VMOVUPS  (DX)(BX*4), Y1
+	VSUBPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+subScalarF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   subScalarF32StreamAVX2_vector
+	JMP  subScalarF32StreamAVX2_check_scalar
+
+subScalarF32StreamAVX2_scalar:
+	VMOVSS (DX)(BX*4), X1
+	VSUBPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+subScalarF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   subScalarF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulF32StreamAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·mulF32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x02, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     mulF32StreamAVX2_check_peel
+
+mulF32StreamAVX2_peel:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VMULPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+mulF32StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   mulF32StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-32, DI
+	ADDQ SI, DI
+	JMP  mulF32StreamAVX2_check_unrolled
+
+mulF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(SI*4), Y0
+	VMULPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVUPS  32(DX)(SI*4), Y0
+	VMULPS   32(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVUPS  64(DX)(SI*4), Y0
+	VMULPS   64(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVUPS  96(DX)(SI*4), Y0
+	VMULPS   96(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+mulF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-8, DI
+	ADDQ SI, DI
+	JMP  mulF32StreamAVX2_check_vector
+
+mulF32StreamAVX2_vector:
+	VMOVUPS  (DX)(SI*4), Y0
+	VMULPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+mulF32StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   mulF32StreamAVX2_vector
+	JMP  mulF32StreamAVX2_check_scalar
+
+mulF32StreamAVX2_scalar:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VMULPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+mulF32StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   mulF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·mulScalarF32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x02, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          mulScalarF32StreamAVX2_check_peel
+
+mulScalarF32StreamAVX2_peel:
+	VMOVSS (DX)(BX*4), X1
+	VMULPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+mulScalarF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   mulScalarF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-32, SI
+	ADDQ BX, SI
+	JMP  mulScalarF32StreamAVX2_check_unrolled
+
+mulScalarF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(BX*4), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVUPS  32(DX)(BX*4), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVUPS  64(DX)(BX*4), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVUPS  96(DX)(BX*4), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+mulScalarF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  mulScalarF32StreamAVX2_check_vector
+
+mulScalarF32StreamAVX2_vector:
+	VMOVUPS  (DX)(BX*4), Y1
+	VMULPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+mulScalarF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   mulScalarF32StreamAVX2_vector
+	JMP  mulScalarF32StreamAVX2_check_scalar
+
+mulScalarF32StreamAVX2_scalar:
+	VMOVSS (DX)(BX*4), X1
+	VMULPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+mulScalarF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   mulScalarF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF32StreamAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·divF32StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x02, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     divF32StreamAVX2_check_peel
+
+divF32StreamAVX2_peel:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VDIVPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+divF32StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   divF32StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-32, DI
+	ADDQ SI, DI
+	JMP  divF32StreamAVX2_check_unrolled
+
+divF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(SI*4), Y0
+	VDIVPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVUPS  32(DX)(SI*4), Y0
+	VDIVPS   32(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVUPS  64(DX)(SI*4), Y0
+	VDIVPS   64(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVUPS  96(DX)(SI*4), Y0
+	VDIVPS   96(BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+divF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-8, DI
+	ADDQ SI, DI
+	JMP  divF32StreamAVX2_check_vector
+
+divF32StreamAVX2_vector:
+	VMOVUPS  (DX)(SI*4), Y0
+	VDIVPS   (BX)(SI*4), Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+divF32StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   divF32StreamAVX2_vector
+	JMP  divF32StreamAVX2_check_scalar
+
+divF32StreamAVX2_scalar:
+	VMOVSS (DX)(SI*4), X0
+	VMOVSS (BX)(SI*4), X1
+	VDIVPS X1, X0, X0
+	VMOVSS X0, (CX)(SI*4)
+	INCQ   SI
+
+divF32StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   divF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·divScalarF32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x02, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          divScalarF32StreamAVX2_check_peel
+
+divScalarF32StreamAVX2_peel:
+	VMOVSS (DX)(BX*4), X1
+	VDIVPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+divScalarF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   divScalarF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-32, SI
+	ADDQ BX, SI
+	JMP  divScalarF32StreamAVX2_check_unrolled
+
+divScalarF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(BX*4), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVUPS  32(DX)(BX*4), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVUPS  64(DX)(BX*4), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVUPS  96(DX)(BX*4), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+divScalarF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  divScalarF32StreamAVX2_check_vector
+
+divScalarF32StreamAVX2_vector:
+	VMOVUPS  (DX)(BX*4), Y1
+	VDIVPS   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+divScalarF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   divScalarF32StreamAVX2_vector
+	JMP  divScalarF32StreamAVX2_check_scalar
+
+divScalarF32StreamAVX2_scalar:
+	VMOVSS (DX)(BX*4), X1
+	VDIVPS X0, X1, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+divScalarF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   divScalarF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarSubF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·scalarSubF32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x02, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          scalarSubF32StreamAVX2_check_peel
+
+scalarSubF32StreamAVX2_peel:
+	VMOVSS (DX)(BX*4), X1
+	VSUBPS X1, X0, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+scalarSubF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   scalarSubF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-32, SI
+	ADDQ BX, SI
+	JMP  scalarSubF32StreamAVX2_check_unrolled
+
+scalarSubF32StreamAVX2_unrolled:
+	VSUBPS   (DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VSUBPS   32(DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VSUBPS   64(DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VSUBPS   96(DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+scalarSubF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  scalarSubF32StreamAVX2_check_vector
+
+scalarSubF32StreamAVX2_vector:
+	VSUBPS   (DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+scalarSubF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   scalarSubF32StreamAVX2_vector
+	JMP  scalarSubF32StreamAVX2_check_scalar
+
+scalarSubF32StreamAVX2_scalar:
+	VMOVSS (DX)(BX*4), X1
+	VSUBPS X1, X0, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+scalarSubF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   scalarSubF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarDivF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, CMOV, MMX+
+TEXT ·scalarDivF32StreamAVX2(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x02, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          scalarDivF32StreamAVX2_check_peel
+
+scalarDivF32StreamAVX2_peel:
+	VMOVSS (DX)(BX*4), X1
+	VDIVPS X1, X0, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+scalarDivF32StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   scalarDivF32StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-32, SI
+	ADDQ BX, SI
+	JMP  scalarDivF32StreamAVX2_check_unrolled
+
+scalarDivF32StreamAVX2_unrolled:
+	VDIVPS   (DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VDIVPS   32(DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VDIVPS   64(DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VDIVPS   96(DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+scalarDivF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-8, SI
+	ADDQ BX, SI
+	JMP  scalarDivF32StreamAVX2_check_vector
+
+scalarDivF32StreamAVX2_vector:
+	VDIVPS   (DX)(BX*4), Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+scalarDivF32StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   scalarDivF32StreamAVX2_vector
+	JMP  scalarDivF32StreamAVX2_check_scalar
+
+scalarDivF32StreamAVX2_scalar:
+	VMOVSS (DX)(BX*4), X1
+	VDIVPS X1, X0, X1
+	VMOVSS X1, (CX)(BX*4)
+	INCQ   BX
+
+scalarDivF32StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   scalarDivF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func axpyF32StreamAVX2(dst []float32, a []float32, b []float32, alpha float32)
+// Requires: AVX, CMOV, FMA3, MMX+
+TEXT ·axpyF32StreamAVX2(SB), NOSPLIT, $0-76
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSS alpha+72(FP), Y0
+	XORQ         SI, SI
+	MOVQ         CX, DI
+	NEGQ         DI
+	ANDQ         $0x1f, DI
+	SHRQ         $0x02, DI
+	CMPQ         DI, AX
+	CMOVQHI      AX, DI
+	JMP          axpyF32StreamAVX2_check_peel
+
+axpyF32StreamAVX2_peel:
+	VMOVSS      (DX)(SI*4), X1
+	VMOVSS      (BX)(SI*4), X2
+	VFMADD231PS X2, X0, X1
+	VMOVSS      X1, (CX)(SI*4)
+	INCQ        SI
+
+axpyF32StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   axpyF32StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-32, DI
+	ADDQ SI, DI
+	JMP  axpyF32StreamAVX2_check_unrolled
+
+axpyF32StreamAVX2_unrolled:
+	VMOVUPS     (DX)(SI*4), Y1
+	VFMADD231PS (BX)(SI*4), Y0, Y1
+	VMOVNTPS    Y1, (CX)(SI*4)
+	VMOVUPS     32(DX)(SI*4), Y1
+	VFMADD231PS 32(BX)(SI*4), Y0, Y1
+	VMOVNTPS    Y1, 32(CX)(SI*4)
+	VMOVUPS     64(DX)(SI*4), Y1
+	VFMADD231PS 64(BX)(SI*4), Y0, Y1
+	VMOVNTPS    Y1, 64(CX)(SI*4)
+	VMOVUPS     96(DX)(SI*4), Y1
+	VFMADD231PS 96(BX)(SI*4), Y0, Y1
+	VMOVNTPS    Y1, 96(CX)(SI*4)
+	ADDQ        $0x00000020, SI
+
+axpyF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   axpyF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-8, DI
+	ADDQ SI, DI
+	JMP  axpyF32StreamAVX2_check_vector
+
+axpyF32StreamAVX2_vector:
+	VMOVUPS     (DX)(SI*4), Y1
+	VFMADD231PS (BX)(SI*4), Y0, Y1
+	VMOVNTPS    Y1, (CX)(SI*4)
+	ADDQ        $0x00000008, SI
+
+axpyF32StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   axpyF32StreamAVX2_vector
+	JMP  axpyF32StreamAVX2_check_scalar
+
+axpyF32StreamAVX2_scalar:
+	VMOVSS      (DX)(SI*4), X1
+	VMOVSS      (BX)(SI*4), X2
+	VFMADD231PS X2, X0, X1
+	VMOVSS      X1, (CX)(SI*4)
+	INCQ        SI
+
+axpyF32StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   axpyF32StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func addF64StreamAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·addF64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x03, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     addF64StreamAVX2_check_peel
+
+addF64StreamAVX2_peel:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VADDPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+addF64StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   addF64StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-16, DI
+	ADDQ SI, DI
+	JMP  addF64StreamAVX2_check_unrolled
+
+addF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(SI*8), Y0
+	VADDPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVUPD  32(DX)(SI*8), Y0
+	VADDPD   32(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVUPD  64(DX)(SI*8), Y0
+	VADDPD   64(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVUPD  96(DX)(SI*8), Y0
+	VADDPD   96(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+addF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-4, DI
+	ADDQ SI, DI
+	JMP  addF64StreamAVX2_check_vector
+
+addF64StreamAVX2_vector:
+	VMOVUPD  (DX)(SI*8), Y0
+	VADDPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+addF64StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   addF64StreamAVX2_vector
+	JMP  addF64StreamAVX2_check_scalar
+
+addF64StreamAVX2_scalar:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VADDPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+addF64StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   addF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func addScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·addScalarF64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x03, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          addScalarF64StreamAVX2_check_peel
+
+addScalarF64StreamAVX2_peel:
+	VMOVSD (DX)(BX*8), X1
+	VADDPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+addScalarF64StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   addScalarF64StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  addScalarF64StreamAVX2_check_unrolled
+
+addScalarF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(BX*8), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVUPD  32(DX)(BX*8), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVUPD  64(DX)(BX*8), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVUPD  96(DX)(BX*8), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+addScalarF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-4, SI
+	ADDQ BX, SI
+	JMP  addScalarF64StreamAVX2_check_vector
+
+addScalarF64StreamAVX2_vector:
+	VMOVUPD  (DX)(BX*8), Y1
+	VADDPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+addScalarF64StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   addScalarF64StreamAVX2_vector
+	JMP  addScalarF64StreamAVX2_check_scalar
+
+addScalarF64StreamAVX2_scalar:
+	VMOVSD (DX)(BX*8), X1
+	VADDPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+addScalarF64StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   addScalarF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subF64StreamAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·subF64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x03, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     subF64StreamAVX2_check_peel
+
+subF64StreamAVX2_peel:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VSUBPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+subF64StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   subF64StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-16, DI
+	ADDQ SI, DI
+	JMP  subF64StreamAVX2_check_unrolled
+
+subF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(SI*8), Y0
+	VSUBPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVUPD  32(DX)(SI*8), Y0
+	VSUBPD   32(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVUPD  64(DX)(SI*8), Y0
+	VSUBPD   64(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVUPD  96(DX)(SI*8), Y0
+	VSUBPD   96(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+subF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-4, DI
+	ADDQ SI, DI
+	JMP  subF64StreamAVX2_check_vector
+
+subF64StreamAVX2_vector:
+	VMOVUPD  (DX)(SI*8), Y0
+	VSUBPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+subF64StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   subF64StreamAVX2_vector
+	JMP  subF64StreamAVX2_check_scalar
+
+subF64StreamAVX2_scalar:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VSUBPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+subF64StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   subF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·subScalarF64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x03, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          subScalarF64StreamAVX2_check_peel
+
+subScalarF64StreamAVX2_peel:
+	VMOVSD (DX)(BX*8), X1
+	VSUBPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+subScalarF64StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   subScalarF64StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  subScalarF64StreamAVX2_check_unrolled
+
+subScalarF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(BX*8), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVUPD  32(DX)(BX*8), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVUPD  64(DX)(BX*8), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVUPD  96(DX)(BX*8), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+subScalarF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-4, SI
+	ADDQ BX, SI
+	JMP  subScalarF64StreamAVX2_check_vector
+
+subScalarF64StreamAVX2_vector:
+	VMOVUPD  (DX)(BX*8), Y1
+	VSUBPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+subScalarF64StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   subScalarF64StreamAVX2_vector
+	JMP  subScalarF64StreamAVX2_check_scalar
+
+subScalarF64StreamAVX2_scalar:
+	VMOVSD (DX)(BX*8), X1
+	VSUBPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+subScalarF64StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   subScalarF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulF64StreamAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·mulF64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x03, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     mulF64StreamAVX2_check_peel
+
+mulF64StreamAVX2_peel:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VMULPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+mulF64StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   mulF64StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-16, DI
+	ADDQ SI, DI
+	JMP  mulF64StreamAVX2_check_unrolled
+
+mulF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(SI*8), Y0
+	VMULPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVUPD  32(DX)(SI*8), Y0
+	VMULPD   32(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVUPD  64(DX)(SI*8), Y0
+	VMULPD   64(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVUPD  96(DX)(SI*8), Y0
+	VMULPD   96(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+mulF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-4, DI
+	ADDQ SI, DI
+	JMP  mulF64StreamAVX2_check_vector
+
+mulF64StreamAVX2_vector:
+	VMOVUPD  (DX)(SI*8), Y0
+	VMULPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+mulF64StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   mulF64StreamAVX2_vector
+	JMP  mulF64StreamAVX2_check_scalar
+
+mulF64StreamAVX2_scalar:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VMULPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+mulF64StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   mulF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·mulScalarF64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x03, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          mulScalarF64StreamAVX2_check_peel
+
+mulScalarF64StreamAVX2_peel:
+	VMOVSD (DX)(BX*8), X1
+	VMULPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+mulScalarF64StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   mulScalarF64StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  mulScalarF64StreamAVX2_check_unrolled
+
+mulScalarF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(BX*8), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVUPD  32(DX)(BX*8), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVUPD  64(DX)(BX*8), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVUPD  96(DX)(BX*8), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+mulScalarF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-4, SI
+	ADDQ BX, SI
+	JMP  mulScalarF64StreamAVX2_check_vector
+
+mulScalarF64StreamAVX2_vector:
+	VMOVUPD  (DX)(BX*8), Y1
+	VMULPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+mulScalarF64StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   mulScalarF64StreamAVX2_vector
+	JMP  mulScalarF64StreamAVX2_check_scalar
+
+mulScalarF64StreamAVX2_scalar:
+	VMOVSD (DX)(BX*8), X1
+	VMULPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+mulScalarF64StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   mulScalarF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF64StreamAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·divF64StreamAVX2(SB), NOSPLIT, $0-72
+	MOVQ    dst_len+8(FP), AX
+	MOVQ    dst_base+0(FP), CX
+	MOVQ    a_base+24(FP), DX
+	MOVQ    b_base+48(FP), BX
+	XORQ    SI, SI
+	MOVQ    CX, DI
+	NEGQ    DI
+	ANDQ    $0x1f, DI
+	SHRQ    $0x03, DI
+	CMPQ    DI, AX
+	CMOVQHI AX, DI
+	JMP     divF64StreamAVX2_check_peel
+
+divF64StreamAVX2_peel:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VDIVPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+divF64StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   divF64StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-16, DI
+	ADDQ SI, DI
+	JMP  divF64StreamAVX2_check_unrolled
+
+divF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(SI*8), Y0
+	VDIVPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVUPD  32(DX)(SI*8), Y0
+	VDIVPD   32(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVUPD  64(DX)(SI*8), Y0
+	VDIVPD   64(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVUPD  96(DX)(SI*8), Y0
+	VDIVPD   96(BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+divF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-4, DI
+	ADDQ SI, DI
+	JMP  divF64StreamAVX2_check_vector
+
+divF64StreamAVX2_vector:
+	VMOVUPD  (DX)(SI*8), Y0
+	VDIVPD   (BX)(SI*8), Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+divF64StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   divF64StreamAVX2_vector
+	JMP  divF64StreamAVX2_check_scalar
+
+divF64StreamAVX2_scalar:
+	VMOVSD (DX)(SI*8), X0
+	VMOVSD (BX)(SI*8), X1
+	VDIVPD X1, X0, X0
+	VMOVSD X0, (CX)(SI*8)
+	INCQ   SI
+
+divF64StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   divF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·divScalarF64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x03, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          divScalarF64StreamAVX2_check_peel
+
+divScalarF64StreamAVX2_peel:
+	VMOVSD (DX)(BX*8), X1
+	VDIVPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+divScalarF64StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   divScalarF64StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  divScalarF64StreamAVX2_check_unrolled
+
+divScalarF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(BX*8), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVUPD  32(DX)(BX*8), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVUPD  64(DX)(BX*8), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVUPD  96(DX)(BX*8), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+divScalarF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-4, SI
+	ADDQ BX, SI
+	JMP  divScalarF64StreamAVX2_check_vector
+
+divScalarF64StreamAVX2_vector:
+	VMOVUPD  (DX)(BX*8), Y1
+	VDIVPD   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+divScalarF64StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   divScalarF64StreamAVX2_vector
+	JMP  divScalarF64StreamAVX2_check_scalar
+
+divScalarF64StreamAVX2_scalar:
+	VMOVSD (DX)(BX*8), X1
+	VDIVPD X0, X1, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+divScalarF64StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   divScalarF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarSubF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·scalarSubF64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x03, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          scalarSubF64StreamAVX2_check_peel
+
+scalarSubF64StreamAVX2_peel:
+	VMOVSD (DX)(BX*8), X1
+	VSUBPD X1, X0, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+scalarSubF64StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   scalarSubF64StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  scalarSubF64StreamAVX2_check_unrolled
+
+scalarSubF64StreamAVX2_unrolled:
+	VSUBPD   (DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VSUBPD   32(DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VSUBPD   64(DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VSUBPD   96(DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+scalarSubF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-4, SI
+	ADDQ BX, SI
+	JMP  scalarSubF64StreamAVX2_check_vector
+
+scalarSubF64StreamAVX2_vector:
+	VSUBPD   (DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+scalarSubF64StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   scalarSubF64StreamAVX2_vector
+	JMP  scalarSubF64StreamAVX2_check_scalar
+
+scalarSubF64StreamAVX2_scalar:
+	VMOVSD (DX)(BX*8), X1
+	VSUBPD X1, X0, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+scalarSubF64StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   scalarSubF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarDivF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, CMOV, MMX+
+TEXT ·scalarDivF64StreamAVX2(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         CX, SI
+	NEGQ         SI
+	ANDQ         $0x1f, SI
+	SHRQ         $0x03, SI
+	CMPQ         SI, AX
+	CMOVQHI      AX, SI
+	JMP          scalarDivF64StreamAVX2_check_peel
+
+scalarDivF64StreamAVX2_peel:
+	VMOVSD (DX)(BX*8), X1
+	VDIVPD X1, X0, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+scalarDivF64StreamAVX2_check_peel:
+	CMPQ BX, SI
+	JB   scalarDivF64StreamAVX2_peel
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-16, SI
+	ADDQ BX, SI
+	JMP  scalarDivF64StreamAVX2_check_unrolled
+
+scalarDivF64StreamAVX2_unrolled:
+	VDIVPD   (DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VDIVPD   32(DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VDIVPD   64(DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VDIVPD   96(DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+scalarDivF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	SUBQ BX, SI
+	ANDQ $-4, SI
+	ADDQ BX, SI
+	JMP  scalarDivF64StreamAVX2_check_vector
+
+scalarDivF64StreamAVX2_vector:
+	VDIVPD   (DX)(BX*8), Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+scalarDivF64StreamAVX2_check_vector:
+	CMPQ BX, SI
+	JB   scalarDivF64StreamAVX2_vector
+	JMP  scalarDivF64StreamAVX2_check_scalar
+
+scalarDivF64StreamAVX2_scalar:
+	VMOVSD (DX)(BX*8), X1
+	VDIVPD X1, X0, X1
+	VMOVSD X1, (CX)(BX*8)
+	INCQ   BX
+
+scalarDivF64StreamAVX2_check_scalar:
+	CMPQ BX, AX
+	JB   scalarDivF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func axpyF64StreamAVX2(dst []float64, a []float64, b []float64, alpha float64)
+// Requires: AVX, CMOV, FMA3, MMX+
+TEXT ·axpyF64StreamAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVQ         b_base+48(FP), BX
+	VBROADCASTSD alpha+72(FP), Y0
+	XORQ         SI, SI
+	MOVQ         CX, DI
+	NEGQ         DI
+	ANDQ         $0x1f, DI
+	SHRQ         $0x03, DI
+	CMPQ         DI, AX
+	CMOVQHI      AX, DI
+	JMP          axpyF64StreamAVX2_check_peel
+
+axpyF64StreamAVX2_peel:
+	VMOVSD      (DX)(SI*8), X1
+	VMOVSD      (BX)(SI*8), X2
+	VFMADD231PD X2, X0, X1
+	VMOVSD      X1, (CX)(SI*8)
+	INCQ        SI
+
+axpyF64StreamAVX2_check_peel:
+	CMPQ SI, DI
+	JB   axpyF64StreamAVX2_peel
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-16, DI
+	ADDQ SI, DI
+	JMP  axpyF64StreamAVX2_check_unrolled
+
+axpyF64StreamAVX2_unrolled:
+	VMOVUPD     (DX)(SI*8), Y1
+	VFMADD231PD (BX)(SI*8), Y0, Y1
+	VMOVNTPD    Y1, (CX)(SI*8)
+	VMOVUPD     32(DX)(SI*8), Y1
+	VFMADD231PD 32(BX)(SI*8), Y0, Y1
+	VMOVNTPD    Y1, 32(CX)(SI*8)
+	VMOVUPD     64(DX)(SI*8), Y1
+	VFMADD231PD 64(BX)(SI*8), Y0, Y1
+	VMOVNTPD    Y1, 64(CX)(SI*8)
+	VMOVUPD     96(DX)(SI*8), Y1
+	VFMADD231PD 96(BX)(SI*8), Y0, Y1
+	VMOVNTPD    Y1, 96(CX)(SI*8)
+	ADDQ        $0x00000010, SI
+
+axpyF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   axpyF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	SUBQ SI, DI
+	ANDQ $-4, DI
+	ADDQ SI, DI
+	JMP  axpyF64StreamAVX2_check_vector
+
+axpyF64StreamAVX2_vector:
+	VMOVUPD     (DX)(SI*8), Y1
+	VFMADD231PD (BX)(SI*8), Y0, Y1
+	VMOVNTPD    Y1, (CX)(SI*8)
+	ADDQ        $0x00000004, SI
+
+axpyF64StreamAVX2_check_vector:
+	CMPQ SI, DI
+	JB   axpyF64StreamAVX2_vector
+	JMP  axpyF64StreamAVX2_check_scalar
+
+axpyF64StreamAVX2_scalar:
+	VMOVSD      (DX)(SI*8), X1
+	VMOVSD      (BX)(SI*8), X2
+	VFMADD231PD X2, X0, X1
+	VMOVSD      X1, (CX)(SI*8)
+	INCQ        SI
+
+axpyF64StreamAVX2_check_scalar:
+	CMPQ SI, AX
+	JB   axpyF64StreamAVX2_scalar
+	SFENCE
+	VZEROUPPER
+	RET
