@@ -3,9 +3,6 @@ package vec
 import (
 	"fmt"
 	"math"
-	"os"
-	"regexp"
-	"strings"
 	"testing"
 )
 
@@ -169,24 +166,6 @@ func TestUnarySpecials(t *testing.T) {
 					t.Errorf("%s(%#x) = %#x, want the NaN unchanged", c.name, b, math.Float32bits(got[0]))
 				}
 			}
-		}
-	}
-}
-
-// TestUnaryNoAVX512 checks that zz_unary_amd64.s uses only the 16 VEX
-// registers, as TestNoAVX512 does for zz_vec_amd64.s.
-func TestUnaryNoAVX512(t *testing.T) {
-	b, err := os.ReadFile("zz_unary_amd64.s")
-	if err != nil {
-		t.Fatal(err)
-	}
-	re := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
-	for i, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "//") {
-			continue
-		}
-		if m := re.FindString(line); m != "" {
-			t.Errorf("zz_unary_amd64.s:%d uses %s: %s", i+1, m, line)
 		}
 	}
 }

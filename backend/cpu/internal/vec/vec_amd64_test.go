@@ -4,6 +4,7 @@ package vec
 
 import (
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 	"testing"
@@ -23,20 +24,27 @@ func TestCPU(t *testing.T) {
 	}
 }
 
-// TestNoAVX512 checks that the generated assembly uses only the 16 VEX
-// registers: no X16-X31, Y16-Y31, Z or K registers (which would need EVEX).
+// TestNoAVX512 checks that the generated assembly (every zz_*_amd64.s)
+// uses only the 16 VEX registers: no X16-X31, Y16-Y31, Z or K registers
+// (which would need EVEX).
 func TestNoAVX512(t *testing.T) {
-	b, err := os.ReadFile("zz_vec_amd64.s")
-	if err != nil {
-		t.Fatal(err)
+	files, err := filepath.Glob("zz_*_amd64.s")
+	if err != nil || len(files) < 3 {
+		t.Fatalf("generated assembly files: %v, %v", files, err)
 	}
 	re := regexp.MustCompile(`\b([XY](1[6-9]|2[0-9]|3[01])|Z[0-9]+|K[0-7])\b`)
-	for i, line := range strings.Split(string(b), "\n") {
-		if strings.HasPrefix(strings.TrimSpace(line), "//") {
-			continue
+	for _, f := range files {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if m := re.FindString(line); m != "" {
-			t.Errorf("zz_vec_amd64.s:%d uses %s: %s", i+1, m, line)
+		for i, line := range strings.Split(string(b), "\n") {
+			if strings.HasPrefix(strings.TrimSpace(line), "//") {
+				continue
+			}
+			if m := re.FindString(line); m != "" {
+				t.Errorf("%s:%d uses %s: %s", f, i+1, m, line)
+			}
 		}
 	}
 }
