@@ -37,3 +37,25 @@ func TestSumAccuracy(t *testing.T) {
 		}
 	}
 }
+
+// TestLogSoftmaxLargeValues checks that log_softmax subtracts the max before
+// the log of the sum, as PyTorch does: for two equal values of any size each
+// result is -log 2 (computing x - (max + log sum) in float32 rounds log 2
+// away once max is above about 2^24).
+func TestLogSoftmaxLargeValues(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		for _, v := range []float64{1, 1e6, 1e8, 1e15} {
+			for _, dim := range []int{0, 1} {
+				x := tensor.FromSlice([]float64{v, v, v, v}, 2, 2).To(dt)
+				got := x.LogSoftmax(dim)
+				for i := range 2 {
+					for j := range 2 {
+						if g := got.At(i, j); math.Abs(g+math.Ln2) > 1e-6 {
+							t.Errorf("%s log_softmax([[%g, %g], [%g, %g]], %d)[%d, %d] = %v, want -log 2", dt, v, v, v, v, dim, i, j, g)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -322,7 +322,10 @@ func logSoftmaxRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		return
 	}
 	s := vec.ExpSubSumF32(ys, xs, m) // ys as scratch
-	vec.AddScalarF32(ys, xs, -(m + float32(math.Log(float64(s)))))
+	// (x - max) - log(sum), in that order, as PyTorch: x - (max + log(sum))
+	// loses log(sum) when max is large (log_softmax([1e8, 1e8]) = -log 2, not 0).
+	vec.AddScalarF32(ys, xs, -m)
+	vec.AddScalarF32(ys, ys, -float32(math.Log(float64(s))))
 }
 
 func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
@@ -375,9 +378,9 @@ func logSoftmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
 	for _, v := range xs {
 		s += math.Exp(float64(v) - m)
 	}
-	shift := m + math.Log(s)
+	ls := math.Log(s)
 	for k, v := range xs {
-		ys[k] = T(float64(v) - shift)
+		ys[k] = T((float64(v) - m) - ls) // not v - (m + ls): see logSoftmaxRowF32
 	}
 }
 
