@@ -54,6 +54,25 @@ func (c *Config) Build() (*Plan, error) {
 	return p, nil
 }
 
+// CheckShapes runs only the shape steps of [Config.Build] (broadcasting the
+// operands, checking outputs that cannot be resized) and returns their
+// error, if any, without allocating, resizing or checking anything else. An
+// op uses it to report a shape error before a dtype error it found first,
+// in PyTorch's order (the iterator computes shapes before dtypes).
+func (c *Config) CheckShapes() error {
+	p := newPlan(c.nOut + c.nIn)
+	defer p.Release()
+	p.nOutputs = c.nOut
+	p.isReduction = c.isReduction
+	if err := p.populate(c); err != nil {
+		return err
+	}
+	if _, err := p.computeShape(c); err != nil {
+		return err
+	}
+	return p.markResizeOutputs(c)
+}
+
 // populate fills the operands from the config and marks outputs and
 // read-write outputs (PyTorch's populate_operands and mark_outputs).
 func (p *Plan) populate(c *Config) error {

@@ -1,6 +1,8 @@
 package op
 
 import (
+	"math"
+
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
@@ -78,7 +80,7 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 	}
 	compute := d.ResultType(ins)
 	if d.Accepts != nil && !d.Accepts(compute) {
-		return nil, errs.New(errs.DType, d.Name, "\"%s_cpu\" not implemented for '%s'", d.Name, compute)
+		return nil, d.shapeFirst(out, inPlace, ins, errs.New(errs.DType, d.Name, "\"%s_cpu\" not implemented for '%s'", d.Name, compute))
 	}
 	if d.Check != nil {
 		// A copy of ins, so that ins itself does not escape through the
@@ -93,10 +95,10 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 	result := d.resultDType(compute)
 	if out != nil {
 		if d.StrictOut && out.DType != result {
-			return nil, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, result)
+			return nil, d.shapeFirst(out, inPlace, ins, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, result))
 		}
 		if !dtype.CanCast(result, out.DType) {
-			return nil, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType)
+			return nil, d.shapeFirst(out, inPlace, ins, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType))
 		}
 	}
 	if d.IntIdentity && compute.IsIntOrBool() {
@@ -140,6 +142,27 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 	return r, nil
 }
 
+// shapeFirst returns the shape error of the op's inputs (and in-place
+// output) if they have one,
+// else dtypeErr: PyTorch's iterator computes shapes before dtypes, and its
+// kernels are looked up after both, so an op whose operands are wrong in
+// both ways reports the shape. Only error paths call it.
+func (d *Pointwise) shapeFirst(out *raw.View, inPlace bool, ins []*raw.View, dtypeErr error) error {
+	cfg := iter.NewConfig().Op(d.Name)
+	if inPlace {
+		cfg.AddOutput(out).ResizeOutputs(false) // out is ins[0]: broadcast with the others
+	} else {
+		cfg.AddOutput(nil) // PyTorch resizes an out= of another shape (with a warning): no shape error of its own
+	}
+	for _, v := range ins {
+		cfg.AddInput(v)
+	}
+	if err := cfg.CheckShapes(); err != nil {
+		return err
+	}
+	return dtypeErr
+}
+
 // Note [Per-op overhead]
 //
 // On small tensors an op costs what it takes to get to its loop, so the path
@@ -159,6 +182,30 @@ func identity(name string, out *raw.View, inPlace bool, in *raw.View) (*raw.View
 		return Clone(in)
 	}
 	return CopyInto(name, out, in, true)
+}
+
+// ClampBounds picks clamp's definition for its bounds lo and hi (either may
+// be nil, not both) and returns it with the inputs that follow x: Clamp for
+// both, ClampMin or ClampMax for one. A lone scalar bound that is NaN bounds
+// nothing, as in PyTorch, whose one-bound clamp compares with std::max and
+// std::min (clamp(x, max=nan) is x, where clamp(x, 0, nan) is NaN): it
+// becomes -Inf (+Inf for max), which keeps the result dtype.
+func ClampBounds(lo, hi *raw.View) (*Pointwise, []*raw.View, error) {
+	lone := func(b *raw.View, inf float64) *raw.View {
+		if b.Wrapped && b.DType.IsFloat() && math.IsNaN(ScalarOf(b).F) {
+			return Float(inf).Wrap()
+		}
+		return b
+	}
+	switch {
+	case lo != nil && hi != nil:
+		return Clamp, []*raw.View{lo, hi}, nil
+	case lo != nil:
+		return ClampMin, []*raw.View{lone(lo, math.Inf(-1))}, nil
+	case hi != nil:
+		return ClampMax, []*raw.View{lone(hi, math.Inf(1))}, nil
+	}
+	return nil, nil, errs.New(errs.Value, "clamp", "torch.clamp: At least one of 'min' or 'max' must not be None")
 }
 
 // boolClampBound refuses a bool clamp against a scalar bound, which PyTorch

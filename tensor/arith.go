@@ -1,7 +1,6 @@
 package tensor
 
 import (
-	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/op"
 )
@@ -98,15 +97,13 @@ func WhereTo(dst, cond, a, b *Tensor) *Tensor {
 }
 
 func clampDef(lo, hi *Tensor) (*op.Pointwise, []*Tensor) {
-	switch {
-	case lo != nil && hi != nil:
-		return op.Clamp, []*Tensor{lo, hi}
-	case lo != nil:
-		return op.ClampMin, []*Tensor{lo}
-	case hi != nil:
-		return op.ClampMax, []*Tensor{hi}
+	d, bounds, err := op.ClampBounds(nilView(lo), nilView(hi))
+	must(err)
+	ts := make([]*Tensor, len(bounds))
+	for i, b := range bounds {
+		ts[i] = wrap(b)
 	}
-	panic(errs.New(errs.Value, "clamp", "torch.clamp: At least one of 'min' or 'max' must not be None"))
+	return d, ts
 }
 
 // Clamp returns min(max(t, lo), hi); either bound may be nil (not both) and
