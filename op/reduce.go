@@ -191,6 +191,19 @@ func (r *Reduction) run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 	if args == nil {
 		args = &kernel.DefaultArgs
 	}
+	// The dtype rule first: PyTorch checks it before the dims (mean(x, 3,
+	// dtype=int64) of a 2-D x is a dtype error).
+	src := in.DType
+	if dt.Valid() {
+		src = dt
+	}
+	result := src
+	var err error
+	if r.Result != nil {
+		if result, err = r.Result(src); err != nil {
+			return nil, err
+		}
+	}
 	mask, err := ReduceDims(r.Name, dims, in.Dim())
 	if err != nil {
 		return nil, err
@@ -214,20 +227,10 @@ func (r *Reduction) run(in *raw.View, dims []int, keepdim bool, dt dtype.DType, 
 			outShape = append(outShape, s)
 		}
 	}
-	src := in.DType
-	if dt.Valid() {
-		src = dt
-	}
 	// PyTorch runs no kernel for an empty result, nor along one dim of size 1
 	// (whose indices are all 0).
 	if r.NoBool && src == dtype.Bool && shape.NumEl(outShape) > 0 && !(len(dims) == 1 && in.Dim() > 0 && in.NumEl() == shape.NumEl(outShape)) {
 		return nil, errs.New(errs.DType, r.Name, "\"%s_cpu\" not implemented for '%s'", r.Name, src)
-	}
-	result := src
-	if r.Result != nil {
-		if result, err = r.Result(src); err != nil {
-			return nil, err
-		}
 	}
 	switch {
 	case r.OutDecides && dt.Valid():
