@@ -443,10 +443,7 @@ func (p *Plan) outputView(i int, permuted bool) *raw.View {
 		v = &raw.View{DType: op.DType, Storage: device.AllocUninit(numel(shape) * op.DType.Size())}
 		op.View = v
 	}
-	// An output resized keeps its storage and offset (PyTorch's resize_),
-	// the storage growing if it must.
-	v.Shape, v.Strides = shape, strides
-	v.Storage.Grow((v.Offset + numel(shape)) * v.DType.Size())
+	v.Resize(shape, strides) // a resized output keeps its storage and offset, as PyTorch's resize_
 	op.Storage, op.Offset, op.DType = v.Storage, v.ByteOffset(), v.DType
 	return v
 }

@@ -104,14 +104,6 @@ func (d *Pointwise) Run(out *raw.View, inPlace bool, args *kernel.Args, ins ...*
 	if d.IntIdentity && compute.IsIntOrBool() {
 		return identity(d.Name, out, inPlace, ins[0])
 	}
-	if d.Code == kernel.Where && ins[0].DType == dtype.Uint8 {
-		// PyTorch's deprecated uint8 condition: nonzero is true.
-		cond, err := To(ins[0], dtype.Bool)
-		if err != nil {
-			return nil, err
-		}
-		ins = append([]*raw.View{cond}, ins[1:]...)
-	}
 	cfg := iter.NewConfig().Op(d.Name).StaticDType(compute)
 	if out == nil {
 		cfg.AddOutputDType(result)
@@ -338,6 +330,9 @@ var (
 	ClampMin   = &Pointwise{Name: "clamp", Code: kernel.ClampMin, Arity: 2, Check: boolClampBound("clamp_min_cpu")}
 	ClampMax   = &Pointwise{Name: "clamp", Code: kernel.ClampMax, Arity: 2, Check: boolClampBound("clamp_max_cpu")}
 
+	// Where takes a bool condition, or PyTorch's deprecated uint8 one, which
+	// the backend reads converted to bool (nonzero is true) like any operand
+	// of another dtype.
 	Where = &Pointwise{Name: "where", Code: kernel.Where, Arity: 3, PromoteFrom: []int{1, 2},
 		Check: func(_ dtype.DType, ins []*raw.View, _ *kernel.Args) error {
 			if ins[0].DType != dtype.Bool && ins[0].DType != dtype.Uint8 {
