@@ -1,9 +1,12 @@
 package op
 
 import (
+	"strings"
+
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 	"github.com/goten-ml/goten/shape"
 )
@@ -23,10 +26,11 @@ func sameFloatDType(name string, a, b *raw.View) error {
 }
 
 // matmulDType refuses bool, for which PyTorch has no product kernel; kernel
-// is the name of PyTorch's kernel that its message names.
-func matmulDType(name, kernel string, d dtype.DType) error {
-	if d == dtype.Bool {
-		return errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, d)
+// is the name of PyTorch's kernel that its message names, with "{dev}" for
+// the device of v.
+func matmulDType(name, kernel string, v *raw.View) error {
+	if v.DType == dtype.Bool {
+		return errs.New(errs.DType, name, "%q not implemented for '%s'", strings.ReplaceAll(kernel, "{dev}", Device(v).String()), v.DType)
 	}
 	return nil
 }
@@ -75,7 +79,7 @@ func checkMm(a, b *raw.View) error {
 	if err := sameFloatDType("mm", a, b); err != nil {
 		return err
 	}
-	if err := matmulDType("mm", "addmm_impl_cpu_", a.DType); err != nil {
+	if err := matmulDType("mm", "addmm_impl_{dev}_", a); err != nil {
 		return err
 	}
 	if a.Shape[1] != b.Shape[0] {
@@ -111,7 +115,7 @@ func checkBmm(a, b *raw.View) error {
 	if err := sameFloatDType("bmm", a, b); err != nil {
 		return err
 	}
-	if err := matmulDType("bmm", "bmm", a.DType); err != nil {
+	if err := matmulDType("bmm", "bmm", a); err != nil {
 		return err
 	}
 	if b.Shape[0] != a.Shape[0] || b.Shape[1] != a.Shape[2] {
@@ -128,7 +132,7 @@ func Mv(a, x *raw.View) (*raw.View, error) {
 	if err := sameFloatDType("mv", a, x); err != nil {
 		return nil, err
 	}
-	if err := matmulDType("mv", "addmv_impl_cpu", a.DType); err != nil {
+	if err := matmulDType("mv", "addmv_impl_{dev}", a); err != nil {
 		return nil, err
 	}
 	if a.Shape[1] != x.Shape[0] {
@@ -154,7 +158,7 @@ func Dot(a, b *raw.View) (*raw.View, error) {
 	if a.Shape[0] != b.Shape[0] {
 		return nil, errs.New(errs.Shape, "dot", "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively", a.Shape[0], b.Shape[0], a.Shape[0], b.Shape[0])
 	}
-	if err := matmulDType("dot", "dot", a.DType); err != nil {
+	if err := matmulDType("dot", "dot", a); err != nil {
 		return nil, err
 	}
 	out := raw.New(a.DType, []int{})
@@ -191,7 +195,7 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 	if err := sameFloatDType("matmul", a, b); err != nil {
 		return nil, err
 	}
-	if err := matmulDType("matmul", "bmm", a.DType); err != nil {
+	if err := matmulDType("matmul", "bmm", a); err != nil {
 		return nil, err
 	}
 	// batched: 1-D operands become matrices, batch dims broadcast
@@ -269,7 +273,7 @@ func Linear(x, w, bias *raw.View) (*raw.View, error) {
 	if bias == nil {
 		return r, nil
 	}
-	return Add.Run(r, true, nil, r, bias)
+	return Pointwise(optable.Add, nil, true, nil, r, bias)
 }
 
 // Addmm is torch.addmm: beta·input + alpha·(a·b); input broadcasts to

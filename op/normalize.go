@@ -6,6 +6,7 @@ import (
 
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 	"github.com/goten-ml/goten/shape"
 )
@@ -75,7 +76,7 @@ func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps f
 		ins = append(ins, c.WithLayout([]int{m, n}, []int{0, 1}, c.Offset))
 		*p.has = true
 	}
-	if err := runRows(name, kernel.LayerNorm, []*raw.View{out}, ins, 1, x.DType, &args); err != nil {
+	if err := runRows(optable.LayerNorm, []*raw.View{out}, ins, 1, x.DType, &args); err != nil {
 		return nil, err
 	}
 	return result, nil

@@ -6,7 +6,7 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/iter"
-	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 )
 
@@ -29,7 +29,7 @@ func benchLayout(layout string, out, d1, d2 dtype.DType, n int) (*raw.View, *raw
 	return raw.New(out, []int{n}), raw.New(d1, []int{n}), raw.New(d2, []int{n})
 }
 
-func benchPointwise(b *testing.B, code kernel.Code, out, d1, d2 dtype.DType, layout string, n int) {
+func benchPointwise(b *testing.B, code *optable.Op, out, d1, d2 dtype.DType, layout string, n int) {
 	o, x, y := benchLayout(layout, out, d1, d2, n)
 	p := build(b, o, x, y)
 	be := New()
@@ -59,14 +59,14 @@ func BenchmarkAdd(b *testing.B) {
 		for _, n := range benchSizes {
 			for _, layout := range []string{"contiguous", "scalar", "transposed"} {
 				b.Run(fmt.Sprintf("%s/%s/%s", d, sizeName(n), layout), func(b *testing.B) {
-					benchPointwise(b, kernel.Add, d, d, d, layout, n)
+					benchPointwise(b, optable.Add, d, d, d, layout, n)
 				})
 			}
 		}
 	}
 	for _, n := range benchSizes {
 		b.Run(fmt.Sprintf("int32+float32/%s/contiguous", sizeName(n)), func(b *testing.B) {
-			benchPointwise(b, kernel.Add, dtype.Float32, dtype.Int32, dtype.Float32, "contiguous", n)
+			benchPointwise(b, optable.Add, dtype.Float32, dtype.Int32, dtype.Float32, "contiguous", n)
 		})
 	}
 }
@@ -85,7 +85,7 @@ func BenchmarkAddBuild(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				be.Pointwise(kernel.Add, p, nil)
+				be.Pointwise(optable.Add, p, nil)
 			}
 		})
 	}
@@ -102,7 +102,7 @@ func BenchmarkExp(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for range b.N {
-					be.Pointwise(kernel.Exp, p, nil)
+					be.Pointwise(optable.Exp, p, nil)
 				}
 			})
 		}
@@ -151,7 +151,7 @@ func BenchmarkSum(b *testing.B) {
 				b.ReportAllocs()
 				b.ResetTimer()
 				for range b.N {
-					be.Reduce(kernel.Sum, p, nil)
+					be.Reduce(optable.Sum, p, nil)
 				}
 			})
 		}

@@ -8,6 +8,7 @@ import (
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 )
 
 // loopFn is a generated 1-D pointwise loop over n elements: p holds the
@@ -29,38 +30,41 @@ func New() *Backend { return &Backend{} }
 // Name returns "cpu".
 func (*Backend) Name() string { return "cpu" }
 
-func codeName(code kernel.Code) string {
-	if code < kernel.NumCodes && codeNames[code] != "" {
-		return codeNames[code]
-	}
-	return "cpu"
+// pointwiseLoops and streamLoops are the dispatch tables of Pointwise
+// [op code][loop dtype], filled by zz_pointwise.go: the loops, and their
+// streaming variants where an op has SIMD kernels (Note [Streaming
+// stores]); nil where an op has no loop for a dtype.
+var (
+	pointwiseLoops = make([][dtype.Count]loopFn, optable.NumCodes())
+	streamLoops    = make([][dtype.Count]loopFn, optable.NumCodes())
+)
+
+// notImplemented is PyTorch's error for an op without a kernel for d.
+func notImplemented(op *optable.Op, d dtype.DType) error {
+	return errs.New(errs.DType, op.Name, "%q not implemented for '%s'", op.KernelName("cpu"), d)
 }
 
-func notImplemented(code kernel.Code, d dtype.DType) error {
-	return errs.New(errs.DType, codeName(code), "%q not implemented for '%s'", codeName(code), d)
-}
-
-// Pointwise runs the elementwise op code over p: operand 0 is the output,
-// operands 1.. the [kernel.Arity] inputs. The loop is chosen by the loop
-// dtype of p's common dtype; operands of other dtypes are converted
-// through buffered casts. args nil means [kernel.DefaultArgs].
-func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
-	nin := kernel.Arity(code)
-	if nin == 0 || code >= kernel.Sum {
-		return errs.New(errs.Value, codeName(code), "code %d is not a pointwise op", code)
+// Pointwise runs the elementwise op over p: operand 0 is the output,
+// operands 1.. its inputs. The loop is chosen by the loop dtype of p's
+// common dtype; operands of other dtypes are converted through buffered
+// casts. args nil means [kernel.DefaultArgs].
+func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
+	op = op.KernelOp()
+	if op.Kind != optable.Pointwise {
+		return errs.New(errs.Value, op.Name, "%s is not a pointwise op", op.Name)
 	}
-	nops := nin + 1
+	nops := op.Arity + 1
 	if p.NumOperands() != nops || p.NumOutputs() != 1 {
-		return errs.New(errs.Value, codeName(code), "expected 1 output and %d inputs, got %d operands", nin, p.NumOperands())
+		return errs.New(errs.Value, op.Name, "expected 1 output and %d inputs, got %d operands", op.Arity, p.NumOperands())
 	}
 	compute := p.CommonDType()
 	lt := kernel.LoopDType(compute)
 	var fn loopFn
 	if lt.Valid() {
-		fn = pointwiseLoops[code][lt]
+		fn = pointwiseLoops[op.Code][lt]
 	}
 	if fn == nil {
-		return notImplemented(code, compute)
+		return notImplemented(op, compute)
 	}
 	if args == nil {
 		args = &kernel.DefaultArgs
@@ -70,10 +74,10 @@ func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) err
 	for k := 0; k < nops; k++ {
 		want[k], via[k] = lt, compute
 	}
-	if kernel.OutputsBool(code) {
+	if op.OutBool {
 		want[0], via[0] = dtype.Bool, dtype.Bool
 	}
-	if code == kernel.Where {
+	if op.CondBool {
 		want[1], via[1] = dtype.Bool, dtype.Bool
 	}
 	var c call
@@ -81,7 +85,7 @@ func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) err
 	for k := 0; k < nops; k++ {
 		d := p.Operand(k).DType
 		if !d.Valid() {
-			return notImplemented(code, d)
+			return notImplemented(op, d)
 		}
 		var ok bool
 		if k == 0 {
@@ -111,7 +115,7 @@ func (*Backend) Pointwise(code kernel.Code, p *iter.Plan, args *kernel.Args) err
 		return nil
 	}
 	if !cast {
-		fn = streamLoop(code, lt, p, fn) // Note [Streaming stores]
+		fn = streamLoop(op, lt, p, fn) // Note [Streaming stores]
 	}
 	c.fn, c.nops, c.args = fn, nops, args
 	c.crossed = crossedMask(p, &c.esz)

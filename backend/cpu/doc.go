@@ -51,4 +51,4 @@
 // fit the code (wrong number of operands).
 package cpu
 
-//go:generate go run ./internal/gen
+//go:generate go run ../../internal/gen cpu

@@ -8,7 +8,8 @@ import (
 )
 
 // Note [SIMD fast paths]
-// float32/float64 Add, Sub, Mul and Div call the internal/vec primitives
+// float32/float64 add, sub, mul and div (the ops whose optable.SIMD names an
+// Arith family; zz_pointwise.go wraps them per dtype) call the internal/vec primitives
 // when the output is contiguous and each input is contiguous or a
 // broadcast scalar (stride 0); any other layout falls back to the
 // generated loop. Add and Sub with alpha ≠ 1 use Axpy (a fused
@@ -79,9 +80,10 @@ var (
 	}
 )
 
-// addVec is Add's loop through v, subVec Sub's, mulVec Mul's and divVec
-// Div's; the generated loop runs any other layout.
-func addVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// addVec is add's loop through the primitives of v, subVec sub's, mulVec
+// mul's and divVec div's (the families optable.SIMD.Arith names); loop,
+// the generated loop, runs any other layout.
+func addVec[T float](v *arith[T], loop loopFn, p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if alpha := T(args.AlphaF); alpha == 1 {
 		if vecBinary(p, s, n, v.add, v.addS, v.addS) {
 			return
@@ -89,10 +91,10 @@ func addVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *ke
 	} else if vecAxpy(p, s, n, alpha, v.axpy, v.addS) {
 		return
 	}
-	loopAddF[T](p, s, n, args)
+	loop(p, s, n, args)
 }
 
-func subVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+func subVec[T float](v *arith[T], loop loopFn, p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if alpha := T(args.AlphaF); alpha == 1 {
 		if vecBinary(p, s, n, v.sub, v.subS, v.sSub) {
 			return
@@ -100,49 +102,17 @@ func subVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *ke
 	} else if vecAxpy(p, s, n, -alpha, v.axpy, v.addS) {
 		return
 	}
-	loopSubF[T](p, s, n, args)
+	loop(p, s, n, args)
 }
 
-func mulVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+func mulVec[T float](v *arith[T], loop loopFn, p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !vecBinary(p, s, n, v.mul, v.mulS, v.mulS) {
-		loopMulN[T](p, s, n, args)
+		loop(p, s, n, args)
 	}
 }
 
-func divVec[T float](v *arith[T], p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+func divVec[T float](v *arith[T], loop loopFn, p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !vecBinary(p, s, n, v.div, v.divS, v.sDiv) {
-		loopDivF[T](p, s, n, args)
+		loop(p, s, n, args)
 	}
-}
-
-func addF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	addVec(&vecF32, p, s, n, args)
-}
-
-func addF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	addVec(&vecF64, p, s, n, args)
-}
-
-func subF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	subVec(&vecF32, p, s, n, args)
-}
-
-func subF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	subVec(&vecF64, p, s, n, args)
-}
-
-func mulF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	mulVec(&vecF32, p, s, n, args)
-}
-
-func mulF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	mulVec(&vecF64, p, s, n, args)
-}
-
-func divF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	divVec(&vecF32, p, s, n, args)
-}
-
-func divF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	divVec(&vecF64, p, s, n, args)
 }

@@ -1,12 +1,10 @@
 package cpu
 
 import (
-	"unsafe"
-
 	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/iter"
-	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 )
 
 // Note [Streaming stores]
@@ -17,8 +15,8 @@ import (
 // stores (Note [Non-temporal stores] in internal/vec), which skip that
 // read but write to memory and leave nothing in cache: a result read soon
 // after, which would have stayed in cache, then comes back from memory.
-// So Pointwise runs the streaming loops (streamLoops, the loops of
-// fast.go and fast_unary.go over the Stream primitives) only when the
+// So Pointwise runs the streaming loops (streamLoops, the SIMD loops of
+// zz_pointwise.go over the Stream primitives) only when the
 // op writes at least streamBytes, involves no buffered cast (the loop may
 // then write a scratch buffer that the cast reads right back), and its
 // output is dense in the plan's inner dim, in rows of at least
@@ -76,27 +74,13 @@ var (
 	}
 )
 
-// streamLoops is the table of streaming loops [code][loop dtype], parallel
-// to pointwiseLoops: each is the loop there with the vec primitives' Stream
-// variants; nil where an op has none.
-var streamLoops = [kernel.NumCodes][dtype.Count]loopFn{
-	kernel.Add:     {dtype.Float32: addF32Stream, dtype.Float64: addF64Stream},
-	kernel.Sub:     {dtype.Float32: subF32Stream, dtype.Float64: subF64Stream},
-	kernel.Mul:     {dtype.Float32: mulF32Stream, dtype.Float64: mulF64Stream},
-	kernel.Div:     {dtype.Float32: divF32Stream, dtype.Float64: divF64Stream},
-	kernel.Exp:     {dtype.Float32: expF32Stream},
-	kernel.Tanh:    {dtype.Float32: tanhF32Stream},
-	kernel.Sigmoid: {dtype.Float32: sigmoidF32Stream},
-	kernel.Gelu:    {dtype.Float32: geluF32Stream},
-}
-
-// streamLoop returns the loop Pointwise runs for code over p, whose loop
+// streamLoop returns the loop Pointwise runs for op over p, whose loop
 // dtype is lt and whose plain loop is fn, when no buffered cast is
 // involved: the streaming loop if there is one, p writes at least
 // streamBytes, and its output is dense in the inner dim, whose rows are at
 // least streamRowBytes long; else fn.
-func streamLoop(code kernel.Code, lt dtype.DType, p *iter.Plan, fn loopFn) loopFn {
-	s, es := streamLoops[code][lt], lt.Size()
+func streamLoop(op *optable.Op, lt dtype.DType, p *iter.Plan, fn loopFn) loopFn {
+	s, es := streamLoops[op.Code][lt], lt.Size()
 	if s == nil || p.NumEl()*es < streamBytes { // a plan that passes has a dim
 		return fn
 	}
@@ -104,52 +88,4 @@ func streamLoop(code kernel.Code, lt dtype.DType, p *iter.Plan, fn loopFn) loopF
 		return fn
 	}
 	return s
-}
-
-func addF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	addVec(&streamF32, p, s, n, args)
-}
-
-func addF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	addVec(&streamF64, p, s, n, args)
-}
-
-func subF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	subVec(&streamF32, p, s, n, args)
-}
-
-func subF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	subVec(&streamF64, p, s, n, args)
-}
-
-func mulF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	mulVec(&streamF32, p, s, n, args)
-}
-
-func mulF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	mulVec(&streamF64, p, s, n, args)
-}
-
-func divF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	divVec(&streamF32, p, s, n, args)
-}
-
-func divF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	divVec(&streamF64, p, s, n, args)
-}
-
-func expF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.ExpF32Stream, loopExpF[float32], p, s, n, args)
-}
-
-func tanhF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.TanhF32Stream, loopTanhF[float32], p, s, n, args)
-}
-
-func sigmoidF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.SigmoidF32Stream, loopSigmoidF[float32], p, s, n, args)
-}
-
-func geluF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.GeluF32Stream, loopGeluF[float32], p, s, n, args)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 )
 
@@ -18,15 +19,15 @@ import (
 // the same bits (Note [Streaming stores]).
 func TestStreamLoops(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
-	for code := kernel.Code(0); code < kernel.NumCodes; code++ {
+	for _, code := range pointwiseOps() {
 		for d := dtype.DType(0); int(d) < dtype.Count; d++ {
-			sfn := streamLoops[code][d]
+			sfn := streamLoops[code.Code][d]
 			if sfn == nil {
 				continue
 			}
-			fn := pointwiseLoops[code][d]
+			fn := pointwiseLoops[code.Code][d]
 			if fn == nil {
-				t.Fatalf("%s %s: a streaming loop but no plain one", codeNames[code], d)
+				t.Fatalf("%s %s: a streaming loop but no plain one", code.Name, d)
 			}
 			switch d {
 			case dtype.Float32:
@@ -34,18 +35,18 @@ func TestStreamLoops(t *testing.T) {
 			case dtype.Float64:
 				checkStreamLoop[float64](t, r, code, fn, sfn)
 			default:
-				t.Fatalf("%s: streaming loop for %s", codeNames[code], d)
+				t.Fatalf("%s: streaming loop for %s", code.Name, d)
 			}
 		}
 	}
 }
 
-func checkStreamLoop[T float](t *testing.T, r *rand.Rand, code kernel.Code, fn, sfn loopFn) {
+func checkStreamLoop[T float](t *testing.T, r *rand.Rand, code *optable.Op, fn, sfn loopFn) {
 	var z T
 	es := int(unsafe.Sizeof(z))
-	nin := kernel.Arity(code)
+	nin := code.Arity
 	argss := []*kernel.Args{&kernel.DefaultArgs}
-	if code == kernel.Add || code == kernel.Sub {
+	if code == optable.Add || code == optable.Sub {
 		a := kernel.DefaultArgs
 		a.AlphaF = 2.5
 		argss = append(argss, &a)
@@ -75,7 +76,7 @@ func checkStreamLoop[T float](t *testing.T, r *rand.Rand, code kernel.Code, fn, 
 				p[0], q[0] = unsafe.Pointer(&want[od]), unsafe.Pointer(&got[od])
 				fn(p, s, n, args)
 				sfn(q, s, n, args)
-				sameFloats(t, codeNames[code], got, want, n, st, od)
+				sameFloats(t, code.Name, got, want, n, st, od)
 				// in place: dst is input 1
 				if st[1] == es {
 					in := append([]T(nil), a...)
@@ -83,7 +84,7 @@ func checkStreamLoop[T float](t *testing.T, r *rand.Rand, code kernel.Code, fn, 
 					p[1] = q[1]
 					fn(p, s, n, args) // want from the same input
 					sfn(q, s, n, args)
-					sameFloats(t, codeNames[code]+" in place", in[od:od+n], want[od:od+n], n, st, od)
+					sameFloats(t, code.Name+" in place", in[od:od+n], want[od:od+n], n, st, od)
 				}
 			}
 		}
@@ -105,7 +106,7 @@ func TestStreamChoice(t *testing.T) {
 	big := streamBytes / 4
 	f32 := dtype.Float32
 	ptr := func(f loopFn) uintptr { return reflect.ValueOf(f).Pointer() }
-	addS := ptr(streamLoops[kernel.Add][f32])
+	addS := ptr(streamLoops[optable.Add.Code][f32])
 	for _, c := range []struct {
 		name   string
 		out    *raw.View
@@ -121,12 +122,12 @@ func TestStreamChoice(t *testing.T) {
 			[]*raw.View{raw.New(f32, []int{big}), raw.New(f32, []int{big})}, false},
 	} {
 		p := build(t, c.out, c.ins...)
-		got := ptr(streamLoop(kernel.Add, f32, p, pointwiseLoops[kernel.Add][f32])) == addS
+		got := ptr(streamLoop(optable.Add, f32, p, pointwiseLoops[optable.Add.Code][f32])) == addS
 		if got != c.stream {
 			t.Errorf("%s: streaming %v, want %v", c.name, got, c.stream)
 		}
 	}
-	if streamLoop(kernel.Maximum, f32, build(t, nil, raw.New(f32, []int{big}), raw.New(f32, []int{big})), nil) != nil {
+	if streamLoop(optable.Maximum, f32, build(t, nil, raw.New(f32, []int{big}), raw.New(f32, []int{big})), nil) != nil {
 		t.Errorf("maximum: a streaming loop, want none")
 	}
 }
@@ -143,18 +144,18 @@ func TestStreamPointwise(t *testing.T) {
 	b := filled(dtype.Float32, []int{n}, func(i int) float64 { return float64(i % 13) })
 	h := filled(dtype.Float16, []int{n}, func(i int) float64 { return float64(i % 13) })
 	for _, c := range []struct {
-		code kernel.Code
+		code *optable.Op
 		ins  []*raw.View
 		want func(i int) float64
 	}{
-		{kernel.Mul, []*raw.View{a, b}, func(i int) float64 { return roundTo(dtype.Float32, getElem(a, i)*getElem(b, i)) }},
-		{kernel.Sub, []*raw.View{a, h}, func(i int) float64 { return roundTo(dtype.Float32, getElem(a, i)-getElem(h, i)) }},
-		{kernel.Sigmoid, []*raw.View{a}, func(i int) float64 { return 1 / (1 + math.Exp(-getElem(a, i))) }},
+		{optable.Mul, []*raw.View{a, b}, func(i int) float64 { return roundTo(dtype.Float32, getElem(a, i)*getElem(b, i)) }},
+		{optable.Sub, []*raw.View{a, h}, func(i int) float64 { return roundTo(dtype.Float32, getElem(a, i)-getElem(h, i)) }},
+		{optable.Sigmoid, []*raw.View{a}, func(i int) float64 { return 1 / (1 + math.Exp(-getElem(a, i))) }},
 	} {
 		p := build(t, nil, c.ins...)
 		if err := be.Pointwise(c.code, p, nil); err != nil {
 			t.Fatal(err)
 		}
-		checkValues(t, codeNames[c.code], p.Output(0), c.want, 1e-6)
+		checkValues(t, c.code.Name, p.Output(0), c.want, 1e-6)
 	}
 }

@@ -8,7 +8,8 @@ import (
 )
 
 // Note [SIMD unary]
-// float32 exp, tanh, sigmoid and gelu (erf form) run the internal/vec
+// float32 ops whose optable.SIMD names a Unary primitive (exp, tanh,
+// sigmoid and gelu in the erf form) run the internal/vec
 // polynomials (vec.ExpF32 and friends: within a few ulp, exact on ±0, ±Inf
 // and NaN, subnormal results kept) when the output and the input are
 // contiguous and the assembly runs (vec.UnarySIMD). Otherwise they run the
@@ -30,25 +31,10 @@ func vecUnary(p [4]unsafe.Pointer, s [4]int, n int, fn func(dst, x []float32)) b
 }
 
 // unaryVec is a unary op's loop: fn, a vec primitive (ExpF32 or its
-// Stream variant, ...), where vecUnary can run it, else the generated loop.
+// Stream variant, ...), where vecUnary can run it, else the generated loop
+// (zz_pointwise.go wraps each op's primitives with it).
 func unaryVec(fn func(dst, x []float32), loop loopFn, p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !vecUnary(p, s, n, fn) {
 		loop(p, s, n, args)
 	}
-}
-
-func expF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.ExpF32, loopExpF[float32], p, s, n, args)
-}
-
-func tanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.TanhF32, loopTanhF[float32], p, s, n, args)
-}
-
-func sigmoidF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.SigmoidF32, loopSigmoidF[float32], p, s, n, args)
-}
-
-func geluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.GeluF32, loopGeluF[float32], p, s, n, args)
 }

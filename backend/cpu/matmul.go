@@ -5,6 +5,7 @@ import (
 
 	"github.com/goten-ml/goten/backend/cpu/internal/gemm"
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
 )
 
@@ -36,7 +37,7 @@ func (*Backend) MatMul(g *kernel.Gemm) error {
 	case dtype.Int64:
 		intMatMul[int64](g)
 	default:
-		return notImplemented(kernel.Invalid, g.DType)
+		return errs.New(errs.DType, "matmul", "no matrix product kernel for %s", g.DType)
 	}
 	return nil
 }

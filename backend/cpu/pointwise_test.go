@@ -6,12 +6,13 @@ import (
 	"math/rand/v2"
 	"testing"
 
+	"github.com/goten-ml/goten/backend/ref"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
-	"github.com/goten-ml/goten/shape"
 )
 
 // layout builds the views of one test: the output and the inputs, all of
@@ -128,13 +129,13 @@ var floatPool = []float64{0, math.Copysign(0, -1), 1, -1, 0.5, -0.5, 2, -2.5, 3.
 
 // finiteOnly lists float ops whose reference is naive where PyTorch's
 // formula differs at infinities (Python's //, %, lerp's two branches).
-var finiteOnly = map[kernel.Code]bool{kernel.DivFloor: true, kernel.Remainder: true, kernel.Lerp: true}
+var finiteOnly = map[*optable.Op]bool{optable.DivFloor: true, optable.Remainder: true, optable.Lerp: true}
 
 func bits(d dtype.DType) int64 { return int64(d.Size() * 8) }
 
 // value draws input k of code for dtype d.
-func value(r *rand.Rand, code kernel.Code, d dtype.DType, k int) float64 {
-	if code == kernel.Where && k == 0 || d == dtype.Bool {
+func value(r *rand.Rand, code *optable.Op, d dtype.DType, k int) float64 {
+	if code.CondBool && k == 0 || d == dtype.Bool {
 		return float64(r.IntN(2))
 	}
 	if d.IsFloat() {
@@ -147,14 +148,14 @@ func value(r *rand.Rand, code kernel.Code, d dtype.DType, k int) float64 {
 	}
 	if k == 1 {
 		switch code {
-		case kernel.ShiftLeft, kernel.ShiftRight:
+		case optable.BitwiseLeftShift, optable.BitwiseRightShift:
 			return float64(r.Int64N(bits(d)))
-		case kernel.Pow:
+		case optable.Pow:
 			if d == dtype.Uint8 {
 				return float64(r.IntN(6))
 			}
 			return float64(r.IntN(8) - 2)
-		case kernel.DivTrunc, kernel.DivFloor, kernel.Remainder, kernel.Fmod:
+		case optable.DivTrunc, optable.DivFloor, optable.Remainder, optable.Fmod:
 			for {
 				if v := intValue(r, d); v != 0 {
 					return v
@@ -239,19 +240,20 @@ func tolerance(d dtype.DType) float64 {
 	return 0
 }
 
-// runMatrix runs code over dtype d in layout l and compares with refOp.
-func runMatrix(t *testing.T, r *rand.Rand, code kernel.Code, d dtype.DType, l layout, args *kernel.Args) {
+// runMatrix runs op over dtype d in layout l and compares with the
+// reference backend.
+func runMatrix(t *testing.T, r *rand.Rand, op *optable.Op, d dtype.DType, l layout, args *kernel.Args) {
 	t.Helper()
-	nin := kernel.Arity(code)
+	nin := op.Arity
 	ins := make([]dtype.DType, nin)
 	for k := range ins {
 		ins[k] = d
 	}
-	if code == kernel.Where {
+	if op.CondBool {
 		ins[0] = dtype.Bool
 	}
 	od := d
-	if kernel.OutputsBool(code) {
+	if op.OutBool {
 		od = dtype.Bool
 	}
 	if l.inPlace && od != ins[0] {
@@ -263,7 +265,7 @@ func runMatrix(t *testing.T, r *rand.Rand, code kernel.Code, d dtype.DType, l la
 	}
 	for k, v := range vs {
 		for i := 0; i < v.NumEl(); i++ {
-			setElem(v, i, value(r, code, d, k))
+			setElem(v, i, value(r, op, d, k))
 		}
 	}
 	var before []byte
@@ -271,42 +273,35 @@ func runMatrix(t *testing.T, r *rand.Rand, code kernel.Code, d dtype.DType, l la
 		fillSentinel(out)
 		before = append(before, out.Storage.Bytes()...)
 	}
-	// expected, computed before an in-place run overwrites input 0
-	n := shape.NumEl(out.Shape)
-	want := make([]float64, n)
-	x := make([]float64, nin)
-	for i := range want {
-		for k, v := range vs {
-			x[k] = getElem(v, bcastIndex(v, out.Shape, i))
-		}
-		want[i] = refOp(code, d, x, args)
-	}
-	cfg := iter.NewConfig().AddOutput(out)
-	for _, v := range vs {
-		cfg.AddInput(v)
-	}
-	p, err := cfg.PromoteInputsToCommonDType(true).CastCommonDTypeToOutputs(true).Build()
-	if err != nil {
-		t.Fatalf("%s %s %s: build: %v", codeNames[code], d, l.name, err)
-	}
-	if code == kernel.Where && p.CommonDType() != d {
-		// where's condition takes no part in promotion
+	plan := func(out *raw.View) *iter.Plan {
 		cfg := iter.NewConfig().AddOutput(out)
 		for _, v := range vs {
 			cfg.AddInput(v)
 		}
-		if p, err = cfg.StaticDType(d).CastCommonDTypeToOutputs(true).Build(); err != nil {
-			t.Fatal(err)
+		if op.CondBool {
+			cfg.StaticDType(d) // where's condition takes no part in promotion
+		} else {
+			cfg.PromoteInputsToCommonDType(true)
 		}
+		p, err := cfg.CastCommonDTypeToOutputs(true).Build()
+		if err != nil {
+			t.Fatalf("%s %s %s: build: %v", op.Name, d, l.name, err)
+		}
+		return p
 	}
-	if err := New().Pointwise(code, p, args); err != nil {
-		t.Fatalf("%s %s %s: %v", codeNames[code], d, l.name, err)
+	// expected, computed before an in-place run overwrites input 0
+	want := raw.New(od, out.Shape)
+	if err := ref.New().Pointwise(op, plan(want), args); err != nil {
+		t.Fatalf("%s %s %s: ref: %v", op.Name, d, l.name, err)
+	}
+	if err := New().Pointwise(op, plan(out), args); err != nil {
+		t.Fatalf("%s %s %s: %v", op.Name, d, l.name, err)
 	}
 	tol := tolerance(od)
-	for i, w := range want {
-		g := getElem(out, i)
-		if !close(g, w, tol, tol, od.IsFloat()) {
-			t.Errorf("%s %s %s: element %d: got %v, want %v", codeNames[code], d, l.name, i, g, w)
+	for i := 0; i < want.NumEl(); i++ {
+		g, w := getElem(out, i), getElem(want, i)
+		if !closeTo(g, w, tol, tol, od.IsFloat()) {
+			t.Errorf("%s %s %s: element %d: got %v, want %v", op.Name, d, l.name, i, g, w)
 			return
 		}
 	}
@@ -315,18 +310,44 @@ func runMatrix(t *testing.T, r *rand.Rand, code kernel.Code, d dtype.DType, l la
 		in := touched(out)
 		for b := range after {
 			if !in[b] && after[b] != before[b] {
-				t.Errorf("%s %s %s: wrote byte %d outside the output", codeNames[code], d, l.name, b)
+				t.Errorf("%s %s %s: wrote byte %d outside the output", op.Name, d, l.name, b)
 				return
 			}
 		}
 	}
 }
 
+// closeTo reports whether g is within atol + rtol·|w| of w (floats; NaN
+// matches NaN, infinities match exactly) or equal to it.
+func closeTo(g, w, rtol, atol float64, isFloat bool) bool {
+	if !isFloat {
+		return g == w
+	}
+	switch {
+	case math.IsNaN(w) || math.IsNaN(g):
+		return math.IsNaN(w) && math.IsNaN(g)
+	case math.IsInf(w, 0) || math.IsInf(g, 0):
+		return g == w
+	}
+	return math.Abs(g-w) <= atol+rtol*math.Abs(w)
+}
+
+// pointwiseOps returns the table's pointwise ops that have kernels.
+func pointwiseOps() []*optable.Op {
+	var r []*optable.Op
+	for _, op := range optable.Ops[1:] {
+		if op.Kind == optable.Pointwise && op.Impl == nil {
+			r = append(r, op)
+		}
+	}
+	return r
+}
+
 // supported returns the dtypes that code runs in.
-func supported(code kernel.Code) []dtype.DType {
+func supported(code *optable.Op) []dtype.DType {
 	var ds []dtype.DType
 	for _, d := range dtype.All {
-		if pointwiseLoops[code][kernel.LoopDType(d)] != nil {
+		if pointwiseLoops[code.Code][kernel.LoopDType(d)] != nil {
 			ds = append(ds, d)
 		}
 	}
@@ -336,13 +357,10 @@ func supported(code kernel.Code) []dtype.DType {
 func TestPointwiseMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	count := 0
-	for code := kernel.Neg; code <= kernel.Lerp; code++ {
-		if kernel.Arity(code) == 0 {
-			continue
-		}
+	for _, code := range pointwiseOps() {
 		ds := supported(code)
 		if len(ds) == 0 {
-			t.Errorf("%s: no loops", codeNames[code])
+			t.Errorf("%s: no loops", code.Name)
 		}
 		for _, d := range ds {
 			for _, l := range layouts {
@@ -358,7 +376,7 @@ func TestPointwiseMatrix(t *testing.T) {
 func TestPointwiseArgs(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 4))
 	for _, al := range []kernel.Args{{AlphaF: 2, AlphaI: 2}, {AlphaF: -0.5, AlphaI: -3}, {AlphaF: 0, AlphaI: 0}} {
-		for _, code := range []kernel.Code{kernel.Add, kernel.Sub, kernel.Addcmul, kernel.Addcdiv} {
+		for _, code := range []*optable.Op{optable.Add, optable.Sub, optable.Addcmul, optable.Addcdiv} {
 			for _, d := range supported(code) {
 				if d == dtype.Bool && al.AlphaI != 0 && al.AlphaI != 1 {
 					continue
@@ -370,36 +388,36 @@ func TestPointwiseArgs(t *testing.T) {
 		}
 	}
 	eps := kernel.Args{AlphaF: 1, AlphaI: 1, Eps: 0.25, HasEps: true}
-	for _, d := range supported(kernel.Logit) {
+	for _, d := range supported(optable.Logit) {
 		for _, l := range layouts {
-			runMatrix(t, r, kernel.Logit, d, l, &eps)
+			runMatrix(t, r, optable.Logit, d, l, &eps)
 		}
 	}
 }
 
 func TestSupportTable(t *testing.T) {
 	// what PyTorch supports, by category
-	floatOnly := []kernel.Code{kernel.Exp, kernel.Log, kernel.Sqrt, kernel.Sigmoid, kernel.Gelu, kernel.Floor,
-		kernel.Round, kernel.Div, kernel.Atan2, kernel.Hypot, kernel.Copysign, kernel.Addcdiv, kernel.Lerp}
+	floatOnly := []*optable.Op{optable.Exp, optable.Log, optable.Sqrt, optable.Sigmoid, optable.Gelu, optable.Floor,
+		optable.Round, optable.Div, optable.Atan2, optable.Hypot, optable.Copysign, optable.Addcdiv, optable.Lerp}
 	for _, c := range floatOnly {
 		for _, d := range []dtype.DType{dtype.Float32, dtype.Float64} {
-			if pointwiseLoops[c][d] == nil {
-				t.Errorf("%s: no %s loop", codeNames[c], d)
+			if pointwiseLoops[c.Code][d] == nil {
+				t.Errorf("%s: no %s loop", c.Name, d)
 			}
 		}
-		if pointwiseLoops[c][dtype.Int32] != nil {
-			t.Errorf("%s: has an int32 loop", codeNames[c])
+		if pointwiseLoops[c.Code][dtype.Int32] != nil {
+			t.Errorf("%s: has an int32 loop", c.Name)
 		}
 	}
-	intOnly := []kernel.Code{kernel.ShiftLeft, kernel.ShiftRight}
+	intOnly := []*optable.Op{optable.BitwiseLeftShift, optable.BitwiseRightShift}
 	for _, c := range intOnly {
-		if pointwiseLoops[c][dtype.Float32] != nil || pointwiseLoops[c][dtype.Int8] == nil {
-			t.Errorf("%s: wrong loops", codeNames[c])
+		if pointwiseLoops[c.Code][dtype.Float32] != nil || pointwiseLoops[c.Code][dtype.Int8] == nil {
+			t.Errorf("%s: wrong loops", c.Name)
 		}
 	}
-	for code := kernel.Neg; code <= kernel.Lerp; code++ {
-		if pointwiseLoops[code][dtype.Float16] != nil || pointwiseLoops[code][dtype.BFloat16] != nil {
-			t.Errorf("%s: 16-bit loop", codeNames[code])
+	for _, code := range pointwiseOps() {
+		if pointwiseLoops[code.Code][dtype.Float16] != nil || pointwiseLoops[code.Code][dtype.BFloat16] != nil {
+			t.Errorf("%s: 16-bit loop", code.Name)
 		}
 	}
 }
@@ -411,18 +429,18 @@ func TestPointwiseErrors(t *testing.T) {
 		t.Fatal(err)
 	}
 	var e *errs.Error
-	if err := New().Pointwise(kernel.Exp, p, nil); !errors.As(err, &e) || e.Kind != errs.DType {
+	if err := New().Pointwise(optable.Exp, p, nil); !errors.As(err, &e) || e.Kind != errs.DType {
 		t.Errorf("exp of int32: got %v, want a dtype error", err)
 	}
-	if err := New().Pointwise(kernel.Add, p, nil); !errors.As(err, &e) || e.Kind != errs.Value {
+	if err := New().Pointwise(optable.Add, p, nil); !errors.As(err, &e) || e.Kind != errs.Value {
 		t.Errorf("add with one input: got %v, want a value error", err)
 	}
-	if err := New().Pointwise(kernel.Sum, p, nil); !errors.As(err, &e) || e.Kind != errs.Value {
+	if err := New().Pointwise(optable.Sum, p, nil); !errors.As(err, &e) || e.Kind != errs.Value {
 		t.Errorf("pointwise sum: got %v, want a value error", err)
 	}
 	b := raw.New(dtype.Bool, []int{3})
 	p, _ = iter.NewConfig().AddOutput(nil).AddInput(b).AddInput(b).Build()
-	if err := New().Pointwise(kernel.Sub, p, nil); !errors.As(err, &e) || e.Kind != errs.DType {
+	if err := New().Pointwise(optable.Sub, p, nil); !errors.As(err, &e) || e.Kind != errs.DType {
 		t.Errorf("sub of bools: got %v, want a dtype error", err)
 	}
 }
@@ -458,7 +476,7 @@ func scalar(d dtype.DType, x float64, wrapped bool) *raw.View {
 func checkValues(t *testing.T, name string, v *raw.View, want func(i int) float64, tol float64) {
 	t.Helper()
 	for i := 0; i < v.NumEl(); i++ {
-		if g, w := getElem(v, i), want(i); !close(g, w, tol, tol, v.DType.IsFloat()) {
+		if g, w := getElem(v, i), want(i); !closeTo(g, w, tol, tol, v.DType.IsFloat()) {
 			t.Fatalf("%s: element %d: got %v, want %v", name, i, g, w)
 		}
 	}
@@ -475,7 +493,7 @@ func TestBuffered(t *testing.T) {
 		a := filled(dtype.Int32, sh, func(i int) float64 { return float64(i - 500) })
 		b := filled(dtype.Float32, sh, func(i int) float64 { return float64(i) * 0.25 })
 		p := build(t, nil, a, b)
-		if err := be.Pointwise(kernel.Add, p, nil); err != nil {
+		if err := be.Pointwise(optable.Add, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		out := p.Output(0)
@@ -488,7 +506,7 @@ func TestBuffered(t *testing.T) {
 		a := filled(dtype.Uint8, sh, func(i int) float64 { return float64(i % 256) })
 		b := filled(dtype.Int8, sh, func(i int) float64 { return float64(i%256 - 128) })
 		p := build(t, nil, a, b)
-		if err := be.Pointwise(kernel.Mul, p, nil); err != nil {
+		if err := be.Pointwise(optable.Mul, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "mul", p.Output(0), func(i int) float64 { return wrap(dtype.Int16, int64(i%256)*int64(i%256-128)) }, 0)
@@ -497,7 +515,7 @@ func TestBuffered(t *testing.T) {
 		a := filled(dtype.Float16, sh, func(i int) float64 { return float64(i) / 8 })
 		b := filled(dtype.Float16, []int{n}, func(i int) float64 { return 1.5 })
 		p := build(t, nil, a, b)
-		if err := be.Pointwise(kernel.Mul, p, nil); err != nil {
+		if err := be.Pointwise(optable.Mul, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "mul", p.Output(0), func(i int) float64 { return roundTo(dtype.Float16, float64(i)/8*1.5) }, 0)
@@ -506,7 +524,7 @@ func TestBuffered(t *testing.T) {
 		a := filled(dtype.Float32, sh, func(i int) float64 { return float64(i % 7) })
 		out := raw.New(dtype.Float32, sh)
 		p := build(t, out, a, scalar(dtype.Int64, 3, true))
-		if err := be.Pointwise(kernel.Lt, p, nil); err != nil {
+		if err := be.Pointwise(optable.Lt, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "lt", out, func(i int) float64 { return b2f(i%7 < 3) }, 0)
@@ -514,7 +532,7 @@ func TestBuffered(t *testing.T) {
 	t.Run("int64+wrapped-float", func(t *testing.T) {
 		a := filled(dtype.Int64, sh, func(i int) float64 { return float64(i) })
 		p := build(t, nil, a, scalar(dtype.Float64, 0.5, true))
-		if err := be.Pointwise(kernel.Sub, p, nil); err != nil {
+		if err := be.Pointwise(optable.Sub, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		if p.Output(0).DType != dtype.Float32 {
@@ -527,7 +545,7 @@ func TestBuffered(t *testing.T) {
 		// scalar is rounded to bfloat16 (1 + 2⁻⁸ → 1) before the float32 loop.
 		a := filled(dtype.BFloat16, sh, func(int) float64 { return 3 })
 		p := build(t, nil, a, scalar(dtype.Float32, 1+1.0/256, false))
-		if err := be.Pointwise(kernel.Mul, p, nil); err != nil {
+		if err := be.Pointwise(optable.Mul, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "mul", p.Output(0), func(int) float64 { return 3 }, 0)
@@ -537,7 +555,7 @@ func TestBuffered(t *testing.T) {
 		a := filled(dtype.BFloat16, nil, func(int) float64 { return -3.765625 })
 		out := raw.New(dtype.Float32, nil)
 		p := build(t, out, a)
-		if err := be.Pointwise(kernel.Exp, p, nil); err != nil {
+		if err := be.Pointwise(optable.Exp, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "exp", out, func(int) float64 { return roundTo(dtype.BFloat16, math.Exp(-3.765625)) }, 0)
@@ -550,7 +568,7 @@ func TestBuffered(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := be.Pointwise(kernel.Where, p, nil); err != nil {
+		if err := be.Pointwise(optable.Where, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "where", p.Output(0), func(i int) float64 { return sel(i%2 == 1, float64(i), -1) }, 0)
@@ -558,7 +576,7 @@ func TestBuffered(t *testing.T) {
 	t.Run("in-place-float16", func(t *testing.T) {
 		a := filled(dtype.Float16, sh, func(i int) float64 { return float64(i) })
 		p := build(t, a, a, scalar(dtype.Float64, 2, true))
-		if err := be.Pointwise(kernel.Add, p, nil); err != nil {
+		if err := be.Pointwise(optable.Add, p, nil); err != nil {
 			t.Fatal(err)
 		}
 		checkValues(t, "add_", a, func(i int) float64 { return roundTo(dtype.Float16, float64(i)+2) }, 0)
@@ -576,19 +594,19 @@ func TestLarge(t *testing.T) {
 	b := filled(dtype.Float32, []int{n}, func(i int) float64 { return float64(i % 13) })
 	h := filled(dtype.Float16, []int{n}, func(i int) float64 { return float64(i%1000) / 100 })
 	for _, c := range []struct {
-		code kernel.Code
+		code *optable.Op
 		ins  []*raw.View
 		want func(i int) float64
 	}{
-		{kernel.Add, []*raw.View{a, b}, func(i int) float64 { return roundTo(dtype.Float32, getElem(a, i)+getElem(b, i)) }},
-		{kernel.Exp, []*raw.View{a}, func(i int) float64 { return roundTo(dtype.Float32, math.Exp(getElem(a, i))) }},
-		{kernel.Neg, []*raw.View{h}, func(i int) float64 { return -getElem(h, i) }},
+		{optable.Add, []*raw.View{a, b}, func(i int) float64 { return roundTo(dtype.Float32, getElem(a, i)+getElem(b, i)) }},
+		{optable.Exp, []*raw.View{a}, func(i int) float64 { return roundTo(dtype.Float32, math.Exp(getElem(a, i))) }},
+		{optable.Neg, []*raw.View{h}, func(i int) float64 { return -getElem(h, i) }},
 	} {
 		p := build(t, nil, c.ins...)
 		if err := be.Pointwise(c.code, p, nil); err != nil {
 			t.Fatal(err)
 		}
-		checkValues(t, codeNames[c.code], p.Output(0), c.want, 1e-6)
+		checkValues(t, c.code.Name, p.Output(0), c.want, 1e-6)
 	}
 }
 
@@ -601,14 +619,14 @@ func TestPointwiseAllocs(t *testing.T) {
 	out := raw.New(dtype.Float32, []int{16})
 	p := build(t, out, a, b)
 	be := New()
-	allocs := testing.AllocsPerRun(100, func() { be.Pointwise(kernel.Add, p, nil) })
+	allocs := testing.AllocsPerRun(100, func() { be.Pointwise(optable.Add, p, nil) })
 	t.Logf("Pointwise(Add, 16 float32): %v allocs per call", allocs)
 	if allocs > 0 {
 		t.Errorf("Pointwise(Add) allocates %v times per call", allocs)
 	}
 	h := raw.New(dtype.Float16, []int{16})
 	ph := build(t, nil, h, h)
-	allocs = testing.AllocsPerRun(100, func() { be.Pointwise(kernel.Add, ph, nil) })
+	allocs = testing.AllocsPerRun(100, func() { be.Pointwise(optable.Add, ph, nil) })
 	t.Logf("Pointwise(Add, 16 float16): %v allocs per call", allocs)
 	if allocs > 0 {
 		t.Errorf("buffered Pointwise(Add) allocates %v times per call", allocs)

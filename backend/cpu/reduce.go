@@ -1,7 +1,6 @@
 package cpu
 
 import (
-	"math"
 	"unsafe"
 
 	"github.com/goten-ml/goten/dtype"
@@ -9,12 +8,15 @@ import (
 	"github.com/goten-ml/goten/internal/parallel"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/optable/elem"
 )
 
 // Note [Reduction strategies]
 //
 // Reduce is one generic kernel: it takes a reduction as its pieces (init,
-// accumulate, combine, project; Note [Generated reductions]) and chooses how
+// accumulate, combine, project: the op's optable.Fold, Note [Scalar
+// meaning] in package optable) and chooses how
 // to walk the plan (PyTorch's binary_kernel_reduce_vec and parallel_reduce):
 //
 //   - full: one output. The reduced elements are split into chunks fixed by
@@ -67,93 +69,39 @@ const (
 	fullChunks    = 64      // a full reduction is split into about this many chunks (at least GrainSize elements each)
 )
 
-// redOf maps a kernel code (and its arguments) to a reduction.
-func redOf(code kernel.Code, args *kernel.Args) (redID, bool) {
-	switch code {
-	case kernel.Sum:
-		return redSum, true
-	case kernel.Prod:
-		return redProd, true
-	case kernel.Amax:
-		return redAmax, true
-	case kernel.Amin:
-		return redAmin, true
-	case kernel.Mean:
-		return redMean, true
-	case kernel.NanSum:
-		return redNanSum, true
-	case kernel.Max:
-		return redMax, true
-	case kernel.Min:
-		return redMin, true
-	case kernel.ArgMax:
-		return redArgMax, true
-	case kernel.ArgMin:
-		return redArgMin, true
-	case kernel.Var:
-		return redVar, true
-	case kernel.Std:
-		return redStd, true
-	case kernel.Norm:
-		switch p := args.P; {
-		case p == 0:
-			return redNorm0, true
-		case p == 1:
-			return redNorm1, true
-		case p == 2:
-			return redNorm2, true
-		case math.IsInf(p, 1):
-			return redNormInf, true
-		case math.IsInf(p, -1):
-			return redNormNegInf, true
-		}
-		return redNormP, true
-	case kernel.LogSumExp:
-		return redLogSumExp, true
-	case kernel.All:
-		return redAll, true
-	case kernel.Any:
-		return redAny, true
-	case kernel.CountNonzero:
-		return redCountNonzero, true
-	}
-	return 0, false
-}
-
-// Reduce runs the reduction code over a reduction plan (Note [Reduction
-// plans] in package kernel): operands 0 (and 1 for Max and Min) the outputs
+// Reduce runs the reduction op over a reduction plan (Note [Reduction
+// plans] in package kernel): operands 0 (and 1 for max and min) the outputs
 // with stride 0 on the reduced dims, the last the input. See Note
 // [Reduction strategies].
-func (*Backend) Reduce(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
+func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if args == nil {
 		args = &kernel.DefaultArgs
 	}
-	id, ok := redOf(code, args)
-	if !ok {
-		return errs.New(errs.Value, codeName(code), "code %d is not a reduction", code)
+	if op.Kind != optable.Reduction {
+		return errs.New(errs.Value, op.Name, "%s is not a reduction", op.Name)
 	}
-	nout := kernel.NumOutputs(code)
+	nout := op.Outputs
 	if p.NumOutputs() != nout || p.NumOperands() != nout+1 {
-		return errs.New(errs.Value, codeName(code), "expected %d outputs and 1 input, got %d operands", nout, p.NumOperands())
+		return errs.New(errs.Value, op.Name, "expected %d outputs and 1 input, got %d operands", nout, p.NumOperands())
 	}
 	compute := p.CommonDType()
 	lt := kernel.LoopDType(compute)
 	var f *redFuncs
 	if lt.Valid() {
-		f = &redTable[id][lt]
+		f = &redTable[op.Code][lt]
 	}
 	if f == nil || f.init == nil {
-		return notImplemented(code, compute)
+		return notImplemented(op, compute)
 	}
 	for k := 0; k <= nout; k++ {
 		if !p.Operand(k).DType.Valid() {
-			return notImplemented(code, p.Operand(k).DType)
+			return notImplemented(op, p.Operand(k).DType)
 		}
 	}
 	r := &reducer{f: f, lt: lt, nout: nout}
-	r.c.correction, r.c.p = args.Correction, args.P
+	r.c.Correction, r.c.P = args.Correction, args.P
 	if compute.IsReduced() {
-		r.c.roundTo = compute
+		r.c.RoundTo = compute
 	}
 	in := p.Operand(nout)
 	r.in = p.DataPtr(nout)
@@ -178,7 +126,7 @@ func (*Backend) Reduce(code kernel.Code, p *iter.Plan, args *kernel.Args) error 
 	if r.K == 0 {
 		return nil
 	}
-	r.c.n = r.R
+	r.c.N = r.R
 	switch {
 	case r.K == 1 && r.R > 0:
 		r.full()
@@ -200,7 +148,7 @@ type redDim struct {
 // reducer is the state of one Reduce call, shared read-only by its workers.
 type reducer struct {
 	f       *redFuncs
-	c       redCtx
+	c       elem.Ctx
 	lt      dtype.DType
 	nout    int
 	in      unsafe.Pointer

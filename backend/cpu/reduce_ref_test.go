@@ -11,6 +11,7 @@ import (
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 	"github.com/goten-ml/goten/shape"
 )
@@ -77,7 +78,7 @@ func compareViews(t *testing.T, desc string, got, want *raw.View) {
 }
 
 type reduceCode struct {
-	code  kernel.Code
+	code  *optable.Op
 	types []dtype.DType
 	out   func(d dtype.DType) dtype.DType // result dtype for compute dtype d
 	args  kernel.Args
@@ -99,18 +100,18 @@ func reduceCodes() []reduceCode {
 		return a
 	}
 	cs := []reduceCode{
-		{kernel.Sum, numeric, same, kernel.DefaultArgs}, {kernel.Prod, numeric, same, kernel.DefaultArgs},
-		{kernel.NanSum, numeric, same, kernel.DefaultArgs}, {kernel.Mean, floats, same, kernel.DefaultArgs},
-		{kernel.Amax, allDT, same, kernel.DefaultArgs}, {kernel.Amin, allDT, same, kernel.DefaultArgs},
-		{kernel.Max, allDT, same, kernel.DefaultArgs}, {kernel.Min, allDT, same, kernel.DefaultArgs},
-		{kernel.ArgMax, allDT, i64, kernel.DefaultArgs}, {kernel.ArgMin, allDT, i64, kernel.DefaultArgs},
-		{kernel.Var, floats, same, args(1, 0)}, {kernel.Std, floats, same, args(0, 0)},
-		{kernel.LogSumExp, floats, same, kernel.DefaultArgs},
-		{kernel.All, allDT, boolOut, kernel.DefaultArgs}, {kernel.Any, allDT, boolOut, kernel.DefaultArgs},
-		{kernel.CountNonzero, allDT, i64, kernel.DefaultArgs},
+		{optable.Sum, numeric, same, kernel.DefaultArgs}, {optable.Prod, numeric, same, kernel.DefaultArgs},
+		{optable.NanSum, numeric, same, kernel.DefaultArgs}, {optable.Mean, floats, same, kernel.DefaultArgs},
+		{optable.Amax, allDT, same, kernel.DefaultArgs}, {optable.Amin, allDT, same, kernel.DefaultArgs},
+		{optable.Max, allDT, same, kernel.DefaultArgs}, {optable.Min, allDT, same, kernel.DefaultArgs},
+		{optable.ArgMax, allDT, i64, kernel.DefaultArgs}, {optable.ArgMin, allDT, i64, kernel.DefaultArgs},
+		{optable.Var, floats, same, args(1, 0)}, {optable.Std, floats, same, args(0, 0)},
+		{optable.LogSumExp, floats, same, kernel.DefaultArgs},
+		{optable.All, allDT, boolOut, kernel.DefaultArgs}, {optable.Any, allDT, boolOut, kernel.DefaultArgs},
+		{optable.CountNonzero, allDT, i64, kernel.DefaultArgs},
 	}
 	for _, p := range []float64{0, 1, 2, 3, math.Inf(1), math.Inf(-1)} {
-		cs = append(cs, reduceCode{kernel.Norm, floats, same, args(0, p)})
+		cs = append(cs, reduceCode{optable.Norm, floats, same, args(0, p)})
 	}
 	return cs
 }
@@ -122,7 +123,7 @@ func runReduce(be kernel.Backend, c reduceCode, in *raw.View, reduced []int, com
 		keep[d] = 1
 	}
 	outs := []*raw.View{raw.New(c.out(compute), keep)}
-	if kernel.NumOutputs(c.code) == 2 {
+	if c.code.Outputs == 2 {
 		outs = append(outs, raw.New(dtype.Int64, keep))
 	}
 	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(compute)
@@ -134,7 +135,11 @@ func runReduce(be kernel.Backend, c reduceCode, in *raw.View, reduced []int, com
 		return nil, err
 	}
 	args := c.args
-	return outs, be.Reduce(c.code, p, &args)
+	op := c.code
+	if op.Pick != nil {
+		op = op.Pick(args.P)
+	}
+	return outs, be.Reduce(op, p, &args)
 }
 
 func TestReduceMatrix(t *testing.T) {
@@ -153,8 +158,8 @@ func TestReduceMatrix(t *testing.T) {
 	}
 	layouts := []string{"contiguous", "permuted", "strided", "broadcast"}
 	for _, c := range reduceCodes() {
-		index := c.code == kernel.Max || c.code == kernel.Min || c.code == kernel.ArgMax || c.code == kernel.ArgMin
-		noIdentity := index || c.code == kernel.Amax || c.code == kernel.Amin
+		index := c.code == optable.Max || c.code == optable.Min || c.code == optable.ArgMax || c.code == optable.ArgMin
+		noIdentity := index || c.code == optable.Amax || c.code == optable.Amin
 		for _, d := range c.types {
 			gen := func() float64 {
 				switch {
@@ -162,7 +167,7 @@ func TestReduceMatrix(t *testing.T) {
 					return float64(r.IntN(2))
 				case r.IntN(50) == 0 && d.IsFloat():
 					return math.NaN()
-				case c.code == kernel.Prod:
+				case c.code == optable.Prod:
 					return []float64{1, -1, 0.5, 2, 1.5, -0.75}[r.IntN(6)]
 				case d.IsInt():
 					return float64(r.IntN(7))
@@ -183,7 +188,7 @@ func TestReduceMatrix(t *testing.T) {
 					}
 					for _, l := range layouts {
 						in := filledView(d, s.sh, l, gen)
-						desc := fmt.Sprintf("code %d p %v %s%v %s reduce %v", c.code, c.args.P, d, s.sh, l, red)
+						desc := fmt.Sprintf("%s p %v %s%v %s reduce %v", c.code.Name, c.args.P, d, s.sh, l, red)
 						got, err1 := runReduce(cpu.New(), c, in, red, d)
 						want, err2 := runReduce(ref.New(), c, in, red, d)
 						if err1 != nil || err2 != nil {
@@ -200,9 +205,9 @@ func TestReduceMatrix(t *testing.T) {
 }
 
 // runScan runs a scan or row op along dim on backend be.
-func runScan(be kernel.Backend, code kernel.Code, in *raw.View, dim int, out dtype.DType, extra []*raw.View, args kernel.Args) ([]*raw.View, error) {
+func runScan(be kernel.Backend, code *optable.Op, in *raw.View, dim int, out dtype.DType, extra []*raw.View, args kernel.Args) ([]*raw.View, error) {
 	outs := []*raw.View{raw.New(out, in.Shape)}
-	if kernel.NumOutputs(code) == 2 {
+	if code.Outputs == 2 {
 		outs = append(outs, raw.New(dtype.Int64, in.Shape))
 	}
 	cfg := iter.NewConfig().StaticShapeSquash(in.Shape, dim).StaticDType(out).CheckMemOverlap(false)
@@ -224,13 +229,13 @@ func runScan(be kernel.Backend, code kernel.Code, in *raw.View, dim int, out dty
 func TestScanMatrix(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	codes := []struct {
-		code  kernel.Code
+		code  *optable.Op
 		types []dtype.DType
 	}{
-		{kernel.CumSum, []dtype.DType{dtype.Int64, dtype.Int32, dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64}},
-		{kernel.CumProd, []dtype.DType{dtype.Int64, dtype.BFloat16, dtype.Float32, dtype.Float64}},
-		{kernel.CumMax, allDT}, {kernel.CumMin, allDT},
-		{kernel.LogCumSumExp, floats}, {kernel.Softmax, floats}, {kernel.LogSoftmax, floats},
+		{optable.CumSum, []dtype.DType{dtype.Int64, dtype.Int32, dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64}},
+		{optable.CumProd, []dtype.DType{dtype.Int64, dtype.BFloat16, dtype.Float32, dtype.Float64}},
+		{optable.CumMax, allDT}, {optable.CumMin, allDT},
+		{optable.LogCumSumExp, floats}, {optable.Softmax, floats}, {optable.LogSoftmax, floats},
 	}
 	shapes := [][]int{{1}, {7}, {3, 5}, {9, 70}, {70, 9}, {2, 3, 4}}
 	for _, c := range codes {
@@ -239,7 +244,7 @@ func TestScanMatrix(t *testing.T) {
 				switch {
 				case d == dtype.Bool:
 					return float64(r.IntN(2))
-				case c.code == kernel.CumProd:
+				case c.code == optable.CumProd:
 					return []float64{1, -1, 1, -1, 2}[r.IntN(5)] // products stay small
 				case d.IsInt():
 					return float64(r.IntN(9) - 4)
@@ -250,10 +255,10 @@ func TestScanMatrix(t *testing.T) {
 				for dim := range sh {
 					for _, l := range []string{"contiguous", "permuted", "strided", "broadcast"} {
 						in := filledView(d, sh, l, gen)
-						if c.code == kernel.CumProd && sh[dim] > 60 {
+						if c.code == optable.CumProd && sh[dim] > 60 {
 							continue
 						}
-						desc := fmt.Sprintf("code %d %s%v %s dim %d", c.code, d, sh, l, dim)
+						desc := fmt.Sprintf("%s %s%v %s dim %d", c.code.Name, d, sh, l, dim)
 						got, err1 := runScan(cpu.New(), c.code, in, dim, d, nil, kernel.DefaultArgs)
 						want, err2 := runScan(ref.New(), c.code, in, dim, d, nil, kernel.DefaultArgs)
 						if err1 != nil || err2 != nil {
@@ -285,8 +290,8 @@ func TestScanMatrix(t *testing.T) {
 					extra = append(extra, filledView(d, []int{n}, "contiguous", gen).WithLayout([]int{6, n}, []int{0, 1}, 0))
 				}
 				desc := fmt.Sprintf("layer_norm %s n %d mask %d", d, n, mask)
-				got, err1 := runScan(cpu.New(), kernel.LayerNorm, in, 1, d, extra, args)
-				want, err2 := runScan(ref.New(), kernel.LayerNorm, in, 1, d, extra, args)
+				got, err1 := runScan(cpu.New(), optable.LayerNorm, in, 1, d, extra, args)
+				want, err2 := runScan(ref.New(), optable.LayerNorm, in, 1, d, extra, args)
 				if err1 != nil || err2 != nil {
 					t.Fatalf("%s: cpu %v, ref %v", desc, err1, err2)
 				}
@@ -305,7 +310,7 @@ func TestOuterTiles(t *testing.T) {
 	for i := 0; i < in.NumEl(); i++ {
 		in.SetFloat64(i, float64(i%97)/8)
 	}
-	c := reduceCode{kernel.Sum, nil, same, kernel.DefaultArgs}
+	c := reduceCode{optable.Sum, nil, same, kernel.DefaultArgs}
 	got, err := runReduce(cpu.New(), c, in, []int{1}, dtype.Float64)
 	if err != nil {
 		t.Fatal(err)

@@ -10,35 +10,36 @@ import (
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 	"github.com/goten-ml/goten/shape"
 )
 
-func refIdentity(code kernel.Code) float64 {
+func refIdentity(code *optable.Op) float64 {
 	switch code {
-	case kernel.Prod:
+	case optable.Prod:
 		return 1
-	case kernel.Amax:
+	case optable.Amax:
 		return math.Inf(-1)
-	case kernel.Amin:
+	case optable.Amin:
 		return math.Inf(1)
 	}
 	return 0
 }
 
-func refFold(code kernel.Code, acc dtype.DType, r, v float64) float64 {
+func refFold(code *optable.Op, acc dtype.DType, r, v float64) float64 {
 	switch code {
-	case kernel.Sum:
+	case optable.Sum:
 		if acc.IsInt() {
 			return float64(int64(r) + int64(v))
 		}
 		return r + v
-	case kernel.Prod:
+	case optable.Prod:
 		if acc.IsInt() {
 			return float64(int64(r) * int64(v))
 		}
 		return r * v
-	case kernel.Amax:
+	case optable.Amax:
 		return nanMax(r, v)
 	}
 	return nanMin(r, v)
@@ -47,7 +48,7 @@ func refFold(code kernel.Code, acc dtype.DType, r, v float64) float64 {
 // runReduceCase reduces in over the dims marked in reduced into out (a
 // keepdim-shaped view of dtype od) accumulating in acc, and compares with
 // a naive reference.
-func runReduceCase(t *testing.T, code kernel.Code, in, out *raw.View, acc dtype.DType) {
+func runReduceCase(t *testing.T, code *optable.Op, in, out *raw.View, acc dtype.DType) {
 	t.Helper()
 	p, err := iter.NewConfig().AddOutput(out).AddInput(in).IsReduction(true).StaticDType(acc).Build()
 	if err != nil {
@@ -58,7 +59,7 @@ func runReduceCase(t *testing.T, code kernel.Code, in, out *raw.View, acc dtype.
 		setElem(out, i, 42)
 	}
 	if err := New().Reduce(code, p, nil); err != nil {
-		t.Fatalf("%s: %v", codeNames[code], err)
+		t.Fatalf("%s: %v", code.Name, err)
 	}
 	want := make([]float64, out.NumEl())
 	for i := range want {
@@ -79,8 +80,8 @@ func runReduceCase(t *testing.T, code kernel.Code, in, out *raw.View, acc dtype.
 		} else {
 			w = roundTo(out.DType, w)
 		}
-		if g := getElem(out, i); !close(g, w, tol, tol, out.DType.IsFloat()) {
-			t.Fatalf("%s %s→%s (acc %s) in %v: element %d: got %v, want %v", codeNames[code], in.DType, out.DType, acc, in.Shape, i, g, w)
+		if g := getElem(out, i); !closeTo(g, w, tol, tol, out.DType.IsFloat()) {
+			t.Fatalf("%s %s→%s (acc %s) in %v: element %d: got %v, want %v", code.Name, in.DType, out.DType, acc, in.Shape, i, g, w)
 		}
 	}
 }
@@ -96,16 +97,16 @@ func keepShape(sh []int, reduced ...int) []int {
 func TestReduce(t *testing.T) {
 	r := rand.New(rand.NewPCG(5, 6))
 	type tc struct {
-		code    kernel.Code
+		code    *optable.Op
 		in, out dtype.DType
 		acc     dtype.DType
 	}
 	var cases []tc
-	for _, code := range []kernel.Code{kernel.Sum, kernel.Prod, kernel.Amax, kernel.Amin} {
+	for _, code := range []*optable.Op{optable.Sum, optable.Prod, optable.Amax, optable.Amin} {
 		for _, d := range []dtype.DType{dtype.Float32, dtype.Float64, dtype.Float16, dtype.BFloat16} {
 			cases = append(cases, tc{code, d, d, d})
 		}
-		if code == kernel.Sum || code == kernel.Prod {
+		if code == optable.Sum || code == optable.Prod {
 			cases = append(cases, tc{code, dtype.Int32, dtype.Int64, dtype.Int64}, tc{code, dtype.Bool, dtype.Int64, dtype.Int64},
 				tc{code, dtype.Uint8, dtype.Int64, dtype.Int64}, tc{code, dtype.Int8, dtype.Float64, dtype.Float64},
 				tc{code, dtype.Float32, dtype.Float64, dtype.Float32}) // out of another dtype
@@ -127,7 +128,7 @@ func TestReduce(t *testing.T) {
 					if c.in.IsInt() {
 						return float64(r.IntN(7) - sel(c.in == dtype.Uint8, 0, 3))
 					}
-					if c.code == kernel.Prod {
+					if c.code == optable.Prod {
 						return []float64{1, -1, 0.5, 2, 1.5, -0.75}[r.IntN(6)]
 					}
 					return float64(r.IntN(41)-20) / 4
@@ -162,7 +163,7 @@ func mulInts(s []int, k int) []int {
 
 func TestReduceSpecial(t *testing.T) {
 	t.Run("nan", func(t *testing.T) {
-		for _, code := range []kernel.Code{kernel.Amax, kernel.Amin, kernel.Sum} {
+		for _, code := range []*optable.Op{optable.Amax, optable.Amin, optable.Sum} {
 			for _, d := range []dtype.DType{dtype.Float32, dtype.Float16} {
 				in := filled(d, []int{4, 6}, func(i int) float64 { return sel(i == 9, math.NaN(), float64(i)) })
 				runReduceCase(t, code, in, raw.New(d, []int{4, 1}), d)
@@ -171,7 +172,7 @@ func TestReduceSpecial(t *testing.T) {
 		}
 	})
 	t.Run("empty", func(t *testing.T) {
-		for _, code := range []kernel.Code{kernel.Sum, kernel.Prod, kernel.Amax, kernel.Amin} {
+		for _, code := range []*optable.Op{optable.Sum, optable.Prod, optable.Amax, optable.Amin} {
 			for _, d := range []dtype.DType{dtype.Float32, dtype.Int32, dtype.Float16} {
 				in := raw.New(d, []int{0, 3})
 				out := raw.New(d, []int{1, 3})
@@ -188,7 +189,7 @@ func TestReduceSpecial(t *testing.T) {
 				}
 				for i := 0; i < 3; i++ {
 					if g := getElem(out, i); g != want {
-						t.Errorf("%s of empty %s: got %v, want %v", codeNames[code], d, g, want)
+						t.Errorf("%s of empty %s: got %v, want %v", code.Name, d, g, want)
 					}
 				}
 			}
@@ -196,13 +197,13 @@ func TestReduceSpecial(t *testing.T) {
 	})
 	t.Run("0-d", func(t *testing.T) {
 		in := filled(dtype.Float32, nil, func(int) float64 { return 2.5 })
-		runReduceCase(t, kernel.Sum, in, raw.New(dtype.Float32, nil), dtype.Float32)
+		runReduceCase(t, optable.Sum, in, raw.New(dtype.Float32, nil), dtype.Float32)
 	})
 	t.Run("long-float16", func(t *testing.T) {
 		// 4096 halves summed in float32: exact, where float16 would stall at 2048
 		in := filled(dtype.Float16, []int{4096}, func(int) float64 { return 1 })
 		out := raw.New(dtype.Float32, []int{1})
-		runReduceCase(t, kernel.Sum, in, out, dtype.Float16)
+		runReduceCase(t, optable.Sum, in, out, dtype.Float16)
 		if g := getElem(out, 0); g != 4096 {
 			t.Errorf("got %v", g)
 		}
@@ -211,12 +212,12 @@ func TestReduceSpecial(t *testing.T) {
 		in := raw.New(dtype.Float32, []int{3})
 		p, _ := iter.NewConfig().AddOutput(raw.New(dtype.Float32, []int{1})).AddInput(in).IsReduction(true).Build()
 		var e *errs.Error
-		if err := New().Reduce(kernel.Add, p, nil); !errors.As(err, &e) || e.Kind != errs.Value {
+		if err := New().Reduce(optable.Add, p, nil); !errors.As(err, &e) || e.Kind != errs.Value {
 			t.Errorf("Reduce(Add): got %v", err)
 		}
 		b := raw.New(dtype.Bool, []int{3})
 		p, _ = iter.NewConfig().AddOutput(raw.New(dtype.Bool, []int{1})).AddInput(b).IsReduction(true).Build()
-		if err := New().Reduce(kernel.Sum, p, nil); !errors.As(err, &e) || e.Kind != errs.DType {
+		if err := New().Reduce(optable.Sum, p, nil); !errors.As(err, &e) || e.Kind != errs.DType {
 			t.Errorf("Reduce(Sum) of bool: got %v", err)
 		}
 	})

@@ -9,6 +9,7 @@ import (
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
 )
 
 // Note [Scans and row ops]
@@ -49,48 +50,8 @@ type scanFuncs struct {
 	cols func(y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, c unsafe.Pointer)
 }
 
-type signedOrFloat interface {
-	uint8 | int8 | int16 | int32 | int64 | float32 | float64
-}
-
-func cumSumInit[A int64 | float64](c unsafe.Pointer, n int) {
-	clear(unsafe.Slice((*A)(c), n))
-}
-
-func cumProdInit[A int64 | float64](c unsafe.Pointer, n int) {
-	s := unsafe.Slice((*A)(c), n)
-	for k := range s {
-		s[k] = 1
-	}
-}
-
-// cumSumRow accumulates in A (int64, or float64 as PyTorch's CPU cumsum).
-func cumSumRow[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, n, _ int, c unsafe.Pointer) {
-	acc := *(*A)(c)
-	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
-	ys = ys[:len(xs)]
-	for k, v := range xs {
-		acc += A(v)
-		ys[k] = T(acc)
-	}
-	*(*A)(c) = acc
-}
-
-func cumSumCols[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
-	acc := unsafe.Slice((*A)(c), w)
-	for t := 0; t < n; t++ {
-		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
-		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
-		xr, yr = xr[:len(acc)], yr[:len(acc)]
-		for j := range acc {
-			acc[j] += A(xr[j])
-			yr[j] = T(acc[j])
-		}
-	}
-}
-
-// cumSumColsF32 is cumSumCols for float32 on internal/vec: a vectorised
-// row-by-row add in float64 (Note [Scans and row ops]).
+// cumSumColsF32 is cumsum's scanCols for float32 on internal/vec: a
+// vectorised row-by-row add in float64 (Note [Scans and row ops]).
 func cumSumColsF32(y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
 	acc := unsafe.Slice((*float64)(c), w)
 	for t := 0; t < n; t++ {
@@ -98,204 +59,21 @@ func cumSumColsF32(y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer
 	}
 }
 
-func cumProdRow[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, n, _ int, c unsafe.Pointer) {
-	acc := *(*A)(c)
-	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
-	ys = ys[:len(xs)]
-	for k, v := range xs {
-		acc *= A(v)
-		ys[k] = T(acc)
-	}
-	*(*A)(c) = acc
-}
-
-func cumProdCols[T signedOrFloat, A int64 | float64](y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
-	acc := unsafe.Slice((*A)(c), w)
-	for t := 0; t < n; t++ {
-		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
-		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
-		xr, yr = xr[:len(acc)], yr[:len(acc)]
-		for j := range acc {
-			acc[j] *= A(xr[j])
-			yr[j] = T(acc[j])
-		}
-	}
-}
-
-// The running max and min carry the best value and its index; an equal
-// value or a NaN takes over (PyTorch's cummax_helper: x >= best).
-func cumMaxInit[T ordered](c unsafe.Pointer, n int) {
-	s := unsafe.Slice((*argState[T])(c), n)
-	for k := range s {
-		s[k] = argState[T]{v: lowest[T]()}
-	}
-}
-
-func cumMinInit[T ordered](c unsafe.Pointer, n int) {
-	s := unsafe.Slice((*argState[T])(c), n)
-	for k := range s {
-		s[k] = argState[T]{v: highest[T]()}
-	}
-}
-
-func cumMaxRowF[T float](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
-	s := *(*argState[T])(c)
-	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
-	for k, v := range xs {
-		if s.v == s.v && (v != v || v >= s.v) {
-			s.v, s.i = v, int64(idx+k)
-		}
-		ys[k], is[k] = s.v, s.i
-	}
-	*(*argState[T])(c) = s
-}
-
-func cumMinRowF[T float](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
-	s := *(*argState[T])(c)
-	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
-	for k, v := range xs {
-		if s.v == s.v && (v != v || v <= s.v) {
-			s.v, s.i = v, int64(idx+k)
-		}
-		ys[k], is[k] = s.v, s.i
-	}
-	*(*argState[T])(c) = s
-}
-
-func cumMaxRowI[T integer](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
-	s := *(*argState[T])(c)
-	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
-	for k, v := range xs {
-		if v >= s.v {
-			s.v, s.i = v, int64(idx+k)
-		}
-		ys[k], is[k] = s.v, s.i
-	}
-	*(*argState[T])(c) = s
-}
-
-func cumMinRowI[T integer](y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
-	s := *(*argState[T])(c)
-	xs, ys, is := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n), unsafe.Slice((*int64)(yi), n)
-	for k, v := range xs {
-		if v <= s.v {
-			s.v, s.i = v, int64(idx+k)
-		}
-		ys[k], is[k] = s.v, s.i
-	}
-	*(*argState[T])(c) = s
-}
-
-func cumMaxRowB(y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
-	s := *(*argState[bool])(c)
-	xs, ys, is := unsafe.Slice((*bool)(x), n), unsafe.Slice((*bool)(y), n), unsafe.Slice((*int64)(yi), n)
-	for k, v := range xs {
-		if v || !s.v {
-			s.v, s.i = v, int64(idx+k)
-		}
-		ys[k], is[k] = s.v, s.i
-	}
-	*(*argState[bool])(c) = s
-}
-
-func cumMinRowB(y, yi, x unsafe.Pointer, n, idx int, c unsafe.Pointer) {
-	s := *(*argState[bool])(c)
-	xs, ys, is := unsafe.Slice((*bool)(x), n), unsafe.Slice((*bool)(y), n), unsafe.Slice((*int64)(yi), n)
-	for k, v := range xs {
-		if !v || s.v {
-			s.v, s.i = v, int64(idx+k)
-		}
-		ys[k], is[k] = s.v, s.i
-	}
-	*(*argState[bool])(c) = s
-}
-
-func logCumSumExpInit(c unsafe.Pointer, n int) {
-	s := unsafe.Slice((*float64)(c), n)
-	for k := range s {
-		s[k] = math.Inf(-1)
-	}
-}
-
-// logCumSumExpRow accumulates in float64 with PyTorch's _log_add_exp_helper.
-func logCumSumExpRow[T float](y, _, x unsafe.Pointer, n, _ int, c unsafe.Pointer) {
-	acc := *(*float64)(c)
-	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
-	ys = ys[:len(xs)]
-	for k, v := range xs {
-		acc = logAddExp(acc, float64(v))
-		ys[k] = T(acc)
-	}
-	*(*float64)(c) = acc
-}
-
-// logAddExp is log(e^a + e^b); equal infinities give themselves.
-func logAddExp(a, b float64) float64 {
-	lo, hi := math.Min(a, b), math.Max(a, b)
-	if lo != hi || !math.IsInf(lo, 0) {
-		return hi + math.Log1p(math.Exp(lo-hi))
-	}
-	return a
-}
-
-func sumScan[T signedOrFloat, A int64 | float64]() scanFuncs {
-	return scanFuncs{carry: 8, init: cumSumInit[A], row: cumSumRow[T, A], cols: cumSumCols[T, A]}
-}
-
-func prodScan[T signedOrFloat, A int64 | float64]() scanFuncs {
-	return scanFuncs{carry: 8, init: cumProdInit[A], row: cumProdRow[T, A], cols: cumProdCols[T, A]}
-}
-
-func argScanSize[T ordered]() int { return int(unsafe.Sizeof(argState[T]{})) }
-
-// scanTable is the dispatch table [code - kernel.CumSum][loop dtype].
-var scanTable = [kernel.LogCumSumExp - kernel.CumSum + 1][dtype.Count]scanFuncs{
-	{
-		dtype.Uint8: sumScan[uint8, int64](), dtype.Int8: sumScan[int8, int64](), dtype.Int16: sumScan[int16, int64](),
-		dtype.Int32: sumScan[int32, int64](), dtype.Int64: sumScan[int64, int64](),
-		dtype.Float32: {carry: 8, init: cumSumInit[float64], row: cumSumRow[float32, float64], cols: cumSumColsF32},
-		dtype.Float64: sumScan[float64, float64](),
-	},
-	{
-		dtype.Uint8: prodScan[uint8, int64](), dtype.Int8: prodScan[int8, int64](), dtype.Int16: prodScan[int16, int64](),
-		dtype.Int32: prodScan[int32, int64](), dtype.Int64: prodScan[int64, int64](),
-		dtype.Float32: prodScan[float32, float64](), dtype.Float64: prodScan[float64, float64](),
-	},
-	{
-		dtype.Bool:    {carry: argScanSize[bool](), init: cumMaxInit[bool], row: cumMaxRowB},
-		dtype.Uint8:   {carry: argScanSize[uint8](), init: cumMaxInit[uint8], row: cumMaxRowI[uint8]},
-		dtype.Int8:    {carry: argScanSize[int8](), init: cumMaxInit[int8], row: cumMaxRowI[int8]},
-		dtype.Int16:   {carry: argScanSize[int16](), init: cumMaxInit[int16], row: cumMaxRowI[int16]},
-		dtype.Int32:   {carry: argScanSize[int32](), init: cumMaxInit[int32], row: cumMaxRowI[int32]},
-		dtype.Int64:   {carry: argScanSize[int64](), init: cumMaxInit[int64], row: cumMaxRowI[int64]},
-		dtype.Float32: {carry: argScanSize[float32](), init: cumMaxInit[float32], row: cumMaxRowF[float32]},
-		dtype.Float64: {carry: argScanSize[float64](), init: cumMaxInit[float64], row: cumMaxRowF[float64]},
-	},
-	{
-		dtype.Bool:    {carry: argScanSize[bool](), init: cumMinInit[bool], row: cumMinRowB},
-		dtype.Uint8:   {carry: argScanSize[uint8](), init: cumMinInit[uint8], row: cumMinRowI[uint8]},
-		dtype.Int8:    {carry: argScanSize[int8](), init: cumMinInit[int8], row: cumMinRowI[int8]},
-		dtype.Int16:   {carry: argScanSize[int16](), init: cumMinInit[int16], row: cumMinRowI[int16]},
-		dtype.Int32:   {carry: argScanSize[int32](), init: cumMinInit[int32], row: cumMinRowI[int32]},
-		dtype.Int64:   {carry: argScanSize[int64](), init: cumMinInit[int64], row: cumMinRowI[int64]},
-		dtype.Float32: {carry: argScanSize[float32](), init: cumMinInit[float32], row: cumMinRowF[float32]},
-		dtype.Float64: {carry: argScanSize[float64](), init: cumMinInit[float64], row: cumMinRowF[float64]},
-	},
-	{
-		dtype.Float32: {carry: 8, init: logCumSumExpInit, row: logCumSumExpRow[float32]},
-		dtype.Float64: {carry: 8, init: logCumSumExpInit, row: logCumSumExpRow[float64]},
-	},
-}
+// scanTable is the dispatch table of the scans [op code][loop dtype],
+// filled by zz_fold.go; a zero scanFuncs where an op has none.
+var scanTable = make([][dtype.Count]scanFuncs, optable.NumCodes())
 
 // rowFn computes a row op on a contiguous row x of n elements of the loop
 // dtype into y; w and b are the LayerNorm weight and bias rows (nil when absent).
 type rowFn func(y, x, w, b unsafe.Pointer, n int, args *kernel.Args)
 
-// rowTable is the dispatch table [code - kernel.Softmax][loop dtype].
-var rowTable = [kernel.LayerNorm - kernel.Softmax + 1][dtype.Count]rowFn{
-	{dtype.Float32: softmaxRowF32, dtype.Float64: softmaxRow[float64]},
-	{dtype.Float32: logSoftmaxRowF32, dtype.Float64: logSoftmaxRow[float64]},
-	{dtype.Float32: layerNormRowF32, dtype.Float64: layerNormRow[float64]},
+// rowTable is the dispatch table of the row ops [op code][loop dtype].
+var rowTable = make([][dtype.Count]rowFn, optable.NumCodes())
+
+func init() {
+	rowTable[optable.Softmax.Code] = [dtype.Count]rowFn{dtype.Float32: softmaxRowF32, dtype.Float64: softmaxRow[float64]}
+	rowTable[optable.LogSoftmax.Code] = [dtype.Count]rowFn{dtype.Float32: logSoftmaxRowF32, dtype.Float64: logSoftmaxRow[float64]}
+	rowTable[optable.LayerNorm.Code] = [dtype.Count]rowFn{dtype.Float32: layerNormRowF32, dtype.Float64: layerNormRow[float64]}
 }
 
 // The float32 rows run on internal/vec (Note [SIMD rows]): the max, then
@@ -424,45 +202,45 @@ func layerNormRow[T float](y, x, w, b unsafe.Pointer, n int, args *kernel.Args) 
 // Scan runs a scan (CumSum … LogCumSumExp) or a row op (Softmax,
 // LogSoftmax, LayerNorm) along args.Dim of a row plan (Note [Row plans]
 // in package kernel; Note [Scans and row ops]).
-func (*Backend) Scan(code kernel.Code, p *iter.Plan, args *kernel.Args) error {
-	if !kernel.IsScan(code) {
-		return errs.New(errs.Value, codeName(code), "code %d is not a scan", code)
+func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
+	if op.Kind != optable.Scan && op.Kind != optable.Row {
+		return errs.New(errs.Value, op.Name, "%s is not a scan or row op", op.Name)
 	}
 	if args == nil {
 		args = &kernel.DefaultArgs
 	}
-	nout := kernel.NumOutputs(code)
+	nout := op.Outputs
 	nin := 1
-	if code == kernel.LayerNorm {
+	if op == optable.LayerNorm {
 		nin += b2n(args.HasWeight) + b2n(args.HasBias)
 	}
 	if p.NumOutputs() != nout || p.NumOperands() != nout+nin {
-		return errs.New(errs.Value, codeName(code), "expected %d outputs and %d inputs, got %d operands", nout, nin, p.NumOperands())
+		return errs.New(errs.Value, op.Name, "expected %d outputs and %d inputs, got %d operands", nout, nin, p.NumOperands())
 	}
 	compute := p.CommonDType()
 	lt := kernel.LoopDType(compute)
-	s := &scanner{code: code, args: args, nout: nout, lt: lt, es: lt.Size()}
+	s := &scanner{op: op, args: args, nout: nout, lt: lt, es: lt.Size()}
 	if lt.Valid() {
-		if code <= kernel.LogCumSumExp {
-			s.scan = &scanTable[code-kernel.CumSum][lt]
+		if op.Kind == optable.Scan {
+			s.scan = &scanTable[op.Code][lt]
 			if s.scan.row == nil {
 				s.scan = nil
 			}
 		} else {
-			s.row = rowTable[code-kernel.Softmax][lt]
+			s.row = rowTable[op.Code][lt]
 		}
 	}
 	if s.scan == nil && s.row == nil {
-		return notImplemented(code, compute)
+		return notImplemented(op, compute)
 	}
 	dim := args.Dim
 	for k := 0; k < p.NumOperands(); k++ {
 		o := p.Operand(k)
 		if !o.DType.Valid() {
-			return notImplemented(code, o.DType)
+			return notImplemented(op, o.DType)
 		}
 		if dim < 0 || dim >= o.View.Dim() {
-			return errs.New(errs.Index, codeName(code), "dim %d out of range for operand %d", dim, k)
+			return errs.New(errs.Index, op.Name, "dim %d out of range for operand %d", dim, k)
 		}
 	}
 	in := p.Operand(nout)
@@ -515,7 +293,7 @@ func b2n(b bool) int {
 
 // scanner is the state of one Scan call, shared read-only by its workers.
 type scanner struct {
-	code   kernel.Code
+	op     *optable.Op
 	args   *kernel.Args
 	nout   int
 	lt     dtype.DType
@@ -545,7 +323,7 @@ func (s *scanner) anyCvt(n int) bool {
 func (s *scanner) prepareRowInputs(p *iter.Plan) {
 	k := s.nout + 1
 	for i, has := range []bool{s.args.HasWeight, s.args.HasBias} {
-		if !has || s.code != kernel.LayerNorm {
+		if !has || s.op != optable.LayerNorm {
 			continue
 		}
 		buf := make([]byte, s.n*s.es+8)

@@ -1,0 +1,359 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/optable"
+)
+
+// loopName returns the generated loop of op for one family of loop dtypes.
+func loopName(op *optable.Op, l optable.Loop) string { return "loop" + op.Go + family(l.Types) }
+
+// simdName returns the CPU's SIMD wrapper of op for loop dtype d.
+func simdName(op *optable.Op, d dtype.DType) string {
+	suffix := map[dtype.DType]string{dtype.Float32: "F32", dtype.Float64: "F64"}[d]
+	return "simd" + op.Go + suffix
+}
+
+// simdTypes returns the loop dtypes op has SIMD kernels for.
+func simdTypes(op *optable.Op) []dtype.DType {
+	switch {
+	case op.SIMD.Arith != "":
+		return []dtype.DType{dtype.Float32, dtype.Float64}
+	case op.SIMD.Unary != "":
+		return []dtype.DType{dtype.Float32}
+	}
+	return nil
+}
+
+func cpuPointwise() []byte {
+	var w bytes.Buffer
+	w.WriteString(header("cpu"))
+	w.WriteString("import (\n\"math\"\n\"unsafe\"\n\n\"github.com/goten-ml/goten/backend/cpu/internal/vec\"\n\"github.com/goten-ml/goten/dtype\"\n\"github.com/goten-ml/goten/kernel\"\n\"github.com/goten-ml/goten/optable\"\n\"github.com/goten-ml/goten/optable/elem\"\n)\n\n")
+	w.WriteString("var (\n_ = math.Abs\n_ = elem.Select[bool]\n_ = vec.AddF32\n)\n\n")
+	pw := ops(optable.Pointwise)
+	for _, op := range pw {
+		for _, l := range op.Loops {
+			if l.UnitIf != "" {
+				emitLoop(&w, op, optable.Loop{Types: l.Types, Expr: l.UnitExpr}, loopName(op, l)+"1")
+			}
+			emitLoop(&w, op, l, loopName(op, l))
+		}
+		emitSIMD(&w, op)
+	}
+	w.WriteString("// init fills the dispatch tables of Pointwise by op code and loop dtype:\n// the generated loops, the SIMD kernels where the table names them, and\n// their streaming twins (Note [Streaming stores]).\nfunc init() {\n")
+	for _, op := range pw {
+		printf(&w, "pointwiseLoops[optable.%s.Code] = [dtype.Count]loopFn{", op.Go)
+		simd := map[dtype.DType]bool{}
+		for _, d := range simdTypes(op) {
+			simd[d] = true
+		}
+		for _, d := range loopTypes {
+			if simd[d] {
+				printf(&w, "%s: %s, ", dtypeName(d), simdName(op, d))
+			} else if l, ok := loopFor(op, d); ok {
+				printf(&w, "%s: %s[%s], ", dtypeName(d), loopName(op, l), goType(d))
+			}
+		}
+		w.WriteString("}\n")
+		if ds := simdTypes(op); len(ds) > 0 {
+			printf(&w, "streamLoops[optable.%s.Code] = [dtype.Count]loopFn{", op.Go)
+			for _, d := range ds {
+				printf(&w, "%s: %sStream, ", dtypeName(d), simdName(op, d))
+			}
+			w.WriteString("}\n")
+		}
+	}
+	w.WriteString("}\n")
+	return w.Bytes()
+}
+
+// emitSIMD writes the CPU's wrappers of op's SIMD kernels: each runs the
+// vec primitive where the layout allows and the generated loop otherwise
+// (Note [SIMD fast paths] in backend/cpu).
+func emitSIMD(w *bytes.Buffer, op *optable.Op) {
+	for _, d := range simdTypes(op) {
+		l, _ := loopFor(op, d)
+		fallback := fmt.Sprintf("%s[%s]", loopName(op, l), goType(d))
+		suffix := strings.TrimPrefix(simdName(op, d), "simd"+op.Go)
+		for _, stream := range []bool{false, true} {
+			name, kind := simdName(op, d), "vec"
+			if stream {
+				name, kind = name+"Stream", "stream"
+			}
+			var call string
+			if op.SIMD.Arith != "" {
+				call = fmt.Sprintf("%sVec(&%s%s, %s, p, s, n, args)", op.SIMD.Arith, kind, suffix, fallback)
+			} else {
+				prim := "vec." + op.SIMD.Unary + suffix
+				if stream {
+					prim += "Stream"
+				}
+				call = fmt.Sprintf("unaryVec(%s, %s, p, s, n, args)", prim, fallback)
+			}
+			printf(w, "// %s is %s's %s loop for %s.\n", name, op.Name, map[bool]string{false: "SIMD", true: "streaming SIMD"}[stream], goType(d))
+			printf(w, "func %s(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n%s\n}\n\n", name, call)
+		}
+	}
+}
+
+// emitLoop writes one generic 1-D loop. Its fast path is picked once per
+// row: all operands contiguous (slice loops), some inputs broadcast
+// (stride 0, hoisted out of the loop), or strided pointer arithmetic.
+func emitLoop(w *bytes.Buffer, op *optable.Op, l optable.Loop, fname string) {
+	outT := "T"
+	if op.OutBool {
+		outT = "bool"
+	}
+	inT := []string{"T", "T", "T"}
+	if op.CondBool {
+		inT[0] = "bool"
+	}
+	names := []string{"a", "b", "c"}
+	n := op.Arity
+	expr := l.Expr
+	if op.OutBool {
+		expr = "bool(" + expr + ")"
+	}
+	printf(w, "// %s computes %s for %s.\n", fname, l.Expr, strings.ReplaceAll(constraint(l.Types), " |", ","))
+	printf(w, "func %s[T %s](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n", fname, constraint(l.Types))
+	if l.UnitIf != "" {
+		printf(w, "if %s {\n%s1[T](p, s, n, args)\nreturn\n}\n", l.UnitIf, fname)
+	}
+	if l.Pre != "" {
+		w.WriteString(l.Pre + "\n")
+	} else {
+		w.WriteString("_ = args\n")
+	}
+	w.WriteString("var z T\nes := int(unsafe.Sizeof(z))\n_ = es\n")
+	size := func(t string) string {
+		if t == "bool" {
+			return "1"
+		}
+		return "es"
+	}
+	// fast paths: which inputs are broadcast scalars (stride 0)
+	masks := [][]bool{make([]bool, n)}
+	switch n {
+	case 2:
+		masks = append(masks, []bool{true, false}, []bool{false, true})
+	case 3:
+		masks = append(masks, []bool{false, false, true}, []bool{false, true, true}, []bool{false, true, false}, []bool{true, false, false})
+	}
+	for _, m := range masks {
+		cond := []string{"s[0] == " + size(outT)}
+		for k := 0; k < n; k++ {
+			if m[k] {
+				cond = append(cond, fmt.Sprintf("s[%d] == 0", k+1))
+			} else {
+				cond = append(cond, fmt.Sprintf("s[%d] == %s", k+1, size(inT[k])))
+			}
+		}
+		printf(w, "if %s {\n", strings.Join(cond, " && "))
+		printf(w, "o := unsafe.Slice((*%s)(p[0]), n)\n", outT)
+		for k := 0; k < n; k++ {
+			if m[k] {
+				printf(w, "%s := *(*%s)(p[%d])\n", names[k], inT[k], k+1)
+			} else {
+				printf(w, "x%d := unsafe.Slice((*%s)(p[%d]), n)[:len(o)]\n", k, inT[k], k+1)
+			}
+		}
+		w.WriteString("for i := range o {\n")
+		for k := 0; k < n; k++ {
+			if !m[k] {
+				printf(w, "%s := x%d[i]\n", names[k], k)
+			}
+		}
+		printf(w, "o[i] = %s\n}\nreturn\n}\n", expr)
+	}
+	w.WriteString("for i := 0; i < n; i++ {\n")
+	for k := 0; k < n; k++ {
+		printf(w, "%s := *(*%s)(unsafe.Add(p[%d], i*s[%d]))\n", names[k], inT[k], k+1, k+1)
+	}
+	printf(w, "*(*%s)(unsafe.Add(p[0], i*s[0])) = %s\n}\n}\n\n", outT, expr)
+}
+
+// foldName returns the name of a generated piece of fold i of op.
+func foldName(piece string, op *optable.Op, i int) string {
+	return fmt.Sprintf("%s%s%d", piece, op.Go, i)
+}
+
+// cpuPiece returns the CPU function for piece of fold i of op and loop
+// dtype d: a hand-written one the table names, or the generated one.
+func cpuPiece(piece string, op *optable.Op, i int, d dtype.DType) string {
+	f := op.Folds[i]
+	for _, key := range []dtype.DType{d, dtype.Invalid} {
+		if name, ok := f.CPU[piece][key]; ok {
+			if strings.Contains(name, "%s") {
+				return fmt.Sprintf(name, goType(d))
+			}
+			return name
+		}
+	}
+	return fmt.Sprintf("%s[%s]", foldName(piece, op, i), goType(d))
+}
+
+func cpuFolds() []byte {
+	var w bytes.Buffer
+	w.WriteString(header("cpu"))
+	w.WriteString("import (\n\"math\"\n\"unsafe\"\n\n\"github.com/goten-ml/goten/dtype\"\n\"github.com/goten-ml/goten/optable\"\n\"github.com/goten-ml/goten/optable/elem\"\n)\n\n")
+	w.WriteString("var _ = math.Abs\n\n")
+	for _, op := range ops(optable.Reduction) {
+		for i, f := range op.Folds {
+			emitReduceFold(&w, op, i, f)
+		}
+	}
+	for _, op := range ops(optable.Scan) {
+		for i, f := range op.Folds {
+			emitScanFold(&w, op, i, f)
+		}
+	}
+	w.WriteString("// init fills the dispatch tables of Reduce and Scan by op code and loop\n// dtype (Note [Scalar meaning] in package optable).\nfunc init() {\n")
+	for _, op := range ops(optable.Reduction) {
+		if len(op.Folds) == 0 {
+			continue
+		}
+		printf(&w, "redTable[optable.%s.Code] = [dtype.Count]redFuncs{\n", op.Go)
+		for _, d := range loopTypes {
+			i := foldFor(op, d)
+			if i < 0 {
+				continue
+			}
+			f := op.Folds[i]
+			out := f.Out
+			if out == "" {
+				out = goType(d)
+			}
+			outD, _ := dtype.Parse(out)
+			printf(&w, "%s: {size: int(unsafe.Sizeof(*new(%s))), out: %s, index: %v, cascade: %v,\n", dtypeName(d), instantiate(f.State, goType(d)), dtypeName(outD), f.Index, f.Cascade)
+			printf(&w, "init: %s[%s], row: %s, cols: %s, combine: %s, project: %s[%s]},\n",
+				foldName("init", op, i), goType(d), cpuPiece("row", op, i, d), cpuPiece("cols", op, i, d), cpuPiece("combine", op, i, d), foldName("project", op, i), goType(d))
+		}
+		w.WriteString("}\n")
+	}
+	for _, op := range ops(optable.Scan) {
+		printf(&w, "scanTable[optable.%s.Code] = [dtype.Count]scanFuncs{\n", op.Go)
+		for _, d := range loopTypes {
+			i := foldFor(op, d)
+			if i < 0 {
+				continue
+			}
+			f := op.Folds[i]
+			cols := "nil"
+			if !f.Index {
+				cols = cpuPiece("scanCols", op, i, d)
+				if name, ok := f.CPU["cols"][d]; ok {
+					cols = name
+				}
+			}
+			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s[%s], cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
+				foldName("scanInit", op, i), goType(d), foldName("scanRow", op, i), goType(d), cols)
+		}
+		w.WriteString("}\n")
+	}
+	w.WriteString("}\n")
+	return w.Bytes()
+}
+
+// emitReduceFold writes the five row functions of one fold of a reduction
+// (Note [Reduction strategies] in backend/cpu): init (n states), row (fold
+// a strided row into one state, with a contiguous fast path that splits
+// associative folds into four partial states for instruction-level
+// parallelism), cols (fold element k of a row into state k: an outer
+// reduction, across outputs), combine (n states) and project (n states
+// into n results).
+func emitReduceFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
+	cons := constraint(f.Types)
+	st := f.State
+	out := f.Out
+	if out == "" {
+		out = "T"
+	}
+	name := func(piece string) string { return foldName(piece, op, i) }
+	printf(w, "// %s sets n states of %s to the value over no elements: %s.\n", name("init"), op.Name, f.Init)
+	printf(w, "func %s[T %s](st unsafe.Pointer, n int) {\nss := unsafe.Slice((*%s)(st), n)\nfor k := range ss {\n%s\n}\n}\n\n",
+		name("init"), cons, st, sub(f.Init, "$s", "ss[k]"))
+	printf(w, "// %s folds n elements of a row (byte stride is, indices idx…) into one state: %s.\n", name("row"), f.Acc)
+	printf(w, "func %s[T %s](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {\n", name("row"), cons)
+	printf(w, "s := *(*%s)(st)\nvar z T\nif is == int(unsafe.Sizeof(z)) {\nx := unsafe.Slice((*T)(in), n)\n", st)
+	if f.Split {
+		printf(w, "if len(x) >= 16 {\nvar s0, s1, s2, s3 %s\n", st)
+		for _, p := range []string{"s0", "s1", "s2", "s3"} {
+			w.WriteString(sub(f.Init, "$s", p) + "\n")
+		}
+		w.WriteString("k := 0\nfor ; k+4 <= len(x); k += 4 {\n")
+		for j, p := range []string{"s0", "s1", "s2", "s3"} {
+			w.WriteString(sub(f.Acc, "$s", p, "$v", fmt.Sprintf("x[k+%d]", j), "$i", fmt.Sprintf("(idx + k + %d)", j)) + "\n")
+		}
+		w.WriteString("}\n")
+		w.WriteString(sub(f.Combine, "$s", "s0", "$o", "s1") + "\n" + sub(f.Combine, "$s", "s2", "$o", "s3") + "\n" +
+			sub(f.Combine, "$s", "s0", "$o", "s2") + "\n" + sub(f.Combine, "$s", "s", "$o", "s0") + "\n")
+		w.WriteString("x = x[k:]\nidx += k\n}\n")
+	}
+	printf(w, "for k, v := range x {\n_ = k\n%s\n}\n", sub(f.Acc, "$s", "s", "$v", "v", "$i", "(idx + k)"))
+	printf(w, "} else {\nfor k := 0; k < n; k++ {\nv := *(*T)(unsafe.Add(in, k*is))\n%s\n}\n}\n", sub(f.Acc, "$s", "s", "$v", "v", "$i", "(idx + k)"))
+	printf(w, "*(*%s)(st) = s\n_ = c\n}\n\n", st)
+	printf(w, "// %s folds element k of a row (byte stride is, index idx) into state k, k < n.\n", name("cols"))
+	printf(w, "func %s[T %s](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {\n", name("cols"), cons)
+	printf(w, "ss := unsafe.Slice((*%s)(st), n)\nvar z T\nif is == int(unsafe.Sizeof(z)) {\nx := unsafe.Slice((*T)(in), n)\nx = x[:len(ss)]\n", st)
+	printf(w, "for k := range ss {\n%s\n}\nreturn\n}\n", sub(f.Acc, "$s", "ss[k]", "$v", "x[k]", "$i", "idx"))
+	printf(w, "for k := range ss {\nv := *(*T)(unsafe.Add(in, k*is))\n%s\n}\n_ = c\n}\n\n", sub(f.Acc, "$s", "ss[k]", "$v", "v", "$i", "idx"))
+	printf(w, "// %s folds state k of src (later elements) into state k of dst: %s.\n", name("combine"), f.Combine)
+	printf(w, "func %s[T %s](dst, src unsafe.Pointer, n int, c *elem.Ctx) {\n", name("combine"), cons)
+	printf(w, "d, o := unsafe.Slice((*%s)(dst), n), unsafe.Slice((*%s)(src), n)\no = o[:len(d)]\nfor k := range d {\n%s\n}\n_ = c\n}\n\n",
+		st, st, sub(f.Combine, "$s", "d[k]", "$o", "o[k]"))
+	printf(w, "// %s writes the results of n states: %s", name("project"), f.Project)
+	if f.Index {
+		w.WriteString(", and their indices")
+	}
+	w.WriteString(".\n")
+	printf(w, "func %s[T %s](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {\n", name("project"), cons)
+	printf(w, "ss := unsafe.Slice((*%s)(st), n)\nr := unsafe.Slice((*%s)(dst), n)\nr = r[:len(ss)]\n", st, out)
+	if f.Index {
+		w.WriteString("ri := unsafe.Slice((*int64)(dsti), n)\nri = ri[:len(ss)]\n")
+	}
+	printf(w, "for k := range ss {\nr[k] = %s\n", sub(f.Project, "$s", "ss[k]"))
+	if f.Index {
+		w.WriteString("ri[k] = ss[k].I\n")
+	}
+	w.WriteString("}\n_ = c\n}\n\n")
+}
+
+// emitScanFold writes the functions of one fold of a scan (Note [Scans and
+// row ops] in backend/cpu): scanInit (n carries), scanRow (scan a
+// contiguous row, continuing from a carry) and, for scans without
+// indices, scanCols (scan w neighbouring rows together, one contiguous
+// run of elements at a time).
+func emitScanFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
+	cons := constraint(f.Types)
+	st := f.State
+	name := func(piece string) string { return foldName(piece, op, i) }
+	c := "var c elem.Ctx\n_ = c\n" // scans read no context; the pieces may name it
+	printf(w, "// %s sets n carries of %s to %s.\n", name("scanInit"), op.Name, f.Init)
+	printf(w, "func %s[T %s](carry unsafe.Pointer, n int) {\nss := unsafe.Slice((*%s)(carry), n)\nfor k := range ss {\n%s\n}\n}\n\n",
+		name("scanInit"), cons, st, sub(f.Init, "$s", "ss[k]"))
+	printf(w, "// %s scans n contiguous elements x (indices idx…) into y, continuing from the carry: %s; y = %s.\n", name("scanRow"), f.Acc, f.Project)
+	printf(w, "func %s[T %s](y, yi, x unsafe.Pointer, n, idx int, carry unsafe.Pointer) {\n%s", name("scanRow"), cons, c)
+	printf(w, "s := *(*%s)(carry)\nxs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)\nys = ys[:len(xs)]\n", st)
+	if f.Index {
+		w.WriteString("is := unsafe.Slice((*int64)(yi), n)\nis = is[:len(xs)]\n")
+	} else {
+		w.WriteString("_ = yi\n")
+	}
+	printf(w, "for k, v := range xs {\n%s\nys[k] = %s\n", sub(f.Acc, "$s", "s", "$v", "v", "$i", "(idx + k)"), sub(f.Project, "$s", "s"))
+	if f.Index {
+		w.WriteString("is[k] = s.I\n")
+	}
+	printf(w, "}\n*(*%s)(carry) = s\n}\n\n", st)
+	if f.Index {
+		return
+	}
+	printf(w, "// %s scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y), carries c[0:w].\n", name("scanCols"))
+	printf(w, "func %s[T %s](y, _, x unsafe.Pointer, ys, _, xs, n, w int, carry unsafe.Pointer) {\n%s", name("scanCols"), cons, c)
+	printf(w, "acc := unsafe.Slice((*%s)(carry), w)\nfor t := 0; t < n; t++ {\n", st)
+	w.WriteString("xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)\nyr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)\nxr, yr = xr[:len(acc)], yr[:len(acc)]\n")
+	printf(w, "for j := range acc {\n%s\nyr[j] = %s\n}\n}\n}\n\n", sub(f.Acc, "$s", "acc[j]", "$v", "xr[j]", "$i", "t"), sub(f.Project, "$s", "acc[j]"))
+}

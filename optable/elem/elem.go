@@ -1,0 +1,247 @@
+// Package elem holds the scalar functions and accumulator states that the
+// op table's expressions call (package optable): what an op computes on one
+// element, where it is too long to write inline. Every backend generated
+// from the table calls these same functions, so each op's scalar meaning
+// lives in the table and here, nowhere else.
+//
+// Integer division helpers return 0 for a zero divisor instead of
+// panicking: the op layer refuses integer division by zero before a kernel
+// runs (PyTorch's ZeroDivisionError), and a kernel running on a worker
+// goroutine must never crash the program.
+package elem
+
+import "math"
+
+// Signed lists the signed integer loop types.
+type Signed interface{ int8 | int16 | int32 | int64 }
+
+// Integer lists the integer loop types.
+type Integer interface {
+	uint8 | int8 | int16 | int32 | int64
+}
+
+// Float lists the float loop types (float16 and bfloat16 compute in float32).
+type Float interface{ float32 | float64 }
+
+// Ordered lists every loop type, bool included (false < true).
+type Ordered interface {
+	bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64
+}
+
+// AbsInt is |a|, wrapping for the most negative value.
+func AbsInt[T Signed](a T) T {
+	if a < 0 {
+		return -a
+	}
+	return a
+}
+
+// SignU is the sign of an unsigned a: 0 or 1.
+func SignU[T uint8](a T) T {
+	if a > 0 {
+		return 1
+	}
+	return 0
+}
+
+// Sign is -1, 0 or 1; NaN gives 0 (PyTorch 1.13).
+func Sign[T Signed | Float](a T) T {
+	switch {
+	case a > 0:
+		return 1
+	case a < 0:
+		return -1
+	}
+	return 0
+}
+
+// Sigmoid is 1/(1+e^-x).
+func Sigmoid(x float64) float64 { return 1 / (1 + math.Exp(-x)) }
+
+// Silu is x·sigmoid(x).
+func Silu(x float64) float64 { return x / (1 + math.Exp(-x)) }
+
+// Gelu is x·Φ(x), Φ the standard normal CDF (the erf form).
+func Gelu(x float64) float64 { return 0.5 * x * (1 + math.Erf(x/math.Sqrt2)) }
+
+// GeluTanh is gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³))).
+func GeluTanh(x float64) float64 {
+	const k = 0.7978845608028654 // √(2/π)
+	return 0.5 * x * (1 + math.Tanh(k*(x+0.044715*x*x*x)))
+}
+
+// Logit is log(x/(1-x)), with x clamped to [lo, hi] in T first when clamp
+// is set (PyTorch's logit_kernel: lo = eps, hi = 1 - eps in the loop type;
+// NaN stays NaN).
+func Logit[T Float](x, lo, hi T, clamp bool) T {
+	if clamp {
+		if x < lo {
+			x = lo
+		} else if x > hi {
+			x = hi
+		}
+	}
+	f := float64(x)
+	return T(Log(f / (1 - f)))
+}
+
+// Log is math.Log, exact on subnormal x too: Go's amd64 math.Log does not
+// normalise them (golang/go#56600) and is off by up to 35 for the
+// smallest, so they are scaled by 2^52 first.
+func Log(x float64) float64 {
+	if x > 0 && x < 0x1p-1022 {
+		return math.Log(x*0x1p52) - 52*math.Ln2
+	}
+	return math.Log(x)
+}
+
+// Log10 is math.Log10 through [Log].
+func Log10(x float64) float64 { return Log(x) * (1 / math.Ln10) }
+
+// DivTrunc is a/b rounded toward zero (Go's /); 0 for b = 0.
+func DivTrunc[T Integer](a, b T) T {
+	if b == 0 {
+		return 0
+	}
+	return a / b
+}
+
+// ModTrunc is C's a % b (the sign of a); 0 for b = 0.
+func ModTrunc[T Integer](a, b T) T {
+	if b == 0 {
+		return 0
+	}
+	return a % b
+}
+
+// FloorDivInt is Python's // on integers; 0 for b = 0.
+func FloorDivInt[T Signed](a, b T) T {
+	if b == 0 {
+		return 0
+	}
+	q := a / b
+	if a%b != 0 && (a < 0) != (b < 0) {
+		q--
+	}
+	return q
+}
+
+// RemInt is Python's % on integers: the sign of b; 0 for b = 0.
+func RemInt[T Signed](a, b T) T {
+	if b == 0 {
+		return 0
+	}
+	r := a % b
+	if r != 0 && (r < 0) != (b < 0) {
+		r += b
+	}
+	return r
+}
+
+// FloorDiv is PyTorch's div_floor_floating (CPython's float floordiv):
+// computed from the exact fmod so that a == (a // b)·b + a % b holds.
+func FloorDiv[T Float](a, b T) T {
+	if b == 0 {
+		return a / b
+	}
+	mod := T(math.Mod(float64(a), float64(b)))
+	div := (a - mod) / b
+	if mod != 0 && (b < 0) != (mod < 0) {
+		div--
+	}
+	if div != 0 {
+		fl := T(math.Floor(float64(div)))
+		if div-fl > 0.5 {
+			fl++
+		}
+		return fl
+	}
+	return T(math.Copysign(0, float64(a/b)))
+}
+
+// Rem is PyTorch's float remainder: fmod, moved to the sign of b.
+func Rem[T Float](a, b T) T {
+	mod := T(math.Mod(float64(a), float64(b)))
+	if mod != 0 && (b < 0) != (mod < 0) {
+		mod += b
+	}
+	return mod
+}
+
+// PowUint8 is a^b by repeated squaring, wrapping.
+func PowUint8[T uint8](a, b T) T {
+	r := T(1)
+	for b != 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		b >>= 1
+		a *= a
+	}
+	return r
+}
+
+// PowInt is a^b by repeated squaring, wrapping; a negative exponent gives
+// 1/a^|b| truncated (PyTorch's powi): 1 for a = 1, ±1 for a = -1, else 0.
+func PowInt[T Signed](a, b T) T {
+	if b < 0 {
+		switch a {
+		case 1:
+			return 1
+		case -1:
+			if b&1 != 0 {
+				return -1
+			}
+			return 1
+		}
+		return 0
+	}
+	r := T(1)
+	for b != 0 {
+		if b&1 != 0 {
+			r *= a
+		}
+		b >>= 1
+		a *= a
+	}
+	return r
+}
+
+// Fmax is C's fmax: the larger of a and b, ignoring one NaN operand.
+func Fmax[T Float](a, b T) T {
+	if a != a {
+		return b
+	}
+	if b != b {
+		return a
+	}
+	return max(a, b)
+}
+
+// Fmin is C's fmin: the smaller of a and b, ignoring one NaN operand.
+func Fmin[T Float](a, b T) T {
+	if a != a {
+		return b
+	}
+	if b != b {
+		return a
+	}
+	return min(a, b)
+}
+
+// Lerp is a + w·(b - a) by PyTorch's two-branch formula, exact at both ends.
+func Lerp[T Float](a, b, w T) T {
+	d := b - a
+	if w < 0.5 { // PyTorch 1.13's test: a negative weight takes this branch too (lerp(inf, 1, -2) = inf)
+		return a + w*d
+	}
+	return b - d*(1-w)
+}
+
+// Select is c ? x : y.
+func Select[T any](c bool, x, y T) T {
+	if c {
+		return x
+	}
+	return y
+}

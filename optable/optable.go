@@ -1,0 +1,298 @@
+package optable
+
+import (
+	"strings"
+
+	"github.com/goten-ml/goten/dtype"
+)
+
+// Code identifies an op: its position in [Ops]. Backends index their
+// dispatch tables by it. The zero Code is no op.
+type Code uint16
+
+// Kind says how an op walks its operands, so which executor of package op
+// and which method of kernel.Backend run it.
+type Kind uint8
+
+// The kinds of ops.
+const (
+	// Pointwise ops compute each output element from the input elements at
+	// the same broadcast position (kernel.Backend.Pointwise).
+	Pointwise Kind = iota + 1
+	// Reduction ops fold the elements along some dims into one
+	// (kernel.Backend.Reduce).
+	Reduction
+	// Scan ops carry a fold along one dim and write it at every step
+	// (kernel.Backend.Scan).
+	Scan
+	// Row ops read a whole row along one dim before writing it: softmax,
+	// log_softmax, layer_norm (kernel.Backend.Scan).
+	Row
+)
+
+var kindNames = [...]string{"", "pointwise", "reduction", "scan", "row"}
+
+// String returns the kind's name.
+func (k Kind) String() string {
+	if int(k) < len(kindNames) {
+		return kindNames[k]
+	}
+	return "kind?"
+}
+
+// Op declares one op. Fields are grouped by the kinds that read them; a
+// field a kind does not read stays zero.
+type Op struct {
+	Code Code
+	// Name is PyTorch's name of the op, as error messages and the
+	// conformance cases spell it ("add", "bitwise_left_shift").
+	Name string
+	// Go is the op's Go name ("Add", "BitwiseLeftShift"): the name of its
+	// declaration here, of its generated kernels and of its API.
+	Go string
+	// Internal: the op has no API of its own; it is reached through
+	// another op's options or arguments (DivTrunc through Div's rounding
+	// mode, ClampMin through Clamp with no upper bound, NormOne through
+	// Norm's p).
+	Internal bool
+	Kind     Kind
+	// Doc says what the op computes, as a phrase that completes "Exp
+	// returns ..." ("e^x"); the generated API documents each function with
+	// it.
+	Doc string
+	// Arity is the number of inputs (a reduction, scan or row op has one,
+	// layer_norm's weight and bias aside).
+	Arity int
+	// Outputs is the number of outputs: 2 for the ops that also return
+	// int64 indices (max, min, cummax, cummin), else 1.
+	Outputs int
+
+	// The dtype rule of a pointwise op: its compute dtype is
+	// torch.result_type of its inputs (of PromoteFrom, when set), raised
+	// to float32 for IntToFloat ops and to int64 from bool for
+	// BoolToInt64 ones; Accepts lists the compute dtypes it has a kernel
+	// for (all when zero); a compute dtype outside is a dtype error with
+	// Refusal's text (a format with one %s, the dtype) or PyTorch's
+	// "not implemented" message naming Kernel (Name when empty) and the
+	// device.
+	IntToFloat  bool
+	BoolToInt64 bool
+	PromoteFrom []int
+	Accepts     DTypes
+	Refusal     string
+	Kernel      string
+	// Check rejects arguments PyTorch rejects with a message of its own;
+	// nil accepts all.
+	Check func(c Call) error
+	// Params names the inputs in the generated API and its docs (nil: x
+	// for one input, a and b for two).
+	Params []string
+	// OutBool: the op writes bool whatever its compute dtype (comparisons,
+	// logical ops, is* tests).
+	OutBool bool
+	// CondBool: input 0 is a bool condition, read converted to bool
+	// (where).
+	CondBool bool
+	// IntIdentity: on integer and bool inputs the op is the identity
+	// (floor, ceil, round, trunc).
+	IntIdentity bool
+	// StrictOut: an out= tensor must have the result dtype exactly (abs,
+	// neg), and for reductions the input's dtype (amax, amin).
+	StrictOut bool
+	// Alpha names the op's optional multiplier ("alpha" of add and sub,
+	// "value" of addcmul and addcdiv), which must not be a float for
+	// integer or bool inputs; empty: the op has none.
+	Alpha string
+	// IntAlpha lets a float multiplier truncate on integer inputs
+	// (addcmul's value, which PyTorch does not refuse).
+	IntAlpha bool
+
+	// The scalar meaning of a pointwise op, per family of loop dtypes; see
+	// Note [Scalar meaning].
+	Loops []Loop
+	// SIMD names the CPU's vectorised kernels of the op, if it has any.
+	SIMD SIMD
+
+	// The dtype rule of a reduction: Result gives the result dtype for an
+	// input (or dtype=) dtype d, or a dtype error; nil means d.
+	Result func(d dtype.DType) (dtype.DType, error)
+	// NoIdentity: the reduction has no value over no elements, so
+	// reducing an empty dim is an index error (amax, max, argmax, ...).
+	NoIdentity bool
+	// InInput: computed in the input's dtype whatever the result's
+	// (indices, all/any, count_nonzero).
+	InInput bool
+	// OutDecides: dtype=, or else an out= tensor's dtype, is the result
+	// dtype (sum, prod).
+	OutDecides bool
+	// NoBool: PyTorch has no kernel for bool inputs (argmax, argmin).
+	NoBool bool
+	// NoKernel reports the dtypes PyTorch 1.13 has no CPU kernel for (a
+	// dtype error, raised only when there are elements to reduce): in is
+	// the input's dtype, d the one computed in, explicit whether dtype=
+	// gave it. nil: none.
+	NoKernel func(in, d dtype.DType, explicit bool) bool
+	// Folds is the scalar meaning of a reduction or scan, per family of
+	// loop dtypes (Note [Scalar meaning]).
+	Folds []Fold
+	// Pick chooses the reduction that runs for order p, for an op whose
+	// kernels differ by p (norm); nil: the op itself.
+	Pick func(p float64) *Op
+	// NeedsFloat: a scan or row op of an integer input without dtype= is
+	// a dtype error naming this PyTorch kernel.
+	NeedsFloat string
+
+	// Grad holds the derivative of each input (filled by the autograd
+	// work).
+	Grad []string
+	// Impl is the op whose kernel runs this one (floor_divide runs div's
+	// floor); nil: its own.
+	Impl *Op
+	// Options names the Go type of the op's optional argument in the
+	// generated API, which picks a variant of the op from Modes (index 0
+	// is the op itself): "Rounding" for div, "Approximate" for gelu.
+	Options string
+	Modes   []*Op
+	// Receiver is the input the method form of the API is called on (1
+	// for where: x.Where(cond, y), as PyTorch's Tensor.where).
+	Receiver int
+}
+
+// Loop is an op's scalar meaning for a family of loop dtypes.
+type Loop struct {
+	// Types are the loop dtypes the loop computes in (float16 and
+	// bfloat16 compute in float32).
+	Types DTypes
+	// Pre holds statements run once per row, before any element: they may
+	// read args (the *kernel.Args of the call) and name the loop type T.
+	Pre string
+	// Expr is the result, over the inputs a, b, c of type T (bool for
+	// where's condition a).
+	Expr string
+	// UnitIf, when set, is a condition on args under which UnitExpr
+	// replaces Expr for a whole row, without Pre: add with alpha 1 skips a
+	// multiply per element.
+	UnitIf, UnitExpr string
+}
+
+// SIMD names the vectorised kernels of package backend/cpu/internal/vec
+// that the CPU backend runs for contiguous float rows instead of the
+// generated loop (Note [SIMD fast paths] in backend/cpu).
+type SIMD struct {
+	// Unary names a float32 primitive vec.<Unary>F32 and its streaming
+	// twin vec.<Unary>F32Stream.
+	Unary string
+	// Arith names the CPU's float32 and float64 arithmetic family ("add",
+	// "sub", "mul", "div"), which runs vec's vector-vector,
+	// vector-scalar and scalar-vector primitives and their streaming
+	// twins.
+	Arith string
+}
+
+// Fold is a reduction's or scan's scalar meaning for a family of loop
+// dtypes, in four pieces over an accumulator state $s (Note [Scalar
+// meaning]).
+type Fold struct {
+	Types DTypes
+	// State is the Go type of the state ($s); T names the loop type.
+	State string
+	// Init sets $s to the value over no elements.
+	Init string
+	// Acc folds the element $v, at index $i along the reduced dim, into $s.
+	Acc string
+	// Combine folds the state $o of later elements into $s.
+	Combine string
+	// Project is the result for $s, an expression of type Out (T when
+	// empty); c is the *elem.Ctx of the call (the count c.N, ...).
+	Project string
+	Out     string
+	// Index: the op also writes $s.I, the int64 index (max, min).
+	Index bool
+	// Split: Acc is associative and commutative, so contiguous rows may
+	// use several partial states.
+	Split bool
+	// Cascade: the CPU folds blocks of rows and combines them pairwise
+	// (float sums; Note [Cascade sums] in backend/cpu).
+	Cascade bool
+	// CPU names hand-written CPU row functions that replace the generated
+	// ones (a format with %s for the loop type), by piece ("row", "cols",
+	// "combine") and loop dtype; dtype.Invalid matches every dtype.
+	CPU map[string]map[dtype.DType]string
+}
+
+// Call is what an op's Check sees of a call.
+type Call struct {
+	// Compute is the dtype the op computes in.
+	Compute dtype.DType
+	// In describes the inputs.
+	In []Operand
+	// Kernel is PyTorch's name of the op's kernel on the device the op
+	// runs on ("clamp_min_cpu"), for messages.
+	Kernel string
+}
+
+// Operand describes one input of a [Call].
+type Operand struct {
+	DType   dtype.DType
+	Dim     int
+	Wrapped bool // a Go number (tensor.Scalar)
+}
+
+// Ops lists every op, in code order: Ops[op.Code] == op. Ops[0] is nil.
+var Ops = []*Op{nil}
+
+// def adds op to Ops, giving it the next code, and returns it.
+func def(op *Op) *Op {
+	op.Code = Code(len(Ops))
+	if op.Outputs == 0 {
+		op.Outputs = 1
+	}
+	Ops = append(Ops, op)
+	return op
+}
+
+// NumCodes is one more than the largest code: the length of tables
+// indexed by Code.
+func NumCodes() int { return len(Ops) }
+
+// ByName returns the ops of kind k named name (several share a name: the
+// variants of norm, gelu and clamp).
+func ByName(k Kind, name string) []*Op {
+	var r []*Op
+	for _, op := range Ops[1:] {
+		if op.Kind == k && op.Name == name {
+			r = append(r, op)
+		}
+	}
+	return r
+}
+
+// KernelOp returns the op whose kernel runs op: op.Impl, or op itself.
+func (op *Op) KernelOp() *Op {
+	if op.Impl != nil {
+		return op.Impl
+	}
+	return op
+}
+
+// KernelName returns PyTorch's name of the op's kernel on device dev, as
+// its "not implemented" messages spell it: Kernel with "{dev}" replaced by
+// dev, or Name_dev ("add_cpu").
+func (op *Op) KernelName(dev string) string {
+	if op.Kernel == "" {
+		return op.Name + "_" + dev
+	}
+	return strings.ReplaceAll(op.Kernel, "{dev}", dev)
+}
+
+// Accept reports whether the op has a kernel for compute dtype d.
+func (op *Op) Accept(d dtype.DType) bool { return op.Accepts == 0 || op.Accepts.Has(d) }
+
+// Mode returns the variant of op for option value m (Modes[m]; op itself
+// for 0).
+func (op *Op) Mode(m int) *Op {
+	if m == 0 || m >= len(op.Modes) || op.Modes[m] == nil {
+		return op
+	}
+	return op.Modes[m]
+}

@@ -1,0 +1,233 @@
+package optable
+
+import (
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+)
+
+// loop is the meaning of an op for loop dtypes t.
+func loop(t DTypes, expr string) Loop { return Loop{Types: t, Expr: expr} }
+
+// loopPre is loop with statements run once per row first.
+func loopPre(t DTypes, pre, expr string) Loop { return Loop{Types: t, Pre: pre, Expr: expr} }
+
+// unit adds to l a row-wide shortcut: unitExpr when cond holds.
+func unit(l Loop, cond, unitExpr string) Loop {
+	l.UnitIf, l.UnitExpr = cond, unitExpr
+	return l
+}
+
+// viaFloat64 is a float op computed through float64 math, rounded to T.
+func viaFloat64(fn string) Loop { return loop(Floats, "T(math."+fn+"(float64(a)))") }
+
+// unary declares a unary pointwise op named name (Go name goName) that
+// computes doc.
+func unary(name, goName, doc string, o Op, loops ...Loop) *Op {
+	o.Name, o.Go, o.Doc, o.Kind, o.Arity, o.Loops = name, goName, doc, Pointwise, 1, loops
+	return def(&o)
+}
+
+// binary declares a binary pointwise op.
+func binary(name, goName, doc string, o Op, loops ...Loop) *Op {
+	o.Name, o.Go, o.Doc, o.Kind, o.Arity, o.Loops = name, goName, doc, Pointwise, 2, loops
+	return def(&o)
+}
+
+// ternary declares a ternary pointwise op whose inputs are named params.
+func ternary(name, goName, doc string, params []string, o Op, loops ...Loop) *Op {
+	o.Name, o.Go, o.Doc, o.Kind, o.Arity, o.Loops, o.Params = name, goName, doc, Pointwise, 3, loops, params
+	return def(&o)
+}
+
+const (
+	alphaInt   = "alpha := T(args.AlphaI)"
+	alphaFloat = "alpha := T(args.AlphaF)"
+)
+
+// The unary pointwise ops.
+var (
+	Neg = unary("neg", "Neg", "-x", Op{StrictOut: true, Accepts: NotBool,
+		Refusal: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."},
+		loop(Numbers, "-a"))
+	Abs = unary("abs", "Abs", "|x|", Op{StrictOut: true, Accepts: NotBool},
+		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
+	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{},
+		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
+	Exp        = unary("exp", "Exp", "e^x", Op{IntToFloat: true, SIMD: SIMD{Unary: "Exp"}}, viaFloat64("Exp"))
+	Exp2       = unary("exp2", "Exp2", "2^x", Op{IntToFloat: true}, viaFloat64("Exp2"))
+	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{IntToFloat: true}, viaFloat64("Expm1"))
+	Log        = unary("log", "Log", "the natural logarithm of x", Op{IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
+	Log2       = unary("log2", "Log2", "the base-2 logarithm of x", Op{IntToFloat: true}, viaFloat64("Log2"))
+	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
+	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{IntToFloat: true}, viaFloat64("Log1p"))
+	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{IntToFloat: true}, viaFloat64("Sqrt"))
+	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
+	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{IntToFloat: true}, loop(Floats, "1 / a"))
+	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{BoolToInt64: true}, loop(Numbers, "a * a"))
+	Sin        = unary("sin", "Sin", "the sine of x", Op{IntToFloat: true}, viaFloat64("Sin"))
+	Cos        = unary("cos", "Cos", "the cosine of x", Op{IntToFloat: true}, viaFloat64("Cos"))
+	Tan        = unary("tan", "Tan", "the tangent of x", Op{IntToFloat: true}, viaFloat64("Tan"))
+	Asin       = unary("asin", "Asin", "the arcsine of x", Op{IntToFloat: true}, viaFloat64("Asin"))
+	Acos       = unary("acos", "Acos", "the arccosine of x", Op{IntToFloat: true}, viaFloat64("Acos"))
+	Atan       = unary("atan", "Atan", "the arctangent of x", Op{IntToFloat: true}, viaFloat64("Atan"))
+	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{IntToFloat: true}, viaFloat64("Sinh"))
+	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{IntToFloat: true}, viaFloat64("Cosh"))
+	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{IntToFloat: true, SIMD: SIMD{Unary: "Tanh"}}, viaFloat64("Tanh"))
+	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{IntToFloat: true}, viaFloat64("Asinh"))
+	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{IntToFloat: true}, viaFloat64("Acosh"))
+	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{IntToFloat: true}, viaFloat64("Atanh"))
+	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid"}},
+		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
+	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{IntToFloat: true, Options: "Eps"},
+		loopPre(Floats, "lo := T(args.Eps)\nhi := 1 - lo\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
+	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
+	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Accepts: Floats, Internal: true},
+		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
+	// Gelu takes an optional approximation: GeluTanh.
+	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
+		Op{Accepts: Floats, SIMD: SIMD{Unary: "Gelu"}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		loop(Floats, "T(elem.Gelu(float64(a)))"))
+	Silu       = unary("silu", "Silu", "x·sigmoid(x)", Op{Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
+	Erf        = unary("erf", "Erf", "the error function of x", Op{IntToFloat: true}, viaFloat64("Erf"))
+	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{IntToFloat: true}, viaFloat64("Erfc"))
+	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
+	Ceil       = unary("ceil", "Ceil", "the smallest integer not below x", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Ceil"))
+	Round      = unary("round", "Round", "x rounded to the nearest integer, half to even", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("RoundToEven"))
+	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
+	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
+	LogicalNot = unary("logical_not", "LogicalNot", "x == 0, as bool", Op{OutBool: true}, loop(Bools, "!a"), loop(Numbers, "a == 0"))
+	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool},
+		loop(Bools, "!a"), loop(Ints, "^a"))
+	IsNan    = unary("isnan", "IsNan", "whether x is NaN, as bool", Op{OutBool: true}, loop(AnyDType, "a != a"))
+	IsInf    = unary("isinf", "IsInf", "whether x is ±Inf, as bool", Op{OutBool: true}, loop(IntsBool, "a != a"), loop(Floats, "math.IsInf(float64(a), 0)"))
+	IsFinite = unary("isfinite", "IsFinite", "whether x is neither NaN nor ±Inf, as bool", Op{OutBool: true}, loop(IntsBool, "a == a"), loop(Floats, "a-a == 0"))
+	Signbit  = unary("signbit", "Signbit", "whether the sign bit of x is set (-0.0 included), as bool", Op{OutBool: true},
+		loop(Bools, "a && !a"), loop(Ints, "a < 0"), loop(Floats, "math.Signbit(float64(a))"))
+)
+
+// The binary pointwise ops.
+var (
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", SIMD: SIMD{Arith: "add"}},
+		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
+		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
+		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
+		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
+		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
+		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
+	Mul      = binary("mul", "Mul", "a·b", Op{SIMD: SIMD{Arith: "mul"}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
+	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Kernel: "div_trunc_{dev}", Internal: true},
+		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
+	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Kernel: "div_floor_{dev}", Internal: true},
+		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
+	// Div takes an optional rounding mode: DivTrunc, DivFloor.
+	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
+		Op{IntToFloat: true, SIMD: SIMD{Arith: "div"}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
+		loop(Floats, "a / b"))
+	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Impl: DivFloor, Kernel: "div_floor_{dev}"})
+	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{},
+		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
+	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{},
+		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Accepts: NotBool, Kernel: "pow"},
+		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
+	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
+	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
+	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
+	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
+	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
+	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
+	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))
+	Eq         = binary("eq", "Eq", "a == b, as bool", Op{OutBool: true}, loop(AnyDType, "a == b"))
+	Ne         = binary("ne", "Ne", "a != b, as bool", Op{OutBool: true}, loop(AnyDType, "a != b"))
+	Lt         = binary("lt", "Lt", "a < b, as bool", Op{OutBool: true}, loop(Bools, "!a && b"), loop(Numbers, "a < b"))
+	Le         = binary("le", "Le", "a <= b, as bool", Op{OutBool: true}, loop(Bools, "!a || b"), loop(Numbers, "a <= b"))
+	Gt         = binary("gt", "Gt", "a > b, as bool", Op{OutBool: true}, loop(Bools, "a && !b"), loop(Numbers, "a > b"))
+	Ge         = binary("ge", "Ge", "a >= b, as bool", Op{OutBool: true}, loop(Bools, "a || !b"), loop(Numbers, "a >= b"))
+	LogicalAnd = binary("logical_and", "LogicalAnd", "whether a and b are both nonzero, as bool", Op{OutBool: true},
+		loop(Bools, "a && b"), loop(Numbers, "a != 0 && b != 0"))
+	LogicalOr = binary("logical_or", "LogicalOr", "whether a or b is nonzero, as bool", Op{OutBool: true},
+		loop(Bools, "a || b"), loop(Numbers, "a != 0 || b != 0"))
+	LogicalXor = binary("logical_xor", "LogicalXor", "whether exactly one of a and b is nonzero, as bool", Op{OutBool: true},
+		loop(Bools, "a != b"), loop(Numbers, "(a != 0) != (b != 0)"))
+	BitwiseAnd = binary("bitwise_and", "BitwiseAnd", "a & b (logical and for bool)", Op{Accepts: IntsBool}, loop(Bools, "a && b"), loop(Ints, "a & b"))
+	BitwiseOr  = binary("bitwise_or", "BitwiseOr", "a | b (logical or for bool)", Op{Accepts: IntsBool}, loop(Bools, "a || b"), loop(Ints, "a | b"))
+	BitwiseXor = binary("bitwise_xor", "BitwiseXor", "a ^ b (logical xor for bool)", Op{Accepts: IntsBool}, loop(Bools, "a != b"), loop(Ints, "a ^ b"))
+	// Shift counts go through uint64: a negative count becomes a huge one,
+	// so it never panics (a count ≥ the width gives 0, or the sign for >>).
+	BitwiseLeftShift = binary("bitwise_left_shift", "BitwiseLeftShift", "a << b", Op{Accepts: Ints, Kernel: "lshift_{dev}"},
+		loop(Ints, "a << uint64(b)"))
+	BitwiseRightShift = binary("bitwise_right_shift", "BitwiseRightShift", "a >> b (arithmetic for signed a)", Op{Accepts: Ints, Kernel: "rshift_{dev}"},
+		loop(Ints, "a >> uint64(b)"))
+	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
+	// kernel for a Go number as the bound, but takes a bool tensor bound
+	// (its maximum and minimum of bools).
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true},
+		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true},
+		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
+)
+
+// The ternary pointwise ops.
+var (
+	// Where takes a bool condition, or PyTorch's deprecated uint8 one, which
+	// backends read converted to bool (nonzero is true), like any operand
+	// of another dtype.
+	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
+		Op{CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition},
+		loop(AnyDType, "elem.Select(a, b, c)"))
+	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
+	// kernel for both bounds.
+	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
+		Op{Accepts: NotBool}, loop(Numbers, "min(max(a, b), c)"))
+	// Addcmul truncates a float value on integers (PyTorch does not refuse
+	// it, unlike add's alpha).
+	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
+		Op{Accepts: NotBool, Alpha: "value", IntAlpha: true},
+		loopPre(Ints, alphaInt, "a + alpha*b*c"), loopPre(Floats, alphaFloat, "a + alpha*b*c"))
+	Addcdiv = ternary("addcdiv", "Addcdiv", "x + value·t1/t2 (value 1 when not given)", []string{"x", "t1", "t2"},
+		Op{Alpha: "value", Check: addcdivInts}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
+	// Lerp computes in its input's dtype: a float weight does not promote
+	// an integer input.
+	Lerp = ternary("lerp", "Lerp", "x + weight·(end - x), by PyTorch's formula exact at both ends", []string{"x", "end", "weight"},
+		Op{Accepts: Floats, Check: lerpDTypes}, loop(Floats, "elem.Lerp(a, b, c)"))
+)
+
+// boolScalarBound refuses a bool clamp against a Go number bound.
+func boolScalarBound(c Call) error {
+	if c.Compute == dtype.Bool && c.In[1].Wrapped {
+		return errs.New(errs.DType, "clamp", "%q not implemented for '%s'", c.Kernel, c.Compute)
+	}
+	return nil
+}
+
+func whereCondition(c Call) error {
+	if d := c.In[0].DType; d != dtype.Bool && d != dtype.Uint8 {
+		return errs.New(errs.DType, "where", "where expected condition to be a boolean tensor, but got a tensor with dtype %s", d)
+	}
+	return nil
+}
+
+func addcdivInts(c Call) error {
+	if c.In[1].DType.IsIntOrBool() && c.In[2].DType.IsIntOrBool() {
+		return errs.New(errs.DType, "addcdiv", "Integer division with addcdiv is no longer supported, and in a future  release addcdiv will perform a true division of tensor1 and tensor2. The historic addcdiv behavior can be implemented as (input + value * torch.trunc(tensor1 / tensor2)).to(input.dtype) for integer inputs and as (input + value * tensor1 / tensor2) for float inputs. The future addcdiv behavior is just the latter implementation: (input + value * tensor1 / tensor2), for all dtypes.")
+	}
+	return nil
+}
+
+func lerpDTypes(c Call) error {
+	if !c.In[0].DType.IsFloat() {
+		kernel := "lerp_kernel_tensor"
+		if c.In[2].Wrapped {
+			kernel = "lerp_kernel_scalar"
+		}
+		return errs.New(errs.DType, "lerp", "%q not implemented for '%s'", kernel, c.In[0].DType)
+	}
+	for i, name := range []string{"", "end", "weight"} {
+		if i > 0 && !c.In[i].Wrapped && c.In[i].DType != c.In[0].DType {
+			return errs.New(errs.DType, "lerp", "expected dtype %s for `%s` but got dtype %s", c.In[0].DType, name, c.In[i].DType)
+		}
+	}
+	return nil
+}

@@ -1,0 +1,208 @@
+package optable
+
+import (
+	"math"
+
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+)
+
+// reduction declares a reduction named name (Go name goName) that computes
+// doc, with its folds.
+func reduction(name, goName, doc string, o Op, folds ...Fold) *Op {
+	o.Name, o.Go, o.Doc, o.Kind, o.Arity, o.Folds = name, goName, doc, Reduction, 1, folds
+	return def(&o)
+}
+
+// with returns f changed by edit.
+func with(f Fold, edit func(*Fold)) Fold {
+	edit(&f)
+	return f
+}
+
+// cpu names hand-written CPU pieces: pairs of a piece and a function name.
+func cpu(d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
+	m := map[string]map[dtype.DType]string{}
+	for i := 0; i+1 < len(pieces); i += 2 {
+		m[pieces[i]] = map[dtype.DType]string{d: pieces[i+1]}
+	}
+	return m
+}
+
+// The folds that several reductions share.
+var (
+	sumFold = Fold{State: "T", Init: "$s = 0", Acc: "$s += $v", Combine: "$s += $o", Project: "$s", Split: true}
+	sumInts = with(sumFold, func(f *Fold) { f.Types = Ints })
+	// float32 sums accumulate in float64 (Note [Cascade sums] in backend/cpu).
+	sumF32 = with(sumFold, func(f *Fold) {
+		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
+		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "combine", "combineSumF64")
+	})
+	sumF64 = with(sumFold, func(f *Fold) {
+		f.Types, f.Cascade = Of(dtype.Float64), true
+		f.CPU = cpu(dtype.Float64, "row", "rowSumF64", "cols", "colsSumF64", "combine", "combineSumF64")
+	})
+	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
+		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmax[%s]")}
+	minFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))", Acc: "if $v < $s || $v != $v { $s = $v }",
+		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmin[%s]")}
+	maxInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Lowest[T]()", Acc: "$s = max($s, $v)", Combine: "$s = max($s, $o)", Project: "$s", Split: true}
+	minInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Highest[T]()", Acc: "$s = min($s, $v)", Combine: "$s = min($s, $o)", Project: "$s", Split: true}
+	maxBools = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "$s"}
+	minBools = Fold{Types: Bools, State: "T", Init: "$s = true", Acc: "$s = $s && $v", Combine: "$s = $s && $o", Project: "$s"}
+	// Ties keep the earlier index; the first NaN wins over any number.
+	argMaxFloats = Fold{Types: Floats, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Lowest[T]()}",
+		Acc:     "if $v > $s.V || $v != $v && $s.V == $s.V { $s.V, $s.I = $v, int64($i) }",
+		Combine: "if $o.V > $s.V || $o.V != $o.V && $s.V == $s.V { $s = $o }", Project: "$s.V", Index: true,
+		CPU: cpu(dtype.Invalid, "row", "rowArgMax[%s]")}
+	argMinFloats = Fold{Types: Floats, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Highest[T]()}",
+		Acc:     "if $v < $s.V || $v != $v && $s.V == $s.V { $s.V, $s.I = $v, int64($i) }",
+		Combine: "if $o.V < $s.V || $o.V != $o.V && $s.V == $s.V { $s = $o }", Project: "$s.V", Index: true,
+		CPU: cpu(dtype.Invalid, "row", "rowArgMin[%s]")}
+	argMaxInts = Fold{Types: Ints, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Lowest[T]()}",
+		Acc: "if $v > $s.V { $s.V, $s.I = $v, int64($i) }", Combine: "if $o.V > $s.V { $s = $o }", Project: "$s.V", Index: true}
+	argMinInts = Fold{Types: Ints, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Highest[T]()}",
+		Acc: "if $v < $s.V { $s.V, $s.I = $v, int64($i) }", Combine: "if $o.V < $s.V { $s = $o }", Project: "$s.V", Index: true}
+	argMaxBools = Fold{Types: Bools, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{}",
+		Acc: "if $v && !$s.V { $s.V, $s.I = true, int64($i) }", Combine: "if $o.V && !$s.V { $s = $o }", Project: "$s.V", Index: true}
+	argMinBools = Fold{Types: Bools, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: true}",
+		Acc: "if !$v && $s.V { $s.V, $s.I = false, int64($i) }", Combine: "if !$o.V && $s.V { $s = $o }", Project: "$s.V", Index: true}
+	welford = Fold{Types: Floats, State: "elem.Welford", Init: "$s = elem.Welford{}", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)",
+		Project: "T(c.Variance($s))", Cascade: true,
+		CPU: map[string]map[dtype.DType]string{"row": {dtype.Invalid: "rowWelford[%s]"}, "cols": {dtype.Invalid: "colsWelford[%s]"}}}
+	normFold   = Fold{Types: Floats, State: "float64", Init: "$s = 0", Combine: "$s += $o", Project: "T($s)", Split: true, Cascade: true}
+	allBools   = Fold{Types: Bools, State: "T", Init: "$s = true", Acc: "$s = $s && $v", Combine: "$s = $s && $o", Project: "bool($s)", Out: "bool"}
+	anyBools   = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "bool($s)", Out: "bool"}
+	countBools = Fold{Types: Bools, State: "int64", Init: "$s = 0", Acc: "if $v { $s++ }", Combine: "$s += $o", Project: "$s", Out: "int64", Split: true}
+)
+
+// nanSum is a sum that skips NaN elements.
+func nanSum(f Fold) Fold {
+	f.Acc = "if $v == $v { " + f.Acc + " }"
+	f.CPU = nil
+	return f
+}
+
+// mean is a sum divided by the count.
+func mean(f Fold) Fold {
+	f.Project = "T(c.Mean(float64($s)))"
+	return f
+}
+
+// argOnly writes the index of an arg fold instead of its value.
+func argOnly(f Fold) Fold {
+	f.Project, f.Out, f.Index = "$s.I", "int64", false
+	return f
+}
+
+// Result rules of reductions.
+
+func intToInt64(d dtype.DType) (dtype.DType, error) {
+	if d.IsIntOrBool() {
+		return dtype.Int64, nil
+	}
+	return d, nil
+}
+
+func alwaysInt64(dtype.DType) (dtype.DType, error) { return dtype.Int64, nil }
+
+func boolOrUint8(d dtype.DType) (dtype.DType, error) {
+	if d == dtype.Uint8 {
+		return dtype.Uint8, nil
+	}
+	return dtype.Bool, nil
+}
+
+func floatOnly(name, msg string) func(d dtype.DType) (dtype.DType, error) {
+	return func(d dtype.DType) (dtype.DType, error) {
+		if !d.IsFloat() {
+			return 0, errs.New(errs.DType, name, msg, d)
+		}
+		return d, nil
+	}
+}
+
+func intToFloat(d dtype.DType) (dtype.DType, error) {
+	if d.IsIntOrBool() {
+		return dtype.Default, nil
+	}
+	return d, nil
+}
+
+// The kernels of norm, one per kind of order p ([Norm] picks one).
+var (
+	NormZero = reduction("norm", "NormZero", "the number of nonzero elements", Op{Internal: true},
+		with(normFold, func(f *Fold) { f.Acc, f.Cascade = "if $v != 0 { $s++ }", false }))
+	NormOne = reduction("norm", "NormOne", "Σ|x|", Op{Internal: true}, with(normFold, func(f *Fold) { f.Acc = "$s += math.Abs(float64($v))" }))
+	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true}, with(normFold, func(f *Fold) {
+		f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
+	}))
+	NormInf = reduction("norm", "NormInf", "max|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = 0",
+		Acc: "if a := elem.Abs($v); a > $s || a != a { $s = a }", Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true})
+	NormNegInf = reduction("norm", "NormNegInf", "min|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))",
+		Acc: "if a := elem.Abs($v); a < $s || a != a { $s = a }", Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true})
+	NormP = reduction("norm", "NormP", "(Σ|x|^p)^(1/p)", Op{Internal: true}, with(normFold, func(f *Fold) {
+		f.Acc, f.Project = "$s += math.Pow(math.Abs(float64($v)), c.P)", "T(math.Pow($s, 1/c.P))"
+	}))
+)
+
+// The reductions.
+var (
+	Sum = reduction("sum", "Sum", "the sum of the elements (bool and integer inputs give int64; float sums are pairwise)",
+		Op{Result: intToInt64, OutDecides: true}, sumInts, sumF32, sumF64)
+	NanSum = reduction("nansum", "NanSum", "the sum of the elements, NaN counted as 0",
+		Op{Result: intToInt64, OutDecides: true,
+			// an integer input is summed by sum whatever dtype=
+			NoKernel: func(in, d dtype.DType, explicit bool) bool { return in.IsFloat() && explicit && !d.IsFloat() }},
+		sumInts, nanSum(sumF32), nanSum(sumF64))
+	Mean = reduction("mean", "Mean", "the mean of the elements (float inputs, or a float dtype)",
+		Op{OutDecides: true, Result: floatOnly("mean", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s")},
+		mean(sumF32), mean(sumF64))
+	Prod = reduction("prod", "Prod", "the product of the elements (bool and integer inputs give int64)",
+		Op{Result: intToInt64, OutDecides: true, NoKernel: func(_, d dtype.DType, _ bool) bool { return d.IsReduced() }},
+		Fold{Types: Numbers, State: "T", Init: "$s = 1", Acc: "$s *= $v", Combine: "$s *= $o", Project: "$s", Split: true})
+	Amax = reduction("amax", "Amax", "the largest element (NaN if any is)", Op{NoIdentity: true, StrictOut: true},
+		maxBools, maxInts, maxFloats)
+	Amin = reduction("amin", "Amin", "the smallest element (NaN if any is)", Op{NoIdentity: true, StrictOut: true},
+		minBools, minInts, minFloats)
+	Max = reduction("max", "Max", "the largest element and the int64 index of its first occurrence (a NaN, if any)",
+		Op{NoIdentity: true, Outputs: 2}, argMaxBools, argMaxInts, argMaxFloats)
+	Min = reduction("min", "Min", "the smallest element and the int64 index of its first occurrence (a NaN, if any)",
+		Op{NoIdentity: true, Outputs: 2}, argMinBools, argMinInts, argMinFloats)
+	ArgMax = reduction("argmax", "ArgMax", "the int64 index of the first largest element (of a NaN, if any)",
+		Op{NoIdentity: true, InInput: true, NoBool: true, Result: alwaysInt64}, argOnly(argMaxBools), argOnly(argMaxInts), argOnly(argMaxFloats))
+	ArgMin = reduction("argmin", "ArgMin", "the int64 index of the first smallest element (of a NaN, if any)",
+		Op{NoIdentity: true, InInput: true, NoBool: true, Result: alwaysInt64}, argOnly(argMinBools), argOnly(argMinInts), argOnly(argMinFloats))
+	Var = reduction("var", "Var", "the variance Σ(x-mean)²/max(n-correction, 0) (correction 1 unless given)",
+		Op{Result: floatOnly("var", "std and var only support floating point and complex dtypes, got %s")}, welford)
+	Std = reduction("std", "Std", "the standard deviation, the square root of the variance (correction 1 unless given)",
+		Op{Result: floatOnly("std", "std and var only support floating point and complex dtypes, got %s")},
+		with(welford, func(f *Fold) { f.Project = "T(math.Sqrt(c.Variance($s)))" }))
+	Norm = reduction("norm", "Norm", "the vector p-norm (Σ|x|^p)^(1/p) (p 2 unless given; ±Inf: max or min |x|; 0: the number of nonzeros)",
+		Op{Result: floatOnly("norm", "norm(): input dtype should be either floating point or complex. Got %s instead."), Pick: pickNorm})
+	LogSumExp = reduction("logsumexp", "LogSumExp", "log Σe^x, computed stably (integer inputs give float32)", Op{Result: intToFloat},
+		Fold{Types: Floats, State: "elem.LSE", Init: "$s = elem.NewLSE()", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)", Project: "T($s.Value())"})
+	All = reduction("all", "All", "whether every element is nonzero (bool; uint8 for uint8 inputs)", Op{InInput: true, Result: boolOrUint8},
+		allBools, with(allBools, func(f *Fold) { f.Types, f.State, f.Project, f.Acc = Numbers, "bool", "$s", "$s = $s && $v != 0" }))
+	Any = reduction("any", "Any", "whether some element is nonzero (bool; uint8 for uint8 inputs)", Op{InInput: true, Result: boolOrUint8},
+		anyBools, with(anyBools, func(f *Fold) { f.Types, f.State, f.Project, f.Acc = Numbers, "bool", "$s", "$s = $s || $v != 0" }))
+	CountNonzero = reduction("count_nonzero", "CountNonzero", "the int64 number of nonzero elements", Op{InInput: true, Result: alwaysInt64},
+		countBools, with(countBools, func(f *Fold) { f.Types, f.Acc = Numbers, "if $v != 0 { $s++ }" }))
+)
+
+// pickNorm returns the kernel of norm for order p.
+func pickNorm(p float64) *Op {
+	switch {
+	case p == 0:
+		return NormZero
+	case p == 1:
+		return NormOne
+	case p == 2:
+		return NormTwo
+	case math.IsInf(p, 1):
+		return NormInf
+	case math.IsInf(p, -1):
+		return NormNegInf
+	}
+	return NormP
+}
