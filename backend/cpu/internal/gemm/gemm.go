@@ -32,6 +32,40 @@ type impl[T float] struct {
 	free []*workspace[T] // see Note [Workspaces]
 }
 
+// Note [Workspaces]
+//
+// Packing needs a buffer for the block of A (mc·kc elements) and one for
+// the panel of B (kc·nc: 3 MiB of float32 or 6 MiB of float64 at the
+// blocks of Note [Blocking]), and the edge path a tile of mr·nr (Note
+// [Edges]). A workspace holds the three. Whoever runs a product, or one
+// part of a split product (Note [Threads]), takes a workspace for itself
+// with getWorkspace and returns it with putWorkspace when its run is over,
+// so no two goroutines ever pack into the same buffer and none waits for
+// another's packing.
+//
+// Workspaces outlive the call: each impl keeps the returned ones in free, a
+// stack under mu, so that products do not allocate (and zero) their
+// buffers, up to megabytes, every time, and the workspace returned last,
+// whose buffers are likeliest still in cache, is the first taken again. It
+// is a plain list rather than a sync.Pool because a Pool may drop its
+// contents at any garbage collection, and the next product would pay for
+// fresh buffers. Once the workspaces exist a product allocates no buffers;
+// what a parallel product still allocates per call is the bookkeeping of
+// the split (the parts, the closure they run in, runParts's counters).
+//
+// getWorkspace sizes the buffers by the product, not by the blocks: the
+// block of A needs min(mc, m rounded up to mr)·min(kc, k) elements and the
+// panel of B min(kc, k)·min(nc, n rounded up to nr), so small products
+// never allocate whole blocks. A buffer too short for a product is
+// replaced by one of its size and none ever shrinks, so a workspace keeps
+// the largest size a product it served needed. A new workspace is made only
+// when the list is empty, so the list holds no more workspaces than were
+// in use at once (one per goroutine running a product or part, across all
+// callers), and at most maxFree: one returned to a full list is left to the
+// garbage collector. The kept ones are never released: at most maxFree
+// workspaces of kc·nc + mc·kc + mr·nr elements per type, about 50 MiB of
+// float32 and 98 MiB of float64.
+
 // workspace holds one goroutine's pack buffers and edge tile.
 type workspace[T float] struct {
 	a, b, tmp []T
@@ -125,6 +159,30 @@ func extent(name, what string, n, r, c, rs, cs int) {
 	}
 }
 
+// Note [Transposed C]
+//
+// The microkernels store rows of a tile of C with unit column stride (Note
+// [Edges]); any other C goes through the edge path on every tile, an extra
+// copy per tile. A C with unit row stride instead (column-major, as the
+// transpose of a contiguous tensor) is therefore computed as its transpose:
+// C = A·B is Cᵀ = Bᵀ·Aᵀ, and Cᵀ has unit column stride. normalize swaps m
+// and n, swaps A and B, and gives each operand the other's strides
+// exchanged (row stride for column stride). This costs nothing: the
+// operands are read through their strides anyway, and both unit-stride
+// layouts of A and of B have whole-sliver packing routines (row-major A
+// and column-major B are transposed into slivers, column-major A and
+// row-major B copied; packA, packB), so each layout of the swapped
+// operands packs as fast as before. After normalize only a C with neither
+// stride 1 goes through the edge path on every tile. Each element is still
+// the sum over p of A(i, p)·B(p, j) in order of p, so the transposition
+// changes no sum, only which elements fall in edge tiles.
+//
+// A dimension of size 1 addresses no element through its stride, and
+// tensors give such dimensions arbitrary strides (PyTorch does), so
+// normalize first sets that stride of C to 1: it must not decide the
+// choice. An m×1 C is never transposed, and a 1×n C whose column stride is
+// not 1 becomes the n×1 Cᵀ.
+
 // normalize drops the strides of dimensions of size 1 and turns a C with
 // unit row stride into its transpose; see Note [Transposed C].
 func (p *problem[T]) normalize() {
@@ -167,6 +225,59 @@ func (p *problem[T]) scaleC() {
 	}
 }
 
+// Note [Blocking]
+//
+// A product is computed as in BLIS (Van Zee and van de Geijn, "BLIS: A
+// Framework for Rapidly Instantiating BLAS Functionality", after Goto and
+// van de Geijn's GotoBLAS): five loops around a microkernel, each cutting
+// one dimension so that the operand it keeps reusing stays in one level of
+// the cache.
+//
+//	for jc := 0; jc < n; jc += nc          run
+//	  for pc := 0; pc < k; pc += kc        run: pack the kc×nc panel of B
+//	    for ic := 0; ic < m; ic += mc      run: pack the mc×kc block of A
+//	      for jr := 0; jr < nc; jr += nr   macro
+//	        for ir := 0; ir < mc; ir += mr macro: kernel on an mr×nr tile of C
+//
+// The microkernel (kernelF32Go and kernelF64Go, and their assembly from
+// goten's asm/gemm.go) keeps an mr×nr tile of C in registers (twelve YMM
+// accumulators in the assembly) and adds to it kc outer products of an A
+// sliver column (mr elements) and a B sliver row (nr elements), then
+// stores the tile once. In macro the B sliver is the same for every trip of
+// the ir loop and stays in L1 while the A slivers stream past it; the
+// mc×kc block of A is read again for every B sliver and is sized for L2;
+// the kc×nc panel of B is read again for every block of A and is sized for
+// L3.
+// Packing (pack.go) copies each block into the order the kernel reads,
+// whatever A's and B's strides: sliver after sliver, each k step's mr or
+// nr elements next to each other, in buffers that start on a cache line
+// (aligned), with zeros past the edges of the matrix (Note [Edges]). A k
+// step of a B sliver is nr elements, 64 bytes, one cache line, in both
+// types. Each block of A is packed once per panel of B (once in all when
+// n ≤ nc) and each panel of B once: k·(m·⌈n/nc⌉ + n) elements copied, small
+// against the 2·m·n·k flops.
+//
+// The blocks (f32 and f64 in api.go), with what they occupy on the
+// project's machine (AMD EPYC, 2 cores, 48 KiB of L1d and 1 MiB of L2 per
+// core, 32 MiB of L3 shared, as lscpu reports):
+//
+//	        mr×nr  kc   B sliver  A sliver  mc   A block  nc    B panel
+//	f32     6×16   256  16 KiB    6 KiB     144  144 KiB  3072  3 MiB
+//	f64     6×8    256  16 KiB    12 KiB    72   144 KiB  3072  6 MiB
+//
+// The B sliver takes a third of L1, which leaves room for the A sliver and
+// the C tile passing through; the A block a seventh of L2; the B panel
+// fits in L3 even once per core (each goroutine packs its own; Note
+// [Threads]). kc also sets how many k steps one load and store of the C
+// tile is spread over. mc is a multiple of mr and nc of nr, so only the
+// last block of each dimension has partial tiles. BenchmarkTune
+// (tune_test.go) times other values of kc, mc and nc for float32.
+//
+// A k longer than kc is summed kc at a time: the first block stores
+// alpha·AB + beta·C and the next ones add their alpha·AB with beta = 1. C
+// is read and written once per block of k, and alpha multiplies each
+// block's partial sum, so the rounding of a long product depends on kc.
+
 // run computes the product on the calling goroutine with ws's buffers: the
 // five loops of Note [Blocking]. k ≥ 1, alpha ≠ 0.
 func (p *problem[T]) run(im *impl[T], ws *workspace[T]) {
@@ -188,6 +299,40 @@ func (p *problem[T]) run(im *impl[T], ws *workspace[T]) {
 	}
 }
 
+// Note [Edges]
+//
+// The microkernels handle only whole mr×nr tiles stored with unit column
+// stride: the assembly reads and writes each row of the tile as whole
+// vectors, and has no masked variant. Two kinds of tile cannot take that
+// path: a partial tile at the bottom or right edge of C (m or n not a
+// multiple of mr or nr), and every tile of a C whose column stride is not
+// 1 even after Note [Transposed C]. Partial tiles lie only in the last row
+// and the last column of tiles of the whole product, since mc and nc are
+// multiples of mr and nr and split cuts on tile boundaries (Note
+// [Threads]).
+//
+// For a partial tile, packA and packB fill the missing rows of the last A
+// sliver and columns of the last B sliver with zeros (packStrided), so the
+// kernel reads whole slivers of the workspace and never past the end of A
+// or B. On the way out, macro runs the kernel into the workspace's tile
+// ws.tmp (mr×nr, row stride nr; Note [Workspaces]) with alpha = 1 and
+// beta = 0, which stores the sums without reading the tile, then copies the
+// mrr×nrr elements that exist into C through its strides, applying alpha
+// and beta there (beta == 0 still ignores C's old values). The padded rows
+// and columns of the tile are computed and dropped: row i of a tile depends
+// only on row i of the A sliver and column j only on column j of the B
+// sliver, so the padding never reaches C.
+//
+// One kernel per type covers every shape this way, for the price of a copy
+// of the edge tiles and the lanes wasted on padding, which matter only for
+// small or thin products. A C with no unit stride pays the copy on every
+// tile. The copy computes alpha·v + beta·c in Go, which need not round as
+// the assembly kernel does (it adds beta·C to alpha·AB with one fused
+// multiply-add), so for beta other than 0 or 1 an element of an edge tile
+// can differ in its last bit from what a whole tile would store; which
+// tiles are edges depends only on m, n and the strides, never on how the
+// product was split.
+
 // macro runs the microkernel over the packed mc×kc block of A and kc×nc
 // panel of B, updating C's block at (ic, jc).
 func (p *problem[T]) macro(im *impl[T], ws *workspace[T], ic, jc, mc, nc, kc int, beta T) {
@@ -205,7 +350,7 @@ func (p *problem[T]) macro(im *impl[T], ws *workspace[T], ic, jc, mc, nc, kc int
 				kernel(kc, ap, bp, c, rsC, p.alpha, beta)
 				continue
 			}
-			// Note [Edges]
+			// A partial tile, or C without unit column stride: Note [Edges].
 			t := ws.tmp
 			kernel(kc, ap, bp, t, nr, 1, 0)
 			for i := 0; i < mrr; i++ {
@@ -224,6 +369,45 @@ func (p *problem[T]) macro(im *impl[T], ws *workspace[T], ic, jc, mc, nc, kc int
 		}
 	}
 }
+
+// Note [Threads]
+//
+// A product runs on the calling goroutine alone when GOMAXPROCS is 1 or
+// m·n·k is below parallelWork (64³), and otherwise on min(GOMAXPROCS,
+// m·n·k / workPerThread) goroutines (workPerThread is 32³): the caller and
+// helpers enlisted from the worker pool (Note [Spinning workers]).
+//
+// gemm cuts a parallel product with split into a grid of blocks of C, at
+// most partsPerThread (1) per goroutine, on whole mr×nr tiles. Among the
+// grids with the most blocks it takes the one that packs least: a block
+// packs its rows of A and its columns of B, k·(m/tm + n/tn) elements. Each
+// block is a whole product of its own, run from start to end by one
+// goroutine with its own workspace (Note [Workspaces]); runParts hands the
+// blocks out from an atomic counter. This is not BLIS's arrangement, in
+// which the threads share one packed panel of B and divide its ic or jr
+// loop between them, with a barrier around each packing. Here no goroutine
+// ever waits on another inside a product, and a helper that starts late,
+// or never, only leaves more blocks to the caller. The price is packing A
+// again for every column of blocks and B for every row of blocks,
+// k·(m·tn + n·tm) elements instead of k·(m + n), small against the
+// 2·m·n·k flops of a product large enough to split.
+//
+// A batch (batched) is spread across goroutines by whole products: the
+// batch is cut into min(batch, 8·GOMAXPROCS) contiguous ranges, claimed one
+// at a time by the caller and GOMAXPROCS-1 helpers, each product run on a
+// single goroutine, with no split and no packing twice. The batch runs
+// product after product instead, each product splitting itself as above,
+// when it holds one product, when GOMAXPROCS is 1, when the whole batch is
+// below parallelWork, or when its products are large (batchSmallWork,
+// 256³, or more) and too few to share out evenly (fewer than 4·GOMAXPROCS
+// and not a multiple of it): whole products would then leave goroutines
+// idle in the last round, as three large products on two cores would.
+//
+// Every element of C is computed by one goroutine, and by the same
+// operations however the product or the batch was cut: blocks begin on
+// tile boundaries, so the tiles, the edge tiles (Note [Edges]) and the kc
+// blocks of k of each element are those of the product run whole. Results
+// are the same bit for bit for any GOMAXPROCS.
 
 // threads returns how many goroutines a product of m·n·k = work should use.
 func (im *impl[T]) threads(work int) int {
