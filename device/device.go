@@ -1,10 +1,10 @@
 // Package device describes where tensor memory lives and allocates it.
 //
-// A [Storage] is a buffer of bytes on one device. Everything above the
-// kernels refers to memory only through a *Storage and byte offsets, never
-// through Go slices, so that a GPU backend can run the same plans. This
-// package is also the one audited place that turns CPU bytes into typed Go
-// slices ([Slice]).
+// A [Storage] is a buffer of bytes on one device, made by that device's
+// [Allocator]. Everything above the kernels refers to memory only through
+// a *Storage and byte offsets, never through Go slices, so that a GPU
+// backend can run the same plans. This package is also the one audited
+// place that turns host bytes into typed Go slices ([Slice]).
 package device
 
 import (
@@ -15,10 +15,19 @@ import (
 // Kind is a kind of device.
 type Kind uint8
 
-// The device kinds. Only CPU has a backend today.
+// The device kinds.
 const (
+	// CPU is host memory, computed by the CPU backend (backend/cpu).
 	CPU Kind = iota
+	// CUDA is an NVIDIA GPU's memory (no backend yet).
 	CUDA
+	// Ref is host memory computed by the reference backend (backend/ref):
+	// tests run the same programs on CPU and Ref tensors side by side, each
+	// on its own backend, to compare them.
+	Ref
+	// NumKinds is the number of kinds: tables indexed by Kind have this
+	// length.
+	NumKinds
 )
 
 // Device names one device.
@@ -27,63 +36,87 @@ type Device struct {
 	Index int
 }
 
-// String returns PyTorch's spelling: "cpu" or "cuda:0".
+// String returns PyTorch's spelling: "cpu", "cuda:0" (and "ref").
 func (d Device) String() string {
-	if d.Kind == CPU {
+	switch d.Kind {
+	case CPU:
 		return "cpu"
+	case Ref:
+		return "ref"
+	case CUDA:
+		return fmt.Sprintf("cuda:%d", d.Index)
 	}
-	return fmt.Sprintf("cuda:%d", d.Index)
+	return fmt.Sprintf("device(%d)", d.Kind)
+}
+
+// IsHost reports whether the device's memory is host memory, which Go code
+// may address ([Storage.Pointer]).
+func (d Device) IsHost() bool { return d.Kind == CPU || d.Kind == Ref }
+
+// Allocator makes storages on one device.
+type Allocator interface {
+	// Device returns the device the allocator's storages live on.
+	Device() Device
+	// Alloc returns a storage of nbytes bytes, zeroed if zero is set and
+	// of unspecified contents otherwise (for outputs an op overwrites
+	// whole).
+	Alloc(nbytes int, zero bool) (*Storage, error)
 }
 
 // Storage is a buffer of bytes on a device, shared by every view of it.
 type Storage struct {
-	dev    Device
+	alloc  Allocator
 	nbytes int
-	ptr    unsafe.Pointer
-	words  []uint64 // CPU memory: 8-byte aligned, kept alive by the Storage
+	ptr    unsafe.Pointer // host memory: keeps the buffer alive
 }
 
-// Alloc returns a zeroed storage of nbytes bytes on the CPU.
-func Alloc(nbytes int) *Storage {
-	if nbytes < 0 {
-		panic("device: negative allocation")
+// Device returns the storage's device.
+func (s *Storage) Device() Device { return s.alloc.Device() }
+
+// Allocator returns the allocator that made the storage: outputs of ops on
+// it are allocated by the same one, on the same device.
+func (s *Storage) Allocator() Allocator { return s.alloc }
+
+// Len returns the storage's size in bytes.
+func (s *Storage) Len() int { return s.nbytes }
+
+// Pointer returns the address of byte 0 of a host storage. Only code that
+// runs on the host (the CPU and reference backends, element access from
+// Go) calls it.
+func (s *Storage) Pointer() unsafe.Pointer {
+	if s.ptr == nil {
+		panic("device: Pointer of a storage on " + s.Device().String())
 	}
-	words := make([]uint64, (nbytes+7)/8+1) // one spare word: never a nil pointer, even for 0 bytes
-	return &Storage{dev: Device{Kind: CPU}, nbytes: nbytes, ptr: unsafe.Pointer(&words[0]), words: words}
+	return s.ptr
 }
 
-// AllocUninit returns a storage of nbytes bytes whose contents are
-// unspecified (for outputs about to be overwritten). Go zeroes all memory, so
-// today it is [Alloc]; the distinction is kept for other devices.
-func AllocUninit(nbytes int) *Storage { return Alloc(nbytes) }
+// Bytes returns a host storage's bytes.
+func (s *Storage) Bytes() []byte { return unsafe.Slice((*byte)(s.Pointer()), s.nbytes) }
 
 // Grow makes s at least nbytes long, keeping its contents, as PyTorch's
 // resize_ grows a storage: in place, so that every view of s sees the new
 // memory (the bytes past the old end are zero). Pointers taken from s before
 // Grow are stale after it.
-func (s *Storage) Grow(nbytes int) {
+func (s *Storage) Grow(nbytes int) error {
 	if nbytes <= s.nbytes {
-		return
+		return nil
 	}
-	words := make([]uint64, (nbytes+7)/8+1)
-	copy(unsafe.Slice((*byte)(unsafe.Pointer(&words[0])), s.nbytes), s.Bytes())
-	s.nbytes, s.ptr, s.words = nbytes, unsafe.Pointer(&words[0]), words
+	n, err := s.alloc.Alloc(nbytes, true)
+	if err != nil {
+		return err
+	}
+	if s.nbytes > 0 {
+		if !s.Device().IsHost() {
+			return fmt.Errorf("device: growing a storage on %s", s.Device())
+		}
+		copy(n.Bytes(), s.Bytes())
+	}
+	s.nbytes, s.ptr = n.nbytes, n.ptr
+	return nil
 }
 
-// Device returns the storage's device.
-func (s *Storage) Device() Device { return s.dev }
-
-// Len returns the storage's size in bytes.
-func (s *Storage) Len() int { return s.nbytes }
-
-// Pointer returns the address of byte 0 of a CPU storage.
-func (s *Storage) Pointer() unsafe.Pointer { return s.ptr }
-
-// Bytes returns the storage's bytes (CPU only).
-func (s *Storage) Bytes() []byte { return unsafe.Slice((*byte)(s.ptr), s.nbytes) }
-
 // Slice returns the n elements of type T starting at byte offset off of a
-// CPU storage. It panics if they do not lie inside the storage.
+// host storage. It panics if they do not lie inside the storage.
 func Slice[T any](s *Storage, off, n int) []T {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
@@ -93,7 +126,7 @@ func Slice[T any](s *Storage, off, n int) []T {
 	if n == 0 {
 		return nil
 	}
-	return unsafe.Slice((*T)(unsafe.Add(s.ptr, off)), n)
+	return unsafe.Slice((*T)(unsafe.Add(s.Pointer(), off)), n)
 }
 
 // SameMemory reports whether two storages are the same buffer.

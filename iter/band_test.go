@@ -2,7 +2,6 @@ package iter
 
 import (
 	"testing"
-	"unsafe"
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/raw"
@@ -30,9 +29,8 @@ func TestCrossedBands(t *testing.T) {
 		t.Fatalf("bandRows %d, want %d", r, band)
 	}
 	for _, grain := range []int{1, 1000, 100000} {
-		base := uintptr(p.Operand(0).Storage.Pointer())
-		p.ForEachGrain(func(data []unsafe.Pointer, strides []int, n0, n1 int) {
-			off := int(uintptr(data[0]) - base)
+		p.ForEachGrain(func(offs []int, strides []int, n0, n1 int) {
+			off := offs[0]
 			if n0 != cols || off%(cols*4) != 0 {
 				t.Errorf("grain %d: a call of %d×%d at byte %d is not whole rows", grain, n0, n1, off)
 			}
@@ -70,7 +68,7 @@ func TestReleaseAllocs(t *testing.T) {
 		t.Skip()
 	}
 	a, b, out := f32(16), f32(16), f32(16)
-	loop := func(data []unsafe.Pointer, strides []int, s0, s1 int) {}
+	loop := func(offs []int, strides []int, s0, s1 int) {}
 	n := testing.AllocsPerRun(100, func() {
 		p, err := NewConfig().AddOutput(out).AddInput(a).AddInput(b).Build()
 		if err != nil {

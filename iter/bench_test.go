@@ -7,12 +7,17 @@ import (
 	"github.com/goten-ml/goten/raw"
 )
 
-// addF32 is a float32 add loop with the contiguous fast path chosen once
-// per call, as backends write them.
-func addF32(data []unsafe.Pointer, strides []int, s0, s1 int) {
-	nt := len(data)
+// addF32 returns a float32 add loop for p with the contiguous fast path
+// chosen once per call, as backends write them.
+func addF32(p *Plan) Loop2D {
+	base := [3]unsafe.Pointer{p.Operand(0).Storage.Pointer(), p.Operand(1).Storage.Pointer(), p.Operand(2).Storage.Pointer()}
+	return func(offs []int, strides []int, s0, s1 int) { addRows(base, offs, strides, s0, s1) }
+}
+
+func addRows(base [3]unsafe.Pointer, offs []int, strides []int, s0, s1 int) {
+	nt := len(offs)
 	for j := 0; j < s1; j++ {
-		o, a, b := data[0], data[1], data[2]
+		o, a, b := unsafe.Add(base[0], offs[0]), unsafe.Add(base[1], offs[1]), unsafe.Add(base[2], offs[2])
 		if strides[0] == 4 && strides[1] == 4 && strides[2] == 4 {
 			os := unsafe.Slice((*float32)(o), s0)
 			as := unsafe.Slice((*float32)(a), s0)
@@ -26,8 +31,8 @@ func addF32(data []unsafe.Pointer, strides []int, s0, s1 int) {
 			}
 		}
 		if j+1 < s1 {
-			for k := range data {
-				data[k] = unsafe.Add(data[k], strides[nt+k])
+			for k := range offs {
+				offs[k] += strides[nt+k]
 			}
 		}
 	}
@@ -56,7 +61,7 @@ func BenchmarkAdd(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p.ForEach(addF32)
+				p.ForEach(addF32(p))
 			}
 		})
 		out := f32(x.Shape...)
@@ -68,7 +73,7 @@ func BenchmarkAdd(b *testing.B) {
 				if err != nil {
 					b.Fatal(err)
 				}
-				p.ForEach(addF32)
+				p.ForEach(addF32(p))
 			}
 		})
 	}
@@ -86,7 +91,7 @@ func BenchmarkForEach(b *testing.B) {
 			b.ReportAllocs()
 			b.SetBytes(int64(n * 12))
 			for range b.N {
-				p.ForEach(addF32)
+				p.ForEach(addF32(p))
 			}
 		})
 	}

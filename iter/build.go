@@ -3,7 +3,6 @@ package iter
 import (
 	"fmt"
 	"strconv"
-	"unsafe"
 
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
@@ -40,15 +39,17 @@ func (c *Config) Build() (*Plan, error) {
 	if err := p.computeTypes(c); err != nil {
 		return nil, err
 	}
-	if !p.fastSetup(c, sameShape) {
+	done, err := p.fastSetup(c, sameShape)
+	if err != nil {
+		return nil, err
+	}
+	if !done {
 		p.computeStrides(c)
 		p.reorderDims(c)
-		p.allocateOutputs()
+		if err := p.allocateOutputs(c.opName); err != nil {
+			return nil, err
+		}
 		p.coalesceDims()
-	}
-	for k := range p.ops {
-		op := &p.ops[k]
-		p.ptrs[k] = unsafe.Add(op.Storage.Pointer(), op.Offset)
 	}
 	p.setLoopStrides()
 	return p, nil
@@ -245,6 +246,15 @@ func (p *Plan) computeTypes(c *Config) error {
 			}
 			return errs.New(errs.Value, c.opName, "Expected all tensors to be on the same device, but found at least two devices, %s and %s!", common, d)
 		}
+		if p.alloc == nil {
+			p.alloc = op.Storage.Allocator()
+		}
+	}
+	if c.alloc != nil {
+		p.alloc = c.alloc
+	}
+	if p.alloc == nil {
+		p.alloc = device.CPUAllocator // no operand given: a plan of outputs to allocate only
 	}
 
 	// The inputs' dtype: read-write outputs first (they stand for self),
@@ -359,9 +369,9 @@ func (p *Plan) firstOther(d dtype.DType) dtype.DType {
 // general path, which finds the same layout.)
 
 // fastSetup applies Note [Fast setup] if it can and reports whether it did.
-func (p *Plan) fastSetup(c *Config, sameShape bool) bool {
+func (p *Plan) fastSetup(c *Config, sameShape bool) (bool, error) {
 	if p.isReduction || !sameShape {
-		return false
+		return false, nil
 	}
 	isContig := true
 	for k := range p.ops {
@@ -390,11 +400,11 @@ func (p *Plan) fastSetup(c *Config, sameShape bool) bool {
 			if like == nil {
 				like = op.View.Strides
 			} else if !equalInts(like, op.View.Strides) {
-				return false
+				return false, nil
 			}
 		}
 	default:
-		return false
+		return false, nil
 	}
 	ndim := len(p.shape)
 	for i := range p.perm {
@@ -402,7 +412,10 @@ func (p *Plan) fastSetup(c *Config, sameShape bool) bool {
 	}
 	for i := 0; i < p.nOutputs; i++ {
 		if op := &p.ops[i]; !op.defined {
-			v := p.outputView(i, false)
+			v, err := p.outputView(c.opName, i, false)
+			if err != nil {
+				return false, err
+			}
 			if like != nil {
 				copy(v.Strides, like)
 			} else {
@@ -419,14 +432,14 @@ func (p *Plan) fastSetup(c *Config, sameShape bool) bool {
 			p.ops[k].Strides[0] = p.ops[k].DType.Size()
 		}
 	}
-	return true
+	return true, nil
 }
 
 // outputView allocates output i's storage for the plan's shape (undoing
 // p.perm if the plan's dims are permuted already) and
 // installs it: a new view for a nil output, the given view mutated in place
 // for one to resize. The caller sets the view's strides.
-func (p *Plan) outputView(i int, permuted bool) *raw.View {
+func (p *Plan) outputView(opName string, i int, permuted bool) (*raw.View, error) {
 	op := &p.ops[i]
 	ndim := len(p.perm)
 	buf := make([]int, 2*ndim)
@@ -440,12 +453,18 @@ func (p *Plan) outputView(i int, permuted bool) *raw.View {
 	}
 	v := op.View
 	if v == nil {
-		v = &raw.View{DType: op.DType, Storage: device.AllocUninit(numel(shape) * op.DType.Size())}
+		st, err := p.alloc.Alloc(numel(shape)*op.DType.Size(), false) // the kernel writes it whole
+		if err != nil {
+			return nil, errs.New(errs.Value, opName, "allocating an output of shape %s: %v", fmtShape(shape), err)
+		}
+		v = &raw.View{DType: op.DType, Storage: st}
 		op.View = v
 	}
-	v.Resize(shape, strides) // a resized output keeps its storage and offset, as PyTorch's resize_
+	if err := v.Resize(shape, strides); err != nil { // a resized output keeps its storage and offset, as PyTorch's resize_
+		return nil, errs.New(errs.Value, opName, "resizing an output to shape %s: %v", fmtShape(shape), err)
+	}
 	op.Storage, op.Offset, op.DType = v.Storage, v.ByteOffset(), v.DType
-	return v
+	return v, nil
 }
 
 // contiguousStrides writes row-major element strides for shape into
@@ -594,13 +613,16 @@ func (p *Plan) shouldSwap(d0, d1 int) int {
 
 // allocateOutputs allocates or resizes outputs as Note [Computing output
 // strides] says and sets their plan strides.
-func (p *Plan) allocateOutputs() {
+func (p *Plan) allocateOutputs(opName string) error {
 	for i := 0; i < p.nOutputs; i++ {
 		op := &p.ops[i]
 		if op.defined {
 			continue
 		}
-		v := p.outputView(i, true)
+		v, err := p.outputView(opName, i, true)
+		if err != nil {
+			return err
+		}
 		es := op.DType.Size()
 		acc := es
 		for d, s := range p.shape {
@@ -610,6 +632,7 @@ func (p *Plan) allocateOutputs() {
 		}
 		op.defined = true
 	}
+	return nil
 }
 
 // Note [Coalescing]

@@ -3,7 +3,6 @@ package iter
 import (
 	"slices"
 	"testing"
-	"unsafe"
 
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
@@ -469,15 +468,18 @@ func TestCoalesce(t *testing.T) {
 	}
 }
 
-// Step 11: data pointers.
+// Step 11: storages and byte offsets.
 
-func TestDataPointers(t *testing.T) {
+func TestOperandOffsets(t *testing.T) {
 	base := contig(dtype.Float64, 10)
 	v := on(base, []int{3}, []int{2}, 3)
 	p := mustBuild(t, NewConfig().AddOutput(nil).AddInput(v))
 	op := p.Operand(1)
-	if op.Offset != 24 || op.Storage != base.Storage || uintptr(p.DataPtr(1))-uintptr(base.Storage.Pointer()) != 24 {
-		t.Fatalf("offset %d ptr delta %d", op.Offset, uintptr(p.DataPtr(1))-uintptr(base.Storage.Pointer()))
+	if op.Offset != 24 || op.Storage != base.Storage {
+		t.Fatalf("offset %d, storage %p (want 24 into %p)", op.Offset, op.Storage, base.Storage)
+	}
+	if o := p.Operand(0); o.Storage.Device() != base.Storage.Device() || o.Storage.Allocator() != base.Storage.Allocator() {
+		t.Fatalf("output allocated on %s, want the input's device %s", o.Storage.Device(), base.Storage.Device())
 	}
 }
 
@@ -563,13 +565,14 @@ func TestReductionForEach(t *testing.T) {
 		}
 		out := f32(shape...)
 		p := mustBuild(t, NewConfig().AddOutput(out).AddInput(in).IsReduction(true).ResizeOutputs(false))
-		p.ForEachGrain(func(data []unsafe.Pointer, strides []int, s0, s1 int) {
+		ob, ib := out.Storage.Pointer(), in.Storage.Pointer()
+		p.ForEachGrain(func(offs []int, strides []int, s0, s1 int) {
 			nt := 2
 			for j := 0; j < s1; j++ {
 				for i := 0; i < s0; i++ {
-					o := i*strides[0] + j*strides[nt]
-					x := loadAt(data[1], dtype.Float32, i*strides[1]+j*strides[nt+1])
-					storeAt(data[0], dtype.Float32, o, loadAt(data[0], dtype.Float32, o)+x)
+					o := offs[0] + i*strides[0] + j*strides[nt]
+					x := loadAt(ib, dtype.Float32, offs[1]+i*strides[1]+j*strides[nt+1])
+					storeAt(ob, dtype.Float32, o, loadAt(ob, dtype.Float32, o)+x)
 				}
 			}
 		}, 16)

@@ -13,11 +13,20 @@
 //     first (Note [Reordering dims]), allocate or resize outputs in the
 //     inputs' memory order (Note [Computing output strides]), and coalesce
 //     dims (Note [Coalescing]) — or all of that at once when every operand
-//     has the same dense layout (Note [Fast setup]);
-//  6. compute each operand's data pointer.
+//     has the same dense layout (Note [Fast setup]).
 //
 // Every check comes before any output is resized or allocated, and nothing
 // is ever written to an operand's memory by Build.
+//
+// # Devices
+//
+// A plan describes memory as storages (*device.Storage, a handle on any
+// device) and byte offsets and strides into them; the iterator never
+// computes an address, so a GPU backend runs the same plans as the CPU one.
+// All operands must be on one device (0-dim CPU inputs may join another
+// device's, as PyTorch's CPU scalars do); outputs are allocated there, by
+// the allocator of the first operand on it ([Config.Allocator] overrides
+// it), uninitialised, since kernels write them whole.
 //
 // # Broadcasting
 //

@@ -17,14 +17,22 @@ func values(shape []int, xs ...float32) *raw.View {
 	return v
 }
 
-// An add kernel: a Loop2D over float32 operands (output, a, b).
-func add(data []unsafe.Pointer, strides []int, size0, size1 int) {
-	for j := 0; j < size1; j++ {
-		for i := 0; i < size0; i++ {
-			o := (*float32)(unsafe.Add(data[0], i*strides[0]+j*strides[3]))
-			a := *(*float32)(unsafe.Add(data[1], i*strides[1]+j*strides[4]))
-			b := *(*float32)(unsafe.Add(data[2], i*strides[2]+j*strides[5]))
-			*o = a + b
+// addKernel returns an add kernel for plan p: a Loop2D over float32
+// operands (output, a, b) in host memory, which adds the byte offsets the
+// walk hands it to its storages' addresses.
+func addKernel(p *iter.Plan) iter.Loop2D {
+	var base [3]unsafe.Pointer
+	for k := range base {
+		base[k] = p.Operand(k).Storage.Pointer()
+	}
+	return func(offs []int, strides []int, size0, size1 int) {
+		for j := 0; j < size1; j++ {
+			for i := 0; i < size0; i++ {
+				o := (*float32)(unsafe.Add(base[0], offs[0]+i*strides[0]+j*strides[3]))
+				a := *(*float32)(unsafe.Add(base[1], offs[1]+i*strides[1]+j*strides[4]))
+				b := *(*float32)(unsafe.Add(base[2], offs[2]+i*strides[2]+j*strides[5]))
+				*o = a + b
+			}
 		}
 	}
 }
@@ -37,7 +45,7 @@ func ExampleConfig_Build_broadcast() {
 	if err != nil {
 		panic(err)
 	}
-	p.ForEach(add)
+	p.ForEach(addKernel(p))
 	out := p.Output(0)
 	fmt.Println(out.Shape, device.Slice[float32](out.Storage, 0, out.NumEl()))
 	fmt.Println("plan shape (fastest first):", p.Shape(), "input strides in bytes:", p.Operand(1).Strides, p.Operand(2).Strides)
@@ -55,7 +63,7 @@ func ExampleConfig_Build_outputStrides() {
 	if err != nil {
 		panic(err)
 	}
-	p.ForEach(add)
+	p.ForEach(addKernel(p))
 	out := p.Output(0)
 	fmt.Println(out.Shape, out.Strides, device.Slice[float32](out.Storage, 0, 6))
 	// Output:

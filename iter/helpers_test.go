@@ -74,14 +74,10 @@ func mustBuild(t *testing.T, c *Config) *Plan {
 // the byte offset of each operand from the start of its storage.
 func visits(p *Plan, run func(Loop2D)) [][]int {
 	nt := p.NumOperands()
-	base := make([]uintptr, nt)
-	for k := range base {
-		base[k] = uintptr(p.Operand(k).Storage.Pointer())
-	}
 	var mu sync.Mutex
 	var out [][]int
-	run(func(data []unsafe.Pointer, strides []int, s0, s1 int) {
-		if len(data) != nt || len(strides) != 2*nt {
+	run(func(offs []int, strides []int, s0, s1 int) {
+		if len(offs) != nt || len(strides) != 2*nt {
 			panic("bad loop arguments")
 		}
 		var local [][]int
@@ -89,14 +85,14 @@ func visits(p *Plan, run func(Loop2D)) [][]int {
 			for i := 0; i < s0; i++ {
 				t := make([]int, nt)
 				for k := range t {
-					t[k] = int(uintptr(data[k])-base[k]) + i*strides[k] + j*strides[nt+k]
+					t[k] = offs[k] + i*strides[k] + j*strides[nt+k]
 				}
 				local = append(local, t)
 			}
 		}
-		// Loops may change data: check the iterator resets it.
-		for k := range data {
-			data[k] = nil
+		// Loops may change offs: check the iterator resets it.
+		for k := range offs {
+			offs[k] = -1 << 40
 		}
 		mu.Lock()
 		out = append(out, local...)
@@ -179,17 +175,19 @@ func storeF64(s *device.Storage, dt dtype.DType, off int, x float64) {
 func addLoop(p *Plan) Loop2D {
 	nt, nOut := p.NumOperands(), p.NumOutputs()
 	dts := make([]dtype.DType, nt)
+	base := make([]unsafe.Pointer, nt)
 	for k := range dts {
 		dts[k] = p.Operand(k).DType
+		base[k] = p.Operand(k).Storage.Pointer()
 	}
-	return func(data []unsafe.Pointer, strides []int, s0, s1 int) {
+	return func(offs []int, strides []int, s0, s1 int) {
 		for j := 0; j < s1; j++ {
 			for i := 0; i < s0; i++ {
 				sum := 0.0
 				for k := nOut; k < nt; k++ {
-					sum += loadAt(data[k], dts[k], i*strides[k]+j*strides[nt+k])
+					sum += loadAt(base[k], dts[k], offs[k]+i*strides[k]+j*strides[nt+k])
 				}
-				storeAt(data[0], dts[0], i*strides[0]+j*strides[nt], sum)
+				storeAt(base[0], dts[0], offs[0]+i*strides[0]+j*strides[nt], sum)
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"strconv"
 	"sync"
 	"sync/atomic"
-	"unsafe"
 
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
@@ -50,6 +49,7 @@ type Config struct {
 	staticShape       []int
 	hasStaticShape    bool
 	opName            string
+	alloc             device.Allocator
 }
 
 // outSpec is one output of a Config.
@@ -84,6 +84,11 @@ func (c *Config) input(i int) *raw.View {
 // Op names the op in error messages (all but the broadcast error, whose
 // text is PyTorch's exactly).
 func (c *Config) Op(name string) *Config { c.opName = name; return c }
+
+// Allocator sets the allocator of the outputs to allocate; by default they
+// are allocated on the operands' common device, by the allocator of the
+// first operand there (CPU memory for a config of outputs alone).
+func (c *Config) Allocator(a device.Allocator) *Config { c.alloc = a; return c }
 
 // AddOutput adds an output view; nil means "allocate it" with the common
 // dtype (or [Config.AddOutputDType]'s dtype) and the broadcast shape, in
@@ -239,8 +244,7 @@ type Operand struct {
 type Plan struct {
 	shape    []int
 	ops      []Operand
-	ptrs     []unsafe.Pointer // data pointer of each operand
-	strides  []int            // Loop2D layout: dim 0 strides of every operand, then dim 1's
+	strides  []int // Loop2D layout: dim 0 strides of every operand, then dim 1's
 	nOutputs int
 	common   dtype.DType
 	// perm[i] is the broadcast dim that was plan dim i before coalescing
@@ -251,15 +255,18 @@ type Plan struct {
 	accumulate  bool
 	notFinal    bool
 
-	// busy guards scratch, the data pointers handed to loops by
-	// SerialForEach; a concurrent walk allocates its own.
+	// alloc allocates the outputs: the config's allocator, or that of the
+	// operands' common device.
+	alloc device.Allocator
+
+	// busy guards scratch, the offsets handed to loops by SerialForEach;
+	// a concurrent walk allocates its own.
 	busy    atomic.Bool
-	scratch []unsafe.Pointer
+	scratch []int
 
 	used int // ints of buf.ints handed out
 	buf  struct {
 		ops  [inlineOps]Operand
-		ptrs [2 * inlineOps]unsafe.Pointer
 		ints [inlineInts]int
 	}
 }
@@ -279,15 +286,12 @@ var planPool = sync.Pool{New: func() any { return new(Plan) }}
 // where they fit: a released plan if there is one, else a new one.
 func newPlan(nt int) *Plan {
 	p := planPool.Get().(*Plan)
-	var ptrs []unsafe.Pointer
 	if nt <= inlineOps {
 		p.ops = p.buf.ops[:nt:nt]
-		ptrs = p.buf.ptrs[:]
 	} else {
 		p.ops = make([]Operand, nt)
-		ptrs = make([]unsafe.Pointer, 2*nt)
 	}
-	p.ptrs, p.scratch = ptrs[:nt:nt], ptrs[nt:2*nt:2*nt]
+	p.scratch = p.ints(nt)
 	p.strides = p.ints(2 * nt)
 	return p
 }
@@ -300,9 +304,7 @@ func (p *Plan) Release() {
 	// The inline arrays are kept all zero between uses (but the ints,
 	// which hold no pointers and are always written before being read).
 	clear(p.ops)
-	clear(p.ptrs)
-	clear(p.scratch)
-	p.shape, p.ops, p.ptrs, p.strides, p.perm, p.viewOffsets, p.scratch = nil, nil, nil, nil, nil, nil, nil
+	p.shape, p.ops, p.strides, p.perm, p.viewOffsets, p.scratch, p.alloc = nil, nil, nil, nil, nil, nil, nil
 	p.nOutputs, p.common, p.used = 0, dtype.Invalid, 0
 	p.isReduction, p.accumulate, p.notFinal = false, false, false
 	planPool.Put(p)
@@ -347,8 +349,7 @@ func (p *Plan) shrinkNdim(ndim int) {
 func (p *Plan) clone() *Plan {
 	q := newPlan(len(p.ops))
 	copy(q.ops, p.ops)
-	copy(q.ptrs, p.ptrs)
-	q.nOutputs, q.common, q.isReduction = p.nOutputs, p.common, p.isReduction
+	q.nOutputs, q.common, q.isReduction, q.alloc = p.nOutputs, p.common, p.isReduction, p.alloc
 	q.accumulate, q.notFinal = p.accumulate, p.notFinal
 	n := len(p.shape)
 	q.setNdim(max(n, len(p.perm)))
@@ -408,10 +409,6 @@ func (p *Plan) Operand(i int) *Operand { return &p.ops[i] }
 // Output returns the view of output i: the given output (maybe resized) or
 // the one allocated.
 func (p *Plan) Output(i int) *raw.View { return p.ops[i].View }
-
-// DataPtr returns the address of operand i's first element in the plan
-// (CPU storages).
-func (p *Plan) DataPtr(i int) unsafe.Pointer { return p.ptrs[i] }
 
 // LoopStrides returns the byte strides in [Loop2D]'s layout: the strides of
 // plan dim 0 for every operand, then those of dim 1 (zeros for missing
@@ -516,11 +513,14 @@ func (p *Plan) Accumulate() bool { return p.accumulate }
 // other half combines with.
 func (p *Plan) IsFinalOutput() bool { return !p.notFinal }
 
-// Loop2D is the inner loop of [Plan.ForEach]: data holds one pointer per
-// operand (outputs first); strides holds the inner byte strides of every
-// operand followed by their outer byte strides (PyTorch's layout); the loop
-// runs size1 rows of size0 elements: element (i, j) of operand k is at
-// data[k] + i·strides[k] + j·strides[nt+k], nt = len(data). The loop may
-// change the entries of data (they are reset before every call) but must not
-// change strides, nor keep either slice after it returns.
-type Loop2D func(data []unsafe.Pointer, strides []int, size0, size1 int)
+// Loop2D is the inner loop of [Plan.ForEach]: offsets holds one byte offset
+// per operand (outputs first) into its storage ([Operand.Storage]);
+// strides holds the inner byte strides of every operand followed by their
+// outer byte strides (PyTorch's layout); the loop runs size1 rows of size0
+// elements: element (i, j) of operand k is at byte offsets[k] +
+// i·strides[k] + j·strides[nt+k] of its storage, nt = len(offsets). A host
+// backend adds the offsets to its storages' addresses; the iterator itself
+// never computes an address. The loop may change the entries of offsets
+// (they are reset before every call) but must not change strides, nor keep
+// either slice after it returns.
+type Loop2D func(offsets []int, strides []int, size0, size1 int)

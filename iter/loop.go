@@ -1,8 +1,6 @@
 package iter
 
 import (
-	"unsafe"
-
 	"github.com/goten-ml/goten/internal/parallel"
 )
 
@@ -140,35 +138,35 @@ func (p *Plan) SerialForEach(loop Loop2D, begin, end int) {
 	if begin >= end {
 		return
 	}
-	var data []unsafe.Pointer
+	var offs []int
 	if p.busy.CompareAndSwap(false, true) {
-		data = p.scratch
+		offs = p.scratch
 		defer p.busy.Store(false)
 	} else {
-		data = make([]unsafe.Pointer, len(p.ops))
+		offs = make([]int, len(p.ops))
 	}
 	if len(p.shape) <= 1 {
-		for k := range data {
-			data[k] = p.ptrs[k]
+		for k := range offs {
+			offs[k] = p.ops[k].Offset
 			if begin != 0 {
-				data[k] = unsafe.Add(p.ptrs[k], begin*p.ops[k].Strides[0])
+				offs[k] += begin * p.ops[k].Strides[0]
 			}
 		}
-		loop(data, p.strides, end-begin, 1)
+		loop(offs, p.strides, end-begin, 1)
 		return
 	}
 	c := NewDimCounter(p.shape, begin, end)
 	for !c.Done() {
 		idx := c.Values()
-		for k := range data {
-			off := 0
+		for k := range offs {
+			off := p.ops[k].Offset
 			for d, i := range idx {
 				off += i * p.ops[k].Strides[d]
 			}
-			data[k] = unsafe.Add(p.ptrs[k], off)
+			offs[k] = off
 		}
 		s0, s1 := c.Max2DStep()
-		loop(data, p.strides, s0, s1)
+		loop(offs, p.strides, s0, s1)
 		c.Increment(s0, s1)
 	}
 }

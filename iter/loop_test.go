@@ -5,7 +5,6 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/raw"
@@ -118,7 +117,7 @@ func TestForEachParallel(t *testing.T) {
 func TestEmptyAndScalarPlans(t *testing.T) {
 	p := mustBuild(t, NewConfig().AddOutput(nil).AddInput(f32(3, 0)))
 	calls := 0
-	p.ForEach(func([]unsafe.Pointer, []int, int, int) { calls++ })
+	p.ForEach(func([]int, []int, int, int) { calls++ })
 	if calls != 0 || p.NumEl() != 0 {
 		t.Fatalf("empty plan: %d calls", calls)
 	}
@@ -152,7 +151,7 @@ func TestConcurrentWalks(t *testing.T) {
 func TestLoopNoAlloc(t *testing.T) {
 	a, b := f32(16), f32(16)
 	p := mustBuild(t, NewConfig().AddOutput(nil).AddInput(a).AddInput(b))
-	loop := func(data []unsafe.Pointer, strides []int, s0, s1 int) {}
+	loop := func(offs []int, strides []int, s0, s1 int) {}
 	if n := testing.AllocsPerRun(100, func() { p.ForEach(loop) }); n != 0 {
 		t.Errorf("1-D ForEach allocates %v times", n)
 	}

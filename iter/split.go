@@ -2,7 +2,6 @@ package iter
 
 import (
 	"math"
-	"unsafe"
 )
 
 // maxIndex is the largest index or byte offset a 32-bit indexed kernel can
@@ -106,17 +105,14 @@ func (p *Plan) Split(d int) (lo, hi *Plan) {
 }
 
 // Narrow returns a plan restricted to indices [start, start+size) of plan
-// dim d (size at least 1): data pointers and operand offsets move to the
-// start, and [Plan.ViewOffsets] records it. A dim narrowed to size 1 is
+// dim d (size at least 1): operand offsets move to the start, and [Plan.ViewOffsets] records it. A dim narrowed to size 1 is
 // coalesced away, except in reductions.
 func (p *Plan) Narrow(d, start, size int) *Plan {
 	q := p.clone()
 	q.shape[d] = size
 	q.viewOffsets[d] += start
 	for k := range q.ops {
-		off := q.ops[k].Strides[d] * start
-		q.ops[k].Offset += off
-		q.ptrs[k] = unsafe.Add(q.ptrs[k], off)
+		q.ops[k].Offset += q.ops[k].Strides[d] * start
 	}
 	if size == 1 && !q.isReduction {
 		q.coalesceDims()

@@ -15,6 +15,7 @@
 package kernel
 
 import (
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/optable"
@@ -70,6 +71,12 @@ var DefaultArgs = Args{AlphaF: 1, AlphaI: 1}
 type Backend interface {
 	// Name returns the backend's name ("cpu", "ref").
 	Name() string
+	// Allocator returns the allocator of the backend's device.
+	Allocator() device.Allocator
+	// Transfer copies nbytes bytes from byte srcOff of src to byte dstOff
+	// of dst, where one storage is on the backend's device and the other
+	// on it or in host memory: the cross-device copy.
+	Transfer(dst *device.Storage, dstOff int, src *device.Storage, srcOff, nbytes int) error
 	// Pointwise runs an elementwise op over a plan whose common dtype is the
 	// compute dtype. It writes operand 0.
 	Pointwise(op *optable.Op, p *iter.Plan, args *Args) error

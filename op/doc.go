@@ -1,7 +1,9 @@
-// Package op holds one definition per op: its name, kind, arity, dtype rule
-// and (later) backward rule, and the generic executors per kind that check
-// arguments, build an iter.Config and call the backend. It has no per-dtype
-// code, no goroutines and no device names.
+// Package op runs the ops that package optable declares: one generic
+// executor per kind (pointwise, reduction, scan and row ops) that reads the
+// op's declaration, checks its arguments, builds an iter.Config and calls
+// the backend of the operands' device (Note [Devices of ops]); and the ops
+// with rules of their own (views, copies, matrix products, layer_norm). It
+// has no per-dtype code, no goroutines and no device names.
 //
 // # Errors
 //
@@ -18,9 +20,3 @@
 // dtype, or bool for comparisons; out= tensors of another dtype receive a
 // converted result if [dtype.CanCast] allows it.
 package op
-
-import "github.com/goten-ml/goten/kernel"
-
-// Backend is the backend every executor calls. The tensor package sets it
-// once (the CPU backend); tests may swap it.
-var Backend kernel.Backend

@@ -47,6 +47,12 @@ func gemm(a, b, out *raw.View, alpha, beta float64) error {
 		A: matrixOf(a, a.Strides[0], 1, 2), B: matrixOf(b, b.Strides[0], 1, 2), C: matrixOf(out, out.Strides[0], 1, 2),
 		Alpha: alpha, Beta: beta,
 	}
+	if da, db, dc := a.Storage.Device(), b.Storage.Device(), out.Storage.Device(); da != db || da != dc {
+		if da == db {
+			db = dc
+		}
+		return errs.New(errs.Value, "matmul", "Expected all tensors to be on the same device, but found at least two devices, %s and %s!", da, db)
+	}
 	if g.Batch == 0 || g.M == 0 || g.N == 0 {
 		return nil
 	}
@@ -54,7 +60,11 @@ func gemm(a, b, out *raw.View, alpha, beta float64) error {
 		_, err := Fill(out, Int(0))
 		return err
 	}
-	return Backend.MatMul(g)
+	be, err := backendOf("matmul", a, b, out)
+	if err != nil {
+		return err
+	}
+	return be.MatMul(g)
 }
 
 // Mm is torch.mm: [n,k]·[k,m] → [n,m].
@@ -62,7 +72,10 @@ func Mm(a, b *raw.View) (*raw.View, error) {
 	if err := checkMm(a, b); err != nil {
 		return nil, err
 	}
-	out := raw.New(a.DType, []int{a.Shape[0], b.Shape[1]})
+	out, err := empty("matmul", a.DType, []int{a.Shape[0], b.Shape[1]}, a)
+	if err != nil {
+		return nil, err
+	}
 	if err := gemm(batch1(a), batch1(b), batch1(out), 1, 0); err != nil {
 		return nil, err
 	}
@@ -98,7 +111,10 @@ func Bmm(a, b *raw.View) (*raw.View, error) {
 	if err := checkBmm(a, b); err != nil {
 		return nil, err
 	}
-	out := raw.New(a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]})
+	out, err := empty("matmul", a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, a)
+	if err != nil {
+		return nil, err
+	}
 	if err := gemm(a, b, out, 1, 0); err != nil {
 		return nil, err
 	}
@@ -138,7 +154,10 @@ func Mv(a, x *raw.View) (*raw.View, error) {
 	if a.Shape[1] != x.Shape[0] {
 		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
 	}
-	out := raw.New(a.DType, []int{a.Shape[0]})
+	out, err := empty("matmul", a.DType, []int{a.Shape[0]}, a)
+	if err != nil {
+		return nil, err
+	}
 	xs := x.WithLayout([]int{1, x.Shape[0], 1}, []int{0, x.Strides[0], 1}, x.Offset)
 	os := out.WithLayout([]int{1, a.Shape[0], 1}, []int{0, 1, 1}, 0)
 	if err := gemm(batch1(a), xs, os, 1, 0); err != nil {
@@ -161,7 +180,10 @@ func Dot(a, b *raw.View) (*raw.View, error) {
 	if err := matmulDType("dot", "dot", a); err != nil {
 		return nil, err
 	}
-	out := raw.New(a.DType, []int{})
+	out, err := empty("matmul", a.DType, []int{}, a)
+	if err != nil {
+		return nil, err
+	}
 	as := a.WithLayout([]int{1, 1, a.Shape[0]}, []int{0, 0, a.Strides[0]}, a.Offset)
 	bs := b.WithLayout([]int{1, b.Shape[0], 1}, []int{0, b.Strides[0], 0}, b.Offset)
 	os := out.WithLayout([]int{1, 1, 1}, []int{0, 0, 0}, 0)
@@ -225,7 +247,10 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 		return nil, err
 	}
 	outShape := append(append([]int{}, batchShape...), n, m)
-	out := raw.New(a.DType, outShape)
+	out, err := empty("matmul", a.DType, outShape, a)
+	if err != nil {
+		return nil, err
+	}
 	o3 := out.WithLayout([]int{nb, n, m}, []int{n * m, m, 1}, 0)
 	if err := gemm(a3, b3, o3, 1, 0); err != nil {
 		return nil, err
@@ -319,7 +344,10 @@ func scaledInput(name string, input *raw.View, dt dtype.DType, sizes []int, beta
 	if err != nil {
 		return nil, err
 	}
-	out := raw.New(dt, sizes)
+	out, err := empty(name, dt, sizes, input)
+	if err != nil {
+		return nil, err
+	}
 	if beta.F == 0 {
 		return out, nil
 	}

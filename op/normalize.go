@@ -50,7 +50,10 @@ func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps f
 	for _, s := range x.Shape[:nd-k] {
 		m *= s
 	}
-	out := raw.New(x.DType, []int{m, n})
+	out, err := empty(name, x.DType, []int{m, n}, x)
+	if err != nil {
+		return nil, err
+	}
 	result := out.WithLayout(append([]int{}, x.Shape...), shape.Contiguous(x.Shape), 0)
 	if m*n == 0 {
 		return result, nil

@@ -122,7 +122,10 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		return nil, err
 	}
 	if p.NumEl() > 0 {
-		err = Backend.Pointwise(d, p, args)
+		var be kernel.Backend
+		if be, err = backendOf(d.Name, ins...); err == nil {
+			err = be.Pointwise(d, p, args)
+		}
 	}
 	r := p.Output(0)
 	p.Release()

@@ -143,11 +143,13 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 			if out.NumEl() != 0 {
 				return nil, errs.New(errs.Shape, r.Name, "output with shape %v doesn't match the result shape %v", out.Shape, outShape)
 			}
-			out.Resize(append([]int{}, outShape...), nil)
+			if err := resize(r.Name, out, outShape); err != nil {
+				return nil, err
+			}
 		}
 		res[0] = out
-	} else {
-		res[0] = raw.New(result, outShape)
+	} else if res[0], err = empty(r.Name, result, outShape, in); err != nil {
+		return nil, err
 	}
 	if nout == 2 {
 		if len(outs) > 1 && outs[1] != nil {
@@ -159,11 +161,13 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 				if o.NumEl() != 0 {
 					return nil, errs.New(errs.Shape, r.Name, "output with shape %v doesn't match the result shape %v", o.Shape, outShape)
 				}
-				o.Resize(append([]int{}, outShape...), nil)
+				if err := resize(r.Name, o, outShape); err != nil {
+					return nil, err
+				}
 			}
 			res[1] = o
-		} else {
-			res[1] = raw.New(dtype.Int64, outShape)
+		} else if res[1], err = empty(r.Name, dtype.Int64, outShape, in); err != nil {
+			return nil, err
 		}
 	}
 	if res[0].NumEl() == 0 {
@@ -187,7 +191,11 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 	if err != nil {
 		return nil, err
 	}
-	if err := Backend.Reduce(kern, p, args); err != nil {
+	be, err := backendOf(r.Name, in)
+	if err != nil {
+		return nil, err
+	}
+	if err := be.Reduce(kern, p, args); err != nil {
 		return nil, err
 	}
 	return res, nil

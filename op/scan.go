@@ -49,13 +49,22 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType) ([]*raw.View, er
 		if in.Dim() > 0 {
 			return nil, errs.New(errs.DType, s.Name, "\"%s_out_%s\" not implemented for '%s'", s.Name, Device(in), result)
 		}
-		out := raw.New(result, in.Shape)
-		_, err := CopyInto(s.Name, out, in, false)
+		out, err := empty(s.Name, result, in.Shape, in)
+		if err != nil {
+			return nil, err
+		}
+		_, err = CopyInto(s.Name, out, in, false)
 		return []*raw.View{out}, err
 	}
-	outs := []*raw.View{raw.New(result, in.Shape)}
-	if s.Outputs == 2 {
-		outs = append(outs, raw.New(dtype.Int64, in.Shape))
+	outs := make([]*raw.View, s.Outputs)
+	for i := range outs {
+		dt := result
+		if i == 1 {
+			dt = dtype.Int64
+		}
+		if outs[i], err = empty(s.Name, dt, in.Shape, in); err != nil {
+			return nil, err
+		}
 	}
 	if in.NumEl() == 0 {
 		return outs, nil
@@ -89,5 +98,9 @@ func runRows(s *optable.Op, outs, ins []*raw.View, dim int, compute dtype.DType,
 	if err != nil {
 		return err
 	}
-	return Backend.Scan(s, p, args)
+	be, err := backendOf(s.Name, ins...)
+	if err != nil {
+		return err
+	}
+	return be.Scan(s, p, args)
 }

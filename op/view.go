@@ -44,8 +44,11 @@ func reshaped(v *raw.View, l shape.Layout, needCopy bool, err error) (*raw.View,
 	if !needCopy {
 		return v.WithLayout(l.Sizes, l.Strides, l.Offset), nil
 	}
-	c, err := CopyInto("reshape", raw.New(v.DType, v.Shape), v, false)
+	c, err := empty("reshape", v.DType, v.Shape, v)
 	if err != nil {
+		return nil, err
+	}
+	if c, err = CopyInto("reshape", c, v, false); err != nil {
 		return nil, err
 	}
 	return c.WithLayout(l.Sizes, shape.Contiguous(l.Sizes), 0), nil
@@ -192,10 +195,15 @@ func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
 			if out.NumEl() != 0 {
 				return nil, errs.New(errs.Shape, "cat", "output with shape %v doesn't match the result shape %v", out.Shape, sh)
 			}
-			out.Resize(append([]int{}, sh...), nil)
+			if err := resize("cat", out, sh); err != nil {
+				return nil, err
+			}
 		}
 	} else {
-		out = raw.New(result, sh)
+		var err error
+		if out, err = empty("cat", result, sh, vs...); err != nil {
+			return nil, err
+		}
 	}
 	at := 0
 	for _, v := range vs {

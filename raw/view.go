@@ -23,39 +23,42 @@ type View struct {
 	Wrapped bool
 }
 
-// New allocates a zeroed contiguous view of the given dtype and shape.
+// New allocates a zeroed contiguous view of the given dtype and shape in
+// CPU memory.
 func New(dt dtype.DType, sizes []int) *View {
-	n := shape.NumEl(sizes)
-	return &View{
-		Storage: device.Alloc(n * dt.Size()),
-		DType:   dt,
-		Shape:   append([]int{}, sizes...),
-		Strides: shape.Contiguous(sizes),
+	v, err := NewOn(device.CPUAllocator, dt, sizes, nil, true)
+	if err != nil {
+		panic(err)
 	}
+	return v
 }
 
-// NewStrided allocates a view of the given shape whose strides follow the
-// memory order of strides (see [shape.DenseLike]).
-func NewStrided(dt dtype.DType, sizes, strides []int) *View {
-	n := shape.NumEl(sizes)
-	return &View{
-		Storage: device.Alloc(n * dt.Size()),
-		DType:   dt,
-		Shape:   append([]int{}, sizes...),
-		Strides: append([]int{}, strides...),
+// NewOn allocates a view of the given dtype and shape with allocator a:
+// dense with the given strides (row-major when nil; see
+// [shape.DenseLike]), zeroed if zero is set, else of unspecified contents.
+func NewOn(a device.Allocator, dt dtype.DType, sizes, strides []int, zero bool) (*View, error) {
+	st, err := a.Alloc(shape.NumEl(sizes)*dt.Size(), zero)
+	if err != nil {
+		return nil, err
 	}
+	if strides == nil {
+		strides = shape.Contiguous(sizes)
+	} else {
+		strides = append([]int{}, strides...)
+	}
+	return &View{Storage: st, DType: dt, Shape: append([]int{}, sizes...), Strides: strides}, nil
 }
 
 // Resize gives v the shape sizes with the given strides (row-major when nil)
 // as PyTorch's resize_ does for an output: v keeps its storage and offset,
 // and the storage grows in place if the new extent does not fit
 // ([device.Storage.Grow]). strides must lay out a dense tensor.
-func (v *View) Resize(sizes, strides []int) {
+func (v *View) Resize(sizes, strides []int) error {
 	if strides == nil {
 		strides = shape.Contiguous(sizes)
 	}
 	v.Shape, v.Strides = sizes, strides
-	v.Storage.Grow((v.Offset + shape.NumEl(sizes)) * v.DType.Size())
+	return v.Storage.Grow((v.Offset + shape.NumEl(sizes)) * v.DType.Size())
 }
 
 // Dim returns the number of dims.

@@ -1,10 +1,6 @@
 package tensor
 
-import (
-	"github.com/goten-ml/goten/backend/cpu"
-	"github.com/goten-ml/goten/op"
-)
-
-// The default backend: every op runs on the CPU backend. This is the one
-// place that names a backend.
-func init() { op.Backend = cpu.New() }
+// The CPU backend runs every op on CPU tensors: importing its package
+// registers it (Note [Backend per device] in package kernel). This is the
+// one place that names a backend.
+import _ "github.com/goten-ml/goten/backend/cpu"

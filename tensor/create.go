@@ -4,6 +4,7 @@ import (
 	"math"
 	"math/rand/v2"
 
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/raw"
@@ -18,10 +19,13 @@ func checkShape(name string, shape []int) {
 }
 
 // Empty returns a new contiguous tensor of the given dtype and shape whose
-// contents are unspecified (zero today).
+// contents are unspecified (PyTorch's torch.empty: the memory is not
+// cleared; write every element before reading it).
 func Empty(dt DType, shape ...int) *Tensor {
 	checkShape("empty", shape)
-	return wrap(raw.New(dt, shape))
+	v, err := raw.NewOn(device.CPUAllocator, dt, shape, nil, false)
+	must(err)
+	return wrap(v)
 }
 
 // Zeros returns a new contiguous tensor of zeros.

@@ -4,6 +4,7 @@ import (
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/raw"
 )
@@ -262,4 +263,30 @@ func numOf[T Number](x T) Num {
 		return op.Int(int64(v))
 	}
 	panic("unreachable")
+}
+
+// Device names the device a tensor's memory lives on; see package device.
+type Device = device.Device
+
+// CPU is the host's CPU, where tensors are made unless moved.
+var CPU = Device{Kind: device.CPU}
+
+// Device returns the device t lives on.
+func (t *Tensor) Device() Device { return t.v.Storage.Device() }
+
+// ToDevice returns t on device d: t itself if it is there already, else a
+// copy (with t's strides when t is non-overlapping and dense, contiguous
+// otherwise). A device without a backend (its package not imported) is a
+// value error.
+func (t *Tensor) ToDevice(d Device) *Tensor {
+	be, err := kernel.For(d)
+	if err != nil {
+		panic(errs.New(errs.Value, "to", "%v", err))
+	}
+	v, err := op.ToDevice(t.v, be.Allocator())
+	must(err)
+	if v == t.v {
+		return t
+	}
+	return wrap(v)
 }

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"unsafe"
 
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
@@ -27,8 +28,20 @@ var _ kernel.Backend = (*Backend)(nil)
 // New returns the CPU backend.
 func New() *Backend { return &Backend{} }
 
+// The CPU backend runs every op on CPU tensors (Note [Backend per device]
+// in package kernel).
+func init() { kernel.Register(device.CPU, New()) }
+
 // Name returns "cpu".
 func (*Backend) Name() string { return "cpu" }
+
+// Allocator returns the CPU's allocator (device.CPUAllocator).
+func (*Backend) Allocator() device.Allocator { return device.CPUAllocator }
+
+// Transfer copies between host storages ([kernel.HostTransfer]).
+func (*Backend) Transfer(dst *device.Storage, dstOff int, src *device.Storage, srcOff, nbytes int) error {
+	return kernel.HostTransfer(dst, dstOff, src, srcOff, nbytes)
+}
 
 // pointwiseLoops and streamLoops are the dispatch tables of Pointwise
 // [op code][loop dtype], filled by zz_pointwise.go: the loops, and their
@@ -109,7 +122,7 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 		var st [4]int
 		ls := p.LoopStrides()
 		for k := 0; k < nops; k++ {
-			ptr[k], st[k] = p.DataPtr(k), ls[k]
+			ptr[k], st[k] = addr(p, k), ls[k]
 		}
 		fn(ptr, st, n, args)
 		return nil
@@ -119,13 +132,14 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	}
 	c.fn, c.nops, c.args = fn, nops, args
 	c.crossed = crossedMask(p, &c.esz)
+	c.setBase(p)
 	if !cast && n < iter.GrainSize {
-		p.SerialForEach(c.rows, 0, n) // c stays on the stack
+		p.SerialForEach(c.directRows, 0, n) // c stays on the stack
 		return nil
 	}
 	h := getCall()
 	h.fn, h.nops, h.args, h.conv, h.size = c.fn, c.nops, c.args, c.conv, c.size
-	h.crossed, h.esz = c.crossed, c.esz
+	h.crossed, h.esz, h.base = c.crossed, c.esz, c.base
 	if cast {
 		p.ForEach(h.buffered)
 	} else {
@@ -150,9 +164,42 @@ type call struct {
 	// crossed operands]); esz holds every operand's element size.
 	crossed uint8
 	esz     [4]int
+	// base holds each operand's storage address: the walk hands loops
+	// byte offsets into the storages (iter.Loop2D).
+	base [4]unsafe.Pointer
 
-	direct, buffered, copy iter.Loop2D // c.rows, c.loop2D, c.copyRows
+	direct, buffered, copy iter.Loop2D // c.directRows, c.bufferedRows, c.copyRows
 }
+
+// addr returns the address of operand k's first element in plan p: its
+// storage's address plus its byte offset. Host pointers are computed only
+// here and in setBase, inside the CPU backend.
+func addr(p *iter.Plan, k int) unsafe.Pointer {
+	o := p.Operand(k)
+	return unsafe.Add(o.Storage.Pointer(), o.Offset)
+}
+
+// setBase records the storage address of each operand of p.
+func (c *call) setBase(p *iter.Plan) {
+	for k := 0; k < p.NumOperands(); k++ {
+		c.base[k] = p.Operand(k).Storage.Pointer()
+	}
+}
+
+// at returns the operands' addresses at the byte offsets a walk handed
+// over.
+func (c *call) at(offs []int) (ptr [4]unsafe.Pointer) {
+	for k := 0; k < c.nops; k++ {
+		ptr[k] = unsafe.Add(c.base[k], offs[k])
+	}
+	return ptr
+}
+
+func (c *call) directRows(offs, strides []int, n0, n1 int) { c.rows(c.at(offs), strides, n0, n1) }
+
+func (c *call) bufferedRows(offs, strides []int, n0, n1 int) { c.loop2D(c.at(offs), strides, n0, n1) }
+
+func (c *call) copyRows(offs, strides []int, n0, n1 int) { c.copyPtrs(c.at(offs), strides, n0, n1) }
 
 // crossedMask returns the mask of p's crossed operands and sets their
 // element sizes in esz.
@@ -169,7 +216,7 @@ func crossedMask(p *iter.Plan, esz *[4]int) uint8 {
 
 var callPool = sync.Pool{New: func() any {
 	c := new(call)
-	c.direct, c.buffered, c.copy = c.rows, c.loop2D, c.copyRows
+	c.direct, c.buffered, c.copy = c.directRows, c.bufferedRows, c.copyRows
 	return c
 }}
 
@@ -177,14 +224,14 @@ func getCall() *call { return callPool.Get().(*call) }
 
 func (c *call) put() {
 	c.fn, c.args, c.cast = nil, nil, nil
-	c.conv, c.size = [4]conv{}, [4]int{}
+	c.conv, c.size, c.base = [4]conv{}, [4]int{}, [4]unsafe.Pointer{}
 	c.crossed = 0
 	callPool.Put(c)
 }
 
 // rows runs the loop over n1 rows of n0 elements, by tiles if an operand
 // is crossed.
-func (c *call) rows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+func (c *call) rows(data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if c.crossed != 0 && n0 > 1 && n1 > 1 {
 		tiled(c.plainRows, c.crossed, c.nops, &c.esz, data, strides, n0, n1)
 		return
@@ -193,14 +240,12 @@ func (c *call) rows(data []unsafe.Pointer, strides []int, n0, n1 int) {
 }
 
 // plainRows runs the loop over n1 rows of n0 elements, row by row.
-func (c *call) plainRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+func (c *call) plainRows(ptr [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
 		return
 	}
 	nops := c.nops
-	var ptr [4]unsafe.Pointer
 	var st [4]int
-	copy(ptr[:nops], data)
 	copy(st[:nops], strides)
 	for j := 1; ; j++ {
 		c.fn(ptr, st, n0, c.args)
@@ -264,7 +309,7 @@ func (c *conv) run(dst, src unsafe.Pointer, ds, ss, n int, stage unsafe.Pointer)
 
 // loop2D is the buffered Loop2D (Note [Buffered casts]), by tiles if an
 // operand is crossed.
-func (b *call) loop2D(data []unsafe.Pointer, strides []int, n0, n1 int) {
+func (b *call) loop2D(data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if b.crossed != 0 && n0 > 1 && n1 > 1 {
 		tiled(b.plainLoop2D, b.crossed, b.nops, &b.esz, data, strides, n0, n1)
 		return
@@ -272,13 +317,11 @@ func (b *call) loop2D(data []unsafe.Pointer, strides []int, n0, n1 int) {
 	b.plainLoop2D(data, strides, n0, n1)
 }
 
-func (b *call) plainLoop2D(data []unsafe.Pointer, strides []int, n0, n1 int) {
+func (b *call) plainLoop2D(ptr [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
 		return
 	}
 	bufs := bufPool.Get().(*chunkBufs)
-	var ptr [4]unsafe.Pointer
-	copy(ptr[:b.nops], data)
 	for j := 1; ; j++ {
 		b.row(bufs, ptr, strides, n0)
 		if j == n1 {
@@ -345,19 +388,20 @@ func (*Backend) Copy(p *iter.Plan) error {
 	if n < iter.GrainSize && p.Ndim() <= 1 {
 		// One row: the cast itself, without a walk.
 		ls := p.LoopStrides()
-		cast(p.DataPtr(0), p.DataPtr(1), ls[0], ls[1], n)
+		cast(addr(p, 0), addr(p, 1), ls[0], ls[1], n)
 		return nil
 	}
 	c := getCall()
 	c.cast, c.nops = cast, 2
 	c.crossed = crossedMask(p, &c.esz)
+	c.setBase(p)
 	p.ForEach(c.copy)
 	c.put()
 	return nil
 }
 
-// copyRows is Copy's Loop2D, by tiles if an operand is crossed.
-func (c *call) copyRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+// copyPtrs is Copy's loop, by tiles if an operand is crossed.
+func (c *call) copyPtrs(data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if c.crossed != 0 && n0 > 1 && n1 > 1 {
 		tiled(c.plainCopyRows, c.crossed, 2, &c.esz, data, strides, n0, n1)
 		return
@@ -365,7 +409,7 @@ func (c *call) copyRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
 	c.plainCopyRows(data, strides, n0, n1)
 }
 
-func (c *call) plainCopyRows(data []unsafe.Pointer, strides []int, n0, n1 int) {
+func (c *call) plainCopyRows(data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
 		return
 	}

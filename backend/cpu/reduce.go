@@ -104,7 +104,7 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		r.c.RoundTo = compute
 	}
 	in := p.Operand(nout)
-	r.in = p.DataPtr(nout)
+	r.in = addr(p, nout)
 	r.conv, r.convert = chain(in.DType, compute, lt)
 	r.es = in.DType.Size()
 	if r.convert {
@@ -112,7 +112,7 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	}
 	for k := 0; k < nout; k++ {
 		o := p.Operand(k)
-		r.out[k] = p.DataPtr(k)
+		r.out[k] = addr(p, k)
 		from := f.out
 		if f.index && k == 1 {
 			from = dtype.Int64

@@ -273,6 +273,9 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			s.cols = false
 		}
 	}
+	for k := 0; k < p.NumOperands(); k++ {
+		s.base[k] = p.Operand(k).Storage.Pointer()
+	}
 	if s.row != nil {
 		s.prepareRowInputs(p)
 	}
@@ -300,13 +303,14 @@ type scanner struct {
 	es     int // loop dtype size
 	scan   *scanFuncs
 	row    rowFn
-	n      int       // row length
-	dimSt  [4]int    // byte stride along the row, per operand
-	conv   [4]conv   // per operand: to (inputs) or from (outputs) the loop dtype
-	cvt    [4]bool   // conv needed
-	direct bool      // every row is contiguous in the loop dtype
-	cols   bool      // the outer-dim fast path applies
-	wb     [2][]byte // LayerNorm weight and bias rows in the loop dtype (nil: absent)
+	n      int               // row length
+	dimSt  [4]int            // byte stride along the row, per operand
+	conv   [4]conv           // per operand: to (inputs) or from (outputs) the loop dtype
+	cvt    [4]bool           // conv needed
+	direct bool              // every row is contiguous in the loop dtype
+	cols   bool              // the outer-dim fast path applies
+	wb     [2][]byte         // LayerNorm weight and bias rows in the loop dtype (nil: absent)
+	base   [4]unsafe.Pointer // each operand's storage address (the walk hands offsets)
 }
 
 func (s *scanner) anyCvt(n int) bool {
@@ -327,7 +331,7 @@ func (s *scanner) prepareRowInputs(p *iter.Plan) {
 			continue
 		}
 		buf := make([]byte, s.n*s.es+8)
-		s.gather(unsafe.Pointer(&buf[0]), p.DataPtr(k), k, 0, s.n)
+		s.gather(unsafe.Pointer(&buf[0]), addr(p, k), k, 0, s.n)
 		s.wb[i] = buf
 		k++
 	}
@@ -376,14 +380,14 @@ func copyStrided2(dst, src unsafe.Pointer, ds, ss, es, m int) {
 }
 
 // loop is the Loop2D of a Scan call.
-func (s *scanner) loop(data []unsafe.Pointer, strides []int, n0, n1 int) {
-	nt := len(data)
+func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
+	nt := len(offs)
 	var ptrs [4]unsafe.Pointer
 	var carry []uint64
 	var rowBufs [][]uint64
 	for j := 0; j < n1; j++ {
 		for k := 0; k < nt; k++ {
-			ptrs[k] = unsafe.Add(data[k], j*strides[nt+k])
+			ptrs[k] = unsafe.Add(s.base[k], offs[k]+j*strides[nt+k])
 		}
 		if s.cols && n0 > 1 {
 			if carry == nil {

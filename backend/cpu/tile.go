@@ -60,12 +60,12 @@ var (
 	bufPool64 = sync.Pool{New: func() any { return new(tileBuf) }}
 )
 
-// tiled runs loop over n1 rows of n0 elements (data and strides as in
-// [iter.Loop2D], nops operands of esz bytes each) in tiles, gathering the
+// tiled runs loop over n1 rows of n0 elements (the operands' addresses in
+// data, strides as in [iter.Loop2D], nops operands of esz bytes each) in tiles, gathering the
 // operands in mask (bit k: operand k, outputs first; only operand 0 may be
 // an output) through buffers as Note [Tiles for crossed operands] says.
-func tiled(loop func(data []unsafe.Pointer, strides []int, n0, n1 int), mask uint8, nops int, esz *[4]int,
-	data []unsafe.Pointer, strides []int, n0, n1 int) {
+func tiled(loop func(data [4]unsafe.Pointer, strides []int, n0, n1 int), mask uint8, nops int, esz *[4]int,
+	data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	minEs, maxEs := 8, 1
 	for k := 0; k < nops; k++ {
 		if mask&(1<<k) != 0 {
@@ -111,7 +111,7 @@ func tiled(loop func(data []unsafe.Pointer, strides []int, n0, n1 int), mask uin
 				}
 				gather(esz[k], buf, at, s0, s1, nc, nr)
 			}
-			loop(td[:nops], ts[:2*nops], nc, nr)
+			loop(*td, ts[:2*nops], nc, nr)
 			if mask&1 != 0 {
 				scatter(esz[0], unsafe.Add(data[0], r0*strides[nops]+c0*strides[0]), unsafe.Pointer(&st.buf[0][0]), strides[0], strides[nops], nc, nr)
 			}

@@ -147,9 +147,9 @@ func TestTiledScatter(t *testing.T) {
 		dst := make([]byte, n0*n1*es+16)
 		// out: element (i, j) at i·es + j·n1·es (crossed); in: row-major
 		strides := []int{n1 * es, es, es, n0 * es}
-		data := []unsafe.Pointer{unsafe.Pointer(&dst[8]), unsafe.Pointer(&src[0])}
+		data := [4]unsafe.Pointer{unsafe.Pointer(&dst[8]), unsafe.Pointer(&src[0])}
 		esz := [4]int{es, es}
-		loop := func(data []unsafe.Pointer, st []int, m0, m1 int) {
+		loop := func(data [4]unsafe.Pointer, st []int, m0, m1 int) {
 			if st[0] != es {
 				t.Fatalf("out stride %d in a tile, want %d", st[0], es)
 			}

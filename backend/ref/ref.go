@@ -18,6 +18,7 @@ import (
 	"math"
 	"unsafe"
 
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
@@ -34,8 +35,23 @@ var _ kernel.Backend = (*Backend)(nil)
 // New returns the reference backend.
 func New() *Backend { return &Backend{} }
 
+// The reference backend runs every op on Ref tensors (Note [Backend per
+// device] in package kernel): host memory, like the CPU's.
+func init() { kernel.Register(device.Ref, New()) }
+
+// allocator allocates the Ref device's memory.
+var allocator = device.NewHostAllocator(device.Device{Kind: device.Ref})
+
 // Name returns "ref".
 func (*Backend) Name() string { return "ref" }
+
+// Allocator returns the Ref device's allocator.
+func (*Backend) Allocator() device.Allocator { return allocator }
+
+// Transfer copies between host storages ([kernel.HostTransfer]).
+func (*Backend) Transfer(dst *device.Storage, dstOff int, src *device.Storage, srcOff, nbytes int) error {
+	return kernel.HostTransfer(dst, dstOff, src, srcOff, nbytes)
+}
 
 // The tables of zz_eval.go, by op code: each pointwise op's element
 // function, each reduction's and scan's fold over a list of elements.

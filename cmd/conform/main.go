@@ -17,24 +17,26 @@ import (
 	"os"
 	"regexp"
 
-	"github.com/goten-ml/goten/backend/ref"
+	_ "github.com/goten-ml/goten/backend/ref"
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/internal/conform"
-	"github.com/goten-ml/goten/op"
+	"github.com/goten-ml/goten/tensor"
 )
 
 func main() {
 	verbose := flag.Bool("v", false, "also print a line for every passing case")
 	run := flag.String("run", "", "run only the cases whose id matches this regular expression")
-	backend := flag.String("backend", "cpu", "the backend to run the cases on: cpu or ref")
+	backend := flag.String("backend", "cpu", "the backend to run the cases on: cpu, or ref (the reference backend, on the Ref device)")
 	flag.Usage = func() {
 		fmt.Fprintf(os.Stderr, "usage: conform [-v] [-run REGEXP] [-backend cpu|ref] PATH...\n")
 		flag.PrintDefaults()
 	}
 	flag.Parse()
+	dev := tensor.CPU
 	switch *backend {
 	case "cpu":
 	case "ref":
-		op.Backend = ref.New()
+		dev = tensor.Device{Kind: device.Ref}
 	default:
 		fmt.Fprintf(os.Stderr, "conform: unknown backend %q\n", *backend)
 		os.Exit(2)
@@ -62,7 +64,7 @@ func main() {
 		if filter != nil && !filter.MatchString(c.ID) {
 			continue
 		}
-		report.Add(c, conform.Run(c))
+		report.Add(c, conform.Run(c, dev))
 	}
 	report.Finish()
 	if !report.OK() {

@@ -6,8 +6,9 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/goten-ml/goten/backend/ref"
-	"github.com/goten-ml/goten/op"
+	_ "github.com/goten-ml/goten/backend/ref"
+	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/tensor"
 )
 
 const (
@@ -71,27 +72,35 @@ func readGaps(t *testing.T, path string) []gap {
 // fails the test unless KNOWN_GAPS covers it (its suite, an id prefix or an
 // op it uses: features of later issues); a listed gap whose cases all pass is
 // logged, to be removed from the list.
-func TestConformance(t *testing.T) { runConformance(t, casesDir, gapsFile, nil) }
+func TestConformance(t *testing.T) {
+	t.Parallel()
+	runConformance(t, casesDir, gapsFile, tensor.CPU, nil)
+}
 
 // TestConformanceVariants runs the variant cases (tools/confgen: the public
 // cases with other values, dtypes, layouts, dims and sizes, expectations
 // computed by PyTorch), with their own known gaps: PyTorch quirks goten
 // does not copy.
-func TestConformanceVariants(t *testing.T) { runConformance(t, variantsDir, variantGaps, nil) }
-
-// TestConformanceRef runs the same cases on the reference backend, the
-// oracle: every backend passes one suite (the large cases are left to the
-// fast backend, whose scalar twin would take minutes on them).
-func TestConformanceRef(t *testing.T) {
-	saved := op.Backend
-	op.Backend = ref.New()
-	defer func() { op.Backend = saved }()
-	notLarge := func(c *Case) bool { return c.Suite != "large" }
-	runConformance(t, casesDir, gapsFile, notLarge)
-	runConformance(t, variantsDir, variantGaps, notLarge)
+func TestConformanceVariants(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variantsDir, variantGaps, tensor.CPU, nil)
 }
 
-func runConformance(t *testing.T, dir, gapsPath string, keep func(*Case) bool) {
+// TestConformanceRef runs the same cases on the reference backend, the
+// oracle, with every tensor on the Ref device: every backend passes one
+// suite (the large cases are left to the fast backend, whose scalar twin
+// would take minutes on them). It runs in parallel with the CPU's tests,
+// each op on its own device's backend (Note [Backend per device] in
+// package kernel).
+func TestConformanceRef(t *testing.T) {
+	t.Parallel()
+	notLarge := func(c *Case) bool { return c.Suite != "large" }
+	refDev := tensor.Device{Kind: device.Ref}
+	runConformance(t, casesDir, gapsFile, refDev, notLarge)
+	runConformance(t, variantsDir, variantGaps, refDev, notLarge)
+}
+
+func runConformance(t *testing.T, dir, gapsPath string, dev tensor.Device, keep func(*Case) bool) {
 	gaps := readGaps(t, gapsPath)
 	cases, err := Load(dir)
 	if err != nil {
@@ -109,7 +118,7 @@ func runConformance(t *testing.T, dir, gapsPath string, keep func(*Case) bool) {
 		if keep != nil && !keep(c) {
 			continue
 		}
-		reasons := Run(c)
+		reasons := Run(c, dev)
 		report.Add(c, reasons)
 		known := false
 		for _, g := range gaps {

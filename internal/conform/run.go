@@ -9,12 +9,13 @@ import (
 	"github.com/goten-ml/goten/tensor"
 )
 
-// Run runs one case and returns the reasons it failed; none means it passed.
+// Run runs one case with its tensors on device dev and returns the reasons
+// it failed; none means it passed.
 // It follows torch_runner.py's run_case: build the inputs, run the steps in
 // order, expect the case's error at its step and no other, then compare the
 // names of expect. A panic that is not a *tensor.Error (a bug) fails the case
 // and does not stop the caller.
-func Run(c *Case) (reasons []string) {
+func Run(c *Case, dev tensor.Device) (reasons []string) {
 	defer func() {
 		if r := recover(); r != nil {
 			if err, ok := r.(error); ok && isRunnerError(err) {
@@ -26,7 +27,7 @@ func Run(c *Case) (reasons []string) {
 	}()
 	env := map[string]*tensor.Tensor{}
 	for _, in := range c.Inputs {
-		t, err := buildTensor(in.JSON)
+		t, err := buildTensor(in.JSON, dev)
 		if err != nil {
 			return []string{fmt.Sprintf("input %s: %v", in.Name, err)}
 		}

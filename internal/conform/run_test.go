@@ -100,7 +100,7 @@ func TestRunDetects(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := strings.Join(Run(mustParse(t, tt.line)), "; ")
+			got := strings.Join(Run(mustParse(t, tt.line), tensor.CPU), "; ")
 			switch {
 			case tt.want == "" && got != "":
 				t.Errorf("want a pass, got %s", got)
@@ -113,7 +113,7 @@ func TestRunDetects(t *testing.T) {
 
 func TestSnapshotSame(t *testing.T) {
 	c := mustParse(t, `{"id": "x", "inputs": {"a": {"dtype": "float32", "shape": [2], "values": ["nan", 1]}}, "program": [], "expect": {}}`)
-	a, err := buildTensor(c.Inputs[0].JSON)
+	a, err := buildTensor(c.Inputs[0].JSON, tensor.CPU)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -181,7 +181,7 @@ func TestRunPanic(t *testing.T) {
 	}
 	defer delete(ops, "test_boom")
 	c := mustParse(t, `{"id": "x", "inputs": {}, "program": [{"out": "y", "op": "test_boom", "args": [3]}], "expect": {}}`)
-	got := strings.Join(Run(c), "; ")
+	got := strings.Join(Run(c, tensor.CPU), "; ")
 	if !strings.Contains(got, "step 0 (test_boom): panicked: runtime error: index out of range") ||
 		!strings.Contains(got, "conform/run_test.go:") {
 		t.Errorf("reasons %q", got)

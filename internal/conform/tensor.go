@@ -172,9 +172,9 @@ func numel(shape []int) int {
 	return n
 }
 
-// buildTensor builds an input TENSOR: exactly the view it describes over
-// exactly the storage it describes.
-func buildTensor(r json.RawMessage) (*tensor.Tensor, error) {
+// buildTensor builds an input TENSOR on device dev: exactly the view it
+// describes over exactly the storage it describes.
+func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 	var tj tensorJSON
 	if err := json.Unmarshal(r, &tj); err != nil {
 		return nil, badf("TENSOR: %v", err)
@@ -254,13 +254,8 @@ func buildTensor(r json.RawMessage) (*tensor.Tensor, error) {
 	}
 	st := device.Alloc(size * dt.Size())
 	store(st, dt, size, value)
-	return tensor.FromRaw(&raw.View{
-		Storage: st,
-		DType:   dt,
-		Shape:   append([]int{}, tj.Shape...),
-		Strides: append([]int{}, strides...),
-		Offset:  offset,
-	}), nil
+	base := tensor.FromRaw(&raw.View{Storage: st, DType: dt, Shape: []int{size}, Strides: []int{1}}).ToDevice(dev)
+	return base.AsStridedAt(tj.Shape, strides, offset), nil
 }
 
 // store writes n elements into s: element k is value(k) converted to dt by
