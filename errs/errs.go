@@ -37,13 +37,26 @@ type Error struct {
 	Msg  string
 }
 
-// Error returns the message, prefixed by the op's name when there is one.
-// The broadcast error is PyTorch's exact text, with no prefix.
+// Error returns the message prefixed by the op's name: "add: The size of
+// tensor a (3) must match ...". Msg alone is PyTorch's text (exactly so
+// for the broadcast error).
 func (e *Error) Error() string {
 	if e.Op == "" {
 		return e.Msg
 	}
 	return e.Op + ": " + e.Msg
+}
+
+// WithOp returns err with Op set to op if err is an *Error without an op
+// (raised by shape algebra, which knows no op names); other errors are
+// returned as they are.
+func WithOp(err error, op string) error {
+	if e, ok := err.(*Error); ok && e.Op == "" {
+		c := *e
+		c.Op = op
+		return &c
+	}
+	return err
 }
 
 // New returns an error of kind k raised by op.

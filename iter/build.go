@@ -181,8 +181,8 @@ func (p *Plan) computeShape(c *Config) (sameShape bool, err error) {
 			case sa == 1:
 				sh[pos] = sb
 			default:
-				// PyTorch's infer_size, exactly: no op prefix.
-				return false, &errs.Error{Kind: errs.Shape, Msg: "The size of tensor a (" + strconv.Itoa(sa) +
+				// PyTorch's infer_size, exactly (Error adds the op's name).
+				return false, &errs.Error{Kind: errs.Shape, Op: c.opName, Msg: "The size of tensor a (" + strconv.Itoa(sa) +
 					") must match the size of tensor b (" + strconv.Itoa(sb) +
 					") at non-singleton dimension " + strconv.Itoa(i)}
 			}

@@ -274,9 +274,9 @@ func TestBroadcastErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		_, err := NewConfig().Op("add").AddOutput(nil).AddInput(f32(c.a...)).AddInput(f32(c.b...)).Build()
-		wantErr(t, err, errs.Shape, c.msg)
-		if e := err.(*errs.Error); e.Op != "" {
-			t.Errorf("broadcast error has op %q", e.Op)
+		wantErr(t, err, errs.Shape, "add: "+c.msg)
+		if e := err.(*errs.Error); e.Msg != c.msg || e.Op != "add" {
+			t.Errorf("broadcast error: op %q, message %q; want add, PyTorch's message exactly", e.Op, e.Msg)
 		}
 	}
 	// "tensor a" is the broadcast of the operands before the failing one.

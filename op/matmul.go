@@ -232,7 +232,7 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 	k2, m := ub.Shape[ub.Dim()-2], ub.Shape[ub.Dim()-1]
 	batchShape, err := shape.Broadcast(ua.Shape[:ua.Dim()-2], ub.Shape[:ub.Dim()-2])
 	if err != nil {
-		return nil, err
+		return nil, errs.WithOp(err, "matmul")
 	}
 	if k != k2 {
 		return nil, errs.New(errs.Shape, "matmul", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", shape.NumEl(batchShape)*n, k, k2, m)

@@ -23,7 +23,7 @@ func ReduceDims(name string, dims []int, ndim int) ([]bool, error) {
 	for _, d := range dims {
 		w, err := shape.WrapDim(d, ndim)
 		if err != nil {
-			return nil, err
+			return nil, errs.WithOp(err, name)
 		}
 		if ndim == 0 {
 			continue

@@ -12,13 +12,14 @@ import (
 	"github.com/goten-ml/goten/shape"
 )
 
-// Scan runs the scan or row op s along dim of in into new views: the
-// values, and the indices of cummax and cummin. dt, when valid, is the
-// dtype= argument: the input is read converted to it, and the result has
-// it. It restrides the dim away (Note [Row plans] in package kernel) so the
-// iterator walks every other dim, in parallel, and the backend walks the
-// dim itself.
-func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType) ([]*raw.View, error) {
+// Scan runs the scan or row op s along dim of in into new views, or into
+// outs (out=: its dtypes must be the results', an empty one is resized,
+// and none may overlap in): the values, and the indices of cummax and
+// cummin. dt, when valid, is the dtype= argument: the input is read
+// converted to it, and the result has it. It restrides the dim away (Note
+// [Row plans] in package kernel) so the iterator walks every other dim, in
+// parallel, and the backend walks the dim itself.
+func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType, outs []*raw.View) ([]*raw.View, error) {
 	if s.Kind != optable.Scan && s.Kind != optable.Row || s == optable.LayerNorm {
 		return nil, errs.New(errs.Value, s.Name, "%s is not a scan along a dim", s.Name)
 	}
@@ -27,7 +28,7 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType) ([]*raw.View, er
 	}
 	d, err := shape.WrapDim(dim, in.Dim())
 	if err != nil {
-		return nil, err
+		return nil, errs.WithOp(err, s.Name)
 	}
 	src := in.DType
 	if dt.Valid() {
@@ -44,28 +45,19 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType) ([]*raw.View, er
 			return nil, err
 		}
 	}
+	res, err := scanOutputs(s, in, result, outs)
+	if err != nil {
+		return nil, err
+	}
 	if result == dtype.Bool && (s == optable.CumSum || s == optable.CumProd) && in.NumEl() > 0 {
 		// PyTorch has no bool running sum or product; a 0-d input is only converted.
 		if in.Dim() > 0 {
 			return nil, errs.New(errs.DType, s.Name, "\"%s_out_%s\" not implemented for '%s'", s.Name, Device(in), result)
 		}
-		out, err := empty(s.Name, result, in.Shape, in)
-		if err != nil {
-			return nil, err
-		}
-		_, err = CopyInto(s.Name, out, in, false)
-		return []*raw.View{out}, err
+		_, err = CopyInto(s.Name, res[0], in, false)
+		return res, err
 	}
-	outs := make([]*raw.View, s.Outputs)
-	for i := range outs {
-		dt := result
-		if i == 1 {
-			dt = dtype.Int64
-		}
-		if outs[i], err = empty(s.Name, dt, in.Shape, in); err != nil {
-			return nil, err
-		}
-	}
+	outs = res
 	if in.NumEl() == 0 {
 		return outs, nil
 	}
@@ -75,6 +67,47 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType) ([]*raw.View, er
 		return nil, err
 	}
 	return outs, nil
+}
+
+// scanOutputs returns the outputs of scan s over in with result dtype
+// result: outs checked and resized (out=), or new views; every check comes
+// before any resize.
+func scanOutputs(s *optable.Op, in *raw.View, result dtype.DType, outs []*raw.View) ([]*raw.View, error) {
+	dts := []dtype.DType{result, dtype.Int64}[:s.Outputs]
+	res := make([]*raw.View, s.Outputs)
+	for i := range res {
+		if i >= len(outs) || outs[i] == nil {
+			continue
+		}
+		o := outs[i]
+		if o.DType != dts[i] {
+			return nil, errs.New(errs.DType, s.Name, "Expected out tensor to have dtype %s, but got %s instead", dts[i], o.DType)
+		}
+		if !shape.Equal(o.Shape, in.Shape) && o.NumEl() != 0 {
+			return nil, errs.New(errs.Shape, s.Name, "output with shape %v doesn't match the result shape %v", o.Shape, in.Shape)
+		}
+		if err := iter.CheckNoOverlap(s.Name, o, in); err != nil {
+			return nil, err
+		}
+		if err := iter.CheckNoInternalOverlap(s.Name, o); err != nil {
+			return nil, err
+		}
+	}
+	for i := range res {
+		var err error
+		if i < len(outs) && outs[i] != nil {
+			res[i] = outs[i]
+			if !shape.Equal(res[i].Shape, in.Shape) {
+				err = resize(s.Name, res[i], in.Shape)
+			}
+		} else {
+			res[i], err = empty(s.Name, dts[i], in.Shape, in)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return res, nil
 }
 
 // runRows builds the row plan of Note [Row plans] (a 0-d operand is seen as

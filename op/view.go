@@ -237,7 +237,7 @@ func Stack(vs []*raw.View, dim int) (*raw.View, error) {
 	}
 	d, err := shape.WrapDim(dim, vs[0].Dim()+1)
 	if err != nil {
-		return nil, err
+		return nil, errs.WithOp(err, "stack")
 	}
 	us := make([]*raw.View, len(vs))
 	for i, v := range vs {

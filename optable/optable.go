@@ -156,6 +156,17 @@ type Op struct {
 	// Receiver is the input the method form of the API is called on (1
 	// for where: x.Where(cond, y), as PyTorch's Tensor.where).
 	Receiver int
+	// Keyword names a reduction's own keyword argument besides dims,
+	// keepdim and dtype: "correction" (var, std, default 1) or "p" (norm,
+	// default 2).
+	Keyword string
+	// OneDim: the reduction takes at most one dim and reports indices
+	// along it (max, min, argmax, argmin); with no dim it reduces the
+	// flattened tensor and reports flat indices.
+	OneDim bool
+	// ManualAPI: the op's API is written by hand, its arguments fitting no
+	// generated form (layer_norm's normalized shape, weight and bias).
+	ManualAPI bool
 }
 
 // Loop is an op's scalar meaning for a family of loop dtypes.

@@ -166,20 +166,20 @@ var (
 	Amin = reduction("amin", "Amin", "the smallest element (NaN if any is)", Op{NoIdentity: true, StrictOut: true},
 		minBools, minInts, minFloats)
 	Max = reduction("max", "Max", "the largest element and the int64 index of its first occurrence (a NaN, if any)",
-		Op{NoIdentity: true, Outputs: 2}, argMaxBools, argMaxInts, argMaxFloats)
+		Op{NoIdentity: true, Outputs: 2, OneDim: true}, argMaxBools, argMaxInts, argMaxFloats)
 	Min = reduction("min", "Min", "the smallest element and the int64 index of its first occurrence (a NaN, if any)",
-		Op{NoIdentity: true, Outputs: 2}, argMinBools, argMinInts, argMinFloats)
+		Op{NoIdentity: true, Outputs: 2, OneDim: true}, argMinBools, argMinInts, argMinFloats)
 	ArgMax = reduction("argmax", "ArgMax", "the int64 index of the first largest element (of a NaN, if any)",
-		Op{NoIdentity: true, InInput: true, NoBool: true, Result: alwaysInt64}, argOnly(argMaxBools), argOnly(argMaxInts), argOnly(argMaxFloats))
+		Op{NoIdentity: true, InInput: true, NoBool: true, OneDim: true, Result: alwaysInt64}, argOnly(argMaxBools), argOnly(argMaxInts), argOnly(argMaxFloats))
 	ArgMin = reduction("argmin", "ArgMin", "the int64 index of the first smallest element (of a NaN, if any)",
-		Op{NoIdentity: true, InInput: true, NoBool: true, Result: alwaysInt64}, argOnly(argMinBools), argOnly(argMinInts), argOnly(argMinFloats))
+		Op{NoIdentity: true, InInput: true, NoBool: true, OneDim: true, Result: alwaysInt64}, argOnly(argMinBools), argOnly(argMinInts), argOnly(argMinFloats))
 	Var = reduction("var", "Var", "the variance Σ(x-mean)²/max(n-correction, 0) (correction 1 unless given)",
-		Op{Result: floatOnly("var", "std and var only support floating point and complex dtypes, got %s")}, welford)
+		Op{Keyword: "correction", Result: floatOnly("var", "std and var only support floating point and complex dtypes, got %s")}, welford)
 	Std = reduction("std", "Std", "the standard deviation, the square root of the variance (correction 1 unless given)",
-		Op{Result: floatOnly("std", "std and var only support floating point and complex dtypes, got %s")},
+		Op{Keyword: "correction", Result: floatOnly("std", "std and var only support floating point and complex dtypes, got %s")},
 		with(welford, func(f *Fold) { f.Project = "T(math.Sqrt(c.Variance($s)))" }))
 	Norm = reduction("norm", "Norm", "the vector p-norm (Σ|x|^p)^(1/p) (p 2 unless given; ±Inf: max or min |x|; 0: the number of nonzeros)",
-		Op{Result: floatOnly("norm", "norm(): input dtype should be either floating point or complex. Got %s instead."), Pick: pickNorm})
+		Op{Keyword: "p", Result: floatOnly("norm", "norm(): input dtype should be either floating point or complex. Got %s instead."), Pick: pickNorm})
 	LogSumExp = reduction("logsumexp", "LogSumExp", "log Σe^x, computed stably (integer inputs give float32)", Op{Result: intToFloat},
 		Fold{Types: Floats, State: "elem.LSE", Init: "$s = elem.NewLSE()", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)", Project: "T($s.Value())"})
 	All = reduction("all", "All", "whether every element is nonzero (bool; uint8 for uint8 inputs)", Op{InInput: true, Result: boolOrUint8},

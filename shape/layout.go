@@ -265,11 +265,4 @@ func wrapDim(op string, dim, ndim int) (int, error) {
 	return d, nil
 }
 
-func withOp(op string, err error) error {
-	if e, ok := err.(*errs.Error); ok && e.Op == "" {
-		c := *e
-		c.Op = op
-		return &c
-	}
-	return err
-}
+func withOp(op string, err error) error { return errs.WithOp(err, op) }

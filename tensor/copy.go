@@ -1,9 +1,7 @@
 package tensor
 
 import (
-	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/op"
-	"github.com/goten-ml/goten/raw"
 )
 
 // To returns t converted to dt (t itself when it already has dt): floats
@@ -26,15 +24,21 @@ func (t *Tensor) CopyFrom(src *Tensor) *Tensor {
 	return t
 }
 
-// Fill sets every element of t to value and returns t.
-func (t *Tensor) Fill(value Num) *Tensor {
-	_, err := op.Fill(t.v, value)
+// Fill sets every element of t to value — a [Scalar], or any one-element
+// tensor — converted to t's dtype, and returns t. An expanded t is fine:
+// every write of an element writes the same value.
+func (t *Tensor) Fill(value *Tensor) *Tensor {
+	_, err := op.Fill(t.v, number("fill_", "value", value))
 	must(err)
 	return t
 }
 
 // Zero sets every element of t to 0 and returns t.
-func (t *Tensor) Zero() *Tensor { return t.Fill(Int(0)) }
+func (t *Tensor) Zero() *Tensor {
+	_, err := op.Fill(t.v, op.Int(0))
+	must(err)
+	return t
+}
 
 // Contiguous returns t itself if it is contiguous, else a row-major copy.
 func (t *Tensor) Contiguous() *Tensor {
@@ -53,6 +57,3 @@ func (t *Tensor) Clone() *Tensor {
 	must(err)
 	return wrap(v)
 }
-
-var _ = dtype.Bool
-var _ *raw.View

@@ -35,13 +35,15 @@ func Zeros(dt DType, shape ...int) *Tensor {
 }
 
 // Ones returns a new contiguous tensor of ones.
-func Ones(dt DType, shape ...int) *Tensor { return Full(Int(1), dt, shape...) }
+func Ones(dt DType, shape ...int) *Tensor { return Full(Scalar(1), dt, shape...) }
 
-// Full returns a new contiguous tensor filled with value converted to dt.
-func Full(value Num, dt DType, shape ...int) *Tensor {
+// Full returns a new contiguous tensor filled with value — a [Scalar], or
+// any one-element tensor — converted to dt.
+func Full(value *Tensor, dt DType, shape ...int) *Tensor {
 	checkShape("full", shape)
-	v := raw.New(dt, shape)
-	_, err := op.Fill(v, value)
+	v, err := raw.NewOn(device.CPUAllocator, dt, shape, nil, false)
+	must(err)
+	_, err = op.Fill(v, number("full", "fill_value", value))
 	must(err)
 	return wrap(v)
 }
@@ -53,7 +55,7 @@ func ZerosLike(t *Tensor) *Tensor { return Zeros(t.DType(), t.v.Shape...) }
 func OnesLike(t *Tensor) *Tensor { return Ones(t.DType(), t.v.Shape...) }
 
 // FullLike returns a tensor of t's shape and dtype filled with value.
-func FullLike(t *Tensor, value Num) *Tensor { return Full(value, t.DType(), t.v.Shape...) }
+func FullLike(t *Tensor, value *Tensor) *Tensor { return Full(value, t.DType(), t.v.Shape...) }
 
 // Arange returns the 1-D tensor [start, start+step, ...) of values below
 // end (above it for a negative step), of dtype dt. A zero step is a value error.

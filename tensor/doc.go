@@ -3,15 +3,43 @@
 //
 // A [Tensor] is a strided view of a storage. Ops build a plan with the
 // TensorIterator (package iter), which broadcasts, promotes, checks memory
-// overlap, reorders and coalesces dims, and runs a backend's kernels over it.
+// overlap, reorders and coalesces dims, and runs the kernels of the
+// backend of the tensors' device over it.
+//
+// # Naming
+//
+// The API of every elementwise op, reduction, scan and softmax is
+// generated from the op table (package optable), so one rule spells each
+// concept, without exceptions:
+//
+//	concept                    spelling                                         example
+//	elementwise op             a function, and a method on its first input     Add(a, b), a.Add(b), Exp(t), t.Exp()
+//	out= (write into dst)      OpTo(dst, inputs...)                             AddTo(dst, a, b)
+//	in place                   input.OpInPlace(others...)                       a.AddInPlace(b)
+//	an optional keyword        a trailing variadic argument                     Add(a, b, alpha), Div(a, b, RoundFloor), Logit(t, eps)
+//	a Go number                Scalar(x), wherever an op takes a number         a.Mul(Scalar(2.5)), t.Fill(Scalar(0))
+//	dims, keepdim, dtype=      a Dims from Over, the same for every reduction   t.Sum(Over(0, 1).KeepDim().As(Float64))
+//	reduction                  a function, a method, OpTo; no dims: all         t.Sum(), t.Var(Over(1).Correction(0))
+//	values and indices         two results; OpTo takes a dst for each           v, i := t.Max(Over(1))
+//	scan, softmax              one dim, given as Dims                           t.CumSum(Over(1)), t.Softmax(Over(-1))
+//	view                       a method returning a view sharing storage        t.T(), t.Narrow(0, 1, 2)
+//	constructor                a function of the dtype and shape                Zeros(Float32, 2, 3), FromSlice(xs, 2, 3)
+//	element access             At, Set, Item, ToSlice                           t.At(1, 2), t.Set(Scalar(5), 1, 2)
+//	bad input                  a panic with *Error (Try recovers it)            err := Try(func() { a.Add(b) })
+//
+// The method form of an op with several inputs is called on its first
+// input, except where PyTorch's differs (x.Where(cond, y), as
+// Tensor.where). Each generated function's doc states what the op
+// computes, from the op's entry in the table.
 //
 // # Broadcasting
 //
 // Binary and ternary ops broadcast their operands as PyTorch does: shapes
 // are aligned at their last dims, and a dim of size 1 (or a missing leading
 // dim) stretches to the other's size. Incompatible sizes panic with a shape
-// [Error] whose message is PyTorch's exact text, e.g. "The size of tensor a
-// (3) must match the size of tensor b (4) at non-singleton dimension 1".
+// [Error] whose message (its Msg) is PyTorch's exact text, e.g. "The size
+// of tensor a (3) must match the size of tensor b (4) at non-singleton
+// dimension 1"; its Error() adds the op's name in front.
 //
 // # Type promotion
 //
@@ -44,7 +72,8 @@
 // What the caller could have checked — shapes, dims, dtypes, indices —
 // makes an op panic with a *[Error] carrying a kind ([ShapeError],
 // [DTypeError], [OverlapError], [IndexError], [ViewError], [ValueError]),
-// the op's name and a message; [Try] turns such a panic into an error. This
+// the op's name (Op, set on every error) and a message; [Try] turns such a
+// panic into an error. This
 // is gonum's rule: expression-style code (a.Add(b).Mul(c)) stays readable,
 // and misuse is loud. Functions that read outside data return an error.
 //

@@ -16,7 +16,7 @@ func Example_broadcasting() {
 	// Output:
 	// tensor([[11., 12., 13.],
 	//         [24., 25., 26.]])
-	// The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
+	// add: The size of tensor a (3) must match the size of tensor b (2) at non-singleton dimension 1
 }
 
 // Type promotion follows PyTorch: Go scalars rank below tensors.
@@ -41,7 +41,7 @@ func Example_views() {
 	t := a.T()
 	fmt.Println(t.Shape(), t.Strides(), t.SharesStorage(a))
 	row := a.Select(0, 1)
-	row.Fill(tensor.Int(7))
+	row.Fill(tensor.Scalar(7))
 	fmt.Println(a)
 	// Output:
 	// [3 2] [1 3] true

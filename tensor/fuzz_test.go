@@ -16,17 +16,26 @@ import (
 // written naively in float64 (exact for these ops on values that fit).
 var binaryOps = []struct {
 	name string
-	run  func(a, b *tensor.Tensor) *tensor.Tensor
-	out  func(dst, a, b *tensor.Tensor) *tensor.Tensor
+	run  func(a, b *tensor.Tensor, alpha ...*tensor.Tensor) *tensor.Tensor
+	out  func(dst, a, b *tensor.Tensor, alpha ...*tensor.Tensor) *tensor.Tensor
 	ref  func(x, y float64) float64
 	bool bool // result is bool
 }{
-	{"add", tensor.Add, func(d, a, b *tensor.Tensor) *tensor.Tensor { return tensor.AddTo(d, a, b, tensor.Int(1)) }, func(x, y float64) float64 { return x + y }, false},
-	{"sub", tensor.Sub, func(d, a, b *tensor.Tensor) *tensor.Tensor { return tensor.SubTo(d, a, b, tensor.Int(1)) }, func(x, y float64) float64 { return x - y }, false},
-	{"mul", tensor.Mul, tensor.MulTo, func(x, y float64) float64 { return x * y }, false},
-	{"maximum", tensor.Maximum, tensor.MaximumTo, math.Max, false},
-	{"lt", tensor.Lt, tensor.LtTo, func(x, y float64) float64 { return b2f(x < y) }, true},
-	{"eq", tensor.Eq, tensor.EqTo, func(x, y float64) float64 { return b2f(x == y) }, true},
+	{"add", tensor.Add, tensor.AddTo, func(x, y float64) float64 { return x + y }, false},
+	{"sub", tensor.Sub, tensor.SubTo, func(x, y float64) float64 { return x - y }, false},
+	{"mul", noAlpha(tensor.Mul), noAlphaTo(tensor.MulTo), func(x, y float64) float64 { return x * y }, false},
+	{"maximum", noAlpha(tensor.Maximum), noAlphaTo(tensor.MaximumTo), math.Max, false},
+	{"lt", noAlpha(tensor.Lt), noAlphaTo(tensor.LtTo), func(x, y float64) float64 { return b2f(x < y) }, true},
+	{"eq", noAlpha(tensor.Eq), noAlphaTo(tensor.EqTo), func(x, y float64) float64 { return b2f(x == y) }, true},
+}
+
+// noAlpha and noAlphaTo give an op without alpha the signature of add's.
+func noAlpha(f func(a, b *tensor.Tensor) *tensor.Tensor) func(a, b *tensor.Tensor, alpha ...*tensor.Tensor) *tensor.Tensor {
+	return func(a, b *tensor.Tensor, _ ...*tensor.Tensor) *tensor.Tensor { return f(a, b) }
+}
+
+func noAlphaTo(f func(dst, a, b *tensor.Tensor) *tensor.Tensor) func(dst, a, b *tensor.Tensor, alpha ...*tensor.Tensor) *tensor.Tensor {
+	return func(dst, a, b *tensor.Tensor, _ ...*tensor.Tensor) *tensor.Tensor { return f(dst, a, b) }
 }
 
 func b2f(b bool) float64 {

@@ -7,40 +7,45 @@ import "github.com/goten-ml/goten/op"
 // product, 1-D·2-D a vector-matrix product, 2-D·2-D a matrix product, and
 // higher ranks a batched product whose batch dims broadcast. Mismatched
 // inner sizes are a shape error, mixed dtypes a dtype error.
-func Matmul(a, b *Tensor) *Tensor { return viewResult(op.Matmul(a.v, b.v)) }
+func Matmul(a, b *Tensor) *Tensor { return viewResult(op.Matmul(a.view(), b.view())) }
 
 // Matmul returns t·other; see [Matmul].
 func (t *Tensor) Matmul(other *Tensor) *Tensor { return Matmul(t, other) }
 
 // Mm returns the product of matrices a [n,k] and b [k,m].
-func Mm(a, b *Tensor) *Tensor { return viewResult(op.Mm(a.v, b.v)) }
+func Mm(a, b *Tensor) *Tensor { return viewResult(op.Mm(a.view(), b.view())) }
 
 // Bmm returns the batched product of a [B,n,k] and b [B,k,m] (no broadcasting).
-func Bmm(a, b *Tensor) *Tensor { return viewResult(op.Bmm(a.v, b.v)) }
+func Bmm(a, b *Tensor) *Tensor { return viewResult(op.Bmm(a.view(), b.view())) }
 
 // Mv returns the product of matrix a [n,k] and vector x [k].
-func Mv(a, x *Tensor) *Tensor { return viewResult(op.Mv(a.v, x.v)) }
+func Mv(a, x *Tensor) *Tensor { return viewResult(op.Mv(a.view(), x.view())) }
 
 // Dot returns the inner product of vectors a and b as a 0-dim tensor.
-func Dot(a, b *Tensor) *Tensor { return viewResult(op.Dot(a.v, b.v)) }
+func Dot(a, b *Tensor) *Tensor { return viewResult(op.Dot(a.view(), b.view())) }
 
 // Linear returns x·wᵀ + bias (torch.nn.functional.linear): x [..., k],
 // w [m, k], bias [m] or nil.
 func Linear(x, w, bias *Tensor) *Tensor {
-	var bv = bias
-	if bv == nil {
-		return viewResult(op.Linear(x.v, w.v, nil))
+	return viewResult(op.Linear(x.view(), w.view(), bias.view()))
+}
+
+// Addmm returns beta·input + alpha·(a·b), input broadcast to [n, m]; beta
+// and alpha are [Scalar]s (nil: 1), and beta 0 ignores input, NaN included.
+func Addmm(input, a, b *Tensor, beta, alpha *Tensor) *Tensor {
+	return viewResult(op.Addmm(input.view(), a.view(), b.view(), scale("addmm", "beta", beta), scale("addmm", "alpha", alpha)))
+}
+
+// Baddbmm returns beta·input + alpha·(a[i]·b[i]) for each batch i; beta and
+// alpha are [Scalar]s (nil: 1).
+func Baddbmm(input, a, b *Tensor, beta, alpha *Tensor) *Tensor {
+	return viewResult(op.Baddbmm(input.view(), a.view(), b.view(), scale("baddbmm", "beta", beta), scale("baddbmm", "alpha", alpha)))
+}
+
+// scale reads an optional multiplier: 1 when nil.
+func scale(opName, name string, x *Tensor) op.Scalar {
+	if x == nil {
+		return op.Int(1)
 	}
-	return viewResult(op.Linear(x.v, w.v, bv.v))
-}
-
-// Addmm returns beta·input + alpha·(a·b), input broadcast to [n, m];
-// beta 0 ignores input, NaN included.
-func Addmm(input, a, b *Tensor, beta, alpha Num) *Tensor {
-	return viewResult(op.Addmm(input.v, a.v, b.v, beta, alpha))
-}
-
-// Baddbmm returns beta·input + alpha·(a[i]·b[i]) for each batch i.
-func Baddbmm(input, a, b *Tensor, beta, alpha Num) *Tensor {
-	return viewResult(op.Baddbmm(input.v, a.v, b.v, beta, alpha))
+	return number(opName, name, x)
 }

@@ -26,7 +26,7 @@ func TestMatmulIntegerWraps(t *testing.T) {
 // TestMatmulBFloat16AccumulatesInFloat32: 4096 products of 0.1 and 1 sum to
 // about 410 in float32; a bfloat16 accumulator stalls at 32.
 func TestMatmulBFloat16AccumulatesInFloat32(t *testing.T) {
-	x := tensor.Full(tensor.Float(0.1), tensor.BFloat16, 1, 4096)
+	x := tensor.Full(tensor.Scalar(0.1), tensor.BFloat16, 1, 4096)
 	y := tensor.Ones(tensor.BFloat16, 4096, 1)
 	if got := x.Matmul(y).Item(); got != 410 {
 		t.Errorf("bfloat16 matmul = %v, want 410", got)

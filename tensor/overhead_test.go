@@ -15,15 +15,17 @@ func TestSmallOpAllocs(t *testing.T) {
 	a := FromSlice(make([]float32, 16), 16)
 	b := FromSlice(make([]float32, 16), 16)
 	out := Empty(Float32, 16)
+	one, oneF := Scalar(1), Scalar(1.0)
 	for _, c := range []struct {
 		name string
 		f    func()
 	}{
-		{"AddTo", func() { AddTo(out, a, b, Int(1)) }},
-		{"AddTo/float alpha 1", func() { AddTo(out, a, b, Float(1)) }},
+		{"AddTo", func() { AddTo(out, a, b) }},
+		{"AddTo/alpha 1", func() { AddTo(out, a, b, one) }},
+		{"AddTo/float alpha 1", func() { AddTo(out, a, b, oneF) }},
 		{"MulTo", func() { MulTo(out, a, b) }},
 		{"ExpTo", func() { ExpTo(out, a) }},
-		{"AddInPlace", func() { out.AddInPlace(a, Int(1)) }},
+		{"AddInPlace", func() { out.AddInPlace(a) }},
 		{"CopyFrom", func() { out.CopyFrom(a) }},
 	} {
 		c.f()
@@ -44,7 +46,7 @@ func BenchmarkAddTo(b *testing.B) {
 			b.SetBytes(int64(12 * n))
 			b.ReportAllocs()
 			for range b.N {
-				AddTo(out, x, y, Int(1))
+				AddTo(out, x, y)
 			}
 		})
 	}

@@ -99,37 +99,40 @@ func (c reduceCase) String() string {
 // run computes the case with goten: the result, and the indices of max/min.
 func (c reduceCase) run() (res, idx *tensor.Tensor, err error) {
 	t := tensor.FromRaw(c.in)
-	o := tensor.ReduceOpt{Dims: c.dims, KeepDim: c.keepdim}
+	o := tensor.Over(c.dims...)
+	if c.keepdim {
+		o = o.KeepDim()
+	}
 	err = tensor.Try(func() {
 		switch c.op {
 		case "sum":
-			res = t.SumOpt(o)
+			res = t.Sum(o)
 		case "nansum":
 			res = t.NanSum(o)
 		case "mean":
 			res = t.Mean(o)
 		case "prod":
-			res = t.ProdOpt(o)
+			res = t.Prod(o)
 		case "amax":
 			res = t.Amax(o)
 		case "amin":
 			res = t.Amin(o)
 		case "max":
-			res, idx = t.MaxDim(c.dims[0], c.keepdim)
+			res, idx = t.Max(o)
 		case "min":
-			res, idx = t.MinDim(c.dims[0], c.keepdim)
+			res, idx = t.Min(o)
 		case "argmax":
-			res = t.ArgMaxDim(c.dims[0], c.keepdim)
+			res = t.ArgMax(o)
 		case "argmin":
-			res = t.ArgMinDim(c.dims[0], c.keepdim)
+			res = t.ArgMin(o)
 		case "argmax_flat":
 			res = t.ArgMax()
 		case "var":
-			res = t.Var(o, c.corr)
+			res = t.Var(o.Correction(float64(c.corr)))
 		case "std":
-			res = t.Std(o, c.corr)
+			res = t.Std(o.Correction(float64(c.corr)))
 		case "norm":
-			res = t.Norm(c.p, o)
+			res = t.Norm(o.P(c.p))
 		case "logsumexp":
 			res = t.LogSumExp(o)
 		case "all":
@@ -137,7 +140,7 @@ func (c reduceCase) run() (res, idx *tensor.Tensor, err error) {
 		case "any":
 			res = t.Any(o)
 		case "count_nonzero":
-			res = t.CountNonzero(c.dims...)
+			res = t.CountNonzero(tensor.Over(c.dims...))
 		}
 	})
 	return res, idx, err

@@ -43,19 +43,19 @@ func TestScanRandom(t *testing.T) {
 		err := tensor.Try(func() {
 			switch op {
 			case "cumsum":
-				got = x.CumSum(dim)
+				got = x.CumSum(tensor.Over(dim))
 			case "cumprod":
-				got = x.CumProd(dim)
+				got = x.CumProd(tensor.Over(dim))
 			case "cummax":
-				got, gotIdx = x.CumMax(dim)
+				got, gotIdx = x.CumMax(tensor.Over(dim))
 			case "cummin":
-				got, gotIdx = x.CumMin(dim)
+				got, gotIdx = x.CumMin(tensor.Over(dim))
 			case "logcumsumexp":
-				got = x.LogCumSumExp(dim)
+				got = x.LogCumSumExp(tensor.Over(dim))
 			case "softmax":
-				got = x.Softmax(dim)
+				got = x.Softmax(tensor.Over(dim))
 			case "log_softmax":
-				got = x.LogSoftmax(dim)
+				got = x.LogSoftmax(tensor.Over(dim))
 			}
 		})
 		desc := fmt.Sprintf("seed %d: %s(%s%v strides %v, dim %d)", seed, op, dt, v.Shape, v.Strides, dim)

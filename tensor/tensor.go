@@ -7,6 +7,7 @@ import (
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // DType is an element type; see package dtype for the promotion rules.
@@ -39,11 +40,23 @@ type Tensor struct {
 // wrap returns a Tensor for a view.
 func wrap(v *raw.View) *Tensor { return &Tensor{v: v} }
 
-// Raw returns the tensor's underlying strided view (for other goten packages).
-func (t *Tensor) Raw() *raw.View { return t.v }
+// view returns t's view, or nil for a nil tensor: ops report a nil operand
+// as a value error.
+func (t *Tensor) view() *raw.View {
+	if t == nil {
+		return nil
+	}
+	return t.v
+}
 
-// FromRaw returns a tensor over a strided view (for other goten packages).
-func FromRaw(v *raw.View) *Tensor { return wrap(v) }
+// hostView returns t's view in host memory, where Go code may read its
+// elements: t's own, or a copy on the CPU for other devices.
+func (t *Tensor) hostView() *raw.View {
+	if t.v.Storage.Device().IsHost() {
+		return t.v
+	}
+	return t.ToDevice(CPU).v
+}
 
 // DType returns the element type.
 func (t *Tensor) DType() DType { return t.v.DType }
@@ -65,7 +78,8 @@ func (t *Tensor) NumEl() int { return t.v.NumEl() }
 
 // Size returns the size of dim (negative dims count from the end).
 func (t *Tensor) Size(dim int) int {
-	d := wrapDim(dim, t.Dim())
+	d, err := shape.WrapDim(dim, t.Dim())
+	must(errs.WithOp(err, "size"))
 	return t.v.Shape[d]
 }
 
@@ -77,23 +91,6 @@ func (t *Tensor) SharesStorage(u *Tensor) bool { return t.v.Storage == u.v.Stora
 
 // IsScalar reports whether t is a wrapped Go scalar (see [Scalar]).
 func (t *Tensor) IsScalar() bool { return t.v.Wrapped }
-
-// String prints the tensor as PyTorch's repr does.
-func (t *Tensor) String() string { return format(t.v) }
-
-func wrapDim(dim, ndim int) int {
-	n := ndim
-	if n == 0 {
-		n = 1
-	}
-	if dim < -n || dim >= n {
-		panic(errs.New(errs.Index, "", "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -n, n-1, dim))
-	}
-	if dim < 0 {
-		dim += n
-	}
-	return dim
-}
 
 // Element lists the Go types that hold tensor elements.
 type Element interface {
@@ -158,72 +155,93 @@ func ToSlice[T Element](t *Tensor) []T {
 	if DTypeOf[T]() != t.DType() {
 		panic(errs.New(errs.DType, "to_slice", "tensor of dtype %s read as %s", t.DType(), DTypeOf[T]()))
 	}
+	v := t.hostView()
 	out := make([]T, 0, t.NumEl())
-	all := device.Slice[T](t.v.Storage, 0, t.v.Storage.Len()/t.DType().Size())
-	t.v.ElementOffsets(func(off int) { out = append(out, all[off]) })
+	all := device.Slice[T](v.Storage, 0, v.Storage.Len()/v.DType.Size())
+	v.ElementOffsets(func(off int) { out = append(out, all[off]) })
 	return out
 }
 
 // Float64s returns t's elements in row-major order converted to float64.
 func (t *Tensor) Float64s() []float64 {
+	v := t.hostView()
 	out := make([]float64, 0, t.NumEl())
-	t.v.ElementOffsets(func(off int) { out = append(out, t.v.Float64At(off)) })
+	v.ElementOffsets(func(off int) { out = append(out, v.Float64At(off)) })
 	return out
 }
 
-// Int64s returns t's elements in row-major order converted to int64.
+// Int64s returns t's elements in row-major order converted to int64
+// (floats truncate toward zero).
 func (t *Tensor) Int64s() []int64 {
+	v := t.hostView()
 	out := make([]int64, 0, t.NumEl())
-	t.v.ElementOffsets(func(off int) { out = append(out, t.v.Int64At(off)) })
+	v.ElementOffsets(func(off int) { out = append(out, v.Int64At(off)) })
 	return out
 }
 
-func (t *Tensor) single(name string) int {
+// single returns the storage offset of the one element of t, in the view
+// of t that Go may read.
+func (t *Tensor) single(name string) (*raw.View, int) {
 	if t.NumEl() != 1 {
 		panic(errs.New(errs.Value, name, "a Tensor with %d elements cannot be converted to a scalar", t.NumEl()))
 	}
+	v := t.hostView()
 	var off int
-	t.v.ElementOffsets(func(o int) { off = o })
-	return off
+	v.ElementOffsets(func(o int) { off = o })
+	return v, off
 }
 
 // Item returns the single element of a one-element tensor as a float64.
-func (t *Tensor) Item() float64 { return t.v.Float64At(t.single("item")) }
+func (t *Tensor) Item() float64 {
+	v, off := t.single("item")
+	return v.Float64At(off)
+}
 
 // ItemInt returns the single element of a one-element tensor as an int64.
-func (t *Tensor) ItemInt() int64 { return t.v.Int64At(t.single("item")) }
+func (t *Tensor) ItemInt() int64 {
+	v, off := t.single("item")
+	return v.Int64At(off)
+}
 
-// At returns the element at idx (negative indices count from the end) as a float64.
-func (t *Tensor) At(idx ...int) float64 {
+// elementAt returns the 0-dim view of t's element at idx (negative indices
+// count from the end); a wrong number of indices or one out of range is an
+// index error raised by op.
+func (t *Tensor) elementAt(opName string, idx []int) *raw.View {
 	if len(idx) != t.Dim() {
-		panic(errs.New(errs.Index, "at", "expected %d indices, got %d", t.Dim(), len(idx)))
+		panic(errs.New(errs.Index, opName, "expected %d indices, got %d", t.Dim(), len(idx)))
 	}
 	off := t.v.Offset
 	for d, i := range idx {
 		s := t.v.Shape[d]
 		if i < -s || i >= s {
-			panic(errs.New(errs.Index, "at", "index %d is out of bounds for dimension %d with size %d", i, d, s))
+			panic(errs.New(errs.Index, opName, "index %d is out of bounds for dimension %d with size %d", i, d, s))
 		}
 		if i < 0 {
 			i += s
 		}
 		off += i * t.v.Strides[d]
 	}
-	return t.v.Float64At(off)
+	return t.v.WithLayout([]int{}, []int{}, off)
 }
 
-// Num is a Go number used as an op argument: alpha, a fill value, a clamp
-// bound. Build one with [Float], [Int] or [BoolNum].
-type Num = op.Scalar
+// At returns the element of t at idx (negative indices count from the
+// end) as a float64.
+func (t *Tensor) At(idx ...int) float64 { return wrap(t.elementAt("at", idx)).Item() }
 
-// Float returns a float Num.
-func Float(f float64) Num { return op.Float(f) }
-
-// Int returns an integer Num.
-func Int(i int64) Num { return op.Int(i) }
-
-// BoolNum returns a bool Num.
-func BoolNum(b bool) Num { return op.Bool(b) }
+// Set writes value — a [Scalar], or any one-element tensor — converted to
+// t's dtype, into the element of t at idx (negative indices count from the
+// end), and returns t.
+func (t *Tensor) Set(value *Tensor, idx ...int) *Tensor {
+	e := t.elementAt("set", idx)
+	if value == nil || value.NumEl() != 1 {
+		panic(errs.New(errs.Value, "set", "the value must be a single number"))
+	}
+	src, err := op.Reshape(value.v, []int{})
+	must(err)
+	_, err = op.CopyInto("set", e, src, false)
+	must(err)
+	return t
+}
 
 // Number lists the Go types [Scalar] accepts.
 type Number interface {
@@ -234,10 +252,11 @@ type Number interface {
 // in type promotion, as PyTorch's Python scalars do: an integer counts as
 // int64 and a float as float32 unless a tensor of their category is present.
 // So an int32 tensor plus Scalar(0.5) is float32, and a uint8 tensor plus
-// Scalar(3) stays uint8.
+// Scalar(3) stays uint8. It is the one way to pass a Go number to an op:
+// an operand, a clamp bound, a fill value, alpha.
 func Scalar[T Number](x T) *Tensor { return wrap(numOf(x).Wrap()) }
 
-func numOf[T Number](x T) Num {
+func numOf[T Number](x T) op.Scalar {
 	switch v := any(x).(type) {
 	case bool:
 		return op.Bool(v)

@@ -49,13 +49,13 @@ func main() {
 	// Reductions follow PyTorch's dtype rules: the sum of int32 is int64,
 	// var is unbiased by default, argmax returns the first index of a tie.
 	show("ints.sum() -> int64", ints.Sum())
-	show("m.sum(dim=0)", m.SumOpt(tensor.ReduceOpt{Dims: []int{0}}))
-	show("m.var(dim=1, keepdim=True)", m.Var(tensor.ReduceOpt{Dims: []int{1}, KeepDim: true}, 1))
+	show("m.sum(dim=0)", m.Sum(tensor.Over(0)))
+	show("m.var(dim=1, keepdim=True)", m.Var(tensor.Over(1).KeepDim()))
 	show("argmax of [3, 7, 7, 1] (first of the tie)", tensor.FromSlice([]float32{3, 7, 7, 1}).ArgMax())
 
 	// Scans and normalisations run along one dim.
-	show("m.cumsum(1)", m.CumSum(1))
-	show("softmax(m, dim=-1)", m.Softmax(-1))
+	show("m.cumsum(1)", m.CumSum(tensor.Over(1)))
+	show("softmax(m, dim=-1)", m.Softmax(tensor.Over(-1)))
 
 	// Matrix products dispatch on rank like torch.matmul; batch dims broadcast.
 	w := tensor.FromSlice([]float32{1, 0, 0, 1, 1, 1}, 3, 2)
@@ -66,12 +66,12 @@ func main() {
 	// Errors are typed and say what was wrong; nothing is half-written.
 	err := tensor.Try(func() { m.Add(tensor.FromSlice([]float32{1, 2})) })
 	fmt.Printf("error: %v\n", err)
-	err = tensor.Try(func() { ints.AddInPlace(tensor.Scalar(0.5), tensor.Int(1)) })
+	err = tensor.Try(func() { ints.AddInPlace(tensor.Scalar(0.5)) })
 	fmt.Printf("error: %v\n", err)
 	err = tensor.Try(func() { at.View(12) })
 	fmt.Printf("error: %v\n", err)
 	err = tensor.Try(func() { m.Matmul(m) })
 	fmt.Printf("error: %v\n", err)
-	err = tensor.Try(func() { ints.Mean(tensor.ReduceOpt{}) })
+	err = tensor.Try(func() { ints.Mean() })
 	fmt.Printf("error: %v\n", err)
 }

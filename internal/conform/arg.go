@@ -53,7 +53,6 @@ type arg struct {
 	b    bool             // argBool
 	ints []int            // argInts
 	ts   []*tensor.Tensor // argTensors
-	num  tensor.Num       // argScalar
 	sc   any              // argScalar: the Go value, int64, float64 or bool
 	dt   dtype.DType      // argDType
 }
@@ -169,19 +168,19 @@ func decodeObjectArg(r json.RawMessage) (arg, error) {
 		if err != nil {
 			return arg{}, badf("bad int scalar %s", v)
 		}
-		return arg{kind: argScalar, num: tensor.Int(i), sc: i}, nil
+		return arg{kind: argScalar, sc: i}, nil
 	case "float":
 		f, err := decodeFloat(v)
 		if err != nil {
 			return arg{}, err
 		}
-		return arg{kind: argScalar, num: tensor.Float(f), sc: f}, nil
+		return arg{kind: argScalar, sc: f}, nil
 	case "bool":
 		var b bool
 		if err := json.Unmarshal(v, &b); err != nil {
 			return arg{}, badf("bad bool scalar %s", v)
 		}
-		return arg{kind: argScalar, num: tensor.BoolNum(b), sc: b}, nil
+		return arg{kind: argScalar, sc: b}, nil
 	case "dtype":
 		var name string
 		if err := json.Unmarshal(v, &name); err != nil {

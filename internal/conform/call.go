@@ -139,17 +139,21 @@ func (c *call) flag(i int, name string, def bool) bool {
 	return def
 }
 
-// num returns an S parameter as a Num, def when absent.
-func (c *call) num(i int, name string, def tensor.Num) tensor.Num {
+// number returns an S parameter as a [tensor.Scalar], nil when absent.
+func (c *call) number(i int, name string) *tensor.Tensor {
 	if a, ok := c.opt(i, name, argScalar); ok {
-		return a.num
+		return a.operand()
 	}
-	return def
+	return nil
 }
 
-func (c *call) optNum(i int, name string) (tensor.Num, bool) {
-	a, ok := c.opt(i, name, argScalar)
-	return a.num, ok
+// optNumber returns an optional S parameter as the variadic argument of
+// the API (none, or one [tensor.Scalar]).
+func (c *call) optNumber(i int, name string) []*tensor.Tensor {
+	if a, ok := c.opt(i, name, argScalar); ok {
+		return []*tensor.Tensor{a.operand()}
+	}
+	return nil
 }
 
 func (c *call) dtype(i int, name string) (dtype.DType, bool) {

@@ -10,9 +10,10 @@ import (
 type opFunc func(c *call) result
 
 // ops maps each op name of OPS.md that goten has to the function that runs
-// it; the elementwise ops and their in-place forms are added from the
-// unaryOps and binaryOps tables by init. An op missing here is reported as
-// not implemented.
+// it; the elementwise ops without options, the reductions and the scans
+// of the op table, and their in-place and out= forms, are added by init
+// from zz_ops.go, which is generated from the table. An op missing here is
+// reported as not implemented.
 var ops = map[string]opFunc{
 	// Views and shape ops (suite views).
 	"view":    func(c *call) result { return one(c.tensor(0, "input").View(c.intsArg(1, "size")...)) },
@@ -88,10 +89,10 @@ var ops = map[string]opFunc{
 	// Elementwise ops with options (the plain ones are in unaryOps and binaryOps).
 	"logit":  opLogit,
 	"gelu":   opGelu,
-	"add":    func(c *call) result { return addSub(c, tensor.Add, tensor.AddScaled, tensor.AddTo) },
-	"sub":    func(c *call) result { return addSub(c, tensor.Sub, tensor.SubScaled, tensor.SubTo) },
-	"add_":   func(c *call) result { return one(c.tensor(0, "input").AddInPlace(c.operand(1, "other"), alpha(c))) },
-	"sub_":   func(c *call) result { return one(c.tensor(0, "input").SubInPlace(c.operand(1, "other"), alpha(c))) },
+	"add":    func(c *call) result { return addSub(c, tensor.Add, tensor.AddTo) },
+	"sub":    func(c *call) result { return addSub(c, tensor.Sub, tensor.SubTo) },
+	"add_":   func(c *call) result { return one(c.tensor(0, "input").AddInPlace(c.operand(1, "other"), alpha(c)...)) },
+	"sub_":   func(c *call) result { return one(c.tensor(0, "input").SubInPlace(c.operand(1, "other"), alpha(c)...)) },
 	"div":    opDiv,
 	"div_":   opDivInPlace,
 	"where":  opWhere,
@@ -100,19 +101,19 @@ var ops = map[string]opFunc{
 	"addcmul": func(c *call) result {
 		t, t1, t2, v := addcArgs(c)
 		if dst := c.out(); dst != nil {
-			return one(tensor.AddcmulTo(dst, t, t1, t2, v))
+			return one(tensor.AddcmulTo(dst, t, t1, t2, v...))
 		}
-		return one(t.Addcmul(t1, t2, v))
+		return one(t.Addcmul(t1, t2, v...))
 	},
-	"addcmul_": func(c *call) result { t, t1, t2, v := addcArgs(c); return one(t.AddcmulInPlace(t1, t2, v)) },
+	"addcmul_": func(c *call) result { t, t1, t2, v := addcArgs(c); return one(t.AddcmulInPlace(t1, t2, v...)) },
 	"addcdiv": func(c *call) result {
 		t, t1, t2, v := addcArgs(c)
 		if dst := c.out(); dst != nil {
-			return one(tensor.AddcdivTo(dst, t, t1, t2, v))
+			return one(tensor.AddcdivTo(dst, t, t1, t2, v...))
 		}
-		return one(t.Addcdiv(t1, t2, v))
+		return one(t.Addcdiv(t1, t2, v...))
 	},
-	"addcdiv_": func(c *call) result { t, t1, t2, v := addcArgs(c); return one(t.AddcdivInPlace(t1, t2, v)) },
+	"addcdiv_": func(c *call) result { t, t1, t2, v := addcArgs(c); return one(t.AddcdivInPlace(t1, t2, v...)) },
 	"lerp": func(c *call) result {
 		t, end, w := c.tensor(0, "input"), c.tensor(1, "end"), c.operand(2, "weight")
 		if dst := c.out(); dst != nil {
@@ -133,12 +134,12 @@ var ops = map[string]opFunc{
 		return one(c.tensor(0, "input").To(dt))
 	},
 	"copy_":      func(c *call) result { return one(c.tensor(0, "input").CopyFrom(c.tensor(1, "src"))) },
-	"fill_":      func(c *call) result { return one(c.tensor(0, "input").Fill(c.need(1, "value", argScalar).num)) },
+	"fill_":      func(c *call) result { return one(c.tensor(0, "input").Fill(c.need(1, "value", argScalar).operand())) },
 	"zero_":      func(c *call) result { return one(c.tensor(0, "input").Zero()) },
 	"zeros_like": func(c *call) result { return one(tensor.ZerosLike(c.tensor(0, "input"))) },
 	"ones_like":  func(c *call) result { return one(tensor.OnesLike(c.tensor(0, "input"))) },
 	"full_like": func(c *call) result {
-		return one(tensor.FullLike(c.tensor(0, "input"), c.need(1, "fill_value", argScalar).num))
+		return one(tensor.FullLike(c.tensor(0, "input"), c.need(1, "fill_value", argScalar).operand()))
 	},
 }
 
@@ -149,86 +150,12 @@ type unary struct {
 	inPlace func(*tensor.Tensor) *tensor.Tensor
 }
 
-var unaryOps = map[string]unary{
-	"neg":         {(*tensor.Tensor).Neg, tensor.NegTo, (*tensor.Tensor).NegInPlace},
-	"abs":         {(*tensor.Tensor).Abs, tensor.AbsTo, (*tensor.Tensor).AbsInPlace},
-	"sign":        {(*tensor.Tensor).Sign, tensor.SignTo, (*tensor.Tensor).SignInPlace},
-	"exp":         {(*tensor.Tensor).Exp, tensor.ExpTo, (*tensor.Tensor).ExpInPlace},
-	"exp2":        {(*tensor.Tensor).Exp2, tensor.Exp2To, (*tensor.Tensor).Exp2InPlace},
-	"expm1":       {(*tensor.Tensor).Expm1, tensor.Expm1To, (*tensor.Tensor).Expm1InPlace},
-	"log":         {(*tensor.Tensor).Log, tensor.LogTo, (*tensor.Tensor).LogInPlace},
-	"log2":        {(*tensor.Tensor).Log2, tensor.Log2To, (*tensor.Tensor).Log2InPlace},
-	"log10":       {(*tensor.Tensor).Log10, tensor.Log10To, (*tensor.Tensor).Log10InPlace},
-	"log1p":       {(*tensor.Tensor).Log1p, tensor.Log1pTo, (*tensor.Tensor).Log1pInPlace},
-	"sqrt":        {(*tensor.Tensor).Sqrt, tensor.SqrtTo, (*tensor.Tensor).SqrtInPlace},
-	"rsqrt":       {(*tensor.Tensor).Rsqrt, tensor.RsqrtTo, (*tensor.Tensor).RsqrtInPlace},
-	"reciprocal":  {(*tensor.Tensor).Reciprocal, tensor.ReciprocalTo, (*tensor.Tensor).ReciprocalInPlace},
-	"square":      {(*tensor.Tensor).Square, tensor.SquareTo, (*tensor.Tensor).SquareInPlace},
-	"sin":         {(*tensor.Tensor).Sin, tensor.SinTo, (*tensor.Tensor).SinInPlace},
-	"cos":         {(*tensor.Tensor).Cos, tensor.CosTo, (*tensor.Tensor).CosInPlace},
-	"tan":         {(*tensor.Tensor).Tan, tensor.TanTo, (*tensor.Tensor).TanInPlace},
-	"asin":        {(*tensor.Tensor).Asin, tensor.AsinTo, (*tensor.Tensor).AsinInPlace},
-	"acos":        {(*tensor.Tensor).Acos, tensor.AcosTo, (*tensor.Tensor).AcosInPlace},
-	"atan":        {(*tensor.Tensor).Atan, tensor.AtanTo, (*tensor.Tensor).AtanInPlace},
-	"sinh":        {(*tensor.Tensor).Sinh, tensor.SinhTo, (*tensor.Tensor).SinhInPlace},
-	"cosh":        {(*tensor.Tensor).Cosh, tensor.CoshTo, (*tensor.Tensor).CoshInPlace},
-	"tanh":        {(*tensor.Tensor).Tanh, tensor.TanhTo, (*tensor.Tensor).TanhInPlace},
-	"asinh":       {(*tensor.Tensor).Asinh, tensor.AsinhTo, (*tensor.Tensor).AsinhInPlace},
-	"acosh":       {(*tensor.Tensor).Acosh, tensor.AcoshTo, (*tensor.Tensor).AcoshInPlace},
-	"atanh":       {(*tensor.Tensor).Atanh, tensor.AtanhTo, (*tensor.Tensor).AtanhInPlace},
-	"sigmoid":     {(*tensor.Tensor).Sigmoid, tensor.SigmoidTo, (*tensor.Tensor).SigmoidInPlace},
-	"relu":        {(*tensor.Tensor).Relu, tensor.ReluTo, (*tensor.Tensor).ReluInPlace},
-	"silu":        {(*tensor.Tensor).Silu, tensor.SiluTo, (*tensor.Tensor).SiluInPlace},
-	"erf":         {(*tensor.Tensor).Erf, tensor.ErfTo, (*tensor.Tensor).ErfInPlace},
-	"erfc":        {(*tensor.Tensor).Erfc, tensor.ErfcTo, (*tensor.Tensor).ErfcInPlace},
-	"floor":       {(*tensor.Tensor).Floor, tensor.FloorTo, (*tensor.Tensor).FloorInPlace},
-	"ceil":        {(*tensor.Tensor).Ceil, tensor.CeilTo, (*tensor.Tensor).CeilInPlace},
-	"round":       {(*tensor.Tensor).Round, tensor.RoundTo, (*tensor.Tensor).RoundInPlace},
-	"trunc":       {(*tensor.Tensor).Trunc, tensor.TruncTo, (*tensor.Tensor).TruncInPlace},
-	"frac":        {(*tensor.Tensor).Frac, tensor.FracTo, (*tensor.Tensor).FracInPlace},
-	"logical_not": {(*tensor.Tensor).LogicalNot, tensor.LogicalNotTo, (*tensor.Tensor).LogicalNotInPlace},
-	"bitwise_not": {(*tensor.Tensor).BitwiseNot, tensor.BitwiseNotTo, (*tensor.Tensor).BitwiseNotInPlace},
-	"isnan":       {(*tensor.Tensor).IsNan, tensor.IsNanTo, (*tensor.Tensor).IsNanInPlace},
-	"isinf":       {(*tensor.Tensor).IsInf, tensor.IsInfTo, (*tensor.Tensor).IsInfInPlace},
-	"isfinite":    {(*tensor.Tensor).IsFinite, tensor.IsFiniteTo, (*tensor.Tensor).IsFiniteInPlace},
-	"signbit":     {(*tensor.Tensor).Signbit, tensor.SignbitTo, (*tensor.Tensor).SignbitInPlace},
-}
-
 // binary is an elementwise op of two operands (each a tensor or, except
 // self of the in-place form, a scalar).
 type binary struct {
 	fn      func(a, b *tensor.Tensor) *tensor.Tensor
 	to      func(dst, a, b *tensor.Tensor) *tensor.Tensor
 	inPlace func(t, other *tensor.Tensor) *tensor.Tensor
-}
-
-var binaryOps = map[string]binary{
-	"mul":                 {tensor.Mul, tensor.MulTo, (*tensor.Tensor).MulInPlace},
-	"floor_divide":        {tensor.FloorDivide, tensor.FloorDivideTo, (*tensor.Tensor).FloorDivideInPlace},
-	"remainder":           {tensor.Remainder, tensor.RemainderTo, (*tensor.Tensor).RemainderInPlace},
-	"fmod":                {tensor.Fmod, tensor.FmodTo, (*tensor.Tensor).FmodInPlace},
-	"pow":                 {tensor.Pow, tensor.PowTo, (*tensor.Tensor).PowInPlace},
-	"maximum":             {tensor.Maximum, tensor.MaximumTo, (*tensor.Tensor).MaximumInPlace},
-	"minimum":             {tensor.Minimum, tensor.MinimumTo, (*tensor.Tensor).MinimumInPlace},
-	"fmax":                {tensor.Fmax, tensor.FmaxTo, (*tensor.Tensor).FmaxInPlace},
-	"fmin":                {tensor.Fmin, tensor.FminTo, (*tensor.Tensor).FminInPlace},
-	"atan2":               {tensor.Atan2, tensor.Atan2To, (*tensor.Tensor).Atan2InPlace},
-	"hypot":               {tensor.Hypot, tensor.HypotTo, (*tensor.Tensor).HypotInPlace},
-	"copysign":            {tensor.Copysign, tensor.CopysignTo, (*tensor.Tensor).CopysignInPlace},
-	"eq":                  {tensor.Eq, tensor.EqTo, (*tensor.Tensor).EqInPlace},
-	"ne":                  {tensor.Ne, tensor.NeTo, (*tensor.Tensor).NeInPlace},
-	"lt":                  {tensor.Lt, tensor.LtTo, (*tensor.Tensor).LtInPlace},
-	"le":                  {tensor.Le, tensor.LeTo, (*tensor.Tensor).LeInPlace},
-	"gt":                  {tensor.Gt, tensor.GtTo, (*tensor.Tensor).GtInPlace},
-	"ge":                  {tensor.Ge, tensor.GeTo, (*tensor.Tensor).GeInPlace},
-	"logical_and":         {tensor.LogicalAnd, tensor.LogicalAndTo, (*tensor.Tensor).LogicalAndInPlace},
-	"logical_or":          {tensor.LogicalOr, tensor.LogicalOrTo, (*tensor.Tensor).LogicalOrInPlace},
-	"logical_xor":         {tensor.LogicalXor, tensor.LogicalXorTo, (*tensor.Tensor).LogicalXorInPlace},
-	"bitwise_and":         {tensor.BitwiseAnd, tensor.BitwiseAndTo, (*tensor.Tensor).BitwiseAndInPlace},
-	"bitwise_or":          {tensor.BitwiseOr, tensor.BitwiseOrTo, (*tensor.Tensor).BitwiseOrInPlace},
-	"bitwise_xor":         {tensor.BitwiseXor, tensor.BitwiseXorTo, (*tensor.Tensor).BitwiseXorInPlace},
-	"bitwise_left_shift":  {tensor.BitwiseLeftShift, tensor.BitwiseLeftShiftTo, (*tensor.Tensor).BitwiseLeftShiftInPlace},
-	"bitwise_right_shift": {tensor.BitwiseRightShift, tensor.BitwiseRightShiftTo, (*tensor.Tensor).BitwiseRightShiftInPlace},
 }
 
 func init() {
@@ -282,86 +209,72 @@ func opLogit(c *call) result {
 	x := c.tensor(0, "input")
 	a, hasEps := c.opt(1, "eps", argScalar)
 	dst := c.out()
-	switch {
-	case hasEps && dst != nil:
-		return one(tensor.LogitEpsTo(dst, x, a.float()))
-	case hasEps:
-		return one(x.LogitEps(a.float()))
-	case dst != nil:
-		return one(tensor.LogitTo(dst, x))
+	var eps []float64
+	if hasEps {
+		eps = []float64{a.float()}
 	}
-	return one(x.Logit())
+	if dst != nil {
+		return one(tensor.LogitTo(dst, x, eps...))
+	}
+	return one(x.Logit(eps...))
 }
 
 func opGelu(c *call) result {
 	x := c.tensor(0, "input")
 	mode, _ := c.str(-1, "approximate")
 	dst := c.out()
+	var approx tensor.Approximate
 	switch mode {
 	case "", "none":
-		if dst != nil {
-			return one(tensor.GeluTo(dst, x))
-		}
-		return one(x.Gelu())
 	case "tanh":
-		if dst != nil {
-			return one(tensor.GeluTanhTo(dst, x))
-		}
-		return one(x.GeluTanh())
+		approx = tensor.ApproxTanh
+	default:
+		panic(c.missing("approximate=" + mode + " (PyTorch: a value error)"))
 	}
-	panic(c.missing("approximate=" + mode + " (PyTorch: a value error)"))
+	if dst != nil {
+		return one(tensor.GeluTo(dst, x, approx))
+	}
+	return one(x.Gelu(approx))
 }
 
-func alpha(c *call) tensor.Num { return c.num(-1, "alpha", tensor.Int(1)) }
+// alpha returns add's and sub's alpha: none, or the one given.
+func alpha(c *call) []*tensor.Tensor { return c.optNumber(-1, "alpha") }
 
 // addSub runs add or sub: a + alpha·b, a − alpha·b.
-func addSub(c *call, plain func(a, b *tensor.Tensor) *tensor.Tensor, scaled func(a, b *tensor.Tensor, alpha tensor.Num) *tensor.Tensor,
-	to func(dst, a, b *tensor.Tensor, alpha tensor.Num) *tensor.Tensor) result {
+func addSub(c *call, fn func(a, b *tensor.Tensor, alpha ...*tensor.Tensor) *tensor.Tensor,
+	to func(dst, a, b *tensor.Tensor, alpha ...*tensor.Tensor) *tensor.Tensor) result {
 	a, b := c.operand(0, "input"), c.operand(1, "other")
-	al, hasAlpha := c.optNum(-1, "alpha")
 	if dst := c.out(); dst != nil {
-		return one(to(dst, a, b, alpha(c)))
+		return one(to(dst, a, b, alpha(c)...))
 	}
-	if hasAlpha {
-		return one(scaled(a, b, al))
-	}
-	return one(plain(a, b))
+	return one(fn(a, b, alpha(c)...))
 }
 
-func roundingMode(c *call) (tensor.RoundingMode, bool) {
+// roundingMode reads div's rounding_mode.
+func roundingMode(c *call) tensor.Rounding {
 	mode, ok := c.str(-1, "rounding_mode")
 	switch {
 	case !ok:
-		return tensor.TrueDivision, false
+		return tensor.TrueDivision
 	case mode == "trunc":
-		return tensor.RoundTrunc, true
+		return tensor.RoundTrunc
 	case mode == "floor":
-		return tensor.RoundFloor, true
+		return tensor.RoundFloor
 	}
 	panic(c.missing("rounding_mode=" + mode + " (PyTorch: a value error)"))
 }
 
 func opDiv(c *call) result {
 	a, b := c.operand(0, "input"), c.operand(1, "other")
-	mode, rounded := roundingMode(c)
-	dst := c.out()
-	switch {
-	case rounded && dst != nil:
-		return one(tensor.DivModeTo(dst, a, b, mode))
-	case rounded:
-		return one(tensor.DivMode(a, b, mode))
-	case dst != nil:
-		return one(tensor.DivTo(dst, a, b))
+	mode := roundingMode(c)
+	if dst := c.out(); dst != nil {
+		return one(tensor.DivTo(dst, a, b, mode))
 	}
-	return one(tensor.Div(a, b))
+	return one(tensor.Div(a, b, mode))
 }
 
 func opDivInPlace(c *call) result {
-	t, other := c.tensor(0, "input"), c.operand(1, "other")
-	if _, rounded := roundingMode(c); rounded {
-		panic(c.missing("rounding_mode (no in-place DivMode)"))
-	}
-	return one(t.DivInPlace(other))
+	return one(c.tensor(0, "input").DivInPlace(c.operand(1, "other"), roundingMode(c)))
 }
 
 func opWhere(c *call) result {
@@ -386,10 +299,10 @@ func opClamp(c *call) result {
 	return one(t.Clamp(lo, hi))
 }
 
-// addcArgs returns addcmul's and addcdiv's input, tensor1, tensor2 and value.
-func addcArgs(c *call) (t, t1, t2 *tensor.Tensor, value tensor.Num) {
-	return c.tensor(0, "input"), c.tensor(1, "tensor1"), c.tensor(2, "tensor2"),
-		c.num(-1, "value", tensor.Int(1))
+// addcArgs returns addcmul's and addcdiv's input, tensor1, tensor2 and
+// value (none, or the one given).
+func addcArgs(c *call) (t, t1, t2 *tensor.Tensor, value []*tensor.Tensor) {
+	return c.tensor(0, "input"), c.tensor(1, "tensor1"), c.tensor(2, "tensor2"), c.optNumber(-1, "value")
 }
 
 // runOp dispatches one op.

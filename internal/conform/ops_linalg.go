@@ -18,10 +18,10 @@ func init() {
 	})
 	add("addmm", func(c *call) result {
 		return one(tensor.Addmm(c.tensor(0, "input"), c.tensor(1, "mat1"), c.tensor(2, "mat2"),
-			c.num(-1, "beta", tensor.Int(1)), c.num(-1, "alpha", tensor.Int(1))))
+			c.number(-1, "beta"), c.number(-1, "alpha")))
 	})
 	add("baddbmm", func(c *call) result {
 		return one(tensor.Baddbmm(c.tensor(0, "input"), c.tensor(1, "batch1"), c.tensor(2, "batch2"),
-			c.num(-1, "beta", tensor.Int(1)), c.num(-1, "alpha", tensor.Int(1))))
+			c.number(-1, "beta"), c.number(-1, "alpha")))
 	})
 }

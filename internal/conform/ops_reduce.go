@@ -4,134 +4,162 @@ import (
 	"github.com/goten-ml/goten/tensor"
 )
 
-// The reductions of OPS.md (suite reductions).
+//go:generate go run ../gen conform
+
+// reduction is a reduction of the op table: its generated API (fn, to; or
+// fn2, to2 for max and min, which return indices too), its own keyword
+// argument and whether it takes at most one dim.
+type reduction struct {
+	fn      func(*tensor.Tensor, ...tensor.Dims) *tensor.Tensor
+	to      func(dst, t *tensor.Tensor, o ...tensor.Dims) *tensor.Tensor
+	fn2     func(*tensor.Tensor, ...tensor.Dims) (*tensor.Tensor, *tensor.Tensor)
+	to2     func(v, i, t *tensor.Tensor, o ...tensor.Dims) (*tensor.Tensor, *tensor.Tensor)
+	keyword string
+	oneDim  bool
+}
+
+// scanOp is a scan or row op of the op table: its generated API.
+type scanOp struct {
+	fn  func(*tensor.Tensor, tensor.Dims) *tensor.Tensor
+	to  func(dst, t *tensor.Tensor, o tensor.Dims) *tensor.Tensor
+	fn2 func(*tensor.Tensor, tensor.Dims) (*tensor.Tensor, *tensor.Tensor)
+	to2 func(v, i, t *tensor.Tensor, o tensor.Dims) (*tensor.Tensor, *tensor.Tensor)
+}
+
+// The reductions and scans of the op table (suites reductions, scans,
+// softmax), with PyTorch's signatures.
 func init() {
-	add("sum", func(c *call) result {
-		t, o := c.tensor(0, "input"), reduceOpt(c, true)
-		if dst := c.out(); dst != nil {
-			return one(tensor.SumTo(dst, t, o))
+	for name, r := range reductions {
+		add(name, func(c *call) result { return runReduction(c, r) })
+	}
+	for name, s := range scans {
+		add(name, func(c *call) result { return runScan(c, s) })
+	}
+	add("layer_norm", func(c *call) result {
+		x := c.tensor(0, "input")
+		shape := c.intsArg(1, "normalized_shape")
+		var w, b *tensor.Tensor
+		if a, ok := c.opt(2, "weight", argTensor); ok {
+			w = a.t
 		}
-		return one(t.SumOpt(o))
-	})
-	add("nansum", func(c *call) result { return one(c.tensor(0, "input").NanSum(reduceOpt(c, true))) })
-	add("prod", func(c *call) result { return one(c.tensor(0, "input").ProdOpt(reduceOpt(c, true))) })
-	add("mean", func(c *call) result { return one(c.tensor(0, "input").Mean(reduceOpt(c, true))) })
-	add("amax", func(c *call) result {
-		t, o := c.tensor(0, "input"), reduceOpt(c, false)
-		if dst := c.out(); dst != nil {
-			return one(tensor.AmaxTo(dst, t, o))
+		if a, ok := c.opt(3, "bias", argTensor); ok {
+			b = a.t
 		}
-		return one(t.Amax(o))
-	})
-	add("amin", func(c *call) result {
-		t, o := c.tensor(0, "input"), reduceOpt(c, false)
-		if dst := c.out(); dst != nil {
-			return one(tensor.AminTo(dst, t, o))
+		eps := 1e-5
+		if a, ok := c.opt(4, "eps", argScalar); ok {
+			eps = a.float()
 		}
-		return one(t.Amin(o))
-	})
-	add("max", func(c *call) result { return maxMin(c, (*tensor.Tensor).Max, (*tensor.Tensor).MaxDim) })
-	add("min", func(c *call) result { return maxMin(c, (*tensor.Tensor).Min, (*tensor.Tensor).MinDim) })
-	add("argmax", func(c *call) result { return argIndex(c, (*tensor.Tensor).ArgMax, (*tensor.Tensor).ArgMaxDim) })
-	add("argmin", func(c *call) result { return argIndex(c, (*tensor.Tensor).ArgMin, (*tensor.Tensor).ArgMinDim) })
-	add("var", func(c *call) result { t, o, corr := varArgs(c); return one(t.Var(o, corr)) })
-	add("std", func(c *call) result { t, o, corr := varArgs(c); return one(t.Std(o, corr)) })
-	add("norm", opNorm)
-	add("logsumexp", func(c *call) result { return one(c.tensor(0, "input").LogSumExp(reduceOpt(c, false))) })
-	add("all", func(c *call) result { return one(c.tensor(0, "input").All(reduceOpt(c, false))) })
-	add("any", func(c *call) result { return one(c.tensor(0, "input").Any(reduceOpt(c, false))) })
-	add("count_nonzero", func(c *call) result {
-		dims, _ := c.dims(1, "dim")
-		return one(c.tensor(0, "input").CountNonzero(dims...))
+		return one(tensor.LayerNorm(x, shape, w, b, eps))
 	})
 }
 
-// reduceOpt reads a reduction's dim (int|ints), keepdim and, when withDType, dtype.
-func reduceOpt(c *call, withDType bool) tensor.ReduceOpt {
-	var o tensor.ReduceOpt
-	o.Dims, _ = c.dims(1, "dim")
-	o.KeepDim = c.flag(2, "keepdim", false)
-	if withDType {
+// runReduction runs a reduction with its PyTorch signature:
+// (input, dim, keepdim, *, dtype) for most; var and std's (input, dim,
+// unbiased, keepdim, *, correction) and (input, unbiased); norm's (input,
+// p, dim, keepdim, dtype); count_nonzero's (input, dim).
+func runReduction(c *call, r reduction) result {
+	t := c.tensor(0, "input")
+	var o tensor.Dims
+	switch r.keyword {
+	case "correction":
+		o = varDims(c)
+	case "p":
+		o = normDims(c)
+	default:
+		dims, hasDim := c.dims(1, "dim")
+		o = tensor.Over(dims...)
+		if c.flag(2, "keepdim", false) {
+			if r.oneDim && !hasDim {
+				panic(c.missing("keepdim without dim"))
+			}
+			o = o.KeepDim()
+		}
 		if dt, ok := c.dtype(-1, "dtype"); ok {
-			o.DType = dt
+			o = o.As(dt)
+		}
+		if r.fn2 != nil && !hasDim { // torch.max(x): the value alone
+			v, _ := r.fn2(t, o)
+			return one(v)
 		}
 	}
-	return o
-}
-
-// maxMin runs max/min: of all elements, or along a dim with indices.
-func maxMin(c *call, all func(*tensor.Tensor) *tensor.Tensor, along func(*tensor.Tensor, int, bool) (*tensor.Tensor, *tensor.Tensor)) result {
-	t := c.tensor(0, "input")
-	d, ok := c.optInt(1, "dim")
-	if !ok {
-		return one(all(t))
-	}
-	v, i := along(t, d, c.flag(2, "keepdim", false))
-	return many([]*tensor.Tensor{v, i})
-}
-
-// argIndex runs argmax/argmin: of the flattened tensor, or along a dim.
-func argIndex(c *call, all func(*tensor.Tensor) *tensor.Tensor, along func(*tensor.Tensor, int, bool) *tensor.Tensor) result {
-	t := c.tensor(0, "input")
-	d, ok := c.optInt(1, "dim")
-	keep := c.flag(2, "keepdim", false)
-	if !ok {
-		if keep {
-			panic(c.missing("keepdim without dim"))
+	if r.fn2 != nil {
+		if dst := c.out(); dst != nil {
+			panic(c.missing("out= of values and indices"))
 		}
-		return one(all(t))
+		v, i := r.fn2(t, o)
+		return many([]*tensor.Tensor{v, i})
 	}
-	return one(along(t, d, keep))
+	if dst := c.out(); dst != nil {
+		return one(r.to(dst, t, o))
+	}
+	return one(r.fn(t, o))
 }
 
-// varArgs reads var/std's two signatures: (input, dim, unbiased, keepdim,
+// varDims reads var/std's two signatures: (input, dim, unbiased, keepdim,
 // *, correction, keepdim) and (input, unbiased).
-func varArgs(c *call) (*tensor.Tensor, tensor.ReduceOpt, int) {
-	t := c.tensor(0, "input")
-	var o tensor.ReduceOpt
-	corr := 1
+func varDims(c *call) tensor.Dims {
+	var o tensor.Dims
 	a, ok := c.get(1, "dim")
 	switch {
 	case ok && a.kind == argBool:
 		if !a.b {
-			corr = 0
+			return o.Correction(0)
 		}
-		return t, o, corr
+		return o
 	case ok && a.kind == argInt:
-		o.Dims = []int{a.i}
+		o = tensor.Over(a.i)
 	case ok && a.kind == argInts:
-		o.Dims = a.ints
+		o = tensor.Over(a.ints...)
 	case ok:
 		panic(badf("%s: dim is a %v", c.op, a.kind))
 	}
 	if u, ok := c.opt(2, "unbiased", argBool); ok && !u.b {
-		corr = 0
+		o = o.Correction(0)
 	}
-	o.KeepDim = c.flag(3, "keepdim", false)
+	if c.flag(3, "keepdim", false) {
+		o = o.KeepDim()
+	}
 	if v, ok := c.optInt(-1, "correction"); ok {
-		corr = v
+		o = o.Correction(float64(v))
 	}
-	return t, o, corr
+	return o
 }
 
-// opNorm is torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None).
-func opNorm(c *call) result {
-	t := c.tensor(0, "input")
-	p := 2.0
+// normDims reads torch.norm(input, p='fro', dim=None, keepdim=False, dtype=None).
+func normDims(c *call) tensor.Dims {
+	dims, _ := c.dims(2, "dim")
+	o := tensor.Over(dims...)
 	if a, ok := c.opt(1, "p", argScalar, argString); ok {
 		switch {
 		case a.kind == argScalar:
-			p = a.float()
+			o = o.P(a.float())
 		case a.s == "fro":
 		default:
 			panic(c.missing("p=" + a.s))
 		}
 	}
-	var o tensor.ReduceOpt
-	o.Dims, _ = c.dims(2, "dim")
-	o.KeepDim = c.flag(3, "keepdim", false)
-	if dt, ok := c.dtype(-1, "dtype"); ok {
-		o.DType = dt
+	if c.flag(3, "keepdim", false) {
+		o = o.KeepDim()
 	}
-	return one(t.Norm(p, o))
+	if dt, ok := c.dtype(-1, "dtype"); ok {
+		o = o.As(dt)
+	}
+	return o
+}
+
+// runScan runs a scan or row op: (input, dim, *, dtype).
+func runScan(c *call, s scanOp) result {
+	t := c.tensor(0, "input")
+	o := tensor.Over(c.intArg(1, "dim"))
+	if dt, ok := c.dtype(-1, "dtype"); ok {
+		o = o.As(dt)
+	}
+	if s.fn2 != nil {
+		v, i := s.fn2(t, o)
+		return many([]*tensor.Tensor{v, i})
+	}
+	if dst := c.out(); dst != nil {
+		return one(s.to(dst, t, o))
+	}
+	return one(s.fn(t, o))
 }

@@ -190,8 +190,11 @@ func checkError(err *tensor.Error, want *ErrorSpec, before map[string]snapshot, 
 	if kind := err.Kind.String(); kind != want.Kind {
 		reasons = append(reasons, fmt.Sprintf("error kind %s, want %s: %s", kind, want.Kind, firstLine(err)))
 	}
-	if want.Exact && err.Error() != want.Message {
-		reasons = append(reasons, fmt.Sprintf("message %q, want %q", err.Error(), want.Message))
+	if want.Exact && err.Msg != want.Message {
+		reasons = append(reasons, fmt.Sprintf("message %q, want %q", err.Msg, want.Message))
+	}
+	if err.Op == "" {
+		reasons = append(reasons, fmt.Sprintf("the error names no op: %s", firstLine(err)))
 	}
 	for _, name := range want.Unchanged {
 		if !before[name].same(takeSnapshot(env[name])) {

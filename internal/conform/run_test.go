@@ -121,7 +121,7 @@ func TestSnapshotSame(t *testing.T) {
 	if !s.same(takeSnapshot(a)) {
 		t.Error("a snapshot differs from itself (NaN must equal NaN)")
 	}
-	a.Fill(tensor.Int(0))
+	a.Fill(tensor.Scalar(0))
 	if s.same(takeSnapshot(a)) {
 		t.Error("a snapshot equals one of changed values")
 	}

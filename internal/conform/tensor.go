@@ -6,9 +6,7 @@ import (
 	"math"
 	"strconv"
 
-	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
-	"github.com/goten-ml/goten/raw"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -252,115 +250,85 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 			return nil, badf("view [%d, %d] lies outside its storage of %d elements", lo, hi, size)
 		}
 	}
-	st := device.Alloc(size * dt.Size())
-	store(st, dt, size, value)
-	base := tensor.FromRaw(&raw.View{Storage: st, DType: dt, Shape: []int{size}, Strides: []int{1}}).ToDevice(dev)
+	base := storage(dt, size, value).ToDevice(dev)
 	return base.AsStridedAt(tj.Shape, strides, offset), nil
 }
 
-// store writes n elements into s: element k is value(k) converted to dt by
-// the library's rules (bool: ≠ 0; integers: truncation; 16-bit floats: via
-// float32, to nearest even). It writes through typed slices, one dtype
-// switch per call.
-func store(s *device.Storage, dt dtype.DType, n int, value func(int) float64) {
+// storage returns a 1-D tensor of n elements: element k is value(k)
+// converted to dt by the library's rules (bool: ≠ 0; integers: truncation;
+// 16-bit floats: via float32, to nearest even), converted here in Go, not
+// by the library's kernels.
+func storage(dt dtype.DType, n int, value func(int) float64) *tensor.Tensor {
 	switch dt {
 	case dtype.Bool:
-		fill(device.Slice[bool](s, 0, n), func(k int) bool { return value(k) != 0 })
+		return tensor.FromSlice(fill(n, func(k int) bool { return value(k) != 0 }))
 	case dtype.Uint8:
-		fill(device.Slice[uint8](s, 0, n), func(k int) uint8 { return uint8(int64(value(k))) })
+		return tensor.FromSlice(fill(n, func(k int) uint8 { return uint8(int64(value(k))) }))
 	case dtype.Int8:
-		fill(device.Slice[int8](s, 0, n), func(k int) int8 { return int8(int64(value(k))) })
+		return tensor.FromSlice(fill(n, func(k int) int8 { return int8(int64(value(k))) }))
 	case dtype.Int16:
-		fill(device.Slice[int16](s, 0, n), func(k int) int16 { return int16(int64(value(k))) })
+		return tensor.FromSlice(fill(n, func(k int) int16 { return int16(int64(value(k))) }))
 	case dtype.Int32:
-		fill(device.Slice[int32](s, 0, n), func(k int) int32 { return int32(int64(value(k))) })
+		return tensor.FromSlice(fill(n, func(k int) int32 { return int32(int64(value(k))) }))
 	case dtype.Int64:
-		fill(device.Slice[int64](s, 0, n), func(k int) int64 { return int64(value(k)) })
+		return tensor.FromSlice(fill(n, func(k int) int64 { return int64(value(k)) }))
 	case dtype.Float16:
-		fill(device.Slice[dtype.Half](s, 0, n), func(k int) dtype.Half { return dtype.HalfFromFloat32(float32(value(k))) })
+		return tensor.FromSlice(fill(n, func(k int) dtype.Half { return dtype.HalfFromFloat32(float32(value(k))) }))
 	case dtype.BFloat16:
-		fill(device.Slice[dtype.BF16](s, 0, n), func(k int) dtype.BF16 { return dtype.BF16FromFloat32(float32(value(k))) })
+		return tensor.FromSlice(fill(n, func(k int) dtype.BF16 { return dtype.BF16FromFloat32(float32(value(k))) }))
 	case dtype.Float32:
-		fill(device.Slice[float32](s, 0, n), func(k int) float32 { return float32(value(k)) })
+		return tensor.FromSlice(fill(n, func(k int) float32 { return float32(value(k)) }))
 	case dtype.Float64:
-		fill(device.Slice[float64](s, 0, n), value)
-	default:
-		panic(badf("invalid dtype %v", dt))
+		return tensor.FromSlice(fill(n, value))
 	}
+	panic(badf("invalid dtype %v", dt))
 }
 
-func fill[T any](dst []T, f func(int) T) {
-	for k := range dst {
-		dst[k] = f(k)
+func fill[T any](n int, f func(int) T) []T {
+	s := make([]T, n)
+	for k := range s {
+		s[k] = f(k)
 	}
+	return s
 }
 
 // read returns t's elements in row-major order: as float64 for float
-// dtypes, as int64 for integer and bool dtypes. It walks t's strided view
-// through typed slices of its storage, independently of the library's own
-// element accessors.
+// dtypes, as int64 for integer and bool dtypes.
 func read(t *tensor.Tensor) elems {
-	v := t.Raw()
-	switch v.DType {
+	switch t.DType() {
 	case dtype.Bool:
-		return elems{i: gather(v, func(x bool) int64 {
+		return elems{i: convert(tensor.ToSlice[bool](t), func(x bool) int64 {
 			if x {
 				return 1
 			}
 			return 0
 		})}
 	case dtype.Uint8:
-		return elems{i: gather(v, func(x uint8) int64 { return int64(x) })}
+		return elems{i: convert(tensor.ToSlice[uint8](t), func(x uint8) int64 { return int64(x) })}
 	case dtype.Int8:
-		return elems{i: gather(v, func(x int8) int64 { return int64(x) })}
+		return elems{i: convert(tensor.ToSlice[int8](t), func(x int8) int64 { return int64(x) })}
 	case dtype.Int16:
-		return elems{i: gather(v, func(x int16) int64 { return int64(x) })}
+		return elems{i: convert(tensor.ToSlice[int16](t), func(x int16) int64 { return int64(x) })}
 	case dtype.Int32:
-		return elems{i: gather(v, func(x int32) int64 { return int64(x) })}
+		return elems{i: convert(tensor.ToSlice[int32](t), func(x int32) int64 { return int64(x) })}
 	case dtype.Int64:
-		return elems{i: gather(v, func(x int64) int64 { return x })}
+		return elems{i: tensor.ToSlice[int64](t)}
 	case dtype.Float16:
-		return elems{f: gather(v, func(x dtype.Half) float64 { return float64(x.Float32()) })}
+		return elems{f: convert(tensor.ToSlice[dtype.Half](t), func(x dtype.Half) float64 { return float64(x.Float32()) })}
 	case dtype.BFloat16:
-		return elems{f: gather(v, func(x dtype.BF16) float64 { return float64(x.Float32()) })}
+		return elems{f: convert(tensor.ToSlice[dtype.BF16](t), func(x dtype.BF16) float64 { return float64(x.Float32()) })}
 	case dtype.Float32:
-		return elems{f: gather(v, func(x float32) float64 { return float64(x) })}
+		return elems{f: convert(tensor.ToSlice[float32](t), func(x float32) float64 { return float64(x) })}
 	case dtype.Float64:
-		return elems{f: gather(v, func(x float64) float64 { return x })}
+		return elems{f: tensor.ToSlice[float64](t)}
 	}
-	panic(fmt.Sprintf("result of invalid dtype %v", v.DType))
+	panic(fmt.Sprintf("result of invalid dtype %v", t.DType()))
 }
 
-func gather[T, U any](v *raw.View, conv func(T) U) []U {
-	n := v.NumEl()
-	out := make([]U, 0, n)
-	if n == 0 {
-		return out
+func convert[T, U any](xs []T, conv func(T) U) []U {
+	out := make([]U, len(xs))
+	for k, x := range xs {
+		out[k] = conv(x)
 	}
-	all := device.Slice[T](v.Storage, 0, v.Storage.Len()/v.DType.Size())
-	nd := len(v.Shape)
-	if nd == 0 {
-		return append(out, conv(all[v.Offset]))
-	}
-	last, step := v.Shape[nd-1], v.Strides[nd-1]
-	idx := make([]int, nd-1)
-	off := v.Offset
-	for {
-		for j, o := 0, off; j < last; j, o = j+1, o+step {
-			out = append(out, conv(all[o]))
-		}
-		d := nd - 2
-		for ; d >= 0; d-- {
-			idx[d]++
-			off += v.Strides[d]
-			if idx[d] < v.Shape[d] {
-				break
-			}
-			off -= idx[d] * v.Strides[d]
-			idx[d] = 0
-		}
-		if d < 0 {
-			return out
-		}
-	}
+	return out
 }

@@ -10,6 +10,8 @@
 //	            and each fold over a list of elements)
 //	gen tensor  tensor: zz_api.go (the user API of the table's ops) and
 //	            zz_api_test.go (a test that runs every generated function)
+//	gen conform internal/conform: zz_ops.go (the conformance runner's table
+//	            of that API, by PyTorch's op names)
 //
 // Expressions are the table's (Note [Scalar meaning] in package optable);
 // this program only places them.
@@ -32,7 +34,7 @@ func main() {
 	log.SetFlags(0)
 	log.SetPrefix("gen: ")
 	if len(os.Args) != 2 {
-		log.Fatal("usage: gen cpu|ref|tensor")
+		log.Fatal("usage: gen cpu|ref|tensor|conform")
 	}
 	switch os.Args[1] {
 	case "cpu":
@@ -44,6 +46,8 @@ func main() {
 	case "tensor":
 		write("zz_api.go", tensorAPI())
 		write("zz_api_test.go", tensorAPITest())
+	case "conform":
+		write("zz_ops.go", conformOps())
 	default:
 		log.Fatalf("unknown target %q", os.Args[1])
 	}

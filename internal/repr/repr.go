@@ -34,7 +34,7 @@ import (
 
 // PyTorch's default print options (torch.set_printoptions(profile="default")).
 const (
-	precision = 4    // digits after the point
+	precision = 4    // digits after the point (Options.Precision)
 	threshold = 1000 // summarise when numel exceeds this
 	edgeItems = 3    // entries kept at each end of a summarised dim
 	lineWidth = 80   // columns before a row wraps
@@ -53,7 +53,17 @@ const prefix = "tensor("
 // device other than the CPU gets a device suffix, but its storage must still
 // be readable from the host. Format panics if v's dtype is invalid or its
 // elements lie outside its storage.
-func Format(v *raw.View) string { return FormatWith(v) }
+func Format(v *raw.View) string { return FormatOptions(v, Options{}) }
+
+// Options changes the print options of [FormatOptions].
+type Options struct {
+	// Precision is the number of digits after the point of floats (0:
+	// PyTorch's default, 4; a negative one prints none).
+	Precision int
+	// Extra are suffixes placed after the dtype's, such as
+	// "requires_grad=True" (see [FormatWith]).
+	Extra []string
+}
 
 // FormatWith is [Format] with extra suffixes, such as "requires_grad=True"
 // or "grad_fn=<AddBackward0>", placed after the dtype suffix. Like every
@@ -61,6 +71,19 @@ func Format(v *raw.View) string { return FormatWith(v) }
 // stays within 80 columns, and on a new line indented under "tensor("
 // otherwise.
 func FormatWith(v *raw.View, extra ...string) string {
+	return FormatOptions(v, Options{Extra: extra})
+}
+
+// FormatOptions is [Format] with the print options o, as
+// torch.set_printoptions sets them.
+func FormatOptions(v *raw.View, o Options) string {
+	prec := o.Precision
+	switch {
+	case prec == 0:
+		prec = precision
+	case prec < 0:
+		prec = 0
+	}
 	var suffixes []string
 	if d := v.Storage.Device(); d.Kind != device.CPU {
 		suffixes = append(suffixes, "device='"+d.String()+"'")
@@ -81,9 +104,9 @@ func FormatWith(v *raw.View, extra ...string) string {
 		default:
 			suffixes = append(suffixes, "dtype=torch."+v.DType.String())
 		}
-		body = tensorStr(v, len(prefix))
+		body = tensorStr(v, len(prefix), prec)
 	}
-	suffixes = append(suffixes, extra...)
+	suffixes = append(suffixes, o.Extra...)
 	return addSuffixes(prefix+body, suffixes, len(prefix))
 }
 
@@ -132,13 +155,14 @@ func pyTuple(sizes []int) string {
 type printer struct {
 	v         *raw.View
 	summarise bool
+	prec      int // digits after the point
 	f         formatter
 }
 
 // tensorStr is _tensor_str for a non-empty view: the bracketed body, whose
 // continuation lines assume the body starts at column indent.
-func tensorStr(v *raw.View, indent int) string {
-	p := &printer{v: v, summarise: v.NumEl() > threshold}
+func tensorStr(v *raw.View, indent, prec int) string {
+	p := &printer{v: v, summarise: v.NumEl() > threshold, prec: prec}
 	p.f = newFormatter(p)
 	var b strings.Builder
 	p.write(&b, 0, v.Offset, indent)
@@ -291,6 +315,7 @@ func (p *printer) load(off int) value {
 // formatter holds the format chosen for a view's elements.
 type formatter struct {
 	dt      dtype.DType
+	prec    int // digits after the point
 	intMode bool // floats: every finite nonzero value is an integer
 	sciMode bool // floats: scientific notation
 	width   int
@@ -298,7 +323,7 @@ type formatter struct {
 
 // newFormatter chooses the format of p's printed elements (Note [Float format]).
 func newFormatter(p *printer) formatter {
-	f := formatter{dt: p.v.DType, intMode: true, width: 1}
+	f := formatter{dt: p.v.DType, prec: p.prec, intMode: true, width: 1}
 	if !f.dt.IsFloat() {
 		p.visit(0, p.v.Offset, func(off int) {
 			f.width = max(f.width, len(f.format(p.load(off))))
@@ -326,11 +351,11 @@ func newFormatter(p *printer) formatter {
 	for _, x := range vals {
 		switch {
 		case f.sciMode:
-			f.width = max(f.width, len(pyFloat(x, 'e', precision)))
+			f.width = max(f.width, len(pyFloat(x, 'e', f.prec)))
 		case f.intMode:
 			f.width = max(f.width, len(pyFloat(x, 'f', 0))+1)
 		default:
-			f.width = max(f.width, len(pyFloat(x, 'f', precision)))
+			f.width = max(f.width, len(pyFloat(x, 'f', f.prec)))
 		}
 	}
 	return f
@@ -348,14 +373,14 @@ func (f *formatter) format(x value) string {
 	case !f.dt.IsFloat():
 		s = strconv.FormatInt(x.i, 10)
 	case f.sciMode:
-		s = pyFloat(x.f, 'e', precision)
+		s = pyFloat(x.f, 'e', f.prec)
 	case f.intMode:
 		s = pyFloat(x.f, 'f', 0)
 		if !math.IsInf(x.f, 0) && !math.IsNaN(x.f) {
 			s += "."
 		}
 	default:
-		s = pyFloat(x.f, 'f', precision)
+		s = pyFloat(x.f, 'f', f.prec)
 	}
 	if n := f.width - len(s); n > 0 {
 		s = strings.Repeat(" ", n) + s
