@@ -22,10 +22,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.NegTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.NegInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.NegInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -38,10 +39,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AbsTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AbsInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AbsInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -54,10 +56,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SignTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SignInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SignInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -70,10 +73,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.ExpTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.ExpInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.ExpInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -86,10 +90,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.Exp2To(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.Exp2InPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.Exp2InPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -102,10 +107,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.Expm1To(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.Expm1InPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.Expm1InPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -118,10 +124,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.LogInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -134,10 +141,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.Log2To(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.Log2InPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.Log2InPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -150,10 +158,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.Log10To(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.Log10InPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.Log10InPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -166,10 +175,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.Log1pTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.Log1pInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.Log1pInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -182,10 +192,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SqrtTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SqrtInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SqrtInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -198,10 +209,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.RsqrtTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.RsqrtInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.RsqrtInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -214,10 +226,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.ReciprocalTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.ReciprocalInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.ReciprocalInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -230,10 +243,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SquareTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SquareInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SquareInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -246,10 +260,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SinTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SinInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SinInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -262,10 +277,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.CosTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.CosInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.CosInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -278,10 +294,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.TanTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.TanInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.TanInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -294,10 +311,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AsinTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AsinInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AsinInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -310,10 +328,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AcosTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AcosInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AcosInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -326,10 +345,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AtanTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AtanInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AtanInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -342,10 +362,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SinhTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SinhInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SinhInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -358,10 +379,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.CoshTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.CoshInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.CoshInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -374,10 +396,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.TanhTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.TanhInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.TanhInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -390,10 +413,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AsinhTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AsinhInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AsinhInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -406,10 +430,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AcoshTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AcoshInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AcoshInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -422,10 +447,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AtanhTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AtanhInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AtanhInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -438,10 +464,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SigmoidTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SigmoidInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SigmoidInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -454,10 +481,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogitTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.LogitInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogitInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -467,10 +495,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogitTo(dst, x, 0.25), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.LogitInPlace(0.25), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogitInPlace(0.25), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -483,10 +512,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.ReluTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.ReluInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.ReluInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -499,10 +529,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.GeluTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.GeluInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.GeluInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -512,10 +543,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.GeluTo(dst, x, tensor.ApproxTanh), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.GeluInPlace(tensor.ApproxTanh), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.GeluInPlace(tensor.ApproxTanh), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -528,10 +560,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SiluTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SiluInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SiluInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -544,10 +577,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.ErfTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.ErfInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.ErfInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -560,10 +594,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.ErfcTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.ErfcInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.ErfcInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -576,10 +611,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.FloorTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.FloorInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.FloorInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -592,10 +628,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.CeilTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.CeilInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.CeilInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -608,10 +645,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.RoundTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.RoundInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.RoundInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -624,10 +662,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.TruncTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.TruncInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.TruncInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -640,10 +679,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.FracTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.FracInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.FracInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -656,10 +696,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogicalNotTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.LogicalNotInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogicalNotInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -672,10 +713,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.BitwiseNotTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.BitwiseNotInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.BitwiseNotInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -688,10 +730,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.IsNanTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.IsNanInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.IsNanInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -704,10 +747,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.IsInfTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.IsInfInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.IsInfInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -720,10 +764,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.IsFiniteTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.IsFiniteInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.IsFiniteInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -736,10 +781,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SignbitTo(dst, x), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.SignbitInPlace(), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SignbitInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -753,10 +799,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AddTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.AddInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AddInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -766,10 +813,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AddTo(dst, a, b, tensor.Scalar(0.5)), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.AddInPlace(b, tensor.Scalar(0.5)), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AddInPlace(b, tensor.Scalar(0.5)), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -783,10 +831,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SubTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.SubInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SubInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -796,10 +845,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.SubTo(dst, a, b, tensor.Scalar(0.5)), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.SubInPlace(b, tensor.Scalar(0.5)), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SubInPlace(b, tensor.Scalar(0.5)), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -813,10 +863,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.MulTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.MulInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.MulInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -830,10 +881,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.DivTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.DivInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.DivInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -843,10 +895,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.DivTo(dst, a, b, tensor.RoundFloor), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.DivInPlace(b, tensor.RoundFloor), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.DivInPlace(b, tensor.RoundFloor), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -860,10 +913,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.FloorDivideTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.FloorDivideInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.FloorDivideInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -877,10 +931,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.RemainderTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.RemainderInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.RemainderInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -894,10 +949,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.FmodTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.FmodInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.FmodInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -911,10 +967,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.PowTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.PowInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.PowInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -928,10 +985,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.MaximumTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.MaximumInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.MaximumInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -945,10 +1003,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.MinimumTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.MinimumInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.MinimumInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -962,10 +1021,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.FmaxTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.FmaxInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.FmaxInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -979,10 +1039,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.FminTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.FminInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.FminInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -996,10 +1057,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.Atan2To(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.Atan2InPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.Atan2InPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1013,10 +1075,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.HypotTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.HypotInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.HypotInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1030,10 +1093,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.CopysignTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.CopysignInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.CopysignInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1047,10 +1111,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.EqTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.EqInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.EqInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1064,10 +1129,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.NeTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.NeInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.NeInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1081,10 +1147,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LtTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.LtInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LtInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1098,10 +1165,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LeTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.LeInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LeInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1115,10 +1183,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.GtTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.GtInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.GtInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1132,10 +1201,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.GeTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.GeInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.GeInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1149,10 +1219,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogicalAndTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.LogicalAndInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogicalAndInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1166,10 +1237,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogicalOrTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.LogicalOrInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogicalOrInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1183,10 +1255,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LogicalXorTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.LogicalXorInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LogicalXorInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1200,10 +1273,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.BitwiseAndTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.BitwiseAndInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.BitwiseAndInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1217,10 +1291,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.BitwiseOrTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.BitwiseOrInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.BitwiseOrInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1234,10 +1309,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.BitwiseXorTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.BitwiseXorInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.BitwiseXorInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1251,10 +1327,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.BitwiseLeftShiftTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.BitwiseLeftShiftInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.BitwiseLeftShiftInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1268,10 +1345,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.BitwiseRightShiftTo(dst, a, b), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == a.DType() {
+			if dtype.CanCast(want.DType(), a.DType()) {
 				c := a.Clone()
-				same(t, "InPlace", c.BitwiseRightShiftInPlace(b), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.BitwiseRightShiftInPlace(b), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1286,10 +1364,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.WhereTo(dst, cond, x, y), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.WhereInPlace(cond, y), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.WhereInPlace(cond, y), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1304,10 +1383,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.ClampTo(dst, x, lo, hi), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.ClampInPlace(lo, hi), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.ClampInPlace(lo, hi), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1322,10 +1402,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AddcmulTo(dst, x, t1, t2), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AddcmulInPlace(t1, t2), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AddcmulInPlace(t1, t2), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -1335,10 +1416,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AddcmulTo(dst, x, t1, t2, tensor.Scalar(0.5)), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AddcmulInPlace(t1, t2, tensor.Scalar(0.5)), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AddcmulInPlace(t1, t2, tensor.Scalar(0.5)), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1353,10 +1435,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AddcdivTo(dst, x, t1, t2), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AddcdivInPlace(t1, t2), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AddcdivInPlace(t1, t2), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 		{
@@ -1366,10 +1449,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.AddcdivTo(dst, x, t1, t2, tensor.Scalar(0.5)), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.AddcdivInPlace(t1, t2, tensor.Scalar(0.5)), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.AddcdivInPlace(t1, t2, tensor.Scalar(0.5)), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})
@@ -1384,10 +1468,11 @@ func TestGeneratedAPI(t *testing.T) {
 			dst := tensor.Empty(want.DType(), 0)
 			same(t, "To", tensor.LerpTo(dst, x, end, weight), want)
 			same(t, "To's dst", dst, want)
-			if want.DType() == x.DType() {
+			if dtype.CanCast(want.DType(), x.DType()) {
 				c := x.Clone()
-				same(t, "InPlace", c.LerpInPlace(end, weight), want)
-				same(t, "InPlace's receiver", c, want)
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.LerpInPlace(end, weight), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
 			}
 		}
 	})

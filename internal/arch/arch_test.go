@@ -2,41 +2,88 @@ package arch
 
 import (
 	"os/exec"
+	"slices"
 	"strings"
 	"testing"
 )
 
 const module = "github.com/goten-ml/goten/"
 
-// forbidden maps a package to the packages it must never depend on,
-// directly or not.
-var forbidden = map[string][]string{
-	"op":          {"backend/cpu", "backend/ref", "tensor", "nested"},
-	"iter":        {"op", "kernel", "tensor", "backend/cpu", "backend/ref"},
-	"kernel":      {"op", "tensor", "backend/cpu", "backend/ref"},
-	"backend/cpu": {"op", "tensor"},
-	"backend/ref": {"op", "tensor"},
-	"shape":       {"raw", "device", "dtype", "iter", "op", "tensor"},
-	"dtype":       {"raw", "device", "iter", "op", "tensor"},
-	"raw":         {"iter", "op", "kernel", "tensor"},
+// Note [Layers]
+//
+// Imports point down the layers of STYLE.md: the user API (tensor) above
+// the op definitions (optable, op), above the iterator (iter) and the
+// kernel contract (kernel), above the backends, above the memory model
+// (raw, device, shape, dtype, errs). allowed lists, for every package of
+// the module, the module's packages it may import directly; a package that
+// is not listed fails the test, so a new package must be placed in a layer
+// on purpose. Test files are free (they may import the reference backend,
+// say), and so are the standard library and the commands' imports of the
+// user API.
+
+var (
+	memory  = []string{"device", "dtype", "errs", "shape", "raw", "internal/parallel"}
+	table   = []string{"optable", "optable/elem"}
+	planner = slices.Concat([]string{"iter", "kernel"}, memory, table)
+)
+
+var allowed = map[string][]string{
+	// the memory model and the op table: leaves
+	"dtype":             nil,
+	"errs":              nil,
+	"device":            nil,
+	"shape":             {"errs"},
+	"raw":               {"device", "dtype", "shape"},
+	"internal/parallel": nil,
+	"optable":           {"dtype", "errs"},
+	"optable/elem":      {"dtype"},
+	// the iterator knows no ops and no kernels
+	"iter": memory,
+	// the kernel contract: plans and the op table
+	"kernel": {"device", "dtype", "iter", "optable"},
+	// backends: the contract, never op or tensor
+	"backend/cpu":               slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
+	"backend/cpu/internal/gemm": nil,
+	"backend/cpu/internal/vec":  {"dtype"},
+	"backend/ref":               planner,
+	// the backend test kit: the contract and the reference backend
+	"kernel/kerneltest": slices.Concat(planner, []string{"backend/ref"}),
+	// the executors: the contract and the table, never a backend
+	"op": planner,
+	// the user API: the executors, and the one default backend
+	"tensor":           slices.Concat([]string{"op", "internal/repr", "backend/cpu"}, planner),
+	"internal/repr":    {"device", "dtype", "raw"},
+	"internal/gen":     {"dtype", "optable"},
+	"internal/arch":    nil,
+	"internal/conform": {"dtype", "device", "tensor", "backend/ref"},
+	"cmd/bench":        {"tensor"},
+	"cmd/conform":      {"tensor", "device", "internal/conform", "backend/ref"},
+	"cmd/demo":         {"tensor"},
 }
 
-func TestImportDirections(t *testing.T) {
-	for pkg, bad := range forbidden {
-		out, err := exec.Command("go", "list", "-deps", module+pkg).CombinedOutput()
-		if err != nil {
-			t.Fatalf("go list %s: %v\n%s", pkg, err, out)
+// TestLayers holds Note [Layers].
+func TestLayers(t *testing.T) {
+	out, err := exec.Command("go", "list", "-f", "{{.ImportPath}}:{{range .Imports}} {{.}}{{end}}", module+"...").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go list: %v\n%s", err, out)
+	}
+	seen := 0
+	for _, line := range strings.Split(strings.TrimSpace(string(out)), "\n") {
+		pkg, imports, _ := strings.Cut(line, ":")
+		pkg = strings.TrimPrefix(pkg, module)
+		ok, known := allowed[pkg]
+		if !known {
+			t.Errorf("package %s is in no layer: add it to allowed in internal/arch (Note [Layers])", pkg)
+			continue
 		}
-		deps := map[string]bool{}
-		for _, line := range strings.Fields(string(out)) {
-			if strings.HasPrefix(line, module) { // not the standard library's own iter
-				deps[strings.TrimPrefix(line, module)] = true
+		seen++
+		for _, imp := range strings.Fields(imports) {
+			if dep, mine := strings.CutPrefix(imp, module); mine && !slices.Contains(ok, dep) {
+				t.Errorf("%s imports %s, which its layer may not", pkg, dep)
 			}
 		}
-		for _, b := range bad {
-			if deps[b] {
-				t.Errorf("%s depends on %s", pkg, b)
-			}
-		}
+	}
+	if seen < 15 {
+		t.Fatalf("go list found only %d packages", seen)
 	}
 }

@@ -315,7 +315,7 @@ func (p *printer) load(off int) value {
 // formatter holds the format chosen for a view's elements.
 type formatter struct {
 	dt      dtype.DType
-	prec    int // digits after the point
+	prec    int  // digits after the point
 	intMode bool // floats: every finite nonzero value is an integer
 	sciMode bool // floats: scientific notation
 	width   int
