@@ -8,6 +8,7 @@ import (
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // Build checks the operands and computes the plan (see the package
@@ -166,7 +167,7 @@ func (p *Plan) computeShape(c *Config) (sameShape bool, err error) {
 			acc, first, firstShape = len(s), false, s
 			continue
 		}
-		if !equalInts(s, firstShape) {
+		if !shape.Equal(s, firstShape) {
 			sameShape = false
 		}
 		n := max(acc, len(s))
@@ -201,11 +202,11 @@ func (p *Plan) markResizeOutputs(c *Config) error {
 	}
 	for i := 0; i < p.nOutputs; i++ {
 		op := &p.ops[i]
-		if op.View == nil || equalInts(op.View.Shape, p.shape) {
+		if op.View == nil || shape.Equal(op.View.Shape, p.shape) {
 			continue
 		}
 		if c.resizable() && !op.IsReadWrite {
-			if numel(op.View.Shape) == 0 {
+			if shape.NumEl(op.View.Shape) == 0 {
 				op.willResize, op.defined = true, false
 				continue
 			}
@@ -375,14 +376,14 @@ func (p *Plan) fastSetup(c *Config, sameShape bool) (bool, error) {
 	}
 	isContig := true
 	for k := range p.ops {
-		if op := &p.ops[k]; op.defined && !contiguous(op.View.Shape, op.View.Strides) {
+		if op := &p.ops[k]; op.defined && !shape.IsContiguous(op.View.Shape, op.View.Strides) {
 			isContig = false
 			break
 		}
 	}
 	isDense := !isContig && !c.linear
 	for k := range p.ops {
-		if op := &p.ops[k]; isDense && op.defined && !nonOverlappingAndDense(op.View.Shape, op.View.Strides) {
+		if op := &p.ops[k]; isDense && op.defined && !shape.IsNonOverlappingAndDense(op.View.Shape, op.View.Strides) {
 			isDense = false
 		}
 	}
@@ -399,7 +400,7 @@ func (p *Plan) fastSetup(c *Config, sameShape bool) (bool, error) {
 			}
 			if like == nil {
 				like = op.View.Strides
-			} else if !equalInts(like, op.View.Strides) {
+			} else if !shape.Equal(like, op.View.Strides) {
 				return false, nil
 			}
 		}
@@ -419,7 +420,7 @@ func (p *Plan) fastSetup(c *Config, sameShape bool) (bool, error) {
 			if like != nil {
 				copy(v.Strides, like)
 			} else {
-				contiguousStrides(v.Shape, v.Strides)
+				shape.ContiguousInto(v.Shape, v.Strides)
 			}
 			op.defined = true
 		}
@@ -443,38 +444,28 @@ func (p *Plan) outputView(opName string, i int, permuted bool) (*raw.View, error
 	op := &p.ops[i]
 	ndim := len(p.perm)
 	buf := make([]int, 2*ndim)
-	shape, strides := buf[:ndim:ndim], buf[ndim:]
+	sizes, strides := buf[:ndim:ndim], buf[ndim:]
 	if permuted {
 		for d := range p.perm {
-			shape[p.perm[d]] = p.shape[d]
+			sizes[p.perm[d]] = p.shape[d]
 		}
 	} else {
-		copy(shape, p.shape)
+		copy(sizes, p.shape)
 	}
 	v := op.View
 	if v == nil {
-		st, err := p.alloc.Alloc(numel(shape)*op.DType.Size(), false) // the kernel writes it whole
+		st, err := p.alloc.Alloc(shape.NumEl(sizes)*op.DType.Size(), false) // the kernel writes it whole
 		if err != nil {
-			return nil, errs.New(errs.Value, opName, "allocating an output of shape %s: %v", fmtShape(shape), err)
+			return nil, errs.New(errs.Value, opName, "allocating an output of shape %s: %v", fmtShape(sizes), err)
 		}
 		v = &raw.View{DType: op.DType, Storage: st}
 		op.View = v
 	}
-	if err := v.Resize(shape, strides); err != nil { // a resized output keeps its storage and offset, as PyTorch's resize_
-		return nil, errs.New(errs.Value, opName, "resizing an output to shape %s: %v", fmtShape(shape), err)
+	if err := v.Resize(sizes, strides); err != nil { // a resized output keeps its storage and offset, as PyTorch's resize_
+		return nil, errs.New(errs.Value, opName, "resizing an output to shape %s: %v", fmtShape(sizes), err)
 	}
 	op.Storage, op.Offset, op.DType = v.Storage, v.ByteOffset(), v.DType
 	return v, nil
-}
-
-// contiguousStrides writes row-major element strides for shape into
-// strides (a size 0 counts as 1).
-func contiguousStrides(shape, strides []int) {
-	acc := 1
-	for i := len(shape) - 1; i >= 0; i-- {
-		strides[i] = acc
-		acc *= max(shape[i], 1)
-	}
 }
 
 // computeStrides sets the byte strides of every operand with a layout over

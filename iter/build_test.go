@@ -8,6 +8,7 @@ import (
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // Step 1: devices and operands.
@@ -436,7 +437,7 @@ func TestOutputStrides(t *testing.T) {
 		if !slices.Equal(out.Strides, c.want) {
 			t.Errorf("%s: output strides %v, want %v", c.name, out.Strides, c.want)
 		}
-		if !nonOverlappingAndDense(out.Shape, out.Strides) || out.Storage.Len() != out.NumEl()*4 {
+		if !shape.IsNonOverlappingAndDense(out.Shape, out.Strides) || out.Storage.Len() != out.NumEl()*4 {
 			t.Errorf("%s: output not dense", c.name)
 		}
 	}
@@ -565,20 +566,19 @@ func TestReductionForEach(t *testing.T) {
 		}
 		out := f32(shape...)
 		p := mustBuild(t, NewConfig().AddOutput(out).AddInput(in).IsReduction(true).ResizeOutputs(false))
-		ob, ib := out.Storage.Pointer(), in.Storage.Pointer()
 		p.ForEachGrain(func(offs []int, strides []int, s0, s1 int) {
 			nt := 2
 			for j := 0; j < s1; j++ {
 				for i := 0; i < s0; i++ {
 					o := offs[0] + i*strides[0] + j*strides[nt]
-					x := loadAt(ib, dtype.Float32, offs[1]+i*strides[1]+j*strides[nt+1])
-					storeAt(ob, dtype.Float32, o, loadAt(ob, dtype.Float32, o)+x)
+					x := loadF64(in.Storage, dtype.Float32, offs[1]+i*strides[1]+j*strides[nt+1])
+					storeF64(out.Storage, dtype.Float32, o, loadF64(out.Storage, dtype.Float32, o)+x)
 				}
 			}
 		}, 16)
 		for r := 0; r < out.NumEl(); r++ {
 			want := 0.0
-			for s := 0; s < numel(in.Shape)/out.NumEl(); s++ {
+			for s := 0; s < in.NumEl()/out.NumEl(); s++ {
 				i := r*n1 + s
 				if keep == 1 {
 					i = s*n1 + r

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // FuzzPlan builds plans over random views — permuted, sliced with steps,
@@ -161,7 +162,7 @@ func newRandomCase(seed uint64) *randomCase {
 		c.shape = b
 	}
 	in0 := c.ins[0]
-	if equalInts(in0.Shape, c.shape) && InternalOverlap(in0) != OverlapYes && r.IntN(4) == 0 {
+	if shape.Equal(in0.Shape, c.shape) && InternalOverlap(in0) != OverlapYes && r.IntN(4) == 0 {
 		c.inPlace = true
 	} else {
 		switch r.IntN(3) {
@@ -170,7 +171,7 @@ func newRandomCase(seed uint64) *randomCase {
 			c.out = randomLayout(r, anyDType(), slices.Clone(c.shape), nil)
 			c.noResz = r.IntN(2) == 0
 		case 2:
-			if numel(c.shape) > 0 || len(c.shape) != 1 {
+			if shape.NumEl(c.shape) > 0 || len(c.shape) != 1 {
 				c.resOff = r.IntN(4)
 				c.out = strided(anyDType(), []int{0}, []int{1}, c.resOff, c.resOff+r.IntN(8))
 				c.resize = true
@@ -179,7 +180,7 @@ func newRandomCase(seed uint64) *randomCase {
 	}
 	c.linear = r.IntN(6) == 0
 	c.run = r.IntN(4)
-	n := numel(c.shape)
+	n := shape.NumEl(c.shape)
 	switch c.run {
 	case 2: // SerialForEach over random pieces
 		for i := 0; i < 3; i++ {
@@ -240,17 +241,17 @@ func checkRandomPlan(t *testing.T, seed uint64) {
 		t.Fatalf("seed %d: %s\n%v\nplan %v", seed, fmt.Sprintf(format, args...), c, p.Shape())
 	}
 	out := p.Output(0)
-	if !equalInts(out.Shape, c.shape) || p.NumEl() != numel(c.shape) {
+	if !shape.Equal(out.Shape, c.shape) || p.NumEl() != shape.NumEl(c.shape) {
 		fail("output shape %v numel %d", out.Shape, p.NumEl())
 	}
 	if c.inPlace && out != c.ins[0] || c.out != nil && out != c.out {
 		fail("output is not the given view")
 	}
 	if !c.inPlace && (c.out == nil || c.resize) {
-		if !nonOverlappingAndDense(out.Shape, out.Strides) {
+		if !shape.IsNonOverlappingAndDense(out.Shape, out.Strides) {
 			fail("allocated output %v strides %v is not dense", out.Shape, out.Strides)
 		}
-		size := numel(out.Shape) * out.DType.Size()
+		size := shape.NumEl(out.Shape) * out.DType.Size()
 		if c.out == nil && (out.Offset != 0 || out.Storage.Len() != size) {
 			fail("allocated output: offset %d, %d bytes of storage, want 0 and %d", out.Offset, out.Storage.Len(), size)
 		}

@@ -5,12 +5,12 @@ import (
 	"slices"
 	"sync"
 	"testing"
-	"unsafe"
 
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // strided returns a view of a fresh storage of storageN elements.
@@ -25,10 +25,10 @@ func strided(dt dtype.DType, shape, strides []int, offset, storageN int) *raw.Vi
 }
 
 // contig returns a fresh contiguous view.
-func contig(dt dtype.DType, shape ...int) *raw.View {
-	st := make([]int, len(shape))
-	contiguousStrides(shape, st)
-	return strided(dt, shape, st, 0, max(numel(shape), 1))
+func contig(dt dtype.DType, sizes ...int) *raw.View {
+	st := make([]int, len(sizes))
+	shape.ContiguousInto(sizes, st)
+	return strided(dt, sizes, st, 0, max(shape.NumEl(sizes), 1))
 }
 
 // on returns a view of v's storage with another layout.
@@ -103,21 +103,21 @@ func visits(p *Plan, run func(Loop2D)) [][]int {
 
 // naiveVisits returns, for every index of shape (row-major), the byte
 // offset of each view broadcast to shape, by index arithmetic.
-func naiveVisits(shape []int, views []*raw.View) [][]int {
-	n := numel(shape)
+func naiveVisits(sizes []int, views []*raw.View) [][]int {
+	n := shape.NumEl(sizes)
 	out := make([][]int, 0, n)
-	idx := make([]int, len(shape))
+	idx := make([]int, len(sizes))
 	for lin := 0; lin < n; lin++ {
 		r := lin
-		for d := len(shape) - 1; d >= 0; d-- {
-			idx[d] = r % shape[d]
-			r /= shape[d]
+		for d := len(sizes) - 1; d >= 0; d-- {
+			idx[d] = r % sizes[d]
+			r /= sizes[d]
 		}
 		t := make([]int, len(views))
 		for k, v := range views {
 			es := v.DType.Size()
 			off := v.Offset
-			shift := len(shape) - len(v.Shape)
+			shift := len(sizes) - len(v.Shape)
 			for d := range v.Shape {
 				if v.Shape[d] != 1 {
 					off += idx[shift+d] * v.Strides[d]
@@ -160,95 +160,31 @@ func planViews(p *Plan) []*raw.View {
 	return vs
 }
 
-// loadF64 and storeF64 read and write one element of any dtype at a byte
-// offset of a storage.
+// loadF64 and storeF64 read and write the element at byte offset off of a
+// storage, converted through float64 (raw's element access).
 func loadF64(s *device.Storage, dt dtype.DType, off int) float64 {
-	return loadPtr(unsafe.Add(s.Pointer(), off), dt)
+	return raw.LoadFloat64(s, dt, off/dt.Size())
 }
 
 func storeF64(s *device.Storage, dt dtype.DType, off int, x float64) {
-	storeAt(s.Pointer(), dt, off, x)
+	raw.StoreFloat64(s, dt, off/dt.Size(), x)
 }
 
 // addLoop is a tiny typed kernel: output 0 = the sum of the inputs, read
 // and written in their own dtypes through float64.
 func addLoop(p *Plan) Loop2D {
 	nt, nOut := p.NumOperands(), p.NumOutputs()
-	dts := make([]dtype.DType, nt)
-	base := make([]unsafe.Pointer, nt)
-	for k := range dts {
-		dts[k] = p.Operand(k).DType
-		base[k] = p.Operand(k).Storage.Pointer()
-	}
 	return func(offs []int, strides []int, s0, s1 int) {
 		for j := 0; j < s1; j++ {
 			for i := 0; i < s0; i++ {
 				sum := 0.0
 				for k := nOut; k < nt; k++ {
-					sum += loadAt(base[k], dts[k], offs[k]+i*strides[k]+j*strides[nt+k])
+					o := p.Operand(k)
+					sum += loadF64(o.Storage, o.DType, offs[k]+i*strides[k]+j*strides[nt+k])
 				}
-				storeAt(base[0], dts[0], offs[0]+i*strides[0]+j*strides[nt], sum)
+				o := p.Operand(0)
+				storeF64(o.Storage, o.DType, offs[0]+i*strides[0]+j*strides[nt], sum)
 			}
 		}
-	}
-}
-
-func loadAt(p unsafe.Pointer, dt dtype.DType, off int) float64 {
-	return loadPtr(unsafe.Add(p, off), dt)
-}
-
-func loadPtr(p unsafe.Pointer, dt dtype.DType) float64 {
-	switch dt {
-	case dtype.Bool, dtype.Uint8:
-		return float64(*(*uint8)(p))
-	case dtype.Int8:
-		return float64(*(*int8)(p))
-	case dtype.Int16:
-		return float64(*(*int16)(p))
-	case dtype.Int32:
-		return float64(*(*int32)(p))
-	case dtype.Int64:
-		return float64(*(*int64)(p))
-	case dtype.Float16:
-		return float64((*(*dtype.Half)(p)).Float32())
-	case dtype.BFloat16:
-		return float64((*(*dtype.BF16)(p)).Float32())
-	case dtype.Float32:
-		return float64(*(*float32)(p))
-	case dtype.Float64:
-		return *(*float64)(p)
-	}
-	panic("bad dtype")
-}
-
-func storeAt(p unsafe.Pointer, dt dtype.DType, off int, x float64) {
-	p = unsafe.Add(p, off)
-	switch dt {
-	case dtype.Bool:
-		b := uint8(0)
-		if x != 0 {
-			b = 1
-		}
-		*(*uint8)(p) = b
-	case dtype.Uint8:
-		*(*uint8)(p) = uint8(int64(x))
-	case dtype.Int8:
-		*(*int8)(p) = int8(x)
-	case dtype.Int16:
-		*(*int16)(p) = int16(x)
-	case dtype.Int32:
-		*(*int32)(p) = int32(x)
-	case dtype.Int64:
-		*(*int64)(p) = int64(x)
-	case dtype.Float16:
-		*(*dtype.Half)(p) = dtype.HalfFromFloat32(float32(x))
-	case dtype.BFloat16:
-		*(*dtype.BF16)(p) = dtype.BF16FromFloat32(float32(x))
-	case dtype.Float32:
-		*(*float32)(p) = float32(x)
-	case dtype.Float64:
-		*(*float64)(p) = x
-	default:
-		panic("bad dtype")
 	}
 }

@@ -8,46 +8,47 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 func TestDimCounter(t *testing.T) {
-	for _, shape := range [][]int{{}, {5}, {3, 4}, {3, 4, 2}, {2, 1, 3}, {1, 5, 2}, {2, 2, 2, 2, 2, 2, 2, 2, 2}} {
-		n := numel(shape)
+	for _, sizes := range [][]int{{}, {5}, {3, 4}, {3, 4, 2}, {2, 1, 3}, {1, 5, 2}, {2, 2, 2, 2, 2, 2, 2, 2, 2}} {
+		n := shape.NumEl(sizes)
 		for begin := 0; begin <= n; begin++ {
 			for end := begin; end <= n; end++ {
-				c := NewDimCounter(shape, begin, end)
+				c := NewDimCounter(sizes, begin, end)
 				next := begin
 				for !c.Done() {
 					if c.Offset() != next {
-						t.Fatalf("%v [%d,%d): offset %d, want %d", shape, begin, end, c.Offset(), next)
+						t.Fatalf("%v [%d,%d): offset %d, want %d", sizes, begin, end, c.Offset(), next)
 					}
 					// Values are the decomposition of the offset.
 					r := next
-					for d, s := range shape {
+					for d, s := range sizes {
 						if c.Values()[d] != r%s {
-							t.Fatalf("%v offset %d: values %v", shape, next, c.Values())
+							t.Fatalf("%v offset %d: values %v", sizes, next, c.Values())
 						}
 						r /= s
 					}
 					s0, s1 := c.Max2DStep()
 					if s0 < 1 || s1 < 1 || next+s0*s1 > end {
-						t.Fatalf("%v [%d,%d) at %d: step %d×%d", shape, begin, end, next, s0, s1)
+						t.Fatalf("%v [%d,%d) at %d: step %d×%d", sizes, begin, end, next, s0, s1)
 					}
-					if len(shape) > 0 && c.Values()[0]+s0 > shape[0] {
-						t.Fatalf("%v: step %d leaves the row at %v", shape, s0, c.Values())
+					if len(sizes) > 0 && c.Values()[0]+s0 > sizes[0] {
+						t.Fatalf("%v: step %d leaves the row at %v", sizes, s0, c.Values())
 					}
-					if s1 > 1 && (c.Values()[0] != 0 || s0 != shape[0] || c.Values()[1]+s1 > shape[1]) {
-						t.Fatalf("%v: 2-D step %d×%d at %v", shape, s0, s1, c.Values())
+					if s1 > 1 && (c.Values()[0] != 0 || s0 != sizes[0] || c.Values()[1]+s1 > sizes[1]) {
+						t.Fatalf("%v: 2-D step %d×%d at %v", sizes, s0, s1, c.Values())
 					}
 					// Greedy: a step is as large as allowed.
-					if len(shape) > 0 && s0 < shape[0]-c.Values()[0] && next+s0 != end {
-						t.Fatalf("%v: short step %d at %v", shape, s0, c.Values())
+					if len(sizes) > 0 && s0 < sizes[0]-c.Values()[0] && next+s0 != end {
+						t.Fatalf("%v: short step %d at %v", sizes, s0, c.Values())
 					}
 					next += s0 * s1
 					c.Increment(s0, s1)
 				}
 				if next != end && begin < end {
-					t.Fatalf("%v [%d,%d): stopped at %d", shape, begin, end, next)
+					t.Fatalf("%v [%d,%d): stopped at %d", sizes, begin, end, next)
 				}
 			}
 		}

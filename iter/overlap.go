@@ -4,6 +4,7 @@ import (
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // Note [Memory overlap]
@@ -55,7 +56,7 @@ const (
 // InternalOverlap reports whether v's elements overlap each other (PyTorch's
 // has_internal_overlap; see Note [Memory overlap]).
 func InternalOverlap(v *raw.View) MemOverlap {
-	if nonOverlappingAndDense(v.Shape, v.Strides) {
+	if shape.IsNonOverlappingAndDense(v.Shape, v.Strides) {
 		return OverlapNo
 	}
 	for i, s := range v.Strides {
@@ -72,18 +73,18 @@ func GetOverlapStatus(a, b *raw.View) OverlapStatus {
 	if a == b {
 		return StatusFull
 	}
-	na, nb := numel(a.Shape), numel(b.Shape)
+	na, nb := shape.NumEl(a.Shape), shape.NumEl(b.Shape)
 	if na == 0 || nb == 0 {
 		return StatusNo
 	}
-	if !nonOverlappingAndDense(a.Shape, a.Strides) || !nonOverlappingAndDense(b.Shape, b.Strides) {
+	if !shape.IsNonOverlappingAndDense(a.Shape, a.Strides) || !shape.IsNonOverlappingAndDense(b.Shape, b.Strides) {
 		return StatusTooHard
 	}
 	if a.Storage != nil && device.SameMemory(a.Storage, b.Storage) {
 		aBegin, bBegin := a.ByteOffset(), b.ByteOffset()
 		aEnd, bEnd := aBegin+na*a.DType.Size(), bBegin+nb*b.DType.Size()
 		if aBegin == bBegin && aEnd == bEnd {
-			if equalInts(a.Strides, b.Strides) {
+			if shape.Equal(a.Strides, b.Strides) {
 				return StatusFull
 			}
 			return StatusPartial
@@ -148,82 +149,4 @@ func (c *Config) checkOverlaps() error {
 		}
 	}
 	return nil
-}
-
-// nonOverlappingAndDense is c10's is_non_overlapping_and_dense: a layout
-// with no elements, or whose elements fill a block of numel elements
-// exactly once in some order of dims (dims of size 1 ignored).
-func nonOverlappingAndDense(sizes, strides []int) bool {
-	n := len(sizes)
-	if n == 0 {
-		return true
-	}
-	if numel(sizes) == 0 {
-		return true // PyTorch: an empty tensor is contiguous
-	}
-	if n == 1 {
-		return sizes[0] < 2 || strides[0] == 1
-	}
-	var buf [stackDims]int
-	perm := buf[:0]
-	if n > stackDims {
-		perm = make([]int, 0, n)
-	}
-	// dims of size >= 2 sorted by stride (insertion sort: n is small)
-	for d := 0; d < n; d++ {
-		if sizes[d] < 2 {
-			continue
-		}
-		perm = append(perm, d)
-		for j := len(perm) - 1; j > 0 && strides[perm[j]] < strides[perm[j-1]]; j-- {
-			perm[j], perm[j-1] = perm[j-1], perm[j]
-		}
-	}
-	expected := 1
-	for _, d := range perm {
-		if strides[d] != expected {
-			return false
-		}
-		expected *= sizes[d]
-	}
-	return true
-}
-
-// contiguous is c10's is_contiguous: row-major strides, ignoring dims of
-// size 1; a layout with no elements is contiguous.
-func contiguous(sizes, strides []int) bool {
-	if numel(sizes) == 0 {
-		return true
-	}
-	expected := 1
-	for i := len(sizes) - 1; i >= 0; i-- {
-		if sizes[i] == 1 {
-			continue
-		}
-		if strides[i] != expected {
-			return false
-		}
-		expected *= sizes[i]
-	}
-	return true
-}
-
-func numel(sizes []int) int {
-	n := 1
-	for _, s := range sizes {
-		n *= s
-	}
-	return n
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }

@@ -1,38 +1,19 @@
 package shape
 
 import (
-	"bufio"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"testing"
 
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/internal/cases"
 )
 
 // The views suite of the conformance cases, run on layouts alone: a view's
 // values follow from its layout and its input's, so checking sizes,
 // strides, offsets, storage sharing and error kinds checks the view ops.
 const viewsCases = "../testdata/conformance/cases/views.jsonl"
-
-type confCase struct {
-	ID      string                     `json:"id"`
-	Inputs  map[string]json.RawMessage `json:"inputs"`
-	Program []confStep                 `json:"program"`
-	Expect  map[string]confResult      `json:"expect"`
-	Error   *struct {
-		Kind string `json:"kind"`
-		Step int    `json:"step"`
-	} `json:"error"`
-}
-
-type confStep struct {
-	Out    json.RawMessage   `json:"out"`
-	Op     string            `json:"op"`
-	Args   []json.RawMessage `json:"args"`
-	Kwargs map[string]json.RawMessage
-}
 
 type confResult struct {
 	Shape   []int  `json:"shape"`
@@ -69,22 +50,12 @@ var pureViewOps = map[string]bool{
 }
 
 func TestConformanceViews(t *testing.T) {
-	f, err := os.Open(viewsCases)
-	if errors.Is(err, os.ErrNotExist) {
-		t.Skipf("%s not found", viewsCases)
-	}
+	cs, err := cases.Load(viewsCases)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer f.Close()
-	sc := bufio.NewScanner(f)
-	sc.Buffer(nil, 1<<26)
 	total, passed, pure, purePassed := 0, 0, 0, 0
-	for sc.Scan() {
-		var c confCase
-		if err := json.Unmarshal(sc.Bytes(), &c); err != nil {
-			t.Fatalf("bad case: %v", err)
-		}
+	for _, c := range cs {
 		isPure := true
 		for _, s := range c.Program {
 			isPure = isPure && pureViewOps[s.Op]
@@ -93,7 +64,7 @@ func TestConformanceViews(t *testing.T) {
 		if isPure {
 			pure++
 		}
-		if err := runViewsCase(&c); err != nil {
+		if err := runViewsCase(c); err != nil {
 			t.Errorf("FAIL %s: %v", c.ID, err)
 			continue
 		}
@@ -102,19 +73,19 @@ func TestConformanceViews(t *testing.T) {
 			purePassed++
 		}
 	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
+	if total == 0 {
+		t.Fatal("no views cases")
 	}
 	t.Logf("views: %d passed, %d failed (pure view programs: %d of %d)", passed, total-passed, purePassed, pure)
 }
 
-func runViewsCase(c *confCase) error {
+func runViewsCase(c *cases.Case) error {
 	env := map[string]binding{}
-	// inputs in name order of the file are not needed: every input has its
-	// own storage.
-	for name, raw := range c.Inputs {
+	// every input has its own storage
+	for _, f := range c.Inputs {
+		name := f.Name
 		var in confInput
-		if err := json.Unmarshal(raw, &in); err != nil {
+		if err := json.Unmarshal(f.JSON, &in); err != nil {
 			return err
 		}
 		if in.Nested != nil {
@@ -156,7 +127,12 @@ func runViewsCase(c *confCase) error {
 	if c.Error != nil {
 		return fmt.Errorf("no error, want %s at step %d", c.Error.Kind, c.Error.Step)
 	}
-	for name, want := range c.Expect {
+	for _, f := range c.Expect {
+		name := f.Name
+		var want confResult
+		if err := json.Unmarshal(f.JSON, &want); err != nil {
+			return err
+		}
 		got, ok := env[name]
 		if !ok {
 			return fmt.Errorf("%s: not bound", name)
@@ -188,7 +164,7 @@ func runViewsCase(c *confCase) error {
 }
 
 // runViewsStep applies one step to env.
-func runViewsStep(env map[string]binding, s confStep) error {
+func runViewsStep(env map[string]binding, s cases.Step) error {
 	if len(s.Kwargs) > 0 {
 		return fmt.Errorf("kwargs %v not supported", s.Kwargs)
 	}
@@ -246,11 +222,9 @@ func runViewsStep(env map[string]binding, s confStep) error {
 	}
 
 	var out string
-	var outs []string
-	if err := json.Unmarshal(s.Out, &out); err != nil {
-		if err := json.Unmarshal(s.Out, &outs); err != nil {
-			return fmt.Errorf("bad out %s", s.Out)
-		}
+	outs := s.Out
+	if !s.Multi && len(outs) == 1 {
+		out = outs[0]
 	}
 	// view binds the result as a view of in's storage, fresh as a new one.
 	view := func(in binding, l Layout) {

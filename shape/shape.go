@@ -33,24 +33,29 @@ func NumEl(sizes []int) int {
 // Contiguous returns row-major strides for sizes (a size 0 counts as 1).
 func Contiguous(sizes []int) []int {
 	st := make([]int, len(sizes))
-	acc := 1
-	for i := len(sizes) - 1; i >= 0; i-- {
-		st[i] = acc
-		if sizes[i] > 1 {
-			acc *= sizes[i]
-		}
-	}
+	ContiguousInto(sizes, st)
 	return st
 }
 
+// ContiguousInto writes the row-major strides of sizes into strides (a
+// size 0 counts as 1).
+func ContiguousInto(sizes, strides []int) {
+	acc := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		strides[i] = acc
+		acc *= max(sizes[i], 1)
+	}
+}
+
 // IsContiguous reports whether strides are row-major for sizes, ignoring
-// the strides of size-1 dims; an empty shape is contiguous.
+// the strides of size-1 dims (c10's is_contiguous); a layout with no
+// elements is contiguous.
 func IsContiguous(sizes, strides []int) bool {
+	if NumEl(sizes) == 0 {
+		return true
+	}
 	expected := 1
 	for i := len(sizes) - 1; i >= 0; i-- {
-		if sizes[i] == 0 {
-			return true
-		}
 		if sizes[i] == 1 {
 			continue
 		}
@@ -62,40 +67,38 @@ func IsContiguous(sizes, strides []int) bool {
 	return true
 }
 
+// maxSortDims is the number of dims IsNonOverlappingAndDense sorts on the
+// stack (it runs on every op's plan).
+const maxSortDims = 8
+
 // IsNonOverlappingAndDense reports whether the layout covers a block of
-// NumEl(sizes) elements exactly once, in some order of dims.
+// NumEl(sizes) elements exactly once, in some order of dims (c10's
+// is_non_overlapping_and_dense); a layout with no elements does.
 func IsNonOverlappingAndDense(sizes, strides []int) bool {
 	n := len(sizes)
+	if n == 0 || NumEl(sizes) == 0 {
+		return true
+	}
 	if n == 1 {
 		return sizes[0] < 2 || strides[0] == 1
 	}
-	perm := make([]int, n)
-	for i := range perm {
-		perm[i] = i
+	var buf [maxSortDims]int
+	perm := buf[:0]
+	if n > maxSortDims {
+		perm = make([]int, 0, n)
 	}
-	// sort dims by stride, size-1 dims last (insertion sort: tiny n)
-	less := func(a, b int) bool {
-		if sizes[a] < 2 {
-			return false
+	// dims of size >= 2 sorted by stride (insertion sort: n is small)
+	for d := 0; d < n; d++ {
+		if sizes[d] < 2 {
+			continue
 		}
-		if sizes[b] < 2 {
-			return true
-		}
-		return strides[a] < strides[b]
-	}
-	for i := 1; i < n; i++ {
-		for j := i; j > 0 && less(perm[j], perm[j-1]); j-- {
+		perm = append(perm, d)
+		for j := len(perm) - 1; j > 0 && strides[perm[j]] < strides[perm[j-1]]; j-- {
 			perm[j], perm[j-1] = perm[j-1], perm[j]
 		}
 	}
 	expected := 1
 	for _, d := range perm {
-		if sizes[d] == 1 {
-			continue
-		}
-		if sizes[d] == 0 {
-			return true
-		}
 		if strides[d] != expected {
 			return false
 		}

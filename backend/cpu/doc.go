@@ -1,22 +1,28 @@
 // Package cpu is goten's fast CPU backend: it implements [kernel.Backend]
-// over iterator plans with typed loops looked up once per call.
+// over iterator plans with typed loops looked up once per call. It
+// registers itself as the backend of the CPU device (Note [Backend per
+// device] in package kernel).
 //
 // # Loops
 //
-// Every op's scalar expression is written once, in the generator
-// (internal/gen, run by go generate), which writes one generic loop per op
-// and type family with the operator inline (zz_pointwise.go), the
-// reduction rows (zz_reduce.go) and the conversion loops between every
-// pair of dtypes (zz_cast.go), each with its dispatch table. A loop is
-// chosen by (code, loop dtype), where the loop dtype is
-// [kernel.LoopDType] of the plan's common dtype: float16 and bfloat16
-// compute in float32. A loop reads inputs of the loop dtype (Where: its
-// condition is bool) and writes the loop dtype, or bool for the codes of
-// [kernel.OutputsBool].
+// Every op's scalar meaning is written once, in the op table (package
+// optable, Note [Scalar meaning]); internal/gen (run by go generate)
+// writes from it one generic loop per op and family of loop dtypes with the
+// operator inline, and the SIMD wrappers of the ops whose entry names
+// vectorised kernels (zz_pointwise.go), the row functions of the
+// reductions and scans (zz_fold.go), and the conversion loops between
+// every pair of dtypes (zz_cast.go), each with its dispatch table indexed
+// by op code and loop dtype. The loop dtype is [kernel.LoopDType] of the
+// plan's common dtype: float16 and bfloat16 compute in float32. A loop
+// reads inputs of the loop dtype (a condition operand as bool) and writes
+// the loop dtype, or bool for ops with [optable.Op.OutBool].
 //
 // Each loop is one-dimensional and picks its fast path once per row (see
 // Note [SIMD fast paths]): all operands contiguous (slice loops), one
 // input a broadcast scalar (stride 0), or strided pointer arithmetic.
+// Plans hand the loops byte offsets into the operands' storages; this
+// package adds them to the storages' host addresses, the only place
+// besides the reference backend where addresses are computed.
 //
 // # Type promotion
 //
@@ -36,19 +42,24 @@
 // # Concurrency
 //
 // A [Backend] has no state; its methods may be called from any number of
-// goroutines. Loops run under [iter.Plan.ForEach], which may split a plan
-// across workers; scratch buffers come from a pool, one per call of a loop.
+// goroutines. Elementwise loops run under [iter.Plan.ForEach], which splits
+// a plan across workers; reductions split their outputs, or the reduced
+// elements of a full reduction, across workers (Note [Reduction
+// strategies]); scans and row ops split their rows. Scratch buffers come
+// from pools, one per call of a loop.
 //
 // # Determinism
 //
 // Pointwise ops and copies compute each element independently, so results
-// do not depend on how the plan is split. Reductions are serial for now.
+// do not depend on how the plan is split. Reductions split their work into
+// chunks fixed by the sizes alone and combine the chunks' states in chunk
+// order, so they too give the same bits for any number of workers.
 //
 // # Errors
 //
-// Methods return an *errs.Error of kind [errs.DType] for a (code, dtype)
-// pair without a loop, and of kind [errs.Value] for a plan that does not
-// fit the code (wrong number of operands).
+// Methods return an *errs.Error of kind [errs.DType] for an op and dtype
+// without a loop, and of kind [errs.Value] for a plan that does not fit
+// the op (wrong number of operands).
 package cpu
 
 //go:generate go run ../../internal/gen cpu

@@ -19,6 +19,7 @@ import (
 
 	_ "github.com/goten-ml/goten/backend/ref"
 	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/internal/conform"
 	"github.com/goten-ml/goten/tensor"
 )
@@ -53,7 +54,7 @@ func main() {
 			os.Exit(2)
 		}
 	}
-	cases, err := conform.Load(paths...)
+	cases, err := cases.Load(paths...)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "conform:", err)
 		os.Exit(2)

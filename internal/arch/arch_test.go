@@ -55,9 +55,10 @@ var allowed = map[string][]string{
 	"internal/repr":    {"device", "dtype", "raw"},
 	"internal/gen":     {"dtype", "optable"},
 	"internal/arch":    nil,
-	"internal/conform": {"dtype", "device", "tensor", "backend/ref"},
+	"internal/cases":   nil,
+	"internal/conform": {"dtype", "device", "tensor", "backend/ref", "internal/cases"},
 	"cmd/bench":        {"tensor"},
-	"cmd/conform":      {"tensor", "device", "internal/conform", "backend/ref"},
+	"cmd/conform":      {"tensor", "device", "internal/conform", "internal/cases", "backend/ref"},
 	"cmd/demo":         {"tensor"},
 }
 

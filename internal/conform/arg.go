@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -157,7 +158,7 @@ func intList(items []json.RawMessage) ([]int, bool) {
 }
 
 func decodeObjectArg(r json.RawMessage) (arg, error) {
-	fs, err := fields(r)
+	fs, err := cases.Fields(r)
 	if err != nil || len(fs) != 1 {
 		return arg{}, badf("bad ARG %s", r)
 	}

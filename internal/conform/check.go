@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -23,7 +24,7 @@ var defaultTol = map[dtype.DType]tolerance{
 
 // tolFor returns the tolerance of a result of dtype dt: the case's for
 // floats where it gives one, else the default; integers and bools compare exactly.
-func (c *Case) tolFor(dt dtype.DType) tolerance {
+func tolFor(c *cases.Case, dt dtype.DType) tolerance {
 	if !dt.IsFloat() {
 		return tolerance{}
 	}
@@ -35,12 +36,12 @@ func (c *Case) tolFor(dt dtype.DType) tolerance {
 
 // checkResult compares a value with an expected RESULT and returns the
 // reasons it differs (none: it matches).
-func checkResult(c *Case, got *tensor.Tensor, want json.RawMessage, env map[string]*tensor.Tensor, where string) []string {
+func checkResult(c *cases.Case, got *tensor.Tensor, want json.RawMessage, env map[string]*tensor.Tensor, where string) []string {
 	var w tensorJSON
 	if err := json.Unmarshal(want, &w); err != nil {
 		panic(badf("RESULT %s: %v", where, err))
 	}
-	if !isNull(w.Nested) {
+	if !cases.IsNull(w.Nested) {
 		return []string{where + ": want a nested tensor, got a tensor"}
 	}
 	dt, err := parseDType(w.DType)
@@ -71,9 +72,9 @@ func checkResult(c *Case, got *tensor.Tensor, want json.RawMessage, env map[stri
 	if w.Offset != nil && got.Offset() != *w.Offset {
 		reasons = append(reasons, fmt.Sprintf("%s: storage offset %d, want %d", where, got.Offset(), *w.Offset))
 	}
-	tol := c.tolFor(dt)
+	tol := tolFor(c, dt)
 	flat := read(got)
-	if !isNull(w.Values) {
+	if !cases.IsNull(w.Values) {
 		vals, err := decodeValues(w.Values, dt)
 		if err != nil {
 			panic(err)

@@ -8,6 +8,7 @@ import (
 
 	_ "github.com/goten-ml/goten/backend/ref"
 	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -26,7 +27,7 @@ type gap struct{ kind, name string }
 
 func (g gap) String() string { return g.kind + " " + g.name }
 
-func (g gap) covers(c *Case) bool {
+func (g gap) covers(c *cases.Case) bool {
 	switch g.kind {
 	case gapSuite:
 		return c.Suite == g.name
@@ -94,15 +95,15 @@ func TestConformanceVariants(t *testing.T) {
 // package kernel).
 func TestConformanceRef(t *testing.T) {
 	t.Parallel()
-	notLarge := func(c *Case) bool { return c.Suite != "large" }
+	notLarge := func(c *cases.Case) bool { return c.Suite != "large" }
 	refDev := tensor.Device{Kind: device.Ref}
 	runConformance(t, casesDir, gapsFile, refDev, notLarge)
 	runConformance(t, variantsDir, variantGaps, refDev, notLarge)
 }
 
-func runConformance(t *testing.T, dir, gapsPath string, dev tensor.Device, keep func(*Case) bool) {
+func runConformance(t *testing.T, dir, gapsPath string, dev tensor.Device, keep func(*cases.Case) bool) {
 	gaps := readGaps(t, gapsPath)
-	cases, err := Load(dir)
+	cases, err := cases.Load(dir)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -2,9 +2,10 @@
 // goten: the Go twin of the reference runner torch_runner.py.
 //
 // A case (testdata/conformance/FORMAT.md) names its inputs, a program of
-// steps and what the program must produce, or the error it must raise. [Load]
-// reads the cases, [Run] runs one and returns why it failed, and a [Report]
-// prints the same report as the reference runner:
+// steps and what the program must produce, or the error it must raise.
+// Package internal/cases reads the cases, [Run] runs one on a device and
+// returns why it failed, and a [Report] prints the same report as the
+// reference runner:
 //
 //	FAIL id: why
 //	suite: P passed, F failed
@@ -13,12 +14,15 @@
 // # How a case runs
 //
 // Inputs are built as FORMAT.md says, over exactly the storage the case
-// describes (values, storage and fill forms), through package raw's strided
-// views and [tensor.FromRaw]. Each STEP's ARGs are decoded by their JSON kind
-// (see Note [ARG kinds]) and dispatched through one table, ops, from op name
-// to a small function that calls goten's public tensor API (see ops.go and
-// OPS.md). Results are compared through their dtype, shape, strides, storage
-// offset, storage identity and elements (see check.go).
+// describes (values, storage and fill forms): the storage's elements
+// converted in Go, moved to the device, and viewed with as_strided, all
+// through goten's public tensor API. Each STEP's ARGs are decoded by their
+// JSON kind (see Note [ARG kinds]) and dispatched through one table, ops,
+// from op name to a small function that calls the public API (see ops.go
+// and OPS.md); the ops of the op table reach it through zz_ops.go, which is
+// generated from the table. Results are compared through their dtype,
+// shape, strides, storage offset, storage identity and elements (see
+// check.go). Every error the library raises must name its op.
 //
 // # Failures
 //

@@ -5,6 +5,8 @@ import (
 	"io"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/goten-ml/goten/internal/cases"
 )
 
 // Report counts results by suite and prints torch_runner.py's report: a
@@ -34,7 +36,7 @@ func NewReport(w io.Writer) *Report {
 const maxWhy = 1000
 
 // Add records a case's result: reasons empty means it passed.
-func (r *Report) Add(c *Case, reasons []string) {
+func (r *Report) Add(c *cases.Case, reasons []string) {
 	s := r.byName[c.Suite]
 	if s == nil {
 		s = &suiteCount{name: c.Suite}

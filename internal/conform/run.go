@@ -6,6 +6,7 @@ import (
 	"runtime/debug"
 	"strings"
 
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -15,7 +16,7 @@ import (
 // order, expect the case's error at its step and no other, then compare the
 // names of expect. A panic that is not a *tensor.Error (a bug) fails the case
 // and does not stop the caller.
-func Run(c *Case, dev tensor.Device) (reasons []string) {
+func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 	defer func() {
 		if r := recover(); r != nil {
 			if err, ok := r.(error); ok && isRunnerError(err) {
@@ -105,7 +106,7 @@ func Run(c *Case, dev tensor.Device) (reasons []string) {
 // runStep decodes a step's arguments and runs its op. The error is a
 // *tensor.Error raised by the library, a badCase or missing, or a
 // libraryPanic for any other panic.
-func runStep(s Step, env map[string]*tensor.Tensor) (res result, err error) {
+func runStep(s cases.Step, env map[string]*tensor.Tensor) (res result, err error) {
 	c := &call{op: s.Op, kwargs: map[string]arg{}, usedKw: map[string]bool{}}
 	for _, r := range s.Args {
 		a, err := decodeArg(r, env)
@@ -185,7 +186,7 @@ func isLibraryError(err error) bool {
 }
 
 // checkError compares the library's error with the expected one.
-func checkError(err *tensor.Error, want *ErrorSpec, before map[string]snapshot, env map[string]*tensor.Tensor) []string {
+func checkError(err *tensor.Error, want *cases.ErrorSpec, before map[string]snapshot, env map[string]*tensor.Tensor) []string {
 	var reasons []string
 	if kind := err.Kind.String(); kind != want.Kind {
 		reasons = append(reasons, fmt.Sprintf("error kind %s, want %s: %s", kind, want.Kind, firstLine(err)))

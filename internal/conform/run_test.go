@@ -1,17 +1,16 @@
 package conform
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/tensor"
 )
 
-func mustParse(t *testing.T, line string) *Case {
+func mustParse(t *testing.T, line string) *cases.Case {
 	t.Helper()
-	c, err := parseCase([]byte(line))
+	c, err := cases.Parse([]byte(line))
 	if err != nil {
 		t.Fatalf("parse %s: %v", line, err)
 	}
@@ -130,9 +129,9 @@ func TestSnapshotSame(t *testing.T) {
 func TestReportFormat(t *testing.T) {
 	var b strings.Builder
 	r := NewReport(&b)
-	r.Add(&Case{ID: "s/a/000", Suite: "s"}, nil)
-	r.Add(&Case{ID: "s/a/001", Suite: "s"}, []string{"one", "two"})
-	r.Add(&Case{ID: "u/b/000", Suite: "u"}, nil)
+	r.Add(&cases.Case{ID: "s/a/000", Suite: "s"}, nil)
+	r.Add(&cases.Case{ID: "s/a/001", Suite: "s"}, []string{"one", "two"})
+	r.Add(&cases.Case{ID: "u/b/000", Suite: "u"}, nil)
 	r.Finish()
 	want := "FAIL s/a/001: one; two\ns: 1 passed, 1 failed\nu: 1 passed, 0 failed\n2 passed, 1 failed\n"
 	if b.String() != want {
@@ -143,36 +142,6 @@ func TestReportFormat(t *testing.T) {
 	}
 }
 
-func TestFiles(t *testing.T) {
-	dir := t.TempDir()
-	cases := filepath.Join(dir, "cases")
-	if err := os.Mkdir(cases, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	for _, n := range []string{"b.jsonl", "a.jsonl", "notes.md"} {
-		if err := os.WriteFile(filepath.Join(cases, n), []byte(`{"id": "x", "program": [], "expect": {}}`+"\n\n"), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	for _, p := range []string{dir, cases} {
-		fs, err := Files(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if len(fs) != 2 || filepath.Base(fs[0]) != "a.jsonl" || filepath.Base(fs[1]) != "b.jsonl" {
-			t.Errorf("Files(%s) = %v, want a.jsonl and b.jsonl", p, fs)
-		}
-	}
-	cs, err := Load(filepath.Join(cases, "b.jsonl"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(cs) != 1 || cs[0].Suite != "b" || cs[0].Line != 1 {
-		t.Errorf("Load: %+v", cs)
-	}
-}
-
-// A panic that is not a *tensor.Error fails the case with where it happened.
 func TestRunPanic(t *testing.T) {
 	ops["test_boom"] = func(c *call) result {
 		var s []int

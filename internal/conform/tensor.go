@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/internal/cases"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -177,7 +178,7 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 	if err := json.Unmarshal(r, &tj); err != nil {
 		return nil, badf("TENSOR: %v", err)
 	}
-	if !isNull(tj.Nested) {
+	if !cases.IsNull(tj.Nested) {
 		return nil, missing("nested tensors")
 	}
 	if tj.RequiresGrad {
@@ -197,9 +198,9 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 	var size int                // storage elements
 	var value func(int) float64 // storage element k, before conversion to dt
 	switch {
-	case !isNull(tj.Values) || !isNull(tj.Storage):
+	case !cases.IsNull(tj.Values) || !cases.IsNull(tj.Storage):
 		src := tj.Values
-		if isNull(src) {
+		if cases.IsNull(src) {
 			src = tj.Storage
 			if tj.Strides == nil {
 				return nil, badf("the storage form needs strides")
@@ -214,7 +215,7 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 			return nil, err
 		}
 		size, value = e.len(), e.at
-		if !isNull(tj.Values) && size != n {
+		if !cases.IsNull(tj.Values) && size != n {
 			return nil, badf("%d values for shape %v", size, tj.Shape)
 		}
 	case tj.Fill != nil:

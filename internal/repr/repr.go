@@ -270,31 +270,13 @@ type value struct {
 // load reads the element at storage element offset off. Float16 and
 // bfloat16 widen exactly to float64, as PyTorch prints them through float32.
 func (p *printer) load(off int) value {
-	s, dt := p.v.Storage, p.v.DType
-	b := off * dt.Size()
-	switch dt {
-	case dtype.Bool:
-		return value{t: device.Slice[bool](s, b, 1)[0]}
-	case dtype.Uint8:
-		return value{i: int64(device.Slice[uint8](s, b, 1)[0])}
-	case dtype.Int8:
-		return value{i: int64(device.Slice[int8](s, b, 1)[0])}
-	case dtype.Int16:
-		return value{i: int64(device.Slice[int16](s, b, 1)[0])}
-	case dtype.Int32:
-		return value{i: int64(device.Slice[int32](s, b, 1)[0])}
-	case dtype.Int64:
-		return value{i: device.Slice[int64](s, b, 1)[0]}
-	case dtype.Float16:
-		return value{f: float64(device.Slice[dtype.Half](s, b, 1)[0].Float32())}
-	case dtype.BFloat16:
-		return value{f: float64(device.Slice[dtype.BF16](s, b, 1)[0].Float32())}
-	case dtype.Float32:
-		return value{f: float64(device.Slice[float32](s, b, 1)[0])}
-	case dtype.Float64:
-		return value{f: device.Slice[float64](s, b, 1)[0]}
+	switch v := p.v; {
+	case v.DType == dtype.Bool:
+		return value{t: v.Int64At(off) != 0}
+	case v.DType.IsInt():
+		return value{i: v.Int64At(off)}
 	}
-	panic("repr: invalid dtype " + dt.String())
+	return value{f: p.v.Float64At(off)}
 }
 
 // Note [Float format]

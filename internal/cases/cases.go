@@ -1,4 +1,9 @@
-package conform
+// Package cases reads conformance cases: the JSON-lines files of
+// testdata/conformance (FORMAT.md), one case per line, with the values the
+// runner decodes itself (TENSORs, ARGs, RESULTs) kept raw. It is shared by
+// the conformance runner (internal/conform) and by the tests that run a
+// suite on one layer alone (package shape runs the views suite on layouts).
+package cases
 
 import (
 	"bytes"
@@ -119,7 +124,7 @@ func ReadFile(path string) ([]*Case, error) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
-		c, err := parseCase(line)
+		c, err := Parse(line)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: %v", path, i+1, err)
 		}
@@ -150,26 +155,27 @@ type stepJSON struct {
 	Kwargs json.RawMessage   `json:"kwargs"`
 }
 
-func parseCase(line []byte) (*Case, error) {
+// Parse decodes one line of a case file.
+func Parse(line []byte) (*Case, error) {
 	var cj caseJSON
 	if err := json.Unmarshal(line, &cj); err != nil {
 		return nil, err
 	}
 	c := &Case{ID: cj.ID, Error: cj.Error, Rtol: cj.Rtol, Atol: cj.Atol}
 	var err error
-	if c.Inputs, err = fields(cj.Inputs); err != nil {
+	if c.Inputs, err = Fields(cj.Inputs); err != nil {
 		return nil, fmt.Errorf("inputs: %v", err)
 	}
-	if c.Expect, err = fields(cj.Expect); err != nil {
+	if c.Expect, err = Fields(cj.Expect); err != nil {
 		return nil, fmt.Errorf("expect: %v", err)
 	}
-	c.HasExpect = !isNull(cj.Expect)
-	if !isNull(cj.Grad) {
+	c.HasExpect = !IsNull(cj.Expect)
+	if !IsNull(cj.Grad) {
 		c.Grad = cj.Grad
 	}
 	for i, sj := range cj.Program {
 		s := Step{Op: sj.Op, Args: sj.Args}
-		if s.Kwargs, err = fields(sj.Kwargs); err != nil {
+		if s.Kwargs, err = Fields(sj.Kwargs); err != nil {
 			return nil, fmt.Errorf("step %d kwargs: %v", i, err)
 		}
 		var one string
@@ -185,13 +191,14 @@ func parseCase(line []byte) (*Case, error) {
 	return c, nil
 }
 
-func isNull(raw json.RawMessage) bool {
+// IsNull reports whether a JSON value is absent or null.
+func IsNull(raw json.RawMessage) bool {
 	return len(raw) == 0 || string(bytes.TrimSpace(raw)) == "null"
 }
 
-// fields decodes a JSON object keeping its fields in order (nil for null or absent).
-func fields(raw json.RawMessage) ([]Field, error) {
-	if isNull(raw) {
+// Fields decodes a JSON object keeping its fields in order (nil for null or absent).
+func Fields(raw json.RawMessage) ([]Field, error) {
+	if IsNull(raw) {
 		return nil, nil
 	}
 	dec := json.NewDecoder(bytes.NewReader(raw))
