@@ -84,7 +84,7 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 			in[i] = optable.Operand{DType: v.DType, Dim: v.Dim(), Wrapped: v.Wrapped}
 		}
 		if err := d.Check(optable.Call{Compute: compute, In: in[:len(ins)], Kernel: d.KernelName(dev.String())}); err != nil {
-			return nil, err
+			return nil, errs.WithOp(err, d.Name)
 		}
 	}
 	if d.Alpha != "" && !d.IntAlpha && compute.IsIntOrBool() && args.AlphaFloat {

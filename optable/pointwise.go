@@ -88,7 +88,11 @@ var (
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
 		Op{Accepts: Floats, SIMD: SIMD{Unary: "Gelu"}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
 		loop(Floats, "T(elem.Gelu(float64(a)))"))
-	Silu       = unary("silu", "Silu", "x·sigmoid(x)", Op{Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
+	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
+	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs
+	// refuses bool.
+	Softsign = unary("softsign", "Softsign", "x/(1+|x|)", Op{IntToFloat: true, Kernel: "abs_{dev}", Check: noBoolInput},
+		loop(Floats, "a / (1 + T(math.Abs(float64(a))))"))
 	Erf        = unary("erf", "Erf", "the error function of x", Op{IntToFloat: true}, viaFloat64("Erf"))
 	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{IntToFloat: true}, viaFloat64("Erfc"))
 	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
@@ -198,6 +202,14 @@ var (
 func boolScalarBound(c Call) error {
 	if c.Compute == dtype.Bool && c.In[1].Wrapped {
 		return errs.New(errs.DType, "clamp", "%q not implemented for '%s'", c.Kernel, c.Compute)
+	}
+	return nil
+}
+
+// noBoolInput refuses a bool input, which PyTorch has no kernel for.
+func noBoolInput(c Call) error {
+	if c.In[0].DType == dtype.Bool {
+		return errs.New(errs.DType, "", "%q not implemented for 'Bool'", c.Kernel)
 	}
 	return nil
 }

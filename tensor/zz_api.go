@@ -459,6 +459,20 @@ func SiluTo(dst, t *Tensor) *Tensor { return pointwise(optable.Silu, dst, false,
 // SiluInPlace overwrites t with [Silu](t) and returns t.
 func (t *Tensor) SiluInPlace() *Tensor { return pointwise(optable.Silu, nil, true, nil, t) }
 
+// Softsign returns x/(1+|x|) for each element x of t. Integer and bool inputs
+// compute in float32.
+func Softsign(t *Tensor) *Tensor { return pointwise(optable.Softsign, nil, false, nil, t) }
+
+// Softsign returns [Softsign](t).
+func (t *Tensor) Softsign() *Tensor { return pointwise(optable.Softsign, nil, false, nil, t) }
+
+// SoftsignTo writes [Softsign](t) into dst and returns dst (PyTorch's out=; see the
+// package doc, Aliasing and in-place).
+func SoftsignTo(dst, t *Tensor) *Tensor { return pointwise(optable.Softsign, dst, false, nil, t) }
+
+// SoftsignInPlace overwrites t with [Softsign](t) and returns t.
+func (t *Tensor) SoftsignInPlace() *Tensor { return pointwise(optable.Softsign, nil, true, nil, t) }
+
 // Erf returns the error function of x for each element x of t. Integer and bool
 // inputs compute in float32.
 func Erf(t *Tensor) *Tensor { return pointwise(optable.Erf, nil, false, nil, t) }

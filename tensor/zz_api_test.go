@@ -568,6 +568,23 @@ func TestGeneratedAPI(t *testing.T) {
 			}
 		}
 	})
+	t.Run("Softsign", func(t *testing.T) {
+		x := sample(dtype.Float32, 0, 2, 3)
+		{
+			want := onRef(tensor.Softsign, x)
+			same(t, "Softsign", tensor.Softsign(x), want)
+			same(t, "method", x.Softsign(), want)
+			dst := tensor.Empty(want.DType(), 0)
+			same(t, "To", tensor.SoftsignTo(dst, x), want)
+			same(t, "To's dst", dst, want)
+			if dtype.CanCast(want.DType(), x.DType()) {
+				c := x.Clone()
+				wantIn := want.To(c.DType())
+				same(t, "InPlace", c.SoftsignInPlace(), wantIn)
+				same(t, "InPlace's receiver", c, wantIn)
+			}
+		}
+	})
 	t.Run("Erf", func(t *testing.T) {
 		x := sample(dtype.Float32, 0, 2, 3)
 		{

@@ -817,6 +817,27 @@ func loopSiluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// loopSoftsignF computes a / (1 + T(math.Abs(float64(a)))) for float32, float64.
+func loopSoftsignF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = a / (1 + T(math.Abs(float64(a))))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = a / (1 + T(math.Abs(float64(a))))
+	}
+}
+
 // loopErfF computes T(math.Erf(float64(a))) for float32, float64.
 func loopErfF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -4700,6 +4721,7 @@ func init() {
 	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: loopGeluF[float64]}
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
 	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: loopSiluF[float32], dtype.Float64: loopSiluF[float64]}
+	pointwiseLoops[optable.Softsign.Code] = [dtype.Count]loopFn{dtype.Float32: loopSoftsignF[float32], dtype.Float64: loopSoftsignF[float64]}
 	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: loopErfF[float32], dtype.Float64: loopErfF[float64]}
 	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: loopErfcF[float32], dtype.Float64: loopErfcF[float64]}
 	pointwiseLoops[optable.Floor.Code] = [dtype.Count]loopFn{dtype.Float32: loopFloorF[float32], dtype.Float64: loopFloorF[float64]}

@@ -571,6 +571,21 @@ func evalSilu(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
+// elemSoftsign0 is softsign of one element of float32, float64: a / (1 + T(math.Abs(float64(a)))).
+func elemSoftsign0[T float32 | float64](a T, args *kernel.Args) T {
+	_ = args
+	return T(a / (1 + T(math.Abs(float64(a)))))
+}
+
+// evalSoftsign computes softsign of one element in compute dtype d.
+func evalSoftsign(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
+	switch d {
+	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+		return result(elemSoftsign0[float64](as[float64](x[0]), args))
+	}
+	return value{}, false, false
+}
+
 // elemErf0 is erf of one element of float32, float64: T(math.Erf(float64(a))).
 func elemErf0[T float32 | float64](a T, args *kernel.Args) T {
 	_ = args
@@ -3086,6 +3101,7 @@ func init() {
 	evals[optable.GeluTanh.Code] = evalGeluTanh
 	evals[optable.Gelu.Code] = evalGelu
 	evals[optable.Silu.Code] = evalSilu
+	evals[optable.Softsign.Code] = evalSoftsign
 	evals[optable.Erf.Code] = evalErf
 	evals[optable.Erfc.Code] = evalErfc
 	evals[optable.Floor.Code] = evalFloor

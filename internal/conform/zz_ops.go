@@ -35,6 +35,7 @@ var unaryOps = map[string]unary{
 	"sigmoid":     {tensor.Sigmoid, tensor.SigmoidTo, (*tensor.Tensor).SigmoidInPlace},
 	"relu":        {tensor.Relu, tensor.ReluTo, (*tensor.Tensor).ReluInPlace},
 	"silu":        {tensor.Silu, tensor.SiluTo, (*tensor.Tensor).SiluInPlace},
+	"softsign":    {tensor.Softsign, tensor.SoftsignTo, (*tensor.Tensor).SoftsignInPlace},
 	"erf":         {tensor.Erf, tensor.ErfTo, (*tensor.Tensor).ErfInPlace},
 	"erfc":        {tensor.Erfc, tensor.ErfcTo, (*tensor.Tensor).ErfcInPlace},
 	"floor":       {tensor.Floor, tensor.FloorTo, (*tensor.Tensor).FloorInPlace},
