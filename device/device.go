@@ -65,13 +65,14 @@ type Allocator interface {
 
 // Storage is a buffer of bytes on a device, shared by every view of it.
 type Storage struct {
+	dev    Device // its allocator's, kept here: every op asks for it
 	alloc  Allocator
 	nbytes int
 	ptr    unsafe.Pointer // host memory: keeps the buffer alive
 }
 
 // Device returns the storage's device.
-func (s *Storage) Device() Device { return s.alloc.Device() }
+func (s *Storage) Device() Device { return s.dev }
 
 // Allocator returns the allocator that made the storage: outputs of ops on
 // it are allocated by the same one, on the same device.

@@ -49,7 +49,7 @@ func (a *HostAllocator) Alloc(nbytes int, zero bool) (*Storage, error) {
 		return nil, fmt.Errorf("device: allocating %d bytes", nbytes)
 	}
 	size := max(uintptr(nbytes+15)&^15, 16)
-	return &Storage{alloc: a, nbytes: nbytes, ptr: mallocgc(size, nil, zero)}, nil
+	return &Storage{dev: a.dev, alloc: a, nbytes: nbytes, ptr: mallocgc(size, nil, zero)}, nil
 }
 
 // Alloc returns a zeroed CPU storage of nbytes bytes. It panics if nbytes

@@ -257,6 +257,7 @@ func (p *Plan) computeTypes(c *Config) error {
 	if p.alloc == nil {
 		p.alloc = device.CPUAllocator // no operand given: a plan of outputs to allocate only
 	}
+	p.device = common
 
 	// The inputs' dtype: read-write outputs first (they stand for self),
 	// then inputs, as PyTorch sees them.

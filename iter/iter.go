@@ -258,6 +258,8 @@ type Plan struct {
 	// alloc allocates the outputs: the config's allocator, or that of the
 	// operands' common device.
 	alloc device.Allocator
+	// device is the operands' common device, where the plan runs.
+	device device.Device
 
 	// busy guards scratch, the offsets handed to loops by SerialForEach;
 	// a concurrent walk allocates its own.
@@ -349,7 +351,7 @@ func (p *Plan) shrinkNdim(ndim int) {
 func (p *Plan) clone() *Plan {
 	q := newPlan(len(p.ops))
 	copy(q.ops, p.ops)
-	q.nOutputs, q.common, q.isReduction, q.alloc = p.nOutputs, p.common, p.isReduction, p.alloc
+	q.nOutputs, q.common, q.isReduction, q.alloc, q.device = p.nOutputs, p.common, p.isReduction, p.alloc, p.device
 	q.accumulate, q.notFinal = p.accumulate, p.notFinal
 	n := len(p.shape)
 	q.setNdim(max(n, len(p.perm)))
@@ -414,6 +416,10 @@ func (p *Plan) Output(i int) *raw.View { return p.ops[i].View }
 // plan dim 0 for every operand, then those of dim 1 (zeros for missing
 // dims). The caller must not modify it.
 func (p *Plan) LoopStrides() []int { return p.strides }
+
+// Device returns the device the plan runs on: its operands' common device
+// (see the package doc, Devices).
+func (p *Plan) Device() device.Device { return p.device }
 
 // CommonDType returns the common (compute) dtype, or Invalid if none was
 // computed (inputs of different dtypes without promotion; no inputs).

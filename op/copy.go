@@ -31,7 +31,7 @@ func CopyInto(name string, dst, src *raw.View, checkOverlap bool) (*raw.View, er
 	}
 	if p.NumEl() > 0 {
 		var be kernel.Backend
-		if be, err = backendOf(name, dst, src); err == nil {
+		if be, err = backendOn(name, p.Device()); err == nil {
 			err = be.Copy(p)
 		}
 	}

@@ -46,7 +46,13 @@ func home(vs []*raw.View) (*raw.View, device.Device) {
 // backendOf returns the backend that runs an op over vs, named name in
 // errors.
 func backendOf(name string, vs ...*raw.View) (kernel.Backend, error) {
-	b, err := kernel.For(Device(vs...))
+	return backendOn(name, Device(vs...))
+}
+
+// backendOn returns the backend of device d (the device of a plan), for an
+// op named name in errors.
+func backendOn(name string, d device.Device) (kernel.Backend, error) {
+	b, err := kernel.For(d)
 	if err != nil {
 		return nil, errs.New(errs.Value, name, "%v", err)
 	}

@@ -70,20 +70,19 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	if inPlace {
 		out = ins[d.Receiver]
 	}
-	dev := Device(ins...)
 	compute := ResultType(d, ins)
 	if !d.Accept(compute) {
 		if d.Refusal != "" { // PyTorch checks these before its iterator
 			return nil, errs.New(errs.DType, d.Name, "%s", d.Refusal)
 		}
-		return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "%q not implemented for '%s'", d.KernelName(dev.String()), compute))
+		return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "%q not implemented for '%s'", d.KernelName(Device(ins...).String()), compute))
 	}
 	if d.Check != nil {
 		var in [3]optable.Operand
 		for i, v := range ins {
 			in[i] = optable.Operand{DType: v.DType, Dim: v.Dim(), Wrapped: v.Wrapped}
 		}
-		if err := d.Check(optable.Call{Compute: compute, In: in[:len(ins)], Kernel: d.KernelName(dev.String())}); err != nil {
+		if err := d.Check(optable.Call{Compute: compute, In: in[:len(ins)], Kernel: d.KernelName(Device(ins...).String())}); err != nil {
 			return nil, errs.WithOp(err, d.Name)
 		}
 	}
@@ -123,7 +122,7 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	}
 	if p.NumEl() > 0 {
 		var be kernel.Backend
-		if be, err = backendOf(d.Name, ins...); err == nil {
+		if be, err = backendOn(d.Name, p.Device()); err == nil {
 			err = be.Pointwise(d, p, args)
 		}
 	}

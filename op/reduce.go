@@ -191,7 +191,7 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 	if err != nil {
 		return nil, err
 	}
-	be, err := backendOf(r.Name, in)
+	be, err := backendOn(r.Name, p.Device())
 	if err != nil {
 		return nil, err
 	}

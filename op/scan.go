@@ -131,7 +131,7 @@ func runRows(s *optable.Op, outs, ins []*raw.View, dim int, compute dtype.DType,
 	if err != nil {
 		return err
 	}
-	be, err := backendOf(s.Name, ins...)
+	be, err := backendOn(s.Name, p.Device())
 	if err != nil {
 		return err
 	}

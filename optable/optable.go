@@ -227,7 +227,8 @@ type Fold struct {
 	Cascade bool
 	// CPU names hand-written CPU row functions that replace the generated
 	// ones (a format with %s for the loop type), by piece ("row", "cols",
-	// "combine") and loop dtype; dtype.Invalid matches every dtype.
+	// "combine"; "cols4", which folds four rows at once, has no generated
+	// default) and loop dtype; dtype.Invalid matches every dtype.
 	CPU map[string]map[dtype.DType]string
 }
 

@@ -36,7 +36,7 @@ var (
 	// float32 sums accumulate in float64 (Note [Cascade sums] in backend/cpu).
 	sumF32 = with(sumFold, func(f *Fold) {
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
-		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "combine", "combineSumF64")
+		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols4", "cols4SumF32", "combine", "combineSumF64")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {
 		f.Types, f.Cascade = Of(dtype.Float64), true

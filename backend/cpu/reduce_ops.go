@@ -178,11 +178,6 @@ func cols4SumF32(st unsafe.Pointer, in [4]unsafe.Pointer, n int, _ *elem.Ctx) {
 	vec.AccRows4F32F64(unsafe.Slice((*float64)(st), n), x(0), x(1), x(2), x(3))
 }
 
-func init() {
-	redTable[optable.Sum.Code][dtype.Float32].cols4 = cols4SumF32
-	redTable[optable.Mean.Code][dtype.Float32].cols4 = cols4SumF32
-}
-
 func colsSumF64(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	if is != 8 {
 		colsSum2[float64](st, in, is, n, idx, c)
