@@ -1,6 +1,8 @@
 package cpu
 
 import (
+	"math"
+
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/raw"
@@ -76,4 +78,33 @@ func getElem(v *raw.View, i int) float64 {
 		return device.Slice[float64](st, off, 1)[0]
 	}
 	panic("bad dtype")
+}
+
+// roundTo rounds a float64 result to float dtype d (16-bit floats through
+// float32, as the kernels and PyTorch do).
+func roundTo(d dtype.DType, x float64) float64 {
+	switch d {
+	case dtype.Float32:
+		return float64(float32(x))
+	case dtype.Float16:
+		return float64(dtype.HalfFromFloat32(float32(x)).Float32())
+	case dtype.BFloat16:
+		return float64(dtype.BF16FromFloat32(float32(x)).Float32())
+	}
+	return x
+}
+
+// closeTo reports whether g is within atol + rtol·|w| of w (floats; NaN
+// matches NaN, infinities match exactly) or equal to it.
+func closeTo(g, w, rtol, atol float64, isFloat bool) bool {
+	if !isFloat {
+		return g == w
+	}
+	switch {
+	case math.IsNaN(w) || math.IsNaN(g):
+		return math.IsNaN(w) && math.IsNaN(g)
+	case math.IsInf(w, 0) || math.IsInf(g, 0):
+		return g == w
+	}
+	return math.Abs(g-w) <= atol+rtol*math.Abs(w)
 }
