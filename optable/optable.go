@@ -74,7 +74,8 @@ type Op struct {
 	// for (all when zero); a compute dtype outside is a dtype error with
 	// Refusal's text (a format with one %s, the dtype) or PyTorch's
 	// "not implemented" message naming Kernel (Name when empty) and the
-	// device.
+	// device. A row op's Accepts lists the compute dtypes its kernels run
+	// in (softmax, log_softmax and layer_norm: the float dtypes).
 	IntToFloat  bool
 	BoolToInt64 bool
 	PromoteFrom []int

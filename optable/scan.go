@@ -51,7 +51,7 @@ var (
 // implement them by hand (softmax as max, then exponentials and their sum,
 // then the scaling).
 var (
-	Softmax    = row("softmax", "Softmax", "e^(x-max)/Σe^(x-max) along the dim", Op{NeedsFloat: "softmax_lastdim_kernel_impl"})
-	LogSoftmax = row("log_softmax", "LogSoftmax", "x - max - log Σe^(x-max) along the dim", Op{NeedsFloat: "log_softmax_lastdim_kernel_impl"})
-	LayerNorm  = row("layer_norm", "LayerNorm", "(x-mean)/√(var+eps)·weight+bias over the trailing dims (biased variance)", Op{ManualAPI: true})
+	Softmax    = row("softmax", "Softmax", "e^(x-max)/Σe^(x-max) along the dim", Op{NeedsFloat: "softmax_lastdim_kernel_impl", Accepts: Floats})
+	LogSoftmax = row("log_softmax", "LogSoftmax", "x - max - log Σe^(x-max) along the dim", Op{NeedsFloat: "log_softmax_lastdim_kernel_impl", Accepts: Floats})
+	LayerNorm  = row("layer_norm", "LayerNorm", "(x-mean)/√(var+eps)·weight+bias over the trailing dims (biased variance)", Op{ManualAPI: true, Accepts: Floats})
 )

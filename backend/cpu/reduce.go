@@ -117,9 +117,13 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		if f.index && k == 1 {
 			from = dtype.Int64
 		}
-		if from != o.DType {
-			r.cast[k] = casts[from][o.DType]
+		// A float16 or bfloat16 reduction folds in float32 but its result
+		// is a float16 or bfloat16 value, whatever dtype it is written in.
+		via := o.DType
+		if compute.IsReduced() && from.IsFloat() {
+			via = compute
 		}
+		r.cast[k], r.convOut[k] = chain(from, via, o.DType)
 		r.outES[k] = from.Size()
 	}
 	r.geometry(p)
@@ -156,10 +160,11 @@ type reducer struct {
 	convert bool
 	es      int // byte size of an element as the row functions read it
 	out     [2]unsafe.Pointer
-	cast    [2]castFn // result → output dtype (nil: the same dtype)
-	outES   [2]int    // byte size of a result
-	rd, kd  []redDim  // reduced and kept dims, fastest first (size-1 dims left out)
-	R, K    int       // number of reduced positions, of outputs
+	cast    [2]conv // result → output dtype, if convOut
+	convOut [2]bool
+	outES   [2]int   // byte size of a result
+	rd, kd  []redDim // reduced and kept dims, fastest first (size-1 dims left out)
+	R, K    int      // number of reduced positions, of outputs
 }
 
 func (r *reducer) geometry(p *iter.Plan) {
@@ -347,8 +352,8 @@ func (r *reducer) write(st unsafe.Pointer, n int, o [2]unsafe.Pointer, os [2]int
 	r.f.project(res, resi, st, n, &r.c)
 	src := [2]unsafe.Pointer{res, resi}
 	for k := 0; k < r.nout; k++ {
-		if c := r.cast[k]; c != nil {
-			c(o[k], src[k], os[k], r.outES[k], n)
+		if r.convOut[k] {
+			r.cast[k].run(o[k], src[k], os[k], r.outES[k], n, w.stage())
 		} else {
 			copyStrided(o[k], src[k], os[k], r.outES[k], n)
 		}

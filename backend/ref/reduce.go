@@ -93,6 +93,9 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	}
 	nout := op.Outputs
 	compute := p.CommonDType()
+	if !op.Accept(compute) {
+		return errs.New(errs.DType, op.Name, "%q not implemented for '%s'", op.KernelName("ref"), compute)
+	}
 	dim := args.Dim
 	n := p.Operand(nout).View.Shape[dim]
 	// element j of operand k's row that starts at plan index idx

@@ -214,10 +214,7 @@ func (s *suite) reduceMatrix(base rcase, path []string) {
 			add(c, "in-"+c.in.String()+"-"+name)
 		})
 	}
-	// (A float16 or bfloat16 result is written in its own dtype only: the
-	// op layer never asks for another, since dtype= and out= name the
-	// compute dtype of a float reduction.)
-	if len(outs) > 0 && !base.d.IsReduced() {
+	if len(outs) > 0 {
 		each(mixed, []string{"contiguous", "strided-out"}, func(c rcase, name string) {
 			c.out = pick(outs)
 			add(c, "out-"+c.out.String()+"-"+name)

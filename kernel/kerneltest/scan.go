@@ -32,9 +32,6 @@ func (s *suite) scans() {
 		}
 		for _, a := range scanArgs(op) {
 			for _, d := range dtype.All {
-				if op.Kind == optable.Row && !d.IsFloat() {
-					continue // (Note [Row dtypes])
-				}
 				path := []string{"scan", a.name, d.String()}
 				base := scase{op: op, args: a.args, d: d, in: d, out: d, gen: foldValue}
 				probe := func(be kernel.Backend) error { return probeScan(be, base) }
@@ -45,15 +42,6 @@ func (s *suite) scans() {
 		}
 	}
 }
-
-// Note [Row dtypes]
-//
-// The row ops (softmax, log_softmax, layer_norm) have no folds in the op
-// table, and the reference backend computes them in float64 for any
-// compute dtype, truncating the results of an integer one; PyTorch has
-// kernels for float dtypes only, which is all the op layer runs them in
-// (softmax of an integer tensor needs a float dtype=). So the kit runs
-// them in the float dtypes and asks nothing of a backend for the others.
 
 // scanArgs returns the arguments op runs with, named: layer_norm without
 // and with its weight and bias operands (kernel.Args.HasWeight, HasBias).
