@@ -65,8 +65,7 @@ func TestCastRounding(t *testing.T) {
 				t.Fatal(err)
 			}
 			for i := 0; i < out.NumEl(); i++ {
-				off := elemOffset(out, i)
-				b := out.Storage.Bytes()[off:]
+				b := out.Storage.Bytes()[elemOffset(out, i)*c.dst.Size():]
 				switch {
 				case c.dst.IsReduced() && !math.IsNaN(c.val):
 					if got := uint16(b[0]) | uint16(b[1])<<8; got != c.bits {
