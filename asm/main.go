@@ -1,9 +1,9 @@
 // Command asm generates the AVX2/FMA/F16C assembly of goten's packages
-// backend/cpu/internal/vec (vec.go) and backend/cpu/internal/gemm (gemm.go)
-// with avo. It lives in its own module so that the library itself depends on
+// backend/cpu/internal/vec (vec.go) and backend/cpu/internal/gemm (gemm.go),
+// and the feature detection of backend/cpu/internal/cpufeat, with avo. It lives in its own module so that the library itself depends on
 // nothing. The -pkg flag picks the package.
 //
-// Regenerate (from this directory, or via go generate in either package):
+// Regenerate (from this directory, or via go generate in those packages):
 //
 //	go run . -out ../backend/cpu/internal/vec/zz_vec_amd64.s \
 //	    -stubs ../backend/cpu/internal/vec/zz_stubs_amd64.go -pkg vec
@@ -13,7 +13,10 @@
 //	    -stubs ../backend/cpu/internal/vec/zz_reduce_stubs_amd64.go -pkg vec
 //	go run . -part unary -out ../backend/cpu/internal/vec/zz_unary_amd64.s \
 //	    -stubs ../backend/cpu/internal/vec/zz_unary_stubs_amd64.go -pkg vec
+//	go run . -out ../backend/cpu/internal/cpufeat/zz_cpuid_amd64.s \
+//	    -stubs ../backend/cpu/internal/cpufeat/zz_stubs_amd64.go -pkg cpufeat
 //
+// -pkg cpufeat generates the CPUID and XGETBV stubs of feature detection.//
 // -part reduce generates vec's reduction primitives (reduce.go), -part
 // unary its float32 exp, tanh, sigmoid and gelu (unary.go), each into
 // files of their own.
@@ -54,8 +57,11 @@ func main() {
 		genVec()
 	case pkg == "gemm":
 		genGemm()
+	case pkg == "cpufeat":
+		ConstraintExpr("amd64,!purego")
+		cpuid()
 	default:
-		fmt.Fprintf(os.Stderr, "asm: -pkg must be vec or gemm, not %q\n", pkg)
+		fmt.Fprintf(os.Stderr, "asm: -pkg must be vec, gemm or cpufeat, not %q\n", pkg)
 		os.Exit(2)
 	}
 	Generate()

@@ -42,10 +42,11 @@ var allowed = map[string][]string{
 	// the kernel contract: plans and the op table
 	"kernel": {"device", "dtype", "iter", "optable"},
 	// backends: the contract, never op or tensor
-	"backend/cpu":               slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
-	"backend/cpu/internal/gemm": nil,
-	"backend/cpu/internal/vec":  {"dtype"},
-	"backend/ref":               planner,
+	"backend/cpu":                  slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
+	"backend/cpu/internal/gemm":    {"backend/cpu/internal/cpufeat"},
+	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat"},
+	"backend/cpu/internal/cpufeat": nil,
+	"backend/ref":                  planner,
 	// the backend test kit: the contract and the reference backend
 	"kernel/kerneltest": slices.Concat(planner, []string{"backend/ref"}),
 	// the executors: the contract and the table, never a backend

@@ -2,34 +2,13 @@
 
 package gemm
 
+import "github.com/goten-ml/goten/backend/cpu/internal/cpufeat"
+
 //go:generate go run -C ../../../../asm . -out ../backend/cpu/internal/gemm/zz_gemm_amd64.s -stubs ../backend/cpu/internal/gemm/zz_stubs_amd64.go -pkg gemm
 
-// useAVX2 reports that the CPU has AVX2 and FMA and the OS saves the YMM
-// registers (the test as in package vec).
-var useAVX2 = detectCPU()
-
-func detectCPU() bool {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false
-	}
-	const (
-		fmaBit     = 1 << 12 // CPUID.1:ECX
-		osxsaveBit = 1 << 27
-		avxBit     = 1 << 28
-		avx2Bit    = 1 << 5 // CPUID.(7,0):EBX
-		ymmState   = 1<<1 | 1<<2
-	)
-	_, _, ecx1, _ := cpuid(1, 0)
-	if ecx1&(fmaBit|osxsaveBit|avxBit) != fmaBit|osxsaveBit|avxBit {
-		return false
-	}
-	if xcr0, _ := xgetbv(); xcr0&ymmState != ymmState {
-		return false
-	}
-	_, ebx7, _, _ := cpuid(7, 0)
-	return ebx7&avx2Bit != 0
-}
+// useAVX2 reports that kernels may use AVX2 and FMA (Note [Kernel levels]
+// in package cpufeat).
+var useAVX2 = cpufeat.Current().Level >= cpufeat.AVX2
 
 func init() {
 	if !useAVX2 {

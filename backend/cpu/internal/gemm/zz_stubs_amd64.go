@@ -4,12 +4,6 @@
 
 package gemm
 
-// cpuid executes CPUID with the given EAX and ECX.
-func cpuid(eaxArg uint32, ecxArg uint32) (eax uint32, ebx uint32, ecx uint32, edx uint32)
-
-// xgetbv executes XGETBV with ECX = 0 (the XCR0 register).
-func xgetbv() (eax uint32, edx uint32)
-
 // kernelF32AVX2 is kernelF32Go in assembly; see there for the exact computation.
 //
 //go:noescape

@@ -2,38 +2,17 @@
 
 package vec
 
+import "github.com/goten-ml/goten/backend/cpu/internal/cpufeat"
+
 //go:generate go run -C ../../../../asm . -out ../backend/cpu/internal/vec/zz_vec_amd64.s -stubs ../backend/cpu/internal/vec/zz_stubs_amd64.go -pkg vec
 
-// useAVX2 reports that the CPU has AVX2 and FMA and the OS saves the YMM
-// registers; useF16C that it also has F16C. Every exported function checks
-// its flag and otherwise runs its pure-Go twin.
-var useAVX2, useF16C = detectCPU()
-
-func detectCPU() (avx2, f16c bool) {
-	maxLeaf, _, _, _ := cpuid(0, 0)
-	if maxLeaf < 7 {
-		return false, false
-	}
-	const (
-		fmaBit     = 1 << 12 // CPUID.1:ECX
-		osxsaveBit = 1 << 27
-		avxBit     = 1 << 28
-		f16cBit    = 1 << 29
-		avx2Bit    = 1 << 5 // CPUID.(7,0):EBX
-		ymmState   = 1<<1 | 1<<2
-	)
-	_, _, ecx1, _ := cpuid(1, 0)
-	if ecx1&(fmaBit|osxsaveBit|avxBit) != fmaBit|osxsaveBit|avxBit {
-		return false, false
-	}
-	if xcr0, _ := xgetbv(); xcr0&ymmState != ymmState {
-		return false, false
-	}
-	if _, ebx7, _, _ := cpuid(7, 0); ebx7&avx2Bit == 0 {
-		return false, false
-	}
-	return true, ecx1&f16cBit != 0
-}
+// useAVX2 reports that kernels may use AVX2 and FMA, useF16C that they may
+// also use F16C (Note [Kernel levels] in package cpufeat). Every exported
+// function checks its flag and otherwise runs its pure-Go twin.
+var (
+	useAVX2 = cpufeat.Current().Level >= cpufeat.AVX2
+	useF16C = cpufeat.Current().F16C
+)
 
 // AddF32 sets dst[i] = a[i] + b[i].
 // Its exact loop is addF32Go's.
