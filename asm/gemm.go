@@ -16,7 +16,6 @@ import (
 func genGemm() {
 	ConstraintExpr("amd64,!purego")
 
-
 	microkernel("kernelF32AVX2", "float32", f32)
 	microkernel("kernelF64AVX2", "float64", f64)
 

@@ -17,7 +17,6 @@ import (
 func genVec() {
 	ConstraintExpr("amd64,!purego")
 
-
 	genArith(f32, false)
 	genArith(f64, false)
 
