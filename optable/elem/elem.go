@@ -169,17 +169,7 @@ func Rem[T Float](a, b T) T {
 }
 
 // PowUint8 is a^b by repeated squaring, wrapping.
-func PowUint8[T uint8](a, b T) T {
-	r := T(1)
-	for b != 0 {
-		if b&1 != 0 {
-			r *= a
-		}
-		b >>= 1
-		a *= a
-	}
-	return r
-}
+func PowUint8[T uint8](a, b T) T { return powSquaring(a, b) }
 
 // PowInt is a^b by repeated squaring, wrapping; a negative exponent gives
 // 1/a^|b| truncated (PyTorch's powi): 1 for a = 1, ±1 for a = -1, else 0.
@@ -196,6 +186,11 @@ func PowInt[T Signed](a, b T) T {
 		}
 		return 0
 	}
+	return powSquaring(a, b)
+}
+
+// powSquaring is a^b for b ≥ 0 by repeated squaring, wrapping.
+func powSquaring[T uint8 | Signed](a, b T) T {
 	r := T(1)
 	for b != 0 {
 		if b&1 != 0 {
