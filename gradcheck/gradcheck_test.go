@@ -9,7 +9,9 @@ import (
 	"github.com/goten-ml/goten/tensor"
 )
 
-func sumSin(in []*tensor.Tensor) []*tensor.Tensor { return []*tensor.Tensor{in[0].Sin().Mul(in[1]).Sum()} }
+func sumSin(in []*tensor.Tensor) []*tensor.Tensor {
+	return []*tensor.Tensor{in[0].Sin().Mul(in[1]).Sum()}
+}
 
 func inputs() []*tensor.Tensor {
 	return []*tensor.Tensor{
