@@ -336,3 +336,20 @@ func FuzzPack(f *testing.F) {
 		}
 	})
 }
+
+// Under autograd ToPadded takes another path (Note [Padding under
+// autograd]): same values, and the gradient of each component is its
+// corner of the padded gradient.
+func TestPaddedGrad(t *testing.T) {
+	g := tensor.NewGenerator(8)
+	a := ragged(g, []int{2, 3}, []int{1, 4})
+	x := nested.New(a, tensor.Float64)
+	want := nested.ToPadded(x, tensor.Scalar(-2.0), []int{3, 3, 5})
+	x.SetRequiresGrad(true)
+	got := nested.ToPadded(x, tensor.Scalar(-2.0), []int{3, 3, 5})
+	near(t, "padded under autograd", got, want)
+	seed := g.Randn(tensor.Float64, 3, 3, 5)
+	got.Backward(seed)
+	near(t, "grad of component 0", x.Grad().Component(0), seed.Select(0, 0).Narrow(0, 0, 2).Narrow(1, 0, 3))
+	near(t, "grad of component 1", x.Grad().Component(1), seed.Select(0, 1).Narrow(0, 0, 1).Narrow(1, 0, 4))
+}

@@ -36,6 +36,9 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 		}
 		sh = outputSize
 	}
+	if x.RequiresGrad() && tensor.IsGradEnabled() {
+		return paddedStack(x, padding, sh)
+	}
 	out := on(x.values, tensor.Full(padding, x.DType(), sh...))
 	for i := range x.offsets {
 		dst := out.Select(0, i)
@@ -46,6 +49,43 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 	}
 	return out
 }
+
+// paddedStack is [ToPadded] for autograd: each component padded by
+// concatenating blocks of padding, then stacked, so that the backward is
+// views of the padded gradient (Note [Padding under autograd]).
+func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
+	cs := make([]*tensor.Tensor, sh[0])
+	for i := range cs {
+		var c *tensor.Tensor
+		if i < x.Len() {
+			c = x.Component(i)
+		} else {
+			c = on(x.values, tensor.Empty(x.DType(), make([]int, x.ndim)...))
+		}
+		for d, want := range sh[1:] {
+			if n := c.Size(d); n < want {
+				blk := c.Shape()
+				blk[d] = want - n
+				c = tensor.Cat([]*tensor.Tensor{c, on(x.values, tensor.Full(padding, x.DType(), blk...))}, d)
+			}
+		}
+		cs[i] = c
+	}
+	if len(cs) == 0 {
+		return on(x.values, tensor.Full(padding, x.DType(), sh...))
+	}
+	return tensor.Stack(cs, 0)
+}
+
+// Note [Padding under autograd]
+//
+// Without autograd, ToPadded fills the padded tensor once and copies each
+// component into its corner: one write of every element. Under autograd
+// those copies are in-place writes into views, each recorded as a
+// CopySlices node whose backward handles the whole padded gradient, which
+// costs n times the padded size. Padding each component by concatenation
+// and stacking records views instead: the backward reads each component's
+// corner of the gradient once.
 
 // FromPadded returns the nested tensor whose component i is
 // padded[i][:sizes[i][0], :sizes[i][1], ...], copied into one buffer: the
