@@ -269,7 +269,15 @@ func packOn(like *tensor.Tensor, cs []*tensor.Tensor, dt tensor.DType) *Tensor {
 
 // New returns the nested tensor of copies of ts (PyTorch's
 // torch.nested.nested_tensor): one buffer, no autograd link to ts.
+//
+// Tensors of different dtypes are a dtype error, of different numbers of
+// dims a value error.
 func New(ts []*tensor.Tensor, dt tensor.DType) *Tensor {
+	for i, c := range ts {
+		if c.DType() != ts[0].DType() {
+			panic(errs.New(errs.DType, "nested_tensor", "nested_tensor components must have the same dtype: %v at index %d and %v at index 0", c.DType(), i, ts[0].DType()))
+		}
+	}
 	var t *Tensor
 	tensor.NoGrad(func() { t = Pack(ts, dt) })
 	return t

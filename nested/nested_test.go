@@ -98,6 +98,9 @@ func TestNewCopiesAndUnbindViews(t *testing.T) {
 	}); k != tensor.ValueError {
 		t.Errorf("components of different dims: kind %v, want value", k)
 	}
+	if k := errKind(func() { nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2), tensor.Zeros(tensor.Float64, 2)}, tensor.Float32) }); k != tensor.DTypeError {
+		t.Errorf("components of different dtypes: kind %v, want dtype", k)
+	}
 }
 
 func TestWrapShares(t *testing.T) {
@@ -206,9 +209,12 @@ func TestPadded(t *testing.T) {
 	if !slices.Equal(p.Shape(), []int{2, 2, 3}) || !slices.Equal(p.Float64s(), want) {
 		t.Fatalf("padded %v %v", p.Shape(), p.Float64s())
 	}
-	big := nested.ToPadded(x, tensor.Scalar(0.0), []int{3, 2, 4})
-	if !slices.Equal(big.Shape(), []int{3, 2, 4}) || big.At(1, 0, 2) != 7 || big.At(2, 1, 3) != 0 {
+	big := nested.ToPadded(x, tensor.Scalar(0.0), []int{2, 2, 4})
+	if !slices.Equal(big.Shape(), []int{2, 2, 4}) || big.At(1, 0, 2) != 7 || big.At(1, 1, 3) != 0 {
 		t.Errorf("output_size: %v", big.Float64s())
+	}
+	if k := errKind(func() { nested.ToPadded(x, tensor.Scalar(0.0), []int{3, 2, 4}) }); k != tensor.ShapeError {
+		t.Errorf("output_size[0] other than the count: kind %v", k)
 	}
 	if k := errKind(func() { nested.ToPadded(x, tensor.Scalar(0.0), []int{2, 1, 3}) }); k != tensor.ShapeError {
 		t.Errorf("output_size too small: kind %v", k)
@@ -344,11 +350,11 @@ func TestPaddedGrad(t *testing.T) {
 	g := tensor.NewGenerator(8)
 	a := ragged(g, []int{2, 3}, []int{1, 4})
 	x := nested.New(a, tensor.Float64)
-	want := nested.ToPadded(x, tensor.Scalar(-2.0), []int{3, 3, 5})
+	want := nested.ToPadded(x, tensor.Scalar(-2.0), []int{2, 3, 5})
 	x.SetRequiresGrad(true)
-	got := nested.ToPadded(x, tensor.Scalar(-2.0), []int{3, 3, 5})
+	got := nested.ToPadded(x, tensor.Scalar(-2.0), []int{2, 3, 5})
 	near(t, "padded under autograd", got, want)
-	seed := g.Randn(tensor.Float64, 3, 3, 5)
+	seed := g.Randn(tensor.Float64, 2, 3, 5)
 	got.Backward(seed)
 	near(t, "grad of component 0", x.Grad().Component(0), seed.Select(0, 0).Narrow(0, 0, 2).Narrow(1, 0, 3))
 	near(t, "grad of component 1", x.Grad().Component(1), seed.Select(0, 1).Narrow(0, 0, 1).Narrow(1, 0, 4))

@@ -21,13 +21,17 @@ func (t *Tensor) PaddedShape() []int {
 // ToPadded returns the dense tensor [n, max sizes...] (or outputSize, when
 // given, which must be at least that in every dim: else a shape error)
 // filled with padding (a [tensor.Scalar]) and holding component i in the
-// leading corner of slice i (torch.nested.to_padded_tensor).
+// leading corner of slice i (torch.nested.to_padded_tensor). outputSize[0]
+// must be the number of components.
 func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tensor {
 	const name = "to_padded_tensor"
 	sh := x.PaddedShape()
 	if outputSize != nil {
 		if len(outputSize) != len(sh) {
 			panic(errs.New(errs.Value, name, "Length of output_size does not match NestedTensor dims. Broadcasting is not supported."))
+		}
+		if outputSize[0] != sh[0] {
+			panic(errs.New(errs.Shape, name, "output_size[0] is %d, but the nested tensor has %d components", outputSize[0], sh[0]))
 		}
 		for d := range sh {
 			if outputSize[d] < sh[d] {
@@ -56,12 +60,7 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 	cs := make([]*tensor.Tensor, sh[0])
 	for i := range cs {
-		var c *tensor.Tensor
-		if i < x.Len() {
-			c = x.Component(i)
-		} else {
-			c = on(x.values, tensor.Empty(x.DType(), make([]int, x.ndim)...))
-		}
+		c := x.Component(i)
 		for d, want := range sh[1:] {
 			if n := c.Size(d); n < want {
 				blk := c.Shape()
