@@ -98,7 +98,9 @@ func TestNewCopiesAndUnbindViews(t *testing.T) {
 	}); k != tensor.ValueError {
 		t.Errorf("components of different dims: kind %v, want value", k)
 	}
-	if k := errKind(func() { nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2), tensor.Zeros(tensor.Float64, 2)}, tensor.Float32) }); k != tensor.DTypeError {
+	if k := errKind(func() {
+		nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2), tensor.Zeros(tensor.Float64, 2)}, tensor.Float32)
+	}); k != tensor.DTypeError {
 		t.Errorf("components of different dtypes: kind %v, want dtype", k)
 	}
 }
