@@ -28,3 +28,26 @@ func Example() {
 	// [0.2689 0.7311 1.0000]
 	// [2 1 1 1] [0 2]
 }
+
+// A ragged batch end to end: build, a linear layer, self-attention over
+// each sequence alone (causal), a loss, and the gradients in the nested
+// leaf and the dense weight.
+func Example_training() {
+	g := tensor.NewGenerator(1)
+	x := nested.New([]*tensor.Tensor{
+		g.Randn(tensor.Float32, 3, 8), // a sequence of 3 tokens
+		g.Randn(tensor.Float32, 5, 8), // one of 5
+	}, tensor.Float32).SetRequiresGrad(true)
+	w := g.Randn(tensor.Float32, 8, 8).SetRequiresGrad(true)
+
+	h := nested.Linear(x, w, nil)        // one GEMM over all 8 tokens
+	a := nested.Attention(h, h, h, true) // [3, 8] and [5, 8]: no padding, no mask
+	loss := nested.ToPadded(a, tensor.Scalar(0), nil).Square().Sum()
+	loss.Backward()
+
+	fmt.Println(nested.ToPadded(a, tensor.Scalar(0), nil).Shape())
+	fmt.Println(x.Grad().Shape(0), x.Grad().Shape(1), w.Grad().Shape())
+	// Output:
+	// [2 5 8]
+	// [3 8] [5 8] [8 8]
+}
