@@ -75,14 +75,36 @@ func (t *Tensor) Component(i int) *tensor.Tensor {
 	return t.values.AsStridedAt(t.Shape(i), t.stride(i), t.values.Offset()+int(t.offsets[i]))
 }
 
-// Unbind returns the components in order, as views of the buffer.
+// Unbind returns the components in order, as views of the buffer (see
+// Note [Unbinding nested tensors]).
 func (t *Tensor) Unbind() []*tensor.Tensor {
-	cs := make([]*tensor.Tensor, t.Len())
-	for i := range cs {
-		cs[i] = t.Component(i)
+	if t.Len() == 0 || !t.IsPacked() {
+		cs := make([]*tensor.Tensor, t.Len())
+		for i := range cs {
+			cs[i] = t.Component(i)
+		}
+		return cs
+	}
+	n := make([]int, t.Len())
+	for i := range n {
+		n[i] = int(numel(t.sizes[i*t.ndim : (i+1)*t.ndim]))
+	}
+	cs := t.values.SplitSizes(n, 0)
+	for i, c := range cs {
+		cs[i] = c.View(t.Shape(i)...)
 	}
 	return cs
 }
+
+// Note [Unbinding nested tensors]
+//
+// The per-component ops read the components of a packed tensor as the
+// parts of one split of the buffer: one autograd node, whose backward
+// concatenates the parts' gradients into the buffer's. Separate views
+// (as_strided, narrow) would record a node each, whose backward scatters
+// into a zero gradient of the whole buffer: n components would cost n
+// times the buffer. A tensor that is not packed (a transposed view) still
+// takes that path.
 
 // contiguousStrides returns the row-major strides of sizes (a size 0
 // counted as 1, as PyTorch's nested strides).

@@ -20,9 +20,10 @@ type BinaryFunc func(a, b *tensor.Tensor) *tensor.Tensor
 // must have one number of dims. It is the per-component baseline every op
 // falls back to (PyTorch's map_nested_tensor).
 func Map(x *Tensor, f UnaryFunc) *Tensor {
+	cs := x.Unbind()
 	rs := make([]*tensor.Tensor, x.Len())
 	for i := range rs {
-		rs[i] = f(x.Component(i))
+		rs[i] = f(cs[i])
 	}
 	return packOn(x.values, rs, x.DType())
 }
@@ -64,9 +65,10 @@ func Binary(name string, f BinaryFunc, a, b *Tensor) *Tensor {
 	if a.IsPacked() && b.IsPacked() {
 		return a.like(f(a.values, b.values))
 	}
+	as, bs := a.Unbind(), b.Unbind()
 	rs := make([]*tensor.Tensor, a.Len())
 	for i := range rs {
-		rs[i] = f(a.Component(i), b.Component(i))
+		rs[i] = f(as[i], bs[i])
 	}
 	return packOn(a.values, rs, a.DType())
 }
@@ -267,9 +269,10 @@ func pairs(name string, a, b *Tensor, f BinaryFunc) *Tensor {
 	if a.Len() != b.Len() {
 		panic(errs.New(errs.Shape, name, "nested tensors with different numbers of components: %d and %d", a.Len(), b.Len()))
 	}
+	as, bs := a.Unbind(), b.Unbind()
 	rs := make([]*tensor.Tensor, a.Len())
 	for i := range rs {
-		rs[i] = f(a.Component(i), b.Component(i))
+		rs[i] = f(as[i], bs[i])
 	}
 	return packOn(a.values, rs, a.DType())
 }
@@ -308,9 +311,10 @@ func Attention(q, k, v *Tensor, causal bool) *Tensor {
 	if q.Len() != k.Len() || q.Len() != v.Len() {
 		panic(errs.New(errs.Shape, name, "nested tensors with different numbers of components: %d, %d and %d", q.Len(), k.Len(), v.Len()))
 	}
+	qs, ks, vs := q.Unbind(), k.Unbind(), v.Unbind()
 	rs := make([]*tensor.Tensor, q.Len())
 	for i := range rs {
-		qc, kc, vc := q.Component(i), k.Component(i), v.Component(i)
+		qc, kc, vc := qs[i], ks[i], vs[i]
 		d := qc.Size(-1)
 		s := tensor.Mul(tensor.Matmul(qc, kc.Transpose(-2, -1)), tensor.Scalar(1/math.Sqrt(float64(d))))
 		if causal {
@@ -363,9 +367,10 @@ func Embedding(idx *Tensor, weight *tensor.Tensor) *Tensor {
 }
 
 func mapSlice(x *Tensor, f UnaryFunc) []*tensor.Tensor {
+	cs := x.Unbind()
 	rs := make([]*tensor.Tensor, x.Len())
 	for i := range rs {
-		rs[i] = f(x.Component(i))
+		rs[i] = f(cs[i])
 	}
 	return rs
 }
@@ -405,9 +410,10 @@ func Where(cond, x, y *Tensor) *Tensor {
 	if cond.IsPacked() && x.IsPacked() && y.IsPacked() {
 		return x.like(tensor.Where(cond.values, x.values, y.values))
 	}
+	cs, xs, ys := cond.Unbind(), x.Unbind(), y.Unbind()
 	rs := make([]*tensor.Tensor, x.Len())
 	for i := range rs {
-		rs[i] = tensor.Where(cond.Component(i), x.Component(i), y.Component(i))
+		rs[i] = tensor.Where(cs[i], xs[i], ys[i])
 	}
 	return packOn(x.values, rs, x.DType())
 }

@@ -44,12 +44,13 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 		return paddedStack(x, padding, sh)
 	}
 	out := on(x.values, tensor.Full(padding, x.DType(), sh...))
+	cs := x.Unbind()
 	for i := range x.offsets {
 		dst := out.Select(0, i)
 		for d, s := range x.Shape(i) {
 			dst = dst.Narrow(d, 0, s)
 		}
-		dst.CopyFrom(x.Component(i))
+		dst.CopyFrom(cs[i])
 	}
 	return out
 }
@@ -58,9 +59,8 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 // concatenating blocks of padding, then stacked, so that the backward is
 // views of the padded gradient (Note [Padding under autograd]).
 func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
-	cs := make([]*tensor.Tensor, sh[0])
-	for i := range cs {
-		c := x.Component(i)
+	cs := x.Unbind()
+	for i, c := range cs {
 		for d, want := range sh[1:] {
 			if n := c.Size(d); n < want {
 				blk := c.Shape()
