@@ -27,6 +27,19 @@ func genGemm() {
 	packCopy("packCopy8F64AVX2", "float64", f64, 8)
 	packTrans("packTrans6F64AVX2", "float64", f64, 6)
 	packTrans("packTrans8F64AVX2", "float64", f64, 8)
+
+	microkernel512(zkernel{"kernelF32x12x32AVX512", f32, 12, 2, 4})
+	microkernel512(zkernel{"kernelF64x12x16AVX512", f64, 12, 2, 4})
+	packCopy("packCopy12F32AVX2", "float32", f32, 12)
+	packTrans("packTrans12F32AVX2", "float32", f32, 12)
+	packCopy("packCopy32F32AVX2", "float32", f32, 32)
+	packTrans("packTrans32F32AVX2", "float32", f32, 32)
+	packCopy("packCopy12F64AVX2", "float64", f64, 12)
+	packTrans("packTrans12F64AVX2", "float64", f64, 12)
+	packCopy("packCopy16F64AVX2", "float64", f64, 16)
+	packTrans("packTrans16F64AVX2", "float64", f64, 16)
+
+	genGemv()
 }
 
 // Microkernel geometry: mr rows of C by two vectors (2·step columns), held
