@@ -9,6 +9,7 @@ import (
 	"fmt"
 
 	. "github.com/mmcloughlin/avo/build"
+	"github.com/mmcloughlin/avo/ir"
 	. "github.com/mmcloughlin/avo/operand"
 	"github.com/mmcloughlin/avo/reg"
 )
@@ -29,7 +30,8 @@ type zkernel struct {
 	name   string
 	t      ftype
 	mr, nv int
-	unroll int // k steps per trip of the main loop
+	unroll int  // k steps per trip of the main loop
+	dot    bool // bfloat16 pairs with VDPBF16PS instead of FMA (t is f32)
 }
 
 // lanes is the number of elements in a ZMM register.
@@ -52,8 +54,13 @@ func microkernel512(z zkernel) {
 		panic("microkernel512: too many registers")
 	}
 	name := z.name
-	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c *%s, ldc int, alpha, beta %s)", t.gotype, t.gotype))
-	Doc(fmt.Sprintf("%s is the %d×%d kernelGo in AVX-512 assembly; see there for the exact computation.", name, mr, nr))
+	if z.dot {
+		TEXT(name, NOSPLIT, "func(k int, a, b *uint32, c *float32, ldc int, alpha, beta float32)")
+		Doc(fmt.Sprintf("%s is the %d×%d kernelPairsGo in AVX-512 BF16 assembly; see there for the exact computation.", name, mr, nr))
+	} else {
+		TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a, b, c *%s, ldc int, alpha, beta %s)", t.gotype, t.gotype))
+		Doc(fmt.Sprintf("%s is the %d×%d kernelGo in AVX-512 assembly; see there for the exact computation.", name, mr, nr))
+	}
 	Pragma("noescape")
 
 	acc := zmm[:mr*z.nv]
@@ -101,7 +108,11 @@ func microkernel512(z zkernel) {
 			x := bc[r%2]
 			bcast(Mem{Base: pa, Disp: (u*mr + r) * size}, x)
 			for v := 0; v < z.nv; v++ {
-				fma(bv[v], x, acc[r*z.nv+v])
+				if z.dot {
+					evexVDPBF16PS(bv[v], x, acc[r*z.nv+v])
+				} else {
+					fma(bv[v], x, acc[r*z.nv+v])
+				}
 			}
 		}
 	}
@@ -177,6 +188,102 @@ func microkernel512(z zkernel) {
 			ADDQ(ldc, pc)
 		}
 	}
+	VZEROUPPER()
+	RET()
+}
+
+// evexVDPBF16PS emits VDPBF16PS src2, src1, dst (Go's operand order: dst
+// += the dot products of the bfloat16 pairs of src1 and src2) on ZMM
+// registers. Neither the Go assembler nor avo knows the instruction
+// (AVX512_BF16), so it is written as its bytes, those of GNU as for
+// "vdpbf16ps %zmm<src2>, %zmm<src1>, %zmm<dst>" (TestEVEX checks the
+// encoder against them): EVEX.512.F3.0F38.W0 52 /r, register form, no
+// mask. The comment beside the bytes names the instruction.
+func evexVDPBF16PS(src2, src1, dst reg.VecPhysical) {
+	Comment(fmt.Sprintf("VDPBF16PS %s, %s, %s", src2.Asm(), src1.Asm(), dst.Asm()))
+	for _, b := range encodeVDPBF16PS(int(src2.PhysicalIndex()), int(src1.PhysicalIndex()), int(dst.PhysicalIndex())) {
+		Instruction(&ir.Instruction{Opcode: "BYTE", Operands: []Op{U8(b)}})
+	}
+}
+
+// encodeVDPBF16PS returns the bytes of VDPBF16PS zmm(dst), zmm(src1),
+// zmm(src2) in Intel's operand order: the EVEX prefix (62, then P0 with
+// the inverted high bits of the ModRM registers and map 0F38, P1 with W0,
+// the inverted src1 and prefix F3, P2 with 512-bit length and the inverted
+// fifth bit of src1), the opcode 52 and a register-direct ModRM.
+func encodeVDPBF16PS(src2, src1, dst int) []byte {
+	inv := func(v, bit int) byte { return byte(^(v >> bit) & 1) }
+	p0 := inv(dst, 3)<<7 | inv(src2, 4)<<6 | inv(src2, 3)<<5 | inv(dst, 4)<<4 | 0b10
+	p1 := byte(^src1&0xf)<<3 | 1<<2 | 0b10
+	p2 := byte(0b10)<<5 | inv(src1, 4)<<3
+	modrm := byte(0b11)<<6 | byte(dst&7)<<3 | byte(src2&7)
+	return []byte{0x62, p0, p1, p2, 0x52, modrm}
+}
+
+// pairSig is the signature of the bfloat16 pair packs: k counts pairs, ld
+// bfloat16 elements.
+const pairSig = "func(k int, src *uint16, ld int, dst *uint32)"
+
+// packTransPairs emits
+//
+//	func name(k int, src *uint16, ld int, dst *uint32)
+//
+// which sets dst[q*w+i] to the pair src[i*ld+2q], src[i*ld+2q+1] (the
+// second in the high half) for q < k: packTrans on the uint32 that two
+// consecutive bfloat16 of a row make, with ld counting bfloat16. The Go
+// wrapper packs the last step of an odd k.
+func packTransPairs(name string, w int) {
+	TEXT(name, NOSPLIT, pairSig)
+	Doc(fmt.Sprintf("%s is packTransPairsGo with w = %d and an even k (2·k here) in assembly; see there for the exact loop.", name, w))
+	Pragma("noescape")
+	packTransBody(name, f32, w, 1)
+}
+
+// packCopyPairs emits
+//
+//	func name(k int, src *uint16, ld int, dst *uint32)
+//
+// which sets dst[q*w+i] to the pair src[2q*ld+i], src[(2q+1)*ld+i] for q <
+// k, i < w (w a multiple of 4): each run of w bfloat16 zero-extended to
+// 32 bits, the second shifted into the high halves and or-ed with the
+// first.
+func packCopyPairs(name string, w int) {
+	TEXT(name, NOSPLIT, pairSig)
+	Doc(fmt.Sprintf("%s is packCopyPairsGo with w = %d and an even k (2·k here) in assembly; see there for the exact loop.", name, w))
+	Pragma("noescape")
+	if w%4 != 0 {
+		panic("packCopyPairs: w must be a multiple of 4")
+	}
+	k, src, ld, dst := packPrologLd(1)
+	TESTQ(k, k)
+	JZ(LabelRef(name + "_done"))
+	Label(name + "_loop")
+	for i := 0; i < w; {
+		n := 8
+		if w-i < 8 {
+			n = 4
+		}
+		lo, hi := YMM(), YMM()
+		if n == 8 {
+			VPMOVZXWD(Mem{Base: src, Disp: 2 * i}, lo)
+			VPMOVZXWD(Mem{Base: src, Index: ld, Scale: 1, Disp: 2 * i}, hi)
+			VPSLLD(U8(16), hi, hi)
+			VPOR(hi, lo, lo)
+			VMOVDQU(lo, Mem{Base: dst, Disp: 4 * i})
+		} else {
+			VPMOVZXWD(Mem{Base: src, Disp: 2 * i}, lo.AsX())
+			VPMOVZXWD(Mem{Base: src, Index: ld, Scale: 1, Disp: 2 * i}, hi.AsX())
+			VPSLLD(U8(16), hi.AsX(), hi.AsX())
+			VPOR(hi.AsX(), lo.AsX(), lo.AsX())
+			VMOVDQU(lo.AsX(), Mem{Base: dst, Disp: 4 * i})
+		}
+		i += n
+	}
+	LEAQ(Mem{Base: src, Index: ld, Scale: 2}, src)
+	ADDQ(U32(4*w), dst)
+	DECQ(k)
+	JNZ(LabelRef(name + "_loop"))
+	Label(name + "_done")
 	VZEROUPPER()
 	RET()
 }

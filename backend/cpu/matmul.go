@@ -11,8 +11,8 @@ import (
 
 // MatMul runs a batched matrix product. The floats run on the packed GEMM,
 // float16 and bfloat16 accumulating in float32 and rounding once, as
-// PyTorch's opmath does; integers on a blocked loop that accumulates in
-// int64 (wrapping, then truncated to the dtype).
+// PyTorch's opmath does, integers accumulating in int64 (wrapping, then
+// truncated to the dtype).
 func (*Backend) MatMul(g *kernel.Gemm) error {
 	if g.Batch == 0 || g.M == 0 || g.N == 0 {
 		return nil
@@ -56,35 +56,15 @@ func elems[T any](m kernel.Matrix, g *kernel.Gemm, rows, cols int) []T {
 	return unsafe.Slice((*T)(unsafe.Add(m.Storage.Pointer(), m.Offset*size)), n)
 }
 
-// productLoop calls dot(a, b, c) for every element of C, with the offsets of
-// row i of A[batch], column j of B[batch] and element (i, j) of C[batch].
-func productLoop(g *kernel.Gemm, dot func(ai, bj, cij int)) {
-	for bt := 0; bt < g.Batch; bt++ {
-		for i := 0; i < g.M; i++ {
-			for j := 0; j < g.N; j++ {
-				dot(bt*g.A.BatchStride+i*g.A.RowStride, bt*g.B.BatchStride+j*g.B.ColStride,
-					bt*g.C.BatchStride+i*g.C.RowStride+j*g.C.ColStride)
-			}
-		}
-	}
-}
-
-// intMatMul is the product of integers, accumulated in int64 with
-// wrapping, as PyTorch's; alpha and beta are truncated to integers.
+// intMatMul is the product of integers on the packed GEMM: accumulated in
+// int64 with wrapping, as PyTorch's, then truncated to T; alpha and beta
+// are truncated to integers.
 func intMatMul[T uint8 | int8 | int16 | int32 | int64](g *kernel.Gemm) {
 	a, b, c := elems[T](g.A, g, g.M, g.K), elems[T](g.B, g, g.K, g.N), elems[T](g.C, g, g.M, g.N)
-	alpha, beta := int64(g.Alpha), int64(g.Beta)
-	productLoop(g, func(ai, bj, cij int) {
-		var acc int64
-		for p := 0; p < g.K; p++ {
-			acc += int64(a[ai+p*g.A.ColStride]) * int64(b[bj+p*g.B.RowStride])
-		}
-		r := alpha * acc
-		if beta != 0 {
-			r += beta * int64(c[cij])
-		}
-		c[cij] = T(r)
-	})
+	gemm.IntBatched(g.Batch, g.M, g.N, g.K, int64(g.Alpha),
+		a, g.A.BatchStride, g.A.RowStride, g.A.ColStride,
+		b, g.B.BatchStride, g.B.RowStride, g.B.ColStride,
+		int64(g.Beta), c, g.C.BatchStride, g.C.RowStride, g.C.ColStride)
 }
 
 // gemmF32 and gemmF64 run a batch of products on the packed GEMM, which

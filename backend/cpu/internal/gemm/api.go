@@ -27,12 +27,12 @@ var (
 type packKit[S elem, P packed] func(w int, trans bool) packFunc[S, P]
 
 // goGemv returns the matrix-vector kernels of the Go twins.
-func goGemv[T float]() *gemvKit[T] {
+func goGemv[T num]() *gemvKit[T] {
 	return &gemvKit[T]{dot: gemvDotGo[T], axpy: gemvAxpyGo[T]}
 }
 
 // goPack is the packKit of the Go twins.
-func goPack[T float](w int, trans bool) packFunc[T, T] {
+func goPack[T num](w int, trans bool) packFunc[T, T] {
 	if trans {
 		return func(k int, src []T, ld int, dst []T) { packTransGo(w, k, src, ld, dst) }
 	}
@@ -51,7 +51,7 @@ func goPackConv(conv func(uint16) float32) packKit[uint16, float32] {
 
 // newFloat returns the impl of a float32 or float64 product with an mr×nr
 // kernel, packs and blocks kc, mc (rounded down to a multiple of mr), nc.
-func newFloat[T float](kernel kernelFunc[T, T], mr, nr int, packs packKit[T, T], kc, mc, nc int, gemv *gemvKit[T]) *impl[T, T, T] {
+func newFloat[T num](kernel kernelFunc[T, T], mr, nr int, packs packKit[T, T], kc, mc, nc int, gemv *gemvKit[T]) *impl[T, T, T] {
 	return withBlocks(&impl[T, T, T]{
 		kernel:  kernel,
 		gemv:    gemv,
@@ -92,7 +92,7 @@ func newPairs(kernel kernelFunc[uint32, float32], mr, nr int, packs packKit[uint
 }
 
 // withBlocks sets im's cache blocks and parallel thresholds.
-func withBlocks[S elem, P packed, T float](im *impl[S, P, T], kc, mc, nc int) *impl[S, P, T] {
+func withBlocks[S elem, P packed, T num](im *impl[S, P, T], kc, mc, nc int) *impl[S, P, T] {
 	im.kc, im.mc, im.nc = kc, max(im.mr, mc/im.mr*im.mr), max(im.nr, nc/im.nr*im.nr)
 	im.parallelWork = 64 * 64 * 64
 	im.workPerThread = 32 * 32 * 32

@@ -7,26 +7,34 @@ import (
 	"unsafe"
 )
 
-// float is the type a product computes in: its microkernel's accumulators,
-// alpha and beta.
+// float is a floating-point type products compute in.
 type float interface{ float32 | float64 }
 
-// elem is the element type of the operands: a float, or the bits of a
+// num is the type a product computes in: its microkernel's accumulators,
+// alpha and beta. Integer products compute in int64 (Note [Integer
+// products]).
+type num interface{ float32 | float64 | int64 }
+
+// elem is the element type of the operands: a float, the bits of a
 // bfloat16 or float16 (which compute in float32; Note [Reduced
-// precision]).
-type elem interface{ float32 | float64 | uint16 }
+// precision]), or an integer.
+type elem interface {
+	float32 | float64 | uint16 | uint8 | int8 | int16 | int32 | int64
+}
 
 // packed is the element type of the packed slivers the microkernel reads:
-// the float it computes in, or a pair of bfloat16 in a uint32 (the low
-// half the earlier k step) for the dot-product kernels.
-type packed interface{ float32 | float64 | uint32 }
+// the type it computes in, or a pair of bfloat16 in a uint32 (the low half
+// the earlier k step) for the dot-product kernels.
+type packed interface {
+	float32 | float64 | uint32 | int64
+}
 
 // kernelFunc is a microkernel: it multiplies the packed sliver a (k steps of
 // mr elements) by the packed sliver b (k steps of nr elements) and sets the
 // mr×nr tile at c (row stride ldc, unit column stride) to alpha·AB + beta·C;
 // beta == 0 stores alpha·AB without reading C. k ≥ 1. A step is one k of
 // the product, or two for the dot-product kernels.
-type kernelFunc[P packed, T float] func(k int, a, b []P, c []T, ldc int, alpha, beta T)
+type kernelFunc[P packed, T num] func(k int, a, b []P, c []T, ldc int, alpha, beta T)
 
 // sliverFunc packs one sliver: n ≤ w lines (rows of A or columns of B) of
 // k elements each, line i's element p at src[i*ls+p*ps], into dst (w is
@@ -37,7 +45,7 @@ type sliverFunc[S elem, P packed] func(dst []P, src []S, n, k, ls, ps int)
 // impl is one kind of product's microkernel, packing and blocking; see
 // Note [Blocking]. S is the operands' element type, P the packed one and T
 // the type the kernel computes in.
-type impl[S elem, P packed, T float] struct {
+type impl[S elem, P packed, T num] struct {
 	kernel           kernelFunc[P, T]
 	sliverA, sliverB sliverFunc[S, P]
 	pairs            bool // a k step of the kernel is two k of the product
@@ -54,9 +62,9 @@ type impl[S elem, P packed, T float] struct {
 
 	gemv *gemvKit[T] // nil: no matrix-vector kernels (Note [Matrix-vector products])
 
-	mu   sync.Mutex         // guards free
-	free []*workspace[P, T] // see Note [Workspaces]
-	vecs vecPool[T]         // gemv's workspaces
+	mu   sync.Mutex            // guards free
+	free []*workspace[S, P, T] // see Note [Workspaces]
+	vecs vecPool[S, T]         // gemv's workspaces
 }
 
 // steps returns how many kernel steps cover k elements of the product.
@@ -104,17 +112,18 @@ func (im *impl[S, P, T]) steps(k int) int {
 // workspace holds one goroutine's pack buffers, its edge tile and, for a
 // product of 16-bit floats longer than kc, its float32 accumulator of C
 // (Note [Reduced precision]).
-type workspace[P packed, T float] struct {
+type workspace[S elem, P packed, T num] struct {
 	a, b     []P
 	tmp, acc []T
+	cs       []S // a row of C, for conversions (maxNR)
 }
 
 // maxFree bounds the workspaces kept for reuse.
 const maxFree = 16
 
 // getWorkspace returns a workspace whose buffers fit the blocks of p.
-func (im *impl[S, P, T]) getWorkspace(p *problem[S, T]) *workspace[P, T] {
-	var w *workspace[P, T]
+func (im *impl[S, P, T]) getWorkspace(p *problem[S, T]) *workspace[S, P, T] {
+	var w *workspace[S, P, T]
 	im.mu.Lock()
 	if n := len(im.free); n > 0 {
 		w = im.free[n-1]
@@ -122,7 +131,7 @@ func (im *impl[S, P, T]) getWorkspace(p *problem[S, T]) *workspace[P, T] {
 	}
 	im.mu.Unlock()
 	if w == nil {
-		w = &workspace[P, T]{tmp: aligned[T](im.mr * im.nr)}
+		w = &workspace[S, P, T]{tmp: aligned[T](im.mr * im.nr), cs: make([]S, maxNR)}
 	}
 	kp := im.steps(min(im.kc, p.k))
 	if n := min(im.mc, roundUp(p.m, im.mr)) * kp; len(w.a) < n {
@@ -146,7 +155,7 @@ func (im *impl[S, P, T]) accStride(p *problem[S, T]) int {
 }
 
 // putWorkspace keeps w for reuse.
-func (im *impl[S, P, T]) putWorkspace(w *workspace[P, T]) {
+func (im *impl[S, P, T]) putWorkspace(w *workspace[S, P, T]) {
 	im.mu.Lock()
 	if len(im.free) < maxFree {
 		im.free = append(im.free, w)
@@ -171,7 +180,7 @@ func aligned[E packed](n int) []E {
 }
 
 // problem is one product C = alpha·A·B + beta·C with element strides.
-type problem[S elem, T float] struct {
+type problem[S elem, T num] struct {
 	m, n, k     int
 	alpha, beta T
 	a, b, c     []S
@@ -258,7 +267,7 @@ func (p *problem[S, T]) cT() ([]T, bool) {
 
 // scaleC sets C = beta·C (C = 0 when beta is 0, whatever C held), rounding
 // each element once when C is of a 16-bit type.
-func scaleC[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T]) {
+func scaleC[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T]) {
 	if c, ok := p.cT(); ok {
 		for i := 0; i < p.m; i++ {
 			row := c[i*p.rsC:]
@@ -283,7 +292,8 @@ func scaleC[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T]) {
 		}
 		return
 	}
-	var t [maxNR]T
+	// A rare case (k or alpha 0): these buffers are allocated each time.
+	t, buf := make([]T, maxNR), make([]S, maxNR)
 	for i := 0; i < p.m; i++ {
 		for j := 0; j < p.n; j += maxNR {
 			w := min(maxNR, p.n-j)
@@ -294,11 +304,11 @@ func scaleC[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T]) {
 				}
 				continue
 			}
-			im.loadC(t[:], 0, c, 0, p.csC, 1, w)
+			im.loadC(t, 0, c, 0, p.csC, 1, w, buf)
 			for q := range t[:w] {
 				t[q] *= p.beta
 			}
-			im.storeC(c, 0, p.csC, t[:], 0, 1, w)
+			im.storeC(c, 0, p.csC, t, 0, 1, w, buf)
 		}
 	}
 }
@@ -317,39 +327,49 @@ func scaleC[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T]) {
 //	      for jr := 0; jr < nc; jr += nr   macro
 //	        for ir := 0; ir < mc; ir += mr macro: kernel on an mr×nr tile of C
 //
-// The microkernel (kernelF32Go and kernelF64Go, and their assembly from
-// goten's asm/gemm.go) keeps an mr×nr tile of C in registers (twelve YMM
-// accumulators in the assembly) and adds to it kc outer products of an A
-// sliver column (mr elements) and a B sliver row (nr elements), then
-// stores the tile once. In macro the B sliver is the same for every trip of
-// the ir loop and stays in L1 while the A slivers stream past it; the
-// mc×kc block of A is read again for every B sliver and is sized for L2;
-// the kc×nc panel of B is read again for every block of A and is sized for
-// L3.
+// The microkernel (kernelGo, and the assembly from goten's asm/gemm.go
+// and asm/gemm512.go) keeps an mr×nr tile of C in registers (twelve YMM
+// accumulators in the AVX2 assembly, 24 ZMM in the AVX-512) and adds to it
+// kc outer products of an A sliver column (mr elements) and a B sliver row
+// (nr elements), then stores the tile once. In macro the B sliver is the
+// same for every trip of the ir loop and stays in L1 while the A slivers
+// stream past it; the mc×kc block of A is read again for every B sliver
+// and is sized for L2; the kc×nc panel of B is read again for every block
+// of A and is sized for L3.
 // Packing (pack.go) copies each block into the order the kernel reads,
 // whatever A's and B's strides: sliver after sliver, each k step's mr or
 // nr elements next to each other, in buffers that start on a cache line
-// (aligned), with zeros past the edges of the matrix (Note [Edges]). A k
-// step of a B sliver is nr elements, 64 bytes, one cache line, in both
-// types. Each block of A is packed once per panel of B (once in all when
-// n ≤ nc) and each panel of B once: k·(m·⌈n/nc⌉ + n) elements copied, small
-// against the 2·m·n·k flops.
+// (aligned), with zeros past the edges of the matrix (Note [Edges]). Each
+// block of A is packed once per panel of B (once in all when n ≤ nc) and
+// each panel of B once: k·(m·⌈n/nc⌉ + n) elements copied, small against
+// the 2·m·n·k flops.
 //
-// The blocks (f32 and f64 in api.go), with what they occupy on the
-// project's machine (AMD EPYC, 2 cores, 48 KiB of L1d and 1 MiB of L2 per
-// core, 32 MiB of L3 shared, as lscpu reports):
+// The blocks (api.go and gemm_amd64.go), with what they occupy on the
+// project's machine (AMD EPYC Zen 5, 2 cores, 48 KiB of L1d and 1 MiB of
+// L2 per core, 32 MiB of L3 shared, as lscpu reports):
 //
-//	        mr×nr  kc   B sliver  A sliver  mc   A block  nc    B panel
-//	f32     6×16   256  16 KiB    6 KiB     144  144 KiB  3072  3 MiB
-//	f64     6×8    256  16 KiB    12 KiB    72   144 KiB  3072  6 MiB
+//	                mr×nr  kc   B sliver  A sliver  mc   A block  nc    B panel
+//	f32 AVX-512     12×32  256  32 KiB    12 KiB    288  288 KiB  3072  3 MiB
+//	f64 AVX-512     12×16  256  32 KiB    24 KiB    144  288 KiB  3072  6 MiB
+//	bf16 AVX512-BF16 12×32 512  32 KiB    12 KiB    288  288 KiB  3072  3 MiB
+//	f32 AVX2         6×16  256  16 KiB    6 KiB     144  144 KiB  3072  3 MiB
+//	f64 AVX2         6×8   256  16 KiB    12 KiB    72   144 KiB  3072  6 MiB
 //
-// The B sliver takes a third of L1, which leaves room for the A sliver and
-// the C tile passing through; the A block a seventh of L2; the B panel
-// fits in L3 even once per core (each goroutine packs its own; Note
-// [Threads]). kc also sets how many k steps one load and store of the C
-// tile is spread over. mc is a multiple of mr and nc of nr, so only the
-// last block of each dimension has partial tiles. BenchmarkTune
-// (tune_test.go) times other values of kc, mc and nc for float32.
+// (the bfloat16 dot-product kernel's steps are pairs of k, so its kc of
+// 512 packs as many bytes as float32's 256). The B sliver takes up to two
+// thirds of L1, which leaves room for the A sliver and the C tile passing
+// through; the A block about a quarter of L2; the B panel fits in L3 even
+// once per core (each goroutine packs its own; Note [Threads]). kc also
+// sets how many k steps one load and store of the C tile is spread over.
+// mc is a multiple of mr and nc of nr, so only the last block of each
+// dimension has partial tiles. BenchmarkTune (tune_test.go) times other
+// values of kc, mc and nc for float32. The AVX-512 tiles were chosen among
+// 12×32, 14×32, 6×64 and 8×48 (and their float64 halves), which all ran
+// the kernel alone at the machine's peak (about 275 GFLOP/s of float32 per
+// core) and the 1024³ product within noise of each other: 12×32 leaves 4
+// ZMM registers spare, its edges waste little on sizes that are multiples
+// of 3·2^j (768, 3072) or of 2^j, and 32 columns keep a k step of B at two
+// cache lines.
 //
 // A k longer than kc is summed kc at a time: the first block stores
 // alpha·AB + beta·C and the next ones add their alpha·AB with beta = 1. C
@@ -358,7 +378,7 @@ func scaleC[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T]) {
 
 // run computes the product on the calling goroutine with ws's buffers: the
 // five loops of Note [Blocking]. k ≥ 1, alpha ≠ 0.
-func run[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], ws *workspace[P, T]) {
+func run[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], ws *workspace[S, P, T]) {
 	for jc := 0; jc < p.n; jc += im.nc {
 		nc := min(im.nc, p.n-jc)
 		for pc := 0; pc < p.k; pc += im.kc {
@@ -418,7 +438,7 @@ func run[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], ws *wor
 // macro runs the microkernel over the packed block of A (mc rows) and
 // panel of B (nc columns), kp kernel steps long, updating C's block at
 // (ic, jc); c is p.c, of the type the kernel computes in.
-func macro[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], c []T, ws *workspace[P, T], ic, jc, mc, nc, kp int, beta T) {
+func macro[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], c []T, ws *workspace[S, P, T], ic, jc, mc, nc, kp int, beta T) {
 	mr, nr := im.mr, im.nr
 	kernel := im.kernel
 	rsC, csC := p.rsC, p.csC
@@ -486,7 +506,7 @@ func macro[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], c []T
 // macroReduced is macro for a C of a 16-bit type (S not T): Note [Reduced
 // precision]. first and last say whether the block of k is the product's
 // first and last.
-func macroReduced[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], ws *workspace[P, T], ic, jc, mc, nc, kp int, first, last bool) {
+func macroReduced[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], ws *workspace[S, P, T], ic, jc, mc, nc, kp int, first, last bool) {
 	mr, nr := im.mr, im.nr
 	kernel := im.kernel
 	rsC, csC := p.rsC, p.csC
@@ -509,21 +529,20 @@ func macroReduced[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T]
 			if first {
 				beta = p.beta
 				if beta != 0 {
-					im.loadC(t, ldt, c, rsC, csC, mrr, nrr)
+					im.loadC(t, ldt, c, rsC, csC, mrr, nrr, ws.cs)
 				}
 			}
 			kernel(kp, ap, bp, t, ldt, p.alpha, beta)
 			if last {
-				im.storeC(c, rsC, csC, t, ldt, mrr, nrr)
+				im.storeC(c, rsC, csC, t, ldt, mrr, nrr, ws.cs)
 			}
 		}
 	}
 }
 
 // loadC converts the mrr×nrr tile of C at c (strides rsC, csC) into t (row
-// stride ldt).
-func (im *impl[S, P, T]) loadC(t []T, ldt int, c []S, rsC, csC, mrr, nrr int) {
-	var buf [maxNR]S
+// stride ldt), gathering strided rows through buf (nrr ≤ len(buf)).
+func (im *impl[S, P, T]) loadC(t []T, ldt int, c []S, rsC, csC, mrr, nrr int, buf []S) {
 	for i := 0; i < mrr; i++ {
 		ci := c[i*rsC:]
 		if csC == 1 {
@@ -538,9 +557,9 @@ func (im *impl[S, P, T]) loadC(t []T, ldt int, c []S, rsC, csC, mrr, nrr int) {
 }
 
 // storeC converts the mrr×nrr tile t (row stride ldt) into C at c
-// (strides rsC, csC), rounding to nearest even.
-func (im *impl[S, P, T]) storeC(c []S, rsC, csC int, t []T, ldt, mrr, nrr int) {
-	var buf [maxNR]S
+// (strides rsC, csC), rounding to nearest even, scattering strided rows
+// through buf (nrr ≤ len(buf)).
+func (im *impl[S, P, T]) storeC(c []S, rsC, csC int, t []T, ldt, mrr, nrr int, buf []S) {
 	for i := 0; i < mrr; i++ {
 		ci := c[i*rsC:]
 		if csC == 1 {
@@ -603,7 +622,7 @@ func (im *impl[S, P, T]) threads(work int) int {
 }
 
 // gemm computes one checked product with up to threads goroutines.
-func gemm[S elem, P packed, T float](im *impl[S, P, T], p problem[S, T], threads int) {
+func gemm[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads int) {
 	if p.m == 0 || p.n == 0 {
 		return
 	}
@@ -633,7 +652,7 @@ func gemm[S elem, P packed, T float](im *impl[S, P, T], p problem[S, T], threads
 // whole tiles each, choosing among the grids with the most blocks the one
 // whose blocks pack the least (each block packs its rows of A and its
 // columns of B: k·(m/tm + n/tn) elements); see Note [Threads].
-func split[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], parts int) []problem[S, T] {
+func split[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], parts int) []problem[S, T] {
 	tilesM, tilesN := (p.m+im.mr-1)/im.mr, (p.n+im.nr-1)/im.nr
 	tm, tn := 1, 1
 	bestCost := 0.0
@@ -662,7 +681,7 @@ func split[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], parts
 
 // batched runs batch products whose operands start bsA, bsB, bsC elements
 // apart; see Note [Threads] for how goroutines are spent.
-func batched[S elem, P packed, T float](im *impl[S, P, T], name string, batch int, p problem[S, T], bsA, bsB, bsC int) {
+func batched[S elem, P packed, T num](im *impl[S, P, T], name string, batch int, p problem[S, T], bsA, bsB, bsC int) {
 	if batch < 0 || bsA < 0 || bsB < 0 || bsC < 0 {
 		panic(fmt.Sprintf("gemm.%s: negative batch count or stride", name))
 	}

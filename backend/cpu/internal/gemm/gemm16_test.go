@@ -214,3 +214,139 @@ func TestHalfTies(t *testing.T) {
 		}
 	}
 }
+
+// TestPairTwins checks the bfloat16 dot-product impl (where the CPU has
+// one) against its Go twins: its packing of whole slivers against
+// packCopyPairsGo and packTransPairsGo for k up to 41, odd k included,
+// and its kernel against kernelPairsGo.
+func TestPairTwins(t *testing.T) {
+	if bf16dot == nil {
+		t.Skip("no bfloat16 dot-product kernel at this level")
+	}
+	rng := rand.New(rand.NewPCG(25, 26))
+	const guard = 7
+	for _, wA := range []bool{true, false} {
+		w, sl := bf16dot.mr, bf16dot.sliverA
+		if !wA {
+			w, sl = bf16dot.nr, bf16dot.sliverB
+		}
+		for _, trans := range []bool{false, true} {
+			for k := 0; k <= 41; k++ {
+				for _, extra := range []int{0, 1, 6} {
+					var ld, n int
+					if trans {
+						ld = k + extra
+						n = (w-1)*ld + k
+					} else {
+						ld = w + extra
+						n = max(0, (k-1)*ld+w)
+					}
+					src := make([]uint16, n)
+					for i := range src {
+						src[i] = uint16(rng.Uint32())
+					}
+					steps := (k + 1) / 2
+					got, want := make([]uint32, steps*w+guard), make([]uint32, steps*w+guard)
+					for i := range got {
+						got[i], want[i] = 0xdeadbeef, 0xdeadbeef
+					}
+					if trans {
+						sl(got[:steps*w], src, w, k, ld, 1)
+						packTransPairsGo(w, k, src, ld, want)
+					} else {
+						sl(got[:steps*w], src, w, k, 1, ld)
+						packCopyPairsGo(w, k, src, ld, want)
+					}
+					for i := range got {
+						if got[i] != want[i] {
+							t.Fatalf("w=%d trans=%v k=%d ld=%d: dst[%d] = %#x, want %#x", w, trans, k, ld, i, got[i], want[i])
+						}
+					}
+				}
+			}
+		}
+	}
+	mr, nr := bf16dot.mr, bf16dot.nr
+	bf := func() uint32 { return uint32(dtype.BF16FromFloat32(float32(rng.Float64()*2 - 1))) }
+	for k := 1; k <= 40; k++ {
+		for _, beta := range []float32{0, 1, -0.5} {
+			a, b := make([]uint32, k*mr), make([]uint32, k*nr)
+			for i := range a {
+				a[i] = bf() | bf()<<16
+			}
+			for i := range b {
+				b[i] = bf() | bf()<<16
+			}
+			ldc := nr + 3
+			c1 := make([]float32, (mr-1)*ldc+nr+3)
+			for i := range c1 {
+				c1[i] = float32(rng.Float64())
+			}
+			c2 := append([]float32(nil), c1...)
+			bf16dot.kernel(k, a, b, c1, ldc, 1.5, beta)
+			kernelPairsGo(mr, nr, k, a, b, c2, ldc, 1.5, beta)
+			for i := range c1 {
+				inTile := i/ldc < mr && i%ldc < nr
+				if d := math.Abs(float64(c1[i] - c2[i])); inTile && d > float64(8*k)*0x1p-24*4 || !inTile && c1[i] != c2[i] {
+					t.Fatalf("kernel k=%d beta=%v: c[%d] = %v, Go twin %v", k, beta, i, c1[i], c2[i])
+				}
+			}
+		}
+	}
+}
+
+// TestConvTwins checks the 16-bit impls' converting packs of whole slivers
+// (assembly where it runs) against packCopyConvGo and packTransConvGo with
+// dtype's conversions, over every bit pattern's class: random bits, so
+// NaNs, infinities and subnormals too. A NaN must stay a NaN, its payload
+// need not (VCVTPH2PS quiets signalling NaNs; in a product only NaN-ness
+// reaches C).
+func TestConvTwins(t *testing.T) {
+	rng := rand.New(rand.NewPCG(27, 28))
+	for _, tc := range []struct {
+		name string
+		im   *impl[uint16, float32, float32]
+		conv func(uint16) float32
+	}{
+		{"bf16", bf16, func(h uint16) float32 { return dtype.BF16(h).Float32() }},
+		{"f16", f16, func(h uint16) float32 { return dtype.Half(h).Float32() }},
+	} {
+		for _, a := range []bool{true, false} {
+			w, sl := tc.im.mr, tc.im.sliverA
+			if !a {
+				w, sl = tc.im.nr, tc.im.sliverB
+			}
+			for _, trans := range []bool{false, true} {
+				for k := 0; k <= 41; k++ {
+					ld := w + rng.IntN(3)
+					n := max(0, (k-1)*ld+w)
+					if trans {
+						ld = k + rng.IntN(3)
+						n = (w-1)*ld + k
+					}
+					src := make([]uint16, n)
+					for i := range src {
+						src[i] = uint16(rng.Uint32())
+					}
+					got, want := make([]float32, k*w+5), make([]float32, k*w+5)
+					for i := range got {
+						got[i], want[i] = -9, -9
+					}
+					if trans {
+						sl(got[:k*w], src, w, k, ld, 1)
+						packTransConvGo(w, k, src, ld, want, tc.conv)
+					} else {
+						sl(got[:k*w], src, w, k, 1, ld)
+						packCopyConvGo(w, k, src, ld, want, tc.conv)
+					}
+					for i := range got {
+						if math.Float32bits(got[i]) != math.Float32bits(want[i]) && !(got[i] != got[i] && want[i] != want[i]) {
+							t.Fatalf("%s w=%d trans=%v k=%d ld=%d: dst[%d] = %v (%#x), want %v (%#x)", tc.name, w, trans, k, ld, i,
+								got[i], math.Float32bits(got[i]), want[i], math.Float32bits(want[i]))
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -26,13 +26,108 @@ func init() {
 	default:
 		return
 	}
-	bf16 = newConv(f32, bf16ToF32, goPackConv(bf16ToF32), bf16.toT, bf16.fromT)
-	f16 = newConv(f32, f16ToF32, goPackConv(f16ToF32), f16.toT, f16.fromT)
+	bf16 = newConv(f32, bf16ToF32, asmPackConv(bf16ToF32, convBF16), bf16.toT, bf16.fromT)
+	f16Packs := goPackConv(f16ToF32)
+	if feat.F16C {
+		f16Packs = asmPackConv(f16ToF32, convF16)
+	}
+	f16 = newConv(f32, f16ToF32, f16Packs, f16.toT, f16.fromT)
+	if feat.Level >= cpufeat.AVX512 && feat.AVX512BF16 {
+		// Pairs of k make the B sliver of kc = 512 as large as float32's of
+		// 256.
+		bf16dot = newPairs(asmKernelPairs(mrAVX512, nrF32AVX512, kernelBF16x12x32AVX512), mrAVX512, nrF32AVX512, asmPairPack, 512, 288, 3072)
+	}
+}
+
+// convBF16 and convF16 are the converting packs by width, copying and
+// transposing.
+var (
+	convBF16 = map[[2]int]func(k int, src *uint16, ld int, dst *float32){
+		{6, 0}: packCopy6BF16AVX2, {6, 1}: packTrans6BF16AVX2,
+		{12, 0}: packCopy12BF16AVX2, {12, 1}: packTrans12BF16AVX2,
+		{16, 0}: packCopy16BF16AVX2, {16, 1}: packTrans16BF16AVX2,
+		{32, 0}: packCopy32BF16AVX2, {32, 1}: packTrans32BF16AVX2,
+	}
+	convF16 = map[[2]int]func(k int, src *uint16, ld int, dst *float32){
+		{6, 0}: packCopy6F16AVX2, {6, 1}: packTrans6F16AVX2,
+		{12, 0}: packCopy12F16AVX2, {12, 1}: packTrans12F16AVX2,
+		{16, 0}: packCopy16F16AVX2, {16, 1}: packTrans16F16AVX2,
+		{32, 0}: packCopy32F16AVX2, {32, 1}: packTrans32F16AVX2,
+	}
+)
+
+// asmPackConv is the packKit of the converting packs in fs (the Go twins,
+// converting with conv, for other widths).
+func asmPackConv(conv func(uint16) float32, fs map[[2]int]func(k int, src *uint16, ld int, dst *float32)) packKit[uint16, float32] {
+	return func(w int, trans bool) packFunc[uint16, float32] {
+		f := fs[[2]int{w, b2i(trans)}]
+		if f == nil {
+			return goPackConv(conv)(w, trans)
+		}
+		return func(k int, src []uint16, ld int, dst []float32) {
+			if k <= 0 {
+				return
+			}
+			_ = dst[k*w-1]
+			if trans {
+				_ = src[(w-1)*ld+k-1]
+			} else {
+				_ = src[(k-1)*ld+w-1]
+			}
+			f(k, &src[0], ld, &dst[0])
+		}
+	}
+}
+
+// asmKernelPairs wraps an assembly dot-product microkernel of an mr×nr
+// tile with the checks of its slices' lengths.
+func asmKernelPairs(mr, nr int, f func(k int, a, b *uint32, c *float32, ldc int, alpha, beta float32)) kernelFunc[uint32, float32] {
+	return func(k int, a, b []uint32, c []float32, ldc int, alpha, beta float32) {
+		_, _, _ = a[k*mr-1], b[k*nr-1], c[(mr-1)*ldc+nr-1]
+		f(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
+	}
+}
+
+// asmPairPack is the packKit of the assembly pair packs (widths 12 and
+// 32), which take whole pairs: the last step of an odd k is packed here.
+func asmPairPack(w int, trans bool) packFunc[uint16, uint32] {
+	f := map[[2]int]func(k int, src *uint16, ld int, dst *uint32){
+		{12, 0}: packCopyPairs12AVX2, {12, 1}: packTransPairs12AVX2,
+		{32, 0}: packCopyPairs32AVX2, {32, 1}: packTransPairs32AVX2,
+	}[[2]int{w, b2i(trans)}]
+	if f == nil {
+		if trans {
+			return func(k int, src []uint16, ld int, dst []uint32) { packTransPairsGo(w, k, src, ld, dst) }
+		}
+		return func(k int, src []uint16, ld int, dst []uint32) { packCopyPairsGo(w, k, src, ld, dst) }
+	}
+	return func(k int, src []uint16, ld int, dst []uint32) {
+		kq := k / 2
+		if kq > 0 {
+			_ = dst[kq*w-1]
+			if trans {
+				_ = src[(w-1)*ld+2*kq-1]
+			} else {
+				_ = src[(2*kq-1)*ld+w-1]
+			}
+			f(kq, &src[0], ld, &dst[0])
+		}
+		if k%2 == 1 {
+			d := dst[kq*w : kq*w+w]
+			for i := range d {
+				if trans {
+					d[i] = pair(src[i*ld+k-1], 0)
+				} else {
+					d[i] = pair(src[(k-1)*ld+i], 0)
+				}
+			}
+		}
+	}
 }
 
 // asmKernel wraps an assembly microkernel of an mr×nr tile with the
 // checks of its slices' lengths.
-func asmKernel[T float](mr, nr int, f func(k int, a, b, c *T, ldc int, alpha, beta T)) kernelFunc[T, T] {
+func asmKernel[T num](mr, nr int, f func(k int, a, b, c *T, ldc int, alpha, beta T)) kernelFunc[T, T] {
 	return func(k int, a, b, c []T, ldc int, alpha, beta T) {
 		_, _, _ = a[k*mr-1], b[k*nr-1], c[(mr-1)*ldc+nr-1]
 		f(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
@@ -41,7 +136,7 @@ func asmKernel[T float](mr, nr int, f func(k int, a, b, c *T, ldc int, alpha, be
 
 // asmPack is the packKit of the assembly packing routines: the widths
 // the kernels above use, and the Go twins for any other.
-func asmPack[T float](w int, trans bool) packFunc[T, T] {
+func asmPack[T num](w int, trans bool) packFunc[T, T] {
 	var f func(k int, src *T, ld int, dst *T)
 	switch fn := any(&f).(type) {
 	case *func(int, *float32, int, *float32):
@@ -98,7 +193,7 @@ var (
 
 // asmGemv wraps the one- and four-line kernels of gemvDotGo (dot) or
 // gemvAxpyGo.
-func asmGemv[T float](one, four func(n int, a *T, lda int, x, y *T), dot bool) func(n int, a []T, lda int, x, y []T) {
+func asmGemv[T num](one, four func(n int, a *T, lda int, x, y *T), dot bool) func(n int, a []T, lda int, x, y []T) {
 	return func(n int, a []T, lda int, x, y []T) {
 		lines := len(y)
 		if !dot {

@@ -183,7 +183,7 @@ func runCase[T float](t *testing.T, rng *rand.Rand, tc testCase, f func(m, n, k 
 
 // withBlocking runs f with im's cache blocks set to kc, mc, nc and the
 // parallel thresholds lowered so that small products split.
-func withBlocking[S elem, P packed, T float](im *impl[S, P, T], kc, mc, nc int, f func()) {
+func withBlocking[S elem, P packed, T num](im *impl[S, P, T], kc, mc, nc int, f func()) {
 	kc0, mc0, nc0 := im.kc, im.mc, im.nc
 	pw0, wt0, bs0 := im.parallelWork, im.workPerThread, im.batchSmallWork
 	im.kc, im.mc, im.nc = kc, mc, nc

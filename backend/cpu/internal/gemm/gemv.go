@@ -38,7 +38,7 @@ import "sync"
 // gemvKit holds an impl's matrix-vector kernels (see gemvDotGo and
 // gemvAxpyGo): dot takes 1 or 4 rows (len(y)), axpy 1 or 4 columns
 // (len(x)).
-type gemvKit[T float] struct {
+type gemvKit[T num] struct {
 	dot  func(k int, a []T, lda int, x, y []T)
 	axpy func(m int, a []T, lda int, x, y []T)
 }
@@ -46,7 +46,7 @@ type gemvKit[T float] struct {
 // gemvDotGo sets y[r] = Σ_p a[r*lda+p]·x[p] for r < len(y), p < k, the
 // sum in order of p. The assembly splits each row's sum into lanes, so
 // its results can differ in the last bits.
-func gemvDotGo[T float](k int, a []T, lda int, x, y []T) {
+func gemvDotGo[T num](k int, a []T, lda int, x, y []T) {
 	x = x[:k]
 	for r := range y {
 		row := a[r*lda : r*lda+k]
@@ -60,7 +60,7 @@ func gemvDotGo[T float](k int, a []T, lda int, x, y []T) {
 
 // gemvAxpyGo adds x[c]·a[c*lda+i] to y[i] for i < m, column after column
 // (c < len(x)). The assembly fuses each multiply-add.
-func gemvAxpyGo[T float](m int, a []T, lda int, x, y []T) {
+func gemvAxpyGo[T num](m int, a []T, lda int, x, y []T) {
 	y = y[:m]
 	for c, xc := range x {
 		col := a[c*lda : c*lda+m]
@@ -77,7 +77,7 @@ const gemvRows = 4
 // layout suits them (Note [Matrix-vector products]), with up to threads
 // goroutines; it reports false, and does nothing, if not. p is
 // normalized, k ≥ 1 and alpha ≠ 0.
-func gemv[S elem, P packed, T float](im *impl[S, P, T], p problem[S, T], threads int) bool {
+func gemv[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads int) bool {
 	if im.gemv == nil || p.m != 1 && p.n != 1 {
 		return false
 	}
@@ -99,7 +99,7 @@ func gemv[S elem, P packed, T float](im *impl[S, P, T], p problem[S, T], threads
 	}
 	ws := im.getVecWorkspace(max(p.m, p.k))
 	x := ws.x[:p.k]
-	gatherT(im, x, p.b, p.rsB)
+	gatherT(im, x, p.b, p.rsB, ws.cs)
 	rowsPerPart := roundUp(p.m, gemvRows)
 	if threads > 1 {
 		rowsPerPart = roundUp((p.m+4*threads-1)/(4*threads), gemvRows)
@@ -130,7 +130,7 @@ func gemv[S elem, P packed, T float](im *impl[S, P, T], p problem[S, T], threads
 
 // gemvDot computes the column C = alpha·A·x + beta·C of p, whose A has
 // unit column stride, four rows at a time.
-func gemvDot[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[T]) {
+func gemvDot[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[S, T]) {
 	var y [gemvRows]T
 	k := p.k
 	for i := 0; i < p.m; {
@@ -150,14 +150,14 @@ func gemvDot[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], x [
 		} else {
 			im.gemv.dot(k, a, p.rsA, x, y[:rows])
 		}
-		im.storeVec(p.c[i*p.rsC:], p.rsC, y[:rows], p.alpha, p.beta)
+		im.storeVec(p.c[i*p.rsC:], p.rsC, y[:rows], p.alpha, p.beta, ws)
 		i += rows
 	}
 }
 
 // gemvAxpy computes the column C = alpha·A·x + beta·C of p, whose A has
 // unit row stride, adding four columns at a time into a buffer.
-func gemvAxpy[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[T]) {
+func gemvAxpy[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[S, T]) {
 	m := p.m
 	y := ws.y[:m]
 	clear(y)
@@ -181,12 +181,13 @@ func gemvAxpy[S elem, P packed, T float](im *impl[S, P, T], p *problem[S, T], x 
 	}
 	for i := 0; i < m; i += gemvRows {
 		n := min(gemvRows, m-i)
-		im.storeVec(p.c[i*p.rsC:], p.rsC, y[i:i+n], p.alpha, p.beta)
+		im.storeVec(p.c[i*p.rsC:], p.rsC, y[i:i+n], p.alpha, p.beta, ws)
 	}
 }
 
-// gatherT sets x[p] = b[p*rs] for p < len(x), converted to T.
-func gatherT[S elem, P packed, T float](im *impl[S, P, T], x []T, b []S, rs int) {
+// gatherT sets x[p] = b[p*rs] for p < len(x), converted to T through buf
+// (maxNR elements).
+func gatherT[S elem, P packed, T num](im *impl[S, P, T], x []T, b []S, rs int, buf []S) {
 	if bt, ok := any(b).([]T); ok {
 		if rs == 1 {
 			copy(x, bt[:len(x)])
@@ -197,7 +198,6 @@ func gatherT[S elem, P packed, T float](im *impl[S, P, T], x []T, b []S, rs int)
 		}
 		return
 	}
-	var buf [maxNR]S
 	for p := 0; p < len(x); p += maxNR {
 		n := min(maxNR, len(x)-p)
 		for q := range n {
@@ -208,8 +208,9 @@ func gatherT[S elem, P packed, T float](im *impl[S, P, T], x []T, b []S, rs int)
 }
 
 // storeVec sets c[i*rs] = alpha·y[i] + beta·c[i*rs] for i < len(y) (≤
-// maxNR), beta == 0 ignoring c, rounding once when C is of a 16-bit type.
-func (im *impl[S, P, T]) storeVec(c []S, rs int, y []T, alpha, beta T) {
+// gemvRows), beta == 0 ignoring c, rounding once when C is of a 16-bit
+// type (through ws's buffers).
+func (im *impl[S, P, T]) storeVec(c []S, rs int, y []T, alpha, beta T, ws *vecWorkspace[S, T]) {
 	if ct, ok := any(c).([]T); ok {
 		for i, v := range y {
 			if beta == 0 {
@@ -220,10 +221,10 @@ func (im *impl[S, P, T]) storeVec(c []S, rs int, y []T, alpha, beta T) {
 		}
 		return
 	}
-	var t [maxNR]T
+	t := ws.t
 	n := len(y)
 	if beta != 0 {
-		im.loadC(t[:], 1, c, rs, 1, n, 1)
+		im.loadC(t, 1, c, rs, 1, n, 1, ws.cs)
 	}
 	for i, v := range y {
 		if beta == 0 {
@@ -232,26 +233,28 @@ func (im *impl[S, P, T]) storeVec(c []S, rs int, y []T, alpha, beta T) {
 			t[i] = alpha*v + beta*t[i]
 		}
 	}
-	im.storeC(c, rs, 1, t[:], 1, n, 1)
+	im.storeC(c, rs, 1, t, 1, n, 1, ws.cs)
 }
 
 // vecWorkspace holds the buffers of a matrix-vector product: x gathered,
 // the column sums, and 16-bit rows or columns converted.
-type vecWorkspace[T float] struct {
+type vecWorkspace[S elem, T num] struct {
 	x, y, a []T
+	t       []T // gemvRows elements of C, converted
+	cs      []S // maxNR elements of a 16-bit operand, for conversions
 }
 
 // vecPool keeps vecWorkspaces for reuse, as Note [Workspaces] keeps the
 // GEMM's.
-type vecPool[T float] struct {
+type vecPool[S elem, T num] struct {
 	mu   sync.Mutex
-	free []*vecWorkspace[T]
+	free []*vecWorkspace[S, T]
 }
 
 // getVecWorkspace returns a workspace with room for vectors of n elements
 // and gemvRows of them converted.
-func (im *impl[S, P, T]) getVecWorkspace(n int) *vecWorkspace[T] {
-	var w *vecWorkspace[T]
+func (im *impl[S, P, T]) getVecWorkspace(n int) *vecWorkspace[S, T] {
+	var w *vecWorkspace[S, T]
 	im.vecs.mu.Lock()
 	if l := len(im.vecs.free); l > 0 {
 		w = im.vecs.free[l-1]
@@ -259,7 +262,7 @@ func (im *impl[S, P, T]) getVecWorkspace(n int) *vecWorkspace[T] {
 	}
 	im.vecs.mu.Unlock()
 	if w == nil {
-		w = &vecWorkspace[T]{}
+		w = &vecWorkspace[S, T]{t: make([]T, gemvRows), cs: make([]S, maxNR)}
 	}
 	if len(w.x) < n {
 		w.x, w.y = make([]T, n), make([]T, n)
@@ -271,7 +274,7 @@ func (im *impl[S, P, T]) getVecWorkspace(n int) *vecWorkspace[T] {
 }
 
 // putVecWorkspace keeps w for reuse.
-func (im *impl[S, P, T]) putVecWorkspace(w *vecWorkspace[T]) {
+func (im *impl[S, P, T]) putVecWorkspace(w *vecWorkspace[S, T]) {
 	im.vecs.mu.Lock()
 	if len(im.vecs.free) < maxFree {
 		im.vecs.free = append(im.vecs.free, w)

@@ -9,7 +9,7 @@ package gemm
 // second term without reading c. It accumulates one row of the tile at a
 // time in a local array. The assembly kernels fuse each multiply-add (one
 // rounding each), so results can differ in the last bits.
-func kernelGo[T float](mr, nr, k int, a, b, c []T, ldc int, alpha, beta T) {
+func kernelGo[T num](mr, nr, k int, a, b, c []T, ldc int, alpha, beta T) {
 	a, b = a[:k*mr], b[:k*nr]
 	var acc [maxNR]T
 	for i := 0; i < mr; i++ {
@@ -36,7 +36,7 @@ func kernelGo[T float](mr, nr, k int, a, b, c []T, ldc int, alpha, beta T) {
 }
 
 // kernelGoOf returns kernelGo with an mr×nr tile as a kernelFunc.
-func kernelGoOf[T float](mr, nr int) kernelFunc[T, T] {
+func kernelGoOf[T num](mr, nr int) kernelFunc[T, T] {
 	return func(k int, a, b, c []T, ldc int, alpha, beta T) { kernelGo(mr, nr, k, a, b, c, ldc, alpha, beta) }
 }
 

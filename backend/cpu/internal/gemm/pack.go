@@ -19,7 +19,7 @@ type packFunc[S elem, P packed] func(k int, src []S, ld int, dst []P)
 
 // packCopyGo sets dst[p*w+i] = src[p*ld+i] for p < k, i < w: w contiguous
 // elements per k step (a sliver of column-major A or of row-major B).
-func packCopyGo[T float](w, k int, src []T, ld int, dst []T) {
+func packCopyGo[T num](w, k int, src []T, ld int, dst []T) {
 	dst = dst[:k*w]
 	for p := 0; p < k; p++ {
 		copy(dst[p*w:p*w+w], src[p*ld:p*ld+w])
@@ -29,7 +29,7 @@ func packCopyGo[T float](w, k int, src []T, ld int, dst []T) {
 // packTransGo sets dst[p*w+i] = src[i*ld+p] for p < k, i < w: w rows of
 // contiguous elements interleaved one k step at a time (a sliver of
 // row-major A or of column-major B).
-func packTransGo[T float](w, k int, src []T, ld int, dst []T) {
+func packTransGo[T num](w, k int, src []T, ld int, dst []T) {
 	dst = dst[:k*w]
 	for i := 0; i < w; i++ {
 		row := src[i*ld : i*ld+k]
@@ -43,7 +43,7 @@ func packTransGo[T float](w, k int, src []T, ld int, dst []T) {
 // into dst as ⌈mc/mr⌉ slivers of steps(kc)·mr elements: sliver s holds rows
 // s·mr … s·mr+mr-1, one k step of mr elements after another, rows past mc
 // zero.
-func packA[S elem, P packed, T float](im *impl[S, P, T], dst []P, a []S, mc, kc, rs, cs int) {
+func packA[S elem, P packed, T num](im *impl[S, P, T], dst []P, a []S, mc, kc, rs, cs int) {
 	mr, kp := im.mr, im.steps(kc)
 	for ir := 0; ir < mc; ir += mr {
 		im.sliverA(dst[ir*kp:ir*kp+kp*mr], a[ir*rs:], min(mr, mc-ir), kc, rs, cs)
@@ -54,7 +54,7 @@ func packA[S elem, P packed, T float](im *impl[S, P, T], dst []P, a []S, mc, kc,
 // into dst as ⌈nc/nr⌉ slivers of steps(kc)·nr elements: sliver s holds
 // columns s·nr … s·nr+nr-1, one k step of nr elements after another,
 // columns past nc zero.
-func packB[S elem, P packed, T float](im *impl[S, P, T], dst []P, b []S, kc, nc, rs, cs int) {
+func packB[S elem, P packed, T num](im *impl[S, P, T], dst []P, b []S, kc, nc, rs, cs int) {
 	nr, kp := im.nr, im.steps(kc)
 	for jr := 0; jr < nc; jr += nr {
 		im.sliverB(dst[jr*kp:jr*kp+kp*nr], b[jr*cs:], min(nr, nc-jr), kc, cs, rs)
@@ -64,7 +64,7 @@ func packB[S elem, P packed, T float](im *impl[S, P, T], dst []P, b []S, kc, nc,
 // sliver returns the sliverFunc of width w that packs whole slivers whose
 // lines have unit stride with trans and those whose steps have unit stride
 // with cp, and anything else with packStrided.
-func sliver[T float](w int, cp, trans packFunc[T, T]) sliverFunc[T, T] {
+func sliver[T num](w int, cp, trans packFunc[T, T]) sliverFunc[T, T] {
 	return func(dst, src []T, n, k, ls, ps int) {
 		switch {
 		case n == w && ps == 1:
@@ -80,7 +80,7 @@ func sliver[T float](w int, cp, trans packFunc[T, T]) sliverFunc[T, T] {
 // packStrided packs a sliver of n ≤ w lines (rows of A or columns of B)
 // whose element (line i, step p) is src[i*ls+p*ps]: dst[p*w+i], lines n …
 // w-1 zero.
-func packStrided[T float](dst, src []T, n, w, k, ls, ps int) {
+func packStrided[T num](dst, src []T, n, w, k, ls, ps int) {
 	for p := 0; p < k; p++ {
 		dp := dst[p*w : p*w+w]
 		for i := 0; i < n; i++ {

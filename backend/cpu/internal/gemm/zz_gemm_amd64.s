@@ -1931,6 +1931,1787 @@ kernelF64x12x16AVX512_beta:
 	VZEROUPPER
 	RET
 
+// func kernelBF16x12x32AVX512(k int, a *uint32, b *uint32, c *float32, ldc int, alpha float32, beta float32)
+// Requires: AVX, AVX512F, MMX+
+TEXT ·kernelBF16x12x32AVX512(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), AX
+	MOVQ a+8(FP), CX
+	MOVQ b+16(FP), DX
+	MOVQ c+24(FP), BX
+	MOVQ ldc+32(FP), SI
+	SHLQ $0x02, SI
+
+	// Prefetch the C tile.
+	MOVQ       BX, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	ADDQ       SI, DI
+	PREFETCHT0 (DI)
+	PREFETCHT0 64(DI)
+	PREFETCHT0 127(DI)
+	VPXORD     Z0, Z0, Z0
+	VPXORD     Z1, Z1, Z1
+	VPXORD     Z2, Z2, Z2
+	VPXORD     Z3, Z3, Z3
+	VPXORD     Z4, Z4, Z4
+	VPXORD     Z5, Z5, Z5
+	VPXORD     Z6, Z6, Z6
+	VPXORD     Z7, Z7, Z7
+	VPXORD     Z8, Z8, Z8
+	VPXORD     Z9, Z9, Z9
+	VPXORD     Z10, Z10, Z10
+	VPXORD     Z11, Z11, Z11
+	VPXORD     Z12, Z12, Z12
+	VPXORD     Z13, Z13, Z13
+	VPXORD     Z14, Z14, Z14
+	VPXORD     Z15, Z15, Z15
+	VPXORD     Z16, Z16, Z16
+	VPXORD     Z17, Z17, Z17
+	VPXORD     Z18, Z18, Z18
+	VPXORD     Z19, Z19, Z19
+	VPXORD     Z20, Z20, Z20
+	VPXORD     Z21, Z21, Z21
+	VPXORD     Z22, Z22, Z22
+	VPXORD     Z23, Z23, Z23
+	MOVQ       AX, DI
+	SHRQ       $0x02, DI
+	JZ         kernelBF16x12x32AVX512_tail
+
+kernelBF16x12x32AVX512_loop:
+	PREFETCHT0   384(CX)
+	PREFETCHT0   448(CX)
+	PREFETCHT0   512(CX)
+	VMOVUPS      (DX), Z24
+	VMOVUPS      64(DX), Z25
+	VBROADCASTSS (CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z0
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z1
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 4(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z2
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z3
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 8(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z4
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z5
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 12(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z6
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z7
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 16(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z8
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z9
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 20(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z10
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z11
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 24(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z12
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z13
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 28(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z14
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z15
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 32(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z16
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z17
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 36(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z18
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z19
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 40(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z20
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z21
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 44(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z22
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z23
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VMOVUPS      128(DX), Z24
+	VMOVUPS      192(DX), Z25
+	VBROADCASTSS 48(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z0
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z1
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 52(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z2
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z3
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 56(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z4
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z5
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 60(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z6
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z7
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 64(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z8
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z9
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 68(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z10
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z11
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 72(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z12
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z13
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 76(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z14
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z15
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 80(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z16
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z17
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 84(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z18
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z19
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 88(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z20
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z21
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 92(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z22
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z23
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VMOVUPS      256(DX), Z24
+	VMOVUPS      320(DX), Z25
+	VBROADCASTSS 96(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z0
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z1
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 100(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z2
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z3
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 104(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z4
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z5
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 108(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z6
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z7
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 112(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z8
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z9
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 116(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z10
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z11
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 120(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z12
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z13
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 124(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z14
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z15
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 128(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z16
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z17
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 132(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z18
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z19
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 136(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z20
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z21
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 140(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z22
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z23
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VMOVUPS      384(DX), Z24
+	VMOVUPS      448(DX), Z25
+	VBROADCASTSS 144(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z0
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z1
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 148(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z2
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z3
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 152(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z4
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z5
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 156(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z6
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z7
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 160(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z8
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z9
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 164(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z10
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z11
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 168(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z12
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z13
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 172(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z14
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z15
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 176(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z16
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z17
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 180(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z18
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z19
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 184(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z20
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z21
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 188(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z22
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z23
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf9
+	ADDQ $0x000000c0, CX
+	ADDQ $0x00000200, DX
+	DECQ DI
+	JNZ  kernelBF16x12x32AVX512_loop
+
+kernelBF16x12x32AVX512_tail:
+	ANDQ $0x03, AX
+	JZ   kernelBF16x12x32AVX512_store
+
+kernelBF16x12x32AVX512_loop1:
+	VMOVUPS      (DX), Z24
+	VMOVUPS      64(DX), Z25
+	VBROADCASTSS (CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z0
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z1
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 4(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z2
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z3
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 8(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z4
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z5
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 12(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z6
+	BYTE $0x62
+	BYTE $0x92
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z7
+	BYTE         $0x62
+	BYTE         $0x92
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 16(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z8
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z9
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 20(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z10
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z11
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 24(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z12
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z13
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 28(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z14
+	BYTE $0x62
+	BYTE $0x12
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z15
+	BYTE         $0x62
+	BYTE         $0x12
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xf9
+	VBROADCASTSS 32(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z16
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xc0
+
+	// VDPBF16PS Z25, Z26, Z17
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xc9
+	VBROADCASTSS 36(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z18
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xd0
+
+	// VDPBF16PS Z25, Z27, Z19
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x26
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xd9
+	VBROADCASTSS 40(CX), Z26
+
+	// VDPBF16PS Z24, Z26, Z20
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x2e
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xe0
+
+	// VDPBF16PS Z25, Z26, Z21
+	BYTE         $0x62
+	BYTE         $0x82
+	BYTE         $0x2e
+	BYTE         $0x40
+	BYTE         $0x52
+	BYTE         $0xe9
+	VBROADCASTSS 44(CX), Z27
+
+	// VDPBF16PS Z24, Z27, Z22
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf0
+
+	// VDPBF16PS Z25, Z27, Z23
+	BYTE $0x62
+	BYTE $0x82
+	BYTE $0x26
+	BYTE $0x40
+	BYTE $0x52
+	BYTE $0xf9
+	ADDQ $0x00000030, CX
+	ADDQ $0x00000080, DX
+	DECQ AX
+	JNZ  kernelBF16x12x32AVX512_loop1
+
+kernelBF16x12x32AVX512_store:
+	VBROADCASTSS alpha+40(FP), Z24
+	VPXORD       Z27, Z27, Z27
+	VUCOMISS     beta+44(FP), X27
+	JNE          kernelBF16x12x32AVX512_beta
+	JP           kernelBF16x12x32AVX512_beta
+
+	// beta == 0: C = alpha·AB, C not read.
+	VMULPS  Z24, Z0, Z0
+	VMOVUPS Z0, (BX)
+	VMULPS  Z24, Z1, Z1
+	VMOVUPS Z1, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z2, Z2
+	VMOVUPS Z2, (BX)
+	VMULPS  Z24, Z3, Z3
+	VMOVUPS Z3, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z4, Z4
+	VMOVUPS Z4, (BX)
+	VMULPS  Z24, Z5, Z5
+	VMOVUPS Z5, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z6, Z6
+	VMOVUPS Z6, (BX)
+	VMULPS  Z24, Z7, Z7
+	VMOVUPS Z7, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z8, Z8
+	VMOVUPS Z8, (BX)
+	VMULPS  Z24, Z9, Z9
+	VMOVUPS Z9, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z10, Z10
+	VMOVUPS Z10, (BX)
+	VMULPS  Z24, Z11, Z11
+	VMOVUPS Z11, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z12, Z12
+	VMOVUPS Z12, (BX)
+	VMULPS  Z24, Z13, Z13
+	VMOVUPS Z13, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z14, Z14
+	VMOVUPS Z14, (BX)
+	VMULPS  Z24, Z15, Z15
+	VMOVUPS Z15, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z16, Z16
+	VMOVUPS Z16, (BX)
+	VMULPS  Z24, Z17, Z17
+	VMOVUPS Z17, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z18, Z18
+	VMOVUPS Z18, (BX)
+	VMULPS  Z24, Z19, Z19
+	VMOVUPS Z19, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z20, Z20
+	VMOVUPS Z20, (BX)
+	VMULPS  Z24, Z21, Z21
+	VMOVUPS Z21, 64(BX)
+	ADDQ    SI, BX
+	VMULPS  Z24, Z22, Z22
+	VMOVUPS Z22, (BX)
+	VMULPS  Z24, Z23, Z23
+	VMOVUPS Z23, 64(BX)
+	VZEROUPPER
+	RET
+
+kernelBF16x12x32AVX512_beta:
+	// C = alpha·AB + beta·C.
+	VBROADCASTSS beta+44(FP), Z26
+	VMULPS       Z24, Z0, Z0
+	VFMADD231PS  (BX), Z26, Z0
+	VMOVUPS      Z0, (BX)
+	VMULPS       Z24, Z1, Z1
+	VFMADD231PS  64(BX), Z26, Z1
+	VMOVUPS      Z1, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z2, Z2
+	VFMADD231PS  (BX), Z26, Z2
+	VMOVUPS      Z2, (BX)
+	VMULPS       Z24, Z3, Z3
+	VFMADD231PS  64(BX), Z26, Z3
+	VMOVUPS      Z3, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z4, Z4
+	VFMADD231PS  (BX), Z26, Z4
+	VMOVUPS      Z4, (BX)
+	VMULPS       Z24, Z5, Z5
+	VFMADD231PS  64(BX), Z26, Z5
+	VMOVUPS      Z5, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z6, Z6
+	VFMADD231PS  (BX), Z26, Z6
+	VMOVUPS      Z6, (BX)
+	VMULPS       Z24, Z7, Z7
+	VFMADD231PS  64(BX), Z26, Z7
+	VMOVUPS      Z7, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z8, Z8
+	VFMADD231PS  (BX), Z26, Z8
+	VMOVUPS      Z8, (BX)
+	VMULPS       Z24, Z9, Z9
+	VFMADD231PS  64(BX), Z26, Z9
+	VMOVUPS      Z9, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z10, Z10
+	VFMADD231PS  (BX), Z26, Z10
+	VMOVUPS      Z10, (BX)
+	VMULPS       Z24, Z11, Z11
+	VFMADD231PS  64(BX), Z26, Z11
+	VMOVUPS      Z11, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z12, Z12
+	VFMADD231PS  (BX), Z26, Z12
+	VMOVUPS      Z12, (BX)
+	VMULPS       Z24, Z13, Z13
+	VFMADD231PS  64(BX), Z26, Z13
+	VMOVUPS      Z13, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z14, Z14
+	VFMADD231PS  (BX), Z26, Z14
+	VMOVUPS      Z14, (BX)
+	VMULPS       Z24, Z15, Z15
+	VFMADD231PS  64(BX), Z26, Z15
+	VMOVUPS      Z15, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z16, Z16
+	VFMADD231PS  (BX), Z26, Z16
+	VMOVUPS      Z16, (BX)
+	VMULPS       Z24, Z17, Z17
+	VFMADD231PS  64(BX), Z26, Z17
+	VMOVUPS      Z17, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z18, Z18
+	VFMADD231PS  (BX), Z26, Z18
+	VMOVUPS      Z18, (BX)
+	VMULPS       Z24, Z19, Z19
+	VFMADD231PS  64(BX), Z26, Z19
+	VMOVUPS      Z19, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z20, Z20
+	VFMADD231PS  (BX), Z26, Z20
+	VMOVUPS      Z20, (BX)
+	VMULPS       Z24, Z21, Z21
+	VFMADD231PS  64(BX), Z26, Z21
+	VMOVUPS      Z21, 64(BX)
+	ADDQ         SI, BX
+	VMULPS       Z24, Z22, Z22
+	VFMADD231PS  (BX), Z26, Z22
+	VMOVUPS      Z22, (BX)
+	VMULPS       Z24, Z23, Z23
+	VFMADD231PS  64(BX), Z26, Z23
+	VMOVUPS      Z23, 64(BX)
+	VZEROUPPER
+	RET
+
+// func packCopyPairs12AVX2(k int, src *uint16, ld int, dst *uint32)
+// Requires: AVX, AVX2
+TEXT ·packCopyPairs12AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopyPairs12AVX2_done
+
+packCopyPairs12AVX2_loop:
+	VPMOVZXWD (CX), Y0
+	VPMOVZXWD (CX)(DX*1), Y1
+	VPSLLD    $0x10, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, (BX)
+	VPMOVZXWD 16(CX), X0
+	VPMOVZXWD 16(CX)(DX*1), X1
+	VPSLLD    $0x10, X1, X1
+	VPOR      X1, X0, X0
+	VMOVDQU   X0, 32(BX)
+	LEAQ      (CX)(DX*2), CX
+	ADDQ      $0x00000030, BX
+	DECQ      AX
+	JNZ       packCopyPairs12AVX2_loop
+
+packCopyPairs12AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTransPairs12AVX2(k int, src *uint16, ld int, dst *uint32)
+// Requires: AVX
+TEXT ·packTransPairs12AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	MOVQ AX, R9
+	SHRQ $0x03, R9
+	JZ   packTransPairs12AVX2_tail
+
+packTransPairs12AVX2_block:
+	VMOVUPS    (CX), Y0
+	VMOVUPS    (CX)(DX*1), Y1
+	VMOVUPS    (CX)(DX*2), Y2
+	VMOVUPS    (CX)(SI*1), Y3
+	VMOVUPS    (DI), Y4
+	VMOVUPS    (DI)(DX*1), Y5
+	VMOVUPS    (DI)(DX*2), Y6
+	VMOVUPS    (DI)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 48(BX)
+	VMOVUPS    Y3, 96(BX)
+	VMOVUPS    Y8, 144(BX)
+	VMOVUPS    Y2, 192(BX)
+	VMOVUPS    Y1, 240(BX)
+	VMOVUPS    Y5, 288(BX)
+	VMOVUPS    Y0, 336(BX)
+	VMOVUPS    (R8), Y0
+	VMOVUPS    (R8)(DX*1), Y1
+	VMOVUPS    (R8)(DX*2), Y2
+	VMOVUPS    (R8)(SI*1), Y3
+	VUNPCKLPS  Y1, Y0, Y4
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VSHUFPS    $0x44, Y1, Y4, Y5
+	VSHUFPS    $0xee, Y1, Y4, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y4
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y3, Y3, Y2
+	VSHUFPS    $0xee, Y3, Y3, Y6
+	VSHUFPS    $0x44, Y3, Y3, Y7
+	VSHUFPS    $0xee, Y3, Y3, Y3
+	VPERM2F128 $0x20, Y2, Y5, Y8
+	VPERM2F128 $0x31, Y2, Y5, Y2
+	VPERM2F128 $0x20, Y6, Y1, Y5
+	VPERM2F128 $0x31, Y6, Y1, Y1
+	VPERM2F128 $0x20, Y7, Y4, Y6
+	VPERM2F128 $0x31, Y7, Y4, Y4
+	VPERM2F128 $0x20, Y3, Y0, Y7
+	VPERM2F128 $0x31, Y3, Y0, Y0
+	VMOVUPS    X8, 32(BX)
+	VMOVUPS    X5, 80(BX)
+	VMOVUPS    X6, 128(BX)
+	VMOVUPS    X7, 176(BX)
+	VMOVUPS    X2, 224(BX)
+	VMOVUPS    X1, 272(BX)
+	VMOVUPS    X4, 320(BX)
+	VMOVUPS    X0, 368(BX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, DI
+	ADDQ       $0x00000020, R8
+	ADDQ       $0x00000180, BX
+	DECQ       R9
+	JNZ        packTransPairs12AVX2_block
+
+packTransPairs12AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTransPairs12AVX2_done
+
+packTransPairs12AVX2_scalar:
+	VMOVSS (CX), X0
+	VMOVSS X0, (BX)
+	VMOVSS (CX)(DX*1), X0
+	VMOVSS X0, 4(BX)
+	VMOVSS (CX)(DX*2), X0
+	VMOVSS X0, 8(BX)
+	VMOVSS (CX)(SI*1), X0
+	VMOVSS X0, 12(BX)
+	VMOVSS (DI), X0
+	VMOVSS X0, 16(BX)
+	VMOVSS (DI)(DX*1), X0
+	VMOVSS X0, 20(BX)
+	VMOVSS (DI)(DX*2), X0
+	VMOVSS X0, 24(BX)
+	VMOVSS (DI)(SI*1), X0
+	VMOVSS X0, 28(BX)
+	VMOVSS (R8), X0
+	VMOVSS X0, 32(BX)
+	VMOVSS (R8)(DX*1), X0
+	VMOVSS X0, 36(BX)
+	VMOVSS (R8)(DX*2), X0
+	VMOVSS X0, 40(BX)
+	VMOVSS (R8)(SI*1), X0
+	VMOVSS X0, 44(BX)
+	ADDQ   $0x00000004, CX
+	ADDQ   $0x00000004, DI
+	ADDQ   $0x00000004, R8
+	ADDQ   $0x00000030, BX
+	DECQ   AX
+	JNZ    packTransPairs12AVX2_scalar
+
+packTransPairs12AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopyPairs32AVX2(k int, src *uint16, ld int, dst *uint32)
+// Requires: AVX, AVX2
+TEXT ·packCopyPairs32AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopyPairs32AVX2_done
+
+packCopyPairs32AVX2_loop:
+	VPMOVZXWD (CX), Y0
+	VPMOVZXWD (CX)(DX*1), Y1
+	VPSLLD    $0x10, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, (BX)
+	VPMOVZXWD 16(CX), Y0
+	VPMOVZXWD 16(CX)(DX*1), Y1
+	VPSLLD    $0x10, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 32(BX)
+	VPMOVZXWD 32(CX), Y0
+	VPMOVZXWD 32(CX)(DX*1), Y1
+	VPSLLD    $0x10, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 64(BX)
+	VPMOVZXWD 48(CX), Y0
+	VPMOVZXWD 48(CX)(DX*1), Y1
+	VPSLLD    $0x10, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VMOVDQU   Y0, 96(BX)
+	LEAQ      (CX)(DX*2), CX
+	ADDQ      $0x00000080, BX
+	DECQ      AX
+	JNZ       packCopyPairs32AVX2_loop
+
+packCopyPairs32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTransPairs32AVX2(k int, src *uint16, ld int, dst *uint32)
+// Requires: AVX
+TEXT ·packTransPairs32AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	LEAQ (R9)(DX*4), R10
+	LEAQ (R10)(DX*4), R11
+	LEAQ (R11)(DX*4), R12
+	LEAQ (R12)(DX*4), R13
+	MOVQ AX, R14
+	SHRQ $0x03, R14
+	JZ   packTransPairs32AVX2_tail
+
+packTransPairs32AVX2_block:
+	VMOVUPS    (CX), Y0
+	VMOVUPS    (CX)(DX*1), Y1
+	VMOVUPS    (CX)(DX*2), Y2
+	VMOVUPS    (CX)(SI*1), Y3
+	VMOVUPS    (DI), Y4
+	VMOVUPS    (DI)(DX*1), Y5
+	VMOVUPS    (DI)(DX*2), Y6
+	VMOVUPS    (DI)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 128(BX)
+	VMOVUPS    Y3, 256(BX)
+	VMOVUPS    Y8, 384(BX)
+	VMOVUPS    Y2, 512(BX)
+	VMOVUPS    Y1, 640(BX)
+	VMOVUPS    Y5, 768(BX)
+	VMOVUPS    Y0, 896(BX)
+	VMOVUPS    (R8), Y0
+	VMOVUPS    (R8)(DX*1), Y1
+	VMOVUPS    (R8)(DX*2), Y2
+	VMOVUPS    (R8)(SI*1), Y3
+	VMOVUPS    (R9), Y4
+	VMOVUPS    (R9)(DX*1), Y5
+	VMOVUPS    (R9)(DX*2), Y6
+	VMOVUPS    (R9)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 32(BX)
+	VMOVUPS    Y7, 160(BX)
+	VMOVUPS    Y3, 288(BX)
+	VMOVUPS    Y8, 416(BX)
+	VMOVUPS    Y2, 544(BX)
+	VMOVUPS    Y1, 672(BX)
+	VMOVUPS    Y5, 800(BX)
+	VMOVUPS    Y0, 928(BX)
+	VMOVUPS    (R10), Y0
+	VMOVUPS    (R10)(DX*1), Y1
+	VMOVUPS    (R10)(DX*2), Y2
+	VMOVUPS    (R10)(SI*1), Y3
+	VMOVUPS    (R11), Y4
+	VMOVUPS    (R11)(DX*1), Y5
+	VMOVUPS    (R11)(DX*2), Y6
+	VMOVUPS    (R11)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 64(BX)
+	VMOVUPS    Y7, 192(BX)
+	VMOVUPS    Y3, 320(BX)
+	VMOVUPS    Y8, 448(BX)
+	VMOVUPS    Y2, 576(BX)
+	VMOVUPS    Y1, 704(BX)
+	VMOVUPS    Y5, 832(BX)
+	VMOVUPS    Y0, 960(BX)
+	VMOVUPS    (R12), Y0
+	VMOVUPS    (R12)(DX*1), Y1
+	VMOVUPS    (R12)(DX*2), Y2
+	VMOVUPS    (R12)(SI*1), Y3
+	VMOVUPS    (R13), Y4
+	VMOVUPS    (R13)(DX*1), Y5
+	VMOVUPS    (R13)(DX*2), Y6
+	VMOVUPS    (R13)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 96(BX)
+	VMOVUPS    Y7, 224(BX)
+	VMOVUPS    Y3, 352(BX)
+	VMOVUPS    Y8, 480(BX)
+	VMOVUPS    Y2, 608(BX)
+	VMOVUPS    Y1, 736(BX)
+	VMOVUPS    Y5, 864(BX)
+	VMOVUPS    Y0, 992(BX)
+	ADDQ       $0x00000020, CX
+	ADDQ       $0x00000020, DI
+	ADDQ       $0x00000020, R8
+	ADDQ       $0x00000020, R9
+	ADDQ       $0x00000020, R10
+	ADDQ       $0x00000020, R11
+	ADDQ       $0x00000020, R12
+	ADDQ       $0x00000020, R13
+	ADDQ       $0x00000400, BX
+	DECQ       R14
+	JNZ        packTransPairs32AVX2_block
+
+packTransPairs32AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTransPairs32AVX2_done
+
+packTransPairs32AVX2_scalar:
+	VMOVSS (CX), X0
+	VMOVSS X0, (BX)
+	VMOVSS (CX)(DX*1), X0
+	VMOVSS X0, 4(BX)
+	VMOVSS (CX)(DX*2), X0
+	VMOVSS X0, 8(BX)
+	VMOVSS (CX)(SI*1), X0
+	VMOVSS X0, 12(BX)
+	VMOVSS (DI), X0
+	VMOVSS X0, 16(BX)
+	VMOVSS (DI)(DX*1), X0
+	VMOVSS X0, 20(BX)
+	VMOVSS (DI)(DX*2), X0
+	VMOVSS X0, 24(BX)
+	VMOVSS (DI)(SI*1), X0
+	VMOVSS X0, 28(BX)
+	VMOVSS (R8), X0
+	VMOVSS X0, 32(BX)
+	VMOVSS (R8)(DX*1), X0
+	VMOVSS X0, 36(BX)
+	VMOVSS (R8)(DX*2), X0
+	VMOVSS X0, 40(BX)
+	VMOVSS (R8)(SI*1), X0
+	VMOVSS X0, 44(BX)
+	VMOVSS (R9), X0
+	VMOVSS X0, 48(BX)
+	VMOVSS (R9)(DX*1), X0
+	VMOVSS X0, 52(BX)
+	VMOVSS (R9)(DX*2), X0
+	VMOVSS X0, 56(BX)
+	VMOVSS (R9)(SI*1), X0
+	VMOVSS X0, 60(BX)
+	VMOVSS (R10), X0
+	VMOVSS X0, 64(BX)
+	VMOVSS (R10)(DX*1), X0
+	VMOVSS X0, 68(BX)
+	VMOVSS (R10)(DX*2), X0
+	VMOVSS X0, 72(BX)
+	VMOVSS (R10)(SI*1), X0
+	VMOVSS X0, 76(BX)
+	VMOVSS (R11), X0
+	VMOVSS X0, 80(BX)
+	VMOVSS (R11)(DX*1), X0
+	VMOVSS X0, 84(BX)
+	VMOVSS (R11)(DX*2), X0
+	VMOVSS X0, 88(BX)
+	VMOVSS (R11)(SI*1), X0
+	VMOVSS X0, 92(BX)
+	VMOVSS (R12), X0
+	VMOVSS X0, 96(BX)
+	VMOVSS (R12)(DX*1), X0
+	VMOVSS X0, 100(BX)
+	VMOVSS (R12)(DX*2), X0
+	VMOVSS X0, 104(BX)
+	VMOVSS (R12)(SI*1), X0
+	VMOVSS X0, 108(BX)
+	VMOVSS (R13), X0
+	VMOVSS X0, 112(BX)
+	VMOVSS (R13)(DX*1), X0
+	VMOVSS X0, 116(BX)
+	VMOVSS (R13)(DX*2), X0
+	VMOVSS X0, 120(BX)
+	VMOVSS (R13)(SI*1), X0
+	VMOVSS X0, 124(BX)
+	ADDQ   $0x00000004, CX
+	ADDQ   $0x00000004, DI
+	ADDQ   $0x00000004, R8
+	ADDQ   $0x00000004, R9
+	ADDQ   $0x00000004, R10
+	ADDQ   $0x00000004, R11
+	ADDQ   $0x00000004, R12
+	ADDQ   $0x00000004, R13
+	ADDQ   $0x00000080, BX
+	DECQ   AX
+	JNZ    packTransPairs32AVX2_scalar
+
+packTransPairs32AVX2_done:
+	VZEROUPPER
+	RET
+
 // func packCopy12F32AVX2(k int, src *float32, ld int, dst *float32)
 // Requires: AVX
 TEXT ·packCopy12F32AVX2(SB), NOSPLIT, $0-32
@@ -2701,6 +4482,1828 @@ packTrans16F64AVX2_scalar:
 	JNZ    packTrans16F64AVX2_scalar
 
 packTrans16F64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy6F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packCopy6F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy6F16AVX2_done
+
+packCopy6F16AVX2_loop:
+	VCVTPH2PS (CX), X0
+	VMOVUPS   X0, (BX)
+	VMOVD     8(CX), X0
+	VCVTPH2PS X0, X0
+	VMOVSD    X0, 16(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000018, BX
+	DECQ      AX
+	JNZ       packCopy6F16AVX2_loop
+
+packCopy6F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans6F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packTrans6F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	MOVQ AX, R8
+	SHRQ $0x03, R8
+	JZ   packTrans6F16AVX2_tail
+
+packTrans6F16AVX2_block:
+	VCVTPH2PS    (CX), Y0
+	VCVTPH2PS    (CX)(DX*1), Y1
+	VCVTPH2PS    (CX)(DX*2), Y2
+	VCVTPH2PS    (CX)(SI*1), Y3
+	VCVTPH2PS    (DI), Y4
+	VCVTPH2PS    (DI)(DX*1), Y5
+	VUNPCKLPS    Y1, Y0, Y6
+	VUNPCKHPS    Y1, Y0, Y0
+	VUNPCKLPS    Y3, Y2, Y1
+	VUNPCKHPS    Y3, Y2, Y2
+	VUNPCKLPS    Y5, Y4, Y3
+	VUNPCKHPS    Y5, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VSHUFPS      $0x44, Y1, Y6, Y7
+	VSHUFPS      $0xee, Y1, Y6, Y1
+	VSHUFPS      $0x44, Y2, Y0, Y6
+	VSHUFPS      $0xee, Y2, Y0, Y0
+	VSHUFPS      $0x44, Y5, Y3, Y2
+	VSHUFPS      $0xee, Y5, Y3, Y3
+	VSHUFPS      $0x44, Y5, Y4, Y8
+	VSHUFPS      $0xee, Y5, Y4, Y4
+	VPERM2F128   $0x20, Y2, Y7, Y5
+	VPERM2F128   $0x31, Y2, Y7, Y2
+	VPERM2F128   $0x20, Y3, Y1, Y7
+	VPERM2F128   $0x31, Y3, Y1, Y1
+	VPERM2F128   $0x20, Y8, Y6, Y3
+	VPERM2F128   $0x31, Y8, Y6, Y6
+	VPERM2F128   $0x20, Y4, Y0, Y8
+	VPERM2F128   $0x31, Y4, Y0, Y0
+	VMOVUPS      X5, (BX)
+	VEXTRACTF128 $0x01, Y5, X4
+	VMOVSD       X4, 16(BX)
+	VMOVUPS      X7, 24(BX)
+	VEXTRACTF128 $0x01, Y7, X4
+	VMOVSD       X4, 40(BX)
+	VMOVUPS      X3, 48(BX)
+	VEXTRACTF128 $0x01, Y3, X3
+	VMOVSD       X3, 64(BX)
+	VMOVUPS      X8, 72(BX)
+	VEXTRACTF128 $0x01, Y8, X3
+	VMOVSD       X3, 88(BX)
+	VMOVUPS      X2, 96(BX)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVSD       X2, 112(BX)
+	VMOVUPS      X1, 120(BX)
+	VEXTRACTF128 $0x01, Y1, X1
+	VMOVSD       X1, 136(BX)
+	VMOVUPS      X6, 144(BX)
+	VEXTRACTF128 $0x01, Y6, X1
+	VMOVSD       X1, 160(BX)
+	VMOVUPS      X0, 168(BX)
+	VEXTRACTF128 $0x01, Y0, X0
+	VMOVSD       X0, 184(BX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000010, DI
+	ADDQ         $0x000000c0, BX
+	DECQ         R8
+	JNZ          packTrans6F16AVX2_block
+
+packTrans6F16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans6F16AVX2_done
+
+packTrans6F16AVX2_scalar:
+	MOVWLZX   (CX), R8
+	VMOVD     R8, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, (BX)
+	MOVWLZX   (CX)(DX*1), R8
+	VMOVD     R8, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 4(BX)
+	MOVWLZX   (CX)(DX*2), R8
+	VMOVD     R8, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 8(BX)
+	MOVWLZX   (CX)(SI*1), R8
+	VMOVD     R8, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 12(BX)
+	MOVWLZX   (DI), R8
+	VMOVD     R8, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 16(BX)
+	MOVWLZX   (DI)(DX*1), R8
+	VMOVD     R8, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 20(BX)
+	ADDQ      $0x00000002, CX
+	ADDQ      $0x00000002, DI
+	ADDQ      $0x00000018, BX
+	DECQ      AX
+	JNZ       packTrans6F16AVX2_scalar
+
+packTrans6F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy12F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packCopy12F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy12F16AVX2_done
+
+packCopy12F16AVX2_loop:
+	VCVTPH2PS (CX), Y0
+	VMOVUPS   Y0, (BX)
+	VCVTPH2PS 16(CX), X0
+	VMOVUPS   X0, 32(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000030, BX
+	DECQ      AX
+	JNZ       packCopy12F16AVX2_loop
+
+packCopy12F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans12F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packTrans12F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	MOVQ AX, R9
+	SHRQ $0x03, R9
+	JZ   packTrans12F16AVX2_tail
+
+packTrans12F16AVX2_block:
+	VCVTPH2PS  (CX), Y0
+	VCVTPH2PS  (CX)(DX*1), Y1
+	VCVTPH2PS  (CX)(DX*2), Y2
+	VCVTPH2PS  (CX)(SI*1), Y3
+	VCVTPH2PS  (DI), Y4
+	VCVTPH2PS  (DI)(DX*1), Y5
+	VCVTPH2PS  (DI)(DX*2), Y6
+	VCVTPH2PS  (DI)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 48(BX)
+	VMOVUPS    Y3, 96(BX)
+	VMOVUPS    Y8, 144(BX)
+	VMOVUPS    Y2, 192(BX)
+	VMOVUPS    Y1, 240(BX)
+	VMOVUPS    Y5, 288(BX)
+	VMOVUPS    Y0, 336(BX)
+	VCVTPH2PS  (R8), Y0
+	VCVTPH2PS  (R8)(DX*1), Y1
+	VCVTPH2PS  (R8)(DX*2), Y2
+	VCVTPH2PS  (R8)(SI*1), Y3
+	VUNPCKLPS  Y1, Y0, Y4
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VSHUFPS    $0x44, Y1, Y4, Y5
+	VSHUFPS    $0xee, Y1, Y4, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y4
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y3, Y3, Y2
+	VSHUFPS    $0xee, Y3, Y3, Y6
+	VSHUFPS    $0x44, Y3, Y3, Y7
+	VSHUFPS    $0xee, Y3, Y3, Y3
+	VPERM2F128 $0x20, Y2, Y5, Y8
+	VPERM2F128 $0x31, Y2, Y5, Y2
+	VPERM2F128 $0x20, Y6, Y1, Y5
+	VPERM2F128 $0x31, Y6, Y1, Y1
+	VPERM2F128 $0x20, Y7, Y4, Y6
+	VPERM2F128 $0x31, Y7, Y4, Y4
+	VPERM2F128 $0x20, Y3, Y0, Y7
+	VPERM2F128 $0x31, Y3, Y0, Y0
+	VMOVUPS    X8, 32(BX)
+	VMOVUPS    X5, 80(BX)
+	VMOVUPS    X6, 128(BX)
+	VMOVUPS    X7, 176(BX)
+	VMOVUPS    X2, 224(BX)
+	VMOVUPS    X1, 272(BX)
+	VMOVUPS    X4, 320(BX)
+	VMOVUPS    X0, 368(BX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, DI
+	ADDQ       $0x00000010, R8
+	ADDQ       $0x00000180, BX
+	DECQ       R9
+	JNZ        packTrans12F16AVX2_block
+
+packTrans12F16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans12F16AVX2_done
+
+packTrans12F16AVX2_scalar:
+	MOVWLZX   (CX), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, (BX)
+	MOVWLZX   (CX)(DX*1), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 4(BX)
+	MOVWLZX   (CX)(DX*2), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 8(BX)
+	MOVWLZX   (CX)(SI*1), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 12(BX)
+	MOVWLZX   (DI), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 16(BX)
+	MOVWLZX   (DI)(DX*1), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 20(BX)
+	MOVWLZX   (DI)(DX*2), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 24(BX)
+	MOVWLZX   (DI)(SI*1), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 28(BX)
+	MOVWLZX   (R8), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 32(BX)
+	MOVWLZX   (R8)(DX*1), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 36(BX)
+	MOVWLZX   (R8)(DX*2), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 40(BX)
+	MOVWLZX   (R8)(SI*1), R9
+	VMOVD     R9, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 44(BX)
+	ADDQ      $0x00000002, CX
+	ADDQ      $0x00000002, DI
+	ADDQ      $0x00000002, R8
+	ADDQ      $0x00000030, BX
+	DECQ      AX
+	JNZ       packTrans12F16AVX2_scalar
+
+packTrans12F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy16F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packCopy16F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy16F16AVX2_done
+
+packCopy16F16AVX2_loop:
+	VCVTPH2PS (CX), Y0
+	VMOVUPS   Y0, (BX)
+	VCVTPH2PS 16(CX), Y0
+	VMOVUPS   Y0, 32(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000040, BX
+	DECQ      AX
+	JNZ       packCopy16F16AVX2_loop
+
+packCopy16F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans16F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packTrans16F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	MOVQ AX, R10
+	SHRQ $0x03, R10
+	JZ   packTrans16F16AVX2_tail
+
+packTrans16F16AVX2_block:
+	VCVTPH2PS  (CX), Y0
+	VCVTPH2PS  (CX)(DX*1), Y1
+	VCVTPH2PS  (CX)(DX*2), Y2
+	VCVTPH2PS  (CX)(SI*1), Y3
+	VCVTPH2PS  (DI), Y4
+	VCVTPH2PS  (DI)(DX*1), Y5
+	VCVTPH2PS  (DI)(DX*2), Y6
+	VCVTPH2PS  (DI)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 64(BX)
+	VMOVUPS    Y3, 128(BX)
+	VMOVUPS    Y8, 192(BX)
+	VMOVUPS    Y2, 256(BX)
+	VMOVUPS    Y1, 320(BX)
+	VMOVUPS    Y5, 384(BX)
+	VMOVUPS    Y0, 448(BX)
+	VCVTPH2PS  (R8), Y0
+	VCVTPH2PS  (R8)(DX*1), Y1
+	VCVTPH2PS  (R8)(DX*2), Y2
+	VCVTPH2PS  (R8)(SI*1), Y3
+	VCVTPH2PS  (R9), Y4
+	VCVTPH2PS  (R9)(DX*1), Y5
+	VCVTPH2PS  (R9)(DX*2), Y6
+	VCVTPH2PS  (R9)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 32(BX)
+	VMOVUPS    Y7, 96(BX)
+	VMOVUPS    Y3, 160(BX)
+	VMOVUPS    Y8, 224(BX)
+	VMOVUPS    Y2, 288(BX)
+	VMOVUPS    Y1, 352(BX)
+	VMOVUPS    Y5, 416(BX)
+	VMOVUPS    Y0, 480(BX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, DI
+	ADDQ       $0x00000010, R8
+	ADDQ       $0x00000010, R9
+	ADDQ       $0x00000200, BX
+	DECQ       R10
+	JNZ        packTrans16F16AVX2_block
+
+packTrans16F16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans16F16AVX2_done
+
+packTrans16F16AVX2_scalar:
+	MOVWLZX   (CX), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, (BX)
+	MOVWLZX   (CX)(DX*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 4(BX)
+	MOVWLZX   (CX)(DX*2), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 8(BX)
+	MOVWLZX   (CX)(SI*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 12(BX)
+	MOVWLZX   (DI), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 16(BX)
+	MOVWLZX   (DI)(DX*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 20(BX)
+	MOVWLZX   (DI)(DX*2), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 24(BX)
+	MOVWLZX   (DI)(SI*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 28(BX)
+	MOVWLZX   (R8), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 32(BX)
+	MOVWLZX   (R8)(DX*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 36(BX)
+	MOVWLZX   (R8)(DX*2), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 40(BX)
+	MOVWLZX   (R8)(SI*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 44(BX)
+	MOVWLZX   (R9), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 48(BX)
+	MOVWLZX   (R9)(DX*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 52(BX)
+	MOVWLZX   (R9)(DX*2), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 56(BX)
+	MOVWLZX   (R9)(SI*1), R10
+	VMOVD     R10, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 60(BX)
+	ADDQ      $0x00000002, CX
+	ADDQ      $0x00000002, DI
+	ADDQ      $0x00000002, R8
+	ADDQ      $0x00000002, R9
+	ADDQ      $0x00000040, BX
+	DECQ      AX
+	JNZ       packTrans16F16AVX2_scalar
+
+packTrans16F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy32F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packCopy32F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy32F16AVX2_done
+
+packCopy32F16AVX2_loop:
+	VCVTPH2PS (CX), Y0
+	VMOVUPS   Y0, (BX)
+	VCVTPH2PS 16(CX), Y0
+	VMOVUPS   Y0, 32(BX)
+	VCVTPH2PS 32(CX), Y0
+	VMOVUPS   Y0, 64(BX)
+	VCVTPH2PS 48(CX), Y0
+	VMOVUPS   Y0, 96(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000080, BX
+	DECQ      AX
+	JNZ       packCopy32F16AVX2_loop
+
+packCopy32F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans32F16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, F16C
+TEXT ·packTrans32F16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	LEAQ (R9)(DX*4), R10
+	LEAQ (R10)(DX*4), R11
+	LEAQ (R11)(DX*4), R12
+	LEAQ (R12)(DX*4), R13
+	MOVQ AX, R14
+	SHRQ $0x03, R14
+	JZ   packTrans32F16AVX2_tail
+
+packTrans32F16AVX2_block:
+	VCVTPH2PS  (CX), Y0
+	VCVTPH2PS  (CX)(DX*1), Y1
+	VCVTPH2PS  (CX)(DX*2), Y2
+	VCVTPH2PS  (CX)(SI*1), Y3
+	VCVTPH2PS  (DI), Y4
+	VCVTPH2PS  (DI)(DX*1), Y5
+	VCVTPH2PS  (DI)(DX*2), Y6
+	VCVTPH2PS  (DI)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 128(BX)
+	VMOVUPS    Y3, 256(BX)
+	VMOVUPS    Y8, 384(BX)
+	VMOVUPS    Y2, 512(BX)
+	VMOVUPS    Y1, 640(BX)
+	VMOVUPS    Y5, 768(BX)
+	VMOVUPS    Y0, 896(BX)
+	VCVTPH2PS  (R8), Y0
+	VCVTPH2PS  (R8)(DX*1), Y1
+	VCVTPH2PS  (R8)(DX*2), Y2
+	VCVTPH2PS  (R8)(SI*1), Y3
+	VCVTPH2PS  (R9), Y4
+	VCVTPH2PS  (R9)(DX*1), Y5
+	VCVTPH2PS  (R9)(DX*2), Y6
+	VCVTPH2PS  (R9)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 32(BX)
+	VMOVUPS    Y7, 160(BX)
+	VMOVUPS    Y3, 288(BX)
+	VMOVUPS    Y8, 416(BX)
+	VMOVUPS    Y2, 544(BX)
+	VMOVUPS    Y1, 672(BX)
+	VMOVUPS    Y5, 800(BX)
+	VMOVUPS    Y0, 928(BX)
+	VCVTPH2PS  (R10), Y0
+	VCVTPH2PS  (R10)(DX*1), Y1
+	VCVTPH2PS  (R10)(DX*2), Y2
+	VCVTPH2PS  (R10)(SI*1), Y3
+	VCVTPH2PS  (R11), Y4
+	VCVTPH2PS  (R11)(DX*1), Y5
+	VCVTPH2PS  (R11)(DX*2), Y6
+	VCVTPH2PS  (R11)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 64(BX)
+	VMOVUPS    Y7, 192(BX)
+	VMOVUPS    Y3, 320(BX)
+	VMOVUPS    Y8, 448(BX)
+	VMOVUPS    Y2, 576(BX)
+	VMOVUPS    Y1, 704(BX)
+	VMOVUPS    Y5, 832(BX)
+	VMOVUPS    Y0, 960(BX)
+	VCVTPH2PS  (R12), Y0
+	VCVTPH2PS  (R12)(DX*1), Y1
+	VCVTPH2PS  (R12)(DX*2), Y2
+	VCVTPH2PS  (R12)(SI*1), Y3
+	VCVTPH2PS  (R13), Y4
+	VCVTPH2PS  (R13)(DX*1), Y5
+	VCVTPH2PS  (R13)(DX*2), Y6
+	VCVTPH2PS  (R13)(SI*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 96(BX)
+	VMOVUPS    Y7, 224(BX)
+	VMOVUPS    Y3, 352(BX)
+	VMOVUPS    Y8, 480(BX)
+	VMOVUPS    Y2, 608(BX)
+	VMOVUPS    Y1, 736(BX)
+	VMOVUPS    Y5, 864(BX)
+	VMOVUPS    Y0, 992(BX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, DI
+	ADDQ       $0x00000010, R8
+	ADDQ       $0x00000010, R9
+	ADDQ       $0x00000010, R10
+	ADDQ       $0x00000010, R11
+	ADDQ       $0x00000010, R12
+	ADDQ       $0x00000010, R13
+	ADDQ       $0x00000400, BX
+	DECQ       R14
+	JNZ        packTrans32F16AVX2_block
+
+packTrans32F16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans32F16AVX2_done
+
+packTrans32F16AVX2_scalar:
+	MOVWLZX   (CX), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, (BX)
+	MOVWLZX   (CX)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 4(BX)
+	MOVWLZX   (CX)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 8(BX)
+	MOVWLZX   (CX)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 12(BX)
+	MOVWLZX   (DI), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 16(BX)
+	MOVWLZX   (DI)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 20(BX)
+	MOVWLZX   (DI)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 24(BX)
+	MOVWLZX   (DI)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 28(BX)
+	MOVWLZX   (R8), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 32(BX)
+	MOVWLZX   (R8)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 36(BX)
+	MOVWLZX   (R8)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 40(BX)
+	MOVWLZX   (R8)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 44(BX)
+	MOVWLZX   (R9), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 48(BX)
+	MOVWLZX   (R9)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 52(BX)
+	MOVWLZX   (R9)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 56(BX)
+	MOVWLZX   (R9)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 60(BX)
+	MOVWLZX   (R10), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 64(BX)
+	MOVWLZX   (R10)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 68(BX)
+	MOVWLZX   (R10)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 72(BX)
+	MOVWLZX   (R10)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 76(BX)
+	MOVWLZX   (R11), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 80(BX)
+	MOVWLZX   (R11)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 84(BX)
+	MOVWLZX   (R11)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 88(BX)
+	MOVWLZX   (R11)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 92(BX)
+	MOVWLZX   (R12), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 96(BX)
+	MOVWLZX   (R12)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 100(BX)
+	MOVWLZX   (R12)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 104(BX)
+	MOVWLZX   (R12)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 108(BX)
+	MOVWLZX   (R13), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 112(BX)
+	MOVWLZX   (R13)(DX*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 116(BX)
+	MOVWLZX   (R13)(DX*2), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 120(BX)
+	MOVWLZX   (R13)(SI*1), R14
+	VMOVD     R14, X0
+	VCVTPH2PS X0, X0
+	VMOVSS    X0, 124(BX)
+	ADDQ      $0x00000002, CX
+	ADDQ      $0x00000002, DI
+	ADDQ      $0x00000002, R8
+	ADDQ      $0x00000002, R9
+	ADDQ      $0x00000002, R10
+	ADDQ      $0x00000002, R11
+	ADDQ      $0x00000002, R12
+	ADDQ      $0x00000002, R13
+	ADDQ      $0x00000080, BX
+	DECQ      AX
+	JNZ       packTrans32F16AVX2_scalar
+
+packTrans32F16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy6BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX
+TEXT ·packCopy6BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy6BF16AVX2_done
+
+packCopy6BF16AVX2_loop:
+	VPMOVZXWD (CX), X0
+	VPSLLD    $0x10, X0, X0
+	VMOVUPS   X0, (BX)
+	VMOVD     8(CX), X0
+	VPMOVZXWD X0, X0
+	VPSLLD    $0x10, X0, X0
+	VMOVSD    X0, 16(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000018, BX
+	DECQ      AX
+	JNZ       packCopy6BF16AVX2_loop
+
+packCopy6BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans6BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packTrans6BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	MOVQ AX, R8
+	SHRQ $0x03, R8
+	JZ   packTrans6BF16AVX2_tail
+
+packTrans6BF16AVX2_block:
+	VPMOVZXWD    (CX), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (CX)(DX*1), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VPMOVZXWD    (CX)(DX*2), Y2
+	VPSLLD       $0x10, Y2, Y2
+	VPMOVZXWD    (CX)(SI*1), Y3
+	VPSLLD       $0x10, Y3, Y3
+	VPMOVZXWD    (DI), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    (DI)(DX*1), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VUNPCKLPS    Y1, Y0, Y6
+	VUNPCKHPS    Y1, Y0, Y0
+	VUNPCKLPS    Y3, Y2, Y1
+	VUNPCKHPS    Y3, Y2, Y2
+	VUNPCKLPS    Y5, Y4, Y3
+	VUNPCKHPS    Y5, Y4, Y4
+	VXORPS       Y5, Y5, Y5
+	VSHUFPS      $0x44, Y1, Y6, Y7
+	VSHUFPS      $0xee, Y1, Y6, Y1
+	VSHUFPS      $0x44, Y2, Y0, Y6
+	VSHUFPS      $0xee, Y2, Y0, Y0
+	VSHUFPS      $0x44, Y5, Y3, Y2
+	VSHUFPS      $0xee, Y5, Y3, Y3
+	VSHUFPS      $0x44, Y5, Y4, Y8
+	VSHUFPS      $0xee, Y5, Y4, Y4
+	VPERM2F128   $0x20, Y2, Y7, Y5
+	VPERM2F128   $0x31, Y2, Y7, Y2
+	VPERM2F128   $0x20, Y3, Y1, Y7
+	VPERM2F128   $0x31, Y3, Y1, Y1
+	VPERM2F128   $0x20, Y8, Y6, Y3
+	VPERM2F128   $0x31, Y8, Y6, Y6
+	VPERM2F128   $0x20, Y4, Y0, Y8
+	VPERM2F128   $0x31, Y4, Y0, Y0
+	VMOVUPS      X5, (BX)
+	VEXTRACTF128 $0x01, Y5, X4
+	VMOVSD       X4, 16(BX)
+	VMOVUPS      X7, 24(BX)
+	VEXTRACTF128 $0x01, Y7, X4
+	VMOVSD       X4, 40(BX)
+	VMOVUPS      X3, 48(BX)
+	VEXTRACTF128 $0x01, Y3, X3
+	VMOVSD       X3, 64(BX)
+	VMOVUPS      X8, 72(BX)
+	VEXTRACTF128 $0x01, Y8, X3
+	VMOVSD       X3, 88(BX)
+	VMOVUPS      X2, 96(BX)
+	VEXTRACTF128 $0x01, Y2, X2
+	VMOVSD       X2, 112(BX)
+	VMOVUPS      X1, 120(BX)
+	VEXTRACTF128 $0x01, Y1, X1
+	VMOVSD       X1, 136(BX)
+	VMOVUPS      X6, 144(BX)
+	VEXTRACTF128 $0x01, Y6, X1
+	VMOVSD       X1, 160(BX)
+	VMOVUPS      X0, 168(BX)
+	VEXTRACTF128 $0x01, Y0, X0
+	VMOVSD       X0, 184(BX)
+	ADDQ         $0x00000010, CX
+	ADDQ         $0x00000010, DI
+	ADDQ         $0x000000c0, BX
+	DECQ         R8
+	JNZ          packTrans6BF16AVX2_block
+
+packTrans6BF16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans6BF16AVX2_done
+
+packTrans6BF16AVX2_scalar:
+	MOVWLZX (CX), R8
+	SHLL    $0x10, R8
+	MOVL    R8, (BX)
+	MOVWLZX (CX)(DX*1), R8
+	SHLL    $0x10, R8
+	MOVL    R8, 4(BX)
+	MOVWLZX (CX)(DX*2), R8
+	SHLL    $0x10, R8
+	MOVL    R8, 8(BX)
+	MOVWLZX (CX)(SI*1), R8
+	SHLL    $0x10, R8
+	MOVL    R8, 12(BX)
+	MOVWLZX (DI), R8
+	SHLL    $0x10, R8
+	MOVL    R8, 16(BX)
+	MOVWLZX (DI)(DX*1), R8
+	SHLL    $0x10, R8
+	MOVL    R8, 20(BX)
+	ADDQ    $0x00000002, CX
+	ADDQ    $0x00000002, DI
+	ADDQ    $0x00000018, BX
+	DECQ    AX
+	JNZ     packTrans6BF16AVX2_scalar
+
+packTrans6BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy12BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packCopy12BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy12BF16AVX2_done
+
+packCopy12BF16AVX2_loop:
+	VPMOVZXWD (CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, (BX)
+	VPMOVZXWD 16(CX), X0
+	VPSLLD    $0x10, X0, X0
+	VMOVUPS   X0, 32(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000030, BX
+	DECQ      AX
+	JNZ       packCopy12BF16AVX2_loop
+
+packCopy12BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans12BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packTrans12BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	MOVQ AX, R9
+	SHRQ $0x03, R9
+	JZ   packTrans12BF16AVX2_tail
+
+packTrans12BF16AVX2_block:
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (CX)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (CX)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (CX)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (DI), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (DI)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (DI)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (DI)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 48(BX)
+	VMOVUPS    Y3, 96(BX)
+	VMOVUPS    Y8, 144(BX)
+	VMOVUPS    Y2, 192(BX)
+	VMOVUPS    Y1, 240(BX)
+	VMOVUPS    Y5, 288(BX)
+	VMOVUPS    Y0, 336(BX)
+	VPMOVZXWD  (R8), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (R8)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (R8)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (R8)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VUNPCKLPS  Y1, Y0, Y4
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VXORPS     Y3, Y3, Y3
+	VSHUFPS    $0x44, Y1, Y4, Y5
+	VSHUFPS    $0xee, Y1, Y4, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y4
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y3, Y3, Y2
+	VSHUFPS    $0xee, Y3, Y3, Y6
+	VSHUFPS    $0x44, Y3, Y3, Y7
+	VSHUFPS    $0xee, Y3, Y3, Y3
+	VPERM2F128 $0x20, Y2, Y5, Y8
+	VPERM2F128 $0x31, Y2, Y5, Y2
+	VPERM2F128 $0x20, Y6, Y1, Y5
+	VPERM2F128 $0x31, Y6, Y1, Y1
+	VPERM2F128 $0x20, Y7, Y4, Y6
+	VPERM2F128 $0x31, Y7, Y4, Y4
+	VPERM2F128 $0x20, Y3, Y0, Y7
+	VPERM2F128 $0x31, Y3, Y0, Y0
+	VMOVUPS    X8, 32(BX)
+	VMOVUPS    X5, 80(BX)
+	VMOVUPS    X6, 128(BX)
+	VMOVUPS    X7, 176(BX)
+	VMOVUPS    X2, 224(BX)
+	VMOVUPS    X1, 272(BX)
+	VMOVUPS    X4, 320(BX)
+	VMOVUPS    X0, 368(BX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, DI
+	ADDQ       $0x00000010, R8
+	ADDQ       $0x00000180, BX
+	DECQ       R9
+	JNZ        packTrans12BF16AVX2_block
+
+packTrans12BF16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans12BF16AVX2_done
+
+packTrans12BF16AVX2_scalar:
+	MOVWLZX (CX), R9
+	SHLL    $0x10, R9
+	MOVL    R9, (BX)
+	MOVWLZX (CX)(DX*1), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 4(BX)
+	MOVWLZX (CX)(DX*2), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 8(BX)
+	MOVWLZX (CX)(SI*1), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 12(BX)
+	MOVWLZX (DI), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 16(BX)
+	MOVWLZX (DI)(DX*1), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 20(BX)
+	MOVWLZX (DI)(DX*2), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 24(BX)
+	MOVWLZX (DI)(SI*1), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 28(BX)
+	MOVWLZX (R8), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 32(BX)
+	MOVWLZX (R8)(DX*1), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 36(BX)
+	MOVWLZX (R8)(DX*2), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 40(BX)
+	MOVWLZX (R8)(SI*1), R9
+	SHLL    $0x10, R9
+	MOVL    R9, 44(BX)
+	ADDQ    $0x00000002, CX
+	ADDQ    $0x00000002, DI
+	ADDQ    $0x00000002, R8
+	ADDQ    $0x00000030, BX
+	DECQ    AX
+	JNZ     packTrans12BF16AVX2_scalar
+
+packTrans12BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy16BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packCopy16BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy16BF16AVX2_done
+
+packCopy16BF16AVX2_loop:
+	VPMOVZXWD (CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, (BX)
+	VPMOVZXWD 16(CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, 32(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000040, BX
+	DECQ      AX
+	JNZ       packCopy16BF16AVX2_loop
+
+packCopy16BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans16BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packTrans16BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	MOVQ AX, R10
+	SHRQ $0x03, R10
+	JZ   packTrans16BF16AVX2_tail
+
+packTrans16BF16AVX2_block:
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (CX)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (CX)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (CX)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (DI), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (DI)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (DI)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (DI)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 64(BX)
+	VMOVUPS    Y3, 128(BX)
+	VMOVUPS    Y8, 192(BX)
+	VMOVUPS    Y2, 256(BX)
+	VMOVUPS    Y1, 320(BX)
+	VMOVUPS    Y5, 384(BX)
+	VMOVUPS    Y0, 448(BX)
+	VPMOVZXWD  (R8), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (R8)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (R8)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (R8)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (R9), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (R9)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (R9)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (R9)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 32(BX)
+	VMOVUPS    Y7, 96(BX)
+	VMOVUPS    Y3, 160(BX)
+	VMOVUPS    Y8, 224(BX)
+	VMOVUPS    Y2, 288(BX)
+	VMOVUPS    Y1, 352(BX)
+	VMOVUPS    Y5, 416(BX)
+	VMOVUPS    Y0, 480(BX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, DI
+	ADDQ       $0x00000010, R8
+	ADDQ       $0x00000010, R9
+	ADDQ       $0x00000200, BX
+	DECQ       R10
+	JNZ        packTrans16BF16AVX2_block
+
+packTrans16BF16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans16BF16AVX2_done
+
+packTrans16BF16AVX2_scalar:
+	MOVWLZX (CX), R10
+	SHLL    $0x10, R10
+	MOVL    R10, (BX)
+	MOVWLZX (CX)(DX*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 4(BX)
+	MOVWLZX (CX)(DX*2), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 8(BX)
+	MOVWLZX (CX)(SI*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 12(BX)
+	MOVWLZX (DI), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 16(BX)
+	MOVWLZX (DI)(DX*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 20(BX)
+	MOVWLZX (DI)(DX*2), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 24(BX)
+	MOVWLZX (DI)(SI*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 28(BX)
+	MOVWLZX (R8), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 32(BX)
+	MOVWLZX (R8)(DX*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 36(BX)
+	MOVWLZX (R8)(DX*2), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 40(BX)
+	MOVWLZX (R8)(SI*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 44(BX)
+	MOVWLZX (R9), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 48(BX)
+	MOVWLZX (R9)(DX*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 52(BX)
+	MOVWLZX (R9)(DX*2), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 56(BX)
+	MOVWLZX (R9)(SI*1), R10
+	SHLL    $0x10, R10
+	MOVL    R10, 60(BX)
+	ADDQ    $0x00000002, CX
+	ADDQ    $0x00000002, DI
+	ADDQ    $0x00000002, R8
+	ADDQ    $0x00000002, R9
+	ADDQ    $0x00000040, BX
+	DECQ    AX
+	JNZ     packTrans16BF16AVX2_scalar
+
+packTrans16BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packCopy32BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packCopy32BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ  k+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ld+16(FP), DX
+	MOVQ  dst+24(FP), BX
+	SHLQ  $0x01, DX
+	TESTQ AX, AX
+	JZ    packCopy32BF16AVX2_done
+
+packCopy32BF16AVX2_loop:
+	VPMOVZXWD (CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, (BX)
+	VPMOVZXWD 16(CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, 32(BX)
+	VPMOVZXWD 32(CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, 64(BX)
+	VPMOVZXWD 48(CX), Y0
+	VPSLLD    $0x10, Y0, Y0
+	VMOVUPS   Y0, 96(BX)
+	ADDQ      DX, CX
+	ADDQ      $0x00000080, BX
+	DECQ      AX
+	JNZ       packCopy32BF16AVX2_loop
+
+packCopy32BF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func packTrans32BF16AVX2(k int, src *uint16, ld int, dst *float32)
+// Requires: AVX, AVX2
+TEXT ·packTrans32BF16AVX2(SB), NOSPLIT, $0-32
+	MOVQ k+0(FP), AX
+	MOVQ src+8(FP), CX
+	MOVQ ld+16(FP), DX
+	MOVQ dst+24(FP), BX
+	SHLQ $0x01, DX
+	LEAQ (DX)(DX*2), SI
+	LEAQ (CX)(DX*4), DI
+	LEAQ (DI)(DX*4), R8
+	LEAQ (R8)(DX*4), R9
+	LEAQ (R9)(DX*4), R10
+	LEAQ (R10)(DX*4), R11
+	LEAQ (R11)(DX*4), R12
+	LEAQ (R12)(DX*4), R13
+	MOVQ AX, R14
+	SHRQ $0x03, R14
+	JZ   packTrans32BF16AVX2_tail
+
+packTrans32BF16AVX2_block:
+	VPMOVZXWD  (CX), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (CX)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (CX)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (CX)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (DI), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (DI)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (DI)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (DI)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (BX)
+	VMOVUPS    Y7, 128(BX)
+	VMOVUPS    Y3, 256(BX)
+	VMOVUPS    Y8, 384(BX)
+	VMOVUPS    Y2, 512(BX)
+	VMOVUPS    Y1, 640(BX)
+	VMOVUPS    Y5, 768(BX)
+	VMOVUPS    Y0, 896(BX)
+	VPMOVZXWD  (R8), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (R8)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (R8)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (R8)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (R9), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (R9)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (R9)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (R9)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 32(BX)
+	VMOVUPS    Y7, 160(BX)
+	VMOVUPS    Y3, 288(BX)
+	VMOVUPS    Y8, 416(BX)
+	VMOVUPS    Y2, 544(BX)
+	VMOVUPS    Y1, 672(BX)
+	VMOVUPS    Y5, 800(BX)
+	VMOVUPS    Y0, 928(BX)
+	VPMOVZXWD  (R10), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (R10)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (R10)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (R10)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (R11), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (R11)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (R11)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (R11)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 64(BX)
+	VMOVUPS    Y7, 192(BX)
+	VMOVUPS    Y3, 320(BX)
+	VMOVUPS    Y8, 448(BX)
+	VMOVUPS    Y2, 576(BX)
+	VMOVUPS    Y1, 704(BX)
+	VMOVUPS    Y5, 832(BX)
+	VMOVUPS    Y0, 960(BX)
+	VPMOVZXWD  (R12), Y0
+	VPSLLD     $0x10, Y0, Y0
+	VPMOVZXWD  (R12)(DX*1), Y1
+	VPSLLD     $0x10, Y1, Y1
+	VPMOVZXWD  (R12)(DX*2), Y2
+	VPSLLD     $0x10, Y2, Y2
+	VPMOVZXWD  (R12)(SI*1), Y3
+	VPSLLD     $0x10, Y3, Y3
+	VPMOVZXWD  (R13), Y4
+	VPSLLD     $0x10, Y4, Y4
+	VPMOVZXWD  (R13)(DX*1), Y5
+	VPSLLD     $0x10, Y5, Y5
+	VPMOVZXWD  (R13)(DX*2), Y6
+	VPSLLD     $0x10, Y6, Y6
+	VPMOVZXWD  (R13)(SI*1), Y7
+	VPSLLD     $0x10, Y7, Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, 96(BX)
+	VMOVUPS    Y7, 224(BX)
+	VMOVUPS    Y3, 352(BX)
+	VMOVUPS    Y8, 480(BX)
+	VMOVUPS    Y2, 608(BX)
+	VMOVUPS    Y1, 736(BX)
+	VMOVUPS    Y5, 864(BX)
+	VMOVUPS    Y0, 992(BX)
+	ADDQ       $0x00000010, CX
+	ADDQ       $0x00000010, DI
+	ADDQ       $0x00000010, R8
+	ADDQ       $0x00000010, R9
+	ADDQ       $0x00000010, R10
+	ADDQ       $0x00000010, R11
+	ADDQ       $0x00000010, R12
+	ADDQ       $0x00000010, R13
+	ADDQ       $0x00000400, BX
+	DECQ       R14
+	JNZ        packTrans32BF16AVX2_block
+
+packTrans32BF16AVX2_tail:
+	ANDQ $0x07, AX
+	JZ   packTrans32BF16AVX2_done
+
+packTrans32BF16AVX2_scalar:
+	MOVWLZX (CX), R14
+	SHLL    $0x10, R14
+	MOVL    R14, (BX)
+	MOVWLZX (CX)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 4(BX)
+	MOVWLZX (CX)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 8(BX)
+	MOVWLZX (CX)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 12(BX)
+	MOVWLZX (DI), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 16(BX)
+	MOVWLZX (DI)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 20(BX)
+	MOVWLZX (DI)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 24(BX)
+	MOVWLZX (DI)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 28(BX)
+	MOVWLZX (R8), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 32(BX)
+	MOVWLZX (R8)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 36(BX)
+	MOVWLZX (R8)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 40(BX)
+	MOVWLZX (R8)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 44(BX)
+	MOVWLZX (R9), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 48(BX)
+	MOVWLZX (R9)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 52(BX)
+	MOVWLZX (R9)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 56(BX)
+	MOVWLZX (R9)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 60(BX)
+	MOVWLZX (R10), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 64(BX)
+	MOVWLZX (R10)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 68(BX)
+	MOVWLZX (R10)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 72(BX)
+	MOVWLZX (R10)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 76(BX)
+	MOVWLZX (R11), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 80(BX)
+	MOVWLZX (R11)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 84(BX)
+	MOVWLZX (R11)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 88(BX)
+	MOVWLZX (R11)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 92(BX)
+	MOVWLZX (R12), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 96(BX)
+	MOVWLZX (R12)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 100(BX)
+	MOVWLZX (R12)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 104(BX)
+	MOVWLZX (R12)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 108(BX)
+	MOVWLZX (R13), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 112(BX)
+	MOVWLZX (R13)(DX*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 116(BX)
+	MOVWLZX (R13)(DX*2), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 120(BX)
+	MOVWLZX (R13)(SI*1), R14
+	SHLL    $0x10, R14
+	MOVL    R14, 124(BX)
+	ADDQ    $0x00000002, CX
+	ADDQ    $0x00000002, DI
+	ADDQ    $0x00000002, R8
+	ADDQ    $0x00000002, R9
+	ADDQ    $0x00000002, R10
+	ADDQ    $0x00000002, R11
+	ADDQ    $0x00000002, R12
+	ADDQ    $0x00000002, R13
+	ADDQ    $0x00000080, BX
+	DECQ    AX
+	JNZ     packTrans32BF16AVX2_scalar
+
+packTrans32BF16AVX2_done:
 	VZEROUPPER
 	RET
 
