@@ -78,8 +78,9 @@
 // # Concurrency
 //
 // The functions may be called from any number of goroutines at once, as
-// long as no call writes memory that another reads or writes. A call returns when its product is complete. A large
-// product, or a batch, runs on up to GOMAXPROCS goroutines: the caller and
+// long as no call writes memory that another reads or writes. A call
+// returns when its product is complete. A large product, or a batch, runs
+// on up to GOMAXPROCS goroutines: the caller and
 // helpers from a pool of long-lived worker goroutines, started when first
 // needed and never stopped, which poll for work for a while after each
 // task before they park (Note [Spinning workers]). How products and
@@ -130,9 +131,8 @@
 // edited by hand. avo and the Go assembler have no VDPBF16PS, so
 // asm/gemm512.go writes it as its bytes (encodeVDPBF16PS, checked against
 // GNU as by the asm module's TestEVEX) with the instruction in a comment
-// beside them. To regenerate, run go
-// generate in this directory (the directive is in gemm_amd64.go), or from
-// goten's asm directory:
+// beside them. To regenerate, run go generate in this directory (the
+// directive is in gemm_amd64.go), or from goten's asm directory:
 //
 //	go run . -out ../backend/cpu/internal/gemm/zz_gemm_amd64.s \
 //	    -stubs ../backend/cpu/internal/gemm/zz_stubs_amd64.go -pkg gemm
