@@ -63,4 +63,9 @@ func TestLevel(t *testing.T) {
 	if bf16.mr != f32.mr || bf16.nr != f32.nr || f16.nr != f32.nr {
 		t.Errorf("16-bit products do not run on the float32 kernel")
 	}
+	feat := cpufeat.Current()
+	if wantDot := feat.Level >= cpufeat.AVX512 && feat.AVX512BF16; (bf16dot != nil) != wantDot {
+		t.Errorf("level %v, AVX512-BF16 %v: bfloat16 dot-product kernel installed %v, want %v",
+			feat.Level, feat.AVX512BF16, bf16dot != nil, wantDot)
+	}
 }
