@@ -263,18 +263,35 @@ func packedSizes(values *tensor.Tensor, sizes [][]int) *Tensor {
 // dims are a value error; an empty list needs the dtype dt.
 func Pack(cs []*tensor.Tensor, dt tensor.DType) *Tensor {
 	sizes := make([][]int, len(cs))
-	flat := make([]*tensor.Tensor, len(cs))
 	for i, c := range cs {
 		if c.Dim() != cs[0].Dim() {
 			panic(errs.New(errs.Value, "nested_tensor", "All Tensors given to nested_tensor must have the same dimension. Found dimension %d for Tensor at index %d and dimension %d for Tensor at index 0.", c.Dim(), i, cs[0].Dim()))
 		}
 		sizes[i] = c.Shape()
-		flat[i] = c.Reshape(c.NumEl())
 	}
 	if len(cs) == 0 {
 		return Wrap(tensor.Empty(dt, 0), nil, nil)
 	}
-	return packedSizes(tensor.Cat(flat, 0), sizes)
+	if tensor.IsGradEnabled() && anyRequiresGrad(cs) || !oneDType(cs) {
+		flat := make([]*tensor.Tensor, len(cs))
+		for i, c := range cs {
+			flat[i] = c.Reshape(c.NumEl())
+		}
+		return packedSizes(tensor.Cat(flat, 0), sizes) // Cat promotes different dtypes
+	}
+	// No autograd: copy each component once into its place (Reshape
+	// would copy a strided component a first time for Cat).
+	total := 0
+	for _, c := range cs {
+		total += c.NumEl()
+	}
+	buf := on(cs[0], tensor.Empty(cs[0].DType(), total))
+	off := 0
+	for _, c := range cs {
+		buf.Narrow(0, off, c.NumEl()).View(c.Shape()...).CopyFrom(c)
+		off += c.NumEl()
+	}
+	return packedSizes(buf, sizes)
 }
 
 // on returns t on like's device: the constructors of package tensor
@@ -287,6 +304,24 @@ func packOn(like *tensor.Tensor, cs []*tensor.Tensor, dt tensor.DType) *Tensor {
 		return Wrap(on(like, tensor.Empty(dt, 0)), nil, nil)
 	}
 	return Pack(cs, dt)
+}
+
+func oneDType(ts []*tensor.Tensor) bool {
+	for _, t := range ts {
+		if t.DType() != ts[0].DType() {
+			return false
+		}
+	}
+	return true
+}
+
+func anyRequiresGrad(ts []*tensor.Tensor) bool {
+	for _, t := range ts {
+		if t.RequiresGrad() {
+			return true
+		}
+	}
+	return false
 }
 
 // New returns the nested tensor of copies of ts (PyTorch's

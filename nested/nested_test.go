@@ -361,3 +361,29 @@ func TestPaddedGrad(t *testing.T) {
 	near(t, "grad of component 0", x.Grad().Component(0), seed.Select(0, 0).Narrow(0, 0, 2).Narrow(1, 0, 3))
 	near(t, "grad of component 1", x.Grad().Component(1), seed.Select(0, 1).Narrow(0, 0, 1).Narrow(1, 0, 4))
 }
+
+func TestUnaryRefusesShapeChanges(t *testing.T) {
+	x := nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2, 2)}, tensor.Float32)
+	sum := func(c *tensor.Tensor) *tensor.Tensor { return c.Sum() }
+	if k := errKind(func() { nested.Unary(sum, x) }); k != tensor.ValueError {
+		t.Errorf("a reducing function given to Unary: kind %v, want value", k)
+	}
+	if got := nested.Map(x, sum); got.Len() != 1 || got.Dim() != 1 {
+		t.Errorf("Map of a reduction: %v", got)
+	}
+}
+
+// Pack copies strided components once, without autograd, and keeps the
+// values.
+func TestPackStrided(t *testing.T) {
+	g := tensor.NewGenerator(9)
+	a := g.Randn(tensor.Float64, 4, 3)
+	cs := []*tensor.Tensor{a.T(), a.Narrow(0, 1, 2)}
+	x := nested.Pack(cs, tensor.Float64)
+	for i, c := range x.Unbind() {
+		near(t, "packed strided component", c, cs[i])
+	}
+	if !x.IsPacked() || x.Values().SharesStorage(a) {
+		t.Errorf("packed %v, shares the input %v", x.IsPacked(), x.Values().SharesStorage(a))
+	}
+}

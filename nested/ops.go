@@ -33,9 +33,19 @@ func Map(x *Tensor, f UnaryFunc) *Tensor {
 // (Note [Packed nested tensors]), else per component. Errors are f's.
 func Unary(f UnaryFunc, x *Tensor) *Tensor {
 	if x.IsPacked() {
-		return x.like(f(x.values))
+		return x.like(elementwise(f(x.values), x.values))
 	}
 	return Map(x, f)
+}
+
+// elementwise returns r, the result of an elementwise function over the
+// buffer buf, after checking that it kept buf's shape (a function that
+// does not is a value error, not a silently wrong structure).
+func elementwise(r, buf *tensor.Tensor) *tensor.Tensor {
+	if r.Dim() != 1 || r.NumEl() != buf.NumEl() {
+		panic(errs.New(errs.Value, "nested", "an elementwise function changed the buffer's shape %v to %v", buf.Shape(), r.Shape()))
+	}
+	return r
 }
 
 // checkPair panics with a shape error unless a and b have the same
@@ -63,7 +73,7 @@ func checkPair(name string, a, b *Tensor) {
 func Binary(name string, f BinaryFunc, a, b *Tensor) *Tensor {
 	checkPair(name, a, b)
 	if a.IsPacked() && b.IsPacked() {
-		return a.like(f(a.values, b.values))
+		return a.like(elementwise(f(a.values, b.values), a.values))
 	}
 	as, bs := a.Unbind(), b.Unbind()
 	rs := make([]*tensor.Tensor, a.Len())
