@@ -79,7 +79,7 @@ var (
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid"}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{IntToFloat: true, Options: "Eps"},
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
 		loopPre(Floats, "lo := T(args.Eps)\nhi := 1 - lo\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Accepts: Floats, Internal: true},
@@ -112,11 +112,11 @@ var (
 
 // The binary pointwise ops.
 var (
-	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", SIMD: SIMD{Arith: "add"}},
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add"}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
@@ -134,7 +134,7 @@ var (
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
 	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Accepts: NotBool, Kernel: "pow"},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
@@ -167,9 +167,9 @@ var (
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound
 	// (its maximum and minimum of bools).
-	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true},
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true},
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 )
 
@@ -179,23 +179,23 @@ var (
 	// backends read converted to bool (nonzero is true), like any operand
 	// of another dtype.
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
-		Op{CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition},
+		Op{CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
 		loop(AnyDType, "elem.Select(a, b, c)"))
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
 	// kernel for both bounds.
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
-		Op{Accepts: NotBool}, loop(Numbers, "min(max(a, b), c)"))
+		Op{Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
-		Op{Accepts: NotBool, Alpha: "value", IntAlpha: true},
+		Op{Accepts: NotBool, Alpha: "value", IntAlpha: true, ScalarIn: InOpMath},
 		loopPre(Ints, alphaInt, "a + alpha*b*c"), loopPre(Floats, alphaFloat, "a + alpha*b*c"))
 	Addcdiv = ternary("addcdiv", "Addcdiv", "x + value·t1/t2 (value 1 when not given)", []string{"x", "t1", "t2"},
-		Op{Alpha: "value", Check: addcdivInts}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
+		Op{Alpha: "value", Check: addcdivInts, ScalarIn: InOpMath}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
 	// Lerp computes in its input's dtype: a float weight does not promote
 	// an integer input.
 	Lerp = ternary("lerp", "Lerp", "x + weight·(end - x), by PyTorch's formula exact at both ends", []string{"x", "end", "weight"},
-		Op{Accepts: Floats, Check: lerpDTypes}, loop(Floats, "elem.Lerp(a, b, c)"))
+		Op{Accepts: Floats, Check: lerpDTypes, Scalars: []int{2}, ScalarIn: InOpMath}, loop(Floats, "elem.Lerp(a, b, c)"))
 )
 
 // boolScalarBound refuses a bool clamp against a Go number bound.

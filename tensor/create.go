@@ -75,9 +75,19 @@ func Arange(start, end, step float64, dt DType) *Tensor {
 }
 
 // Linspace returns steps evenly spaced values from start to end inclusive.
+// A start (steps ≥ 1) or end (steps ≥ 2) that dt cannot hold is a value
+// error, as in PyTorch, which reads them as elements of dt (Note [Checked
+// scalars] in package op); integral values count as Go integers, so that
+// uint8 takes -1 as PyTorch takes the int -1.
 func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	if steps < 0 {
 		panic(errs.New(errs.Value, "linspace", "number of steps must be non-negative"))
+	}
+	if steps >= 1 {
+		must(bound(start, dt).Check("linspace", dt))
+	}
+	if steps >= 2 {
+		must(bound(end, dt).Check("linspace", dt))
 	}
 	v := raw.New(dt, []int{steps})
 	if steps == 1 {
@@ -96,6 +106,15 @@ func Linspace(start, end float64, steps int, dt DType) *Tensor {
 		}
 	}
 	return wrap(v)
+}
+
+// bound returns x as the Go number a caller of an integer dtype means: an
+// integer when x is integral, else a float.
+func bound(x float64, dt DType) op.Scalar {
+	if dt.IsInt() && x == math.Trunc(x) && math.Abs(x) < 1<<63 {
+		return op.Int(int64(x))
+	}
+	return op.Float(x)
 }
 
 // Generator is a seeded source of random numbers: the same seed gives the
