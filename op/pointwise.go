@@ -81,6 +81,9 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		var in [3]optable.Operand
 		for i, v := range ins {
 			in[i] = optable.Operand{DType: v.DType, Dim: v.Dim(), Wrapped: v.Wrapped}
+			if v.Wrapped {
+				in[i].Number = ScalarOf(v).F
+			}
 		}
 		if err := d.Check(optable.Call{Compute: compute, In: in[:len(ins)], Kernel: d.KernelName(Device(ins...).String())}); err != nil {
 			return nil, errs.WithOp(err, d.Name)
@@ -127,6 +130,12 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	p, err := cfg.Build()
 	if err != nil {
 		return nil, err
+	}
+	if d.ZeroDivisor && compute.IsInt() && p.NumEl() > 0 {
+		if err := zeroDivisor(d.Name, compute, ins[1]); err != nil {
+			p.Release()
+			return nil, err
+		}
 	}
 	if p.NumEl() > 0 {
 		var be kernel.Backend

@@ -117,6 +117,10 @@ type Op struct {
 	// NegatedAlpha: the kernel reads -alpha (PyTorch's sub runs add's
 	// kernel so), which is what must fit: int8's sub takes alpha 128.
 	NegatedAlpha bool
+	// ZeroDivisor: an integer compute dtype with a zero in input 1 is
+	// PyTorch's ZeroDivisionError (div's rounding modes, floor_divide,
+	// remainder, fmod; Note [Integer division by zero] in package op).
+	ZeroDivisor bool
 
 	// The scalar meaning of a pointwise op, per family of loop dtypes; see
 	// Note [Scalar meaning].
@@ -299,6 +303,8 @@ type Operand struct {
 	DType   dtype.DType
 	Dim     int
 	Wrapped bool // a Go number (tensor.Scalar)
+	// Number is the Go number's value (when Wrapped), as a float64.
+	Number float64
 }
 
 // Ops lists every op, in code order: Ops[op.Code] == op. Ops[0] is nil.

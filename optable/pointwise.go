@@ -121,20 +121,20 @@ var (
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
 	Mul      = binary("mul", "Mul", "a·b", Op{SIMD: SIMD{Arith: "mul"}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
-	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Kernel: "div_trunc_{dev}", Internal: true},
+	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
-	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Kernel: "div_floor_{dev}", Internal: true},
+	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
 	// Div takes an optional rounding mode: DivTrunc, DivFloor.
 	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
 		Op{IntToFloat: true, SIMD: SIMD{Arith: "div"}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
-	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Impl: DivFloor, Kernel: "div_floor_{dev}"})
-	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{},
+	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Impl: DivFloor, Kernel: "div_floor_{dev}", ZeroDivisor: true, Accepts: NotBool})
+	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
-	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{},
+	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
@@ -202,6 +202,17 @@ var (
 func boolScalarBound(c Call) error {
 	if c.Compute == dtype.Bool && c.In[1].Wrapped {
 		return errs.New(errs.DType, "clamp", "%q not implemented for '%s'", c.Kernel, c.Compute)
+	}
+	return nil
+}
+
+// negativeIntPower refuses an integer or bool tensor raised to a negative
+// integer Go number, as PyTorch does (NumPy's rule), before anything else;
+// a tensor exponent is not checked: its negative elements give 1/a^|b|
+// truncated, as in PyTorch.
+func negativeIntPower(c Call) error {
+	if !c.In[0].Wrapped && c.In[0].DType.IsIntOrBool() && c.In[1].Wrapped && c.In[1].DType.IsIntOrBool() && c.In[1].Number < 0 {
+		return errs.New(errs.Value, "pow", "Integers to negative integer powers are not allowed.")
 	}
 	return nil
 }
