@@ -126,19 +126,48 @@ func NewGenerator(seed uint64) *Generator {
 	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
 
-// Rand returns a tensor of values uniform in [0, 1).
+// Rand returns a tensor of values uniform in [0, 1) of the float dtype dt:
+// multiples of 2^-p, p the precision of dt in bits (11 for float16, 8 for
+// bfloat16, 24 for float32, 53 for float64), so that every value is exact
+// in dt and none rounds up to 1, as in PyTorch. Another dtype is a dtype
+// error, as PyTorch has no uniform kernel for integers or bool.
 func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
 	checkShape("rand", shape)
+	p := precision(dt)
+	if p == 0 {
+		panic(errs.New(errs.DType, "rand", "%q not implemented for '%s'", "check_uniform_bounds", dt))
+	}
 	v := raw.New(dt, shape)
+	scale := 1 / float64(uint64(1)<<p)
 	for i := 0; i < v.NumEl(); i++ {
-		v.SetFloat64(i, g.r.Float64())
+		v.SetFloat64(i, float64(g.r.Uint64()>>(64-p))*scale)
 	}
 	return wrap(v)
 }
 
-// Randn returns a tensor of standard normal values.
+// precision returns the number of significant bits of float dtype dt (0
+// for the others): PyTorch's std::numeric_limits<T>::digits.
+func precision(dt DType) uint {
+	switch dt {
+	case Float16:
+		return 11
+	case BFloat16:
+		return 8
+	case Float32:
+		return 24
+	case Float64:
+		return 53
+	}
+	return 0
+}
+
+// Randn returns a tensor of standard normal values of the float dtype dt;
+// another dtype is a dtype error, as in PyTorch.
 func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
 	checkShape("randn", shape)
+	if precision(dt) == 0 {
+		panic(errs.New(errs.DType, "randn", "%q not implemented for '%s'", "normal_kernel_cpu", dt))
+	}
 	v := raw.New(dt, shape)
 	for i := 0; i < v.NumEl(); i++ {
 		v.SetFloat64(i, g.r.NormFloat64())
