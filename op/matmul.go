@@ -210,7 +210,7 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 		if err != nil {
 			return nil, err
 		}
-		return Squeeze(r, ptr(0))
+		return Squeeze(r, 0)
 	case da == 2 && db == 2:
 		return Mm(a, b)
 	}
@@ -258,14 +258,12 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 	// drop the dims the 1-D operands gained
 	switch {
 	case da == 1:
-		return Squeeze(out, ptr(-2))
+		return Squeeze(out, -2)
 	case db == 1:
-		return Squeeze(out, ptr(-1))
+		return Squeeze(out, -1)
 	}
 	return out, nil
 }
-
-func ptr(i int) *int { return &i }
 
 // batched returns v expanded to batchShape + [rows, cols] as a 3-D view
 // [nb, rows, cols], copying only when the batch dims cannot be flattened.

@@ -71,13 +71,11 @@ func (t *Tensor) SliceFrom(dim, start, step int) *Tensor {
 	return viewResult(op.Slice(t.v, dim, &start, nil, step))
 }
 
-// Squeeze returns a view without size-1 dims (or only dim, if given and of size 1).
-func (t *Tensor) Squeeze(dim ...int) *Tensor {
-	if len(dim) == 0 {
-		return viewResult(op.Squeeze(t.v, nil))
-	}
-	return viewResult(op.Squeeze(t.v, &dim[0]))
-}
+// Squeeze returns a view without size-1 dims, or, given dims, without
+// those of them whose size is 1 (PyTorch 2.0's squeeze(dims): the others
+// stay). A dim out of range is an index error, a dim given twice a value
+// error.
+func (t *Tensor) Squeeze(dims ...int) *Tensor { return viewResult(op.Squeeze(t.v, dims...)) }
 
 // Unsqueeze returns a view with a size-1 dim inserted at dim.
 func (t *Tensor) Unsqueeze(dim int) *Tensor { return viewResult(op.Unsqueeze(t.v, dim)) }
