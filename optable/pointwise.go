@@ -116,7 +116,7 @@ var (
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub"}, Accepts: NotBool, Check: subBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
@@ -213,6 +213,17 @@ func boolScalarBound(c Call) error {
 func negativeIntPower(c Call) error {
 	if !c.In[0].Wrapped && c.In[0].DType.IsIntOrBool() && c.In[1].Wrapped && c.In[1].DType.IsIntOrBool() && c.In[1].Number < 0 {
 		return errs.New(errs.Value, "pow", "Integers to negative integer powers are not allowed.")
+	}
+	return nil
+}
+
+// subBool refuses a bool operand of sub beside one of another dtype (two
+// bools are its Refusal), a Go number true or false included, as
+// PyTorch's sub_check does before anything else, whatever the result
+// dtype: bool - 0.5 is refused where bool + 0.5 is 1.5.
+func subBool(c Call) error {
+	if c.In[0].DType == dtype.Bool || c.In[1].DType == dtype.Bool {
+		return errs.New(errs.DType, "sub", "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 	}
 	return nil
 }

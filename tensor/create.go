@@ -77,17 +77,17 @@ func Arange(start, end, step float64, dt DType) *Tensor {
 // Linspace returns steps evenly spaced values from start to end inclusive.
 // A start (steps ≥ 1) or end (steps ≥ 2) that dt cannot hold is a value
 // error, as in PyTorch, which reads them as elements of dt (Note [Checked
-// scalars] in package op); integral values count as Go integers, so that
-// uint8 takes -1 as PyTorch takes the int -1.
+// scalars] in package op) and spaces the values between those elements:
+// integral values count as Go integers, so that uint8 takes -1, as 255.
 func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	if steps < 0 {
 		panic(errs.New(errs.Value, "linspace", "number of steps must be non-negative"))
 	}
 	if steps >= 1 {
-		must(bound(start, dt).Check("linspace", dt))
+		start = element(start, dt)
 	}
 	if steps >= 2 {
-		must(bound(end, dt).Check("linspace", dt))
+		end = element(end, dt)
 	}
 	v := raw.New(dt, []int{steps})
 	if steps == 1 {
@@ -108,13 +108,21 @@ func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	return wrap(v)
 }
 
-// bound returns x as the Go number a caller of an integer dtype means: an
-// integer when x is integral, else a float.
-func bound(x float64, dt DType) op.Scalar {
+// element returns linspace's bound x as an element of dt, as PyTorch
+// reads it (Scalar::to<scalar_t>) before it computes the step: a value
+// error if dt cannot hold it, and uint8's -1 is 255, so that uint8
+// Linspace(-1, 3, 3) is [255, 129, 3] as in PyTorch. An integral x counts
+// as a Go integer.
+func element(x float64, dt DType) float64 {
+	s := op.Float(x)
 	if dt.IsInt() && x == math.Trunc(x) && math.Abs(x) < 1<<63 {
-		return op.Int(int64(x))
+		s = op.Int(int64(x))
 	}
-	return op.Float(x)
+	must(s.Check("linspace", dt))
+	if !dt.IsInt() {
+		return x
+	}
+	return s.ViewAs(dt).Float64At(0)
 }
 
 // Generator is a seeded source of random numbers: the same seed gives the

@@ -90,6 +90,12 @@ func TestScalarOutOfRangeRefused(t *testing.T) {
 		wantError(t, c.what, tensor.ValueError, c.msg, c.f)
 	}
 	wantError(t, "bool alpha", tensor.DTypeError, "Boolean alpha only supported for Boolean results.", func() { i8().Add(i8(), tensor.Scalar(true)) })
+	// sub refuses a bool operand, a Go number true included, whatever the result dtype
+	const subBool = "Subtraction, the `-` operator, with a bool tensor is not supported."
+	wantError(t, "int8 - true", tensor.DTypeError, subBool, func() { i8().Sub(tensor.Scalar(true)) })
+	wantError(t, "bool - 0.5", tensor.DTypeError, subBool, func() { tensor.FromSlice([]bool{true}).Sub(tensor.Scalar(0.5)) })
+	wantError(t, "true - int8", tensor.DTypeError, subBool, func() { tensor.Sub(tensor.Scalar(true), i8()) })
+	wantError(t, "true - bool", tensor.DTypeError, "with two bool tensors is not supported", func() { tensor.FromSlice([]bool{true}).Sub(tensor.Scalar(true)) })
 
 	// refused before anything is written
 	x := i8()
@@ -134,6 +140,7 @@ func TestScalarInRangeOrWrapping(t *testing.T) {
 		{"float16 fill -Inf", tensor.Full(tensor.Scalar(math.Inf(-1)), tensor.Float16, 1), []float64{math.Inf(-1)}, tensor.Float16},
 		{"linspace one step", tensor.Linspace(0, 300, 1, tensor.Int8), []float64{0}, tensor.Int8},
 		{"linspace no step", tensor.Linspace(300, 300, 0, tensor.Int8), []float64{}, tensor.Int8},
+		{"uint8 linspace from -1, that is 255", tensor.Linspace(-1, 3, 3, tensor.Uint8), []float64{255, 129, 3}, tensor.Uint8},
 		{"bool fill 2", tensor.Full(tensor.Scalar(2), tensor.Bool, 1), []float64{1}, tensor.Bool},
 		{"bool fill NaN", tensor.Full(tensor.Scalar(math.NaN()), tensor.Bool, 1), []float64{1}, tensor.Bool},
 		{"int8 fill true", tensor.Full(tensor.Scalar(true), tensor.Int8, 1), []float64{1}, tensor.Int8},
