@@ -58,7 +58,10 @@ type Args struct {
 	// take it for bool results only).
 	AlphaBool bool
 	Eps       float64 // Logit, LayerNorm
-	HasEps    bool    // Logit: clamp to [Eps, 1-Eps]
+	HasEps    bool    // Logit: clamp to [Eps, EpsHi]
+	// EpsHi is logit's upper bound: 1 - Eps as its compute dtype holds it
+	// (1 in bfloat16 for an Eps below 2^-9).
+	EpsHi float64
 
 	Correction float64 // Var, Std: the divisor is max(n - Correction, 0)
 	P          float64 // Norm: the order p (±Inf allowed)

@@ -109,6 +109,9 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 			return nil, shapeFirst(d, out, inPlace, ins, err)
 		}
 	}
+	if args.HasEps {
+		args = epsBounds(compute, args)
+	}
 	if d.IntIdentity && compute.IsIntOrBool() {
 		return identity(d.Name, out, inPlace, ins[0])
 	}

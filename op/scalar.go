@@ -6,6 +6,7 @@ import (
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/raw"
 )
 
@@ -161,4 +162,35 @@ func (s Scalar) Check(name string, d dtype.DType) error {
 		return nil
 	}
 	return errs.New(errs.Value, name, "value cannot be converted to type %s without overflow", scalarLimits[d].name)
+}
+
+// epsBounds returns args with logit's bounds as PyTorch's logit_kernel
+// holds them: lo = eps and hi = 1 - lo, each an element of the compute
+// dtype d, whose arithmetic computes hi (float32's for float16 and
+// bfloat16, rounded back). In bfloat16, eps 0.001 is 0.00100708 and 1 - lo
+// rounds to 1, so that an input of 1 stays infinite, as in PyTorch; the
+// loops, which compute 16-bit floats in float32, cannot round so
+// themselves.
+func epsBounds(d dtype.DType, args *kernel.Args) *kernel.Args {
+	a := *args
+	switch d {
+	case dtype.Float64:
+		a.EpsHi = 1 - a.Eps
+	case dtype.Float32, dtype.Float16, dtype.BFloat16:
+		lo := roundFloat32(d, float32(a.Eps))
+		a.Eps, a.EpsHi = float64(lo), float64(roundFloat32(d, 1-lo))
+	}
+	return &a
+}
+
+// roundFloat32 rounds x to the nearest element of float dtype d (float32,
+// float16 or bfloat16).
+func roundFloat32(d dtype.DType, x float32) float32 {
+	switch d {
+	case dtype.Float16:
+		return dtype.HalfFromFloat32(x).Float32()
+	case dtype.BFloat16:
+		return dtype.BF16FromFloat32(x).Float32()
+	}
+	return x
 }

@@ -80,7 +80,7 @@ var (
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
 	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
-		loopPre(Floats, "lo := T(args.Eps)\nhi := 1 - lo\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
+		loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))

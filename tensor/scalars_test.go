@@ -154,6 +154,10 @@ func TestScalarInRangeOrWrapping(t *testing.T) {
 		{"where 1000.0", tensor.Where(tensor.FromSlice([]bool{false}), i8(1), tensor.Scalar(1000.0)), []float64{1000}, tensor.Float32},
 		{"where NaN", tensor.Where(tensor.FromSlice([]bool{true}), i8(1), tensor.Scalar(math.NaN())), []float64{1}, tensor.Float32},
 		{"where on bool promotes to int64", tensor.Where(tensor.FromSlice([]bool{false}), tensor.FromSlice([]bool{true}), tensor.Scalar(2)), []float64{2}, tensor.Int64},
+		// logit reads eps as an element of its dtype and computes 1 - eps
+		// there: in bfloat16 that is 1, so 1 stays infinite
+		{"bfloat16 logit, eps 0.001", tensor.FromSlice([]float32{1, 0.998, 0.5, 0.0005}).To(tensor.BFloat16).Logit(0.001),
+			[]float64{math.Inf(1), 5.53125, 0, -6.90625}, tensor.BFloat16},
 		{"float32 pow 1e39", tensor.FromSlice([]float32{2}).Pow(tensor.Scalar(1e39)), []float64{math.Inf(1)}, tensor.Float32},
 	} {
 		if c.got.DType() != c.dt || !sameValues(c.got.Float64s(), c.want) {

@@ -32,4 +32,11 @@ func TestSqueezeDims(t *testing.T) {
 	wantError(t, "repeated dim", tensor.ValueError, "dim 0 appears multiple times in the list of dims", func() { x.Squeeze(0, 0) })
 	wantError(t, "repeated wrapped dim", tensor.ValueError, "dim 2 appears multiple times in the list of dims", func() { x.Squeeze(2, -2) })
 	wantError(t, "dim out of range", tensor.IndexError, "Dimension out of range", func() { x.Squeeze(0, 4) })
+
+	// the gradient flows back through every squeezed dim
+	w := tensor.Ones(tensor.Float64, 1, 3, 1, 2).SetRequiresGrad(true)
+	w.Squeeze(0, 2).Mul(tensor.FromSlice([]float64{1, 2, 3, 4, 5, 6}, 3, 2)).Sum().Backward()
+	if g := w.Grad(); !slices.Equal(g.Shape(), []int{1, 3, 1, 2}) || !slices.Equal(g.Float64s(), []float64{1, 2, 3, 4, 5, 6}) {
+		t.Errorf("gradient through Squeeze(0, 2): %v", g)
+	}
 }
