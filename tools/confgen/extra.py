@@ -206,6 +206,7 @@ def checked_ops(dt):
         lambda t, x: torch.addcdiv(t["a"], t["f"], t["f"], value=x), ()
     yield "where_x", {"c": cond, "a": a}, lambda s: {"op": "where", "args": ["c", s, "a"]}, lambda t, x: torch.where(t["c"], x, t["a"]), ()
     yield "where_y", {"c": cond, "a": a}, lambda s: {"op": "where", "args": ["c", "a", s]}, lambda t, x: torch.where(t["c"], t["a"], x), ()
+    yield "where_xy", {"c": cond}, lambda s: {"op": "where", "args": ["c", s, {"int": 0}]}, lambda t, x: torch.where(t["c"], x, 0), ()
     yield "pow_exponent", {"a": a}, lambda s: {"op": "pow", "args": ["a", s]}, lambda t, x: torch.pow(t["a"], x), ()
     yield "lerp_weight", {"a": a}, lambda s: {"op": "lerp", "args": ["a", "a", s]}, lambda t, x: torch.lerp(t["a"], t["a"], x), ()
     yield "addmm_alpha", {"m": m}, lambda s: {"op": "addmm", "args": ["m", "m", "m"], "kwargs": {"alpha": s}}, \
