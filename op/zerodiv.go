@@ -62,7 +62,7 @@ func zeroDivisor(name string, d dtype.DType, divisor *raw.View) error {
 		zero = ScalarOf(v).I == 0
 	}
 	if zero {
-		return errs.New(errs.Value, name, "ZeroDivisionError: integer division or modulo by zero")
+		return errs.New(errs.Value, name, "ZeroDivisionError") // PyTorch's whole message
 	}
 	return nil
 }

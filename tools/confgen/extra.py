@@ -166,6 +166,8 @@ def program_case(cid, inputs, step, fn, writes=()):
         if kind is None or "not implemented for 'Half'" in message:
             return None
         c["error"] = {"kind": kind, "step": 0, "message": message}
+        if re.search(r"without overflow$|^Integers to negative integer powers|^ZeroDivisionError$|^Subtraction, the", message):
+            c["error"]["exact"] = True  # goten's message is PyTorch's text
         if writes:
             c["error"]["unchanged"] = list(writes)
         return c
