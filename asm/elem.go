@@ -296,10 +296,20 @@ func (e *em) Round(a Op, mode uint8) reg.Register {
 }
 
 // Bitwise operations on the lanes' bits.
-func (e *em) And(a, b Op) reg.Register    { return e.op3(e.bitop(VANDPS, VANDPD, x3(VPAND), VPANDD, VPANDQ), a, b) }
-func (e *em) Or(a, b Op) reg.Register     { return e.op3(e.bitop(VORPS, VORPD, x3(VPOR), VPORD, VPORQ), a, b) }
-func (e *em) Xor(a, b Op) reg.Register    { return e.op3(e.bitop(VXORPS, VXORPD, x3(VPXOR), VPXORD, VPXORQ), a, b) }
-func (e *em) AndNot(a, b Op) reg.Register { return e.op3(e.bitop(VANDNPS, VANDNPD, x3(VPANDN), VPANDND, VPANDNQ), a, b) } // ^a & b
+func (e *em) And(a, b Op) reg.Register {
+	return e.op3(e.bitop(VANDPS, VANDPD, x3(VPAND), VPANDD, VPANDQ), a, b)
+}
+func (e *em) Or(a, b Op) reg.Register {
+	return e.op3(e.bitop(VORPS, VORPD, x3(VPOR), VPORD, VPORQ), a, b)
+}
+func (e *em) Xor(a, b Op) reg.Register {
+	return e.op3(e.bitop(VXORPS, VXORPD, x3(VPXOR), VPXORD, VPXORQ), a, b)
+}
+
+// AndNot is ^a & b.
+func (e *em) AndNot(a, b Op) reg.Register {
+	return e.op3(e.bitop(VANDNPS, VANDNPD, x3(VPANDN), VPANDND, VPANDNQ), a, b)
+}
 
 func (e *em) bitop(ps, pd, p, pdd, pq func(...Op)) func(...Op) {
 	switch {
@@ -340,9 +350,15 @@ func (e *em) isel(b, w, d, q func(...Op)) func(...Op) {
 
 // Shl, Shr and Sar shift every lane by n bits (Sar arithmetic, for lanes
 // of 2 and 4 bytes, or 8 with AVX-512).
-func (e *em) Shl(a Op, n uint8) reg.Register { return e.shift(e.isel(nil, VPSLLW, VPSLLD, VPSLLQ), a, n) }
-func (e *em) Shr(a Op, n uint8) reg.Register { return e.shift(e.isel(nil, VPSRLW, VPSRLD, VPSRLQ), a, n) }
-func (e *em) Sar(a Op, n uint8) reg.Register { return e.shift(e.isel(nil, VPSRAW, VPSRAD, VPSRAQ), a, n) }
+func (e *em) Shl(a Op, n uint8) reg.Register {
+	return e.shift(e.isel(nil, VPSLLW, VPSLLD, VPSLLQ), a, n)
+}
+func (e *em) Shr(a Op, n uint8) reg.Register {
+	return e.shift(e.isel(nil, VPSRLW, VPSRLD, VPSRLQ), a, n)
+}
+func (e *em) Sar(a Op, n uint8) reg.Register {
+	return e.shift(e.isel(nil, VPSRAW, VPSRAD, VPSRAQ), a, n)
+}
 
 func (e *em) shift(ins func(...Op), a Op, n uint8) reg.Register {
 	d := e.vec()
@@ -422,9 +438,17 @@ func (e *em) Blend(m *mask, f, t Op) reg.Register {
 }
 
 // Mask logic.
-func (e *em) MAnd(a, b *mask) *mask    { return e.mlogic(x3(KANDB), x3(KANDW), x3(KANDD), x3(KANDQ), x3(VPAND), a, b) }
-func (e *em) MOr(a, b *mask) *mask     { return e.mlogic(x3(KORB), x3(KORW), x3(KORD), x3(KORQ), x3(VPOR), a, b) }
-func (e *em) MAndNot(a, b *mask) *mask { return e.mlogic(x3(KANDNB), x3(KANDNW), x3(KANDND), x3(KANDNQ), x3(VPANDN), a, b) } // ^a & b
+func (e *em) MAnd(a, b *mask) *mask {
+	return e.mlogic(x3(KANDB), x3(KANDW), x3(KANDD), x3(KANDQ), x3(VPAND), a, b)
+}
+func (e *em) MOr(a, b *mask) *mask {
+	return e.mlogic(x3(KORB), x3(KORW), x3(KORD), x3(KORQ), x3(VPOR), a, b)
+}
+
+// MAndNot is ^a & b.
+func (e *em) MAndNot(a, b *mask) *mask {
+	return e.mlogic(x3(KANDNB), x3(KANDNW), x3(KANDND), x3(KANDNQ), x3(VPANDN), a, b)
+}
 
 func (e *em) mlogic(kb, kw, kd, kq, v func(...Op), a, b *mask) *mask {
 	if !e.isa.evex() {

@@ -107,6 +107,7 @@ func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 func genElem(api string) {
 	ConstraintExpr("amd64,!purego")
 	elemOps()
+	mathOps()
 	for _, s := range []*isa{isaAVX2, isaAVX512} {
 		for _, f := range efuncs {
 			for _, t := range f.types {
@@ -236,10 +237,40 @@ func writeWrapper(w *bytes.Buffer, f *efunc, t *etype, v variant, asm bool) {
 		fmt.Fprintf(w, "%sScalar%s(dst, a, s)\n}\n\n", other, t.name)
 		return
 	}
+	var slices []string
 	for _, p := range v.ins {
 		if !p.scalar {
 			fmt.Fprintf(w, "%s = %s[:len(dst)]\n", p.name, p.name)
+			slices = append(slices, p.name)
 		}
+	}
+	if f.fix {
+		// the slow path reads the inputs after the kernel wrote dst
+		// (Note [In place with a slow path])
+		inner := lowerFirst(name) + "Kernels"
+		var over, bufs, copies, chunk, next []string
+		for _, p := range slices {
+			over = append(over, fmt.Sprintf("overlaps(dst, %s)", p))
+			bufs = append(bufs, "buf"+p)
+			copies = append(copies, fmt.Sprintf("copy(buf%s[:n], %s)\n", p, p))
+			next = append(next, p+"[n:]")
+		}
+		for _, p := range v.ins {
+			if p.scalar {
+				chunk = append(chunk, p.name)
+			} else {
+				chunk = append(chunk, "buf"+p.name+"[:n]")
+			}
+		}
+		fmt.Fprintf(w, "if %s {\n", strings.Join(over, " || "))
+		fmt.Fprintf(w, "var %s [elemChunk]%s\n", strings.Join(bufs, ", "), t.gotype)
+		w.WriteString("for len(dst) > 0 {\nn := min(len(dst), elemChunk)\n")
+		w.WriteString(strings.Join(copies, ""))
+		fmt.Fprintf(w, "%s(dst[:n], %s)\n", inner, strings.Join(chunk, ", "))
+		fmt.Fprintf(w, "dst, %s = dst[n:], %s\n}\nreturn\n}\n", strings.Join(slices, ", "), strings.Join(next, ", "))
+		fmt.Fprintf(w, "%s(dst, %s)\n}\n\n", inner, strings.Join(args, ", "))
+		fmt.Fprintf(w, "// %s is %s on inputs dst does not overlap.\n", inner, name)
+		fmt.Fprintf(w, "func %s(dst []%s, %s) {\n", inner, dstT, strings.Join(params, ", "))
 	}
 	w.WriteString("switch {\n")
 	for _, s := range []*isa{isaAVX512, isaAVX2} {

@@ -1,6 +1,9 @@
 package vec
 
-import "math"
+import (
+	"math"
+	"unsafe"
+)
 
 // The elementwise kernels of zz_elem_amd64.go (generated from asm/elemops.go
 // and asm/elemmath.go with -part elem): unary and binary functions and
@@ -13,7 +16,9 @@ import "math"
 
 // The element types of the kernels.
 type (
-	ints   interface{ int8 | int16 | int32 | int64 | uint8 }
+	ints interface {
+		int8 | int16 | int32 | int64 | uint8
+	}
 	floats interface{ float32 | float64 }
 	number interface{ ints | floats }
 )
@@ -166,3 +171,25 @@ func elLt[T number](a, b T) bool { return a < b }
 func elLe[T number](a, b T) bool { return a <= b }
 func elGt[T number](a, b T) bool { return a > b }
 func elGe[T number](a, b T) bool { return a >= b }
+
+// Note [In place with a slow path]
+// A kernel with a slow path (elemmath.go's fix) flags lanes and leaves the
+// Go wrapper to redo them from their inputs after the assembly has written
+// dst. When dst is an input (in place) those inputs are gone by then, so
+// the wrapper runs such a call in chunks of elemChunk elements, each
+// input's chunk first copied to the stack.
+
+// elemChunk is the chunk of Note [In place with a slow path].
+const elemChunk = 256
+
+// overlaps reports whether dst and x share memory.
+func overlaps[D, T any](dst []D, x []T) bool {
+	if len(dst) == 0 || len(x) == 0 {
+		return false
+	}
+	d0 := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	x0 := uintptr(unsafe.Pointer(unsafe.SliceData(x)))
+	d1 := d0 + uintptr(len(dst))*unsafe.Sizeof(dst[0])
+	x1 := x0 + uintptr(len(x))*unsafe.Sizeof(x[0])
+	return d0 < x1 && x0 < d1
+}

@@ -3361,3 +3361,845 @@ func GeScalarU8(dst []bool, a []uint8, s uint8) {
 func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 	LeScalarU8(dst, a, s)
 }
+
+// ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expF64).
+func ExpF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		expF64AVX512(dst, x)
+	case useAVX2:
+		expF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, expF64)
+	}
+}
+
+// Expm1F32 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expm1F32).
+func Expm1F32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		expm1F32AVX512(dst, x)
+	case useAVX2:
+		expm1F32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, expm1F32)
+	}
+}
+
+// Expm1F64 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expm1F64).
+func Expm1F64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		expm1F64AVX512(dst, x)
+	case useAVX2:
+		expm1F64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, expm1F64)
+	}
+}
+
+// Exp2F32 sets dst[i] = 2^x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, exp2F32).
+func Exp2F32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		exp2F32AVX512(dst, x)
+	case useAVX2:
+		exp2F32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, exp2F32)
+	}
+}
+
+// Exp2F64 sets dst[i] = 2^x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, exp2F64).
+func Exp2F64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		exp2F64AVX512(dst, x)
+	case useAVX2:
+		exp2F64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, exp2F64)
+	}
+}
+
+// LogF32 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logF32).
+func LogF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logF32Kernels(dst, x)
+}
+
+// logF32Kernels is LogF32 on inputs dst does not overlap.
+func logF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if logF32AVX512(dst, x) {
+			fixUnary(dst, x, logF32, logF32Slow)
+		}
+	case useAVX2:
+		if logF32AVX2(dst, x) {
+			fixUnary(dst, x, logF32, logF32Slow)
+		}
+	default:
+		unaryGo(dst, x, logF32)
+	}
+}
+
+// LogF64 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logF64).
+func LogF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logF64Kernels(dst, x)
+}
+
+// logF64Kernels is LogF64 on inputs dst does not overlap.
+func logF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if logF64AVX512(dst, x) {
+			fixUnary(dst, x, logF64, logF64Slow)
+		}
+	case useAVX2:
+		if logF64AVX2(dst, x) {
+			fixUnary(dst, x, logF64, logF64Slow)
+		}
+	default:
+		unaryGo(dst, x, logF64)
+	}
+}
+
+// Log2F32 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log2F32).
+func Log2F32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			log2F32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	log2F32Kernels(dst, x)
+}
+
+// log2F32Kernels is Log2F32 on inputs dst does not overlap.
+func log2F32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if log2F32AVX512(dst, x) {
+			fixUnary(dst, x, log2F32, log2F32Slow)
+		}
+	case useAVX2:
+		if log2F32AVX2(dst, x) {
+			fixUnary(dst, x, log2F32, log2F32Slow)
+		}
+	default:
+		unaryGo(dst, x, log2F32)
+	}
+}
+
+// Log2F64 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log2F64).
+func Log2F64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			log2F64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	log2F64Kernels(dst, x)
+}
+
+// log2F64Kernels is Log2F64 on inputs dst does not overlap.
+func log2F64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if log2F64AVX512(dst, x) {
+			fixUnary(dst, x, log2F64, log2F64Slow)
+		}
+	case useAVX2:
+		if log2F64AVX2(dst, x) {
+			fixUnary(dst, x, log2F64, log2F64Slow)
+		}
+	default:
+		unaryGo(dst, x, log2F64)
+	}
+}
+
+// Log10F32 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log10F32).
+func Log10F32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			log10F32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	log10F32Kernels(dst, x)
+}
+
+// log10F32Kernels is Log10F32 on inputs dst does not overlap.
+func log10F32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if log10F32AVX512(dst, x) {
+			fixUnary(dst, x, log10F32, log10F32Slow)
+		}
+	case useAVX2:
+		if log10F32AVX2(dst, x) {
+			fixUnary(dst, x, log10F32, log10F32Slow)
+		}
+	default:
+		unaryGo(dst, x, log10F32)
+	}
+}
+
+// Log10F64 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log10F64).
+func Log10F64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			log10F64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	log10F64Kernels(dst, x)
+}
+
+// log10F64Kernels is Log10F64 on inputs dst does not overlap.
+func log10F64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if log10F64AVX512(dst, x) {
+			fixUnary(dst, x, log10F64, log10F64Slow)
+		}
+	case useAVX2:
+		if log10F64AVX2(dst, x) {
+			fixUnary(dst, x, log10F64, log10F64Slow)
+		}
+	default:
+		unaryGo(dst, x, log10F64)
+	}
+}
+
+// Log1pF32 sets dst[i] = log(1 + x[i]), within 2 ulp for x > -1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log1pF32).
+func Log1pF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			log1pF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	log1pF32Kernels(dst, x)
+}
+
+// log1pF32Kernels is Log1pF32 on inputs dst does not overlap.
+func log1pF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if log1pF32AVX512(dst, x) {
+			fixUnary(dst, x, log1pF32, log1pF32Slow)
+		}
+	case useAVX2:
+		if log1pF32AVX2(dst, x) {
+			fixUnary(dst, x, log1pF32, log1pF32Slow)
+		}
+	default:
+		unaryGo(dst, x, log1pF32)
+	}
+}
+
+// Log1pF64 sets dst[i] = log(1 + x[i]), within 2 ulp for x > -1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log1pF64).
+func Log1pF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			log1pF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	log1pF64Kernels(dst, x)
+}
+
+// log1pF64Kernels is Log1pF64 on inputs dst does not overlap.
+func log1pF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if log1pF64AVX512(dst, x) {
+			fixUnary(dst, x, log1pF64, log1pF64Slow)
+		}
+	case useAVX2:
+		if log1pF64AVX2(dst, x) {
+			fixUnary(dst, x, log1pF64, log1pF64Slow)
+		}
+	default:
+		unaryGo(dst, x, log1pF64)
+	}
+}
+
+// SinF32 sets dst[i] = sin x[i], computed in float64, within 1 ulp for |x| ≤ 2^20, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, sinF32).
+func SinF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			sinF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	sinF32Kernels(dst, x)
+}
+
+// sinF32Kernels is SinF32 on inputs dst does not overlap.
+func sinF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if sinF32AVX512(dst, x) {
+			fixUnary(dst, x, sinF32, sinF32Slow)
+		}
+	case useAVX2:
+		if sinF32AVX2(dst, x) {
+			fixUnary(dst, x, sinF32, sinF32Slow)
+		}
+	default:
+		unaryGo(dst, x, sinF32)
+	}
+}
+
+// CosF32 sets dst[i] = cos x[i], computed in float64, within 1 ulp for |x| ≤ 2^20, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, cosF32).
+func CosF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			cosF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	cosF32Kernels(dst, x)
+}
+
+// cosF32Kernels is CosF32 on inputs dst does not overlap.
+func cosF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if cosF32AVX512(dst, x) {
+			fixUnary(dst, x, cosF32, cosF32Slow)
+		}
+	case useAVX2:
+		if cosF32AVX2(dst, x) {
+			fixUnary(dst, x, cosF32, cosF32Slow)
+		}
+	default:
+		unaryGo(dst, x, cosF32)
+	}
+}
+
+// TanF32 sets dst[i] = tan x[i], computed in float64, within 2 ulp for |x| ≤ 2^20, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, tanF32).
+func TanF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			tanF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	tanF32Kernels(dst, x)
+}
+
+// tanF32Kernels is TanF32 on inputs dst does not overlap.
+func tanF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if tanF32AVX512(dst, x) {
+			fixUnary(dst, x, tanF32, tanF32Slow)
+		}
+	case useAVX2:
+		if tanF32AVX2(dst, x) {
+			fixUnary(dst, x, tanF32, tanF32Slow)
+		}
+	default:
+		unaryGo(dst, x, tanF32)
+	}
+}
+
+// PowF32 sets dst[i] = a[i]^b[i], computed in float64, within 1 ulp for a in (0, +Inf) and finite b, other operands as the float64 reference (the slow path).
+// Its exact loop is binaryGo(dst, a, b, powF32).
+func PowF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			powF32Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	powF32Kernels(dst, a, b)
+}
+
+// powF32Kernels is PowF32 on inputs dst does not overlap.
+func powF32Kernels(dst []float32, a []float32, b []float32) {
+	switch {
+	case useAVX512:
+		if powF32AVX512(dst, a, b) {
+			fixBinary(dst, a, b, powF32, powF32Slow)
+		}
+	case useAVX2:
+		if powF32AVX2(dst, a, b) {
+			fixBinary(dst, a, b, powF32, powF32Slow)
+		}
+	default:
+		binaryGo(dst, a, b, powF32)
+	}
+}
+
+// PowScalarF32 sets dst[i] = a[i]^s, computed in float64, within 1 ulp for a in (0, +Inf) and finite b, other operands as the float64 reference (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, powF32).
+func PowScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			powScalarF32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	powScalarF32Kernels(dst, a, s)
+}
+
+// powScalarF32Kernels is PowScalarF32 on inputs dst does not overlap.
+func powScalarF32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if powScalarF32AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, powF32, powF32Slow)
+		}
+	case useAVX2:
+		if powScalarF32AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, powF32, powF32Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, powF32)
+	}
+}
+
+// ScalarPowF32 sets dst[i] = s^a[i], computed in float64, within 1 ulp for a in (0, +Inf) and finite b, other operands as the float64 reference (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, powF32).
+func ScalarPowF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			scalarPowF32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	scalarPowF32Kernels(dst, a, s)
+}
+
+// scalarPowF32Kernels is ScalarPowF32 on inputs dst does not overlap.
+func scalarPowF32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if scalarPowF32AVX512(dst, a, s) {
+			fixScalarBinary(dst, a, s, powF32, powF32Slow)
+		}
+	case useAVX2:
+		if scalarPowF32AVX2(dst, a, s) {
+			fixScalarBinary(dst, a, s, powF32, powF32Slow)
+		}
+	default:
+		scalarBinaryGo(dst, a, s, powF32)
+	}
+}
+
+// TanhF64 sets dst[i] = tanh x[i], within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, tanhF64).
+func TanhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		tanhF64AVX512(dst, x)
+	case useAVX2:
+		tanhF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, tanhF64)
+	}
+}
+
+// SigmoidF64 sets dst[i] = 1/(1+e^-x[i]), within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, sigmoidF64).
+func SigmoidF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		sigmoidF64AVX512(dst, x)
+	case useAVX2:
+		sigmoidF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, sigmoidF64)
+	}
+}
+
+// SiluF32 sets dst[i] = x[i]/(1+e^-x[i]), within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, siluF32).
+func SiluF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		siluF32AVX512(dst, x)
+	case useAVX2:
+		siluF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, siluF32)
+	}
+}
+
+// SiluF64 sets dst[i] = x[i]/(1+e^-x[i]), within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, siluF64).
+func SiluF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		siluF64AVX512(dst, x)
+	case useAVX2:
+		siluF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, siluF64)
+	}
+}
+
+// ErfF32 sets dst[i] = erf x[i], within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfF32).
+func ErfF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		erfF32AVX512(dst, x)
+	case useAVX2:
+		erfF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, erfF32)
+	}
+}
+
+// ErfcF32 sets dst[i] = erfc x[i], within 4 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfcF32).
+func ErfcF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		erfcF32AVX512(dst, x)
+	case useAVX2:
+		erfcF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, erfcF32)
+	}
+}
+
+// FloorF32 sets dst[i] = ⌊x[i]⌋, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, floorF32).
+func FloorF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		floorF32AVX512(dst, x)
+	case useAVX2:
+		floorF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, floorF32)
+	}
+}
+
+// FloorF64 sets dst[i] = ⌊x[i]⌋, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, floorF64).
+func FloorF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		floorF64AVX512(dst, x)
+	case useAVX2:
+		floorF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, floorF64)
+	}
+}
+
+// CeilF32 sets dst[i] = ⌈x[i]⌉, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, ceilF32).
+func CeilF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		ceilF32AVX512(dst, x)
+	case useAVX2:
+		ceilF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, ceilF32)
+	}
+}
+
+// CeilF64 sets dst[i] = ⌈x[i]⌉, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, ceilF64).
+func CeilF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		ceilF64AVX512(dst, x)
+	case useAVX2:
+		ceilF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, ceilF64)
+	}
+}
+
+// RoundF32 sets dst[i] = x[i] rounded half to even, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, roundF32).
+func RoundF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		roundF32AVX512(dst, x)
+	case useAVX2:
+		roundF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, roundF32)
+	}
+}
+
+// RoundF64 sets dst[i] = x[i] rounded half to even, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, roundF64).
+func RoundF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		roundF64AVX512(dst, x)
+	case useAVX2:
+		roundF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, roundF64)
+	}
+}
+
+// TruncF32 sets dst[i] = x[i] rounded toward 0, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, truncF32).
+func TruncF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		truncF32AVX512(dst, x)
+	case useAVX2:
+		truncF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, truncF32)
+	}
+}
+
+// TruncF64 sets dst[i] = x[i] rounded toward 0, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, truncF64).
+func TruncF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		truncF64AVX512(dst, x)
+	case useAVX2:
+		truncF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, truncF64)
+	}
+}
+
+// FracF32 sets dst[i] = x[i] - trunc(x[i]), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, fracF32).
+func FracF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		fracF32AVX512(dst, x)
+	case useAVX2:
+		fracF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, fracF32)
+	}
+}
+
+// FracF64 sets dst[i] = x[i] - trunc(x[i]), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, fracF64).
+func FracF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		fracF64AVX512(dst, x)
+	case useAVX2:
+		fracF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, fracF64)
+	}
+}
+
+// SignF32 sets dst[i] = sign(x[i]), 1, -1 or +0 (±0 and NaN).
+// Its exact loop is unaryGo(dst, x, signF32).
+func SignF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signF32AVX512(dst, x)
+	case useAVX2:
+		signF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, signF32)
+	}
+}
+
+// SignF64 sets dst[i] = sign(x[i]), 1, -1 or +0 (±0 and NaN).
+// Its exact loop is unaryGo(dst, x, signF64).
+func SignF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signF64AVX512(dst, x)
+	case useAVX2:
+		signF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, signF64)
+	}
+}
+
+// RsqrtF32 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, rsqrtF32).
+func RsqrtF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		rsqrtF32AVX512(dst, x)
+	case useAVX2:
+		rsqrtF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, rsqrtF32)
+	}
+}
+
+// RsqrtF64 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, rsqrtF64).
+func RsqrtF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		rsqrtF64AVX512(dst, x)
+	case useAVX2:
+		rsqrtF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, rsqrtF64)
+	}
+}
+
+// ReciprocalF32 sets dst[i] = 1/x[i], correctly rounded, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, reciprocalF32).
+func ReciprocalF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		reciprocalF32AVX512(dst, x)
+	case useAVX2:
+		reciprocalF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, reciprocalF32)
+	}
+}
+
+// ReciprocalF64 sets dst[i] = 1/x[i], correctly rounded, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, reciprocalF64).
+func ReciprocalF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		reciprocalF64AVX512(dst, x)
+	case useAVX2:
+		reciprocalF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, reciprocalF64)
+	}
+}

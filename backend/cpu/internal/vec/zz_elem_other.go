@@ -1683,3 +1683,249 @@ func GeScalarU8(dst []bool, a []uint8, s uint8) {
 func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elGe[uint8])
 }
+
+// ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expF64).
+func ExpF64(dst []float64, x []float64) {
+	unaryGo(dst, x, expF64)
+}
+
+// Expm1F32 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expm1F32).
+func Expm1F32(dst []float32, x []float32) {
+	unaryGo(dst, x, expm1F32)
+}
+
+// Expm1F64 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expm1F64).
+func Expm1F64(dst []float64, x []float64) {
+	unaryGo(dst, x, expm1F64)
+}
+
+// Exp2F32 sets dst[i] = 2^x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, exp2F32).
+func Exp2F32(dst []float32, x []float32) {
+	unaryGo(dst, x, exp2F32)
+}
+
+// Exp2F64 sets dst[i] = 2^x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, exp2F64).
+func Exp2F64(dst []float64, x []float64) {
+	unaryGo(dst, x, exp2F64)
+}
+
+// LogF32 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logF32).
+func LogF32(dst []float32, x []float32) {
+	unaryGo(dst, x, logF32)
+}
+
+// LogF64 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logF64).
+func LogF64(dst []float64, x []float64) {
+	unaryGo(dst, x, logF64)
+}
+
+// Log2F32 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log2F32).
+func Log2F32(dst []float32, x []float32) {
+	unaryGo(dst, x, log2F32)
+}
+
+// Log2F64 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log2F64).
+func Log2F64(dst []float64, x []float64) {
+	unaryGo(dst, x, log2F64)
+}
+
+// Log10F32 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log10F32).
+func Log10F32(dst []float32, x []float32) {
+	unaryGo(dst, x, log10F32)
+}
+
+// Log10F64 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log10F64).
+func Log10F64(dst []float64, x []float64) {
+	unaryGo(dst, x, log10F64)
+}
+
+// Log1pF32 sets dst[i] = log(1 + x[i]), within 2 ulp for x > -1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log1pF32).
+func Log1pF32(dst []float32, x []float32) {
+	unaryGo(dst, x, log1pF32)
+}
+
+// Log1pF64 sets dst[i] = log(1 + x[i]), within 2 ulp for x > -1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, log1pF64).
+func Log1pF64(dst []float64, x []float64) {
+	unaryGo(dst, x, log1pF64)
+}
+
+// SinF32 sets dst[i] = sin x[i], computed in float64, within 1 ulp for |x| ≤ 2^20, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, sinF32).
+func SinF32(dst []float32, x []float32) {
+	unaryGo(dst, x, sinF32)
+}
+
+// CosF32 sets dst[i] = cos x[i], computed in float64, within 1 ulp for |x| ≤ 2^20, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, cosF32).
+func CosF32(dst []float32, x []float32) {
+	unaryGo(dst, x, cosF32)
+}
+
+// TanF32 sets dst[i] = tan x[i], computed in float64, within 2 ulp for |x| ≤ 2^20, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, tanF32).
+func TanF32(dst []float32, x []float32) {
+	unaryGo(dst, x, tanF32)
+}
+
+// PowF32 sets dst[i] = a[i]^b[i], computed in float64, within 1 ulp for a in (0, +Inf) and finite b, other operands as the float64 reference (the slow path).
+// Its exact loop is binaryGo(dst, a, b, powF32).
+func PowF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, powF32)
+}
+
+// PowScalarF32 sets dst[i] = a[i]^s, computed in float64, within 1 ulp for a in (0, +Inf) and finite b, other operands as the float64 reference (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, powF32).
+func PowScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, powF32)
+}
+
+// ScalarPowF32 sets dst[i] = s^a[i], computed in float64, within 1 ulp for a in (0, +Inf) and finite b, other operands as the float64 reference (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, powF32).
+func ScalarPowF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, powF32)
+}
+
+// TanhF64 sets dst[i] = tanh x[i], within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, tanhF64).
+func TanhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, tanhF64)
+}
+
+// SigmoidF64 sets dst[i] = 1/(1+e^-x[i]), within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, sigmoidF64).
+func SigmoidF64(dst []float64, x []float64) {
+	unaryGo(dst, x, sigmoidF64)
+}
+
+// SiluF32 sets dst[i] = x[i]/(1+e^-x[i]), within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, siluF32).
+func SiluF32(dst []float32, x []float32) {
+	unaryGo(dst, x, siluF32)
+}
+
+// SiluF64 sets dst[i] = x[i]/(1+e^-x[i]), within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, siluF64).
+func SiluF64(dst []float64, x []float64) {
+	unaryGo(dst, x, siluF64)
+}
+
+// ErfF32 sets dst[i] = erf x[i], within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfF32).
+func ErfF32(dst []float32, x []float32) {
+	unaryGo(dst, x, erfF32)
+}
+
+// ErfcF32 sets dst[i] = erfc x[i], within 4 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfcF32).
+func ErfcF32(dst []float32, x []float32) {
+	unaryGo(dst, x, erfcF32)
+}
+
+// FloorF32 sets dst[i] = ⌊x[i]⌋, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, floorF32).
+func FloorF32(dst []float32, x []float32) {
+	unaryGo(dst, x, floorF32)
+}
+
+// FloorF64 sets dst[i] = ⌊x[i]⌋, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, floorF64).
+func FloorF64(dst []float64, x []float64) {
+	unaryGo(dst, x, floorF64)
+}
+
+// CeilF32 sets dst[i] = ⌈x[i]⌉, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, ceilF32).
+func CeilF32(dst []float32, x []float32) {
+	unaryGo(dst, x, ceilF32)
+}
+
+// CeilF64 sets dst[i] = ⌈x[i]⌉, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, ceilF64).
+func CeilF64(dst []float64, x []float64) {
+	unaryGo(dst, x, ceilF64)
+}
+
+// RoundF32 sets dst[i] = x[i] rounded half to even, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, roundF32).
+func RoundF32(dst []float32, x []float32) {
+	unaryGo(dst, x, roundF32)
+}
+
+// RoundF64 sets dst[i] = x[i] rounded half to even, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, roundF64).
+func RoundF64(dst []float64, x []float64) {
+	unaryGo(dst, x, roundF64)
+}
+
+// TruncF32 sets dst[i] = x[i] rounded toward 0, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, truncF32).
+func TruncF32(dst []float32, x []float32) {
+	unaryGo(dst, x, truncF32)
+}
+
+// TruncF64 sets dst[i] = x[i] rounded toward 0, exactly, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, truncF64).
+func TruncF64(dst []float64, x []float64) {
+	unaryGo(dst, x, truncF64)
+}
+
+// FracF32 sets dst[i] = x[i] - trunc(x[i]), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, fracF32).
+func FracF32(dst []float32, x []float32) {
+	unaryGo(dst, x, fracF32)
+}
+
+// FracF64 sets dst[i] = x[i] - trunc(x[i]), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, fracF64).
+func FracF64(dst []float64, x []float64) {
+	unaryGo(dst, x, fracF64)
+}
+
+// SignF32 sets dst[i] = sign(x[i]), 1, -1 or +0 (±0 and NaN).
+// Its exact loop is unaryGo(dst, x, signF32).
+func SignF32(dst []float32, x []float32) {
+	unaryGo(dst, x, signF32)
+}
+
+// SignF64 sets dst[i] = sign(x[i]), 1, -1 or +0 (±0 and NaN).
+// Its exact loop is unaryGo(dst, x, signF64).
+func SignF64(dst []float64, x []float64) {
+	unaryGo(dst, x, signF64)
+}
+
+// RsqrtF32 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, rsqrtF32).
+func RsqrtF32(dst []float32, x []float32) {
+	unaryGo(dst, x, rsqrtF32)
+}
+
+// RsqrtF64 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, rsqrtF64).
+func RsqrtF64(dst []float64, x []float64) {
+	unaryGo(dst, x, rsqrtF64)
+}
+
+// ReciprocalF32 sets dst[i] = 1/x[i], correctly rounded, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, reciprocalF32).
+func ReciprocalF32(dst []float32, x []float32) {
+	unaryGo(dst, x, reciprocalF32)
+}
+
+// ReciprocalF64 sets dst[i] = 1/x[i], correctly rounded, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, reciprocalF64).
+func ReciprocalF64(dst []float64, x []float64) {
+	unaryGo(dst, x, reciprocalF64)
+}

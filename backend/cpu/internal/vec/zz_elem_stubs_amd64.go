@@ -999,6 +999,211 @@ func geU8AVX2(dst []bool, a []uint8, b []uint8)
 //go:noescape
 func geScalarU8AVX2(dst []bool, a []uint8, s uint8)
 
+// expF64AVX2 is ExpF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func expF64AVX2(dst []float64, x []float64)
+
+// expm1F32AVX2 is Expm1F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func expm1F32AVX2(dst []float32, x []float32)
+
+// expm1F64AVX2 is Expm1F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func expm1F64AVX2(dst []float64, x []float64)
+
+// exp2F32AVX2 is Exp2F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func exp2F32AVX2(dst []float32, x []float32)
+
+// exp2F64AVX2 is Exp2F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func exp2F64AVX2(dst []float64, x []float64)
+
+// logF32AVX2 is LogF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logF32AVX2(dst []float32, x []float32) bool
+
+// logF64AVX2 is LogF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logF64AVX2(dst []float64, x []float64) bool
+
+// log2F32AVX2 is Log2F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func log2F32AVX2(dst []float32, x []float32) bool
+
+// log2F64AVX2 is Log2F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func log2F64AVX2(dst []float64, x []float64) bool
+
+// log10F32AVX2 is Log10F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func log10F32AVX2(dst []float32, x []float32) bool
+
+// log10F64AVX2 is Log10F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func log10F64AVX2(dst []float64, x []float64) bool
+
+// log1pF32AVX2 is Log1pF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func log1pF32AVX2(dst []float32, x []float32) bool
+
+// log1pF64AVX2 is Log1pF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func log1pF64AVX2(dst []float64, x []float64) bool
+
+// sinF32AVX2 is SinF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sinF32AVX2(dst []float32, x []float32) bool
+
+// cosF32AVX2 is CosF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func cosF32AVX2(dst []float32, x []float32) bool
+
+// tanF32AVX2 is TanF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func tanF32AVX2(dst []float32, x []float32) bool
+
+// powF32AVX2 is PowF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powF32AVX2(dst []float32, a []float32, b []float32) bool
+
+// powScalarF32AVX2 is PowScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarF32AVX2(dst []float32, a []float32, s float32) bool
+
+// scalarPowF32AVX2 is ScalarPowF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowF32AVX2(dst []float32, a []float32, s float32) bool
+
+// tanhF64AVX2 is TanhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func tanhF64AVX2(dst []float64, x []float64)
+
+// sigmoidF64AVX2 is SigmoidF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sigmoidF64AVX2(dst []float64, x []float64)
+
+// siluF32AVX2 is SiluF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func siluF32AVX2(dst []float32, x []float32)
+
+// siluF64AVX2 is SiluF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func siluF64AVX2(dst []float64, x []float64)
+
+// erfF32AVX2 is ErfF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func erfF32AVX2(dst []float32, x []float32)
+
+// erfcF32AVX2 is ErfcF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func erfcF32AVX2(dst []float32, x []float32)
+
+// floorF32AVX2 is FloorF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func floorF32AVX2(dst []float32, x []float32)
+
+// floorF64AVX2 is FloorF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func floorF64AVX2(dst []float64, x []float64)
+
+// ceilF32AVX2 is CeilF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func ceilF32AVX2(dst []float32, x []float32)
+
+// ceilF64AVX2 is CeilF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func ceilF64AVX2(dst []float64, x []float64)
+
+// roundF32AVX2 is RoundF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func roundF32AVX2(dst []float32, x []float32)
+
+// roundF64AVX2 is RoundF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func roundF64AVX2(dst []float64, x []float64)
+
+// truncF32AVX2 is TruncF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func truncF32AVX2(dst []float32, x []float32)
+
+// truncF64AVX2 is TruncF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func truncF64AVX2(dst []float64, x []float64)
+
+// fracF32AVX2 is FracF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fracF32AVX2(dst []float32, x []float32)
+
+// fracF64AVX2 is FracF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fracF64AVX2(dst []float64, x []float64)
+
+// signF32AVX2 is SignF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signF32AVX2(dst []float32, x []float32)
+
+// signF64AVX2 is SignF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signF64AVX2(dst []float64, x []float64)
+
+// rsqrtF32AVX2 is RsqrtF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func rsqrtF32AVX2(dst []float32, x []float32)
+
+// rsqrtF64AVX2 is RsqrtF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func rsqrtF64AVX2(dst []float64, x []float64)
+
+// reciprocalF32AVX2 is ReciprocalF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func reciprocalF32AVX2(dst []float32, x []float32)
+
+// reciprocalF64AVX2 is ReciprocalF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func reciprocalF64AVX2(dst []float64, x []float64)
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -1993,3 +2198,208 @@ func geU8AVX512(dst []bool, a []uint8, b []uint8)
 //
 //go:noescape
 func geScalarU8AVX512(dst []bool, a []uint8, s uint8)
+
+// expF64AVX512 is ExpF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func expF64AVX512(dst []float64, x []float64)
+
+// expm1F32AVX512 is Expm1F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func expm1F32AVX512(dst []float32, x []float32)
+
+// expm1F64AVX512 is Expm1F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func expm1F64AVX512(dst []float64, x []float64)
+
+// exp2F32AVX512 is Exp2F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func exp2F32AVX512(dst []float32, x []float32)
+
+// exp2F64AVX512 is Exp2F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func exp2F64AVX512(dst []float64, x []float64)
+
+// logF32AVX512 is LogF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logF32AVX512(dst []float32, x []float32) bool
+
+// logF64AVX512 is LogF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logF64AVX512(dst []float64, x []float64) bool
+
+// log2F32AVX512 is Log2F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func log2F32AVX512(dst []float32, x []float32) bool
+
+// log2F64AVX512 is Log2F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func log2F64AVX512(dst []float64, x []float64) bool
+
+// log10F32AVX512 is Log10F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func log10F32AVX512(dst []float32, x []float32) bool
+
+// log10F64AVX512 is Log10F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func log10F64AVX512(dst []float64, x []float64) bool
+
+// log1pF32AVX512 is Log1pF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func log1pF32AVX512(dst []float32, x []float32) bool
+
+// log1pF64AVX512 is Log1pF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func log1pF64AVX512(dst []float64, x []float64) bool
+
+// sinF32AVX512 is SinF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sinF32AVX512(dst []float32, x []float32) bool
+
+// cosF32AVX512 is CosF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func cosF32AVX512(dst []float32, x []float32) bool
+
+// tanF32AVX512 is TanF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func tanF32AVX512(dst []float32, x []float32) bool
+
+// powF32AVX512 is PowF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powF32AVX512(dst []float32, a []float32, b []float32) bool
+
+// powScalarF32AVX512 is PowScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarF32AVX512(dst []float32, a []float32, s float32) bool
+
+// scalarPowF32AVX512 is ScalarPowF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowF32AVX512(dst []float32, a []float32, s float32) bool
+
+// tanhF64AVX512 is TanhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func tanhF64AVX512(dst []float64, x []float64)
+
+// sigmoidF64AVX512 is SigmoidF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sigmoidF64AVX512(dst []float64, x []float64)
+
+// siluF32AVX512 is SiluF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func siluF32AVX512(dst []float32, x []float32)
+
+// siluF64AVX512 is SiluF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func siluF64AVX512(dst []float64, x []float64)
+
+// erfF32AVX512 is ErfF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func erfF32AVX512(dst []float32, x []float32)
+
+// erfcF32AVX512 is ErfcF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func erfcF32AVX512(dst []float32, x []float32)
+
+// floorF32AVX512 is FloorF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func floorF32AVX512(dst []float32, x []float32)
+
+// floorF64AVX512 is FloorF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func floorF64AVX512(dst []float64, x []float64)
+
+// ceilF32AVX512 is CeilF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func ceilF32AVX512(dst []float32, x []float32)
+
+// ceilF64AVX512 is CeilF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func ceilF64AVX512(dst []float64, x []float64)
+
+// roundF32AVX512 is RoundF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func roundF32AVX512(dst []float32, x []float32)
+
+// roundF64AVX512 is RoundF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func roundF64AVX512(dst []float64, x []float64)
+
+// truncF32AVX512 is TruncF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func truncF32AVX512(dst []float32, x []float32)
+
+// truncF64AVX512 is TruncF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func truncF64AVX512(dst []float64, x []float64)
+
+// fracF32AVX512 is FracF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fracF32AVX512(dst []float32, x []float32)
+
+// fracF64AVX512 is FracF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fracF64AVX512(dst []float64, x []float64)
+
+// signF32AVX512 is SignF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signF32AVX512(dst []float32, x []float32)
+
+// signF64AVX512 is SignF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signF64AVX512(dst []float64, x []float64)
+
+// rsqrtF32AVX512 is RsqrtF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func rsqrtF32AVX512(dst []float32, x []float32)
+
+// rsqrtF64AVX512 is RsqrtF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func rsqrtF64AVX512(dst []float64, x []float64)
+
+// reciprocalF32AVX512 is ReciprocalF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func reciprocalF32AVX512(dst []float32, x []float32)
+
+// reciprocalF64AVX512 is ReciprocalF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func reciprocalF64AVX512(dst []float64, x []float64)
