@@ -13,9 +13,12 @@ import (
 // the inputs are contiguous or, for a binary op, one input is a broadcast
 // scalar, and the assembly runs (vec.SIMD). Otherwise they run the
 // generated loop. The float kernels of functions the table computes
-// through float64 math (exp, tanh, sigmoid, gelu in the erf form, sqrt)
-// are polynomials within a few ulp of it (exact where the doc comment of
-// the kernel says so, and on ±0, ±Inf and NaN): their pure-Go twins give
+// through float64 math (exp, expm1, exp2, the logarithms, sin, cos, tan,
+// pow, erf, erfc, tanh, sigmoid, silu, gelu in the erf form) are
+// polynomials within 1-4 ulp of it (exact where the doc comment of the
+// kernel says so, and on ±0, ±Inf and NaN; vec's elem_math_test.go holds
+// them to their bounds against float64 math); sqrt, rsqrt, reciprocal and
+// the roundings are exact or correctly rounded. Their pure-Go twins give
 // the same bits as the assembly but emulate the fused multiply-add, slower
 // than math.Exp, so results of those ops may differ by an ulp or two
 // between a build with the assembly and one without (purego, other
