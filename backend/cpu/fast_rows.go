@@ -54,9 +54,11 @@ func scalarRows[T float](op func(dst, a []T, s T), p [4]unsafe.Pointer, st []int
 		return false
 	}
 	d, a, b := p[0], p[1], p[2]
-	for j := 0; j < n1; j++ {
+	for j := 1; ; j++ {
 		op(unsafe.Slice((*T)(d), n0), unsafe.Slice((*T)(a), n0), *(*T)(b))
+		if j == n1 {
+			return true // no pointer past the last row (checkptr)
+		}
 		d, a, b = unsafe.Add(d, st[3]), unsafe.Add(a, st[4]), unsafe.Add(b, st[5])
 	}
-	return true
 }
