@@ -44,7 +44,10 @@ import (
 	. "github.com/mmcloughlin/avo/build"
 )
 
-var part = flag.String("part", "", "vec: generate only this part (reduce, unary)")
+var (
+	part = flag.String("part", "", "vec: generate only this part (reduce, unary, elem)")
+	api  = flag.String("api", "", "-part elem: write the Go API to this path prefix (+_amd64.go, _other.go, _test.go)")
+)
 
 func main() {
 	flag.Parse()
@@ -53,6 +56,8 @@ func main() {
 		genReduce()
 	case pkg == "vec" && *part == "unary":
 		genUnary()
+	case pkg == "vec" && *part == "elem":
+		genElem(*api)
 	case pkg == "vec":
 		genVec()
 	case pkg == "gemm":

@@ -210,16 +210,32 @@ type Loop struct {
 }
 
 // SIMD names the vectorised kernels of package backend/cpu/internal/vec
-// that the CPU backend runs for contiguous float rows instead of the
-// generated loop (Note [SIMD fast paths] in backend/cpu).
+// that the CPU backend runs for contiguous rows instead of the generated
+// loop (Note [SIMD fast paths] in backend/cpu). A kernel computes the op's
+// meaning for its loop dtype, or, where that meaning rounds through
+// float64 math, the float32 result within a few ulp of it.
 type SIMD struct {
-	// Unary names a float32 primitive vec.<Unary>F32 and its streaming
-	// twin vec.<Unary>F32Stream.
+	// Unary names a unary family: vec.<Unary><T>(dst, x []T) for each
+	// loop dtype T of Types ("F32", "I8", ...).
 	Unary string
+	// Binary names a binary family: vec.<Binary><T>(dst, a, b []T),
+	// vec.<Binary>Scalar<T>(dst, a []T, s T) (b a broadcast scalar) and
+	// vec.Scalar<Binary><T>(dst, a []T, s T) (s∘a: a the scalar), for
+	// each loop dtype T of Types; dst is []bool for an OutBool op. A
+	// loop with UnitIf runs the kernel, which computes UnitExpr, only
+	// when UnitIf holds.
+	Binary string
+	// Types lists the loop dtypes of Unary and Binary (float16 and
+	// bfloat16 run float32's); zero means float32 alone.
+	Types DTypes
+	// Stream: vec also has the Unary family's <Unary>F32Stream variant,
+	// which store with non-temporal stores (Note [Streaming stores] in
+	// backend/cpu).
+	Stream bool
 	// Arith names the CPU's float32 and float64 arithmetic family ("add",
 	// "sub", "mul", "div"), which runs vec's vector-vector,
 	// vector-scalar and scalar-vector primitives and their streaming
-	// twins.
+	// twins; Binary and Types may name other dtypes' kernels beside it.
 	Arith string
 }
 

@@ -46,60 +46,60 @@ const (
 
 // The unary pointwise ops.
 var (
-	Neg = unary("neg", "Neg", "-x", Op{Grad: []string{"g.Neg()"}, StrictOut: true, Accepts: NotBool,
+	Neg = unary("neg", "Neg", "-x", Op{Grad: []string{"g.Neg()"}, SIMD: SIMD{Unary: "Neg", Types: Numbers}, StrictOut: true, Accepts: NotBool,
 		Refusal: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."},
 		loop(Numbers, "-a"))
-	Abs = unary("abs", "Abs", "|x|", Op{Grad: []string{"g.Mul(x.Sign())"}, StrictOut: true, Accepts: NotBool},
+	Abs = unary("abs", "Abs", "|x|", Op{Grad: []string{"g.Mul(x.Sign())"}, SIMD: SIMD{Unary: "Abs", Types: Signed | Floats}, StrictOut: true, Accepts: NotBool},
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
 	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
-	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp"}}, viaFloat64("Exp"))
-	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, IntToFloat: true}, viaFloat64("Exp2"))
-	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Expm1"))
-	Log        = unary("log", "Log", "the natural logarithm of x", Op{Grad: []string{"g.Div(x)"}, IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
-	Log2       = unary("log2", "Log2", "the base-2 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln2)))"}, IntToFloat: true}, viaFloat64("Log2"))
-	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln10)))"}, IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
-	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{Grad: []string{"g.Div(x.Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Log1p"))
-	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, IntToFloat: true}, viaFloat64("Sqrt"))
-	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
-	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, IntToFloat: true}, loop(Floats, "1 / a"))
+	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: true}}, viaFloat64("Exp"))
+	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
+	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Expm1", Types: Floats}, IntToFloat: true}, viaFloat64("Expm1"))
+	Log        = unary("log", "Log", "the natural logarithm of x", Op{Grad: []string{"g.Div(x)"}, SIMD: SIMD{Unary: "Log", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
+	Log2       = unary("log2", "Log2", "the base-2 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln2)))"}, SIMD: SIMD{Unary: "Log2", Types: Floats}, IntToFloat: true}, viaFloat64("Log2"))
+	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln10)))"}, SIMD: SIMD{Unary: "Log10", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
+	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{Grad: []string{"g.Div(x.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Log1p", Types: Floats}, IntToFloat: true}, viaFloat64("Log1p"))
+	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats}, IntToFloat: true}, viaFloat64("Sqrt"))
+	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
+	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
 	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, BoolToInt64: true}, loop(Numbers, "a * a"))
-	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, IntToFloat: true}, viaFloat64("Sin"))
-	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, IntToFloat: true}, viaFloat64("Cos"))
-	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Tan"))
+	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin"}, IntToFloat: true}, viaFloat64("Sin"))
+	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos"}, IntToFloat: true}, viaFloat64("Cos"))
+	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan"}, IntToFloat: true}, viaFloat64("Tan"))
 	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asin"))
 	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true}, viaFloat64("Acos"))
 	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atan"))
 	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true}, viaFloat64("Sinh"))
 	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true}, viaFloat64("Cosh"))
-	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh"}}, viaFloat64("Tanh"))
+	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: true}}, viaFloat64("Tanh"))
 	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asinh"))
 	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Acosh"))
 	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atanh"))
-	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid"}},
+	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: true}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
 	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
 		loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
-	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
+	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, SIMD: SIMD{Unary: "Relu", Types: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
-		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu"}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Stream: true}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
 		loop(Floats, "T(elem.Gelu(float64(a)))"))
-	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
+	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, SIMD: SIMD{Unary: "Silu", Types: Floats}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
 	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs
 	// refuses bool.
 	Softsign = unary("softsign", "Softsign", "x/(1+|x|)", Op{Grad: []string{"g.Div(x.Abs().Add(Scalar(1)).Square())"}, IntToFloat: true, Kernel: "abs_{dev}", Check: noBoolInput},
 		loop(Floats, "a / (1 + T(math.Abs(float64(a))))"))
-	Erf        = unary("erf", "Erf", "the error function of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(2 / math.SqrtPi))"}, IntToFloat: true}, viaFloat64("Erf"))
-	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(-2 / math.SqrtPi))"}, IntToFloat: true}, viaFloat64("Erfc"))
-	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
-	Ceil       = unary("ceil", "Ceil", "the smallest integer not below x", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Ceil"))
-	Round      = unary("round", "Round", "x rounded to the nearest integer, half to even", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("RoundToEven"))
-	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
-	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Grad: []string{"g"}, Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
+	Erf        = unary("erf", "Erf", "the error function of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(2 / math.SqrtPi))"}, SIMD: SIMD{Unary: "Erf"}, IntToFloat: true}, viaFloat64("Erf"))
+	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(-2 / math.SqrtPi))"}, SIMD: SIMD{Unary: "Erfc"}, IntToFloat: true}, viaFloat64("Erfc"))
+	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Floor", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
+	Ceil       = unary("ceil", "Ceil", "the smallest integer not below x", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Ceil", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Ceil"))
+	Round      = unary("round", "Round", "x rounded to the nearest integer, half to even", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Round", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("RoundToEven"))
+	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Trunc", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
+	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Grad: []string{"g"}, SIMD: SIMD{Unary: "Frac", Types: Floats}, Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
 	LogicalNot = unary("logical_not", "LogicalNot", "x == 0, as bool", Op{OutBool: true}, loop(Bools, "!a"), loop(Numbers, "a == 0"))
 	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool},
 		loop(Bools, "!a"), loop(Ints, "^a"))
@@ -112,15 +112,15 @@ var (
 
 // The binary pointwise ops.
 var (
-	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add"}},
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add", Binary: "Add", Types: Ints}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub"}, Accepts: NotBool, Check: subBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub", Binary: "Sub", Types: Ints}, Accepts: NotBool, Check: subBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
-	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul"}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
+	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
 	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
 	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
@@ -134,30 +134,30 @@ var (
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
 	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow"}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
-	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
+	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
+	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
 	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
 	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
 	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Grad: []string{"g.Mul(a).Div(result)", "g.Mul(b).Div(result)"}, Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
 	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{Grad: []string{"copysignGrad(g, a, result)", "ZerosLike(g)"}, IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))
-	Eq         = binary("eq", "Eq", "a == b, as bool", Op{OutBool: true}, loop(AnyDType, "a == b"))
-	Ne         = binary("ne", "Ne", "a != b, as bool", Op{OutBool: true}, loop(AnyDType, "a != b"))
-	Lt         = binary("lt", "Lt", "a < b, as bool", Op{OutBool: true}, loop(Bools, "!a && b"), loop(Numbers, "a < b"))
-	Le         = binary("le", "Le", "a <= b, as bool", Op{OutBool: true}, loop(Bools, "!a || b"), loop(Numbers, "a <= b"))
-	Gt         = binary("gt", "Gt", "a > b, as bool", Op{OutBool: true}, loop(Bools, "a && !b"), loop(Numbers, "a > b"))
-	Ge         = binary("ge", "Ge", "a >= b, as bool", Op{OutBool: true}, loop(Bools, "a || !b"), loop(Numbers, "a >= b"))
+	Eq         = binary("eq", "Eq", "a == b, as bool", Op{SIMD: SIMD{Binary: "Eq", Types: Numbers}, OutBool: true}, loop(AnyDType, "a == b"))
+	Ne         = binary("ne", "Ne", "a != b, as bool", Op{SIMD: SIMD{Binary: "Ne", Types: Numbers}, OutBool: true}, loop(AnyDType, "a != b"))
+	Lt         = binary("lt", "Lt", "a < b, as bool", Op{SIMD: SIMD{Binary: "Lt", Types: Numbers}, OutBool: true}, loop(Bools, "!a && b"), loop(Numbers, "a < b"))
+	Le         = binary("le", "Le", "a <= b, as bool", Op{SIMD: SIMD{Binary: "Le", Types: Numbers}, OutBool: true}, loop(Bools, "!a || b"), loop(Numbers, "a <= b"))
+	Gt         = binary("gt", "Gt", "a > b, as bool", Op{SIMD: SIMD{Binary: "Gt", Types: Numbers}, OutBool: true}, loop(Bools, "a && !b"), loop(Numbers, "a > b"))
+	Ge         = binary("ge", "Ge", "a >= b, as bool", Op{SIMD: SIMD{Binary: "Ge", Types: Numbers}, OutBool: true}, loop(Bools, "a || !b"), loop(Numbers, "a >= b"))
 	LogicalAnd = binary("logical_and", "LogicalAnd", "whether a and b are both nonzero, as bool", Op{OutBool: true},
 		loop(Bools, "a && b"), loop(Numbers, "a != 0 && b != 0"))
 	LogicalOr = binary("logical_or", "LogicalOr", "whether a or b is nonzero, as bool", Op{OutBool: true},
 		loop(Bools, "a || b"), loop(Numbers, "a != 0 || b != 0"))
 	LogicalXor = binary("logical_xor", "LogicalXor", "whether exactly one of a and b is nonzero, as bool", Op{OutBool: true},
 		loop(Bools, "a != b"), loop(Numbers, "(a != 0) != (b != 0)"))
-	BitwiseAnd = binary("bitwise_and", "BitwiseAnd", "a & b (logical and for bool)", Op{Accepts: IntsBool}, loop(Bools, "a && b"), loop(Ints, "a & b"))
-	BitwiseOr  = binary("bitwise_or", "BitwiseOr", "a | b (logical or for bool)", Op{Accepts: IntsBool}, loop(Bools, "a || b"), loop(Ints, "a | b"))
-	BitwiseXor = binary("bitwise_xor", "BitwiseXor", "a ^ b (logical xor for bool)", Op{Accepts: IntsBool}, loop(Bools, "a != b"), loop(Ints, "a ^ b"))
+	BitwiseAnd = binary("bitwise_and", "BitwiseAnd", "a & b (logical and for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Binary: "And", Types: Ints}}, loop(Bools, "a && b"), loop(Ints, "a & b"))
+	BitwiseOr  = binary("bitwise_or", "BitwiseOr", "a | b (logical or for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Binary: "Or", Types: Ints}}, loop(Bools, "a || b"), loop(Ints, "a | b"))
+	BitwiseXor = binary("bitwise_xor", "BitwiseXor", "a ^ b (logical xor for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Binary: "Xor", Types: Ints}}, loop(Bools, "a != b"), loop(Ints, "a ^ b"))
 	// Shift counts go through uint64: a negative count becomes a huge one,
 	// so it never panics (a count ≥ the width gives 0, or the sign for >>).
 	BitwiseLeftShift = binary("bitwise_left_shift", "BitwiseLeftShift", "a << b", Op{Accepts: Ints, Kernel: "lshift_{dev}"},
@@ -167,9 +167,9 @@ var (
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound
 	// (its maximum and minimum of bools).
-	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, SIMD: SIMD{Binary: "Maximum", Types: Numbers}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, SIMD: SIMD{Binary: "Minimum", Types: Numbers}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 )
 

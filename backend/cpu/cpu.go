@@ -131,6 +131,9 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 		fn = streamLoop(op, lt, p, fn) // Note [Streaming stores]
 	}
 	c.fn, c.nops, c.args = fn, nops, args
+	if !cast && nops == 3 {
+		c.rowsFn = rowLoops[op.Code][lt] // Note [Rows with a scalar each]
+	}
 	c.crossed = crossedMask(p, &c.esz)
 	c.setBase(p)
 	if !cast && n < iter.GrainSize {
@@ -138,7 +141,7 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 		return nil
 	}
 	h := getCall()
-	h.fn, h.nops, h.args, h.conv, h.size = c.fn, c.nops, c.args, c.conv, c.size
+	h.fn, h.nops, h.args, h.conv, h.size, h.rowsFn = c.fn, c.nops, c.args, c.conv, c.size, c.rowsFn
 	h.crossed, h.esz, h.base = c.crossed, c.esz, c.base
 	if cast {
 		p.ForEach(h.buffered)
@@ -154,12 +157,15 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 // once, so that a call allocates nothing. Workers of a parallel ForEach
 // share it read-only.
 type call struct {
-	fn   loopFn
-	nops int
-	args *kernel.Args
-	conv [4]conv // first nil: the operand is used in place
-	size [4]int  // loop-dtype element size of each converted operand
-	cast castFn  // Copy
+	fn loopFn
+	// rowsFn, if not nil, runs whole blocks of rows of some layouts
+	// (Note [Rows with a scalar each]).
+	rowsFn rowsFn
+	nops   int
+	args   *kernel.Args
+	conv   [4]conv // first nil: the operand is used in place
+	size   [4]int  // loop-dtype element size of each converted operand
+	cast   castFn  // Copy
 	// crossed has bit k set for the crossed operands (Note [Tiles for
 	// crossed operands]); esz holds every operand's element size.
 	crossed uint8
@@ -223,7 +229,7 @@ var callPool = sync.Pool{New: func() any {
 func getCall() *call { return callPool.Get().(*call) }
 
 func (c *call) put() {
-	c.fn, c.args, c.cast = nil, nil, nil
+	c.fn, c.args, c.cast, c.rowsFn = nil, nil, nil, nil
 	c.conv, c.size, c.base = [4]conv{}, [4]int{}, [4]unsafe.Pointer{}
 	c.crossed = 0
 	callPool.Put(c)
@@ -242,6 +248,9 @@ func (c *call) rows(data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 // plainRows runs the loop over n1 rows of n0 elements, row by row.
 func (c *call) plainRows(ptr [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if n0 <= 0 || n1 <= 0 {
+		return
+	}
+	if c.rowsFn != nil && n1 > 1 && c.rowsFn(ptr, strides, n0, n1, c.args) {
 		return
 	}
 	nops := c.nops

@@ -40,6 +40,55 @@ func loopNegN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]u
 	}
 }
 
+// simdNegU8 is neg's SIMD loop for uint8.
+func simdNegU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegU8, p, s, n)) {
+		loopNegN[uint8](p, s, n, args)
+	}
+}
+
+// simdNegI8 is neg's SIMD loop for int8.
+func simdNegI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegI8, p, s, n)) {
+		loopNegN[int8](p, s, n, args)
+	}
+}
+
+// simdNegI16 is neg's SIMD loop for int16.
+func simdNegI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegI16, p, s, n)) {
+		loopNegN[int16](p, s, n, args)
+	}
+}
+
+// simdNegI32 is neg's SIMD loop for int32.
+func simdNegI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegI32, p, s, n)) {
+		loopNegN[int32](p, s, n, args)
+	}
+}
+
+// simdNegI64 is neg's SIMD loop for int64.
+func simdNegI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegI64, p, s, n)) {
+		loopNegN[int64](p, s, n, args)
+	}
+}
+
+// simdNegF32 is neg's SIMD loop for float32.
+func simdNegF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegF32, p, s, n)) {
+		loopNegN[float32](p, s, n, args)
+	}
+}
+
+// simdNegF64 is neg's SIMD loop for float64.
+func simdNegF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NegF64, p, s, n)) {
+		loopNegN[float64](p, s, n, args)
+	}
+}
+
 // loopAbsU computes a for uint8.
 func loopAbsU[T uint8](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -100,6 +149,48 @@ func loopAbsF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Abs(float64(a)))
+	}
+}
+
+// simdAbsI8 is abs's SIMD loop for int8.
+func simdAbsI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsI8, p, s, n)) {
+		loopAbsS[int8](p, s, n, args)
+	}
+}
+
+// simdAbsI16 is abs's SIMD loop for int16.
+func simdAbsI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsI16, p, s, n)) {
+		loopAbsS[int16](p, s, n, args)
+	}
+}
+
+// simdAbsI32 is abs's SIMD loop for int32.
+func simdAbsI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsI32, p, s, n)) {
+		loopAbsS[int32](p, s, n, args)
+	}
+}
+
+// simdAbsI64 is abs's SIMD loop for int64.
+func simdAbsI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsI64, p, s, n)) {
+		loopAbsS[int64](p, s, n, args)
+	}
+}
+
+// simdAbsF32 is abs's SIMD loop for float32.
+func simdAbsF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsF32, p, s, n)) {
+		loopAbsF[float32](p, s, n, args)
+	}
+}
+
+// simdAbsF64 is abs's SIMD loop for float64.
+func simdAbsF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsF64, p, s, n)) {
+		loopAbsF[float64](p, s, n, args)
 	}
 }
 
@@ -189,12 +280,23 @@ func loopExpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 
 // simdExpF32 is exp's SIMD loop for float32.
 func simdExpF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.ExpF32, loopExpF[float32], p, s, n, args)
+	if !(unaryVec(vec.ExpF32, p, s, n)) {
+		loopExpF[float32](p, s, n, args)
+	}
 }
 
 // simdExpF32Stream is exp's streaming SIMD loop for float32.
 func simdExpF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.ExpF32Stream, loopExpF[float32], p, s, n, args)
+	if !(unaryVec(vec.ExpF32Stream, p, s, n)) {
+		loopExpF[float32](p, s, n, args)
+	}
+}
+
+// simdExpF64 is exp's SIMD loop for float64.
+func simdExpF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ExpF64, p, s, n)) {
+		loopExpF[float64](p, s, n, args)
+	}
 }
 
 // loopExp2F computes T(math.Exp2(float64(a))) for float32, float64.
@@ -215,6 +317,20 @@ func loopExp2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Exp2(float64(a)))
+	}
+}
+
+// simdExp2F32 is exp2's SIMD loop for float32.
+func simdExp2F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Exp2F32, p, s, n)) {
+		loopExp2F[float32](p, s, n, args)
+	}
+}
+
+// simdExp2F64 is exp2's SIMD loop for float64.
+func simdExp2F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Exp2F64, p, s, n)) {
+		loopExp2F[float64](p, s, n, args)
 	}
 }
 
@@ -239,6 +355,20 @@ func loopExpm1F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdExpm1F32 is expm1's SIMD loop for float32.
+func simdExpm1F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Expm1F32, p, s, n)) {
+		loopExpm1F[float32](p, s, n, args)
+	}
+}
+
+// simdExpm1F64 is expm1's SIMD loop for float64.
+func simdExpm1F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Expm1F64, p, s, n)) {
+		loopExpm1F[float64](p, s, n, args)
+	}
+}
+
 // loopLogF computes T(elem.Log(float64(a))) for float32, float64.
 func loopLogF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -257,6 +387,20 @@ func loopLogF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log(float64(a)))
+	}
+}
+
+// simdLogF32 is log's SIMD loop for float32.
+func simdLogF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.LogF32, p, s, n)) {
+		loopLogF[float32](p, s, n, args)
+	}
+}
+
+// simdLogF64 is log's SIMD loop for float64.
+func simdLogF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.LogF64, p, s, n)) {
+		loopLogF[float64](p, s, n, args)
 	}
 }
 
@@ -281,6 +425,20 @@ func loopLog2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdLog2F32 is log2's SIMD loop for float32.
+func simdLog2F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Log2F32, p, s, n)) {
+		loopLog2F[float32](p, s, n, args)
+	}
+}
+
+// simdLog2F64 is log2's SIMD loop for float64.
+func simdLog2F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Log2F64, p, s, n)) {
+		loopLog2F[float64](p, s, n, args)
+	}
+}
+
 // loopLog10F computes T(elem.Log10(float64(a))) for float32, float64.
 func loopLog10F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -299,6 +457,20 @@ func loopLog10F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log10(float64(a)))
+	}
+}
+
+// simdLog10F32 is log10's SIMD loop for float32.
+func simdLog10F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Log10F32, p, s, n)) {
+		loopLog10F[float32](p, s, n, args)
+	}
+}
+
+// simdLog10F64 is log10's SIMD loop for float64.
+func simdLog10F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Log10F64, p, s, n)) {
+		loopLog10F[float64](p, s, n, args)
 	}
 }
 
@@ -323,6 +495,20 @@ func loopLog1pF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdLog1pF32 is log1p's SIMD loop for float32.
+func simdLog1pF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Log1pF32, p, s, n)) {
+		loopLog1pF[float32](p, s, n, args)
+	}
+}
+
+// simdLog1pF64 is log1p's SIMD loop for float64.
+func simdLog1pF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.Log1pF64, p, s, n)) {
+		loopLog1pF[float64](p, s, n, args)
+	}
+}
+
 // loopSqrtF computes T(math.Sqrt(float64(a))) for float32, float64.
 func loopSqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -341,6 +527,20 @@ func loopSqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Sqrt(float64(a)))
+	}
+}
+
+// simdSqrtF32 is sqrt's SIMD loop for float32.
+func simdSqrtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SqrtF32, p, s, n)) {
+		loopSqrtF[float32](p, s, n, args)
+	}
+}
+
+// simdSqrtF64 is sqrt's SIMD loop for float64.
+func simdSqrtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SqrtF64, p, s, n)) {
+		loopSqrtF[float64](p, s, n, args)
 	}
 }
 
@@ -365,6 +565,20 @@ func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdRsqrtF32 is rsqrt's SIMD loop for float32.
+func simdRsqrtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.RsqrtF32, p, s, n)) {
+		loopRsqrtF[float32](p, s, n, args)
+	}
+}
+
+// simdRsqrtF64 is rsqrt's SIMD loop for float64.
+func simdRsqrtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.RsqrtF64, p, s, n)) {
+		loopRsqrtF[float64](p, s, n, args)
+	}
+}
+
 // loopReciprocalF computes 1 / a for float32, float64.
 func loopReciprocalF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -383,6 +597,20 @@ func loopReciprocalF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, 
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = 1 / a
+	}
+}
+
+// simdReciprocalF32 is reciprocal's SIMD loop for float32.
+func simdReciprocalF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReciprocalF32, p, s, n)) {
+		loopReciprocalF[float32](p, s, n, args)
+	}
+}
+
+// simdReciprocalF64 is reciprocal's SIMD loop for float64.
+func simdReciprocalF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReciprocalF64, p, s, n)) {
+		loopReciprocalF[float64](p, s, n, args)
 	}
 }
 
@@ -428,6 +656,13 @@ func loopSinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdSinF32 is sin's SIMD loop for float32.
+func simdSinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SinF32, p, s, n)) {
+		loopSinF[float32](p, s, n, args)
+	}
+}
+
 // loopCosF computes T(math.Cos(float64(a))) for float32, float64.
 func loopCosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -449,6 +684,13 @@ func loopCosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdCosF32 is cos's SIMD loop for float32.
+func simdCosF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CosF32, p, s, n)) {
+		loopCosF[float32](p, s, n, args)
+	}
+}
+
 // loopTanF computes T(math.Tan(float64(a))) for float32, float64.
 func loopTanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -467,6 +709,13 @@ func loopTanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Tan(float64(a)))
+	}
+}
+
+// simdTanF32 is tan's SIMD loop for float32.
+func simdTanF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.TanF32, p, s, n)) {
+		loopTanF[float32](p, s, n, args)
 	}
 }
 
@@ -598,12 +847,23 @@ func loopTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 
 // simdTanhF32 is tanh's SIMD loop for float32.
 func simdTanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.TanhF32, loopTanhF[float32], p, s, n, args)
+	if !(unaryVec(vec.TanhF32, p, s, n)) {
+		loopTanhF[float32](p, s, n, args)
+	}
 }
 
 // simdTanhF32Stream is tanh's streaming SIMD loop for float32.
 func simdTanhF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.TanhF32Stream, loopTanhF[float32], p, s, n, args)
+	if !(unaryVec(vec.TanhF32Stream, p, s, n)) {
+		loopTanhF[float32](p, s, n, args)
+	}
+}
+
+// simdTanhF64 is tanh's SIMD loop for float64.
+func simdTanhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.TanhF64, p, s, n)) {
+		loopTanhF[float64](p, s, n, args)
+	}
 }
 
 // loopAsinhF computes T(math.Asinh(float64(a))) for float32, float64.
@@ -692,12 +952,23 @@ func loopSigmoidF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 
 // simdSigmoidF32 is sigmoid's SIMD loop for float32.
 func simdSigmoidF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.SigmoidF32, loopSigmoidF[float32], p, s, n, args)
+	if !(unaryVec(vec.SigmoidF32, p, s, n)) {
+		loopSigmoidF[float32](p, s, n, args)
+	}
 }
 
 // simdSigmoidF32Stream is sigmoid's streaming SIMD loop for float32.
 func simdSigmoidF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.SigmoidF32Stream, loopSigmoidF[float32], p, s, n, args)
+	if !(unaryVec(vec.SigmoidF32Stream, p, s, n)) {
+		loopSigmoidF[float32](p, s, n, args)
+	}
+}
+
+// simdSigmoidF64 is sigmoid's SIMD loop for float64.
+func simdSigmoidF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SigmoidF64, p, s, n)) {
+		loopSigmoidF[float64](p, s, n, args)
+	}
 }
 
 // loopLogitF computes elem.Logit(a, lo, hi, clamp) for float32, float64.
@@ -741,6 +1012,55 @@ func loopReluN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = max(a, 0)
+	}
+}
+
+// simdReluU8 is relu's SIMD loop for uint8.
+func simdReluU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluU8, p, s, n)) {
+		loopReluN[uint8](p, s, n, args)
+	}
+}
+
+// simdReluI8 is relu's SIMD loop for int8.
+func simdReluI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI8, p, s, n)) {
+		loopReluN[int8](p, s, n, args)
+	}
+}
+
+// simdReluI16 is relu's SIMD loop for int16.
+func simdReluI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI16, p, s, n)) {
+		loopReluN[int16](p, s, n, args)
+	}
+}
+
+// simdReluI32 is relu's SIMD loop for int32.
+func simdReluI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI32, p, s, n)) {
+		loopReluN[int32](p, s, n, args)
+	}
+}
+
+// simdReluI64 is relu's SIMD loop for int64.
+func simdReluI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI64, p, s, n)) {
+		loopReluN[int64](p, s, n, args)
+	}
+}
+
+// simdReluF32 is relu's SIMD loop for float32.
+func simdReluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluF32, p, s, n)) {
+		loopReluN[float32](p, s, n, args)
+	}
+}
+
+// simdReluF64 is relu's SIMD loop for float64.
+func simdReluF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluF64, p, s, n)) {
+		loopReluN[float64](p, s, n, args)
 	}
 }
 
@@ -788,12 +1108,16 @@ func loopGeluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 
 // simdGeluF32 is gelu's SIMD loop for float32.
 func simdGeluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.GeluF32, loopGeluF[float32], p, s, n, args)
+	if !(unaryVec(vec.GeluF32, p, s, n)) {
+		loopGeluF[float32](p, s, n, args)
+	}
 }
 
 // simdGeluF32Stream is gelu's streaming SIMD loop for float32.
 func simdGeluF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	unaryVec(vec.GeluF32Stream, loopGeluF[float32], p, s, n, args)
+	if !(unaryVec(vec.GeluF32Stream, p, s, n)) {
+		loopGeluF[float32](p, s, n, args)
+	}
 }
 
 // loopSiluF computes T(elem.Silu(float64(a))) for float32, float64.
@@ -814,6 +1138,20 @@ func loopSiluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Silu(float64(a)))
+	}
+}
+
+// simdSiluF32 is silu's SIMD loop for float32.
+func simdSiluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SiluF32, p, s, n)) {
+		loopSiluF[float32](p, s, n, args)
+	}
+}
+
+// simdSiluF64 is silu's SIMD loop for float64.
+func simdSiluF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SiluF64, p, s, n)) {
+		loopSiluF[float64](p, s, n, args)
 	}
 }
 
@@ -859,6 +1197,13 @@ func loopErfF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdErfF32 is erf's SIMD loop for float32.
+func simdErfF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ErfF32, p, s, n)) {
+		loopErfF[float32](p, s, n, args)
+	}
+}
+
 // loopErfcF computes T(math.Erfc(float64(a))) for float32, float64.
 func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -877,6 +1222,13 @@ func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Erfc(float64(a)))
+	}
+}
+
+// simdErfcF32 is erfc's SIMD loop for float32.
+func simdErfcF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ErfcF32, p, s, n)) {
+		loopErfcF[float32](p, s, n, args)
 	}
 }
 
@@ -901,6 +1253,20 @@ func loopFloorF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdFloorF32 is floor's SIMD loop for float32.
+func simdFloorF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.FloorF32, p, s, n)) {
+		loopFloorF[float32](p, s, n, args)
+	}
+}
+
+// simdFloorF64 is floor's SIMD loop for float64.
+func simdFloorF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.FloorF64, p, s, n)) {
+		loopFloorF[float64](p, s, n, args)
+	}
+}
+
 // loopCeilF computes T(math.Ceil(float64(a))) for float32, float64.
 func loopCeilF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -919,6 +1285,20 @@ func loopCeilF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Ceil(float64(a)))
+	}
+}
+
+// simdCeilF32 is ceil's SIMD loop for float32.
+func simdCeilF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CeilF32, p, s, n)) {
+		loopCeilF[float32](p, s, n, args)
+	}
+}
+
+// simdCeilF64 is ceil's SIMD loop for float64.
+func simdCeilF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CeilF64, p, s, n)) {
+		loopCeilF[float64](p, s, n, args)
 	}
 }
 
@@ -943,6 +1323,20 @@ func loopRoundF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdRoundF32 is round's SIMD loop for float32.
+func simdRoundF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.RoundF32, p, s, n)) {
+		loopRoundF[float32](p, s, n, args)
+	}
+}
+
+// simdRoundF64 is round's SIMD loop for float64.
+func simdRoundF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.RoundF64, p, s, n)) {
+		loopRoundF[float64](p, s, n, args)
+	}
+}
+
 // loopTruncF computes T(math.Trunc(float64(a))) for float32, float64.
 func loopTruncF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -964,6 +1358,20 @@ func loopTruncF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdTruncF32 is trunc's SIMD loop for float32.
+func simdTruncF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.TruncF32, p, s, n)) {
+		loopTruncF[float32](p, s, n, args)
+	}
+}
+
+// simdTruncF64 is trunc's SIMD loop for float64.
+func simdTruncF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.TruncF64, p, s, n)) {
+		loopTruncF[float64](p, s, n, args)
+	}
+}
+
 // loopFracF computes a - T(math.Trunc(float64(a))) for float32, float64.
 func loopFracF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -982,6 +1390,20 @@ func loopFracF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a - T(math.Trunc(float64(a)))
+	}
+}
+
+// simdFracF32 is frac's SIMD loop for float32.
+func simdFracF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.FracF32, p, s, n)) {
+		loopFracF[float32](p, s, n, args)
+	}
+}
+
+// simdFracF64 is frac's SIMD loop for float64.
+func simdFracF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.FracF64, p, s, n)) {
+		loopFracF[float64](p, s, n, args)
 	}
 }
 
@@ -1465,6 +1887,41 @@ func loopAddF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdAddU8 is add's SIMD loop for uint8.
+func simdAddU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddU8, vec.AddScalarU8, vec.ScalarAddU8, p, s, n)) {
+		loopAddI[uint8](p, s, n, args)
+	}
+}
+
+// simdAddI8 is add's SIMD loop for int8.
+func simdAddI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI8, vec.AddScalarI8, vec.ScalarAddI8, p, s, n)) {
+		loopAddI[int8](p, s, n, args)
+	}
+}
+
+// simdAddI16 is add's SIMD loop for int16.
+func simdAddI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI16, vec.AddScalarI16, vec.ScalarAddI16, p, s, n)) {
+		loopAddI[int16](p, s, n, args)
+	}
+}
+
+// simdAddI32 is add's SIMD loop for int32.
+func simdAddI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI32, vec.AddScalarI32, vec.ScalarAddI32, p, s, n)) {
+		loopAddI[int32](p, s, n, args)
+	}
+}
+
+// simdAddI64 is add's SIMD loop for int64.
+func simdAddI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI64, vec.AddScalarI64, vec.ScalarAddI64, p, s, n)) {
+		loopAddI[int64](p, s, n, args)
+	}
+}
+
 // simdAddF32 is add's SIMD loop for float32.
 func simdAddF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	addVec(&vecF32, loopAddF[float32], p, s, n, args)
@@ -1669,6 +2126,41 @@ func loopSubF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdSubU8 is sub's SIMD loop for uint8.
+func simdSubU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubU8, vec.SubScalarU8, vec.ScalarSubU8, p, s, n)) {
+		loopSubI[uint8](p, s, n, args)
+	}
+}
+
+// simdSubI8 is sub's SIMD loop for int8.
+func simdSubI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI8, vec.SubScalarI8, vec.ScalarSubI8, p, s, n)) {
+		loopSubI[int8](p, s, n, args)
+	}
+}
+
+// simdSubI16 is sub's SIMD loop for int16.
+func simdSubI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI16, vec.SubScalarI16, vec.ScalarSubI16, p, s, n)) {
+		loopSubI[int16](p, s, n, args)
+	}
+}
+
+// simdSubI32 is sub's SIMD loop for int32.
+func simdSubI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI32, vec.SubScalarI32, vec.ScalarSubI32, p, s, n)) {
+		loopSubI[int32](p, s, n, args)
+	}
+}
+
+// simdSubI64 is sub's SIMD loop for int64.
+func simdSubI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI64, vec.SubScalarI64, vec.ScalarSubI64, p, s, n)) {
+		loopSubI[int64](p, s, n, args)
+	}
+}
+
 // simdSubF32 is sub's SIMD loop for float32.
 func simdSubF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	subVec(&vecF32, loopSubF[float32], p, s, n, args)
@@ -1774,6 +2266,41 @@ func loopMulN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]u
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a * b
+	}
+}
+
+// simdMulU8 is mul's SIMD loop for uint8.
+func simdMulU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulU8, vec.MulScalarU8, vec.ScalarMulU8, p, s, n)) {
+		loopMulN[uint8](p, s, n, args)
+	}
+}
+
+// simdMulI8 is mul's SIMD loop for int8.
+func simdMulI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI8, vec.MulScalarI8, vec.ScalarMulI8, p, s, n)) {
+		loopMulN[int8](p, s, n, args)
+	}
+}
+
+// simdMulI16 is mul's SIMD loop for int16.
+func simdMulI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI16, vec.MulScalarI16, vec.ScalarMulI16, p, s, n)) {
+		loopMulN[int16](p, s, n, args)
+	}
+}
+
+// simdMulI32 is mul's SIMD loop for int32.
+func simdMulI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI32, vec.MulScalarI32, vec.ScalarMulI32, p, s, n)) {
+		loopMulN[int32](p, s, n, args)
+	}
+}
+
+// simdMulI64 is mul's SIMD loop for int64.
+func simdMulI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI64, vec.MulScalarI64, vec.ScalarMulI64, p, s, n)) {
+		loopMulN[int64](p, s, n, args)
 	}
 }
 
@@ -2433,6 +2960,13 @@ func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdPowF32 is pow's SIMD loop for float32.
+func simdPowF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowF32, vec.PowScalarF32, vec.ScalarPowF32, p, s, n)) {
+		loopPowF[float32](p, s, n, args)
+	}
+}
+
 // loopMaximumB computes a || b for bool.
 func loopMaximumB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2521,6 +3055,55 @@ func loopMaximumN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p 
 	}
 }
 
+// simdMaximumU8 is maximum's SIMD loop for uint8.
+func simdMaximumU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumU8, vec.MaximumScalarU8, vec.ScalarMaximumU8, p, s, n)) {
+		loopMaximumN[uint8](p, s, n, args)
+	}
+}
+
+// simdMaximumI8 is maximum's SIMD loop for int8.
+func simdMaximumI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI8, vec.MaximumScalarI8, vec.ScalarMaximumI8, p, s, n)) {
+		loopMaximumN[int8](p, s, n, args)
+	}
+}
+
+// simdMaximumI16 is maximum's SIMD loop for int16.
+func simdMaximumI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI16, vec.MaximumScalarI16, vec.ScalarMaximumI16, p, s, n)) {
+		loopMaximumN[int16](p, s, n, args)
+	}
+}
+
+// simdMaximumI32 is maximum's SIMD loop for int32.
+func simdMaximumI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI32, vec.MaximumScalarI32, vec.ScalarMaximumI32, p, s, n)) {
+		loopMaximumN[int32](p, s, n, args)
+	}
+}
+
+// simdMaximumI64 is maximum's SIMD loop for int64.
+func simdMaximumI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI64, vec.MaximumScalarI64, vec.ScalarMaximumI64, p, s, n)) {
+		loopMaximumN[int64](p, s, n, args)
+	}
+}
+
+// simdMaximumF32 is maximum's SIMD loop for float32.
+func simdMaximumF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF32, vec.MaximumScalarF32, vec.ScalarMaximumF32, p, s, n)) {
+		loopMaximumN[float32](p, s, n, args)
+	}
+}
+
+// simdMaximumF64 is maximum's SIMD loop for float64.
+func simdMaximumF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF64, vec.MaximumScalarF64, vec.ScalarMaximumF64, p, s, n)) {
+		loopMaximumN[float64](p, s, n, args)
+	}
+}
+
 // loopMinimumB computes a && b for bool.
 func loopMinimumB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2606,6 +3189,55 @@ func loopMinimumN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p 
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = min(a, b)
+	}
+}
+
+// simdMinimumU8 is minimum's SIMD loop for uint8.
+func simdMinimumU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumU8, vec.MinimumScalarU8, vec.ScalarMinimumU8, p, s, n)) {
+		loopMinimumN[uint8](p, s, n, args)
+	}
+}
+
+// simdMinimumI8 is minimum's SIMD loop for int8.
+func simdMinimumI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI8, vec.MinimumScalarI8, vec.ScalarMinimumI8, p, s, n)) {
+		loopMinimumN[int8](p, s, n, args)
+	}
+}
+
+// simdMinimumI16 is minimum's SIMD loop for int16.
+func simdMinimumI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI16, vec.MinimumScalarI16, vec.ScalarMinimumI16, p, s, n)) {
+		loopMinimumN[int16](p, s, n, args)
+	}
+}
+
+// simdMinimumI32 is minimum's SIMD loop for int32.
+func simdMinimumI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI32, vec.MinimumScalarI32, vec.ScalarMinimumI32, p, s, n)) {
+		loopMinimumN[int32](p, s, n, args)
+	}
+}
+
+// simdMinimumI64 is minimum's SIMD loop for int64.
+func simdMinimumI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI64, vec.MinimumScalarI64, vec.ScalarMinimumI64, p, s, n)) {
+		loopMinimumN[int64](p, s, n, args)
+	}
+}
+
+// simdMinimumF32 is minimum's SIMD loop for float32.
+func simdMinimumF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF32, vec.MinimumScalarF32, vec.ScalarMinimumF32, p, s, n)) {
+		loopMinimumN[float32](p, s, n, args)
+	}
+}
+
+// simdMinimumF64 is minimum's SIMD loop for float64.
+func simdMinimumF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF64, vec.MinimumScalarF64, vec.ScalarMinimumF64, p, s, n)) {
+		loopMinimumN[float64](p, s, n, args)
 	}
 }
 
@@ -3049,6 +3681,55 @@ func loopEqA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64](
 	}
 }
 
+// simdEqU8 is eq's SIMD loop for uint8.
+func simdEqU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqU8, vec.EqScalarU8, vec.ScalarEqU8, p, s, n)) {
+		loopEqA[uint8](p, s, n, args)
+	}
+}
+
+// simdEqI8 is eq's SIMD loop for int8.
+func simdEqI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqI8, vec.EqScalarI8, vec.ScalarEqI8, p, s, n)) {
+		loopEqA[int8](p, s, n, args)
+	}
+}
+
+// simdEqI16 is eq's SIMD loop for int16.
+func simdEqI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqI16, vec.EqScalarI16, vec.ScalarEqI16, p, s, n)) {
+		loopEqA[int16](p, s, n, args)
+	}
+}
+
+// simdEqI32 is eq's SIMD loop for int32.
+func simdEqI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqI32, vec.EqScalarI32, vec.ScalarEqI32, p, s, n)) {
+		loopEqA[int32](p, s, n, args)
+	}
+}
+
+// simdEqI64 is eq's SIMD loop for int64.
+func simdEqI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqI64, vec.EqScalarI64, vec.ScalarEqI64, p, s, n)) {
+		loopEqA[int64](p, s, n, args)
+	}
+}
+
+// simdEqF32 is eq's SIMD loop for float32.
+func simdEqF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqF32, vec.EqScalarF32, vec.ScalarEqF32, p, s, n)) {
+		loopEqA[float32](p, s, n, args)
+	}
+}
+
+// simdEqF64 is eq's SIMD loop for float64.
+func simdEqF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.EqF64, vec.EqScalarF64, vec.ScalarEqF64, p, s, n)) {
+		loopEqA[float64](p, s, n, args)
+	}
+}
+
 // loopNeA computes a != b for bool, uint8, int8, int16, int32, int64, float32, float64.
 func loopNeA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3090,6 +3771,55 @@ func loopNeA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64](
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(a != b)
+	}
+}
+
+// simdNeU8 is ne's SIMD loop for uint8.
+func simdNeU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeU8, vec.NeScalarU8, vec.ScalarNeU8, p, s, n)) {
+		loopNeA[uint8](p, s, n, args)
+	}
+}
+
+// simdNeI8 is ne's SIMD loop for int8.
+func simdNeI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeI8, vec.NeScalarI8, vec.ScalarNeI8, p, s, n)) {
+		loopNeA[int8](p, s, n, args)
+	}
+}
+
+// simdNeI16 is ne's SIMD loop for int16.
+func simdNeI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeI16, vec.NeScalarI16, vec.ScalarNeI16, p, s, n)) {
+		loopNeA[int16](p, s, n, args)
+	}
+}
+
+// simdNeI32 is ne's SIMD loop for int32.
+func simdNeI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeI32, vec.NeScalarI32, vec.ScalarNeI32, p, s, n)) {
+		loopNeA[int32](p, s, n, args)
+	}
+}
+
+// simdNeI64 is ne's SIMD loop for int64.
+func simdNeI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeI64, vec.NeScalarI64, vec.ScalarNeI64, p, s, n)) {
+		loopNeA[int64](p, s, n, args)
+	}
+}
+
+// simdNeF32 is ne's SIMD loop for float32.
+func simdNeF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeF32, vec.NeScalarF32, vec.ScalarNeF32, p, s, n)) {
+		loopNeA[float32](p, s, n, args)
+	}
+}
+
+// simdNeF64 is ne's SIMD loop for float64.
+func simdNeF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.NeF64, vec.NeScalarF64, vec.ScalarNeF64, p, s, n)) {
+		loopNeA[float64](p, s, n, args)
 	}
 }
 
@@ -3181,6 +3911,55 @@ func loopLtN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]un
 	}
 }
 
+// simdLtU8 is lt's SIMD loop for uint8.
+func simdLtU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtU8, vec.LtScalarU8, vec.ScalarLtU8, p, s, n)) {
+		loopLtN[uint8](p, s, n, args)
+	}
+}
+
+// simdLtI8 is lt's SIMD loop for int8.
+func simdLtI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtI8, vec.LtScalarI8, vec.ScalarLtI8, p, s, n)) {
+		loopLtN[int8](p, s, n, args)
+	}
+}
+
+// simdLtI16 is lt's SIMD loop for int16.
+func simdLtI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtI16, vec.LtScalarI16, vec.ScalarLtI16, p, s, n)) {
+		loopLtN[int16](p, s, n, args)
+	}
+}
+
+// simdLtI32 is lt's SIMD loop for int32.
+func simdLtI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtI32, vec.LtScalarI32, vec.ScalarLtI32, p, s, n)) {
+		loopLtN[int32](p, s, n, args)
+	}
+}
+
+// simdLtI64 is lt's SIMD loop for int64.
+func simdLtI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtI64, vec.LtScalarI64, vec.ScalarLtI64, p, s, n)) {
+		loopLtN[int64](p, s, n, args)
+	}
+}
+
+// simdLtF32 is lt's SIMD loop for float32.
+func simdLtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtF32, vec.LtScalarF32, vec.ScalarLtF32, p, s, n)) {
+		loopLtN[float32](p, s, n, args)
+	}
+}
+
+// simdLtF64 is lt's SIMD loop for float64.
+func simdLtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LtF64, vec.LtScalarF64, vec.ScalarLtF64, p, s, n)) {
+		loopLtN[float64](p, s, n, args)
+	}
+}
+
 // loopLeB computes !a || b for bool.
 func loopLeB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3266,6 +4045,55 @@ func loopLeN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]un
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(a <= b)
+	}
+}
+
+// simdLeU8 is le's SIMD loop for uint8.
+func simdLeU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeU8, vec.LeScalarU8, vec.ScalarLeU8, p, s, n)) {
+		loopLeN[uint8](p, s, n, args)
+	}
+}
+
+// simdLeI8 is le's SIMD loop for int8.
+func simdLeI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeI8, vec.LeScalarI8, vec.ScalarLeI8, p, s, n)) {
+		loopLeN[int8](p, s, n, args)
+	}
+}
+
+// simdLeI16 is le's SIMD loop for int16.
+func simdLeI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeI16, vec.LeScalarI16, vec.ScalarLeI16, p, s, n)) {
+		loopLeN[int16](p, s, n, args)
+	}
+}
+
+// simdLeI32 is le's SIMD loop for int32.
+func simdLeI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeI32, vec.LeScalarI32, vec.ScalarLeI32, p, s, n)) {
+		loopLeN[int32](p, s, n, args)
+	}
+}
+
+// simdLeI64 is le's SIMD loop for int64.
+func simdLeI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeI64, vec.LeScalarI64, vec.ScalarLeI64, p, s, n)) {
+		loopLeN[int64](p, s, n, args)
+	}
+}
+
+// simdLeF32 is le's SIMD loop for float32.
+func simdLeF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeF32, vec.LeScalarF32, vec.ScalarLeF32, p, s, n)) {
+		loopLeN[float32](p, s, n, args)
+	}
+}
+
+// simdLeF64 is le's SIMD loop for float64.
+func simdLeF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.LeF64, vec.LeScalarF64, vec.ScalarLeF64, p, s, n)) {
+		loopLeN[float64](p, s, n, args)
 	}
 }
 
@@ -3357,6 +4185,55 @@ func loopGtN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]un
 	}
 }
 
+// simdGtU8 is gt's SIMD loop for uint8.
+func simdGtU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtU8, vec.GtScalarU8, vec.ScalarGtU8, p, s, n)) {
+		loopGtN[uint8](p, s, n, args)
+	}
+}
+
+// simdGtI8 is gt's SIMD loop for int8.
+func simdGtI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtI8, vec.GtScalarI8, vec.ScalarGtI8, p, s, n)) {
+		loopGtN[int8](p, s, n, args)
+	}
+}
+
+// simdGtI16 is gt's SIMD loop for int16.
+func simdGtI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtI16, vec.GtScalarI16, vec.ScalarGtI16, p, s, n)) {
+		loopGtN[int16](p, s, n, args)
+	}
+}
+
+// simdGtI32 is gt's SIMD loop for int32.
+func simdGtI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtI32, vec.GtScalarI32, vec.ScalarGtI32, p, s, n)) {
+		loopGtN[int32](p, s, n, args)
+	}
+}
+
+// simdGtI64 is gt's SIMD loop for int64.
+func simdGtI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtI64, vec.GtScalarI64, vec.ScalarGtI64, p, s, n)) {
+		loopGtN[int64](p, s, n, args)
+	}
+}
+
+// simdGtF32 is gt's SIMD loop for float32.
+func simdGtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtF32, vec.GtScalarF32, vec.ScalarGtF32, p, s, n)) {
+		loopGtN[float32](p, s, n, args)
+	}
+}
+
+// simdGtF64 is gt's SIMD loop for float64.
+func simdGtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GtF64, vec.GtScalarF64, vec.ScalarGtF64, p, s, n)) {
+		loopGtN[float64](p, s, n, args)
+	}
+}
+
 // loopGeB computes a || !b for bool.
 func loopGeB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3442,6 +4319,55 @@ func loopGeN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]un
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(a >= b)
+	}
+}
+
+// simdGeU8 is ge's SIMD loop for uint8.
+func simdGeU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeU8, vec.GeScalarU8, vec.ScalarGeU8, p, s, n)) {
+		loopGeN[uint8](p, s, n, args)
+	}
+}
+
+// simdGeI8 is ge's SIMD loop for int8.
+func simdGeI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeI8, vec.GeScalarI8, vec.ScalarGeI8, p, s, n)) {
+		loopGeN[int8](p, s, n, args)
+	}
+}
+
+// simdGeI16 is ge's SIMD loop for int16.
+func simdGeI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeI16, vec.GeScalarI16, vec.ScalarGeI16, p, s, n)) {
+		loopGeN[int16](p, s, n, args)
+	}
+}
+
+// simdGeI32 is ge's SIMD loop for int32.
+func simdGeI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeI32, vec.GeScalarI32, vec.ScalarGeI32, p, s, n)) {
+		loopGeN[int32](p, s, n, args)
+	}
+}
+
+// simdGeI64 is ge's SIMD loop for int64.
+func simdGeI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeI64, vec.GeScalarI64, vec.ScalarGeI64, p, s, n)) {
+		loopGeN[int64](p, s, n, args)
+	}
+}
+
+// simdGeF32 is ge's SIMD loop for float32.
+func simdGeF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeF32, vec.GeScalarF32, vec.ScalarGeF32, p, s, n)) {
+		loopGeN[float32](p, s, n, args)
+	}
+}
+
+// simdGeF64 is ge's SIMD loop for float64.
+func simdGeF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.GeF64, vec.GeScalarF64, vec.ScalarGeF64, p, s, n)) {
+		loopGeN[float64](p, s, n, args)
 	}
 }
 
@@ -3797,6 +4723,41 @@ func loopBitwiseAndI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer
 	}
 }
 
+// simdBitwiseAndU8 is bitwise_and's SIMD loop for uint8.
+func simdBitwiseAndU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.AndU8, vec.AndScalarU8, vec.ScalarAndU8, p, s, n)) {
+		loopBitwiseAndI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseAndI8 is bitwise_and's SIMD loop for int8.
+func simdBitwiseAndI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.AndI8, vec.AndScalarI8, vec.ScalarAndI8, p, s, n)) {
+		loopBitwiseAndI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseAndI16 is bitwise_and's SIMD loop for int16.
+func simdBitwiseAndI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.AndI16, vec.AndScalarI16, vec.ScalarAndI16, p, s, n)) {
+		loopBitwiseAndI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseAndI32 is bitwise_and's SIMD loop for int32.
+func simdBitwiseAndI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.AndI32, vec.AndScalarI32, vec.ScalarAndI32, p, s, n)) {
+		loopBitwiseAndI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseAndI64 is bitwise_and's SIMD loop for int64.
+func simdBitwiseAndI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.AndI64, vec.AndScalarI64, vec.ScalarAndI64, p, s, n)) {
+		loopBitwiseAndI[int64](p, s, n, args)
+	}
+}
+
 // loopBitwiseOrB computes a || b for bool.
 func loopBitwiseOrB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3885,6 +4846,41 @@ func loopBitwiseOrI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer,
 	}
 }
 
+// simdBitwiseOrU8 is bitwise_or's SIMD loop for uint8.
+func simdBitwiseOrU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.OrU8, vec.OrScalarU8, vec.ScalarOrU8, p, s, n)) {
+		loopBitwiseOrI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseOrI8 is bitwise_or's SIMD loop for int8.
+func simdBitwiseOrI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.OrI8, vec.OrScalarI8, vec.ScalarOrI8, p, s, n)) {
+		loopBitwiseOrI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseOrI16 is bitwise_or's SIMD loop for int16.
+func simdBitwiseOrI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.OrI16, vec.OrScalarI16, vec.ScalarOrI16, p, s, n)) {
+		loopBitwiseOrI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseOrI32 is bitwise_or's SIMD loop for int32.
+func simdBitwiseOrI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.OrI32, vec.OrScalarI32, vec.ScalarOrI32, p, s, n)) {
+		loopBitwiseOrI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseOrI64 is bitwise_or's SIMD loop for int64.
+func simdBitwiseOrI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.OrI64, vec.OrScalarI64, vec.ScalarOrI64, p, s, n)) {
+		loopBitwiseOrI[int64](p, s, n, args)
+	}
+}
+
 // loopBitwiseXorB computes a != b for bool.
 func loopBitwiseXorB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3970,6 +4966,41 @@ func loopBitwiseXorI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a ^ b
+	}
+}
+
+// simdBitwiseXorU8 is bitwise_xor's SIMD loop for uint8.
+func simdBitwiseXorU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.XorU8, vec.XorScalarU8, vec.ScalarXorU8, p, s, n)) {
+		loopBitwiseXorI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseXorI8 is bitwise_xor's SIMD loop for int8.
+func simdBitwiseXorI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.XorI8, vec.XorScalarI8, vec.ScalarXorI8, p, s, n)) {
+		loopBitwiseXorI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseXorI16 is bitwise_xor's SIMD loop for int16.
+func simdBitwiseXorI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.XorI16, vec.XorScalarI16, vec.ScalarXorI16, p, s, n)) {
+		loopBitwiseXorI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseXorI32 is bitwise_xor's SIMD loop for int32.
+func simdBitwiseXorI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.XorI32, vec.XorScalarI32, vec.ScalarXorI32, p, s, n)) {
+		loopBitwiseXorI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseXorI64 is bitwise_xor's SIMD loop for int64.
+func simdBitwiseXorI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.XorI64, vec.XorScalarI64, vec.ScalarXorI64, p, s, n)) {
+		loopBitwiseXorI[int64](p, s, n, args)
 	}
 }
 
@@ -4149,6 +5180,55 @@ func loopClampMinN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p
 	}
 }
 
+// simdClampMinU8 is clamp's SIMD loop for uint8.
+func simdClampMinU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumU8, vec.MaximumScalarU8, vec.ScalarMaximumU8, p, s, n)) {
+		loopClampMinN[uint8](p, s, n, args)
+	}
+}
+
+// simdClampMinI8 is clamp's SIMD loop for int8.
+func simdClampMinI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI8, vec.MaximumScalarI8, vec.ScalarMaximumI8, p, s, n)) {
+		loopClampMinN[int8](p, s, n, args)
+	}
+}
+
+// simdClampMinI16 is clamp's SIMD loop for int16.
+func simdClampMinI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI16, vec.MaximumScalarI16, vec.ScalarMaximumI16, p, s, n)) {
+		loopClampMinN[int16](p, s, n, args)
+	}
+}
+
+// simdClampMinI32 is clamp's SIMD loop for int32.
+func simdClampMinI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI32, vec.MaximumScalarI32, vec.ScalarMaximumI32, p, s, n)) {
+		loopClampMinN[int32](p, s, n, args)
+	}
+}
+
+// simdClampMinI64 is clamp's SIMD loop for int64.
+func simdClampMinI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI64, vec.MaximumScalarI64, vec.ScalarMaximumI64, p, s, n)) {
+		loopClampMinN[int64](p, s, n, args)
+	}
+}
+
+// simdClampMinF32 is clamp's SIMD loop for float32.
+func simdClampMinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF32, vec.MaximumScalarF32, vec.ScalarMaximumF32, p, s, n)) {
+		loopClampMinN[float32](p, s, n, args)
+	}
+}
+
+// simdClampMinF64 is clamp's SIMD loop for float64.
+func simdClampMinF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF64, vec.MaximumScalarF64, vec.ScalarMaximumF64, p, s, n)) {
+		loopClampMinN[float64](p, s, n, args)
+	}
+}
+
 // loopClampMaxB computes a && b for bool.
 func loopClampMaxB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -4234,6 +5314,55 @@ func loopClampMaxN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = min(a, b)
+	}
+}
+
+// simdClampMaxU8 is clamp's SIMD loop for uint8.
+func simdClampMaxU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumU8, vec.MinimumScalarU8, vec.ScalarMinimumU8, p, s, n)) {
+		loopClampMaxN[uint8](p, s, n, args)
+	}
+}
+
+// simdClampMaxI8 is clamp's SIMD loop for int8.
+func simdClampMaxI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI8, vec.MinimumScalarI8, vec.ScalarMinimumI8, p, s, n)) {
+		loopClampMaxN[int8](p, s, n, args)
+	}
+}
+
+// simdClampMaxI16 is clamp's SIMD loop for int16.
+func simdClampMaxI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI16, vec.MinimumScalarI16, vec.ScalarMinimumI16, p, s, n)) {
+		loopClampMaxN[int16](p, s, n, args)
+	}
+}
+
+// simdClampMaxI32 is clamp's SIMD loop for int32.
+func simdClampMaxI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI32, vec.MinimumScalarI32, vec.ScalarMinimumI32, p, s, n)) {
+		loopClampMaxN[int32](p, s, n, args)
+	}
+}
+
+// simdClampMaxI64 is clamp's SIMD loop for int64.
+func simdClampMaxI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI64, vec.MinimumScalarI64, vec.ScalarMinimumI64, p, s, n)) {
+		loopClampMaxN[int64](p, s, n, args)
+	}
+}
+
+// simdClampMaxF32 is clamp's SIMD loop for float32.
+func simdClampMaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF32, vec.MinimumScalarF32, vec.ScalarMinimumF32, p, s, n)) {
+		loopClampMaxN[float32](p, s, n, args)
+	}
+}
+
+// simdClampMaxF64 is clamp's SIMD loop for float64.
+func simdClampMaxF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF64, vec.MinimumScalarF64, vec.ScalarMinimumF64, p, s, n)) {
+		loopClampMaxN[float64](p, s, n, args)
 	}
 }
 
@@ -4685,61 +5814,61 @@ func loopLerpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 // the generated loops, the SIMD kernels where the table names them, and
 // their streaming twins (Note [Streaming stores]).
 func init() {
-	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: loopNegN[uint8], dtype.Int8: loopNegN[int8], dtype.Int16: loopNegN[int16], dtype.Int32: loopNegN[int32], dtype.Int64: loopNegN[int64], dtype.Float32: loopNegN[float32], dtype.Float64: loopNegN[float64]}
-	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: loopAbsS[int8], dtype.Int16: loopAbsS[int16], dtype.Int32: loopAbsS[int32], dtype.Int64: loopAbsS[int64], dtype.Float32: loopAbsF[float32], dtype.Float64: loopAbsF[float64]}
+	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: simdNegU8, dtype.Int8: simdNegI8, dtype.Int16: simdNegI16, dtype.Int32: simdNegI32, dtype.Int64: simdNegI64, dtype.Float32: simdNegF32, dtype.Float64: simdNegF64}
+	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
 	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: loopSignSF[float32], dtype.Float64: loopSignSF[float64]}
-	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: loopExpF[float64]}
+	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: simdExpF64}
 	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream}
-	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: loopExp2F[float32], dtype.Float64: loopExp2F[float64]}
-	pointwiseLoops[optable.Expm1.Code] = [dtype.Count]loopFn{dtype.Float32: loopExpm1F[float32], dtype.Float64: loopExpm1F[float64]}
-	pointwiseLoops[optable.Log.Code] = [dtype.Count]loopFn{dtype.Float32: loopLogF[float32], dtype.Float64: loopLogF[float64]}
-	pointwiseLoops[optable.Log2.Code] = [dtype.Count]loopFn{dtype.Float32: loopLog2F[float32], dtype.Float64: loopLog2F[float64]}
-	pointwiseLoops[optable.Log10.Code] = [dtype.Count]loopFn{dtype.Float32: loopLog10F[float32], dtype.Float64: loopLog10F[float64]}
-	pointwiseLoops[optable.Log1p.Code] = [dtype.Count]loopFn{dtype.Float32: loopLog1pF[float32], dtype.Float64: loopLog1pF[float64]}
-	pointwiseLoops[optable.Sqrt.Code] = [dtype.Count]loopFn{dtype.Float32: loopSqrtF[float32], dtype.Float64: loopSqrtF[float64]}
-	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: loopRsqrtF[float32], dtype.Float64: loopRsqrtF[float64]}
-	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: loopReciprocalF[float32], dtype.Float64: loopReciprocalF[float64]}
+	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: simdExp2F32, dtype.Float64: simdExp2F64}
+	pointwiseLoops[optable.Expm1.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpm1F32, dtype.Float64: simdExpm1F64}
+	pointwiseLoops[optable.Log.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogF32, dtype.Float64: simdLogF64}
+	pointwiseLoops[optable.Log2.Code] = [dtype.Count]loopFn{dtype.Float32: simdLog2F32, dtype.Float64: simdLog2F64}
+	pointwiseLoops[optable.Log10.Code] = [dtype.Count]loopFn{dtype.Float32: simdLog10F32, dtype.Float64: simdLog10F64}
+	pointwiseLoops[optable.Log1p.Code] = [dtype.Count]loopFn{dtype.Float32: simdLog1pF32, dtype.Float64: simdLog1pF64}
+	pointwiseLoops[optable.Sqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdSqrtF32, dtype.Float64: simdSqrtF64}
+	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdRsqrtF32, dtype.Float64: simdRsqrtF64}
+	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: simdReciprocalF32, dtype.Float64: simdReciprocalF64}
 	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: loopSquareN[uint8], dtype.Int8: loopSquareN[int8], dtype.Int16: loopSquareN[int16], dtype.Int32: loopSquareN[int32], dtype.Int64: loopSquareN[int64], dtype.Float32: loopSquareN[float32], dtype.Float64: loopSquareN[float64]}
-	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: loopSinF[float32], dtype.Float64: loopSinF[float64]}
-	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: loopCosF[float32], dtype.Float64: loopCosF[float64]}
-	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: loopTanF[float32], dtype.Float64: loopTanF[float64]}
+	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: loopSinF[float64]}
+	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: loopCosF[float64]}
+	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: loopTanF[float64]}
 	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: loopAsinF[float32], dtype.Float64: loopAsinF[float64]}
 	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: loopAcosF[float32], dtype.Float64: loopAcosF[float64]}
 	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtanF[float32], dtype.Float64: loopAtanF[float64]}
 	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: loopSinhF[float32], dtype.Float64: loopSinhF[float64]}
 	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: loopCoshF[float32], dtype.Float64: loopCoshF[float64]}
-	pointwiseLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32, dtype.Float64: loopTanhF[float64]}
+	pointwiseLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32, dtype.Float64: simdTanhF64}
 	streamLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32Stream}
 	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: loopAsinhF[float32], dtype.Float64: loopAsinhF[float64]}
 	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: loopAcoshF[float32], dtype.Float64: loopAcoshF[float64]}
 	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtanhF[float32], dtype.Float64: loopAtanhF[float64]}
-	pointwiseLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32, dtype.Float64: loopSigmoidF[float64]}
+	pointwiseLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32, dtype.Float64: simdSigmoidF64}
 	streamLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32Stream}
 	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: loopLogitF[float32], dtype.Float64: loopLogitF[float64]}
-	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: loopReluN[uint8], dtype.Int8: loopReluN[int8], dtype.Int16: loopReluN[int16], dtype.Int32: loopReluN[int32], dtype.Int64: loopReluN[int64], dtype.Float32: loopReluN[float32], dtype.Float64: loopReluN[float64]}
+	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
 	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: loopGeluTanhF[float32], dtype.Float64: loopGeluTanhF[float64]}
 	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: loopGeluF[float64]}
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
-	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: loopSiluF[float32], dtype.Float64: loopSiluF[float64]}
+	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: simdSiluF32, dtype.Float64: simdSiluF64}
 	pointwiseLoops[optable.Softsign.Code] = [dtype.Count]loopFn{dtype.Float32: loopSoftsignF[float32], dtype.Float64: loopSoftsignF[float64]}
-	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: loopErfF[float32], dtype.Float64: loopErfF[float64]}
-	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: loopErfcF[float32], dtype.Float64: loopErfcF[float64]}
-	pointwiseLoops[optable.Floor.Code] = [dtype.Count]loopFn{dtype.Float32: loopFloorF[float32], dtype.Float64: loopFloorF[float64]}
-	pointwiseLoops[optable.Ceil.Code] = [dtype.Count]loopFn{dtype.Float32: loopCeilF[float32], dtype.Float64: loopCeilF[float64]}
-	pointwiseLoops[optable.Round.Code] = [dtype.Count]loopFn{dtype.Float32: loopRoundF[float32], dtype.Float64: loopRoundF[float64]}
-	pointwiseLoops[optable.Trunc.Code] = [dtype.Count]loopFn{dtype.Float32: loopTruncF[float32], dtype.Float64: loopTruncF[float64]}
-	pointwiseLoops[optable.Frac.Code] = [dtype.Count]loopFn{dtype.Float32: loopFracF[float32], dtype.Float64: loopFracF[float64]}
+	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfF32, dtype.Float64: loopErfF[float64]}
+	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfcF32, dtype.Float64: loopErfcF[float64]}
+	pointwiseLoops[optable.Floor.Code] = [dtype.Count]loopFn{dtype.Float32: simdFloorF32, dtype.Float64: simdFloorF64}
+	pointwiseLoops[optable.Ceil.Code] = [dtype.Count]loopFn{dtype.Float32: simdCeilF32, dtype.Float64: simdCeilF64}
+	pointwiseLoops[optable.Round.Code] = [dtype.Count]loopFn{dtype.Float32: simdRoundF32, dtype.Float64: simdRoundF64}
+	pointwiseLoops[optable.Trunc.Code] = [dtype.Count]loopFn{dtype.Float32: simdTruncF32, dtype.Float64: simdTruncF64}
+	pointwiseLoops[optable.Frac.Code] = [dtype.Count]loopFn{dtype.Float32: simdFracF32, dtype.Float64: simdFracF64}
 	pointwiseLoops[optable.LogicalNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopLogicalNotB[bool], dtype.Uint8: loopLogicalNotN[uint8], dtype.Int8: loopLogicalNotN[int8], dtype.Int16: loopLogicalNotN[int16], dtype.Int32: loopLogicalNotN[int32], dtype.Int64: loopLogicalNotN[int64], dtype.Float32: loopLogicalNotN[float32], dtype.Float64: loopLogicalNotN[float64]}
 	pointwiseLoops[optable.BitwiseNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseNotB[bool], dtype.Uint8: loopBitwiseNotI[uint8], dtype.Int8: loopBitwiseNotI[int8], dtype.Int16: loopBitwiseNotI[int16], dtype.Int32: loopBitwiseNotI[int32], dtype.Int64: loopBitwiseNotI[int64]}
 	pointwiseLoops[optable.IsNan.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsNanA[bool], dtype.Uint8: loopIsNanA[uint8], dtype.Int8: loopIsNanA[int8], dtype.Int16: loopIsNanA[int16], dtype.Int32: loopIsNanA[int32], dtype.Int64: loopIsNanA[int64], dtype.Float32: loopIsNanA[float32], dtype.Float64: loopIsNanA[float64]}
 	pointwiseLoops[optable.IsInf.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsInfBI[bool], dtype.Uint8: loopIsInfBI[uint8], dtype.Int8: loopIsInfBI[int8], dtype.Int16: loopIsInfBI[int16], dtype.Int32: loopIsInfBI[int32], dtype.Int64: loopIsInfBI[int64], dtype.Float32: loopIsInfF[float32], dtype.Float64: loopIsInfF[float64]}
 	pointwiseLoops[optable.IsFinite.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsFiniteBI[bool], dtype.Uint8: loopIsFiniteBI[uint8], dtype.Int8: loopIsFiniteBI[int8], dtype.Int16: loopIsFiniteBI[int16], dtype.Int32: loopIsFiniteBI[int32], dtype.Int64: loopIsFiniteBI[int64], dtype.Float32: loopIsFiniteF[float32], dtype.Float64: loopIsFiniteF[float64]}
 	pointwiseLoops[optable.Signbit.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignbitB[bool], dtype.Uint8: loopSignbitI[uint8], dtype.Int8: loopSignbitI[int8], dtype.Int16: loopSignbitI[int16], dtype.Int32: loopSignbitI[int32], dtype.Int64: loopSignbitI[int64], dtype.Float32: loopSignbitF[float32], dtype.Float64: loopSignbitF[float64]}
-	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: loopAddI[uint8], dtype.Int8: loopAddI[int8], dtype.Int16: loopAddI[int16], dtype.Int32: loopAddI[int32], dtype.Int64: loopAddI[int64], dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
+	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: simdAddU8, dtype.Int8: simdAddI8, dtype.Int16: simdAddI16, dtype.Int32: simdAddI32, dtype.Int64: simdAddI64, dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
 	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
-	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: loopSubI[uint8], dtype.Int8: loopSubI[int8], dtype.Int16: loopSubI[int16], dtype.Int32: loopSubI[int32], dtype.Int64: loopSubI[int64], dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
+	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
 	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
-	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: loopMulN[uint8], dtype.Int8: loopMulN[int8], dtype.Int16: loopMulN[int16], dtype.Int32: loopMulN[int32], dtype.Int64: loopMulN[int64], dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
+	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
 	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
@@ -4747,30 +5876,30 @@ func init() {
 	streamLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32Stream, dtype.Float64: simdDivF64Stream}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
-	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: loopPowF[float32], dtype.Float64: loopPowF[float64]}
-	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: loopMaximumN[uint8], dtype.Int8: loopMaximumN[int8], dtype.Int16: loopMaximumN[int16], dtype.Int32: loopMaximumN[int32], dtype.Int64: loopMaximumN[int64], dtype.Float32: loopMaximumN[float32], dtype.Float64: loopMaximumN[float64]}
-	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: loopMinimumN[uint8], dtype.Int8: loopMinimumN[int8], dtype.Int16: loopMinimumN[int16], dtype.Int32: loopMinimumN[int32], dtype.Int64: loopMinimumN[int64], dtype.Float32: loopMinimumN[float32], dtype.Float64: loopMinimumN[float64]}
+	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}
+	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: simdMaximumU8, dtype.Int8: simdMaximumI8, dtype.Int16: simdMaximumI16, dtype.Int32: simdMaximumI32, dtype.Int64: simdMaximumI64, dtype.Float32: simdMaximumF32, dtype.Float64: simdMaximumF64}
+	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
 	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: loopFmaxF[float32], dtype.Float64: loopFmaxF[float64]}
 	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: loopFminF[float32], dtype.Float64: loopFminF[float64]}
 	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
 	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: loopHypotF[float32], dtype.Float64: loopHypotF[float64]}
 	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: loopCopysignF[float32], dtype.Float64: loopCopysignF[float64]}
-	pointwiseLoops[optable.Eq.Code] = [dtype.Count]loopFn{dtype.Bool: loopEqA[bool], dtype.Uint8: loopEqA[uint8], dtype.Int8: loopEqA[int8], dtype.Int16: loopEqA[int16], dtype.Int32: loopEqA[int32], dtype.Int64: loopEqA[int64], dtype.Float32: loopEqA[float32], dtype.Float64: loopEqA[float64]}
-	pointwiseLoops[optable.Ne.Code] = [dtype.Count]loopFn{dtype.Bool: loopNeA[bool], dtype.Uint8: loopNeA[uint8], dtype.Int8: loopNeA[int8], dtype.Int16: loopNeA[int16], dtype.Int32: loopNeA[int32], dtype.Int64: loopNeA[int64], dtype.Float32: loopNeA[float32], dtype.Float64: loopNeA[float64]}
-	pointwiseLoops[optable.Lt.Code] = [dtype.Count]loopFn{dtype.Bool: loopLtB[bool], dtype.Uint8: loopLtN[uint8], dtype.Int8: loopLtN[int8], dtype.Int16: loopLtN[int16], dtype.Int32: loopLtN[int32], dtype.Int64: loopLtN[int64], dtype.Float32: loopLtN[float32], dtype.Float64: loopLtN[float64]}
-	pointwiseLoops[optable.Le.Code] = [dtype.Count]loopFn{dtype.Bool: loopLeB[bool], dtype.Uint8: loopLeN[uint8], dtype.Int8: loopLeN[int8], dtype.Int16: loopLeN[int16], dtype.Int32: loopLeN[int32], dtype.Int64: loopLeN[int64], dtype.Float32: loopLeN[float32], dtype.Float64: loopLeN[float64]}
-	pointwiseLoops[optable.Gt.Code] = [dtype.Count]loopFn{dtype.Bool: loopGtB[bool], dtype.Uint8: loopGtN[uint8], dtype.Int8: loopGtN[int8], dtype.Int16: loopGtN[int16], dtype.Int32: loopGtN[int32], dtype.Int64: loopGtN[int64], dtype.Float32: loopGtN[float32], dtype.Float64: loopGtN[float64]}
-	pointwiseLoops[optable.Ge.Code] = [dtype.Count]loopFn{dtype.Bool: loopGeB[bool], dtype.Uint8: loopGeN[uint8], dtype.Int8: loopGeN[int8], dtype.Int16: loopGeN[int16], dtype.Int32: loopGeN[int32], dtype.Int64: loopGeN[int64], dtype.Float32: loopGeN[float32], dtype.Float64: loopGeN[float64]}
+	pointwiseLoops[optable.Eq.Code] = [dtype.Count]loopFn{dtype.Bool: loopEqA[bool], dtype.Uint8: simdEqU8, dtype.Int8: simdEqI8, dtype.Int16: simdEqI16, dtype.Int32: simdEqI32, dtype.Int64: simdEqI64, dtype.Float32: simdEqF32, dtype.Float64: simdEqF64}
+	pointwiseLoops[optable.Ne.Code] = [dtype.Count]loopFn{dtype.Bool: loopNeA[bool], dtype.Uint8: simdNeU8, dtype.Int8: simdNeI8, dtype.Int16: simdNeI16, dtype.Int32: simdNeI32, dtype.Int64: simdNeI64, dtype.Float32: simdNeF32, dtype.Float64: simdNeF64}
+	pointwiseLoops[optable.Lt.Code] = [dtype.Count]loopFn{dtype.Bool: loopLtB[bool], dtype.Uint8: simdLtU8, dtype.Int8: simdLtI8, dtype.Int16: simdLtI16, dtype.Int32: simdLtI32, dtype.Int64: simdLtI64, dtype.Float32: simdLtF32, dtype.Float64: simdLtF64}
+	pointwiseLoops[optable.Le.Code] = [dtype.Count]loopFn{dtype.Bool: loopLeB[bool], dtype.Uint8: simdLeU8, dtype.Int8: simdLeI8, dtype.Int16: simdLeI16, dtype.Int32: simdLeI32, dtype.Int64: simdLeI64, dtype.Float32: simdLeF32, dtype.Float64: simdLeF64}
+	pointwiseLoops[optable.Gt.Code] = [dtype.Count]loopFn{dtype.Bool: loopGtB[bool], dtype.Uint8: simdGtU8, dtype.Int8: simdGtI8, dtype.Int16: simdGtI16, dtype.Int32: simdGtI32, dtype.Int64: simdGtI64, dtype.Float32: simdGtF32, dtype.Float64: simdGtF64}
+	pointwiseLoops[optable.Ge.Code] = [dtype.Count]loopFn{dtype.Bool: loopGeB[bool], dtype.Uint8: simdGeU8, dtype.Int8: simdGeI8, dtype.Int16: simdGeI16, dtype.Int32: simdGeI32, dtype.Int64: simdGeI64, dtype.Float32: simdGeF32, dtype.Float64: simdGeF64}
 	pointwiseLoops[optable.LogicalAnd.Code] = [dtype.Count]loopFn{dtype.Bool: loopLogicalAndB[bool], dtype.Uint8: loopLogicalAndN[uint8], dtype.Int8: loopLogicalAndN[int8], dtype.Int16: loopLogicalAndN[int16], dtype.Int32: loopLogicalAndN[int32], dtype.Int64: loopLogicalAndN[int64], dtype.Float32: loopLogicalAndN[float32], dtype.Float64: loopLogicalAndN[float64]}
 	pointwiseLoops[optable.LogicalOr.Code] = [dtype.Count]loopFn{dtype.Bool: loopLogicalOrB[bool], dtype.Uint8: loopLogicalOrN[uint8], dtype.Int8: loopLogicalOrN[int8], dtype.Int16: loopLogicalOrN[int16], dtype.Int32: loopLogicalOrN[int32], dtype.Int64: loopLogicalOrN[int64], dtype.Float32: loopLogicalOrN[float32], dtype.Float64: loopLogicalOrN[float64]}
 	pointwiseLoops[optable.LogicalXor.Code] = [dtype.Count]loopFn{dtype.Bool: loopLogicalXorB[bool], dtype.Uint8: loopLogicalXorN[uint8], dtype.Int8: loopLogicalXorN[int8], dtype.Int16: loopLogicalXorN[int16], dtype.Int32: loopLogicalXorN[int32], dtype.Int64: loopLogicalXorN[int64], dtype.Float32: loopLogicalXorN[float32], dtype.Float64: loopLogicalXorN[float64]}
-	pointwiseLoops[optable.BitwiseAnd.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseAndB[bool], dtype.Uint8: loopBitwiseAndI[uint8], dtype.Int8: loopBitwiseAndI[int8], dtype.Int16: loopBitwiseAndI[int16], dtype.Int32: loopBitwiseAndI[int32], dtype.Int64: loopBitwiseAndI[int64]}
-	pointwiseLoops[optable.BitwiseOr.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseOrB[bool], dtype.Uint8: loopBitwiseOrI[uint8], dtype.Int8: loopBitwiseOrI[int8], dtype.Int16: loopBitwiseOrI[int16], dtype.Int32: loopBitwiseOrI[int32], dtype.Int64: loopBitwiseOrI[int64]}
-	pointwiseLoops[optable.BitwiseXor.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseXorB[bool], dtype.Uint8: loopBitwiseXorI[uint8], dtype.Int8: loopBitwiseXorI[int8], dtype.Int16: loopBitwiseXorI[int16], dtype.Int32: loopBitwiseXorI[int32], dtype.Int64: loopBitwiseXorI[int64]}
+	pointwiseLoops[optable.BitwiseAnd.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseAndB[bool], dtype.Uint8: simdBitwiseAndU8, dtype.Int8: simdBitwiseAndI8, dtype.Int16: simdBitwiseAndI16, dtype.Int32: simdBitwiseAndI32, dtype.Int64: simdBitwiseAndI64}
+	pointwiseLoops[optable.BitwiseOr.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseOrB[bool], dtype.Uint8: simdBitwiseOrU8, dtype.Int8: simdBitwiseOrI8, dtype.Int16: simdBitwiseOrI16, dtype.Int32: simdBitwiseOrI32, dtype.Int64: simdBitwiseOrI64}
+	pointwiseLoops[optable.BitwiseXor.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseXorB[bool], dtype.Uint8: simdBitwiseXorU8, dtype.Int8: simdBitwiseXorI8, dtype.Int16: simdBitwiseXorI16, dtype.Int32: simdBitwiseXorI32, dtype.Int64: simdBitwiseXorI64}
 	pointwiseLoops[optable.BitwiseLeftShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseLeftShiftI[uint8], dtype.Int8: loopBitwiseLeftShiftI[int8], dtype.Int16: loopBitwiseLeftShiftI[int16], dtype.Int32: loopBitwiseLeftShiftI[int32], dtype.Int64: loopBitwiseLeftShiftI[int64]}
 	pointwiseLoops[optable.BitwiseRightShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseRightShiftI[uint8], dtype.Int8: loopBitwiseRightShiftI[int8], dtype.Int16: loopBitwiseRightShiftI[int16], dtype.Int32: loopBitwiseRightShiftI[int32], dtype.Int64: loopBitwiseRightShiftI[int64]}
-	pointwiseLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMinB[bool], dtype.Uint8: loopClampMinN[uint8], dtype.Int8: loopClampMinN[int8], dtype.Int16: loopClampMinN[int16], dtype.Int32: loopClampMinN[int32], dtype.Int64: loopClampMinN[int64], dtype.Float32: loopClampMinN[float32], dtype.Float64: loopClampMinN[float64]}
-	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: loopClampMaxN[uint8], dtype.Int8: loopClampMaxN[int8], dtype.Int16: loopClampMaxN[int16], dtype.Int32: loopClampMaxN[int32], dtype.Int64: loopClampMaxN[int64], dtype.Float32: loopClampMaxN[float32], dtype.Float64: loopClampMaxN[float64]}
+	pointwiseLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMinB[bool], dtype.Uint8: simdClampMinU8, dtype.Int8: simdClampMinI8, dtype.Int16: simdClampMinI16, dtype.Int32: simdClampMinI32, dtype.Int64: simdClampMinI64, dtype.Float32: simdClampMinF32, dtype.Float64: simdClampMinF64}
+	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}
 	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: loopWhereA[uint8], dtype.Int8: loopWhereA[int8], dtype.Int16: loopWhereA[int16], dtype.Int32: loopWhereA[int32], dtype.Int64: loopWhereA[int64], dtype.Float32: loopWhereA[float32], dtype.Float64: loopWhereA[float64]}
 	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: loopClampN[uint8], dtype.Int8: loopClampN[int8], dtype.Int16: loopClampN[int16], dtype.Int32: loopClampN[int32], dtype.Int64: loopClampN[int64], dtype.Float32: loopClampN[float32], dtype.Float64: loopClampN[float64]}
 	pointwiseLoops[optable.Addcmul.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAddcmulI[uint8], dtype.Int8: loopAddcmulI[int8], dtype.Int16: loopAddcmulI[int16], dtype.Int32: loopAddcmulI[int32], dtype.Int64: loopAddcmulI[int64], dtype.Float32: loopAddcmulF[float32], dtype.Float64: loopAddcmulF[float64]}

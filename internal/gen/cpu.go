@@ -12,21 +12,45 @@ import (
 // loopName returns the generated loop of op for one family of loop dtypes.
 func loopName(op *optable.Op, l optable.Loop) string { return "loop" + op.Go + family(l.Types) }
 
+// vecSuffix returns the suffix of vec's kernels for loop dtype d: F32, I8, ...
+func vecSuffix(d dtype.DType) string {
+	return map[dtype.DType]string{dtype.Float32: "F32", dtype.Float64: "F64", dtype.Int8: "I8", dtype.Int16: "I16",
+		dtype.Int32: "I32", dtype.Int64: "I64", dtype.Uint8: "U8"}[d]
+}
+
 // simdName returns the CPU's SIMD wrapper of op for loop dtype d.
-func simdName(op *optable.Op, d dtype.DType) string {
-	suffix := map[dtype.DType]string{dtype.Float32: "F32", dtype.Float64: "F64"}[d]
-	return "simd" + op.Go + suffix
+func simdName(op *optable.Op, d dtype.DType) string { return "simd" + op.Go + vecSuffix(d) }
+
+// arithFor reports whether op's loop dtype d runs the Arith family.
+func arithFor(op *optable.Op, d dtype.DType) bool {
+	return op.SIMD.Arith != "" && (d == dtype.Float32 || d == dtype.Float64)
 }
 
 // simdTypes returns the loop dtypes op has SIMD kernels for.
 func simdTypes(op *optable.Op) []dtype.DType {
-	switch {
-	case op.SIMD.Arith != "":
-		return []dtype.DType{dtype.Float32, dtype.Float64}
-	case op.SIMD.Unary != "":
-		return []dtype.DType{dtype.Float32}
+	var s optable.DTypes
+	if op.SIMD.Arith != "" {
+		s |= optable.Of(dtype.Float32, dtype.Float64)
 	}
-	return nil
+	if op.SIMD.Unary != "" || op.SIMD.Binary != "" {
+		if op.SIMD.Types == 0 {
+			s |= optable.Of(dtype.Float32)
+		}
+		s |= op.SIMD.Types
+	}
+	return s.LoopTypes()
+}
+
+// streamTypes returns the loop dtypes op has streaming SIMD kernels for
+// (Note [Streaming stores] in backend/cpu).
+func streamTypes(op *optable.Op) []dtype.DType {
+	var r []dtype.DType
+	for _, d := range simdTypes(op) {
+		if arithFor(op, d) || op.SIMD.Stream && d == dtype.Float32 {
+			r = append(r, d)
+		}
+	}
+	return r
 }
 
 func cpuPointwise() []byte {
@@ -59,7 +83,7 @@ func cpuPointwise() []byte {
 			}
 		}
 		w.WriteString("}\n")
-		if ds := simdTypes(op); len(ds) > 0 {
+		if ds := streamTypes(op); len(ds) > 0 {
 			printf(&w, "streamLoops[optable.%s.Code] = [dtype.Count]loopFn{", op.Go)
 			for _, d := range ds {
 				printf(&w, "%s: %sStream, ", dtypeName(d), simdName(op, d))
@@ -75,27 +99,49 @@ func cpuPointwise() []byte {
 // vec primitive where the layout allows and the generated loop otherwise
 // (Note [SIMD fast paths] in backend/cpu).
 func emitSIMD(w *bytes.Buffer, op *optable.Op) {
+	stream := map[dtype.DType]bool{}
+	for _, d := range streamTypes(op) {
+		stream[d] = true
+	}
 	for _, d := range simdTypes(op) {
-		l, _ := loopFor(op, d)
+		l, ok := loopFor(op, d)
+		if !ok {
+			panic(fmt.Sprintf("%s: SIMD kernels for %s, which has no loop", op.Name, d))
+		}
+		if l.Pre != "" && l.UnitIf == "" && !arithFor(op, d) {
+			panic(fmt.Sprintf("%s: SIMD kernels for %s, whose loop reads arguments (Pre)", op.Name, d))
+		}
 		fallback := fmt.Sprintf("%s[%s]", loopName(op, l), goType(d))
-		suffix := strings.TrimPrefix(simdName(op, d), "simd"+op.Go)
-		for _, stream := range []bool{false, true} {
+		sfx := vecSuffix(d)
+		for _, st := range []bool{false, true} {
+			if st && !stream[d] {
+				continue
+			}
 			name, kind := simdName(op, d), "vec"
-			if stream {
+			if st {
 				name, kind = name+"Stream", "stream"
 			}
+			printf(w, "// %s is %s's %s loop for %s.\n", name, op.Name, map[bool]string{false: "SIMD", true: "streaming SIMD"}[st], goType(d))
+			printf(w, "func %s(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n", name)
 			var call string
-			if op.SIMD.Arith != "" {
-				call = fmt.Sprintf("%sVec(&%s%s, %s, p, s, n, args)", op.SIMD.Arith, kind, suffix, fallback)
-			} else {
-				prim := "vec." + op.SIMD.Unary + suffix
-				if stream {
+			switch {
+			case arithFor(op, d):
+				printf(w, "%sVec(&%s%s, %s, p, s, n, args)\n}\n\n", op.SIMD.Arith, kind, sfx, fallback)
+				continue
+			case op.SIMD.Unary != "":
+				prim := "vec." + op.SIMD.Unary + sfx
+				if st {
 					prim += "Stream"
 				}
-				call = fmt.Sprintf("unaryVec(%s, %s, p, s, n, args)", prim, fallback)
+				call = fmt.Sprintf("unaryVec(%s, p, s, n)", prim)
+			default:
+				b := op.SIMD.Binary
+				call = fmt.Sprintf("binaryVec(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", b, sfx, b, sfx, b, sfx)
 			}
-			printf(w, "// %s is %s's %s loop for %s.\n", name, op.Name, map[bool]string{false: "SIMD", true: "streaming SIMD"}[stream], goType(d))
-			printf(w, "func %s(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n%s\n}\n\n", name, call)
+			if l.UnitIf != "" {
+				call = fmt.Sprintf("(%s) && %s", l.UnitIf, call)
+			}
+			printf(w, "if !(%s) {\n%s(p, s, n, args)\n}\n}\n\n", call, fallback)
 		}
 	}
 }

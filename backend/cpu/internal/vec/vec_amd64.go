@@ -5,14 +5,24 @@ package vec
 import "github.com/goten-ml/goten/backend/cpu/internal/cpufeat"
 
 //go:generate go run -C ../../../../asm . -out ../backend/cpu/internal/vec/zz_vec_amd64.s -stubs ../backend/cpu/internal/vec/zz_stubs_amd64.go -pkg vec
+//go:generate go run -C ../../../../asm . -part elem -out ../backend/cpu/internal/vec/zz_elem_amd64.s -stubs ../backend/cpu/internal/vec/zz_elem_stubs_amd64.go -pkg vec -api ../backend/cpu/internal/vec/zz_elem
 
 // useAVX2 reports that kernels may use AVX2 and FMA, useF16C that they may
-// also use F16C (Note [Kernel levels] in package cpufeat). Every exported
-// function checks its flag and otherwise runs its pure-Go twin.
+// also use F16C, useAVX512 that they may use AVX-512 F, BW, DQ and VL (Note
+// [Kernel levels] in package cpufeat). Every exported function checks its
+// flag and otherwise runs its pure-Go twin (or the AVX2 assembly).
 var (
-	useAVX2 = cpufeat.Current().Level >= cpufeat.AVX2
-	useF16C = cpufeat.Current().F16C
+	useAVX2   = cpufeat.Current().Level >= cpufeat.AVX2
+	useF16C   = cpufeat.Current().F16C
+	useAVX512 = cpufeat.Current().Level >= cpufeat.AVX512
 )
+
+// SIMD reports whether the elementwise kernels of zz_elem_amd64.go run in
+// assembly (AVX2 or AVX-512). Their twins are exact but slower than a
+// caller's own loop may be (they call the element function through a func
+// value, and the float ones emulate the fused multiply-add): a caller with
+// another loop should run that one when SIMD is false.
+var SIMD = useAVX2
 
 // AddF32 sets dst[i] = a[i] + b[i].
 // Its exact loop is addF32Go's.

@@ -4,6 +4,10 @@ package vec
 
 // Without assembly every primitive is its pure-Go twin.
 
+// SIMD reports whether the elementwise kernels of zz_elem_amd64.go run in
+// assembly: never without it.
+const SIMD = false
+
 // AddF32 sets dst[i] = a[i] + b[i].
 // Its exact loop is addF32Go's.
 func AddF32(dst, a, b []float32) { addF32Go(dst, a, b) }

@@ -34,7 +34,7 @@ func testLengths() []int {
 
 // word is the bit pattern type behind each element type.
 type elem interface {
-	float32 | float64 | uint16 | int32 | bool
+	float32 | float64 | uint16 | int32 | bool | int8 | int16 | int64 | uint8
 }
 
 func bitsOf[T elem](v T) uint64 {
@@ -47,6 +47,14 @@ func bitsOf[T elem](v T) uint64 {
 		return uint64(x)
 	case int32:
 		return uint64(uint32(x))
+	case int8:
+		return uint64(uint8(x))
+	case int16:
+		return uint64(uint16(x))
+	case int64:
+		return uint64(x)
+	case uint8:
+		return uint64(x)
 	case bool:
 		if x {
 			return 1
@@ -68,6 +76,14 @@ func sentinel[T elem]() T {
 		*p = 0xa5a5
 	case *int32:
 		*p = -0x5a5a5a5b
+	case *int8:
+		*p = -0x5b
+	case *int16:
+		*p = -0x5a5b
+	case *int64:
+		*p = -0x5a5a5a5a5a5a5a5b
+	case *uint8:
+		*p = 0xa5
 	case *bool:
 		*p = true
 	}
