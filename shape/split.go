@@ -25,8 +25,8 @@ func Split(l Layout, size, dim int) ([]Layout, error) {
 		return nil, errs.New(errs.Value, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %d", n)
 	}
 	pieces := 1
-	if size > 0 {
-		pieces = max((n+size-1)/size, 1)
+	if size > 0 && n > 0 {
+		pieces = (n-1)/size + 1 // n+size-1 may overflow
 	}
 	out := make([]Layout, pieces)
 	for i := range out {
@@ -48,14 +48,16 @@ func SplitSizes(l Layout, sizes []int, dim int) ([]Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := 0
+	sum, ok := 0, true
 	for _, s := range sizes {
 		if s < 0 {
 			return nil, errs.New(errs.Value, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", Format(sizes))
 		}
-		sum += s
+		var fits bool
+		sum, fits = AddOK(sum, s) // Note [Checked sizes]
+		ok = ok && fits
 	}
-	if sum != l.Sizes[d] {
+	if !ok || sum != l.Sizes[d] {
 		return nil, errs.New(errs.Shape, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", l.Sizes[d], d, Format(sizes))
 	}
 	out := make([]Layout, len(sizes))
@@ -90,7 +92,7 @@ func Chunk(l Layout, chunks, dim int) ([]Layout, error) {
 		}
 		return out, nil
 	}
-	return Split(l, (n+chunks-1)/chunks, d)
+	return Split(l, (n-1)/chunks+1, d) // n+chunks-1 may overflow
 }
 
 // piece is Narrow(l, d, start, length) for arguments already checked.
@@ -145,7 +147,10 @@ func CatShape(shapes [][]int, dim int) ([]int, error) {
 				return nil, errs.New(errs.Shape, "cat", "Sizes of tensors must match except in dimension %d. Expected size %d but got size %d for tensor number %d in the list.", d, out[k], s[k], i)
 			}
 		}
-		out[d] += s[d]
+		var ok bool
+		if out[d], ok = AddOK(out[d], s[d]); !ok { // Note [Checked sizes]
+			return nil, errs.New(errs.Shape, "cat", "the sizes of the tensors at dimension %d sum past the largest int", d)
+		}
 	}
 	return out, nil
 }
