@@ -50,7 +50,8 @@ func (o Dims) Correction(c float64) Dims { o.correction, o.hasCorrection = c, tr
 // positive or negative p allowed).
 func (o Dims) P(p float64) Dims { o.p, o.hasP = p, true; return o }
 
-// refuse panics if o carries an option r does not take.
+// refuse panics if o carries an option r does not take, or an invalid
+// dtype.
 func (o Dims) refuse(r *optable.Op) {
 	bad := func(kw string) {
 		panic(errs.New(errs.Value, r.Name, "%s() got an unexpected keyword argument '%s'", r.Name, kw))
@@ -63,6 +64,9 @@ func (o Dims) refuse(r *optable.Op) {
 	}
 	if o.keepDim && r.Kind != optable.Reduction {
 		bad("keepdim")
+	}
+	if o.dtype != 0 && !o.dtype.Valid() {
+		panic(errs.New(errs.Value, r.Name, "invalid dtype %s", o.dtype))
 	}
 }
 
