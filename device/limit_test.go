@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+	"unsafe"
 )
 
 func TestMeminfoTotal(t *testing.T) {
@@ -88,5 +89,40 @@ func TestSliceBounds(t *testing.T) {
 	}
 	if got := len(Slice[float32](s, 4, 3)); got != 3 {
 		t.Errorf("Slice at the end has %d elements", got)
+	}
+}
+
+// TestGuardedAllocator: Check notices a write just outside a storage, on
+// either side, and nothing else.
+func TestGuardedAllocator(t *testing.T) {
+	a := NewGuardedAllocator()
+	s, err := a.Alloc(10, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	z, _ := a.Alloc(3, true)
+	if b := z.Bytes(); b[0] != 0 || b[2] != 0 {
+		t.Errorf("a zeroed guarded storage holds %v", b)
+	}
+	for i := range s.Bytes() {
+		s.Bytes()[i] = 7 // inside: fine
+	}
+	if err := a.Check(); err != nil {
+		t.Fatalf("writes inside: %v", err)
+	}
+	if uintptr(s.Pointer())%16 != 0 {
+		t.Errorf("a guarded storage at %p is not 16-byte aligned", s.Pointer())
+	}
+	for _, off := range []int{-1, 10, 13, 10 + GuardBytes} {
+		b := unsafe.Slice((*byte)(unsafe.Add(s.Pointer(), off)), 1)
+		old := b[0]
+		b[0] = 1
+		if a.Check() == nil {
+			t.Errorf("a write at byte %d of a 10-byte storage went unnoticed", off)
+		}
+		b[0] = old
+	}
+	if s.Device().Kind != CPU || s.Allocator() != a {
+		t.Errorf("a guarded storage on %v", s.Device())
 	}
 }

@@ -1,6 +1,9 @@
 package op
 
 import (
+	"fmt"
+
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
@@ -159,8 +162,29 @@ func viewsOf(name string, v *raw.View, ls []shape.Layout, err error) ([]*raw.Vie
 
 // Split cuts dim into pieces of size (the last may be smaller).
 func Split(v *raw.View, size, dim int) ([]*raw.View, error) {
+	if d, err := shape.WrapDim(dim, v.Dim()); err == nil && v.Dim() > 0 {
+		if err := checkPieces("split", shape.SplitPieces(v.Shape[d], size), v.Dim()); err != nil {
+			return nil, err
+		}
+	}
 	ls, err := shape.Split(layoutOf(v), size, dim)
 	return viewsOf("split", v, ls, err)
+}
+
+// pieceBytes bounds the memory of one view of a split per dim, and of its
+// header: a Layout, a raw.View and a tensor's.
+const pieceBytes, pieceDimBytes = 256, 32
+
+// checkPieces refuses, with a memory error, a split of a view of ndim dims
+// into more pieces than the memory limit holds: the pieces of a dim of an
+// expanded view of 2^40 elements are valid views, too many to make.
+func checkPieces(name string, pieces, ndim int) error {
+	limit := device.MemoryLimit()
+	if pieces <= limit/(pieceBytes+pieceDimBytes*ndim) {
+		return nil
+	}
+	return &errs.Error{Kind: errs.Memory, Op: name, Err: device.ErrMemoryLimit,
+		Msg: fmt.Sprintf("%v: %d views of the pieces would take more than the limit of %d bytes (see device.SetMemoryLimit)", device.ErrMemoryLimit, pieces, limit)}
 }
 
 // SplitSizes cuts dim into pieces of the listed sizes.
@@ -171,6 +195,11 @@ func SplitSizes(v *raw.View, sizes []int, dim int) ([]*raw.View, error) {
 
 // Chunk cuts dim into at most chunks pieces of equal size.
 func Chunk(v *raw.View, chunks, dim int) ([]*raw.View, error) {
+	if d, err := shape.WrapDim(dim, v.Dim()); err == nil && v.Dim() > 0 && chunks > 0 {
+		if err := checkPieces("chunk", shape.ChunkPieces(v.Shape[d], chunks), v.Dim()); err != nil {
+			return nil, err
+		}
+	}
 	ls, err := shape.Chunk(layoutOf(v), chunks, dim)
 	return viewsOf("chunk", v, ls, err)
 }
@@ -200,8 +229,14 @@ func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
 		if !dtype.CanCast(result, out.DType) {
 			return nil, errs.New(errs.DType, "cat", "result type %s can't be cast to the desired output type %s", result, out.DType)
 		}
+		// cat cannot work in place: an out that is an input, even fully,
+		// would be resized and read while written (PyTorch's
+		// assert_no_internal_overlap and assert_no_overlap)
+		if err := iter.CheckNoInternalOverlap("cat", out); err != nil {
+			return nil, err
+		}
 		for _, v := range vs {
-			if err := iter.CheckNoPartialOverlap("cat", out, v); err != nil {
+			if err := iter.CheckNoOverlap("cat", out, v); err != nil {
 				return nil, err
 			}
 		}

@@ -24,10 +24,7 @@ func Split(l Layout, size, dim int) ([]Layout, error) {
 	if size == 0 && n != 0 {
 		return nil, errs.New(errs.Value, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %d", n)
 	}
-	pieces := 1
-	if size > 0 && n > 0 {
-		pieces = (n-1)/size + 1 // n+size-1 may overflow
-	}
+	pieces := SplitPieces(n, size)
 	out := make([]Layout, pieces)
 	for i := range out {
 		length := min(size, n-i*size)
@@ -86,13 +83,36 @@ func Chunk(l Layout, chunks, dim int) ([]Layout, error) {
 	}
 	n := l.Sizes[d]
 	if n == 0 {
-		out := make([]Layout, chunks)
+		out := make([]Layout, chunks) // callers bound chunks (ChunkPieces)
 		for i := range out {
 			out[i] = piece(l, d, 0, 0)
 		}
 		return out, nil
 	}
-	return Split(l, (n-1)/chunks+1, d) // n+chunks-1 may overflow
+	return Split(l, chunkSize(n, chunks), d)
+}
+
+// chunkSize is the size of Chunk's pieces: ceil(n/chunks), for n > 0.
+func chunkSize(n, chunks int) int { return (n-1)/chunks + 1 } // n+chunks-1 may overflow
+
+// SplitPieces returns the number of pieces [Split] cuts a dim of size n
+// into with pieces of size elements: one when size is not positive or
+// n is 0. A caller that could not hold them all refuses first: a size-1
+// split of an expanded dim of 2^40 elements is a valid request.
+func SplitPieces(n, size int) int {
+	if size <= 0 || n <= 0 {
+		return 1
+	}
+	return (n-1)/size + 1
+}
+
+// ChunkPieces returns the number of pieces [Chunk] cuts a dim of size n
+// into (chunks > 0): chunks for a dim of size 0.
+func ChunkPieces(n, chunks int) int {
+	if n <= 0 {
+		return chunks
+	}
+	return SplitPieces(n, chunkSize(n, chunks))
 }
 
 // piece is Narrow(l, d, start, length) for arguments already checked.

@@ -137,7 +137,7 @@ func NewGenerator(seed uint64) *Generator {
 // Rand returns a tensor of values uniform in [0, 1).
 func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
 	checkShape("rand", shape)
-	v := raw.New(dt, shape)
+	v := alloc("rand", dt, shape, false)
 	for i := 0; i < v.NumEl(); i++ {
 		v.SetFloat64(i, g.r.Float64())
 	}
@@ -147,7 +147,7 @@ func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
 // Randn returns a tensor of standard normal values.
 func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
 	checkShape("randn", shape)
-	v := raw.New(dt, shape)
+	v := alloc("randn", dt, shape, false)
 	for i := 0; i < v.NumEl(); i++ {
 		v.SetFloat64(i, g.r.NormFloat64())
 	}

@@ -154,7 +154,7 @@ func results(res []*raw.View, dsts []*Tensor) []*Tensor {
 // be nil; else of shape normalizedShape): torch.nn.functional.layer_norm.
 // Trailing sizes that differ from normalizedShape are a shape error.
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
-	v, err := op.LayerNorm(x.view(), normalizedShape, weight.view(), bias.view(), eps)
+	v, err := op.LayerNorm(x.in("layer_norm"), normalizedShape, weight.view(), bias.view(), eps)
 	must(err)
 	return wrap(v)
 }

@@ -96,6 +96,15 @@ func TestBadInputRegressions(t *testing.T) {
 			e := Ones(Float32, 1).Expand(1 << 62)
 			Stack([]*Tensor{e, e, e, e}, 0)
 		}, ShapeError, "Storage size calculation overflowed with sizes=[4, 4611686018427387904]"},
+		// more pieces than memory holds: once makeslice's panic or a fatal
+		// out of memory (PyTorch: std::bad_alloc)
+		{"chunk empty MaxInt", func() { Zeros(Float32, 0).Chunk(math.MaxInt, 0) }, MemoryError, "views of the pieces would take more than the limit"},
+		{"split expanded 2^40", func() { Ones(Float32, 1).Expand(1<<40).Split(1, 0) }, MemoryError, "1099511627776 views of the pieces"},
+		// cat cannot write into one of its inputs: it was resized, then read
+		{"cat out= an input", func() {
+			d := Zeros(Float32, 0)
+			CatTo(d, []*Tensor{d, Ones(Float32, 1, 4, 4)}, 0)
+		}, OverlapError, "some elements of the input tensor and the written-to tensor refer to a single memory location"},
 		// broadcast shapes whose product overflows
 		{"broadcast 2^80", func() {
 			Ones(Float32, 1).Expand(1 << 40).Unsqueeze(1).Add(Ones(Float32, 1).Expand(1 << 40))
