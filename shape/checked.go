@@ -75,9 +75,10 @@ func NumElOK(sizes []int) (int, bool) {
 }
 
 // CheckSizes checks the sizes of a new dense tensor for op and returns its
-// element count: a negative size is a value error, sizes whose product —
-// with sizes 0 counted as 1, so that the contiguous strides fit too —
-// overflows an int a shape error. See Note [Checked sizes].
+// element count: a negative size is a value error; sizes whose product
+// overflows an int, or whose contiguous strides (products of the trailing
+// sizes, 0s counted as 1) overflow or pass [MaxStride], a shape error. See
+// Note [Checked sizes].
 func CheckSizes(op string, sizes []int) (int, error) {
 	for _, s := range sizes {
 		if s < 0 {
@@ -88,9 +89,15 @@ func CheckSizes(op string, sizes []int) (int, error) {
 	if !ok {
 		return 0, errs.New(errs.Shape, op, "Storage size calculation overflowed with sizes=%s", Format(sizes))
 	}
-	all := 1 // the product of max(size, 1): the outermost contiguous stride
-	for _, s := range sizes {
-		if all, ok = MulOK(all, max(s, 1)); !ok {
+	// the contiguous strides, products of max(size, 1) over trailing
+	// sizes, must be strides a view may have, in [0, MaxStride] (CheckView):
+	// an empty [0, 0, 2^60] would have strides [2^60, 2^60, 1]
+	stride := 1
+	for i := len(sizes) - 1; i >= 0; i-- {
+		if stride > MaxStride {
+			return 0, errs.New(errs.Shape, op, "Stride calculation overflowed with sizes=%s", Format(sizes))
+		}
+		if stride, ok = MulOK(stride, max(sizes[i], 1)); !ok {
 			return 0, errs.New(errs.Shape, op, "Stride calculation overflowed with sizes=%s", Format(sizes))
 		}
 	}

@@ -376,6 +376,47 @@ var actions = []func(p *prog){
 	(*prog).matmul,
 	(*prog).access,
 	(*prog).nilAndInvalid,
+	(*prog).backward,
+}
+
+// backward differentiates sum(x·x) (or a view op before it) for a float
+// copy x of a pool tensor that requires grad: its gradient is 2x.
+func (p *prog) backward() {
+	t := p.tensor()
+	if t == nil || !small(t) || !t.DType().IsFloat() {
+		return
+	}
+	k, d := p.intn(3), p.num()
+	var x, g *tensor.Tensor
+	if !p.call("backward", nil, func() {
+		x = t.Clone().SetRequiresGrad(true)
+		y := x
+		switch k {
+		case 1:
+			y = x.Unsqueeze(d).Squeeze()
+		case 2:
+			y = x.Flatten(0, -1).Reshape(x.Shape()...)
+		}
+		y.Mul(y).Sum().Backward()
+		g = x.Grad()
+	}) {
+		return
+	}
+	if g == nil {
+		if x.NumEl() > 0 {
+			p.t.Fatalf("backward: no gradient for x of shape %v", x.Shape())
+		}
+		return
+	}
+	if d := t.DType(); d != tensor.Float32 && d != tensor.Float64 {
+		return
+	}
+	xs, gs := x.Float64s(), g.Float64s()
+	for i := range xs {
+		if gs[i] != 2*xs[i] && smallInts(xs) {
+			p.t.Fatalf("backward: gradient element %d is %v, want 2·%v", i, gs[i], xs[i])
+		}
+	}
 }
 
 func (p *prog) factory() {
@@ -834,6 +875,15 @@ func (p *prog) nilAndInvalid() {
 		func() { new(tensor.Tensor).Shape() },
 		func() { tensor.Where(nil, t, t) },
 		func() { tensor.Full(nil, tensor.Float32, 2) },
+		func() { nilT.MulInPlace(t) },
+		func() { t.MulInPlace(nil) },
+		func() { tensor.SumTo(nil, t) },
+		func() { tensor.SumTo(new(tensor.Tensor), t) },
+		func() { nilT.Backward() },
+		func() { nilT.Detach() },
+		func() { nilT.SetRequiresGrad(true) },
+		func() { tensor.ZerosLike(nil) },
+		func() { nilT.Grad() },
 	}
 	i := p.intn(len(calls))
 	if p.call(fmt.Sprintf("nil or invalid call %d", i), nil, calls[i]) {

@@ -56,22 +56,34 @@ func Full(value *Tensor, dt DType, shape ...int) *Tensor {
 	return wrap(v)
 }
 
-// ZerosLike returns zeros of t's shape and dtype.
+// ZerosLike returns zeros of t's shape and dtype, on t's device.
 func ZerosLike(t *Tensor) *Tensor {
 	v := t.in("zeros_like")
-	return Zeros(v.DType, v.Shape...)
+	return fullOn(t, Scalar(0), v.DType, v.Shape)
 }
 
-// OnesLike returns ones of t's shape and dtype.
+// OnesLike returns ones of t's shape and dtype, on t's device.
 func OnesLike(t *Tensor) *Tensor {
 	v := t.in("ones_like")
-	return Ones(v.DType, v.Shape...)
+	return fullOn(t, Scalar(1), v.DType, v.Shape)
 }
 
-// FullLike returns a tensor of t's shape and dtype filled with value.
+// FullLike returns a tensor of t's shape and dtype filled with value, on
+// t's device.
 func FullLike(t *Tensor, value *Tensor) *Tensor {
 	v := t.in("full_like")
-	return Full(value, v.DType, v.Shape...)
+	return fullOn(t, value, v.DType, v.Shape)
+}
+
+// fullOn returns a contiguous tensor of dtype dt and shape filled with
+// value, on the device of like.
+func fullOn(like, value *Tensor, dt DType, shape []int) *Tensor {
+	x := number("full", "fill_value", value)
+	v, err := raw.NewOn(like.v.Storage.Allocator(), dt, shape, nil, false)
+	must(errs.Alloc("full", err))
+	_, err = op.Fill(v, x)
+	must(err)
+	return wrap(v)
 }
 
 // Arange returns the 1-D tensor [start, start+step, ...) of values below

@@ -47,6 +47,9 @@ func TestBadInputRegressions(t *testing.T) {
 			ShapeError, "Storage size calculation overflowed with sizes=[4611686018427387904]"},
 		{"empty 2^40 2^40 0", func() { Empty(Float32, 1<<40, 1<<40, 0) }, ShapeError, "Stride calculation overflowed"},
 		{"empty 0 2^40 2^40", func() { Empty(Float32, 0, 1<<40, 1<<40) }, ShapeError, "Stride calculation overflowed"},
+		// found by FuzzBadInput: strides [2^60, 2^60, 2^60, 1], past
+		// shape.MaxStride, so that no view of it (ExpandAs) could be made
+		{"full empty strides past MaxStride", func() { Full(Scalar(2), Float32, 0, 0, 0, 1<<60) }, ShapeError, "Stride calculation overflowed"},
 		{"linspace 2^62", func() { Linspace(0, 1, 1<<62, Float32) },
 			ShapeError, "Storage size calculation overflowed with sizes=[4611686018427387904]"},
 		{"full 2^62", func() { Full(Scalar(1.5), Float64, 1<<62) }, ShapeError, "Storage size calculation overflowed"},
