@@ -69,8 +69,13 @@ func Linear(x, w, bias *Tensor) *Tensor {
 				if x.Dim() == 1 {
 					out[1] = g.Unsqueeze(1).Mul(x)
 				} else {
+					// rows counted, not inferred: -1 is ambiguous when k or m is 0
 					m, k := w.v.Shape[0], w.v.Shape[1]
-					out[1] = Mm(g.Reshape(-1, m).T(), x.Reshape(-1, k))
+					rows := 1
+					for _, d := range x.v.Shape[:x.Dim()-1] {
+						rows *= d
+					}
+					out[1] = Mm(g.Reshape(rows, m).T(), x.Reshape(rows, k))
 				}
 			}
 			if n.needs(2) {
