@@ -812,7 +812,17 @@ func (p *prog) matmul() {
 		return
 	}
 	var r *tensor.Tensor
-	switch p.intn(6) {
+	switch p.intn(8) {
+	case 6: // out=: only dst's elements may change
+		dst := p.tensor()
+		if small(dst) {
+			p.call("matmul out=", []*tensor.Tensor{dst}, func() { tensor.MatmulTo(dst, a, b) })
+		}
+	case 7:
+		dst, shape := p.tensor(), p.nums(2)
+		if small(dst) {
+			p.call("layer_norm out=", []*tensor.Tensor{dst}, func() { tensor.LayerNormTo(dst, a, shape, b, c, 1e-5) })
+		}
 	case 0:
 		p.call("matmul", nil, func() { r = tensor.Matmul(a, b) })
 	case 1:
@@ -884,6 +894,8 @@ func (p *prog) nilAndInvalid() {
 		func() { nilT.SetRequiresGrad(true) },
 		func() { tensor.ZerosLike(nil) },
 		func() { nilT.Grad() },
+		func() { tensor.MatmulTo(nil, t, t) },
+		func() { tensor.LayerNormTo(nilT, t, nil, nil, nil, 1e-5) },
 	}
 	i := p.intn(len(calls))
 	if p.call(fmt.Sprintf("nil or invalid call %d", i), nil, calls[i]) {

@@ -166,8 +166,9 @@ func scan(s *optable.Op, dsts []*Tensor, t *Tensor, o Dims) []*Tensor {
 // into dst and returns dst, with the rules of [MatmulTo]: dst has x's dtype,
 // and its shape or no elements.
 func LayerNormTo(dst, x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
+	out, xv := dst.in("layer_norm"), x.in("layer_norm")
 	checkOut("layer_norm", dst, x, weight, bias)
-	_, err := op.LayerNormTo(dst.view(), x.view(), normalizedShape, weight.view(), bias.view(), eps)
+	_, err := op.LayerNormTo(out, xv, normalizedShape, weight.view(), bias.view(), eps)
 	must(err)
 	written(dst)
 	return dst

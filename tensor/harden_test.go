@@ -108,6 +108,12 @@ func TestBadInputRegressions(t *testing.T) {
 			d := Zeros(Float32, 0)
 			CatTo(d, []*Tensor{d, Ones(Float32, 1, 4, 4)}, 0)
 		}, OverlapError, "some elements of the input tensor and the written-to tensor refer to a single memory location"},
+		// found by FuzzBadInput: out= an empty input once resized the input
+		// under the op, which then indexed its missing dim
+		{"matmul out= an empty input", func() {
+			e := Zeros(Float32, 0)
+			MatmulTo(e, e, e)
+		}, OverlapError, "refer to a single memory location"},
 		// broadcast shapes whose product overflows
 		{"broadcast 2^80", func() {
 			Ones(Float32, 1).Expand(1 << 40).Unsqueeze(1).Add(Ones(Float32, 1).Expand(1 << 40))

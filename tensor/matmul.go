@@ -22,8 +22,9 @@ func Matmul(a, b *Tensor) *Tensor {
 // copied in). Like every out= op it records nothing for autograd, and
 // panics if an argument requires grad while grad mode is on.
 func MatmulTo(dst, a, b *Tensor) *Tensor {
+	out, av, bv := dst.in("matmul"), a.in("matmul"), b.in("matmul")
 	checkOut("matmul", dst, a, b)
-	_, err := op.MatmulTo(dst.view(), a.view(), b.view())
+	_, err := op.MatmulTo(out, av, bv)
 	must(err)
 	written(dst)
 	return dst
