@@ -5,6 +5,13 @@
 // a *Storage and byte offsets, never through Go slices, so that a GPU
 // backend can run the same plans. This package is also the one audited
 // place that turns host bytes into typed Go slices ([Slice]).
+//
+// # Memory limit
+//
+// The host allocator refuses any allocation larger than [MemoryLimit] —
+// by default the machine's memory — with an error wrapping
+// [ErrMemoryLimit], rather than letting the Go runtime die of it;
+// [SetMemoryLimit] changes it (Note [Memory limit]).
 package device
 
 import (
@@ -132,8 +139,8 @@ func (s *Storage) Grow(nbytes int) error {
 func Slice[T any](s *Storage, off, n int) []T {
 	var zero T
 	size := int(unsafe.Sizeof(zero))
-	if off < 0 || n < 0 || off+n*size > s.nbytes {
-		panic(fmt.Sprintf("device: slice [%d, %d) of %d-byte storage", off, off+n*size, s.nbytes))
+	if off < 0 || n < 0 || off > s.nbytes || n > (s.nbytes-off)/size { // off+n*size may overflow
+		panic(fmt.Sprintf("device: slice of %d elements of %d bytes at byte %d of %d-byte storage", n, size, off, s.nbytes))
 	}
 	if n == 0 {
 		return nil

@@ -43,10 +43,14 @@ func (a *HostAllocator) Device() Device { return a.dev }
 
 // Alloc returns a host storage of nbytes bytes, 8-byte aligned; its
 // contents are zero if zero is set, else unspecified (Note [Uninitialised
-// host memory]).
+// host memory]). An allocation over [MemoryLimit] is refused with an error
+// that wraps [ErrMemoryLimit].
 func (a *HostAllocator) Alloc(nbytes int, zero bool) (*Storage, error) {
 	if nbytes < 0 {
 		return nil, fmt.Errorf("device: allocating %d bytes", nbytes)
+	}
+	if limit := MemoryLimit(); nbytes > limit {
+		return nil, fmt.Errorf("%w: you tried to allocate %d bytes, more than the limit of %d bytes (see device.SetMemoryLimit)", ErrMemoryLimit, nbytes, limit)
 	}
 	size := max(uintptr(nbytes+15)&^15, 16)
 	return &Storage{dev: a.dev, alloc: a, nbytes: nbytes, ptr: mallocgc(size, nil, zero)}, nil

@@ -17,9 +17,11 @@ const (
 	View                     // a view incompatible with the input's layout
 	Value                    // any other invalid argument
 	Autograd                 // misuse of the backward engine
+	Memory                   // an allocation refused or failed: over the memory limit (package device)
+	Internal                 // a bug: a panic that escaped an op (Note [Recover boundary] in package tensor)
 )
 
-var kindNames = [...]string{"", "shape", "dtype", "overlap", "index", "view", "value", "autograd"}
+var kindNames = [...]string{"", "shape", "dtype", "overlap", "index", "view", "value", "autograd", "memory", "internal"}
 
 // String returns the kind's name: "shape", "dtype", ...
 func (k Kind) String() string {
@@ -35,6 +37,15 @@ type Error struct {
 	Kind Kind
 	Op   string
 	Msg  string
+	// Err is the lower-level error this one reports, if any: the
+	// allocator's for a Memory error, the panic's value for an Internal
+	// one when that value is an error. [Error.Unwrap] returns it, so
+	// errors.Is and errors.As see through.
+	Err error
+	// Panic is the value an op panicked with, and Stack the panicking
+	// goroutine's stack, for an Internal error.
+	Panic any
+	Stack []byte
 }
 
 // Error returns the message prefixed by the op's name: "add: The size of
@@ -47,6 +58,9 @@ func (e *Error) Error() string {
 	return e.Op + ": " + e.Msg
 }
 
+// Unwrap returns [Error.Err].
+func (e *Error) Unwrap() error { return e.Err }
+
 // WithOp returns err with Op set to op if err is an *Error without an op
 // (raised by shape algebra, which knows no op names); other errors are
 // returned as they are.
@@ -57,6 +71,19 @@ func WithOp(err error, op string) error {
 		return &c
 	}
 	return err
+}
+
+// Alloc returns the error of a failed allocation for op: err itself (with
+// op set) when it is an *Error already, such as the shape error of a size
+// that overflows; else a Memory error wrapping it.
+func Alloc(op string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if _, ok := err.(*Error); ok {
+		return WithOp(err, op)
+	}
+	return &Error{Kind: Memory, Op: op, Msg: err.Error(), Err: err}
 }
 
 // New returns an error of kind k raised by op.

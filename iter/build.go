@@ -455,15 +455,19 @@ func (p *Plan) outputView(opName string, i int, permuted bool) (*raw.View, error
 	}
 	v := op.View
 	if v == nil {
-		st, err := p.alloc.Alloc(shape.NumEl(sizes)*op.DType.Size(), false) // the kernel writes it whole
+		nbytes, err := shape.Bytes(opName, sizes, op.DType.Size()) // broadcast sizes may overflow
 		if err != nil {
-			return nil, errs.New(errs.Value, opName, "allocating an output of shape %s: %v", fmtShape(sizes), err)
+			return nil, err
+		}
+		st, err := p.alloc.Alloc(nbytes, false) // the kernel writes it whole
+		if err != nil {
+			return nil, errs.Alloc(opName, err)
 		}
 		v = &raw.View{DType: op.DType, Storage: st}
 		op.View = v
 	}
 	if err := v.Resize(sizes, strides); err != nil { // a resized output keeps its storage and offset, as PyTorch's resize_
-		return nil, errs.New(errs.Value, opName, "resizing an output to shape %s: %v", fmtShape(sizes), err)
+		return nil, errs.WithOp(err, opName)
 	}
 	op.Storage, op.Offset, op.DType = v.Storage, v.ByteOffset(), v.DType
 	return v, nil

@@ -56,7 +56,7 @@ func copyAcross(name string, dst, src *raw.View) (*raw.View, error) {
 	}
 	tmp, err := raw.NewOn(dst.Storage.Allocator(), c.DType, c.Shape, nil, false)
 	if err != nil {
-		return nil, errs.New(errs.Value, name, "%v", err)
+		return nil, errs.WithOp(err, name)
 	}
 	mover := dst // the backend of the device that is not the host's CPU moves the bytes
 	if dst.Storage.Device().Kind == device.CPU {
@@ -96,7 +96,7 @@ func denseLike(v *raw.View, d dtype.DType, a device.Allocator) (*raw.View, error
 	}
 	out, err := raw.NewOn(a, d, v.Shape, strides, false)
 	if err != nil {
-		return nil, errs.New(errs.Value, "empty_like", "%v", err)
+		return nil, errs.WithOp(err, "empty_like")
 	}
 	return out, nil
 }

@@ -74,7 +74,7 @@ func allocator(vs ...*raw.View) device.Allocator {
 func empty(name string, dt dtype.DType, sizes []int, vs ...*raw.View) (*raw.View, error) {
 	v, err := raw.NewOn(allocator(vs...), dt, sizes, nil, false)
 	if err != nil {
-		return nil, errs.New(errs.Value, name, "%v", err)
+		return nil, errs.WithOp(err, name)
 	}
 	return v, nil
 }
@@ -82,7 +82,7 @@ func empty(name string, dt dtype.DType, sizes []int, vs ...*raw.View) (*raw.View
 // resize resizes out for an op named name as PyTorch's resize_ does.
 func resize(name string, out *raw.View, sizes []int) error {
 	if err := out.Resize(append([]int{}, sizes...), nil); err != nil {
-		return errs.New(errs.Value, name, "%v", err)
+		return errs.WithOp(err, name)
 	}
 	return nil
 }

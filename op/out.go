@@ -44,6 +44,14 @@ func (d *dest) alloc(dt dtype.DType, sizes []int) (*raw.View, error) {
 		return nil, errs.New(errs.Value, d.name, "Expected all tensors to be on the same device, but found at least two devices, %s and %s!", d.live()[0].Storage.Device(), dev)
 	}
 	if !shape.Equal(o.Shape, sizes) {
+		// resizing an out that is an input's own view would change the
+		// input's layout under the op (matmul(a, a, out=a) of an empty a
+		// then read a 0-dim a as 1-D): refused as cat refuses it
+		for _, in := range d.live() {
+			if in == o {
+				return nil, errs.New(errs.Overlap, d.name, "unsupported operation: some elements of the input tensor and the written-to tensor refer to a single memory location. Please clone() the tensor before performing the operation.")
+			}
+		}
 		if err := resize(d.name, o, sizes); err != nil {
 			return nil, err
 		}

@@ -1,6 +1,9 @@
 package op
 
 import (
+	"fmt"
+
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/iter"
@@ -16,39 +19,50 @@ func layoutOf(v *raw.View) shape.Layout {
 	return shape.Layout{Sizes: v.Shape, Strides: v.Strides, Offset: v.Offset}
 }
 
-func viewOf(v *raw.View, l shape.Layout, err error) (*raw.View, error) {
+// viewOf returns the view of v's storage with layout l made by op name,
+// after checking it against the storage (Note [Checked sizes] in package
+// shape): the one place every view a user can make passes.
+func viewOf(name string, v *raw.View, l shape.Layout, err error) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkView(name, v, l); err != nil {
+		return nil, err
+	}
 	return v.WithLayout(l.Sizes, l.Strides, l.Offset), nil
+}
+
+// checkView checks layout l of v's storage for op name.
+func checkView(name string, v *raw.View, l shape.Layout) error {
+	return shape.CheckView(name, l, v.Storage.Len()/v.DType.Size())
 }
 
 // View returns v with a new shape (one size may be -1) as a view; a shape
 // that cannot be expressed over v's strides is a view error.
 func View(v *raw.View, sizes []int) (*raw.View, error) {
 	l, err := shape.View(layoutOf(v), sizes)
-	return viewOf(v, l, err)
+	return viewOf("view", v, l, err)
 }
 
 // Reshape returns a view of v with a new shape where one exists, else a
 // contiguous copy.
 func Reshape(v *raw.View, sizes []int) (*raw.View, error) {
 	l, needCopy, err := shape.Reshape(layoutOf(v), sizes)
-	return reshaped(v, l, needCopy, err)
+	return reshaped("reshape", v, l, needCopy, err)
 }
 
-func reshaped(v *raw.View, l shape.Layout, needCopy bool, err error) (*raw.View, error) {
+func reshaped(name string, v *raw.View, l shape.Layout, needCopy bool, err error) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
 	if !needCopy {
-		return v.WithLayout(l.Sizes, l.Strides, l.Offset), nil
+		return viewOf(name, v, l, nil)
 	}
-	c, err := empty("reshape", v.DType, v.Shape, v)
+	c, err := empty(name, v.DType, v.Shape, v)
 	if err != nil {
 		return nil, err
 	}
-	if c, err = CopyInto("reshape", c, v, false); err != nil {
+	if c, err = CopyInto(name, c, v, false); err != nil {
 		return nil, err
 	}
 	return c.WithLayout(l.Sizes, shape.Contiguous(l.Sizes), 0), nil
@@ -57,88 +71,91 @@ func reshaped(v *raw.View, l shape.Layout, needCopy bool, err error) (*raw.View,
 // Flatten merges dims start..end, as a view where possible.
 func Flatten(v *raw.View, start, end int) (*raw.View, error) {
 	l, needCopy, err := shape.Flatten(layoutOf(v), start, end)
-	return reshaped(v, l, needCopy, err)
+	return reshaped("flatten", v, l, needCopy, err)
 }
 
 // Permute reorders v's dims.
 func Permute(v *raw.View, dims []int) (*raw.View, error) {
 	l, err := shape.Permute(layoutOf(v), dims)
-	return viewOf(v, l, err)
+	return viewOf("permute", v, l, err)
 }
 
 // Transpose swaps dims d0 and d1.
 func Transpose(v *raw.View, d0, d1 int) (*raw.View, error) {
 	l, err := shape.Transpose(layoutOf(v), d0, d1)
-	return viewOf(v, l, err)
+	return viewOf("transpose", v, l, err)
 }
 
 // T transposes a tensor of at most 2 dims.
 func T(v *raw.View) (*raw.View, error) {
 	l, err := shape.T(layoutOf(v))
-	return viewOf(v, l, err)
+	return viewOf("t", v, l, err)
 }
 
 // Expand broadcasts v to sizes (-1 keeps a size) with stride 0 on expanded dims.
 func Expand(v *raw.View, sizes []int) (*raw.View, error) {
 	l, err := shape.Expand(layoutOf(v), sizes)
-	return viewOf(v, l, err)
+	return viewOf("expand", v, l, err)
 }
 
 // Narrow keeps elements start..start+length-1 of dim.
 func Narrow(v *raw.View, dim, start, length int) (*raw.View, error) {
 	l, err := shape.Narrow(layoutOf(v), dim, start, length)
-	return viewOf(v, l, err)
+	return viewOf("narrow", v, l, err)
 }
 
 // Select indexes dim at index, removing the dim.
 func Select(v *raw.View, dim, index int) (*raw.View, error) {
 	l, err := shape.Select(layoutOf(v), dim, index)
-	return viewOf(v, l, err)
+	return viewOf("select", v, l, err)
 }
 
 // Slice is Python's v[..., start:end:step, ...] on dim (nil bounds mean the edges).
 func Slice(v *raw.View, dim int, start, end *int, step int) (*raw.View, error) {
 	l, err := shape.Slice(layoutOf(v), dim, start, end, step)
-	return viewOf(v, l, err)
+	return viewOf("slice", v, l, err)
 }
 
 // Squeeze drops every size-1 dim when no dims are given, else those of
 // dims of size 1 (see shape.Squeeze).
 func Squeeze(v *raw.View, dims ...int) (*raw.View, error) {
 	l, err := shape.Squeeze(layoutOf(v), dims...)
-	return viewOf(v, l, err)
+	return viewOf("squeeze", v, l, err)
 }
 
 // Unsqueeze inserts a size-1 dim at dim.
 func Unsqueeze(v *raw.View, dim int) (*raw.View, error) {
 	l, err := shape.Unsqueeze(layoutOf(v), dim)
-	return viewOf(v, l, err)
+	return viewOf("unsqueeze", v, l, err)
 }
 
 // Unflatten splits dim into sizes.
 func Unflatten(v *raw.View, dim int, sizes []int) (*raw.View, error) {
 	l, err := shape.Unflatten(layoutOf(v), dim, sizes)
-	return viewOf(v, l, err)
+	return viewOf("unflatten", v, l, err)
 }
 
 // Movedim moves dims src to positions dst, the others keeping their order.
 func Movedim(v *raw.View, src, dst []int) (*raw.View, error) {
 	l, err := shape.Movedim(layoutOf(v), src, dst)
-	return viewOf(v, l, err)
+	return viewOf("movedim", v, l, err)
 }
 
 // AsStrided returns a view of v's storage with the given layout (offset nil: v's own).
 func AsStrided(v *raw.View, sizes, strides []int, offset *int) (*raw.View, error) {
 	l, err := shape.AsStrided(layoutOf(v), sizes, strides, offset, v.Storage.Len()/v.DType.Size())
-	return viewOf(v, l, err)
+	return viewOf("as_strided", v, l, err)
 }
 
-func viewsOf(v *raw.View, ls []shape.Layout, err error) ([]*raw.View, error) {
+func viewsOf(name string, v *raw.View, ls []shape.Layout, err error) ([]*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
 	out := make([]*raw.View, len(ls))
 	for i, l := range ls {
+		if err := checkView(name, v, l); err != nil {
+			return nil, err
+		}
 		out[i] = v.WithLayout(l.Sizes, l.Strides, l.Offset)
 	}
 	return out, nil
@@ -146,20 +163,46 @@ func viewsOf(v *raw.View, ls []shape.Layout, err error) ([]*raw.View, error) {
 
 // Split cuts dim into pieces of size (the last may be smaller).
 func Split(v *raw.View, size, dim int) ([]*raw.View, error) {
+	if d, err := shape.WrapDim(dim, v.Dim()); err == nil && v.Dim() > 0 {
+		if err := checkPieces("split", shape.SplitPieces(v.Shape[d], size), v.Dim()); err != nil {
+			return nil, err
+		}
+	}
 	ls, err := shape.Split(layoutOf(v), size, dim)
-	return viewsOf(v, ls, err)
+	return viewsOf("split", v, ls, err)
+}
+
+// pieceBytes bounds the memory of one view of a split per dim, and of its
+// header: a Layout, a raw.View and a tensor's.
+const pieceBytes, pieceDimBytes = 256, 32
+
+// checkPieces refuses, with a memory error, a split of a view of ndim dims
+// into more pieces than the memory limit holds: the pieces of a dim of an
+// expanded view of 2^40 elements are valid views, too many to make.
+func checkPieces(name string, pieces, ndim int) error {
+	limit := device.MemoryLimit()
+	if pieces <= limit/(pieceBytes+pieceDimBytes*ndim) {
+		return nil
+	}
+	return &errs.Error{Kind: errs.Memory, Op: name, Err: device.ErrMemoryLimit,
+		Msg: fmt.Sprintf("%v: %d views of the pieces would take more than the limit of %d bytes (see device.SetMemoryLimit)", device.ErrMemoryLimit, pieces, limit)}
 }
 
 // SplitSizes cuts dim into pieces of the listed sizes.
 func SplitSizes(v *raw.View, sizes []int, dim int) ([]*raw.View, error) {
 	ls, err := shape.SplitSizes(layoutOf(v), sizes, dim)
-	return viewsOf(v, ls, err)
+	return viewsOf("split_with_sizes", v, ls, err)
 }
 
 // Chunk cuts dim into at most chunks pieces of equal size.
 func Chunk(v *raw.View, chunks, dim int) ([]*raw.View, error) {
+	if d, err := shape.WrapDim(dim, v.Dim()); err == nil && v.Dim() > 0 && chunks > 0 {
+		if err := checkPieces("chunk", shape.ChunkPieces(v.Shape[d], chunks), v.Dim()); err != nil {
+			return nil, err
+		}
+	}
 	ls, err := shape.Chunk(layoutOf(v), chunks, dim)
-	return viewsOf(v, ls, err)
+	return viewsOf("chunk", v, ls, err)
 }
 
 // Cat concatenates vs along dim into a new view of their promoted dtype,
@@ -187,8 +230,14 @@ func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
 		if !dtype.CanCast(result, out.DType) {
 			return nil, errs.New(errs.DType, "cat", "result type %s can't be cast to the desired output type %s", result, out.DType)
 		}
+		// cat cannot work in place: an out that is an input, even fully,
+		// would be resized and read while written (PyTorch's
+		// assert_no_internal_overlap and assert_no_overlap)
+		if err := iter.CheckNoInternalOverlap("cat", out); err != nil {
+			return nil, err
+		}
 		for _, v := range vs {
-			if err := iter.CheckNoPartialOverlap("cat", out, v); err != nil {
+			if err := iter.CheckNoOverlap("cat", out, v); err != nil {
 				return nil, err
 			}
 		}

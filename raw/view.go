@@ -6,6 +6,7 @@ package raw
 import (
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/shape"
 )
 
@@ -24,7 +25,7 @@ type View struct {
 }
 
 // New allocates a zeroed contiguous view of the given dtype and shape in
-// CPU memory.
+// CPU memory. It panics with NewOn's error.
 func New(dt dtype.DType, sizes []int) *View {
 	v, err := NewOn(device.CPUAllocator, dt, sizes, nil, true)
 	if err != nil {
@@ -36,10 +37,21 @@ func New(dt dtype.DType, sizes []int) *View {
 // NewOn allocates a view of the given dtype and shape with allocator a:
 // dense with the given strides (row-major when nil; see
 // [shape.DenseLike]), zeroed if zero is set, else of unspecified contents.
+// Its errors are *errs.Error without an op: an invalid dtype is a value
+// error, sizes that are negative or whose storage overflows an int are
+// checked by [shape.Bytes], and an allocation the allocator refuses (over
+// the memory limit of package device) is a memory error.
 func NewOn(a device.Allocator, dt dtype.DType, sizes, strides []int, zero bool) (*View, error) {
-	st, err := a.Alloc(shape.NumEl(sizes)*dt.Size(), zero)
+	if !dt.Valid() {
+		return nil, errs.New(errs.Value, "", "invalid dtype %s", dt)
+	}
+	nbytes, err := shape.Bytes("", sizes, dt.Size())
 	if err != nil {
 		return nil, err
+	}
+	st, err := a.Alloc(nbytes, zero)
+	if err != nil {
+		return nil, errs.Alloc("", err)
 	}
 	if strides == nil {
 		strides = shape.Contiguous(sizes)
@@ -52,13 +64,30 @@ func NewOn(a device.Allocator, dt dtype.DType, sizes, strides []int, zero bool) 
 // Resize gives v the shape sizes with the given strides (row-major when nil)
 // as PyTorch's resize_ does for an output: v keeps its storage and offset,
 // and the storage grows in place if the new extent does not fit
-// ([device.Storage.Grow]). strides must lay out a dense tensor.
+// ([device.Storage.Grow]). strides must lay out a dense tensor. Sizes
+// that are negative or whose storage overflows an int are a shape or value
+// error, as in [NewOn], and leave v as it was; so does a storage that
+// cannot grow (a memory error).
 func (v *View) Resize(sizes, strides []int) error {
+	n, err := shape.CheckSizes("", sizes)
+	if err != nil {
+		return err
+	}
+	need, ok := shape.AddOK(v.Offset, n)
+	if ok {
+		need, ok = shape.MulOK(need, v.DType.Size())
+	}
+	if !ok {
+		return errs.New(errs.Shape, "", "Storage size calculation overflowed with sizes=%s", shape.Format(sizes))
+	}
+	if err := v.Storage.Grow(need); err != nil {
+		return errs.Alloc("", err)
+	}
 	if strides == nil {
 		strides = shape.Contiguous(sizes)
 	}
 	v.Shape, v.Strides = sizes, strides
-	return v.Storage.Grow((v.Offset + shape.NumEl(sizes)) * v.DType.Size())
+	return nil
 }
 
 // Dim returns the number of dims.

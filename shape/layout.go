@@ -2,6 +2,7 @@ package shape
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goten-ml/goten/errs"
@@ -68,6 +69,7 @@ func inferSize(op string, sizes []int, numel int) ([]int, error) {
 	out := dup(sizes)
 	infer := -1
 	prod := 1
+	overflow := false // of the product of the sizes, -1 left out (Note [Checked sizes])
 	for i, s := range sizes {
 		switch {
 		case s == -1:
@@ -76,9 +78,18 @@ func inferSize(op string, sizes []int, numel int) ([]int, error) {
 			}
 			infer = i
 		case s >= 0:
-			prod *= s
+			var ok bool
+			prod, ok = MulOK(prod, s)
+			overflow = overflow || !ok
 		default:
 			return nil, errs.New(errs.Value, op, "invalid shape dimension %d", s)
+		}
+	}
+	if overflow {
+		if slices.Contains(sizes, 0) {
+			prod = 0
+		} else {
+			return nil, errs.New(errs.Shape, op, "shape '%s' is invalid for input of size %d", Format(sizes), numel)
 		}
 	}
 	if numel == prod || (infer >= 0 && prod > 0 && numel%prod == 0) {
@@ -87,6 +98,12 @@ func inferSize(op string, sizes []int, numel int) ([]int, error) {
 				return nil, errs.New(errs.Value, op, "cannot reshape tensor of 0 elements into shape %s because the unspecified dimension size -1 can be any value and is ambiguous", Format(sizes))
 			}
 			out[infer] = numel / prod
+		}
+		if numel == 0 {
+			// the view of no elements gets contiguous strides: they must fit
+			if _, err := CheckSizes(op, out); err != nil {
+				return nil, err
+			}
 		}
 		return out, nil
 	}

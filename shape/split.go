@@ -24,10 +24,7 @@ func Split(l Layout, size, dim int) ([]Layout, error) {
 	if size == 0 && n != 0 {
 		return nil, errs.New(errs.Value, "split", "split_size can only be 0 if dimension size is 0, but got dimension size of %d", n)
 	}
-	pieces := 1
-	if size > 0 {
-		pieces = max((n+size-1)/size, 1)
-	}
+	pieces := SplitPieces(n, size)
 	out := make([]Layout, pieces)
 	for i := range out {
 		length := min(size, n-i*size)
@@ -48,14 +45,16 @@ func SplitSizes(l Layout, sizes []int, dim int) ([]Layout, error) {
 	if err != nil {
 		return nil, err
 	}
-	sum := 0
+	sum, ok := 0, true
 	for _, s := range sizes {
 		if s < 0 {
 			return nil, errs.New(errs.Value, "split_with_sizes", "split_with_sizes expects split_sizes have only non-negative entries, but got split_sizes=%s", Format(sizes))
 		}
-		sum += s
+		var fits bool
+		sum, fits = AddOK(sum, s) // Note [Checked sizes]
+		ok = ok && fits
 	}
-	if sum != l.Sizes[d] {
+	if !ok || sum != l.Sizes[d] {
 		return nil, errs.New(errs.Shape, "split_with_sizes", "split_with_sizes expects split_sizes to sum exactly to %d (input tensor's size at dimension %d), but got split_sizes=%s", l.Sizes[d], d, Format(sizes))
 	}
 	out := make([]Layout, len(sizes))
@@ -84,13 +83,36 @@ func Chunk(l Layout, chunks, dim int) ([]Layout, error) {
 	}
 	n := l.Sizes[d]
 	if n == 0 {
-		out := make([]Layout, chunks)
+		out := make([]Layout, chunks) // callers bound chunks (ChunkPieces)
 		for i := range out {
 			out[i] = piece(l, d, 0, 0)
 		}
 		return out, nil
 	}
-	return Split(l, (n+chunks-1)/chunks, d)
+	return Split(l, chunkSize(n, chunks), d)
+}
+
+// chunkSize is the size of Chunk's pieces: ceil(n/chunks), for n > 0.
+func chunkSize(n, chunks int) int { return (n-1)/chunks + 1 } // n+chunks-1 may overflow
+
+// SplitPieces returns the number of pieces [Split] cuts a dim of size n
+// into with pieces of size elements: one when size is not positive or
+// n is 0. A caller that could not hold them all refuses first: a size-1
+// split of an expanded dim of 2^40 elements is a valid request.
+func SplitPieces(n, size int) int {
+	if size <= 0 || n <= 0 {
+		return 1
+	}
+	return (n-1)/size + 1
+}
+
+// ChunkPieces returns the number of pieces [Chunk] cuts a dim of size n
+// into (chunks > 0): chunks for a dim of size 0.
+func ChunkPieces(n, chunks int) int {
+	if n <= 0 {
+		return chunks
+	}
+	return SplitPieces(n, chunkSize(n, chunks))
 }
 
 // piece is Narrow(l, d, start, length) for arguments already checked.
@@ -145,7 +167,10 @@ func CatShape(shapes [][]int, dim int) ([]int, error) {
 				return nil, errs.New(errs.Shape, "cat", "Sizes of tensors must match except in dimension %d. Expected size %d but got size %d for tensor number %d in the list.", d, out[k], s[k], i)
 			}
 		}
-		out[d] += s[d]
+		var ok bool
+		if out[d], ok = AddOK(out[d], s[d]); !ok { // Note [Checked sizes]
+			return nil, errs.New(errs.Shape, "cat", "the sizes of the tensors at dimension %d sum past the largest int", d)
+		}
 	}
 	return out, nil
 }

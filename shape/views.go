@@ -70,9 +70,10 @@ func T(l Layout) (Layout, error) {
 // Expand returns l broadcast to sizes (PyTorch's expand): sizes has at
 // least l's dims, aligned at the end; -1 keeps l's size; a size-1 dim of l
 // may take any size and gets stride 0; new leading dims are allowed (stride
-// 0 when their size is not 1). Too few sizes or a size of l that is not 1
-// and differs from its target is a shape error; -1 for a new leading dim or
-// a size below -1 is a value error.
+// 0 when their size is not 1). Too few sizes, a size of l that is not 1
+// and differs from its target, or sizes whose product overflows an int is
+// a shape error; -1 for a new leading dim or a size below -1 is a value
+// error.
 func Expand(l Layout, sizes []int) (Layout, error) {
 	n, m := l.Dim(), len(sizes)
 	if m < n {
@@ -104,6 +105,9 @@ func Expand(l Layout, sizes []int) (Layout, error) {
 			size, stride = target, 0
 		}
 		out.Sizes[i], out.Strides[i] = size, stride
+	}
+	if _, ok := NumElOK(out.Sizes); !ok { // Note [Checked sizes]
+		return Layout{}, errs.New(errs.Shape, "expand", "numel: integer multiplication overflow with sizes=%s", Format(out.Sizes))
 	}
 	return out, nil
 }
@@ -139,7 +143,8 @@ func Narrow(l Layout, dim, start, length int) (Layout, error) {
 			return Layout{}, withOp("narrow", err)
 		}
 	}
-	if start+length > size {
+	if length > size-start { // start+length may overflow
+
 		return Layout{}, errs.New(errs.Index, "narrow", "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size)
 	}
 	out := l.Clone()
@@ -206,8 +211,16 @@ func Slice(l Layout, dim int, start, end *int, step int) (Layout, error) {
 	hi = min(max(hi, lo), size)
 	out := l.Clone()
 	out.Offset += lo * l.Strides[d]
-	out.Sizes[d] = (hi - lo + step - 1) / step
-	out.Strides[d] *= step
+	out.Sizes[d] = 0
+	if hi > lo {
+		out.Sizes[d] = (hi-lo-1)/step + 1 // hi-lo+step-1 may overflow
+	}
+	// A stride that overflows (or passes MaxStride) belongs to a dim of at
+	// most one element, whose stride is never used: it keeps l's
+	// (Note [Checked sizes]).
+	if st, ok := MulOK(l.Strides[d], step); ok && st <= MaxStride {
+		out.Strides[d] = st
+	}
 	return out, nil
 }
 
@@ -395,7 +408,8 @@ func hasDup(dims []int) bool {
 // storage of l (offset nil keeps l's offset), whose storage holds
 // storageNumel elements. Lengths that differ or a negative stride or offset
 // are a value error; a layout reaching beyond the storage is an index
-// error (a layout without elements fits any storage).
+// error (a layout without elements fits any storage); one whose sizes or
+// span overflow an int a shape error ([CheckView]).
 func AsStrided(l Layout, sizes, strides []int, offset *int, storageNumel int) (Layout, error) {
 	off := l.Offset
 	if offset != nil {
@@ -417,22 +431,9 @@ func AsStrided(l Layout, sizes, strides []int, offset *int, storageNumel int) (L
 	if off < 0 {
 		return Layout{}, errs.New(errs.Value, "as_strided", "invalid storage offset %d", off)
 	}
-	if need := Extent(sizes, strides); need > 0 && off+need > storageNumel {
-		return Layout{}, errs.New(errs.Index, "as_strided", "setStorage: sizes %s, strides %s, storage offset %d requiring a storage size of %d elements are out of bounds for storage of %d elements", Format(sizes), Format(strides), off, off+need, storageNumel)
+	out := Layout{Sizes: dup(sizes), Strides: dup(strides), Offset: off}
+	if err := CheckView("as_strided", out, storageNumel); err != nil {
+		return Layout{}, err
 	}
-	return Layout{Sizes: dup(sizes), Strides: dup(strides), Offset: off}, nil
-}
-
-// Extent returns the number of storage elements a layout with these sizes
-// and non-negative strides spans from its offset: 1 + Σ (size-1)·stride,
-// or 0 when it has no elements.
-func Extent(sizes, strides []int) int {
-	n := 1
-	for i, s := range sizes {
-		if s == 0 {
-			return 0
-		}
-		n += (s - 1) * strides[i]
-	}
-	return n
+	return out, nil
 }

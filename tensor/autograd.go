@@ -58,6 +58,7 @@ type hook struct {
 // RequiresGrad reports whether gradients flow to t: a leaf marked with
 // [Tensor.SetRequiresGrad], or the result of a recorded op.
 func (t *Tensor) RequiresGrad() bool {
+	t.in("requires_grad")
 	return t.ag != nil && (t.ag.requiresGrad || t.ag.node != nil)
 }
 
@@ -66,6 +67,7 @@ func (t *Tensor) RequiresGrad() bool {
 // into [Tensor.Grad]. Only float tensors can require grad, and only a leaf
 // changes its flag (PyTorch's requires_grad_).
 func (t *Tensor) SetRequiresGrad(on bool) *Tensor {
+	t.in("requires_grad_")
 	if !t.IsLeaf() {
 		panic(errs.New(errs.Autograd, "requires_grad_", "you can only change requires_grad flags of leaf variables."))
 	}
@@ -84,12 +86,16 @@ func (t *Tensor) SetRequiresGrad(on bool) *Tensor {
 
 // IsLeaf reports whether t was made by no recorded op: a tensor that
 // requires no grad, or one the user marked with SetRequiresGrad.
-func (t *Tensor) IsLeaf() bool { return t.ag == nil || t.ag.node == nil }
+func (t *Tensor) IsLeaf() bool {
+	t.in("is_leaf")
+	return t.ag == nil || t.ag.node == nil
+}
 
 // Grad returns the gradient accumulated into t by backward passes: into a
 // leaf that requires grad, or a non-leaf after [Tensor.RetainGrad]; nil
 // before any.
 func (t *Tensor) Grad() *Tensor {
+	t.in("grad")
 	if t.ag == nil {
 		return nil
 	}
@@ -99,6 +105,7 @@ func (t *Tensor) Grad() *Tensor {
 // SetGrad replaces t's gradient with g (nil clears it, as optimizers'
 // set-to-none does) and returns t. g must have t's shape and dtype.
 func (t *Tensor) SetGrad(g *Tensor) *Tensor {
+	t.in("grad")
 	if g != nil && (g.DType() != t.DType() || !slices.Equal(g.v.Shape, t.v.Shape)) {
 		panic(errs.New(errs.Autograd, "grad", "assigned grad has data of a different type or size: %s %v, the tensor is %s %v",
 			g.DType(), g.v.Shape, t.DType(), t.v.Shape))
@@ -125,7 +132,7 @@ func (t *Tensor) GradFn() string {
 // Detach returns a tensor sharing t's storage and layout that requires no
 // grad and has no history: writes through either are seen by the other
 // (and counted by the version counter they share).
-func (t *Tensor) Detach() *Tensor { return wrap(t.v.Clone()) }
+func (t *Tensor) Detach() *Tensor { return wrap(t.in("detach").Clone()) }
 
 // RetainGrad makes a backward pass keep the gradient of the non-leaf t in
 // [Tensor.Grad] (a leaf keeps its own anyway).

@@ -1,6 +1,7 @@
 package tensor
 
 import (
+	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 )
 
@@ -8,7 +9,10 @@ import (
 // to integers truncate toward zero, anything to bool is x != 0, and
 // float16/bfloat16 round to nearest even.
 func (t *Tensor) To(dt DType) *Tensor {
-	v, err := op.To(t.v, dt)
+	if !dt.Valid() {
+		panic(errs.New(errs.Value, "to", "invalid dtype %s", dt))
+	}
+	v, err := op.To(t.in("to"), dt)
 	must(err)
 	if v == t.v {
 		return t
@@ -51,6 +55,8 @@ func overwrite(name string, t *Tensor, srcs ...*Tensor) {
 // CopyFrom writes src, broadcast to t's shape and converted to t's dtype,
 // into t (PyTorch's copy_) and returns t.
 func (t *Tensor) CopyFrom(src *Tensor) *Tensor {
+	t.in("copy_")
+	src.in("copy_")
 	t.beforeOverwrite("copy_", src)
 	_, err := op.CopyInto("copy_", t.v, src.v, true)
 	must(err)
@@ -72,6 +78,7 @@ func (t *Tensor) beforeOverwrite(name string, srcs ...*Tensor) {
 // tensor — converted to t's dtype, and returns t. An expanded t is fine:
 // every write of an element writes the same value.
 func (t *Tensor) Fill(value *Tensor) *Tensor {
+	t.in("fill_")
 	t.beforeOverwrite("fill_")
 	_, err := op.Fill(t.v, number("fill_", "value", value))
 	must(err)
@@ -82,6 +89,7 @@ func (t *Tensor) Fill(value *Tensor) *Tensor {
 
 // Zero sets every element of t to 0 and returns t.
 func (t *Tensor) Zero() *Tensor {
+	t.in("zero_")
 	t.beforeOverwrite("zero_")
 	_, err := op.Fill(t.v, op.Int(0))
 	must(err)
@@ -92,7 +100,7 @@ func (t *Tensor) Zero() *Tensor {
 
 // Contiguous returns t itself if it is contiguous, else a row-major copy.
 func (t *Tensor) Contiguous() *Tensor {
-	v, err := op.Contiguous(t.v)
+	v, err := op.Contiguous(t.in("contiguous"))
 	must(err)
 	if v == t.v {
 		return t
@@ -107,7 +115,7 @@ func (t *Tensor) Contiguous() *Tensor {
 // Clone returns a copy of t that keeps t's strides when t is
 // non-overlapping and dense, and is contiguous otherwise.
 func (t *Tensor) Clone() *Tensor {
-	v, err := op.Clone(t.v)
+	v, err := op.Clone(t.in("clone"))
 	must(err)
 	r := wrap(v)
 	if recording(t) {

@@ -8,31 +8,40 @@ import (
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
-func checkShape(name string, shape []int) {
-	for _, s := range shape {
-		if s < 0 {
-			panic(errs.New(errs.Value, name, "Trying to create tensor with negative dimension %d: %v", s, shape))
-		}
-	}
+// checkShape returns the element count of a new tensor of shape sizes made
+// by op name; it panics if there is none: a negative size is a value
+// error, sizes whose storage overflows an int a shape error (Note [Checked
+// sizes] in package shape).
+func checkShape(name string, sizes []int) int {
+	n, err := shape.CheckSizes(name, sizes)
+	must(err)
+	return n
+}
+
+// alloc returns a new contiguous CPU view of dtype dt and shape sizes for
+// op name, zeroed if zero is set. An invalid dtype or a negative size is a
+// value error, sizes whose storage overflows an int a shape error, a
+// storage over the memory limit (see device.SetMemoryLimit) a memory
+// error.
+func alloc(name string, dt DType, sizes []int, zero bool) *raw.View {
+	v, err := raw.NewOn(device.CPUAllocator, dt, sizes, nil, zero)
+	must(errs.WithOp(err, name))
+	return v
 }
 
 // Empty returns a new contiguous tensor of the given dtype and shape whose
 // contents are unspecified (PyTorch's torch.empty: the memory is not
-// cleared; write every element before reading it).
-func Empty(dt DType, shape ...int) *Tensor {
-	checkShape("empty", shape)
-	v, err := raw.NewOn(device.CPUAllocator, dt, shape, nil, false)
-	must(err)
-	return wrap(v)
-}
+// cleared; write every element before reading it). An invalid dtype or a
+// negative size is a value error, sizes whose storage overflows an int a
+// shape error, a storage larger than device.MemoryLimit a memory error; so
+// for every factory below.
+func Empty(dt DType, shape ...int) *Tensor { return wrap(alloc("empty", dt, shape, false)) }
 
 // Zeros returns a new contiguous tensor of zeros.
-func Zeros(dt DType, shape ...int) *Tensor {
-	checkShape("zeros", shape)
-	return wrap(raw.New(dt, shape))
-}
+func Zeros(dt DType, shape ...int) *Tensor { return wrap(alloc("zeros", dt, shape, true)) }
 
 // Ones returns a new contiguous tensor of ones.
 func Ones(dt DType, shape ...int) *Tensor { return Full(Scalar(1), dt, shape...) }
@@ -40,45 +49,63 @@ func Ones(dt DType, shape ...int) *Tensor { return Full(Scalar(1), dt, shape...)
 // Full returns a new contiguous tensor filled with value — a [Scalar], or
 // any one-element tensor — converted to dt.
 func Full(value *Tensor, dt DType, shape ...int) *Tensor {
-	checkShape("full", shape)
-	v, err := raw.NewOn(device.CPUAllocator, dt, shape, nil, false)
-	must(err)
-	_, err = op.Fill(v, number("full", "fill_value", value))
+	x := number("full", "fill_value", value)
+	v := alloc("full", dt, shape, false)
+	_, err := op.Fill(v, x)
 	must(err)
 	return wrap(v)
 }
 
 // ZerosLike returns zeros of t's shape and dtype, on t's device.
-func ZerosLike(t *Tensor) *Tensor { return fullOn(t, Scalar(0), t.DType(), t.v.Shape) }
+func ZerosLike(t *Tensor) *Tensor {
+	v := t.in("zeros_like")
+	return fullOn(t, Scalar(0), v.DType, v.Shape)
+}
 
 // OnesLike returns ones of t's shape and dtype, on t's device.
-func OnesLike(t *Tensor) *Tensor { return fullOn(t, Scalar(1), t.DType(), t.v.Shape) }
+func OnesLike(t *Tensor) *Tensor {
+	v := t.in("ones_like")
+	return fullOn(t, Scalar(1), v.DType, v.Shape)
+}
 
 // FullLike returns a tensor of t's shape and dtype filled with value, on
 // t's device.
-func FullLike(t *Tensor, value *Tensor) *Tensor { return fullOn(t, value, t.DType(), t.v.Shape) }
+func FullLike(t *Tensor, value *Tensor) *Tensor {
+	v := t.in("full_like")
+	return fullOn(t, value, v.DType, v.Shape)
+}
 
 // fullOn returns a contiguous tensor of dtype dt and shape filled with
 // value, on the device of like.
 func fullOn(like, value *Tensor, dt DType, shape []int) *Tensor {
+	x := number("full", "fill_value", value)
 	v, err := raw.NewOn(like.v.Storage.Allocator(), dt, shape, nil, false)
-	must(err)
-	_, err = op.Fill(v, number("full", "fill_value", value))
+	must(errs.Alloc("full", err))
+	_, err = op.Fill(v, x)
 	must(err)
 	return wrap(v)
 }
 
 // Arange returns the 1-D tensor [start, start+step, ...) of values below
-// end (above it for a negative step), of dtype dt. A zero step is a value error.
+// end (above it for a negative step), of dtype dt. Bounds that are not
+// finite, a zero step, a step whose sign leads away from end, or a count
+// of values that does not fit in an int are value errors, with PyTorch's
+// messages.
 func Arange(start, end, step float64, dt DType) *Tensor {
-	if step == 0 || math.IsNaN(start) || math.IsNaN(end) || math.IsNaN(step) {
-		panic(errs.New(errs.Value, "arange", "step must be nonzero and bounds finite (start %g, end %g, step %g)", start, end, step))
-	}
-	n := int(math.Ceil((end - start) / step))
-	if n < 0 {
+	switch {
+	case math.IsNaN(start) || math.IsInf(start, 0) || math.IsNaN(end) || math.IsInf(end, 0):
+		panic(errs.New(errs.Value, "arange", "unsupported range: %g -> %g", start, end))
+	case step == 0:
+		panic(errs.New(errs.Value, "arange", "step must be nonzero"))
+	case step > 0 && end < start || step < 0 && end > start:
 		panic(errs.New(errs.Value, "arange", "upper bound and larger bound inconsistent with step sign"))
 	}
-	v := raw.New(dt, []int{n})
+	size := math.Ceil((end - start) / step)
+	if !(size >= 0 && size < math.MaxInt64) { // NaN too; the float64 of MaxInt64 is 2^63, out of range
+		panic(errs.New(errs.Value, "arange", "invalid size, possible overflow? (start %g, end %g, step %g)", start, end, step))
+	}
+	n := int(size)
+	v := alloc("arange", dt, []int{n}, false)
 	for i := 0; i < n; i++ {
 		v.SetFloat64(i, start+float64(i)*step)
 	}
@@ -100,7 +127,7 @@ func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	if steps >= 2 {
 		end = element(end, dt)
 	}
-	v := raw.New(dt, []int{steps})
+	v := alloc("linspace", dt, []int{steps}, false)
 	if steps == 1 {
 		v.SetFloat64(0, start)
 	}
@@ -156,7 +183,7 @@ func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
 	if p == 0 {
 		panic(errs.New(errs.DType, "rand", "%q not implemented for '%s'", "check_uniform_bounds", dt))
 	}
-	v := raw.New(dt, shape)
+	v := alloc("rand", dt, shape, false)
 	scale := 1 / float64(uint64(1)<<p)
 	for i := 0; i < v.NumEl(); i++ {
 		v.SetFloat64(i, float64(g.r.Uint64()>>(64-p))*scale)
@@ -187,7 +214,7 @@ func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
 	if precision(dt) == 0 {
 		panic(errs.New(errs.DType, "randn", "%q not implemented for '%s'", "normal_kernel_cpu", dt))
 	}
-	v := raw.New(dt, shape)
+	v := alloc("randn", dt, shape, false)
 	for i := 0; i < v.NumEl(); i++ {
 		v.SetFloat64(i, g.r.NormFloat64())
 	}

@@ -50,7 +50,8 @@ func (o Dims) Correction(c float64) Dims { o.correction, o.hasCorrection = c, tr
 // positive or negative p allowed).
 func (o Dims) P(p float64) Dims { o.p, o.hasP = p, true; return o }
 
-// refuse panics if o carries an option r does not take.
+// refuse panics if o carries an option r does not take, or an invalid
+// dtype.
 func (o Dims) refuse(r *optable.Op) {
 	bad := func(kw string) {
 		panic(errs.New(errs.Value, r.Name, "%s() got an unexpected keyword argument '%s'", r.Name, kw))
@@ -63,6 +64,9 @@ func (o Dims) refuse(r *optable.Op) {
 	}
 	if o.keepDim && r.Kind != optable.Reduction {
 		bad("keepdim")
+	}
+	if o.dtype != 0 && !o.dtype.Valid() {
+		panic(errs.New(errs.Value, r.Name, "invalid dtype %s", o.dtype))
 	}
 }
 
@@ -96,6 +100,7 @@ func reduce(r *optable.Op, dsts []*Tensor, t *Tensor, o []Dims) []*Tensor {
 	outs := views(dsts)
 	if dsts != nil {
 		for _, dst := range dsts {
+			dst.in(r.Name)
 			checkOut(r.Name, dst, t)
 		}
 	}
@@ -140,6 +145,7 @@ func scan(s *optable.Op, dsts []*Tensor, t *Tensor, o Dims) []*Tensor {
 	}
 	if dsts != nil {
 		for _, dst := range dsts {
+			dst.in(s.Name)
 			checkOut(s.Name, dst, t)
 		}
 	}
@@ -160,8 +166,9 @@ func scan(s *optable.Op, dsts []*Tensor, t *Tensor, o Dims) []*Tensor {
 // into dst and returns dst, with the rules of [MatmulTo]: dst has x's dtype,
 // and its shape or no elements.
 func LayerNormTo(dst, x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
+	out, xv := dst.in("layer_norm"), x.in("layer_norm")
 	checkOut("layer_norm", dst, x, weight, bias)
-	_, err := op.LayerNormTo(dst.view(), x.view(), normalizedShape, weight.view(), bias.view(), eps)
+	_, err := op.LayerNormTo(out, xv, normalizedShape, weight.view(), bias.view(), eps)
 	must(err)
 	written(dst)
 	return dst
@@ -197,7 +204,7 @@ func results(res []*raw.View, dsts []*Tensor) []*Tensor {
 // be nil; else of shape normalizedShape): torch.nn.functional.layer_norm.
 // Trailing sizes that differ from normalizedShape are a shape error.
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
-	v, err := op.LayerNorm(x.view(), normalizedShape, weight.view(), bias.view(), eps)
+	v, err := op.LayerNorm(x.in("layer_norm"), normalizedShape, weight.view(), bias.view(), eps)
 	must(err)
 	r := wrap(v)
 	if recording(x, weight, bias) {

@@ -85,6 +85,12 @@
 // panic into an error. This
 // is gonum's rule: expression-style code (a.Add(b).Mul(c)) stays readable,
 // and misuse is loud. Functions that read outside data return an error.
+// Sizes whose element count or storage overflows an int are shape errors,
+// nil tensors and invalid dtypes value errors, and an allocation larger
+// than the memory limit (device.SetMemoryLimit; by default the machine's
+// memory) a [MemoryError] instead of a crash. Inside [Try], a panic that
+// escapes an op without being an *Error — a bug — is returned as an
+// [InternalError] (Note [Recover boundary]).
 //
 // # Autograd
 //

@@ -26,6 +26,7 @@ func pointwise(d *optable.Op, dst *Tensor, inPlace bool, args *kernel.Args, ins 
 		checkOut(d.Name, dst, ins...)
 	case inPlace:
 		r := ins[d.Receiver]
+		r.in(d.Name)
 		checkInPlace(d.Name, r)
 		if rec {
 			checkViewInPlace(d.Name, r)
@@ -45,7 +46,7 @@ func pointwise(d *optable.Op, dst *Tensor, inPlace bool, args *kernel.Args, ins 
 	}
 	var out *raw.View
 	if dst != nil {
-		out = dst.v
+		out = dst.in(d.Name)
 	}
 	r, err := op.Pointwise(d, out, inPlace, args, vs...)
 	must(err)
@@ -113,7 +114,7 @@ func alphaArgs(opName, name string, alpha []*Tensor) *kernel.Args {
 // [Scalar] or any one-element tensor (its category decides: float,
 // integer or bool).
 func number(opName, name string, t *Tensor) op.Scalar {
-	if t == nil {
+	if t.view() == nil {
 		panic(errs.New(errs.Value, opName, "%s is nil", name))
 	}
 	if t.NumEl() != 1 {

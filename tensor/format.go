@@ -9,7 +9,7 @@ import (
 
 // String prints the tensor as PyTorch's repr does.
 func (t *Tensor) String() string {
-	if t == nil {
+	if t.view() == nil {
 		return "<nil>"
 	}
 	return repr.Format(t.hostView())
@@ -28,7 +28,7 @@ func (t *Tensor) Format(f fmt.State, verb rune) {
 		fmt.Fprintf(f, "%%!%c(*tensor.Tensor=%s)", verb, t.String())
 		return
 	}
-	if t == nil {
+	if t.view() == nil {
 		f.Write([]byte("<nil>"))
 		return
 	}

@@ -8,7 +8,7 @@ import "github.com/goten-ml/goten/op"
 // higher ranks a batched product whose batch dims broadcast. Mismatched
 // inner sizes are a shape error, mixed dtypes a dtype error.
 func Matmul(a, b *Tensor) *Tensor {
-	r := newResult(op.Matmul(a.view(), b.view()))
+	r := newResult(op.Matmul(a.in("matmul"), b.in("matmul")))
 	if recording(a, b) {
 		recordProduct("MmBackward0", a, b, r, matmulGrads)
 	}
@@ -22,8 +22,9 @@ func Matmul(a, b *Tensor) *Tensor {
 // copied in). Like every out= op it records nothing for autograd, and
 // panics if an argument requires grad while grad mode is on.
 func MatmulTo(dst, a, b *Tensor) *Tensor {
+	out, av, bv := dst.in("matmul"), a.in("matmul"), b.in("matmul")
 	checkOut("matmul", dst, a, b)
-	_, err := op.MatmulTo(dst.view(), a.view(), b.view())
+	_, err := op.MatmulTo(out, av, bv)
 	must(err)
 	written(dst)
 	return dst
@@ -34,7 +35,7 @@ func (t *Tensor) Matmul(other *Tensor) *Tensor { return Matmul(t, other) }
 
 // Mm returns the product of matrices a [n,k] and b [k,m].
 func Mm(a, b *Tensor) *Tensor {
-	r := newResult(op.Mm(a.view(), b.view()))
+	r := newResult(op.Mm(a.in("mm"), b.in("mm")))
 	if recording(a, b) {
 		recordProduct("MmBackward0", a, b, r, matmulGrads)
 	}
@@ -43,7 +44,7 @@ func Mm(a, b *Tensor) *Tensor {
 
 // Bmm returns the batched product of a [B,n,k] and b [B,k,m] (no broadcasting).
 func Bmm(a, b *Tensor) *Tensor {
-	r := newResult(op.Bmm(a.view(), b.view()))
+	r := newResult(op.Bmm(a.in("bmm"), b.in("bmm")))
 	if recording(a, b) {
 		recordProduct("BmmBackward0", a, b, r, matmulGrads)
 	}
@@ -52,7 +53,7 @@ func Bmm(a, b *Tensor) *Tensor {
 
 // Mv returns the product of matrix a [n,k] and vector x [k].
 func Mv(a, x *Tensor) *Tensor {
-	r := newResult(op.Mv(a.view(), x.view()))
+	r := newResult(op.Mv(a.in("mv"), x.in("mv")))
 	if recording(a, x) {
 		recordProduct("MvBackward0", a, x, r, matmulGrads)
 	}
@@ -61,7 +62,7 @@ func Mv(a, x *Tensor) *Tensor {
 
 // Dot returns the inner product of vectors a and b as a 0-dim tensor.
 func Dot(a, b *Tensor) *Tensor {
-	r := newResult(op.Dot(a.view(), b.view()))
+	r := newResult(op.Dot(a.in("dot"), b.in("dot")))
 	if recording(a, b) {
 		recordProduct("DotBackward0", a, b, r, matmulGrads)
 	}
@@ -71,7 +72,7 @@ func Dot(a, b *Tensor) *Tensor {
 // Linear returns x·wᵀ + bias (torch.nn.functional.linear): x [..., k],
 // w [m, k], bias [m] or nil.
 func Linear(x, w, bias *Tensor) *Tensor {
-	r := newResult(op.Linear(x.view(), w.view(), bias.view()))
+	r := newResult(op.Linear(x.in("linear"), w.in("linear"), bias.view()))
 	if recording(x, w, bias) {
 		record("LinearBackward0", []*Tensor{x, w, bias}, []*Tensor{r}, func(n *node, gs []*Tensor) []*Tensor {
 			g := gs[0]
@@ -105,7 +106,7 @@ func Linear(x, w, bias *Tensor) *Tensor {
 // and alpha are [Scalar]s (nil: 1), and beta 0 ignores input, NaN included.
 func Addmm(input, a, b *Tensor, beta, alpha *Tensor) *Tensor {
 	bs, as := scale("addmm", "beta", beta), scale("addmm", "alpha", alpha)
-	r := newResult(op.Addmm(input.view(), a.view(), b.view(), bs, as))
+	r := newResult(op.Addmm(input.in("addmm"), a.in("addmm"), b.in("addmm"), bs, as))
 	if recording(input, a, b) {
 		recordScaledProduct("AddmmBackward0", input, a, b, r, bs, as)
 	}
@@ -116,7 +117,7 @@ func Addmm(input, a, b *Tensor, beta, alpha *Tensor) *Tensor {
 // alpha are [Scalar]s (nil: 1).
 func Baddbmm(input, a, b *Tensor, beta, alpha *Tensor) *Tensor {
 	bs, as := scale("baddbmm", "beta", beta), scale("baddbmm", "alpha", alpha)
-	r := newResult(op.Baddbmm(input.view(), a.view(), b.view(), bs, as))
+	r := newResult(op.Baddbmm(input.in("baddbmm"), a.in("baddbmm"), b.in("baddbmm"), bs, as))
 	if recording(input, a, b) {
 		recordScaledProduct("BaddbmmBackward0", input, a, b, r, bs, as)
 	}

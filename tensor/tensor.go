@@ -51,48 +51,69 @@ func (t *Tensor) view() *raw.View {
 	return t.v
 }
 
+// in returns t's view for op name: a nil t (or a zero Tensor, made
+// without a constructor) is a value error, raised here at the API rather
+// than by a nil dereference below it (Note [Recover boundary]).
+func (t *Tensor) in(name string) *raw.View {
+	if t == nil || t.v == nil {
+		panicNil(name, t)
+	}
+	return t.v
+}
+
+// panicNil panics with the value error of a nil operand of op name.
+func panicNil(name string, t *Tensor) {
+	if t == nil {
+		panic(errs.New(errs.Value, name, "expected a Tensor, got nil"))
+	}
+	panic(errs.New(errs.Value, name, "expected a Tensor, got a zero Tensor (make tensors with the package's constructors)"))
+}
+
 // hostView returns t's view in host memory, where Go code may read its
 // elements: t's own, or a copy on the CPU for other devices.
 func (t *Tensor) hostView() *raw.View {
-	if t.v.Storage.Device().IsHost() {
-		return t.v
+	if v := t.in("to"); v.Storage.Device().IsHost() {
+		return v
 	}
 	return t.ToDevice(CPU).v
 }
 
 // DType returns the element type.
-func (t *Tensor) DType() DType { return t.v.DType }
+func (t *Tensor) DType() DType { return t.in("dtype").DType }
 
 // Shape returns a copy of the sizes.
-func (t *Tensor) Shape() []int { return append([]int{}, t.v.Shape...) }
+func (t *Tensor) Shape() []int { return append([]int{}, t.in("shape").Shape...) }
 
 // Strides returns a copy of the strides, in elements.
-func (t *Tensor) Strides() []int { return append([]int{}, t.v.Strides...) }
+func (t *Tensor) Strides() []int { return append([]int{}, t.in("stride").Strides...) }
 
 // Offset returns the storage offset of element 0, in elements.
-func (t *Tensor) Offset() int { return t.v.Offset }
+func (t *Tensor) Offset() int { return t.in("storage_offset").Offset }
 
 // Dim returns the number of dims.
-func (t *Tensor) Dim() int { return t.v.Dim() }
+func (t *Tensor) Dim() int { return t.in("dim").Dim() }
 
 // NumEl returns the number of elements.
-func (t *Tensor) NumEl() int { return t.v.NumEl() }
+func (t *Tensor) NumEl() int { return t.in("numel").NumEl() }
 
 // Size returns the size of dim (negative dims count from the end).
 func (t *Tensor) Size(dim int) int {
-	d, err := shape.WrapDim(dim, t.Dim())
+	v := t.in("size")
+	d, err := shape.WrapDim(dim, v.Dim())
 	must(errs.WithOp(err, "size"))
-	return t.v.Shape[d]
+	return v.Shape[d]
 }
 
 // IsContiguous reports whether the tensor is row-major contiguous.
-func (t *Tensor) IsContiguous() bool { return t.v.IsContiguous() }
+func (t *Tensor) IsContiguous() bool { return t.in("is_contiguous").IsContiguous() }
 
 // SharesStorage reports whether t and u are views of the same storage.
-func (t *Tensor) SharesStorage(u *Tensor) bool { return t.v.Storage == u.v.Storage }
+func (t *Tensor) SharesStorage(u *Tensor) bool {
+	return t.in("shares_storage").Storage == u.in("shares_storage").Storage
+}
 
 // IsScalar reports whether t is a wrapped Go scalar (see [Scalar]).
-func (t *Tensor) IsScalar() bool { return t.v.Wrapped }
+func (t *Tensor) IsScalar() bool { return t.in("is_scalar").Wrapped }
 
 // Element lists the Go types that hold tensor elements.
 type Element interface {
@@ -132,13 +153,7 @@ func FromSlice[T Element](data []T, shape ...int) *Tensor {
 	if shape == nil {
 		shape = []int{len(data)}
 	}
-	n := 1
-	for _, s := range shape {
-		if s < 0 {
-			panic(errs.New(errs.Value, "from_slice", "negative size %d in shape %v", s, shape))
-		}
-		n *= s
-	}
+	n := checkShape("from_slice", shape)
 	if n != len(data) {
 		panic(errs.New(errs.Shape, "from_slice", "shape %v holds %d elements, got %d", shape, n, len(data)))
 	}
@@ -209,6 +224,7 @@ func (t *Tensor) ItemInt() int64 {
 // count from the end); a wrong number of indices or one out of range is an
 // index error raised by op.
 func (t *Tensor) elementAt(opName string, idx []int) *raw.View {
+	t.in(opName)
 	if len(idx) != t.Dim() {
 		panic(errs.New(errs.Index, opName, "expected %d indices, got %d", t.Dim(), len(idx)))
 	}
@@ -247,7 +263,7 @@ func (t *Tensor) Set(value *Tensor, idx ...int) *Tensor {
 		t.viewOf(e, nil).CopyFrom(value.Reshape())
 		return t
 	}
-	src, err := op.Reshape(value.v, []int{})
+	src, err := op.Reshape(value.in("set"), []int{})
 	must(err)
 	_, err = op.CopyInto("set", e, src, false)
 	must(err)
@@ -303,7 +319,7 @@ type Device = device.Device
 var CPU = Device{Kind: device.CPU}
 
 // Device returns the device t lives on.
-func (t *Tensor) Device() Device { return t.v.Storage.Device() }
+func (t *Tensor) Device() Device { return t.in("device").Storage.Device() }
 
 // ToDevice returns t on device d: t itself if it is there already, else a
 // copy (with t's strides when t is non-overlapping and dense, contiguous
@@ -314,7 +330,7 @@ func (t *Tensor) ToDevice(d Device) *Tensor {
 	if err != nil {
 		panic(errs.New(errs.Value, "to", "%v", err))
 	}
-	v, err := op.ToDevice(t.v, be.Allocator())
+	v, err := op.ToDevice(t.in("to"), be.Allocator())
 	must(err)
 	if v == t.v {
 		return t

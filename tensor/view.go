@@ -79,28 +79,28 @@ func (t *Tensor) viewsOf(vs []*raw.View, err error) []*Tensor {
 // It panics with a view error when the shape cannot be expressed over t's
 // strides (use [Tensor.Reshape]), a shape error when the element count differs.
 func (t *Tensor) View(shape ...int) *Tensor {
-	return reshaped("ViewBackward0", t, t.viewOf(op.View(t.v, shape)))
+	return reshaped("ViewBackward0", t, t.viewOf(op.View(t.in("view"), shape)))
 }
 
 // Reshape returns a view of t with a new shape where one exists, else a
 // contiguous copy.
 func (t *Tensor) Reshape(shape ...int) *Tensor {
-	return reshaped("ReshapeAliasBackward0", t, t.viewOf(op.Reshape(t.v, shape)))
+	return reshaped("ReshapeAliasBackward0", t, t.viewOf(op.Reshape(t.in("reshape"), shape)))
 }
 
 // Flatten merges dims start..end (a view where possible); a 0-dim tensor gives shape [1].
 func (t *Tensor) Flatten(start, end int) *Tensor {
-	return reshaped("ViewBackward0", t, t.viewOf(op.Flatten(t.v, start, end)))
+	return reshaped("ViewBackward0", t, t.viewOf(op.Flatten(t.in("flatten"), start, end)))
 }
 
 // Unflatten splits dim into sizes (one may be -1), as a view.
 func (t *Tensor) Unflatten(dim int, sizes ...int) *Tensor {
-	return reshaped("ViewBackward0", t, t.viewOf(op.Unflatten(t.v, dim, sizes)))
+	return reshaped("ViewBackward0", t, t.viewOf(op.Unflatten(t.in("unflatten"), dim, sizes)))
 }
 
 // Permute returns a view with dims reordered: result dim i is t's dim dims[i].
 func (t *Tensor) Permute(dims ...int) *Tensor {
-	r := t.viewOf(op.Permute(t.v, dims))
+	r := t.viewOf(op.Permute(t.in("permute"), dims))
 	if !recording(t) {
 		return r
 	}
@@ -116,7 +116,7 @@ func (t *Tensor) Permute(dims ...int) *Tensor {
 
 // Transpose returns a view with dims d0 and d1 swapped.
 func (t *Tensor) Transpose(d0, d1 int) *Tensor {
-	r := t.viewOf(op.Transpose(t.v, d0, d1))
+	r := t.viewOf(op.Transpose(t.in("transpose"), d0, d1))
 	if !recording(t) {
 		return r
 	}
@@ -125,7 +125,7 @@ func (t *Tensor) Transpose(d0, d1 int) *Tensor {
 
 // T returns the transpose of a tensor of at most 2 dims (more: a shape error).
 func (t *Tensor) T() *Tensor {
-	r := t.viewOf(op.T(t.v))
+	r := t.viewOf(op.T(t.in("t")))
 	if !recording(t) {
 		return r
 	}
@@ -135,7 +135,7 @@ func (t *Tensor) T() *Tensor {
 // Expand returns a view broadcast to shape (-1 keeps a size; new leading
 // dims allowed), with stride 0 on expanded dims.
 func (t *Tensor) Expand(shape ...int) *Tensor {
-	r := t.viewOf(op.Expand(t.v, shape))
+	r := t.viewOf(op.Expand(t.in("expand"), shape))
 	if !recording(t) {
 		return r
 	}
@@ -144,30 +144,33 @@ func (t *Tensor) Expand(shape ...int) *Tensor {
 }
 
 // ExpandAs expands t to other's shape.
-func (t *Tensor) ExpandAs(other *Tensor) *Tensor { return t.Expand(other.v.Shape...) }
+func (t *Tensor) ExpandAs(other *Tensor) *Tensor {
+	t.in("expand_as")
+	return t.Expand(other.in("expand_as").Shape...)
+}
 
 // Narrow returns the view of elements start..start+length-1 along dim.
 func (t *Tensor) Narrow(dim, start, length int) *Tensor {
-	return narrowed("NarrowBackward0", t, t.viewOf(op.Narrow(t.v, dim, start, length)),
+	return narrowed("NarrowBackward0", t, t.viewOf(op.Narrow(t.in("narrow"), dim, start, length)),
 		func(z *Tensor) *Tensor { return z.Narrow(dim, start, length) })
 }
 
 // Select returns the view at index along dim, without that dim.
 func (t *Tensor) Select(dim, index int) *Tensor {
-	return narrowed("SelectBackward0", t, t.viewOf(op.Select(t.v, dim, index)),
+	return narrowed("SelectBackward0", t, t.viewOf(op.Select(t.in("select"), dim, index)),
 		func(z *Tensor) *Tensor { return z.Select(dim, index) })
 }
 
 // Slice returns Python's t[..., start:end:step, ...] on dim as a view;
 // negative bounds count from the end and bounds clamp to the size.
 func (t *Tensor) Slice(dim, start, end, step int) *Tensor {
-	return narrowed("SliceBackward0", t, t.viewOf(op.Slice(t.v, dim, &start, &end, step)),
+	return narrowed("SliceBackward0", t, t.viewOf(op.Slice(t.in("slice"), dim, &start, &end, step)),
 		func(z *Tensor) *Tensor { return z.Slice(dim, start, end, step) })
 }
 
 // SliceFrom returns t[..., start::step, ...] on dim.
 func (t *Tensor) SliceFrom(dim, start, step int) *Tensor {
-	return narrowed("SliceBackward0", t, t.viewOf(op.Slice(t.v, dim, &start, nil, step)),
+	return narrowed("SliceBackward0", t, t.viewOf(op.Slice(t.in("slice"), dim, &start, nil, step)),
 		func(z *Tensor) *Tensor { return z.SliceFrom(dim, start, step) })
 }
 
@@ -183,17 +186,17 @@ func (t *Tensor) Squeeze(dims ...int) *Tensor {
 	case len(dims) > 1:
 		node = "SqueezeBackward2"
 	}
-	return reshaped(node, t, t.viewOf(op.Squeeze(t.v, dims...)))
+	return reshaped(node, t, t.viewOf(op.Squeeze(t.in("squeeze"), dims...)))
 }
 
 // Unsqueeze returns a view with a size-1 dim inserted at dim.
 func (t *Tensor) Unsqueeze(dim int) *Tensor {
-	return reshaped("UnsqueezeBackward0", t, t.viewOf(op.Unsqueeze(t.v, dim)))
+	return reshaped("UnsqueezeBackward0", t, t.viewOf(op.Unsqueeze(t.in("unsqueeze"), dim)))
 }
 
 // Movedim returns a view with dims src moved to positions dst.
 func (t *Tensor) Movedim(src, dst []int) *Tensor {
-	r := t.viewOf(op.Movedim(t.v, src, dst))
+	r := t.viewOf(op.Movedim(t.in("movedim"), src, dst))
 	if !recording(t) {
 		return r
 	}
@@ -204,27 +207,27 @@ func (t *Tensor) Movedim(src, dst []int) *Tensor {
 // AsStrided returns a view of t's storage with this layout, at t's own
 // storage offset (see [Tensor.AsStridedAt]).
 func (t *Tensor) AsStrided(sizes, strides []int) *Tensor {
-	return asStrided(t, t.viewOf(op.AsStrided(t.v, sizes, strides, nil)))
+	return asStrided(t, t.viewOf(op.AsStrided(t.in("as_strided"), sizes, strides, nil)))
 }
 
 // AsStridedAt returns a view of t's storage with this layout and storage offset.
 func (t *Tensor) AsStridedAt(sizes, strides []int, offset int) *Tensor {
-	return asStrided(t, t.viewOf(op.AsStrided(t.v, sizes, strides, &offset)))
+	return asStrided(t, t.viewOf(op.AsStrided(t.in("as_strided"), sizes, strides, &offset)))
 }
 
 // Split cuts dim into views of size elements (the last may be smaller).
 func (t *Tensor) Split(size, dim int) []*Tensor {
-	return t.parts(dim, t.viewsOf(op.Split(t.v, size, dim)))
+	return t.parts(dim, t.viewsOf(op.Split(t.in("split"), size, dim)))
 }
 
 // SplitSizes cuts dim into views of the listed sizes, which must sum to its size.
 func (t *Tensor) SplitSizes(sizes []int, dim int) []*Tensor {
-	return t.parts(dim, t.viewsOf(op.SplitSizes(t.v, sizes, dim)))
+	return t.parts(dim, t.viewsOf(op.SplitSizes(t.in("split_with_sizes"), sizes, dim)))
 }
 
 // Chunk cuts dim into at most chunks views of equal size.
 func (t *Tensor) Chunk(chunks, dim int) []*Tensor {
-	return t.parts(dim, t.viewsOf(op.Chunk(t.v, chunks, dim)))
+	return t.parts(dim, t.viewsOf(op.Chunk(t.in("chunk"), chunks, dim)))
 }
 
 // asStrided records r, an as_strided view of t's storage, for backward:
@@ -326,9 +329,15 @@ func (t *Tensor) parts(dim int, ps []*Tensor) []*Tensor {
 	return ps
 }
 
-func raws(ts []*Tensor) []*raw.View {
+// raws returns the views of the tensors of op name, which must not be
+// nil: as PyTorch's "expected Tensor as element 1 in argument 0, but got
+// NoneType", a value error.
+func raws(name string, ts []*Tensor) []*raw.View {
 	vs := make([]*raw.View, len(ts))
 	for i, t := range ts {
+		if t.view() == nil {
+			panic(errs.New(errs.Value, name, "expected Tensor as element %d in argument 0, but got nil", i))
+		}
 		vs[i] = t.v
 	}
 	return vs
@@ -336,7 +345,7 @@ func raws(ts []*Tensor) []*raw.View {
 
 // Cat concatenates tensors along dim, promoting their dtypes.
 func Cat(ts []*Tensor, dim int) *Tensor {
-	r := newResult(op.Cat(raws(ts), dim, nil))
+	r := newResult(op.Cat(raws("cat", ts), dim, nil))
 	if !recording(ts...) {
 		return r
 	}
@@ -369,8 +378,9 @@ func Cat(ts []*Tensor, dim int) *Tensor {
 
 // CatTo concatenates tensors along dim into dst and returns dst.
 func CatTo(dst *Tensor, ts []*Tensor, dim int) *Tensor {
+	vs, out := raws("cat", ts), dst.in("cat")
 	checkOut("cat", dst, ts...)
-	_, err := op.Cat(raws(ts), dim, dst.v)
+	_, err := op.Cat(vs, dim, out)
 	must(err)
 	written(dst)
 	return dst
@@ -378,7 +388,7 @@ func CatTo(dst *Tensor, ts []*Tensor, dim int) *Tensor {
 
 // Stack stacks equally shaped tensors along a new dim.
 func Stack(ts []*Tensor, dim int) *Tensor {
-	r := newResult(op.Stack(raws(ts), dim))
+	r := newResult(op.Stack(raws("stack", ts), dim))
 	if !recording(ts...) {
 		return r
 	}

@@ -33,7 +33,7 @@ var allowed = map[string][]string{
 	"errs":               nil,
 	"device":             nil,
 	"shape":              {"errs"},
-	"raw":                {"device", "dtype", "shape"},
+	"raw":                {"device", "dtype", "errs", "shape"},
 	"internal/parallel":  nil,
 	"internal/goroutine": nil,
 	"optable":            {"dtype", "errs"},
