@@ -220,9 +220,13 @@ func (r *reducer) colsConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
 	r.f.cols(st, w.buf(), ls, n, idx, &r.c)
 }
 
-// redWork is the scratch of one worker.
+// redWork is the scratch of one worker: conversion buffers, and the
+// cascade of foldRange with its block buffer, reused row after row so
+// that a reduction allocates per worker, not per output.
 type redWork struct {
 	bufs *chunkBufs
+	q    cascade
+	blk  []uint64
 }
 
 func (w *redWork) buf() unsafe.Pointer   { return unsafe.Pointer(&w.bufs[0][0]) }
@@ -283,12 +287,14 @@ func (r *reducer) foldRange(st, base unsafe.Pointer, b, e int, w *redWork) {
 		r.rowConv(st, base, 0, 1, 0, w)
 		return
 	}
-	var q cascade
-	var blk []uint64
+	q := &w.q
+	blk := w.blk
 	cnt := 0
 	if r.f.cascade {
-		q = cascade{r: r, n: 1}
-		blk = make([]uint64, r.words(1))
+		q.r, q.n, q.capN = r, 1, 0
+		if blk == nil {
+			blk = make([]uint64, r.words(1))
+		}
 		r.f.init(ptr(blk), 1)
 	}
 	var idxBuf [8]int
@@ -339,9 +345,10 @@ func (r *reducer) foldRange(st, base unsafe.Pointer, b, e int, w *redWork) {
 	}
 	if r.f.cascade {
 		if cnt > 0 {
-			q.push(blk)
+			blk = q.push(blk)
 		}
 		q.final(st)
+		w.blk = blk
 	}
 }
 

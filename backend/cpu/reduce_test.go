@@ -59,3 +59,50 @@ func TestOuterTiles(t *testing.T) {
 		}
 	}
 }
+
+// TestReduceAllocs checks that reductions allocate O(workers), not O(rows)
+// (issue 16: Var over dim 1 of [4096, 4096] allocated about 7 times per
+// row): every strategy, cascading folds included, reuses per-worker state.
+func TestReduceAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("64 MiB inputs")
+	}
+	const s = 4096
+	in := raw.New(dtype.Float32, []int{s, s})
+	for i := 0; i < in.NumEl(); i++ {
+		in.SetFloat64(i, float64(i%1009-504)/64)
+	}
+	for _, c := range []struct {
+		name string
+		op   *optable.Op
+		keep []int
+	}{
+		{"var_dim1", optable.Var, []int{s, 1}},
+		{"std_dim0", optable.Std, []int{1, s}},
+		{"var_all", optable.Var, []int{1, 1}},
+		{"norm_dim1", optable.NormTwo, []int{s, 1}},
+		{"sum_dim1", optable.Sum, []int{s, 1}},
+		{"sum_dim0", optable.Sum, []int{1, s}},
+		{"argmax_dim1", optable.ArgMax, []int{s, 1}},
+	} {
+		out := raw.New(dtype.Float32, c.keep)
+		if c.op == optable.ArgMax {
+			out = raw.New(dtype.Int64, c.keep)
+		}
+		p, err := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(dtype.Float32).
+			AddOutput(out).AddInput(in).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := New()
+		n := testing.AllocsPerRun(5, func() {
+			if err := b.Reduce(c.op, p, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: %v allocations per call", c.name, n)
+		if n >= 100 {
+			t.Errorf("%s: %v allocations per call, want fewer than 100", c.name, n)
+		}
+	}
+}
