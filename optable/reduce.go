@@ -36,7 +36,8 @@ var (
 	// float32 sums accumulate in float64 (Note [Cascade sums] in backend/cpu).
 	sumF32 = with(sumFold, func(f *Fold) {
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
-		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols4", "cols4SumF32", "combine", "combineSumF64")
+		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "combine", "combineSumF64",
+			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {
 		f.Types, f.Cascade = Of(dtype.Float64), true
@@ -136,6 +137,7 @@ var (
 	NormOne = reduction("norm", "NormOne", "Σ|x|", Op{Internal: true}, with(normFold, func(f *Fold) { f.Acc = "$s += math.Abs(float64($v))" }))
 	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true}, with(normFold, func(f *Fold) {
 		f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
+		f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32")
 	}))
 	NormInf = reduction("norm", "NormInf", "max|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = 0",
 		Acc: "if a := elem.Abs($v); a > $s || a != a { $s = a }", Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true})
