@@ -38,6 +38,8 @@ func genReduce() {
 	normAffine()
 	accF32F64()
 	cumAccF32F64()
+	maxAccF32(true)
+	maxAccF32(false)
 	genWide(wide{}) // the AVX2 forms of the 16-lane kernels (reduce16.go)
 }
 
@@ -590,6 +592,40 @@ func cumAccF32F64() {
 				VCVTPD2PSY(a, y)
 				VMOVUPS(y, g.mem(2, disp))
 			}
+		},
+	}).generate()
+}
+
+// maxAccF32: dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN (isMax;
+// x[i] < dst[i] for min) — one row of an outer Amax or Amin. VMAXPS(x, d)
+// is x > d ? x : d, which keeps a NaN d and takes x on ties; a NaN x is
+// blended in by its UNORD mask.
+func maxAccF32(isMax bool) {
+	name, ins := "maxAccF32AVX2", VMAXPS
+	if !isMax {
+		name, ins = "minAccF32AVX2", VMINPS
+	}
+	(&fold{
+		name: name, sig: "func(dst, x []float32)",
+		t: rf32, unroll: 4, params: []string{"dst", "x"}, prefetch: []int{1},
+		noAcc: true,
+		step: func(g *foldGen, _ reg.Register, disp int) {
+			x := g.loadX(1, disp)
+			d := g.loadX(0, disp)
+			m := g.vec()
+			if g.scalar {
+				if isMax {
+					VMAXSS(d, x, d)
+				} else {
+					VMINSS(d, x, d)
+				}
+				VCMPSS(U8(3), x, x, m)
+			} else {
+				ins(d, x, d)
+				VCMPPS(U8(3), x, x, m)
+			}
+			VBLENDVPS(m, x, d, d)
+			g.storeX(d, 0, disp)
 		},
 	}).generate()
 }

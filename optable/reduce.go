@@ -44,9 +44,9 @@ var (
 		f.CPU = cpu(dtype.Float64, "row", "rowSumF64", "cols", "colsSumF64", "combine", "combineSumF64")
 	})
 	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
-		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmax[%s]")}
+		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]")}
 	minFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))", Acc: "if $v < $s || $v != $v { $s = $v }",
-		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmin[%s]")}
+		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]")}
 	maxInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Lowest[T]()", Acc: "$s = max($s, $v)", Combine: "$s = max($s, $o)", Project: "$s", Split: true}
 	minInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Highest[T]()", Acc: "$s = min($s, $v)", Combine: "$s = min($s, $o)", Project: "$s", Split: true}
 	maxBools = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "$s"}

@@ -237,6 +237,25 @@ func rowAmax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	}
 }
 
+// colsAmax folds a row of n elements into n Amax states (NaN
+// propagates); contiguous float32 rows with vec.MaxAccF32.
+func colsAmax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if unsafe.Sizeof(T(0)) != 4 || is != 4 {
+		colsAmax2[T](st, in, is, n, idx, c)
+		return
+	}
+	vec.MaxAccF32(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), n))
+}
+
+// colsAmin folds a row of n elements into n Amin states (vec.MinAccF32).
+func colsAmin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if unsafe.Sizeof(T(0)) != 4 || is != 4 {
+		colsAmin2[T](st, in, is, n, idx, c)
+		return
+	}
+	vec.MinAccF32(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), n))
+}
+
 // rowAmin folds a row into Amin's state (NaN propagates).
 func rowAmin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	if is != int(unsafe.Sizeof(T(0))) || n == 0 {

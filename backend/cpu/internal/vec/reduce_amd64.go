@@ -202,3 +202,24 @@ func CumAccF32F64(acc []float64, x, y []float32) {
 	n := len(acc)
 	cumAccF32F64AVX2(acc, x[:n], y[:n])
 }
+
+// MaxAccF32 sets dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN: one row
+// of a max over an outer dim, NaN propagating. Its exact loop is
+// maxAccF32Go's.
+func MaxAccF32(dst, x []float32) {
+	if !useAVX2 {
+		maxAccF32Go(dst, x)
+		return
+	}
+	maxAccF32AVX2(dst, x[:len(dst)])
+}
+
+// MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
+// exact loop is minAccF32Go's.
+func MinAccF32(dst, x []float32) {
+	if !useAVX2 {
+		minAccF32Go(dst, x)
+		return
+	}
+	minAccF32AVX2(dst, x[:len(dst)])
+}

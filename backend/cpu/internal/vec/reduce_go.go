@@ -600,3 +600,31 @@ func cumAccF32F64Go(acc []float64, x, y []float32) {
 		y[i] = float32(acc[i])
 	}
 }
+
+// maxAccF32Go is MaxAccF32's pure-Go twin, its exact loop:
+//
+//	x = x[:len(dst)]
+//	for i := range dst {
+//		if x[i] > dst[i] || x[i] != x[i] {
+//			dst[i] = x[i]
+//		}
+//	}
+func maxAccF32Go(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		if x[i] > dst[i] || x[i] != x[i] {
+			dst[i] = x[i]
+		}
+	}
+}
+
+// minAccF32Go is MinAccF32's pure-Go twin: maxAccF32Go's loop with
+// x[i] < dst[i].
+func minAccF32Go(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		if x[i] < dst[i] || x[i] != x[i] {
+			dst[i] = x[i]
+		}
+	}
+}

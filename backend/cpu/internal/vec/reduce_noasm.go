@@ -76,3 +76,12 @@ func AccRows8F32F64(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 // one step of a float32 running sum kept in float64. Its exact loop is
 // cumAccF32F64Go's.
 func CumAccF32F64(acc []float64, x, y []float32) { cumAccF32F64Go(acc, x, y) }
+
+// MaxAccF32 sets dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN: one row
+// of a max over an outer dim, NaN propagating. Its exact loop is
+// maxAccF32Go's.
+func MaxAccF32(dst, x []float32) { maxAccF32Go(dst, x) }
+
+// MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
+// exact loop is minAccF32Go's.
+func MinAccF32(dst, x []float32) { minAccF32Go(dst, x) }

@@ -386,3 +386,36 @@ func TestSums16(t *testing.T) {
 		}
 	}
 }
+
+// TestMaxAccF32 checks MaxAccF32 and MinAccF32 against their twins bit for
+// bit: NaN in x or dst (which NaN comes out matters too), and ±0 ties,
+// where which zero is kept depends on the order of the operands.
+func TestMaxAccF32(t *testing.T) {
+	gen := func(int) float32 {
+		if rng.Intn(2) == 0 {
+			return finiteF32()
+		}
+		return randF32()
+	}
+	for _, f := range []struct {
+		name     string
+		fn, twin func(dst, x []float32)
+	}{{"MaxAccF32", MaxAccF32, maxAccF32Go}, {"MinAccF32", MinAccF32, minAccF32Go}} {
+		for _, n := range testLengths() {
+			x := newGuarded(n, rng.Intn(8), gen)
+			dst := newGuarded(n, rng.Intn(8), gen)
+			want := append([]float32(nil), dst.s()...)
+			f.twin(want, x.s())
+			x.save()
+			dst.save()
+			f.fn(dst.s(), x.s())
+			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
+			dst.check(t, fmt.Sprintf("%s n=%d dst", f.name, n), false)
+			for i, g := range dst.s() {
+				if math.Float32bits(g) != math.Float32bits(want[i]) {
+					t.Fatalf("%s n=%d [%d]: got %#x, want %#x", f.name, n, i, math.Float32bits(g), math.Float32bits(want[i]))
+				}
+			}
+		}
+	}
+}

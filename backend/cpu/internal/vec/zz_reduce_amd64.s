@@ -863,6 +863,158 @@ cumAccF32F64AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func maxAccF32AVX2(dst []float32, x []float32)
+// Requires: AVX, MMX+
+TEXT ·maxAccF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  maxAccF32AVX2_check_unrolled
+
+maxAccF32AVX2_unrolled:
+	PREFETCHT0 4096(DX)(BX*4)
+	PREFETCHT0 4160(DX)(BX*4)
+	VMOVUPS    (DX)(BX*4), Y0
+	VMOVUPS    (CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, (CX)(BX*4)
+	VMOVUPS    32(DX)(BX*4), Y0
+	VMOVUPS    32(CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 32(CX)(BX*4)
+	VMOVUPS    64(DX)(BX*4), Y0
+	VMOVUPS    64(CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 64(CX)(BX*4)
+	VMOVUPS    96(DX)(BX*4), Y0
+	VMOVUPS    96(CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 96(CX)(BX*4)
+	ADDQ       $0x00000020, BX
+
+maxAccF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maxAccF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  maxAccF32AVX2_check_vector
+
+maxAccF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y0
+	VMOVUPS   (CX)(BX*4), Y1
+	VMAXPS    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVUPS   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+maxAccF32AVX2_check_vector:
+	CMPQ BX, SI
+	JB   maxAccF32AVX2_vector
+	JMP  maxAccF32AVX2_check_scalar
+
+maxAccF32AVX2_scalar:
+	VMOVSS    (DX)(BX*4), X0
+	VMOVSS    (CX)(BX*4), X1
+	VMAXSS    X1, X0, X1
+	VCMPSS    $0x03, X0, X0, X2
+	VBLENDVPS X2, X0, X1, X1
+	VMOVSS    X1, (CX)(BX*4)
+	INCQ      BX
+
+maxAccF32AVX2_check_scalar:
+	CMPQ BX, AX
+	JB   maxAccF32AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func minAccF32AVX2(dst []float32, x []float32)
+// Requires: AVX, MMX+
+TEXT ·minAccF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  minAccF32AVX2_check_unrolled
+
+minAccF32AVX2_unrolled:
+	PREFETCHT0 4096(DX)(BX*4)
+	PREFETCHT0 4160(DX)(BX*4)
+	VMOVUPS    (DX)(BX*4), Y0
+	VMOVUPS    (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, (CX)(BX*4)
+	VMOVUPS    32(DX)(BX*4), Y0
+	VMOVUPS    32(CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 32(CX)(BX*4)
+	VMOVUPS    64(DX)(BX*4), Y0
+	VMOVUPS    64(CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 64(CX)(BX*4)
+	VMOVUPS    96(DX)(BX*4), Y0
+	VMOVUPS    96(CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 96(CX)(BX*4)
+	ADDQ       $0x00000020, BX
+
+minAccF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minAccF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  minAccF32AVX2_check_vector
+
+minAccF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y0
+	VMOVUPS   (CX)(BX*4), Y1
+	VMINPS    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVUPS   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+minAccF32AVX2_check_vector:
+	CMPQ BX, SI
+	JB   minAccF32AVX2_vector
+	JMP  minAccF32AVX2_check_scalar
+
+minAccF32AVX2_scalar:
+	VMOVSS    (DX)(BX*4), X0
+	VMOVSS    (CX)(BX*4), X1
+	VMINSS    X1, X0, X1
+	VCMPSS    $0x03, X0, X0, X2
+	VBLENDVPS X2, X0, X1, X1
+	VMOVSS    X1, (CX)(BX*4)
+	INCQ      BX
+
+minAccF32AVX2_check_scalar:
+	CMPQ BX, AX
+	JB   minAccF32AVX2_scalar
+	VZEROUPPER
+	RET
+
 // func sumF32F64AVX2(x []float32) float64
 // Requires: AVX, MMX+
 TEXT ·sumF32F64AVX2(SB), NOSPLIT, $0-32

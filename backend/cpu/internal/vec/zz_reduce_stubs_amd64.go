@@ -49,6 +49,16 @@ func accF32F64AVX2(dst []float64, x []float32)
 //go:noescape
 func cumAccF32F64AVX2(acc []float64, x []float32, y []float32)
 
+// maxAccF32AVX2 is maxAccF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func maxAccF32AVX2(dst []float32, x []float32)
+
+// minAccF32AVX2 is minAccF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func minAccF32AVX2(dst []float32, x []float32)
+
 // sumF32F64AVX2 is sumF32F64Go in assembly; see there for the exact loop.
 //
 //go:noescape
