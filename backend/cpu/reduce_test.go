@@ -2,6 +2,8 @@ package cpu
 
 import (
 	"errors"
+	"math"
+	"runtime"
 	"testing"
 
 	"github.com/goten-ml/goten/backend/ref"
@@ -103,6 +105,78 @@ func TestReduceAllocs(t *testing.T) {
 		t.Logf("%s: %v allocations per call", c.name, n)
 		if n >= 100 {
 			t.Errorf("%s: %v allocations per call, want fewer than 100", c.name, n)
+		}
+	}
+}
+
+// TestSumAccuracyLayouts sums 2^24 float32 values as [4096, 4096] over
+// everything, over dim 1 (rows) and over dim 0 (the outer strategy's
+// eight-row steps): every result must be within an ulp of its exact sum
+// (Note [Cascade sums]), and the same bits for any number of threads.
+// .ci/run repeats it at every kernel level and with purego.
+func TestSumAccuracyLayouts(t *testing.T) {
+	if testing.Short() {
+		t.Skip("2^24 elements")
+	}
+	const s = 4096
+	in := raw.New(dtype.Float32, []int{s, s})
+	x := make([]float32, s*s)
+	for i := range x {
+		// positive, so that a plain float32 sum would drift far
+		x[i] = float32((7919*i+13)%1009)/64 + 0.001
+		in.SetFloat64(i, float64(x[i]))
+	}
+	exact := func(keep []int, o int) float64 {
+		e := 0.0
+		switch {
+		case keep[0] == 1 && keep[1] == 1:
+			for _, v := range x {
+				e += float64(v)
+			}
+		case keep[1] == 1: // row o
+			for j := range s {
+				e += float64(x[o*s+j])
+			}
+		default: // column o
+			for i := range s {
+				e += float64(x[i*s+o])
+			}
+		}
+		return e
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, keep := range [][]int{{1, 1}, {s, 1}, {1, s}} {
+		var first []float32
+		for _, procs := range []int{1, 2, 3, 8} {
+			runtime.GOMAXPROCS(procs)
+			out := raw.New(dtype.Float32, keep)
+			p, err := iter.NewConfig().IsReduction(true).StaticDType(dtype.Float32).AddOutput(out).AddInput(in).Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := New().Reduce(optable.Sum, p, nil); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float32, out.NumEl())
+			for o := range got {
+				got[o] = float32(out.Float64At(o))
+			}
+			if first == nil {
+				first = got
+				for o, g := range got {
+					e := exact(keep, o)
+					ulp := float64(math.Nextafter32(float32(e), float32(math.Inf(1))) - float32(e))
+					if math.Abs(float64(g)-e) > ulp {
+						t.Fatalf("sum keeping %v, output %d: %v, exact %v: more than an ulp (%g) off", keep, o, g, e, ulp)
+					}
+				}
+				continue
+			}
+			for o := range got {
+				if math.Float32bits(got[o]) != math.Float32bits(first[o]) {
+					t.Fatalf("sum keeping %v, output %d: %v with %d threads, %v with 1", keep, o, got[o], procs, first[o])
+				}
+			}
 		}
 	}
 }
