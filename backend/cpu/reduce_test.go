@@ -66,8 +66,8 @@ func TestOuterTiles(t *testing.T) {
 // (issue 16: Var over dim 1 of [4096, 4096] allocated about 7 times per
 // row): every strategy, cascading folds included, reuses per-worker state.
 func TestReduceAllocs(t *testing.T) {
-	if testing.Short() {
-		t.Skip("64 MiB inputs")
+	if testing.Short() || raceEnabled {
+		t.Skip("64 MiB inputs (minutes under the race detector)")
 	}
 	const s = 4096
 	in := raw.New(dtype.Float32, []int{s, s})
@@ -115,8 +115,8 @@ func TestReduceAllocs(t *testing.T) {
 // (Note [Cascade sums]), and the same bits for any number of threads.
 // .ci/run repeats it at every kernel level and with purego.
 func TestSumAccuracyLayouts(t *testing.T) {
-	if testing.Short() {
-		t.Skip("2^24 elements")
+	if testing.Short() || raceEnabled {
+		t.Skip("2^24 elements (minutes under the race detector)")
 	}
 	const s = 4096
 	in := raw.New(dtype.Float32, []int{s, s})
