@@ -281,19 +281,41 @@ func mayOverlap(v *raw.View) bool {
 	return false
 }
 
-// parts records the views ps of t along dim (split, chunk) for backward,
-// each as a narrow.
+// parts records the views ps of t along dim (split, chunk) for backward
+// as one node, as PyTorch's SplitBackward0: its gradient is the parts'
+// gradients concatenated, zeros for a part that got none. (A node per
+// part, each scattering into a zero gradient of t's shape, would cost
+// the number of parts times t's size: Note [Unbinding nested tensors] in
+// package nested splits a buffer into many parts.)
 func (t *Tensor) parts(dim int, ps []*Tensor) []*Tensor {
-	if !recording(t) {
+	if !recording(t) || len(ps) == 0 {
 		return ps
 	}
-	start := 0
+	d := wrapDim(dim, t.Dim())
+	sizes := make([][]int, len(ps))
 	for i, p := range ps {
-		s := start
-		l := p.Size(dim)
-		ps[i] = narrowed("SplitBackward0", t, p, func(z *Tensor) *Tensor { return z.Narrow(dim, s, l) })
-		start += l
+		sizes[i] = p.Shape()
 	}
+	record("SplitBackward0", []*Tensor{t}, ps, func(_ *node, gs []*Tensor) []*Tensor {
+		var like *Tensor
+		for _, g := range gs {
+			if g != nil {
+				like = g
+				break
+			}
+		}
+		if like == nil {
+			return []*Tensor{nil}
+		}
+		full := make([]*Tensor, len(gs))
+		for i, g := range gs {
+			if g == nil {
+				g = fullOn(like, Scalar(0), like.DType(), sizes[i])
+			}
+			full[i] = g
+		}
+		return []*Tensor{Cat(full, d)}
+	})
 	return ps
 }
 

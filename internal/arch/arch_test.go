@@ -44,7 +44,7 @@ var allowed = map[string][]string{
 	"kernel": {"device", "dtype", "iter", "optable"},
 	// backends: the contract, never op or tensor
 	"backend/cpu":                  slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
-	"backend/cpu/internal/gemm":    {"backend/cpu/internal/cpufeat"},
+	"backend/cpu/internal/gemm":    {"dtype", "backend/cpu/internal/cpufeat", "backend/cpu/internal/vec"},
 	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat"},
 	"backend/cpu/internal/cpufeat": nil,
 	"backend/ref":                  planner,
@@ -55,14 +55,16 @@ var allowed = map[string][]string{
 	// the user API: the executors, and the one default backend
 	"tensor":        slices.Concat([]string{"op", "internal/repr", "backend/cpu", "internal/goroutine"}, planner),
 	"internal/repr": {"device", "dtype", "raw"},
+	// ragged tensors: a user API over the dense one, on the same ops
+	"nested": {"tensor", "errs"},
 	// libraries over the user API
 	"gradcheck":        {"tensor"},
 	"optim":            {"tensor"},
 	"internal/gen":     {"dtype", "optable"},
 	"internal/arch":    nil,
 	"internal/cases":   nil,
-	"internal/conform": {"dtype", "device", "tensor", "backend/ref", "internal/cases"},
-	"cmd/bench":        {"tensor"},
+	"internal/conform": {"dtype", "device", "tensor", "nested", "backend/ref", "internal/cases"},
+	"cmd/bench":        {"tensor", "nested"},
 	"cmd/conform":      {"tensor", "device", "internal/conform", "internal/cases", "backend/ref"},
 	"cmd/demo":         {"tensor"},
 }

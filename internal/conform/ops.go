@@ -307,10 +307,17 @@ func addcArgs(c *call) (t, t1, t2 *tensor.Tensor, value []*tensor.Tensor) {
 
 // runOp dispatches one op.
 func runOp(c *call) result {
-	f, ok := ops[c.op]
+	table := ops
+	if c.hasNested() {
+		table = nestedOps
+	}
+	f, ok := table[c.op]
 	if !ok {
 		if strings.HasSuffix(c.op, "_") {
 			panic(missingf("in-place op %s", c.op))
+		}
+		if c.hasNested() {
+			panic(missingf("op %s of nested tensors", c.op))
 		}
 		panic(missingf("op %s", c.op))
 	}
