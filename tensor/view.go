@@ -171,12 +171,19 @@ func (t *Tensor) SliceFrom(dim, start, step int) *Tensor {
 		func(z *Tensor) *Tensor { return z.SliceFrom(dim, start, step) })
 }
 
-// Squeeze returns a view without size-1 dims (or only dim, if given and of size 1).
-func (t *Tensor) Squeeze(dim ...int) *Tensor {
-	if len(dim) == 0 {
-		return reshaped("SqueezeBackward0", t, t.viewOf(op.Squeeze(t.v, nil)))
+// Squeeze returns a view without size-1 dims, or, given dims, without
+// those of them whose size is 1 (PyTorch 2.0's squeeze(dims): the others
+// stay). A dim out of range is an index error, a dim given twice a value
+// error.
+func (t *Tensor) Squeeze(dims ...int) *Tensor {
+	node := "SqueezeBackward0" // PyTorch's names: squeeze(), squeeze(dim), squeeze(dims)
+	switch {
+	case len(dims) == 1:
+		node = "SqueezeBackward1"
+	case len(dims) > 1:
+		node = "SqueezeBackward2"
 	}
-	return reshaped("SqueezeBackward1", t, t.viewOf(op.Squeeze(t.v, &dim[0])))
+	return reshaped(node, t, t.viewOf(op.Squeeze(t.v, dims...)))
 }
 
 // Unsqueeze returns a view with a size-1 dim inserted at dim.
