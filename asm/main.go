@@ -54,6 +54,8 @@ func main() {
 	switch pkg := flag.Lookup("pkg").Value.String(); {
 	case pkg == "vec" && *part == "reduce":
 		genReduce()
+	case pkg == "vec" && *part == "reduce512":
+		genReduce512()
 	case pkg == "vec" && *part == "unary":
 		genUnary()
 	case pkg == "vec" && *part == "elem":

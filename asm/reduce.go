@@ -30,16 +30,17 @@ func genReduce() {
 	ConstraintExpr("amd64,!purego")
 	for _, t := range []redType{rf32, rf64} {
 		sumFold(t)
-		maxFold(t, true)
-		maxFold(t, false)
 	}
+	maxFold(rf64, true)
+	maxFold(rf64, false)
 	expSubSum()
 	sumSqDev()
 	normAffine()
 	accF32F64()
-	sumF32F64()
-	accRows4F32F64()
 	cumAccF32F64()
+	maxAccF32(true)
+	maxAccF32(false)
+	genWide(wide{}) // the AVX2 forms of the 16-lane kernels (reduce16.go)
 }
 
 // redType is a float element type of the folds.
@@ -563,88 +564,6 @@ func accF32F64() {
 	}).generate()
 }
 
-// sumF32F64: Σ x[i] in float64 lanes. The main loop takes 64 elements,
-// eight vectors v0..v7 of 8: it adds them pairwise in float32,
-// ((v0+v1)+(v2+v3))+((v4+v5)+(v6+v7)) (three roundings per lane), and
-// the 8 lane sums, converted exactly, into two accumulators of 4 float64
-// lanes (lanes 0-3 into accumulator 2k, 4-7 into 2k+1, k alternating):
-// an eighth of the conversions, which bound the speed. Single vectors of
-// 4 and the tail are converted and added one by one; the merges are
-// sumF64's (0⊕1, 2⊕3, 0⊕2).
-func sumF32F64() {
-	t := rf64
-	(&fold{
-		name: "sumF32F64AVX2", sig: "func(x []float32) float64",
-		t: t, unroll: 4, params: []string{"x"}, scales: []uint8{4}, prefetch: []int{0},
-		init:   zeroAcc,
-		blockN: 128,
-		block: func(g *foldGen, accs []reg.Register) {
-			for h := 0; h < 2; h++ {
-				var v [4]reg.Register
-				for k := range v {
-					v[k] = YMM()
-					VMOVUPS(g.mem(0, 64*h+16*k), v[k])
-					VADDPS(g.mem(0, 64*h+16*k+8), v[k], v[k])
-				}
-				VADDPS(v[1], v[0], v[0])
-				VADDPS(v[3], v[2], v[2])
-				VADDPS(v[2], v[0], v[0])
-				lo, hi := YMM(), YMM()
-				VCVTPS2PD(v[0].(reg.VecVirtual).AsX(), lo)
-				VEXTRACTF128(U8(1), v[0], v[0].(reg.VecVirtual).AsX())
-				VCVTPS2PD(v[0].(reg.VecVirtual).AsX(), hi)
-				VADDPD(lo, accs[2*h], accs[2*h])
-				VADDPD(hi, accs[2*h+1], accs[2*h+1])
-			}
-		},
-		step: func(g *foldGen, acc reg.Register, disp int) {
-			v := g.vec()
-			if g.scalar {
-				x := XMM()
-				VMOVSS(g.mem(0, disp), x)
-				VCVTSS2SD(x, x, v)
-			} else {
-				VCVTPS2PD(g.mem(0, disp), v)
-			}
-			a := g.width(acc)
-			VADDPD(v, a, a)
-		},
-		merge:  func(g *foldGen, a, b reg.Register) { VADDPD(b, a, a) },
-		finish: func(g *foldGen, s reg.Register) { storeRet(t, s, ReturnIndex(0)) },
-	}).generate()
-}
-
-// accRows4F32F64: dst[i] += (x0[i] + x1[i]) + (x2[i] + x3[i]), the sums in
-// float64 of the exactly converted elements: four rows of an outer
-// reduction added to float64 states with one pass over them.
-func accRows4F32F64() {
-	t := rf64
-	(&fold{
-		name: "accRows4F32F64AVX2", sig: "func(dst []float64, x0, x1, x2, x3 []float32)",
-		t: t, unroll: 2, params: []string{"dst", "x0", "x1", "x2", "x3"}, scales: []uint8{8, 4, 4, 4, 4}, prefetch: []int{1, 2, 3, 4},
-		noAcc: true,
-		step: func(g *foldGen, _ reg.Register, disp int) {
-			var v [4]reg.Register
-			for k := range v {
-				v[k] = g.vec()
-				if g.scalar {
-					x := XMM()
-					VMOVSS(g.mem(k+1, disp), x)
-					VCVTSS2SD(x, x, v[k])
-				} else {
-					VCVTPS2PD(g.mem(k+1, disp), v[k])
-				}
-			}
-			VADDPD(v[1], v[0], v[0])
-			VADDPD(v[3], v[2], v[2])
-			VADDPD(v[2], v[0], v[0])
-			d := g.loadX(0, disp)
-			VADDPD(v[0], d, d)
-			g.storeX(d, 0, disp)
-		},
-	}).generate()
-}
-
 // cumAccF32F64: acc[i] += float64(x[i]); y[i] = float32(acc[i]) — one
 // step of a float32 scan over an outer dim, accumulated in float64.
 func cumAccF32F64() {
@@ -673,6 +592,40 @@ func cumAccF32F64() {
 				VCVTPD2PSY(a, y)
 				VMOVUPS(y, g.mem(2, disp))
 			}
+		},
+	}).generate()
+}
+
+// maxAccF32: dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN (isMax;
+// x[i] < dst[i] for min) — one row of an outer Amax or Amin. VMAXPS(x, d)
+// is x > d ? x : d, which keeps a NaN d and takes x on ties; a NaN x is
+// blended in by its UNORD mask.
+func maxAccF32(isMax bool) {
+	name, ins := "maxAccF32AVX2", VMAXPS
+	if !isMax {
+		name, ins = "minAccF32AVX2", VMINPS
+	}
+	(&fold{
+		name: name, sig: "func(dst, x []float32)",
+		t: rf32, unroll: 4, params: []string{"dst", "x"}, prefetch: []int{1},
+		noAcc: true,
+		step: func(g *foldGen, _ reg.Register, disp int) {
+			x := g.loadX(1, disp)
+			d := g.loadX(0, disp)
+			m := g.vec()
+			if g.scalar {
+				if isMax {
+					VMAXSS(d, x, d)
+				} else {
+					VMINSS(d, x, d)
+				}
+				VCMPSS(U8(3), x, x, m)
+			} else {
+				ins(d, x, d)
+				VCMPPS(U8(3), x, x, m)
+			}
+			VBLENDVPS(m, x, d, d)
+			g.storeX(d, 0, disp)
 		},
 	}).generate()
 }

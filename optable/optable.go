@@ -266,8 +266,10 @@ type Fold struct {
 	Cascade bool
 	// CPU names hand-written CPU row functions that replace the generated
 	// ones (a format with %s for the loop type), by piece ("row", "cols",
-	// "combine"; "cols4", which folds four rows at once, has no generated
-	// default) and loop dtype; dtype.Invalid matches every dtype.
+	// "combine"; "cols8", which folds eight rows at once, and "rowBF16",
+	// "rowF16", which fold rows of bfloat16 or float16 elements into a
+	// float32 loop's state, have no generated default) and loop dtype;
+	// dtype.Invalid matches every dtype.
 	CPU map[string]map[dtype.DType]string
 }
 

@@ -36,16 +36,17 @@ var (
 	// float32 sums accumulate in float64 (Note [Cascade sums] in backend/cpu).
 	sumF32 = with(sumFold, func(f *Fold) {
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
-		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols4", "cols4SumF32", "combine", "combineSumF64")
+		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "combine", "combineSumF64",
+			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {
 		f.Types, f.Cascade = Of(dtype.Float64), true
 		f.CPU = cpu(dtype.Float64, "row", "rowSumF64", "cols", "colsSumF64", "combine", "combineSumF64")
 	})
 	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
-		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmax[%s]")}
+		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]")}
 	minFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))", Acc: "if $v < $s || $v != $v { $s = $v }",
-		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmin[%s]")}
+		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]")}
 	maxInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Lowest[T]()", Acc: "$s = max($s, $v)", Combine: "$s = max($s, $o)", Project: "$s", Split: true}
 	minInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Highest[T]()", Acc: "$s = min($s, $v)", Combine: "$s = min($s, $o)", Project: "$s", Split: true}
 	maxBools = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "$s"}
@@ -136,6 +137,7 @@ var (
 	NormOne = reduction("norm", "NormOne", "Σ|x|", Op{Internal: true}, with(normFold, func(f *Fold) { f.Acc = "$s += math.Abs(float64($v))" }))
 	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true}, with(normFold, func(f *Fold) {
 		f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
+		f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32")
 	}))
 	NormInf = reduction("norm", "NormInf", "max|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = 0",
 		Acc: "if a := elem.Abs($v); a > $s || a != a { $s = a }", Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true})

@@ -44,11 +44,20 @@ import (
 // Note [Cascade sums]
 //
 // float32 sums (Sum, NanSum, Mean; float16 and bfloat16 too, which
-// compute in float32) accumulate in float64: the vectorised row sum adds
-// groups of 8 float32 elements pairwise in float32, then their sums into
-// float64 lanes (vec.SumF32F64), and the state is a float64 — the sum of
-// 2^24 float32 values comes within an ulp of the exact sum, where
-// PyTorch's float32 cascade can be a few ulps off (TestSumAccuracy).
+// compute in float32) are a cascade of two precisions: the vectorised row
+// sum takes 256 elements at a time as 16 vectors of 16 lanes, adds them
+// lane by lane pairwise in float32 (four levels, so at most four roundings
+// per element), and adds each lane's sum into a float64 lane
+// (vec.SumF32F64; Note [Sixteen lanes] in internal/vec); an outer
+// reduction adds eight rows pairwise in float32 before its float64 states
+// (vec.AccRows8F32F64); bfloat16 and float16 rows are converted as they
+// are read (vec.SumBF16F64, vec.SumF16F64), with no buffer. The float32
+// levels keep most of the work in float32 vectors, at the speed of memory
+// like PyTorch's float32 cascade; the float64 levels keep the accuracy:
+// the sum of 2^24 float32 values comes within an ulp of the exact sum,
+// where PyTorch's cascade can be a few ulps off (TestSumAccuracy). The
+// order of every addition is fixed by the data's length alone, so a
+// result does not depend on the machine or the thread count.
 // float64 sums have no wider type: like PyTorch's cascade_sum they fold
 // their elements in blocks — innerBlock elements of a row, or outerBlock
 // rows of an outer reduction — each into a fresh state, and combine the
@@ -106,6 +115,16 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	in := p.Operand(nout)
 	r.in = addr(p, nout)
 	r.conv, r.convert = chain(in.DType, compute, lt)
+	if r.convert && (compute == in.DType || compute == lt) {
+		// converted straight to the loop dtype: a row function that reads
+		// the input's dtype itself saves the buffer
+		switch in.DType {
+		case dtype.BFloat16:
+			r.row16 = f.rowBF16
+		case dtype.Float16:
+			r.row16 = f.rowF16
+		}
+	}
 	r.es = in.DType.Size()
 	if r.convert {
 		r.es = lt.Size()
@@ -158,7 +177,8 @@ type reducer struct {
 	in      unsafe.Pointer
 	conv    conv // input → loop dtype
 	convert bool
-	es      int // byte size of an element as the row functions read it
+	row16   func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) // f.rowBF16 or f.rowF16 for this input, or nil
+	es      int                                                      // byte size of an element as the row functions read it
 	out     [2]unsafe.Pointer
 	cast    [2]conv // result → output dtype, if convOut
 	convOut [2]bool
@@ -201,6 +221,10 @@ func (r *reducer) rowConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
 		r.f.row(st, in, is, n, idx, &r.c)
 		return
 	}
+	if r.row16 != nil && is == 2 {
+		r.row16(st, in, is, n, idx, &r.c)
+		return
+	}
 	ls := r.lt.Size()
 	for off := 0; off < n; off += bufLen {
 		m := min(bufLen, n-off)
@@ -220,9 +244,13 @@ func (r *reducer) colsConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
 	r.f.cols(st, w.buf(), ls, n, idx, &r.c)
 }
 
-// redWork is the scratch of one worker.
+// redWork is the scratch of one worker: conversion buffers, and the
+// cascade of foldRange with its block buffer, reused row after row so
+// that a reduction allocates per worker, not per output.
 type redWork struct {
 	bufs *chunkBufs
+	q    cascade
+	blk  []uint64
 }
 
 func (w *redWork) buf() unsafe.Pointer   { return unsafe.Pointer(&w.bufs[0][0]) }
@@ -283,12 +311,14 @@ func (r *reducer) foldRange(st, base unsafe.Pointer, b, e int, w *redWork) {
 		r.rowConv(st, base, 0, 1, 0, w)
 		return
 	}
-	var q cascade
-	var blk []uint64
+	q := &w.q
+	blk := w.blk
 	cnt := 0
 	if r.f.cascade {
-		q = cascade{r: r, n: 1}
-		blk = make([]uint64, r.words(1))
+		q.r, q.n, q.capN = r, 1, 0
+		if blk == nil {
+			blk = make([]uint64, r.words(1))
+		}
 		r.f.init(ptr(blk), 1)
 	}
 	var idxBuf [8]int
@@ -339,9 +369,10 @@ func (r *reducer) foldRange(st, base unsafe.Pointer, b, e int, w *redWork) {
 	}
 	if r.f.cascade {
 		if cnt > 0 {
-			q.push(blk)
+			blk = q.push(blk)
 		}
 		q.final(st)
+		w.blk = blk
 	}
 }
 
@@ -578,14 +609,14 @@ func (r *reducer) newTileFold(width int) *tileFold {
 func (f *tileFold) fold(st, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
 	r := f.r
 	r.f.init(st, m)
-	if !r.f.cascade && r.f.cols4 != nil && !r.convert && cs == r.es {
-		// four rows at a time
-		var rows [4]unsafe.Pointer
+	if !r.f.cascade && r.f.cols8 != nil && !r.convert && cs == r.es {
+		// eight rows at a time
+		var rows [8]unsafe.Pointer
 		k := 0
 		r.eachReduced(b, e, func(off, i0 int) {
 			rows[k] = unsafe.Add(base, off)
-			if k++; k == 4 {
-				r.f.cols4(st, rows, m, &r.c)
+			if k++; k == len(rows) {
+				r.f.cols8(st, &rows, m, &r.c)
 				k = 0
 			}
 		})

@@ -26,9 +26,13 @@ type redFuncs struct {
 	// cols folds element in[k·is], with index idx, into state k, k < n.
 	// The n states have all seen the same number of elements.
 	cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
-	// cols4, when set, folds four contiguous rows at once into n states
+	// cols8, when set, folds eight contiguous rows at once into n states
 	// (an outer reduction without conversion; ops without indices).
-	cols4 func(st unsafe.Pointer, in [4]unsafe.Pointer, n int, c *elem.Ctx)
+	cols8 func(st unsafe.Pointer, in *[8]unsafe.Pointer, n int, c *elem.Ctx)
+	// rowBF16 and rowF16, when set, are row for rows of bfloat16 or
+	// float16 elements, read without a conversion buffer (a float32 loop
+	// whose input has that dtype and converts to float32 directly).
+	rowBF16, rowF16 func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
 	// combine folds state k of src, which saw later elements, into state k of dst.
 	combine func(dst, src unsafe.Pointer, n int, c *elem.Ctx)
 	// project writes the n results (and indices) of n states, contiguous.
@@ -119,8 +123,10 @@ func colsWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 // The float32/float64 sums, max and min of contiguous rows, and the
 // outer-reduction sums across outputs, call internal/vec's primitives;
 // strided rows fall back to the generated loops. Max/Min with an index
-// find the extreme value with MaxF32/MinF32 and then its first position
-// with a scan of the row (in cache).
+// take a row in blocks of argBlock elements: the extreme value of a block
+// with MaxF32/MinF32 and, where it beats the state, its first position
+// with IndexF32, a second pass over a block still in the L1 cache; so
+// memory is read once, at the speed of Amax.
 
 // vecMax returns the max (or min) of the non-NaN elements of a float32 or
 // float64 row and whether some element is NaN (vec.MaxF32, ...).
@@ -156,6 +162,28 @@ func rowSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	*(*float64)(st) += vec.SumF32F64(unsafe.Slice((*float32)(in), n))
 }
 
+// rowNormTwoF32 adds the squares of a float32 row, exact in float64, to
+// Norm's state (vec.SumSqF32F64).
+func rowNormTwoF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if is != 4 {
+		rowNormTwo0[float32](st, in, is, n, idx, c)
+		return
+	}
+	*(*float64)(st) += vec.SumSqF32F64(unsafe.Slice((*float32)(in), n))
+}
+
+// rowSumBF16 and rowSumF16 add a row of bfloat16 or float16 elements to
+// a float32 sum's float64 state, converting as they read
+// (vec.SumBF16F64, vec.SumF16F64); Reduce calls them on contiguous rows
+// only.
+func rowSumBF16(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	*(*float64)(st) += vec.SumBF16F64(unsafe.Slice((*uint16)(in), n))
+}
+
+func rowSumF16(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	*(*float64)(st) += vec.SumF16F64(unsafe.Slice((*uint16)(in), n))
+}
+
 func rowSumF64(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	if is != 8 {
 		rowSum2[float64](st, in, is, n, idx, c)
@@ -172,10 +200,11 @@ func colsSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	vec.AccF32F64(unsafe.Slice((*float64)(st), n), unsafe.Slice((*float32)(in), n))
 }
 
-// cols4SumF32 adds four float32 rows to float64 states in one pass.
-func cols4SumF32(st unsafe.Pointer, in [4]unsafe.Pointer, n int, _ *elem.Ctx) {
+// cols8SumF32 adds eight float32 rows to float64 states in one pass, the
+// rows first added pairwise in float32 (Note [Cascade sums]).
+func cols8SumF32(st unsafe.Pointer, in *[8]unsafe.Pointer, n int, _ *elem.Ctx) {
 	x := func(k int) []float32 { return unsafe.Slice((*float32)(in[k]), n) }
-	vec.AccRows4F32F64(unsafe.Slice((*float64)(st), n), x(0), x(1), x(2), x(3))
+	vec.AccRows8F32F64(unsafe.Slice((*float64)(st), n), x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
 }
 
 func colsSumF64(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
@@ -208,6 +237,25 @@ func rowAmax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	}
 }
 
+// colsAmax folds a row of n elements into n Amax states (NaN
+// propagates); contiguous float32 rows with vec.MaxAccF32.
+func colsAmax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if unsafe.Sizeof(T(0)) != 4 || is != 4 {
+		colsAmax2[T](st, in, is, n, idx, c)
+		return
+	}
+	vec.MaxAccF32(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), n))
+}
+
+// colsAmin folds a row of n elements into n Amin states (vec.MinAccF32).
+func colsAmin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if unsafe.Sizeof(T(0)) != 4 || is != 4 {
+		colsAmin2[T](st, in, is, n, idx, c)
+		return
+	}
+	vec.MinAccF32(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), n))
+}
+
 // rowAmin folds a row into Amin's state (NaN propagates).
 func rowAmin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	if is != int(unsafe.Sizeof(T(0))) || n == 0 {
@@ -224,8 +272,18 @@ func rowAmin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	}
 }
 
-// extremeAt returns the index of the first NaN of x if nan, else of the first m.
-func extremeAt[T float](x []T, m T, nan bool) int {
+// argBlock is the number of elements Max/Min with an index (and ArgMax,
+// ArgMin) take at a time from a contiguous row: the extreme of a block,
+// then, only if it beats the state, its first position, found in the
+// block while it is still in the L1 cache (Note [SIMD rows]).
+const argBlock = 4096
+
+// indexOf returns the index of the first NaN of x if nan, else of the
+// first element equal to m (which one of x is).
+func indexOf[T float](x []T, m T, nan bool) int {
+	if !nan && unsafe.Sizeof(T(0)) == 4 {
+		return vec.IndexF32(unsafe.Slice((*float32)(unsafe.Pointer(unsafe.SliceData(x))), len(x)), float32(m))
+	}
 	for j, v := range x {
 		if nan && v != v || !nan && v == m {
 			return j
@@ -234,19 +292,30 @@ func extremeAt[T float](x []T, m T, nan bool) int {
 	return 0
 }
 
+// rowArg folds a row into the state of Max and ArgMax (isMax) or Min and
+// ArgMin, block by block.
+func rowArg[T float](st, in unsafe.Pointer, n, idx int, isMax bool) {
+	x := unsafe.Slice((*T)(in), n)
+	s := (*elem.Arg[T])(st)
+	for b := 0; b < n && s.V == s.V; b += argBlock {
+		blk := x[b:min(n, b+argBlock)]
+		m, nan := vecMax(blk, isMax)
+		// a NaN beats everything but an earlier NaN, which would have
+		// ended the loop
+		if nan || isMax && m > s.V || !isMax && m < s.V {
+			j := indexOf(blk, m, nan)
+			s.V, s.I = blk[j], int64(idx+b+j)
+		}
+	}
+}
+
 // rowArgMax folds a row into the state of Max and ArgMax.
 func rowArgMax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	if is != int(unsafe.Sizeof(T(0))) || n == 0 {
 		rowMax2[T](st, in, is, n, idx, c)
 		return
 	}
-	x := unsafe.Slice((*T)(in), n)
-	m, nan := vecMax(x, true)
-	j := extremeAt(x, m, nan)
-	s := (*elem.Arg[T])(st)
-	if v := x[j]; v > s.V || v != v && s.V == s.V {
-		s.V, s.I = v, int64(idx+j)
-	}
+	rowArg[T](st, in, n, idx, true)
 }
 
 // rowArgMin folds a row into the state of Min and ArgMin.
@@ -255,11 +324,5 @@ func rowArgMin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 		rowMin2[T](st, in, is, n, idx, c)
 		return
 	}
-	x := unsafe.Slice((*T)(in), n)
-	m, nan := vecMax(x, false)
-	j := extremeAt(x, m, nan)
-	s := (*elem.Arg[T])(st)
-	if v := x[j]; v < s.V || v != v && s.V == s.V {
-		s.V, s.I = v, int64(idx+j)
-	}
+	rowArg[T](st, in, n, idx, false)
 }

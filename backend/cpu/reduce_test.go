@@ -2,6 +2,8 @@ package cpu
 
 import (
 	"errors"
+	"math"
+	"runtime"
 	"testing"
 
 	"github.com/goten-ml/goten/backend/ref"
@@ -56,6 +58,125 @@ func TestOuterTiles(t *testing.T) {
 	for i := 0; i < got.NumEl(); i++ {
 		if g, w := got.Float64At(i), want.Float64At(i); g != w {
 			t.Fatalf("output %d: got %v, want %v", i, g, w)
+		}
+	}
+}
+
+// TestReduceAllocs checks that reductions allocate O(workers), not O(rows)
+// (issue 16: Var over dim 1 of [4096, 4096] allocated about 7 times per
+// row): every strategy, cascading folds included, reuses per-worker state.
+func TestReduceAllocs(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("64 MiB inputs (minutes under the race detector)")
+	}
+	const s = 4096
+	in := raw.New(dtype.Float32, []int{s, s})
+	for i := 0; i < in.NumEl(); i++ {
+		in.SetFloat64(i, float64(i%1009-504)/64)
+	}
+	for _, c := range []struct {
+		name string
+		op   *optable.Op
+		keep []int
+	}{
+		{"var_dim1", optable.Var, []int{s, 1}},
+		{"std_dim0", optable.Std, []int{1, s}},
+		{"var_all", optable.Var, []int{1, 1}},
+		{"norm_dim1", optable.NormTwo, []int{s, 1}},
+		{"sum_dim1", optable.Sum, []int{s, 1}},
+		{"sum_dim0", optable.Sum, []int{1, s}},
+		{"argmax_dim1", optable.ArgMax, []int{s, 1}},
+	} {
+		out := raw.New(dtype.Float32, c.keep)
+		if c.op == optable.ArgMax {
+			out = raw.New(dtype.Int64, c.keep)
+		}
+		p, err := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(dtype.Float32).
+			AddOutput(out).AddInput(in).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		b := New()
+		n := testing.AllocsPerRun(5, func() {
+			if err := b.Reduce(c.op, p, nil); err != nil {
+				t.Fatal(err)
+			}
+		})
+		t.Logf("%s: %v allocations per call", c.name, n)
+		if n >= 100 {
+			t.Errorf("%s: %v allocations per call, want fewer than 100", c.name, n)
+		}
+	}
+}
+
+// TestSumAccuracyLayouts sums 2^24 float32 values as [4096, 4096] over
+// everything, over dim 1 (rows) and over dim 0 (the outer strategy's
+// eight-row steps): every result must be within an ulp of its exact sum
+// (Note [Cascade sums]), and the same bits for any number of threads.
+// .ci/run repeats it at every kernel level and with purego.
+func TestSumAccuracyLayouts(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("2^24 elements (minutes under the race detector)")
+	}
+	const s = 4096
+	in := raw.New(dtype.Float32, []int{s, s})
+	x := make([]float32, s*s)
+	for i := range x {
+		// positive, so that a plain float32 sum would drift far
+		x[i] = float32((7919*i+13)%1009)/64 + 0.001
+		in.SetFloat64(i, float64(x[i]))
+	}
+	exact := func(keep []int, o int) float64 {
+		e := 0.0
+		switch {
+		case keep[0] == 1 && keep[1] == 1:
+			for _, v := range x {
+				e += float64(v)
+			}
+		case keep[1] == 1: // row o
+			for j := range s {
+				e += float64(x[o*s+j])
+			}
+		default: // column o
+			for i := range s {
+				e += float64(x[i*s+o])
+			}
+		}
+		return e
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, keep := range [][]int{{1, 1}, {s, 1}, {1, s}} {
+		var first []float32
+		for _, procs := range []int{1, 2, 3, 8} {
+			runtime.GOMAXPROCS(procs)
+			out := raw.New(dtype.Float32, keep)
+			p, err := iter.NewConfig().IsReduction(true).StaticDType(dtype.Float32).AddOutput(out).AddInput(in).Build()
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := New().Reduce(optable.Sum, p, nil); err != nil {
+				t.Fatal(err)
+			}
+			got := make([]float32, out.NumEl())
+			for o := range got {
+				got[o] = float32(out.Float64At(o))
+			}
+			if first == nil {
+				first = got
+				for o, g := range got {
+					e := exact(keep, o)
+					ulp := float64(math.Nextafter32(float32(e), float32(math.Inf(1))) - float32(e))
+					if math.Abs(float64(g)-e) > ulp {
+						t.Fatalf("sum keeping %v, output %d: %v, exact %v: more than an ulp (%g) off", keep, o, g, e, ulp)
+					}
+				}
+				continue
+			}
+			for o := range got {
+				if math.Float32bits(got[o]) != math.Float32bits(first[o]) {
+					t.Fatalf("sum keeping %v, output %d: %v with %d threads, %v with 1", keep, o, got[o], procs, first[o])
+				}
+			}
 		}
 	}
 }

@@ -3985,7 +3985,7 @@ func init() {
 	}
 	redTable[optable.NormTwo.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: true,
-			init: initNormTwo0[float32], row: rowNormTwo0[float32], cols: colsNormTwo0[float32], combine: combineNormTwo0[float32], project: projectNormTwo0[float32]},
+			init: initNormTwo0[float32], row: rowNormTwoF32, cols: colsNormTwo0[float32], combine: combineNormTwo0[float32], project: projectNormTwo0[float32]},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initNormTwo0[float64], row: rowNormTwo0[float64], cols: colsNormTwo0[float64], combine: combineNormTwo0[float64], project: projectNormTwo0[float64]},
 	}
@@ -4019,7 +4019,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initSum0[int64], row: rowSum0[int64], cols: colsSum0[int64], combine: combineSum0[int64], project: projectSum0[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols4: cols4SumF32},
+			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols8: cols8SumF32, rowBF16: rowSumBF16, rowF16: rowSumF16},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initSum2[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectSum2[float64]},
 	}
@@ -4041,7 +4041,7 @@ func init() {
 	}
 	redTable[optable.Mean.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols4: cols4SumF32},
+			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols8: cols8SumF32, rowBF16: rowSumBF16, rowF16: rowSumF16},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initMean1[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectMean1[float64]},
 	}
@@ -4075,9 +4075,9 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initAmax1[int64], row: rowAmax1[int64], cols: colsAmax1[int64], combine: combineAmax1[int64], project: projectAmax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax2[float32], combine: combineAmax2[float32], project: projectAmax2[float32]},
+			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax[float32], combine: combineAmax2[float32], project: projectAmax2[float32]},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
-			init: initAmax2[float64], row: rowAmax[float64], cols: colsAmax2[float64], combine: combineAmax2[float64], project: projectAmax2[float64]},
+			init: initAmax2[float64], row: rowAmax[float64], cols: colsAmax[float64], combine: combineAmax2[float64], project: projectAmax2[float64]},
 	}
 	redTable[optable.Amin.Code] = [dtype.Count]redFuncs{
 		dtype.Bool: {size: int(unsafe.Sizeof(*new(bool))), out: dtype.Bool, index: false, cascade: false,
@@ -4093,9 +4093,9 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initAmin1[int64], row: rowAmin1[int64], cols: colsAmin1[int64], combine: combineAmin1[int64], project: projectAmin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin2[float32], combine: combineAmin2[float32], project: projectAmin2[float32]},
+			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin[float32], combine: combineAmin2[float32], project: projectAmin2[float32]},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
-			init: initAmin2[float64], row: rowAmin[float64], cols: colsAmin2[float64], combine: combineAmin2[float64], project: projectAmin2[float64]},
+			init: initAmin2[float64], row: rowAmin[float64], cols: colsAmin[float64], combine: combineAmin2[float64], project: projectAmin2[float64]},
 	}
 	redTable[optable.Max.Code] = [dtype.Count]redFuncs{
 		dtype.Bool: {size: int(unsafe.Sizeof(*new(elem.Arg[bool]))), out: dtype.Bool, index: true, cascade: false,

@@ -275,12 +275,14 @@ func cpuFolds() []byte {
 			}
 			outD, _ := dtype.Parse(out)
 			printf(&w, "%s: {size: int(unsafe.Sizeof(*new(%s))), out: %s, index: %v, cascade: %v,\n", dtypeName(d), instantiate(f.State, goType(d)), dtypeName(outD), f.Index, f.Cascade)
-			cols4 := ""
-			if name, ok := f.CPU["cols4"][d]; ok {
-				cols4 = ", cols4: " + name
+			cols8 := ""
+			for _, piece := range []string{"cols8", "rowBF16", "rowF16"} {
+				if name, ok := f.CPU[piece][d]; ok {
+					cols8 += ", " + piece + ": " + name
+				}
 			}
 			printf(&w, "init: %s[%s], row: %s, cols: %s, combine: %s, project: %s[%s]%s},\n",
-				foldName("init", op, i), goType(d), cpuPiece("row", op, i, d), cpuPiece("cols", op, i, d), cpuPiece("combine", op, i, d), foldName("project", op, i), goType(d), cols4)
+				foldName("init", op, i), goType(d), cpuPiece("row", op, i, d), cpuPiece("cols", op, i, d), cpuPiece("combine", op, i, d), foldName("project", op, i), goType(d), cols8)
 		}
 		w.WriteString("}\n")
 	}

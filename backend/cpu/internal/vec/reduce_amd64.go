@@ -3,6 +3,11 @@
 package vec
 
 //go:generate go run -C ../../../../asm . -part reduce -out ../backend/cpu/internal/vec/zz_reduce_amd64.s -stubs ../backend/cpu/internal/vec/zz_reduce_stubs_amd64.go -pkg vec
+//go:generate go run -C ../../../../asm . -part reduce512 -out ../backend/cpu/internal/vec/zz_reduce512_amd64.s -stubs ../backend/cpu/internal/vec/zz_reduce512_stubs_amd64.go -pkg vec
+
+// The 16-lane reductions run their AVX-512 forms under useAVX512 (vec_amd64.go;
+// Note [Sixteen lanes] in reduce_go.go): only functions named ...AVX512 use
+// AVX-512, and only under that flag (TestAVX512Confined, TestNoAVX512).
 
 // SumF32 returns Σ x[i], added in 32 lanes and merged pairwise.
 // Its exact order is sumF32Go's.
@@ -25,19 +30,37 @@ func SumF64(x []float64) float64 {
 // MaxF32 returns the largest non-NaN x[i] (-Inf if none) and whether some
 // x[i] is NaN. Its exact loop is maxF32Go's.
 func MaxF32(x []float32) (m float32, nan bool) {
-	if !useAVX2 {
-		return maxF32Go(x)
+	switch {
+	case useAVX512:
+		return maxF32AVX512(x)
+	case useAVX2:
+		return maxF32AVX2(x)
 	}
-	return maxF32AVX2(x)
+	return maxF32Go(x)
 }
 
 // MinF32 returns the smallest non-NaN x[i] (+Inf if none) and whether some
 // x[i] is NaN. Its exact loop is minF32Go's.
 func MinF32(x []float32) (m float32, nan bool) {
-	if !useAVX2 {
-		return minF32Go(x)
+	switch {
+	case useAVX512:
+		return minF32AVX512(x)
+	case useAVX2:
+		return minF32AVX2(x)
 	}
-	return minF32AVX2(x)
+	return minF32Go(x)
+}
+
+// IndexF32 returns the index of the first x[i] equal to v (-0 equals +0;
+// a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
+func IndexF32(x []float32, v float32) int {
+	switch {
+	case useAVX512:
+		return indexF32AVX512(x, v)
+	case useAVX2:
+		return indexF32AVX2(x, v)
+	}
+	return indexF32Go(x, v)
 }
 
 // MaxF64 is MaxF32 for float64. Its exact loop is maxF64Go's.
@@ -97,25 +120,71 @@ func AccF32F64(dst []float64, x []float32) {
 	accF32F64AVX2(dst, x)
 }
 
-// SumF32F64 returns Σ x[i] added in float64 lanes (groups of 8 elements,
-// 8 apart, first added pairwise in float32, saving conversions). Its exact
-// order is sumF32F64Go's.
+// SumF32F64 returns Σ x[i]: 16 elements at a time added lane by lane
+// pairwise in float32, their sums in float64 lanes (Note [Sixteen
+// lanes]). Its exact order is sumF32F64Go's.
 func SumF32F64(x []float32) float64 {
-	if !useAVX2 {
-		return sumF32F64Go(x)
+	switch {
+	case useAVX512:
+		return sumF32F64AVX512(x)
+	case useAVX2:
+		return sumF32F64AVX2(x)
 	}
-	return sumF32F64AVX2(x)
+	return sumF32F64Go(x)
 }
 
-// AccRows4F32F64 sets dst[i] += (x0[i] + x1[i]) + (x2[i] + x3[i]), added
-// in float64. Its exact loop is accRows4F32F64Go's.
-func AccRows4F32F64(dst []float64, x0, x1, x2, x3 []float32) {
-	if !useAVX2 {
-		accRows4F32F64Go(dst, x0, x1, x2, x3)
-		return
+// SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
+// converted exactly to float32 as they are read. Its exact order is
+// sumBF16F64Go's.
+func SumBF16F64(x []uint16) float64 {
+	switch {
+	case useAVX512:
+		return sumBF16F64AVX512(x)
+	case useAVX2:
+		return sumBF16F64AVX2(x)
 	}
+	return sumBF16F64Go(x)
+}
+
+// SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
+// converted exactly to float32 as they are read. Its exact order is
+// sumF16F64Go's.
+func SumF16F64(x []uint16) float64 {
+	switch {
+	case useAVX512:
+		return sumF16F64AVX512(x)
+	case useF16C:
+		return sumF16F64AVX2(x)
+	}
+	return sumF16F64Go(x)
+}
+
+// SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
+// float64 lanes. Its exact order is sumSqF32F64Go's.
+func SumSqF32F64(x []float32) float64 {
+	switch {
+	case useAVX512:
+		return sumSqF32F64AVX512(x)
+	case useAVX2:
+		return sumSqF32F64AVX2(x)
+	}
+	return sumSqF32F64Go(x)
+}
+
+// AccRows8F32F64 sets dst[i] += float64(((x0[i] + x1[i]) + (x2[i] +
+// x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))), the eight rows added in
+// float32. Its exact loop is accRows8F32F64Go's.
+func AccRows8F32F64(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	n := len(dst)
-	accRows4F32F64AVX2(dst, x0[:n], x1[:n], x2[:n], x3[:n])
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	switch {
+	case useAVX512:
+		accRows8F32F64AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	case useAVX2:
+		accRows8F32F64AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	default:
+		accRows8F32F64Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	}
 }
 
 // CumAccF32F64 sets acc[i] += float64(x[i]) and y[i] = float32(acc[i]):
@@ -128,4 +197,25 @@ func CumAccF32F64(acc []float64, x, y []float32) {
 	}
 	n := len(acc)
 	cumAccF32F64AVX2(acc, x[:n], y[:n])
+}
+
+// MaxAccF32 sets dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN: one row
+// of a max over an outer dim, NaN propagating. Its exact loop is
+// maxAccF32Go's.
+func MaxAccF32(dst, x []float32) {
+	if !useAVX2 {
+		maxAccF32Go(dst, x)
+		return
+	}
+	maxAccF32AVX2(dst, x[:len(dst)])
+}
+
+// MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
+// exact loop is minAccF32Go's.
+func MinAccF32(dst, x []float32) {
+	if !useAVX2 {
+		minAccF32Go(dst, x)
+		return
+	}
+	minAccF32AVX2(dst, x[:len(dst)])
 }

@@ -1,6 +1,10 @@
 package vec
 
-import "math"
+import (
+	"math"
+
+	"github.com/goten-ml/goten/dtype"
+)
 
 // Pure-Go twins of the reduction primitives (asm/reduce.go). A fold keeps
 // 4 accumulators of 8 float32 lanes (4 lanes for float64; expSubSumF32
@@ -9,6 +13,20 @@ import "math"
 // the accumulators are merged (0⊕1, 2⊕3, 0⊕2), the lanes pairwise (l with
 // l+4, then l with l+2, then 0 with 1), and the remaining elements are
 // folded into the scalar one at a time.
+//
+// Note [Sixteen lanes]
+//
+// The float32 row sums, max and min and the outer sum of eight rows
+// (SumF32F64, SumSqF32F64, MaxF32, MinF32, AccRows8F32F64; IndexF32 too,
+// whose result does not depend on lanes) are defined on vectors of 16
+// lanes, the width of an AVX-512 register: with AVX-512 (asm/reduce16.go,
+// zz_reduce512_amd64.s) a vector is one ZMM register, with AVX2 two YMM
+// registers (lanes 0-7, 8-15) that every step treats alike. So every level
+// (Note [Kernel levels] in package cpufeat) adds the same elements in the
+// same order and gives the same bits, its twin's: a result does not
+// depend on the machine. The AVX-512 forms are twice as wide per
+// instruction, which matters where a core's loads, not memory, set the
+// speed.
 
 // sumF32Go is SumF32's pure-Go twin, its exact loop:
 //
@@ -105,21 +123,53 @@ func lt[T float32 | float64](a, b T) T {
 	return b
 }
 
-// maxF32Go is MaxF32's pure-Go twin: sumF32Go's loop with the
-// accumulators starting at -Inf, a[k][l] = gt(x[j], a[k][l]) for each
-// element (and s = gt(x[i], s) in the tail), every merge a ⊕ b = gt(a, b),
-// and nan set when some element is NaN.
+// maxF32Go is MaxF32's pure-Go twin, on 16 lanes (Note [Sixteen lanes]):
+// four accumulators a[k] of 16 lanes start at -Inf; the main loop folds
+// 64 elements per step, element i into lane i%16 of accumulator (i/16)%4,
+// a = gt(x, a); single vectors go into a[0]; the accumulators merge as
+// gt(gt(a0, a1), gt(a2, a3)), the lanes as h[l] = gt(h[l], h[l+w]) for
+// w = 8, 4, 2, 1; the rest folds into s = gt(x, s); nan tells whether an
+// element is NaN:
+//
+//	var a [4][16]float32 // every lane -Inf
+//	i := 0
+//	for ; i+64 <= len(x); i += 64 {
+//		for k := range a {
+//			for l := range a[k] {
+//				a[k][l] = gt(x[i+16*k+l], a[k][l])
+//			}
+//		}
+//	}
+//	for ; i+16 <= len(x); i += 16 {
+//		for l := range a[0] {
+//			a[0][l] = gt(x[i+l], a[0][l])
+//		}
+//	}
+//	h := a[0]
+//	for l := range h {
+//		h[l] = gt(gt(a[0][l], a[1][l]), gt(a[2][l], a[3][l]))
+//	}
+//	for w := 8; w > 0; w /= 2 {
+//		for l := 0; l < w; l++ {
+//			h[l] = gt(h[l], h[l+w])
+//		}
+//	}
+//	s := h[0]
+//	for ; i < len(x); i++ {
+//		s = gt(x[i], s)
+//	}
+//	return s, nan
 func maxF32Go(x []float32) (m float32, nan bool) {
-	return foldMax32(x, float32(math.Inf(-1)), gt[float32])
+	return foldMax16(x, float32(math.Inf(-1)), gt[float32])
 }
 
 // minF32Go is MinF32's pure-Go twin: maxF32Go's loop with +Inf and lt.
 func minF32Go(x []float32) (m float32, nan bool) {
-	return foldMax32(x, float32(math.Inf(1)), lt[float32])
+	return foldMax16(x, float32(math.Inf(1)), lt[float32])
 }
 
-func foldMax32(x []float32, init float32, op func(a, b float32) float32) (float32, bool) {
-	var a [4][8]float32
+func foldMax16(x []float32, init float32, op func(a, b float32) float32) (float32, bool) {
+	var a [4][16]float32
 	for k := range a {
 		for l := range a[k] {
 			a[k][l] = init
@@ -127,27 +177,32 @@ func foldMax32(x []float32, init float32, op func(a, b float32) float32) (float3
 	}
 	nan := false
 	i := 0
-	for ; i+32 <= len(x); i += 32 {
+	for ; i+64 <= len(x); i += 64 {
 		for k := range a {
 			for l := range a[k] {
-				v := x[i+8*k+l]
+				v := x[i+16*k+l]
 				nan = nan || v != v
 				a[k][l] = op(v, a[k][l])
 			}
 		}
 	}
-	for ; i+8 <= len(x); i += 8 {
+	for ; i+16 <= len(x); i += 16 {
 		for l := range a[0] {
 			v := x[i+l]
 			nan = nan || v != v
 			a[0][l] = op(v, a[0][l])
 		}
 	}
-	for l := range a[0] {
-		a[0][l] = op(op(a[0][l], a[1][l]), op(a[2][l], a[3][l]))
+	var h [16]float32
+	for l := range h {
+		h[l] = op(op(a[0][l], a[1][l]), op(a[2][l], a[3][l]))
 	}
-	h := a[0]
-	s := op(op(op(h[0], h[4]), op(h[2], h[6])), op(op(h[1], h[5]), op(h[3], h[7])))
+	for w := 8; w > 0; w /= 2 {
+		for l := 0; l < w; l++ {
+			h[l] = op(h[l], h[l+w])
+		}
+	}
+	s := h[0]
 	for ; i < len(x); i++ {
 		v := x[i]
 		nan = nan || v != v
@@ -156,7 +211,9 @@ func foldMax32(x []float32, init float32, op func(a, b float32) float32) (float3
 	return s, nan
 }
 
-// maxF64Go is MaxF64's pure-Go twin: maxF32Go's loop over sumF64Go's lanes.
+// maxF64Go is MaxF64's pure-Go twin: sumF64Go's loop (4 accumulators of
+// 4 lanes, merged 0⊕1, 2⊕3, 0⊕2, the lanes (0⊕2)⊕(1⊕3)) with the
+// accumulators starting at -Inf, a = gt(x, a), every merge a ⊕ b = gt(a, b).
 func maxF64Go(x []float64) (m float64, nan bool) { return foldMax64(x, math.Inf(-1), gt[float64]) }
 
 // minF64Go is MinF64's pure-Go twin.
@@ -320,67 +377,212 @@ func accF32F64Go(dst []float64, x []float32) {
 	}
 }
 
-// sumF32F64Go is SumF32F64's pure-Go twin. A main step takes 128
-// elements as two halves of 64; each half adds its 8 vectors of 8 lanes
-// pairwise in float32 and its 8 lane sums, converted exactly, into two
-// accumulators of 4 float64 lanes; the rest is sumF64Go's loop over
-// float64(x[i]):
+// sumF32F64Go is SumF32F64's pure-Go twin, on 16 lanes (Note [Sixteen
+// lanes]). A main step takes 256 elements as 16 vectors of 16 lanes, adds
+// them lane by lane pairwise in float32 (vector k with k+8, then k+4, k+2,
+// k+1: four roundings at most), and adds each lane's sum, converted
+// exactly, to a float64 lane; single vectors are converted and added
+// lane by lane; the lanes merge pairwise and the rest is added one by one:
 //
-//	var a [4][4]float64
+//	var acc [16]float64
 //	i := 0
-//	for ; i+128 <= len(x); i += 128 {
-//		for h := 0; h < 2; h++ {
-//			for l := 0; l < 8; l++ {
-//				v := func(k int) float32 { return x[i+64*h+8*k+l] }
-//				s := ((v(0) + v(1)) + (v(2) + v(3))) + ((v(4) + v(5)) + (v(6) + v(7)))
-//				a[2*h+l/4][l%4] += float64(s)
+//	for ; i+256 <= len(x); i += 256 {
+//		for l := range acc {
+//			var v [16]float32
+//			for k := range v {
+//				v[k] = x[i+16*k+l]
 //			}
+//			for w := 8; w > 0; w /= 2 {
+//				for k := 0; k < w; k++ {
+//					v[k] += v[k+w]
+//				}
+//			}
+//			acc[l] += float64(v[0])
 //		}
 //	}
-//	for ; i+4 <= len(x); i += 4 {
-//		for l := range a[0] {
-//			a[0][l] += float64(x[i+l])
+//	for ; i+16 <= len(x); i += 16 {
+//		for l := range acc {
+//			acc[l] += float64(x[i+l])
 //		}
 //	}
-//	... merged as in sumF64Go, then s += float64(x[i]) for the rest.
+//	s := merge16(&acc)
+//	for ; i < len(x); i++ {
+//		s += float64(x[i])
+//	}
+//	return s
 func sumF32F64Go(x []float32) float64 {
-	var a [4][4]float64
+	var acc [16]float64
 	i := 0
-	for ; i+128 <= len(x); i += 128 {
-		for h := 0; h < 2; h++ {
-			y := x[i+64*h : i+64*h+64]
-			for l := 0; l < 8; l++ {
-				s := ((y[l] + y[8+l]) + (y[16+l] + y[24+l])) + ((y[32+l] + y[40+l]) + (y[48+l] + y[56+l]))
-				a[2*h+l/4][l%4] += float64(s)
+	for ; i+256 <= len(x); i += 256 {
+		sumStep(&acc, (*[256]float32)(x[i:i+256]))
+	}
+	return sumRest(&acc, x[i:])
+}
+
+// sumStep is a main step of sumF32F64Go.
+func sumStep(acc *[16]float64, y *[256]float32) {
+	for l := range acc {
+		var v [16]float32
+		for k := range v {
+			v[k] = y[16*k+l]
+		}
+		for w := 8; w > 0; w /= 2 {
+			for k := 0; k < w; k++ {
+				v[k] += v[k+w]
 			}
 		}
+		acc[l] += float64(v[0])
 	}
-	for ; i+4 <= len(x); i += 4 {
-		for l := range a[0] {
-			a[0][l] += float64(x[i+l])
+}
+
+// sumRest is sumF32F64Go after its main steps, on the rest of x (fewer
+// than 256 elements).
+func sumRest(acc *[16]float64, x []float32) float64 {
+	i := 0
+	for ; i+16 <= len(x); i += 16 {
+		for l := range acc {
+			acc[l] += float64(x[i+l])
 		}
 	}
-	for l := range a[0] {
-		a[0][l] = (a[0][l] + a[1][l]) + (a[2][l] + a[3][l])
-	}
-	h := a[0]
-	s := (h[0] + h[2]) + (h[1] + h[3])
+	s := merge16(acc)
 	for ; i < len(x); i++ {
 		s += float64(x[i])
 	}
 	return s
 }
 
-// accRows4F32F64Go is AccRows4F32F64's pure-Go twin, its exact loop:
+// sumBF16F64Go is SumBF16F64's pure-Go twin: sumF32F64Go's loop over the
+// elements converted (exactly) to float32, dtype.BF16(x[i]).Float32().
+func sumBF16F64Go(x []uint16) float64 {
+	return sum16Go(x, func(y []float32, x []uint16) {
+		for i, v := range x {
+			y[i] = dtype.BF16(v).Float32()
+		}
+	})
+}
+
+// sumF16F64Go is SumF16F64's pure-Go twin: sumF32F64Go's loop over the
+// elements converted (exactly) to float32, dtype.Half(x[i]).Float32().
+func sumF16F64Go(x []uint16) float64 {
+	return sum16Go(x, func(y []float32, x []uint16) {
+		for i, v := range x {
+			y[i] = dtype.Half(v).Float32()
+		}
+	})
+}
+
+// sum16Go is sumF32F64Go over 16-bit elements that cvt converts to
+// float32, a step at a time.
+func sum16Go(x []uint16, cvt func(y []float32, x []uint16)) float64 {
+	var acc [16]float64
+	var y [256]float32
+	i := 0
+	for ; i+256 <= len(x); i += 256 {
+		cvt(y[:], x[i:i+256])
+		sumStep(&acc, &y)
+	}
+	cvt(y[:len(x)-i], x[i:])
+	return sumRest(&acc, y[:len(x)-i])
+}
+
+// merge16 adds the 16 lanes of acc pairwise, lane l with l+8, then l+4,
+// l+2 and l+1, and returns lane 0.
+func merge16(acc *[16]float64) float64 {
+	for w := 8; w > 0; w /= 2 {
+		for l := 0; l < w; l++ {
+			acc[l] += acc[l+w]
+		}
+	}
+	return acc[0]
+}
+
+// sumSqF32F64Go is SumSqF32F64's pure-Go twin, on 16 lanes (Note [Sixteen
+// lanes]): each element converted exactly and squared (exactly: 48 bits)
+// into float64 lanes, two accumulators in the main loop:
 //
-//	x0, x1, x2, x3 = x0[:len(dst)], x1[:len(dst)], x2[:len(dst)], x3[:len(dst)]
-//	for i := range dst {
-//		dst[i] += (float64(x0[i]) + float64(x1[i])) + (float64(x2[i]) + float64(x3[i]))
+//	var acc [2][16]float64
+//	i := 0
+//	for ; i+32 <= len(x); i += 32 {
+//		for k := range acc {
+//			for l := range acc[k] {
+//				v := float64(x[i+16*k+l])
+//				acc[k][l] += v * v
+//			}
+//		}
 //	}
-func accRows4F32F64Go(dst []float64, x0, x1, x2, x3 []float32) {
-	x0, x1, x2, x3 = x0[:len(dst)], x1[:len(dst)], x2[:len(dst)], x3[:len(dst)]
+//	for ; i+16 <= len(x); i += 16 {
+//		for l := range acc[0] {
+//			v := float64(x[i+l])
+//			acc[0][l] += v * v
+//		}
+//	}
+//	for l := range acc[0] {
+//		acc[0][l] += acc[1][l]
+//	}
+//	s := merge16(&acc[0])
+//	for ; i < len(x); i++ {
+//		v := float64(x[i])
+//		s += v * v
+//	}
+//	return s
+func sumSqF32F64Go(x []float32) float64 {
+	var acc [2][16]float64
+	i := 0
+	for ; i+32 <= len(x); i += 32 {
+		for k := range acc {
+			for l := range acc[k] {
+				v := float64(x[i+16*k+l])
+				acc[k][l] += v * v
+			}
+		}
+	}
+	for ; i+16 <= len(x); i += 16 {
+		for l := range acc[0] {
+			v := float64(x[i+l])
+			acc[0][l] += v * v
+		}
+	}
+	for l := range acc[0] {
+		acc[0][l] += acc[1][l]
+	}
+	s := merge16(&acc[0])
+	for ; i < len(x); i++ {
+		v := float64(x[i])
+		s += v * v
+	}
+	return s
+}
+
+// indexF32Go is IndexF32's pure-Go twin, its exact loop:
+//
+//	for i, e := range x {
+//		if e == v {
+//			return i
+//		}
+//	}
+//	return -1
+func indexF32Go(x []float32, v float32) int {
+	for i, e := range x {
+		if e == v {
+			return i
+		}
+	}
+	return -1
+}
+
+// accRows8F32F64Go is AccRows8F32F64's pure-Go twin, its exact loop:
+//
+//	x0, ..., x7 = x0[:len(dst)], ..., x7[:len(dst)]
+//	for i := range dst {
+//		s := ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
+//		dst[i] += float64(s)
+//	}
+func accRows8F32F64Go(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
 	for i := range dst {
-		dst[i] += (float64(x0[i]) + float64(x1[i])) + (float64(x2[i]) + float64(x3[i]))
+		s := ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
+		dst[i] += float64(s)
 	}
 }
 
@@ -396,5 +598,33 @@ func cumAccF32F64Go(acc []float64, x, y []float32) {
 	for i := range acc {
 		acc[i] += float64(x[i])
 		y[i] = float32(acc[i])
+	}
+}
+
+// maxAccF32Go is MaxAccF32's pure-Go twin, its exact loop:
+//
+//	x = x[:len(dst)]
+//	for i := range dst {
+//		if x[i] > dst[i] || x[i] != x[i] {
+//			dst[i] = x[i]
+//		}
+//	}
+func maxAccF32Go(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		if x[i] > dst[i] || x[i] != x[i] {
+			dst[i] = x[i]
+		}
+	}
+}
+
+// minAccF32Go is MinAccF32's pure-Go twin: maxAccF32Go's loop with
+// x[i] < dst[i].
+func minAccF32Go(dst, x []float32) {
+	x = x[:len(dst)]
+	for i := range dst {
+		if x[i] < dst[i] || x[i] != x[i] {
+			dst[i] = x[i]
+		}
 	}
 }

@@ -18,6 +18,10 @@ func MaxF32(x []float32) (m float32, nan bool) { return maxF32Go(x) }
 // x[i] is NaN. Its exact loop is minF32Go's.
 func MinF32(x []float32) (m float32, nan bool) { return minF32Go(x) }
 
+// IndexF32 returns the index of the first x[i] equal to v (-0 equals +0;
+// a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
+func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
+
 // MaxF64 is MaxF32 for float64. Its exact loop is maxF64Go's.
 func MaxF64(x []float64) (m float64, nan bool) { return maxF64Go(x) }
 
@@ -42,18 +46,42 @@ func NormAffineF32(dst, x, w, b []float32, mean, rstd float32) {
 // AccF32F64 sets dst[i] += float64(x[i]). Its exact loop is accF32F64Go's.
 func AccF32F64(dst []float64, x []float32) { accF32F64Go(dst, x) }
 
-// SumF32F64 returns Σ x[i] added in float64 lanes (groups of 8 elements,
-// 8 apart, first added pairwise in float32, saving conversions). Its exact
-// order is sumF32F64Go's.
+// SumF32F64 returns Σ x[i]: 16 elements at a time added lane by lane
+// pairwise in float32, their sums in float64 lanes (Note [Sixteen
+// lanes]). Its exact order is sumF32F64Go's.
 func SumF32F64(x []float32) float64 { return sumF32F64Go(x) }
 
-// AccRows4F32F64 sets dst[i] += (x0[i] + x1[i]) + (x2[i] + x3[i]), added
-// in float64. Its exact loop is accRows4F32F64Go's.
-func AccRows4F32F64(dst []float64, x0, x1, x2, x3 []float32) {
-	accRows4F32F64Go(dst, x0, x1, x2, x3)
+// SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
+// converted exactly to float32 as they are read. Its exact order is
+// sumBF16F64Go's.
+func SumBF16F64(x []uint16) float64 { return sumBF16F64Go(x) }
+
+// SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
+// converted exactly to float32 as they are read. Its exact order is
+// sumF16F64Go's.
+func SumF16F64(x []uint16) float64 { return sumF16F64Go(x) }
+
+// SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
+// float64 lanes. Its exact order is sumSqF32F64Go's.
+func SumSqF32F64(x []float32) float64 { return sumSqF32F64Go(x) }
+
+// AccRows8F32F64 sets dst[i] += float64(((x0[i] + x1[i]) + (x2[i] +
+// x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))), the eight rows added in
+// float32. Its exact loop is accRows8F32F64Go's.
+func AccRows8F32F64(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
+	accRows8F32F64Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
 }
 
 // CumAccF32F64 sets acc[i] += float64(x[i]) and y[i] = float32(acc[i]):
 // one step of a float32 running sum kept in float64. Its exact loop is
 // cumAccF32F64Go's.
 func CumAccF32F64(acc []float64, x, y []float32) { cumAccF32F64Go(acc, x, y) }
+
+// MaxAccF32 sets dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN: one row
+// of a max over an outer dim, NaN propagating. Its exact loop is
+// maxAccF32Go's.
+func MaxAccF32(dst, x []float32) { maxAccF32Go(dst, x) }
+
+// MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
+// exact loop is minAccF32Go's.
+func MinAccF32(dst, x []float32) { minAccF32Go(dst, x) }

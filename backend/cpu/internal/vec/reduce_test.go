@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"testing"
+
+	"github.com/goten-ml/goten/dtype"
 )
 
 // The reduction primitives against their twins, bit for bit, on guarded
@@ -47,6 +49,9 @@ func TestFoldsF32(t *testing.T) {
 		}
 		if g, w := SumF32F64(x.s()), sumF32F64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
+		}
+		if g, w := SumSqF32F64(x.s()), sumSqF32F64Go(x.s()); !sameF64(g, w, nan) {
+			t.Fatalf("SumSqF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
 		if g, w := SumSqDevF32(x.s(), 1.5), sumSqDevF32Go(x.s(), 1.5); !sameF32(g, w, nan) {
 			t.Fatalf("SumSqDevF32 n=%d: got %#x, want %#x", n, math.Float32bits(g), math.Float32bits(w))
@@ -203,18 +208,22 @@ func TestAccF32F64(t *testing.T) {
 	}
 }
 
-func TestAccRows4F32F64(t *testing.T) {
+func TestAccRows8F32F64(t *testing.T) {
 	for _, n := range testLengths() {
 		gen := func(int) float32 { return randF32() }
-		xs := []*guarded[float32]{newGuarded(n, rng.Intn(8), gen), newGuarded(n, rng.Intn(8), gen), newGuarded(n, rng.Intn(8), gen), newGuarded(n, rng.Intn(8), gen)}
+		var xs [8]*guarded[float32]
+		for k := range xs {
+			xs[k] = newGuarded(n, rng.Intn(8), gen)
+		}
+		x := func(k int) []float32 { return xs[k].s() }
 		dst := newGuarded(n, rng.Intn(8), func(int) float64 { return randF64() })
 		want := append([]float64(nil), dst.s()...)
-		accRows4F32F64Go(want, xs[0].s(), xs[1].s(), xs[2].s(), xs[3].s())
+		accRows8F32F64Go(want, x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
 		for _, x := range xs {
 			x.save()
 		}
 		dst.save()
-		AccRows4F32F64(dst.s(), xs[0].s(), xs[1].s(), xs[2].s(), xs[3].s())
+		AccRows8F32F64(dst.s(), x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
 		for _, x := range xs {
 			x.check(t, fmt.Sprintf("n=%d x", n), true)
 		}
@@ -244,6 +253,168 @@ func TestCumAccF32F64(t *testing.T) {
 		for i := range wantY {
 			if !sameF64(acc.s()[i], wantAcc[i], true) || !sameF32(y.s()[i], wantY[i], true) {
 				t.Fatalf("n=%d [%d]: got %v %v, want %v %v", n, i, acc.s()[i], y.s()[i], wantAcc[i], wantY[i])
+			}
+		}
+	}
+}
+
+// finiteF32 draws from few values, signed zeros among them, so that sums
+// stay finite and max and min see many ties (which of ±0 comes out
+// depends on the order of the merges).
+func finiteF32() float32 {
+	switch rng.Intn(8) {
+	case 0:
+		return 0
+	case 1:
+		return float32(math.Copysign(0, -1))
+	case 2:
+		return float32(rng.Intn(5) - 2)
+	case 3:
+		return float32(rng.NormFloat64() * 1e-3)
+	}
+	return float32(rng.NormFloat64() * 1e4)
+}
+
+// TestWideFinite checks the 16-lane kernels (Note [Sixteen lanes]) bit for
+// bit on finite inputs, where every rounding shows in the result: sums of
+// any order would differ in their last bits.
+func TestWideFinite(t *testing.T) {
+	for _, n := range testLengths() {
+		x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
+		x.save()
+		if g, w := SumF32F64(x.s()), sumF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
+			t.Fatalf("SumF32F64 n=%d: got %v, want %v", n, g, w)
+		}
+		if g, w := SumSqF32F64(x.s()), sumSqF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
+			t.Fatalf("SumSqF32F64 n=%d: got %v, want %v", n, g, w)
+		}
+		for _, f := range []struct {
+			name     string
+			fn, twin func([]float32) (float32, bool)
+		}{{"MaxF32", MaxF32, maxF32Go}, {"MinF32", MinF32, minF32Go}} {
+			g, gn := f.fn(x.s())
+			w, wn := f.twin(x.s())
+			if math.Float32bits(g) != math.Float32bits(w) || gn || wn {
+				t.Fatalf("%s n=%d: got %v %v, want %v %v", f.name, n, g, gn, w, wn)
+			}
+		}
+		x.check(t, fmt.Sprintf("n=%d x", n), true)
+	}
+}
+
+// TestSumF32F64Order checks the documented order by hand on one step of
+// 256 elements: x[0] = 2^24, the rest 1. Lane 0 adds x[0] and x[128]
+// first, 2^24 + 1, which rounds to 2^24 in float32; the other pairs of
+// lane 0 make 2, 4, 8 exactly and then 2^24 + 14 exactly; the 15 other
+// lanes make 16 each, exact. So the sum is 2^24 + 254, one 1 lost (added
+// one by one in float32 it would be 2^24, every 1 lost; in float64 it
+// would be 2^24 + 255).
+func TestSumF32F64Order(t *testing.T) {
+	x := make([]float32, 256)
+	for i := range x {
+		x[i] = 1
+	}
+	x[0] = 1 << 24
+	if g := SumF32F64(x); g != 1<<24+254 {
+		t.Errorf("SumF32F64: got %v, want %v", g, 1<<24+254)
+	}
+}
+
+func TestIndexF32(t *testing.T) {
+	for _, n := range testLengths() {
+		x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
+		if n > 0 && rng.Intn(2) == 0 {
+			x.s()[rng.Intn(n)] = float32(math.NaN())
+		}
+		x.save()
+		vs := []float32{0, float32(math.Copysign(0, -1)), 7.5, float32(math.NaN()), float32(math.Inf(1))}
+		if n > 0 {
+			vs = append(vs, x.s()[rng.Intn(n)], x.s()[n-1])
+		}
+		for _, v := range vs {
+			if g, w := IndexF32(x.s(), v), indexF32Go(x.s(), v); g != w {
+				t.Fatalf("IndexF32 n=%d v=%v: got %d, want %d", n, v, g, w)
+			}
+		}
+		// the only match at each position of a short row
+		if n <= 300 {
+			for i := range n {
+				y := make([]float32, n)
+				y[i] = 3
+				if g := IndexF32(y, 3); g != i {
+					t.Fatalf("IndexF32 n=%d: 3 at %d, got %d", n, i, g)
+				}
+			}
+		}
+		x.check(t, fmt.Sprintf("n=%d x", n), true)
+	}
+}
+
+// TestSums16 checks the bfloat16 and float16 sums against their twins:
+// on any bits (NaN and infinities among them: any NaN will do where an
+// element is NaN) and on finite values, where every bit must agree.
+func TestSums16(t *testing.T) {
+	for _, finite := range []bool{false, true} {
+		for _, n := range testLengths() {
+			bf := newGuarded(n, rng.Intn(8), func(int) uint16 {
+				if finite {
+					return uint16(math.Float32bits(finiteF32()) >> 16)
+				}
+				return uint16(rng.Uint32())
+			})
+			hf := newGuarded(n, rng.Intn(8), func(int) uint16 {
+				if finite {
+					return uint16(dtype.HalfFromFloat32(finiteF32() / 8))
+				}
+				return uint16(rng.Uint32())
+			})
+			bf.save()
+			hf.save()
+			nanB, nanH := false, false
+			for i := range n {
+				nanB = nanB || bf.s()[i]&0x7fff > 0x7f80
+				nanH = nanH || hf.s()[i]&0x7fff > 0x7c00
+			}
+			if g, w := SumBF16F64(bf.s()), sumBF16F64Go(bf.s()); !sameF64(g, w, nanB) {
+				t.Fatalf("SumBF16F64 n=%d finite=%v: got %v, want %v", n, finite, g, w)
+			}
+			if g, w := SumF16F64(hf.s()), sumF16F64Go(hf.s()); !sameF64(g, w, nanH) {
+				t.Fatalf("SumF16F64 n=%d finite=%v: got %v, want %v", n, finite, g, w)
+			}
+			bf.check(t, fmt.Sprintf("n=%d bf16", n), true)
+			hf.check(t, fmt.Sprintf("n=%d f16", n), true)
+		}
+	}
+}
+
+// TestMaxAccF32 checks MaxAccF32 and MinAccF32 against their twins bit for
+// bit: NaN in x or dst (which NaN comes out matters too), and ±0 ties,
+// where which zero is kept depends on the order of the operands.
+func TestMaxAccF32(t *testing.T) {
+	gen := func(int) float32 {
+		if rng.Intn(2) == 0 {
+			return finiteF32()
+		}
+		return randF32()
+	}
+	for _, f := range []struct {
+		name     string
+		fn, twin func(dst, x []float32)
+	}{{"MaxAccF32", MaxAccF32, maxAccF32Go}, {"MinAccF32", MinAccF32, minAccF32Go}} {
+		for _, n := range testLengths() {
+			x := newGuarded(n, rng.Intn(8), gen)
+			dst := newGuarded(n, rng.Intn(8), gen)
+			want := append([]float32(nil), dst.s()...)
+			f.twin(want, x.s())
+			x.save()
+			dst.save()
+			f.fn(dst.s(), x.s())
+			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
+			dst.check(t, fmt.Sprintf("%s n=%d dst", f.name, n), false)
+			for i, g := range dst.s() {
+				if math.Float32bits(g) != math.Float32bits(want[i]) {
+					t.Fatalf("%s n=%d [%d]: got %#x, want %#x", f.name, n, i, math.Float32bits(g), math.Float32bits(want[i]))
+				}
 			}
 		}
 	}

@@ -69,186 +69,6 @@ sumF32AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
-// func maxF32AVX2(x []float32) (m float32, nan bool)
-// Requires: AVX, AVX2, MMX+
-TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29
-	MOVQ         x_len+8(FP), AX
-	MOVQ         x_base+0(FP), CX
-	VXORPS       Y0, Y0, Y0
-	XORL         DX, DX
-	MOVL         $0xff800000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0xff800000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0xff800000, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0xff800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	XORQ         BX, BX
-	MOVQ         AX, SI
-	ANDQ         $-32, SI
-	JMP          maxF32AVX2_check_unrolled
-
-maxF32AVX2_unrolled:
-	PREFETCHT0 4096(CX)(BX*4)
-	PREFETCHT0 4160(CX)(BX*4)
-	VMOVUPS    (CX)(BX*4), Y5
-	VMAXPS     Y1, Y5, Y1
-	VMOVUPS    32(CX)(BX*4), Y6
-	VMAXPS     Y2, Y6, Y2
-	VMOVUPS    64(CX)(BX*4), Y7
-	VMAXPS     Y3, Y7, Y3
-	VMOVUPS    96(CX)(BX*4), Y8
-	VMAXPS     Y4, Y8, Y4
-	VCMPPS     $0x03, Y6, Y5, Y5
-	VCMPPS     $0x03, Y8, Y7, Y6
-	VORPS      Y6, Y5, Y5
-	VORPS      Y5, Y0, Y0
-	ADDQ       $0x00000020, BX
-
-maxF32AVX2_check_unrolled:
-	CMPQ BX, SI
-	JB   maxF32AVX2_unrolled
-	MOVQ AX, SI
-	ANDQ $-8, SI
-	JMP  maxF32AVX2_check_vector
-
-maxF32AVX2_vector:
-	VMOVUPS (CX)(BX*4), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y0, Y0
-	VMAXPS  Y1, Y5, Y1
-	ADDQ    $0x00000008, BX
-
-maxF32AVX2_check_vector:
-	CMPQ         BX, SI
-	JB           maxF32AVX2_vector
-	VMOVMSKPS    Y0, SI
-	ORL          SI, DX
-	VMAXPS       Y2, Y1, Y1
-	VMAXPS       Y4, Y3, Y3
-	VMAXPS       Y3, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VMAXPS       X0, X1, X1
-	VMOVHLPS     X1, X1, X0
-	VMAXPS       X0, X1, X1
-	VMOVSHDUP    X1, X0
-	VMAXPS       X0, X1, X1
-	JMP          maxF32AVX2_check_scalar
-
-maxF32AVX2_scalar:
-	VMOVSS   (CX)(BX*4), X0
-	VUCOMISS X0, X0
-	SETPS    SI
-	MOVBLZX  SI, SI
-	ORL      SI, DX
-	VMAXPS   X1, X0, X1
-	INCQ     BX
-
-maxF32AVX2_check_scalar:
-	CMPQ   BX, AX
-	JB     maxF32AVX2_scalar
-	VMOVSS X1, m+24(FP)
-	NEGL   DX
-	SETCS  DL
-	MOVB   DL, nan+28(FP)
-	VZEROUPPER
-	RET
-
-// func minF32AVX2(x []float32) (m float32, nan bool)
-// Requires: AVX, AVX2, MMX+
-TEXT ·minF32AVX2(SB), NOSPLIT, $0-29
-	MOVQ         x_len+8(FP), AX
-	MOVQ         x_base+0(FP), CX
-	VXORPS       Y0, Y0, Y0
-	XORL         DX, DX
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X1
-	VPBROADCASTD X1, Y1
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X2
-	VPBROADCASTD X2, Y2
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X3
-	VPBROADCASTD X3, Y3
-	MOVL         $0x7f800000, BX
-	VMOVD        BX, X4
-	VPBROADCASTD X4, Y4
-	XORQ         BX, BX
-	MOVQ         AX, SI
-	ANDQ         $-32, SI
-	JMP          minF32AVX2_check_unrolled
-
-minF32AVX2_unrolled:
-	PREFETCHT0 4096(CX)(BX*4)
-	PREFETCHT0 4160(CX)(BX*4)
-	VMOVUPS    (CX)(BX*4), Y5
-	VMINPS     Y1, Y5, Y1
-	VMOVUPS    32(CX)(BX*4), Y6
-	VMINPS     Y2, Y6, Y2
-	VMOVUPS    64(CX)(BX*4), Y7
-	VMINPS     Y3, Y7, Y3
-	VMOVUPS    96(CX)(BX*4), Y8
-	VMINPS     Y4, Y8, Y4
-	VCMPPS     $0x03, Y6, Y5, Y5
-	VCMPPS     $0x03, Y8, Y7, Y6
-	VORPS      Y6, Y5, Y5
-	VORPS      Y5, Y0, Y0
-	ADDQ       $0x00000020, BX
-
-minF32AVX2_check_unrolled:
-	CMPQ BX, SI
-	JB   minF32AVX2_unrolled
-	MOVQ AX, SI
-	ANDQ $-8, SI
-	JMP  minF32AVX2_check_vector
-
-minF32AVX2_vector:
-	VMOVUPS (CX)(BX*4), Y5
-	VCMPPS  $0x03, Y5, Y5, Y6
-	VORPS   Y6, Y0, Y0
-	VMINPS  Y1, Y5, Y1
-	ADDQ    $0x00000008, BX
-
-minF32AVX2_check_vector:
-	CMPQ         BX, SI
-	JB           minF32AVX2_vector
-	VMOVMSKPS    Y0, SI
-	ORL          SI, DX
-	VMINPS       Y2, Y1, Y1
-	VMINPS       Y4, Y3, Y3
-	VMINPS       Y3, Y1, Y1
-	VEXTRACTF128 $0x01, Y1, X0
-	VMINPS       X0, X1, X1
-	VMOVHLPS     X1, X1, X0
-	VMINPS       X0, X1, X1
-	VMOVSHDUP    X1, X0
-	VMINPS       X0, X1, X1
-	JMP          minF32AVX2_check_scalar
-
-minF32AVX2_scalar:
-	VMOVSS   (CX)(BX*4), X0
-	VUCOMISS X0, X0
-	SETPS    SI
-	MOVBLZX  SI, SI
-	ORL      SI, DX
-	VMINPS   X1, X0, X1
-	INCQ     BX
-
-minF32AVX2_check_scalar:
-	CMPQ   BX, AX
-	JB     minF32AVX2_scalar
-	VMOVSS X1, m+24(FP)
-	NEGL   DX
-	SETCS  DL
-	MOVB   DL, nan+28(FP)
-	VZEROUPPER
-	RET
-
 // func sumF64AVX2(x []float64) float64
 // Requires: AVX, MMX+
 TEXT ·sumF64AVX2(SB), NOSPLIT, $0-32
@@ -966,189 +786,6 @@ accF32F64AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
-// func sumF32F64AVX2(x []float32) float64
-// Requires: AVX, MMX+
-TEXT ·sumF32F64AVX2(SB), NOSPLIT, $0-32
-	MOVQ   x_len+8(FP), AX
-	MOVQ   x_base+0(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	XORQ   DX, DX
-	MOVQ   AX, BX
-	ANDQ   $-128, BX
-	JMP    sumF32F64AVX2_check_unrolled
-
-sumF32F64AVX2_unrolled:
-	PREFETCHT0   4096(CX)(DX*4)
-	PREFETCHT0   4160(CX)(DX*4)
-	PREFETCHT0   4224(CX)(DX*4)
-	PREFETCHT0   4288(CX)(DX*4)
-	PREFETCHT0   4352(CX)(DX*4)
-	PREFETCHT0   4416(CX)(DX*4)
-	PREFETCHT0   4480(CX)(DX*4)
-	PREFETCHT0   4544(CX)(DX*4)
-	VMOVUPS      (CX)(DX*4), Y4
-	VADDPS       32(CX)(DX*4), Y4, Y4
-	VMOVUPS      64(CX)(DX*4), Y5
-	VADDPS       96(CX)(DX*4), Y5, Y5
-	VMOVUPS      128(CX)(DX*4), Y6
-	VADDPS       160(CX)(DX*4), Y6, Y6
-	VMOVUPS      192(CX)(DX*4), Y7
-	VADDPS       224(CX)(DX*4), Y7, Y7
-	VADDPS       Y5, Y4, Y4
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VCVTPS2PD    X4, Y5
-	VEXTRACTF128 $0x01, Y4, X4
-	VCVTPS2PD    X4, Y4
-	VADDPD       Y5, Y0, Y0
-	VADDPD       Y4, Y1, Y1
-	VMOVUPS      256(CX)(DX*4), Y4
-	VADDPS       288(CX)(DX*4), Y4, Y4
-	VMOVUPS      320(CX)(DX*4), Y5
-	VADDPS       352(CX)(DX*4), Y5, Y5
-	VMOVUPS      384(CX)(DX*4), Y6
-	VADDPS       416(CX)(DX*4), Y6, Y6
-	VMOVUPS      448(CX)(DX*4), Y7
-	VADDPS       480(CX)(DX*4), Y7, Y7
-	VADDPS       Y5, Y4, Y4
-	VADDPS       Y7, Y6, Y6
-	VADDPS       Y6, Y4, Y4
-	VCVTPS2PD    X4, Y5
-	VEXTRACTF128 $0x01, Y4, X4
-	VCVTPS2PD    X4, Y4
-	VADDPD       Y5, Y2, Y2
-	VADDPD       Y4, Y3, Y3
-	ADDQ         $0x00000080, DX
-
-sumF32F64AVX2_check_unrolled:
-	CMPQ DX, BX
-	JB   sumF32F64AVX2_unrolled
-	MOVQ AX, BX
-	ANDQ $-4, BX
-	JMP  sumF32F64AVX2_check_vector
-
-sumF32F64AVX2_vector:
-	VCVTPS2PD (CX)(DX*4), Y4
-	VADDPD    Y4, Y0, Y0
-	ADDQ      $0x00000004, DX
-
-sumF32F64AVX2_check_vector:
-	CMPQ         DX, BX
-	JB           sumF32F64AVX2_vector
-	VADDPD       Y1, Y0, Y0
-	VADDPD       Y3, Y2, Y2
-	VADDPD       Y2, Y0, Y0
-	VEXTRACTF128 $0x01, Y0, X1
-	VADDPD       X1, X0, X0
-	VPERMILPD    $0x01, X0, X1
-	VADDPD       X1, X0, X0
-	JMP          sumF32F64AVX2_check_scalar
-
-sumF32F64AVX2_scalar:
-	VMOVSS    (CX)(DX*4), X1
-	VCVTSS2SD X1, X1, X1
-	VADDPD    X1, X0, X0
-	INCQ      DX
-
-sumF32F64AVX2_check_scalar:
-	CMPQ   DX, AX
-	JB     sumF32F64AVX2_scalar
-	VMOVSD X0, ret+24(FP)
-	VZEROUPPER
-	RET
-
-// func accRows4F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32)
-// Requires: AVX, MMX+
-TEXT ·accRows4F32F64AVX2(SB), NOSPLIT, $0-120
-	MOVQ dst_len+8(FP), AX
-	MOVQ dst_base+0(FP), CX
-	MOVQ x0_base+24(FP), DX
-	MOVQ x1_base+48(FP), BX
-	MOVQ x2_base+72(FP), SI
-	MOVQ x3_base+96(FP), DI
-	XORQ R8, R8
-	MOVQ AX, R9
-	ANDQ $-8, R9
-	JMP  accRows4F32F64AVX2_check_unrolled
-
-accRows4F32F64AVX2_unrolled:
-	PREFETCHT0 4096(DX)(R8*4)
-	PREFETCHT0 4096(BX)(R8*4)
-	PREFETCHT0 4096(SI)(R8*4)
-	PREFETCHT0 4096(DI)(R8*4)
-	VCVTPS2PD  (DX)(R8*4), Y0
-	VCVTPS2PD  (BX)(R8*4), Y1
-	VCVTPS2PD  (SI)(R8*4), Y2
-	VCVTPS2PD  (DI)(R8*4), Y3
-	VADDPD     Y1, Y0, Y0
-	VADDPD     Y3, Y2, Y2
-	VADDPD     Y2, Y0, Y0
-	VMOVUPD    (CX)(R8*8), Y1
-	VADDPD     Y0, Y1, Y1
-	VMOVUPD    Y1, (CX)(R8*8)
-	VCVTPS2PD  16(DX)(R8*4), Y0
-	VCVTPS2PD  16(BX)(R8*4), Y1
-	VCVTPS2PD  16(SI)(R8*4), Y2
-	VCVTPS2PD  16(DI)(R8*4), Y3
-	VADDPD     Y1, Y0, Y0
-	VADDPD     Y3, Y2, Y2
-	VADDPD     Y2, Y0, Y0
-	VMOVUPD    32(CX)(R8*8), Y1
-	VADDPD     Y0, Y1, Y1
-	VMOVUPD    Y1, 32(CX)(R8*8)
-	ADDQ       $0x00000008, R8
-
-accRows4F32F64AVX2_check_unrolled:
-	CMPQ R8, R9
-	JB   accRows4F32F64AVX2_unrolled
-	MOVQ AX, R9
-	ANDQ $-4, R9
-	JMP  accRows4F32F64AVX2_check_vector
-
-accRows4F32F64AVX2_vector:
-	VCVTPS2PD (DX)(R8*4), Y0
-	VCVTPS2PD (BX)(R8*4), Y1
-	VCVTPS2PD (SI)(R8*4), Y2
-	VCVTPS2PD (DI)(R8*4), Y3
-	VADDPD    Y1, Y0, Y0
-	VADDPD    Y3, Y2, Y2
-	VADDPD    Y2, Y0, Y0
-	VMOVUPD   (CX)(R8*8), Y1
-	VADDPD    Y0, Y1, Y1
-	VMOVUPD   Y1, (CX)(R8*8)
-	ADDQ      $0x00000004, R8
-
-accRows4F32F64AVX2_check_vector:
-	CMPQ R8, R9
-	JB   accRows4F32F64AVX2_vector
-	JMP  accRows4F32F64AVX2_check_scalar
-
-accRows4F32F64AVX2_scalar:
-	VMOVSS    (DX)(R8*4), X0
-	VCVTSS2SD X0, X0, X0
-	VMOVSS    (BX)(R8*4), X1
-	VCVTSS2SD X1, X1, X1
-	VMOVSS    (SI)(R8*4), X2
-	VCVTSS2SD X2, X2, X2
-	VMOVSS    (DI)(R8*4), X3
-	VCVTSS2SD X3, X3, X3
-	VADDPD    X1, X0, X0
-	VADDPD    X3, X2, X2
-	VADDPD    X2, X0, X0
-	VMOVSD    (CX)(R8*8), X1
-	VADDPD    X0, X1, X1
-	VMOVSD    X1, (CX)(R8*8)
-	INCQ      R8
-
-accRows4F32F64AVX2_check_scalar:
-	CMPQ R8, AX
-	JB   accRows4F32F64AVX2_scalar
-	VZEROUPPER
-	RET
-
 // func cumAccF32F64AVX2(acc []float64, x []float32, y []float32)
 // Requires: AVX, MMX+
 TEXT ·cumAccF32F64AVX2(SB), NOSPLIT, $0-72
@@ -1223,5 +860,1116 @@ cumAccF32F64AVX2_scalar:
 cumAccF32F64AVX2_check_scalar:
 	CMPQ SI, AX
 	JB   cumAccF32F64AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func maxAccF32AVX2(dst []float32, x []float32)
+// Requires: AVX, MMX+
+TEXT ·maxAccF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  maxAccF32AVX2_check_unrolled
+
+maxAccF32AVX2_unrolled:
+	PREFETCHT0 4096(DX)(BX*4)
+	PREFETCHT0 4160(DX)(BX*4)
+	VMOVUPS    (DX)(BX*4), Y0
+	VMOVUPS    (CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, (CX)(BX*4)
+	VMOVUPS    32(DX)(BX*4), Y0
+	VMOVUPS    32(CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 32(CX)(BX*4)
+	VMOVUPS    64(DX)(BX*4), Y0
+	VMOVUPS    64(CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 64(CX)(BX*4)
+	VMOVUPS    96(DX)(BX*4), Y0
+	VMOVUPS    96(CX)(BX*4), Y1
+	VMAXPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 96(CX)(BX*4)
+	ADDQ       $0x00000020, BX
+
+maxAccF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maxAccF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  maxAccF32AVX2_check_vector
+
+maxAccF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y0
+	VMOVUPS   (CX)(BX*4), Y1
+	VMAXPS    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVUPS   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+maxAccF32AVX2_check_vector:
+	CMPQ BX, SI
+	JB   maxAccF32AVX2_vector
+	JMP  maxAccF32AVX2_check_scalar
+
+maxAccF32AVX2_scalar:
+	VMOVSS    (DX)(BX*4), X0
+	VMOVSS    (CX)(BX*4), X1
+	VMAXSS    X1, X0, X1
+	VCMPSS    $0x03, X0, X0, X2
+	VBLENDVPS X2, X0, X1, X1
+	VMOVSS    X1, (CX)(BX*4)
+	INCQ      BX
+
+maxAccF32AVX2_check_scalar:
+	CMPQ BX, AX
+	JB   maxAccF32AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func minAccF32AVX2(dst []float32, x []float32)
+// Requires: AVX, MMX+
+TEXT ·minAccF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  minAccF32AVX2_check_unrolled
+
+minAccF32AVX2_unrolled:
+	PREFETCHT0 4096(DX)(BX*4)
+	PREFETCHT0 4160(DX)(BX*4)
+	VMOVUPS    (DX)(BX*4), Y0
+	VMOVUPS    (CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, (CX)(BX*4)
+	VMOVUPS    32(DX)(BX*4), Y0
+	VMOVUPS    32(CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 32(CX)(BX*4)
+	VMOVUPS    64(DX)(BX*4), Y0
+	VMOVUPS    64(CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 64(CX)(BX*4)
+	VMOVUPS    96(DX)(BX*4), Y0
+	VMOVUPS    96(CX)(BX*4), Y1
+	VMINPS     Y1, Y0, Y1
+	VCMPPS     $0x03, Y0, Y0, Y2
+	VBLENDVPS  Y2, Y0, Y1, Y1
+	VMOVUPS    Y1, 96(CX)(BX*4)
+	ADDQ       $0x00000020, BX
+
+minAccF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minAccF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  minAccF32AVX2_check_vector
+
+minAccF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y0
+	VMOVUPS   (CX)(BX*4), Y1
+	VMINPS    Y1, Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVUPS   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+minAccF32AVX2_check_vector:
+	CMPQ BX, SI
+	JB   minAccF32AVX2_vector
+	JMP  minAccF32AVX2_check_scalar
+
+minAccF32AVX2_scalar:
+	VMOVSS    (DX)(BX*4), X0
+	VMOVSS    (CX)(BX*4), X1
+	VMINSS    X1, X0, X1
+	VCMPSS    $0x03, X0, X0, X2
+	VBLENDVPS X2, X0, X1, X1
+	VMOVSS    X1, (CX)(BX*4)
+	INCQ      BX
+
+minAccF32AVX2_check_scalar:
+	CMPQ BX, AX
+	JB   minAccF32AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func sumF32F64AVX2(x []float32) float64
+// Requires: AVX, MMX+
+TEXT ·sumF32F64AVX2(SB), NOSPLIT, $0-32
+	MOVQ   x_base+0(FP), AX
+	MOVQ   x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   DX, DX
+	MOVQ   CX, BX
+	ANDQ   $-256, BX
+	JMP    sumF32F64AVX2_main_check
+
+sumF32F64AVX2_main:
+	PREFETCHT0   4096(AX)(DX*4)
+	PREFETCHT0   4160(AX)(DX*4)
+	PREFETCHT0   4224(AX)(DX*4)
+	PREFETCHT0   4288(AX)(DX*4)
+	PREFETCHT0   4352(AX)(DX*4)
+	PREFETCHT0   4416(AX)(DX*4)
+	PREFETCHT0   4480(AX)(DX*4)
+	PREFETCHT0   4544(AX)(DX*4)
+	PREFETCHT0   4608(AX)(DX*4)
+	PREFETCHT0   4672(AX)(DX*4)
+	PREFETCHT0   4736(AX)(DX*4)
+	PREFETCHT0   4800(AX)(DX*4)
+	PREFETCHT0   4864(AX)(DX*4)
+	PREFETCHT0   4928(AX)(DX*4)
+	PREFETCHT0   4992(AX)(DX*4)
+	PREFETCHT0   5056(AX)(DX*4)
+	VMOVUPS      (AX)(DX*4), Y4
+	VMOVUPS      64(AX)(DX*4), Y5
+	VMOVUPS      128(AX)(DX*4), Y6
+	VMOVUPS      192(AX)(DX*4), Y7
+	VMOVUPS      256(AX)(DX*4), Y8
+	VMOVUPS      320(AX)(DX*4), Y9
+	VMOVUPS      384(AX)(DX*4), Y10
+	VMOVUPS      448(AX)(DX*4), Y11
+	VADDPS       512(AX)(DX*4), Y4, Y4
+	VADDPS       576(AX)(DX*4), Y5, Y5
+	VADDPS       640(AX)(DX*4), Y6, Y6
+	VADDPS       704(AX)(DX*4), Y7, Y7
+	VADDPS       768(AX)(DX*4), Y8, Y8
+	VADDPS       832(AX)(DX*4), Y9, Y9
+	VADDPS       896(AX)(DX*4), Y10, Y10
+	VADDPS       960(AX)(DX*4), Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VMOVUPS      32(AX)(DX*4), Y4
+	VMOVUPS      96(AX)(DX*4), Y5
+	VMOVUPS      160(AX)(DX*4), Y6
+	VMOVUPS      224(AX)(DX*4), Y7
+	VMOVUPS      288(AX)(DX*4), Y8
+	VMOVUPS      352(AX)(DX*4), Y9
+	VMOVUPS      416(AX)(DX*4), Y10
+	VMOVUPS      480(AX)(DX*4), Y11
+	VADDPS       544(AX)(DX*4), Y4, Y4
+	VADDPS       608(AX)(DX*4), Y5, Y5
+	VADDPS       672(AX)(DX*4), Y6, Y6
+	VADDPS       736(AX)(DX*4), Y7, Y7
+	VADDPS       800(AX)(DX*4), Y8, Y8
+	VADDPS       864(AX)(DX*4), Y9, Y9
+	VADDPS       928(AX)(DX*4), Y10, Y10
+	VADDPS       992(AX)(DX*4), Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000100, DX
+
+sumF32F64AVX2_main_check:
+	CMPQ DX, BX
+	JB   sumF32F64AVX2_main
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JMP  sumF32F64AVX2_vector_check
+
+sumF32F64AVX2_vector:
+	VCVTPS2PD (AX)(DX*4), Y4
+	VADDPD    Y4, Y0, Y0
+	VCVTPS2PD 16(AX)(DX*4), Y4
+	VADDPD    Y4, Y1, Y1
+	VCVTPS2PD 32(AX)(DX*4), Y4
+	VADDPD    Y4, Y2, Y2
+	VCVTPS2PD 48(AX)(DX*4), Y4
+	VADDPD    Y4, Y3, Y3
+	ADDQ      $0x00000010, DX
+
+sumF32F64AVX2_vector_check:
+	CMPQ         DX, BX
+	JB           sumF32F64AVX2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumF32F64AVX2_scalar_check
+
+sumF32F64AVX2_scalar:
+	VMOVSS    (AX)(DX*4), X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      DX
+
+sumF32F64AVX2_scalar_check:
+	CMPQ   DX, CX
+	JB     sumF32F64AVX2_scalar
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumSqF32F64AVX2(x []float32) float64
+// Requires: AVX, FMA3, MMX+
+TEXT ·sumSqF32F64AVX2(SB), NOSPLIT, $0-32
+	MOVQ   x_base+0(FP), AX
+	MOVQ   x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   DX, DX
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ   CX, BX
+	ANDQ   $-32, BX
+	JMP    sumSqF32F64AVX2_main_check
+
+sumSqF32F64AVX2_main:
+	PREFETCHT0  4096(AX)(DX*4)
+	PREFETCHT0  4160(AX)(DX*4)
+	VCVTPS2PD   (AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y0
+	VCVTPS2PD   16(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y1
+	VCVTPS2PD   32(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y2
+	VCVTPS2PD   48(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y3
+	VCVTPS2PD   64(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y4
+	VCVTPS2PD   80(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y5
+	VCVTPS2PD   96(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y6
+	VCVTPS2PD   112(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y7
+	ADDQ        $0x00000020, DX
+
+sumSqF32F64AVX2_main_check:
+	CMPQ DX, BX
+	JB   sumSqF32F64AVX2_main
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JMP  sumSqF32F64AVX2_vector_check
+
+sumSqF32F64AVX2_vector:
+	VCVTPS2PD   (AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y0
+	VCVTPS2PD   16(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y1
+	VCVTPS2PD   32(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y2
+	VCVTPS2PD   48(AX)(DX*4), Y8
+	VFMADD231PD Y8, Y8, Y3
+	ADDQ        $0x00000010, DX
+
+sumSqF32F64AVX2_vector_check:
+	CMPQ         DX, BX
+	JB           sumSqF32F64AVX2_vector
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumSqF32F64AVX2_scalar_check
+
+sumSqF32F64AVX2_scalar:
+	VMOVSS      (AX)(DX*4), X1
+	VCVTSS2SD   X1, X1, X1
+	VFMADD231SD X1, X1, X0
+	INCQ        DX
+
+sumSqF32F64AVX2_scalar_check:
+	CMPQ   DX, CX
+	JB     sumSqF32F64AVX2_scalar
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumBF16F64AVX2(x []uint16) float64
+// Requires: AVX, AVX2, MMX+
+TEXT ·sumBF16F64AVX2(SB), NOSPLIT, $0-32
+	MOVQ   x_base+0(FP), AX
+	MOVQ   x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   DX, DX
+	MOVQ   CX, BX
+	ANDQ   $-256, BX
+	JMP    sumBF16F64AVX2_main_check
+
+sumBF16F64AVX2_main:
+	PREFETCHT0   4096(AX)(DX*2)
+	PREFETCHT0   4160(AX)(DX*2)
+	PREFETCHT0   4224(AX)(DX*2)
+	PREFETCHT0   4288(AX)(DX*2)
+	PREFETCHT0   4352(AX)(DX*2)
+	PREFETCHT0   4416(AX)(DX*2)
+	PREFETCHT0   4480(AX)(DX*2)
+	PREFETCHT0   4544(AX)(DX*2)
+	VPMOVZXWD    (AX)(DX*2), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    32(AX)(DX*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    64(AX)(DX*2), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VPMOVZXWD    96(AX)(DX*2), Y7
+	VPSLLD       $0x10, Y7, Y7
+	VPMOVZXWD    128(AX)(DX*2), Y8
+	VPSLLD       $0x10, Y8, Y8
+	VPMOVZXWD    160(AX)(DX*2), Y9
+	VPSLLD       $0x10, Y9, Y9
+	VPMOVZXWD    192(AX)(DX*2), Y10
+	VPSLLD       $0x10, Y10, Y10
+	VPMOVZXWD    224(AX)(DX*2), Y11
+	VPSLLD       $0x10, Y11, Y11
+	VPMOVZXWD    256(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y4, Y4
+	VPMOVZXWD    288(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y5, Y5
+	VPMOVZXWD    320(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y6, Y6
+	VPMOVZXWD    352(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y7, Y7
+	VPMOVZXWD    384(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y8, Y8
+	VPMOVZXWD    416(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y9, Y9
+	VPMOVZXWD    448(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y10, Y10
+	VPMOVZXWD    480(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VPMOVZXWD    16(AX)(DX*2), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VPMOVZXWD    48(AX)(DX*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VPMOVZXWD    80(AX)(DX*2), Y6
+	VPSLLD       $0x10, Y6, Y6
+	VPMOVZXWD    112(AX)(DX*2), Y7
+	VPSLLD       $0x10, Y7, Y7
+	VPMOVZXWD    144(AX)(DX*2), Y8
+	VPSLLD       $0x10, Y8, Y8
+	VPMOVZXWD    176(AX)(DX*2), Y9
+	VPSLLD       $0x10, Y9, Y9
+	VPMOVZXWD    208(AX)(DX*2), Y10
+	VPSLLD       $0x10, Y10, Y10
+	VPMOVZXWD    240(AX)(DX*2), Y11
+	VPSLLD       $0x10, Y11, Y11
+	VPMOVZXWD    272(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y4, Y4
+	VPMOVZXWD    304(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y5, Y5
+	VPMOVZXWD    336(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y6, Y6
+	VPMOVZXWD    368(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y7, Y7
+	VPMOVZXWD    400(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y8, Y8
+	VPMOVZXWD    432(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y9, Y9
+	VPMOVZXWD    464(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y10, Y10
+	VPMOVZXWD    496(AX)(DX*2), Y12
+	VPSLLD       $0x10, Y12, Y12
+	VADDPS       Y12, Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000100, DX
+
+sumBF16F64AVX2_main_check:
+	CMPQ DX, BX
+	JB   sumBF16F64AVX2_main
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JMP  sumBF16F64AVX2_vector_check
+
+sumBF16F64AVX2_vector:
+	VPMOVZXWD    (AX)(DX*2), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VPMOVZXWD    16(AX)(DX*2), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, DX
+
+sumBF16F64AVX2_vector_check:
+	CMPQ         DX, BX
+	JB           sumBF16F64AVX2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumBF16F64AVX2_scalar_check
+
+sumBF16F64AVX2_scalar:
+	MOVWLZX   (AX)(DX*2), BX
+	SHLL      $0x10, BX
+	VMOVD     BX, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      DX
+
+sumBF16F64AVX2_scalar_check:
+	CMPQ   DX, CX
+	JB     sumBF16F64AVX2_scalar
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumF16F64AVX2(x []uint16) float64
+// Requires: AVX, F16C, MMX+
+TEXT ·sumF16F64AVX2(SB), NOSPLIT, $0-32
+	MOVQ   x_base+0(FP), AX
+	MOVQ   x_len+8(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   DX, DX
+	MOVQ   CX, BX
+	ANDQ   $-256, BX
+	JMP    sumF16F64AVX2_main_check
+
+sumF16F64AVX2_main:
+	PREFETCHT0   4096(AX)(DX*2)
+	PREFETCHT0   4160(AX)(DX*2)
+	PREFETCHT0   4224(AX)(DX*2)
+	PREFETCHT0   4288(AX)(DX*2)
+	PREFETCHT0   4352(AX)(DX*2)
+	PREFETCHT0   4416(AX)(DX*2)
+	PREFETCHT0   4480(AX)(DX*2)
+	PREFETCHT0   4544(AX)(DX*2)
+	VCVTPH2PS    (AX)(DX*2), Y4
+	VCVTPH2PS    32(AX)(DX*2), Y5
+	VCVTPH2PS    64(AX)(DX*2), Y6
+	VCVTPH2PS    96(AX)(DX*2), Y7
+	VCVTPH2PS    128(AX)(DX*2), Y8
+	VCVTPH2PS    160(AX)(DX*2), Y9
+	VCVTPH2PS    192(AX)(DX*2), Y10
+	VCVTPH2PS    224(AX)(DX*2), Y11
+	VCVTPH2PS    256(AX)(DX*2), Y12
+	VADDPS       Y12, Y4, Y4
+	VCVTPH2PS    288(AX)(DX*2), Y12
+	VADDPS       Y12, Y5, Y5
+	VCVTPH2PS    320(AX)(DX*2), Y12
+	VADDPS       Y12, Y6, Y6
+	VCVTPH2PS    352(AX)(DX*2), Y12
+	VADDPS       Y12, Y7, Y7
+	VCVTPH2PS    384(AX)(DX*2), Y12
+	VADDPS       Y12, Y8, Y8
+	VCVTPH2PS    416(AX)(DX*2), Y12
+	VADDPS       Y12, Y9, Y9
+	VCVTPH2PS    448(AX)(DX*2), Y12
+	VADDPS       Y12, Y10, Y10
+	VCVTPH2PS    480(AX)(DX*2), Y12
+	VADDPS       Y12, Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(AX)(DX*2), Y4
+	VCVTPH2PS    48(AX)(DX*2), Y5
+	VCVTPH2PS    80(AX)(DX*2), Y6
+	VCVTPH2PS    112(AX)(DX*2), Y7
+	VCVTPH2PS    144(AX)(DX*2), Y8
+	VCVTPH2PS    176(AX)(DX*2), Y9
+	VCVTPH2PS    208(AX)(DX*2), Y10
+	VCVTPH2PS    240(AX)(DX*2), Y11
+	VCVTPH2PS    272(AX)(DX*2), Y12
+	VADDPS       Y12, Y4, Y4
+	VCVTPH2PS    304(AX)(DX*2), Y12
+	VADDPS       Y12, Y5, Y5
+	VCVTPH2PS    336(AX)(DX*2), Y12
+	VADDPS       Y12, Y6, Y6
+	VCVTPH2PS    368(AX)(DX*2), Y12
+	VADDPS       Y12, Y7, Y7
+	VCVTPH2PS    400(AX)(DX*2), Y12
+	VADDPS       Y12, Y8, Y8
+	VCVTPH2PS    432(AX)(DX*2), Y12
+	VADDPS       Y12, Y9, Y9
+	VCVTPH2PS    464(AX)(DX*2), Y12
+	VADDPS       Y12, Y10, Y10
+	VCVTPH2PS    496(AX)(DX*2), Y12
+	VADDPS       Y12, Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000100, DX
+
+sumF16F64AVX2_main_check:
+	CMPQ DX, BX
+	JB   sumF16F64AVX2_main
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JMP  sumF16F64AVX2_vector_check
+
+sumF16F64AVX2_vector:
+	VCVTPH2PS    (AX)(DX*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(AX)(DX*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, DX
+
+sumF16F64AVX2_vector_check:
+	CMPQ         DX, BX
+	JB           sumF16F64AVX2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumF16F64AVX2_scalar_check
+
+sumF16F64AVX2_scalar:
+	MOVWLZX   (AX)(DX*2), BX
+	VMOVD     BX, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      DX
+
+sumF16F64AVX2_scalar_check:
+	CMPQ   DX, CX
+	JB     sumF16F64AVX2_scalar
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func maxF32AVX2(x []float32) (m float32, nan bool)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	XORL         DX, DX
+	MOVL         $0xff800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VMOVUPS      Y0, Y2
+	VMOVUPS      Y0, Y3
+	VMOVUPS      Y0, Y4
+	VMOVUPS      Y0, Y5
+	VMOVUPS      Y0, Y6
+	VMOVUPS      Y0, Y7
+	XORQ         BX, BX
+	VXORPS       Y8, Y8, Y8
+	MOVQ         CX, SI
+	ANDQ         $-64, SI
+	JMP          maxF32AVX2_main_check
+
+maxF32AVX2_main:
+	PREFETCHT0 4096(AX)(BX*4)
+	PREFETCHT0 4160(AX)(BX*4)
+	PREFETCHT0 4224(AX)(BX*4)
+	PREFETCHT0 4288(AX)(BX*4)
+	VMOVUPS    (AX)(BX*4), Y9
+	VMAXPS     Y0, Y9, Y0
+	VMOVUPS    64(AX)(BX*4), Y10
+	VMAXPS     Y2, Y10, Y2
+	VMOVUPS    128(AX)(BX*4), Y11
+	VMAXPS     Y4, Y11, Y4
+	VMOVUPS    192(AX)(BX*4), Y12
+	VMAXPS     Y6, Y12, Y6
+	VCMPPS     $0x03, Y10, Y9, Y9
+	VORPS      Y9, Y8, Y8
+	VCMPPS     $0x03, Y12, Y11, Y9
+	VORPS      Y9, Y8, Y8
+	VMOVUPS    32(AX)(BX*4), Y9
+	VMAXPS     Y1, Y9, Y1
+	VMOVUPS    96(AX)(BX*4), Y10
+	VMAXPS     Y3, Y10, Y3
+	VMOVUPS    160(AX)(BX*4), Y11
+	VMAXPS     Y5, Y11, Y5
+	VMOVUPS    224(AX)(BX*4), Y12
+	VMAXPS     Y7, Y12, Y7
+	VCMPPS     $0x03, Y10, Y9, Y9
+	VORPS      Y9, Y8, Y8
+	VCMPPS     $0x03, Y12, Y11, Y9
+	VORPS      Y9, Y8, Y8
+	ADDQ       $0x00000040, BX
+
+maxF32AVX2_main_check:
+	CMPQ BX, SI
+	JB   maxF32AVX2_main
+	MOVQ CX, SI
+	ANDQ $-16, SI
+	JMP  maxF32AVX2_vector_check
+
+maxF32AVX2_vector:
+	VMOVUPS (AX)(BX*4), Y9
+	VMAXPS  Y0, Y9, Y0
+	VCMPPS  $0x03, Y9, Y9, Y9
+	VORPS   Y9, Y8, Y8
+	VMOVUPS 32(AX)(BX*4), Y9
+	VMAXPS  Y1, Y9, Y1
+	VCMPPS  $0x03, Y9, Y9, Y9
+	VORPS   Y9, Y8, Y8
+	ADDQ    $0x00000010, BX
+
+maxF32AVX2_vector_check:
+	CMPQ         BX, SI
+	JB           maxF32AVX2_vector
+	VMOVMSKPS    Y8, SI
+	ORL          SI, DX
+	VMAXPS       Y2, Y0, Y0
+	VMAXPS       Y6, Y4, Y4
+	VMAXPS       Y4, Y0, Y0
+	VMAXPS       Y3, Y1, Y1
+	VMAXPS       Y7, Y5, Y5
+	VMAXPS       Y5, Y1, Y1
+	VMAXPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMAXPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMAXPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMAXPS       X1, X0, X0
+	JMP          maxF32AVX2_scalar_check
+
+maxF32AVX2_scalar:
+	VMOVSS   (AX)(BX*4), X1
+	VUCOMISS X1, X1
+	SETPS    SI
+	MOVBLZX  SI, SI
+	ORL      SI, DX
+	VMAXPS   X0, X1, X0
+	INCQ     BX
+
+maxF32AVX2_scalar_check:
+	CMPQ   BX, CX
+	JB     maxF32AVX2_scalar
+	VMOVSS X0, m+24(FP)
+	NEGL   DX
+	SETCS  DL
+	MOVB   DL, nan+28(FP)
+	VZEROUPPER
+	RET
+
+// func minF32AVX2(x []float32) (m float32, nan bool)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minF32AVX2(SB), NOSPLIT, $0-29
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	XORL         DX, DX
+	MOVL         $0x7f800000, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VMOVUPS      Y0, Y2
+	VMOVUPS      Y0, Y3
+	VMOVUPS      Y0, Y4
+	VMOVUPS      Y0, Y5
+	VMOVUPS      Y0, Y6
+	VMOVUPS      Y0, Y7
+	XORQ         BX, BX
+	VXORPS       Y8, Y8, Y8
+	MOVQ         CX, SI
+	ANDQ         $-64, SI
+	JMP          minF32AVX2_main_check
+
+minF32AVX2_main:
+	PREFETCHT0 4096(AX)(BX*4)
+	PREFETCHT0 4160(AX)(BX*4)
+	PREFETCHT0 4224(AX)(BX*4)
+	PREFETCHT0 4288(AX)(BX*4)
+	VMOVUPS    (AX)(BX*4), Y9
+	VMINPS     Y0, Y9, Y0
+	VMOVUPS    64(AX)(BX*4), Y10
+	VMINPS     Y2, Y10, Y2
+	VMOVUPS    128(AX)(BX*4), Y11
+	VMINPS     Y4, Y11, Y4
+	VMOVUPS    192(AX)(BX*4), Y12
+	VMINPS     Y6, Y12, Y6
+	VCMPPS     $0x03, Y10, Y9, Y9
+	VORPS      Y9, Y8, Y8
+	VCMPPS     $0x03, Y12, Y11, Y9
+	VORPS      Y9, Y8, Y8
+	VMOVUPS    32(AX)(BX*4), Y9
+	VMINPS     Y1, Y9, Y1
+	VMOVUPS    96(AX)(BX*4), Y10
+	VMINPS     Y3, Y10, Y3
+	VMOVUPS    160(AX)(BX*4), Y11
+	VMINPS     Y5, Y11, Y5
+	VMOVUPS    224(AX)(BX*4), Y12
+	VMINPS     Y7, Y12, Y7
+	VCMPPS     $0x03, Y10, Y9, Y9
+	VORPS      Y9, Y8, Y8
+	VCMPPS     $0x03, Y12, Y11, Y9
+	VORPS      Y9, Y8, Y8
+	ADDQ       $0x00000040, BX
+
+minF32AVX2_main_check:
+	CMPQ BX, SI
+	JB   minF32AVX2_main
+	MOVQ CX, SI
+	ANDQ $-16, SI
+	JMP  minF32AVX2_vector_check
+
+minF32AVX2_vector:
+	VMOVUPS (AX)(BX*4), Y9
+	VMINPS  Y0, Y9, Y0
+	VCMPPS  $0x03, Y9, Y9, Y9
+	VORPS   Y9, Y8, Y8
+	VMOVUPS 32(AX)(BX*4), Y9
+	VMINPS  Y1, Y9, Y1
+	VCMPPS  $0x03, Y9, Y9, Y9
+	VORPS   Y9, Y8, Y8
+	ADDQ    $0x00000010, BX
+
+minF32AVX2_vector_check:
+	CMPQ         BX, SI
+	JB           minF32AVX2_vector
+	VMOVMSKPS    Y8, SI
+	ORL          SI, DX
+	VMINPS       Y2, Y0, Y0
+	VMINPS       Y6, Y4, Y4
+	VMINPS       Y4, Y0, Y0
+	VMINPS       Y3, Y1, Y1
+	VMINPS       Y7, Y5, Y5
+	VMINPS       Y5, Y1, Y1
+	VMINPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMINPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMINPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMINPS       X1, X0, X0
+	JMP          minF32AVX2_scalar_check
+
+minF32AVX2_scalar:
+	VMOVSS   (AX)(BX*4), X1
+	VUCOMISS X1, X1
+	SETPS    SI
+	MOVBLZX  SI, SI
+	ORL      SI, DX
+	VMINPS   X0, X1, X0
+	INCQ     BX
+
+minF32AVX2_scalar_check:
+	CMPQ   BX, CX
+	JB     minF32AVX2_scalar
+	VMOVSS X0, m+24(FP)
+	NEGL   DX
+	SETCS  DL
+	MOVB   DL, nan+28(FP)
+	VZEROUPPER
+	RET
+
+// func indexF32AVX2(x []float32, v float32) int
+// Requires: AVX
+TEXT ·indexF32AVX2(SB), NOSPLIT, $0-40
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VBROADCASTSS v+24(FP), Y0
+	XORQ         DX, DX
+	MOVQ         CX, SI
+	ANDQ         $-64, SI
+	JMP          indexF32AVX2_main_check
+
+indexF32AVX2_main:
+	VCMPPS $0x00, (AX)(DX*4), Y0, Y1
+	VCMPPS $0x00, 32(AX)(DX*4), Y0, Y2
+	VCMPPS $0x00, 64(AX)(DX*4), Y0, Y3
+	VCMPPS $0x00, 96(AX)(DX*4), Y0, Y4
+	VCMPPS $0x00, 128(AX)(DX*4), Y0, Y5
+	VCMPPS $0x00, 160(AX)(DX*4), Y0, Y6
+	VCMPPS $0x00, 192(AX)(DX*4), Y0, Y7
+	VCMPPS $0x00, 224(AX)(DX*4), Y0, Y8
+	VORPS  Y5, Y1, Y1
+	VORPS  Y6, Y2, Y2
+	VORPS  Y7, Y3, Y3
+	VORPS  Y8, Y4, Y4
+	VORPS  Y3, Y1, Y1
+	VORPS  Y4, Y2, Y2
+	VORPS  Y2, Y1, Y1
+	VPTEST Y1, Y1
+	JNZ    indexF32AVX2_vector_start
+	ADDQ   $0x00000040, DX
+
+indexF32AVX2_main_check:
+	CMPQ DX, SI
+	JB   indexF32AVX2_main
+
+indexF32AVX2_vector_start:
+	MOVQ CX, SI
+	ANDQ $-8, SI
+	JMP  indexF32AVX2_vector_check
+
+indexF32AVX2_vector:
+	VCMPPS    $0x00, (AX)(DX*4), Y0, Y1
+	VMOVMSKPS Y1, BX
+	TESTL     BX, BX
+	JNZ       indexF32AVX2_found
+	ADDQ      $0x00000008, DX
+
+indexF32AVX2_vector_check:
+	CMPQ DX, SI
+	JB   indexF32AVX2_vector
+	JMP  indexF32AVX2_scalar_check
+
+indexF32AVX2_scalar:
+	VUCOMISS (AX)(DX*4), X0
+	JNE      indexF32AVX2_next
+	JPS      indexF32AVX2_next
+	MOVQ     DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+indexF32AVX2_next:
+	INCQ DX
+
+indexF32AVX2_scalar_check:
+	CMPQ DX, CX
+	JB   indexF32AVX2_scalar
+	MOVQ $-1, DX
+	MOVQ DX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+indexF32AVX2_found:
+	BSFL BX, BX
+	ADDQ DX, BX
+	MOVQ BX, ret+32(FP)
+	VZEROUPPER
+	RET
+
+// func accRows8F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
+// Requires: AVX
+TEXT ·accRows8F32F64AVX2(SB), NOSPLIT, $0-216
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x0_base+24(FP), DX
+	MOVQ x1_base+48(FP), BX
+	MOVQ x2_base+72(FP), SI
+	MOVQ x3_base+96(FP), DI
+	MOVQ x4_base+120(FP), R8
+	MOVQ x5_base+144(FP), R9
+	MOVQ x6_base+168(FP), R10
+	MOVQ x7_base+192(FP), R11
+	XORQ R12, R12
+	MOVQ CX, R13
+	ANDQ $-16, R13
+	JMP  accRows8F32F64AVX2_main_check
+
+accRows8F32F64AVX2_main:
+	VMOVUPS      (DX)(R12*4), Y0
+	VADDPS       (BX)(R12*4), Y0, Y0
+	VMOVUPS      (SI)(R12*4), Y1
+	VADDPS       (DI)(R12*4), Y1, Y1
+	VMOVUPS      (R8)(R12*4), Y2
+	VADDPS       (R9)(R12*4), Y2, Y2
+	VMOVUPS      (R10)(R12*4), Y3
+	VADDPS       (R11)(R12*4), Y3, Y3
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VADDPD       (AX)(R12*8), Y1, Y1
+	VADDPD       32(AX)(R12*8), Y0, Y0
+	VMOVUPD      Y1, (AX)(R12*8)
+	VMOVUPD      Y0, 32(AX)(R12*8)
+	VMOVUPS      32(DX)(R12*4), Y0
+	VADDPS       32(BX)(R12*4), Y0, Y0
+	VMOVUPS      32(SI)(R12*4), Y1
+	VADDPS       32(DI)(R12*4), Y1, Y1
+	VMOVUPS      32(R8)(R12*4), Y2
+	VADDPS       32(R9)(R12*4), Y2, Y2
+	VMOVUPS      32(R10)(R12*4), Y3
+	VADDPS       32(R11)(R12*4), Y3, Y3
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VADDPD       64(AX)(R12*8), Y1, Y1
+	VADDPD       96(AX)(R12*8), Y0, Y0
+	VMOVUPD      Y1, 64(AX)(R12*8)
+	VMOVUPD      Y0, 96(AX)(R12*8)
+	ADDQ         $0x00000010, R12
+
+accRows8F32F64AVX2_main_check:
+	CMPQ R12, R13
+	JB   accRows8F32F64AVX2_main
+	MOVQ CX, R13
+	ANDQ $-8, R13
+	JMP  accRows8F32F64AVX2_vector_check
+
+accRows8F32F64AVX2_vector:
+	VMOVUPS      (DX)(R12*4), Y0
+	VADDPS       (BX)(R12*4), Y0, Y0
+	VMOVUPS      (SI)(R12*4), Y1
+	VADDPS       (DI)(R12*4), Y1, Y1
+	VMOVUPS      (R8)(R12*4), Y2
+	VADDPS       (R9)(R12*4), Y2, Y2
+	VMOVUPS      (R10)(R12*4), Y3
+	VADDPS       (R11)(R12*4), Y3, Y3
+	VADDPS       Y1, Y0, Y0
+	VADDPS       Y3, Y2, Y2
+	VADDPS       Y2, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VADDPD       (AX)(R12*8), Y1, Y1
+	VADDPD       32(AX)(R12*8), Y0, Y0
+	VMOVUPD      Y1, (AX)(R12*8)
+	VMOVUPD      Y0, 32(AX)(R12*8)
+	ADDQ         $0x00000008, R12
+
+accRows8F32F64AVX2_vector_check:
+	CMPQ R12, R13
+	JB   accRows8F32F64AVX2_vector
+	JMP  accRows8F32F64AVX2_scalar_check
+
+accRows8F32F64AVX2_scalar:
+	VMOVSS    (DX)(R12*4), X0
+	VMOVSS    (BX)(R12*4), X1
+	VADDSS    X1, X0, X0
+	VMOVSS    (SI)(R12*4), X1
+	VMOVSS    (DI)(R12*4), X2
+	VADDSS    X2, X1, X1
+	VMOVSS    (R8)(R12*4), X2
+	VMOVSS    (R9)(R12*4), X3
+	VADDSS    X3, X2, X2
+	VMOVSS    (R10)(R12*4), X3
+	VMOVSS    (R11)(R12*4), X4
+	VADDSS    X4, X3, X3
+	VADDSS    X1, X0, X0
+	VADDSS    X3, X2, X2
+	VADDSS    X2, X0, X0
+	VCVTSS2SD X0, X0, X0
+	VADDSD    (AX)(R12*8), X0, X0
+	VMOVSD    X0, (AX)(R12*8)
+	INCQ      R12
+
+accRows8F32F64AVX2_scalar_check:
+	CMPQ R12, CX
+	JB   accRows8F32F64AVX2_scalar
 	VZEROUPPER
 	RET

@@ -9,16 +9,6 @@ package vec
 //go:noescape
 func sumF32AVX2(x []float32) float32
 
-// maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
-//
-//go:noescape
-func maxF32AVX2(x []float32) (m float32, nan bool)
-
-// minF32AVX2 is minF32Go in assembly; see there for the exact loop.
-//
-//go:noescape
-func minF32AVX2(x []float32) (m float32, nan bool)
-
 // sumF64AVX2 is sumF64Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -54,17 +44,57 @@ func normAffineF32AVX2(dst []float32, x []float32, w []float32, b []float32, mea
 //go:noescape
 func accF32F64AVX2(dst []float64, x []float32)
 
+// cumAccF32F64AVX2 is cumAccF32F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func cumAccF32F64AVX2(acc []float64, x []float32, y []float32)
+
+// maxAccF32AVX2 is maxAccF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func maxAccF32AVX2(dst []float32, x []float32)
+
+// minAccF32AVX2 is minAccF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func minAccF32AVX2(dst []float32, x []float32)
+
 // sumF32F64AVX2 is sumF32F64Go in assembly; see there for the exact loop.
 //
 //go:noescape
 func sumF32F64AVX2(x []float32) float64
 
-// accRows4F32F64AVX2 is accRows4F32F64Go in assembly; see there for the exact loop.
+// sumSqF32F64AVX2 is sumSqF32F64Go in assembly; see there for the exact loop.
 //
 //go:noescape
-func accRows4F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32)
+func sumSqF32F64AVX2(x []float32) float64
 
-// cumAccF32F64AVX2 is cumAccF32F64Go in assembly; see there for the exact loop.
+// sumBF16F64AVX2 is sumBF16F64Go in assembly; see there for the exact loop.
 //
 //go:noescape
-func cumAccF32F64AVX2(acc []float64, x []float32, y []float32)
+func sumBF16F64AVX2(x []uint16) float64
+
+// sumF16F64AVX2 is sumF16F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumF16F64AVX2(x []uint16) float64
+
+// maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func maxF32AVX2(x []float32) (m float32, nan bool)
+
+// minF32AVX2 is minF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func minF32AVX2(x []float32) (m float32, nan bool)
+
+// indexF32AVX2 is indexF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func indexF32AVX2(x []float32, v float32) int
+
+// accRows8F32F64AVX2 is accRows8F32F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func accRows8F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)

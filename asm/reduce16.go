@@ -1,0 +1,639 @@
+package main
+
+// This file generates the reduction primitives of package vec that are
+// defined on 16-lane vectors (Note [Sixteen lanes] in vec's reduce_go.go):
+// the float32 sums with float64 lanes (sumF32F64, sumSqF32F64), max and
+// min of float32 rows, the search of argmax (indexF32) and the outer sum
+// of eight rows (accRows8F32F64). Each is generated twice from the same
+// code: for AVX-512 (-part reduce512: one ZMM register holds a 16-lane
+// vector; zz_reduce512_amd64.s, functions named ...AVX512) and for AVX2
+// (-part reduce: two YMM registers, lanes 0-7 and 8-15; in
+// zz_reduce_amd64.s, functions named ...AVX2). Every operation works lane by
+// lane, so the two compute the same bits, which are their pure-Go twin's.
+
+import (
+	"fmt"
+	"math"
+	"os"
+	"strconv"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// genReduce512 emits the AVX-512 kernels (-part reduce512).
+func genReduce512() {
+	ConstraintExpr("amd64,!purego")
+	genWide(wide{avx512: true})
+}
+
+// genWide emits the 16-lane kernels at one level.
+func genWide(w wide) {
+	w.sum(srcF32, false)
+	w.sum(srcF32, true)
+	w.sum(srcBF16, false)
+	w.sum(srcF16, false)
+	w.maxF32(true)
+	w.maxF32(false)
+	w.indexF32()
+	w.accRows8F32F64()
+}
+
+// wide is the instruction set of a 16-lane kernel: AVX-512 or AVX2.
+type wide struct{ avx512 bool }
+
+func (w wide) suffix() string {
+	if w.avx512 {
+		return "AVX512"
+	}
+	return "AVX2"
+}
+
+// parts is the number of registers of a vector of 16 float32 (half that
+// of 16 float64).
+func (w wide) parts() int {
+	if w.avx512 {
+		return 1
+	}
+	return 2
+}
+
+// lanes is the number of float32 lanes of one register.
+func (w wide) lanes() int { return 16 / w.parts() }
+
+// asX and asY are v's low 128 and 256 bits, as vectors.
+func asX(v reg.VecVirtual) reg.VecVirtual { return v.AsX().(reg.VecVirtual) }
+func asY(v reg.VecVirtual) reg.VecVirtual { return v.AsY().(reg.VecVirtual) }
+
+func (w wide) vreg() reg.VecVirtual {
+	if w.avx512 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// elem returns the address of element i + off of the array at base
+// (element size size).
+func elem(base, i reg.Register, size uint8, off int) Mem {
+	return Mem{Base: base, Index: i, Scale: size, Disp: off * int(size)}
+}
+
+// begin emits the head of a kernel named name with signature sig.
+func (w wide) begin(name, sig, twin string) string {
+	name += w.suffix()
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s is %s in assembly; see there for the exact loop.", name, twin))
+	Pragma("noescape")
+	return name
+}
+
+// loop emits: for ; i+step <= end(n); i += step { body() }, end being n
+// rounded down to a multiple of step (a power of two).
+func loop(name string, n, i reg.Register, step int, body func()) {
+	end := GP64()
+	MOVQ(n, end)
+	ANDQ(I32(-int32(step)), end)
+	JMP(LabelRef(name + "_check"))
+	Label(name)
+	body()
+	ADDQ(U32(step), i)
+	Label(name + "_check")
+	CMPQ(i, end)
+	JB(LabelRef(name))
+}
+
+// tail emits: for ; i < n; i++ { body() }.
+func tail(name string, n, i reg.Register, body func()) {
+	JMP(LabelRef(name + "_check"))
+	Label(name)
+	body()
+	INCQ(i)
+	Label(name + "_check")
+	CMPQ(i, n)
+	JB(LabelRef(name))
+}
+
+// zeros64 returns a vector of 16 float64 zeros (2 ZMM or 4 YMM, lanes in
+// order).
+func (w wide) zeros64() []reg.VecVirtual {
+	acc := make([]reg.VecVirtual, 2*w.parts())
+	for k := range acc {
+		acc[k] = w.vreg()
+		VXORPS(acc[k], acc[k], acc[k])
+	}
+	return acc
+}
+
+// cvtAdd adds the float32 lanes of v, part p of a 16-lane vector,
+// converted exactly, to their float64 lanes in acc (zeros64's layout).
+func (w wide) cvtAdd(v reg.VecVirtual, acc []reg.VecVirtual, p int) {
+	lo, hi := w.vreg(), w.vreg()
+	if w.avx512 {
+		VCVTPS2PD(v.AsY(), lo)
+		h := YMM()
+		VEXTRACTF64X4(U8(1), v, h)
+		VCVTPS2PD(h, hi)
+	} else {
+		VCVTPS2PD(v.AsX(), lo)
+		h := XMM()
+		VEXTRACTF128(U8(1), v, h)
+		VCVTPS2PD(h, hi)
+	}
+	VADDPD(lo, acc[2*p], acc[2*p])
+	VADDPD(hi, acc[2*p+1], acc[2*p+1])
+}
+
+// hsum64 adds the 16 float64 lanes of acc pairwise (lane l with l+8,
+// then l+4, l+2, l+1) and returns the register whose lane 0 holds the sum.
+func (w wide) hsum64(acc []reg.VecVirtual) reg.VecVirtual {
+	var y reg.VecVirtual
+	if w.avx512 {
+		VADDPD(acc[1], acc[0], acc[0]) // l+8
+		h := YMM()
+		VEXTRACTF64X4(U8(1), acc[0], h)
+		y = asY(acc[0])
+		VADDPD(h, y, y) // l+4
+	} else {
+		VADDPD(acc[2], acc[0], acc[0]) // l+8
+		VADDPD(acc[3], acc[1], acc[1])
+		VADDPD(acc[1], acc[0], acc[0]) // l+4
+		y = acc[0]
+	}
+	x := asX(y)
+	h := XMM()
+	w.extract128(y, h)
+	VADDPD(h, x, x) // l+2
+	t := XMM()
+	VPERMILPD(U8(1), x, t)
+	VADDPD(t, x, x) // l+1
+	return x
+}
+
+// extract128 sets x to the upper 128 bits of the YMM y (an EVEX form in
+// AVX-512 kernels, whose registers may be above 15).
+func (w wide) extract128(y, x reg.Register) {
+	if w.avx512 {
+		VEXTRACTF32X4(U8(1), y, x)
+	} else {
+		VEXTRACTF128(U8(1), y, x)
+	}
+}
+
+// prefetch fetches the cache lines of bytes bytes, prefetchAhead bytes
+// beyond element i of the array at base (element size size).
+func prefetch(base, i reg.Register, size uint8, bytes int) {
+	prefetchAt(base, i, size, bytes, prefetchAhead)
+}
+
+func prefetchAt(base, i reg.Register, size uint8, bytes, ahead int) {
+	for off := 0; off < bytes; off += 64 {
+		PREFETCHT0(Mem{Base: base, Index: i, Scale: size, Disp: ahead + off})
+	}
+}
+
+var rowsAhead = func() int { v, _ := strconv.Atoi(os.Getenv("ROWSAHEAD")); return v }()
+
+// wsrc is the element type a 16-lane sum reads: float32, or float16 or
+// bfloat16, converted exactly to float32 as they are loaded.
+type wsrc struct {
+	name string // F32, BF16, F16
+	size uint8
+}
+
+var (
+	srcF32  = wsrc{"F32", 4}
+	srcBF16 = wsrc{"BF16", 2}
+	srcF16  = wsrc{"F16", 2}
+)
+
+// load sets v to the float32 lanes of part p of the 16-lane vector at
+// element i+off of x.
+func (w wide) load(src wsrc, x, i reg.Register, off, p int, v reg.VecVirtual) {
+	m := elem(x, i, src.size, off+w.lanes()*p)
+	switch src {
+	case srcF32:
+		VMOVUPS(m, v)
+	case srcBF16:
+		VPMOVZXWD(m, v)
+		VPSLLD(U8(16), v, v)
+	case srcF16:
+		VCVTPH2PS(m, v)
+	}
+}
+
+// loadScalar16 sets lane 0 of the XMM v to float32 element i of x (the
+// other lanes are not used).
+func loadScalar16(src wsrc, x, i reg.Register, v reg.VecVirtual) {
+	m := elem(x, i, src.size, 0)
+	if src == srcF32 {
+		VMOVSS(m, v)
+		return
+	}
+	r := GP32()
+	MOVWLZX(m, r)
+	if src == srcBF16 {
+		SHLL(U8(16), r)
+		VMOVD(r, v)
+		return
+	}
+	VMOVD(r, v)
+	VCVTPH2PS(v, v)
+}
+
+// sum emits sum<src>F64Go (sq false) or sumSqF32F64Go (sq true, src
+// float32): Σ x[i] with a step of 256 elements, 16 vectors added lane by
+// lane pairwise in float32 and their sum converted into 16 float64 lanes;
+// or Σ float64(x[i])² with a step of 32 elements, each converted and
+// squared into one of two 16-lane float64 accumulators (one multiply-add,
+// exact products). Single vectors, then the lanes, then the rest one by
+// one.
+func (w wide) sum(src wsrc, sq bool) {
+	base := "sum" + src.name + "F64"
+	gotype := map[wsrc]string{srcF32: "float32", srcBF16: "uint16", srcF16: "uint16"}[src]
+	if sq {
+		base = "sumSq" + src.name + "F64"
+	}
+	twin := base + "Go"
+	name := w.begin(base, fmt.Sprintf("func(x []%s) float64", gotype), twin)
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("x").Len(), GP64())
+	acc := w.zeros64()
+	var acc2 []reg.VecVirtual
+	i := GP64()
+	XORQ(i, i)
+	// cvtSq adds float64(x[i+off+l])² for the 16 lanes l to a.
+	cvtSq := func(a []reg.VecVirtual, off int) {
+		for q, r := range a {
+			t := w.vreg()
+			VCVTPS2PD(elem(x, i, 4, off+16/len(a)*q), t)
+			VFMADD231PD(t, t, r)
+		}
+	}
+	if sq {
+		acc2 = w.zeros64()
+		loop(name+"_main", n, i, 32, func() {
+			prefetch(x, i, 4, 128)
+			cvtSq(acc, 0)
+			cvtSq(acc2, 16)
+		})
+		loop(name+"_vector", n, i, 16, func() { cvtSq(acc, 0) })
+		for k := range acc {
+			VADDPD(acc2[k], acc[k], acc[k])
+		}
+	} else {
+		loop(name+"_main", n, i, 256, func() {
+			prefetch(x, i, src.size, 256*int(src.size))
+			for p := 0; p < w.parts(); p++ {
+				// lanes 8p..8p+7 (AVX2) or all 16 (AVX-512) of the 16 vectors
+				var v [8]reg.VecVirtual
+				for k := range v {
+					v[k] = w.vreg()
+					w.load(src, x, i, 16*k, p, v[k])
+				}
+				for k := range v {
+					if src == srcF32 {
+						VADDPS(elem(x, i, 4, 16*(k+8)+w.lanes()*p), v[k], v[k])
+						continue
+					}
+					t := w.vreg()
+					w.load(src, x, i, 16*(k+8), p, t)
+					VADDPS(t, v[k], v[k])
+				}
+				for h := 4; h > 0; h /= 2 {
+					for k := 0; k < h; k++ {
+						VADDPS(v[k+h], v[k], v[k])
+					}
+				}
+				w.cvtAdd(v[0], acc, p)
+			}
+		})
+		loop(name+"_vector", n, i, 16, func() {
+			if src == srcF32 {
+				for q, r := range acc {
+					t := w.vreg()
+					VCVTPS2PD(elem(x, i, 4, 16/len(acc)*q), t)
+					VADDPD(t, r, r)
+				}
+				return
+			}
+			for p := 0; p < w.parts(); p++ {
+				v := w.vreg()
+				w.load(src, x, i, 0, p, v)
+				w.cvtAdd(v, acc, p)
+			}
+		})
+	}
+	s := w.hsum64(acc)
+	tail(name+"_scalar", n, i, func() {
+		t := XMM()
+		loadScalar16(src, x, i, t)
+		VCVTSS2SD(t, t, t)
+		if sq {
+			VFMADD231SD(t, t, s)
+		} else {
+			VADDSD(t, s, s)
+		}
+	})
+	storeRet(rf64, s, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// maxF32 emits maxF32Go (isMax) or minF32Go: four 16-lane accumulators,
+// a = x > a ? x : a (VMAXPS's rule: a NaN x leaves a, and so does an equal
+// x), the NaN test on pairs of vectors in the main loop.
+func (w wide) maxF32(isMax bool) {
+	base, ins, init := "maxF32", VMAXPS, math.Inf(-1)
+	if !isMax {
+		base, ins, init = "minF32", VMINPS, math.Inf(1)
+	}
+	name := w.begin(base, "func(x []float32) (m float32, nan bool)", base+"Go")
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("x").Len(), GP64())
+	flag := GP32()
+	XORL(flag, flag)
+	c := GP32()
+	MOVL(U32(math.Float32bits(float32(init))), c)
+	first := w.vreg()
+	VMOVD(c, first.AsX())
+	VPBROADCASTD(first.AsX(), first)
+	// acc[k][p]: accumulator k, part p
+	acc := make([][]reg.VecVirtual, 4)
+	for k := range acc {
+		for p := 0; p < w.parts(); p++ {
+			if k == 0 && p == 0 {
+				acc[k] = append(acc[k], first)
+				continue
+			}
+			r := w.vreg()
+			VMOVUPS(first, r)
+			acc[k] = append(acc[k], r)
+		}
+	}
+	i := GP64()
+	XORQ(i, i)
+	// the NaN test: a mask register (AVX-512) or a vector of masks (AVX2)
+	var knan reg.Register
+	var ynan reg.VecVirtual
+	if w.avx512 {
+		knan = K()
+		KXORW(knan, knan, knan)
+	} else {
+		ynan = YMM()
+		VXORPS(ynan, ynan, ynan)
+	}
+	// unord ORs into the NaN test whether a or b has a NaN lane.
+	unord := func(a, b reg.VecVirtual) {
+		if w.avx512 {
+			k := K()
+			VCMPPS(U8(3), b, a, k) // UNORD_Q
+			KORW(k, knan, knan)
+			return
+		}
+		m := YMM()
+		VCMPPS(U8(3), b, a, m)
+		VORPS(m, ynan, ynan)
+	}
+	loop(name+"_main", n, i, 64, func() {
+		prefetch(x, i, 4, 256)
+		for p := 0; p < w.parts(); p++ {
+			var v [4]reg.VecVirtual
+			for k := range v {
+				v[k] = w.vreg()
+				VMOVUPS(elem(x, i, 4, 16*k+w.lanes()*p), v[k])
+				ins(acc[k][p], v[k], acc[k][p])
+			}
+			unord(v[0], v[1])
+			unord(v[2], v[3])
+		}
+	})
+	loop(name+"_vector", n, i, 16, func() {
+		for p := 0; p < w.parts(); p++ {
+			v := w.vreg()
+			VMOVUPS(elem(x, i, 4, w.lanes()*p), v)
+			ins(acc[0][p], v, acc[0][p])
+			unord(v, v)
+		}
+	})
+	r := GP32()
+	if w.avx512 {
+		KMOVW(knan, r)
+	} else {
+		VMOVMSKPS(ynan, r)
+	}
+	ORL(r, flag)
+	// merge: op(op(a0, a1), op(a2, a3)), then the lanes: l with l+8, l+4,
+	// l+2, l+1; every merge a ⊕ b is ins(b, a, a): a > b ? a : b
+	for p := 0; p < w.parts(); p++ {
+		ins(acc[1][p], acc[0][p], acc[0][p])
+		ins(acc[3][p], acc[2][p], acc[2][p])
+		ins(acc[2][p], acc[0][p], acc[0][p])
+	}
+	var y reg.VecVirtual
+	if w.avx512 {
+		h := YMM()
+		VEXTRACTF64X4(U8(1), acc[0][0], h)
+		y = asY(acc[0][0])
+		ins(h, y, y)
+	} else {
+		y = acc[0][0]
+		ins(acc[0][1], y, y)
+	}
+	s := asX(y)
+	h := XMM()
+	w.extract128(y, h)
+	ins(h, s, s)
+	t := XMM()
+	VMOVHLPS(s, s, t)
+	ins(t, s, s)
+	t2 := XMM()
+	VMOVSHDUP(s, t2)
+	ins(t2, s, s)
+	tail(name+"_scalar", n, i, func() {
+		v := XMM()
+		VMOVSS(elem(x, i, 4, 0), v)
+		VUCOMISS(v, v)
+		b := GP8()
+		SETPS(b)
+		MOVBLZX(b, b.As32())
+		ORL(b.As32(), flag)
+		ins(s, v, s)
+	})
+	storeRet(rf32, s, Return("m"))
+	NEGL(flag) // nonzero → carry
+	SETCS(flag.As8())
+	Store(flag.As8(), Return("nan"))
+	VZEROUPPER()
+	RET()
+}
+
+// indexF32 emits indexF32Go: the main loop tests 64 elements at once for
+// x[i] == v (EQ_OQ: never true for NaN) and, on a hit, leaves them to the
+// single-vector loop, which returns the first hit's index.
+func (w wide) indexF32() {
+	name := w.begin("indexF32", "func(x []float32, v float32) int", "indexF32Go")
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("x").Len(), GP64())
+	vb := w.vreg()
+	b, err := Param("v").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	VBROADCASTSS(b.Addr, vb)
+	i := GP64()
+	XORQ(i, i)
+	r := GP64()
+	// eq sets r (32 bits) to the mask of lanes of the vector at i+off
+	// equal to v.
+	eq := func(off int) {
+		if w.avx512 {
+			k := K()
+			VCMPPS(U8(0), elem(x, i, 4, off), vb, k)
+			KMOVW(k, r.As32())
+			return
+		}
+		m := YMM()
+		VCMPPS(U8(0), elem(x, i, 4, off), vb, m)
+		VMOVMSKPS(m, r.As32())
+	}
+	// main loop: any hit among 64 elements
+	end := GP64()
+	MOVQ(n, end)
+	ANDQ(I32(-64), end)
+	JMP(LabelRef(name + "_main_check"))
+	Label(name + "_main")
+	if w.avx512 {
+		var k [4]reg.Register
+		for j := range k {
+			k[j] = K()
+			VCMPPS(U8(0), elem(x, i, 4, 16*j), vb, k[j])
+		}
+		KORW(k[1], k[0], k[0])
+		KORW(k[3], k[2], k[2])
+		KORTESTW(k[2], k[0])
+	} else {
+		var m [8]reg.VecVirtual
+		for j := range m {
+			m[j] = YMM()
+			VCMPPS(U8(0), elem(x, i, 4, 8*j), vb, m[j])
+		}
+		for h := 4; h > 0; h /= 2 {
+			for j := 0; j < h; j++ {
+				VORPS(m[j+h], m[j], m[j])
+			}
+		}
+		VPTEST(m[0], m[0])
+	}
+	JNZ(LabelRef(name + "_vector_start"))
+	ADDQ(U32(64), i)
+	Label(name + "_main_check")
+	CMPQ(i, end)
+	JB(LabelRef(name + "_main"))
+	Label(name + "_vector_start")
+	// single vectors: the first hit
+	MOVQ(n, end)
+	ANDQ(I32(-int32(w.lanes())), end)
+	JMP(LabelRef(name + "_vector_check"))
+	Label(name + "_vector")
+	eq(0)
+	TESTL(r.As32(), r.As32())
+	JNZ(LabelRef(name + "_found"))
+	ADDQ(U32(w.lanes()), i)
+	Label(name + "_vector_check")
+	CMPQ(i, end)
+	JB(LabelRef(name + "_vector"))
+	tail(name+"_scalar", n, i, func() {
+		VUCOMISS(elem(x, i, 4, 0), vb.AsX())
+		JNE(LabelRef(name + "_next"))
+		JPS(LabelRef(name + "_next"))
+		Store(i, ReturnIndex(0))
+		VZEROUPPER()
+		RET()
+		Label(name + "_next")
+	})
+	MOVQ(I32(-1), i)
+	Store(i, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+	Label(name + "_found")
+	BSFL(r.As32(), r.As32())
+	ADDQ(i, r)
+	Store(r, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// accRows8F32F64 emits accRows8F32F64Go: dst[i] += float64 of the eight
+// rows' elements added pairwise in float32.
+func (w wide) accRows8F32F64() {
+	name := w.begin("accRows8F32F64", "func(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32)", "accRows8F32F64Go")
+	dst := Load(Param("dst").Base(), GP64())
+	n := Load(Param("dst").Len(), GP64())
+	var x [8]reg.Register
+	for k := range x {
+		x[k] = Load(Param(fmt.Sprintf("x%d", k)).Base(), GP64())
+	}
+	i := GP64()
+	XORQ(i, i)
+	lanes := w.lanes()
+	// one vector of lanes elements at i+off; scalar: one element
+	body := func(off int, scalar bool) {
+		var v [4]reg.VecVirtual
+		for k := range v {
+			if scalar {
+				v[k] = XMM()
+				VMOVSS(elem(x[2*k], i, 4, off), v[k])
+				t := XMM()
+				VMOVSS(elem(x[2*k+1], i, 4, off), t)
+				VADDSS(t, v[k], v[k])
+				continue
+			}
+			v[k] = w.vreg()
+			VMOVUPS(elem(x[2*k], i, 4, off), v[k])
+			VADDPS(elem(x[2*k+1], i, 4, off), v[k], v[k])
+		}
+		add := VADDPS
+		if scalar {
+			add = VADDSS
+		}
+		add(v[1], v[0], v[0])
+		add(v[3], v[2], v[2])
+		add(v[2], v[0], v[0])
+		if scalar {
+			VCVTSS2SD(v[0], v[0], v[0])
+			VADDSD(elem(dst, i, 8, off), v[0], v[0])
+			VMOVSD(v[0], elem(dst, i, 8, off))
+			return
+		}
+		lo, hi := w.vreg(), w.vreg()
+		if w.avx512 {
+			VCVTPS2PD(v[0].AsY(), lo)
+			h := YMM()
+			VEXTRACTF64X4(U8(1), v[0], h)
+			VCVTPS2PD(h, hi)
+		} else {
+			VCVTPS2PD(v[0].AsX(), lo)
+			h := XMM()
+			VEXTRACTF128(U8(1), v[0], h)
+			VCVTPS2PD(h, hi)
+		}
+		VADDPD(elem(dst, i, 8, off), lo, lo)
+		VADDPD(elem(dst, i, 8, off+lanes/2), hi, hi)
+		VMOVUPD(lo, elem(dst, i, 8, off))
+		VMOVUPD(hi, elem(dst, i, 8, off+lanes/2))
+	}
+	loop(name+"_main", n, i, 2*lanes, func() {
+		if rowsAhead > 0 {
+			for _, r := range x {
+				prefetchAt(r, i, 4, 8*lanes, rowsAhead)
+			}
+		}
+		body(0, false)
+		body(lanes, false)
+	})
+	loop(name+"_vector", n, i, lanes, func() { body(0, false) })
+	tail(name+"_scalar", n, i, func() { body(0, true) })
+	VZEROUPPER()
+	RET()
+}
