@@ -2,6 +2,7 @@ package device
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 )
 
@@ -58,6 +59,43 @@ func Alloc(nbytes int) *Storage {
 	s, err := CPUAllocator.Alloc(nbytes, true)
 	if err != nil {
 		panic(err)
+	}
+	return s
+}
+
+// Note [Wrapped host memory]
+//
+// File readers map a file into memory and hand its bytes to tensors without
+// copying them (a 1 GiB checkpoint opens without its pages being read).
+// [WrapHost] makes a CPU storage over such memory. The storage does not own
+// it: release, when given, is called by a finalizer once the storage is
+// unreachable — no view of it and no plan over it is left, since views and
+// plans hold the *Storage and kernels run while their plan is live — so a
+// file mapping is unmapped only after its last tensor is gone. Outputs of
+// ops on a wrapped storage are allocated by the CPU allocator, as any
+// CPU tensor's.
+
+// WrapHost returns a CPU storage over the host memory b, without copying:
+// tensors over it read and write b. b's first byte must be aligned to 16
+// bytes, as [HostAllocator.Alloc]'s are, since kernels may load whole
+// elements and vectors from it; WrapHost panics otherwise. release, if not
+// nil, is called once when the storage becomes unreachable (Note [Wrapped
+// host memory]); b must stay valid until then.
+func WrapHost(b []byte, release func()) *Storage {
+	if len(b) == 0 {
+		s := Alloc(0)
+		if release != nil {
+			release()
+		}
+		return s
+	}
+	p := unsafe.Pointer(unsafe.SliceData(b))
+	if uintptr(p)%16 != 0 {
+		panic(fmt.Sprintf("device: WrapHost of memory at %p, not 16-byte aligned", p))
+	}
+	s := &Storage{dev: CPUAllocator.dev, alloc: CPUAllocator, nbytes: len(b), ptr: p}
+	if release != nil {
+		runtime.SetFinalizer(s, func(*Storage) { release() })
 	}
 	return s
 }
