@@ -8,7 +8,10 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
+	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/goten-ml/goten/dtype"
@@ -43,7 +46,7 @@ func want(dt tensor.DType, shape ...int) *tensor.Tensor {
 	for i := range x {
 		x[i] = value(dt, i)
 	}
-	return tensor.FromSlice(x, shape...).To(dt)
+	return tensor.FromSlice(x, append([]int{}, shape...)...).To(dt) // no shape: 0-d
 }
 
 func check(t *testing.T, name string, got *tensor.Tensor, dt tensor.DType, shape ...int) {
@@ -199,4 +202,53 @@ func TestRoundTrip(t *testing.T) {
 	if err != nil || !slices.Equal(y.Float64s(), x.Float64s()) {
 		t.Errorf("transposed view: got %v (%v), want %v", y.Float64s(), err, x.Float64s())
 	}
+}
+
+// TestMapLarge opens a 1 GiB .npy file (sparse: no disk is written) and
+// checks that mapping it reads none of its pages and copies nothing.
+func TestMapLarge(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("reads resident memory from /proc (Linux)")
+	}
+	const n = 1 << 27 // float64s: 1 GiB
+	var buf bytes.Buffer
+	npy.Write(&buf, tensor.Zeros(tensor.Float64, 1<<20, 128).Narrow(0, 0, 0))
+	hdr := strings.Replace(buf.String(), "(0, 128)", "(1048576, 128)", 1)
+	path := filepath.Join(t.TempDir(), "big.npy")
+	f, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString(hdr)
+	if err := f.Truncate(int64(len(hdr) + 8*n)); err != nil {
+		t.Fatal(err)
+	}
+	f.Close()
+	before := rss(t)
+	x, err := npy.Load(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if grown := rss(t) - before; grown > 64<<20 {
+		t.Errorf("opening a 1 GiB file grew resident memory by %d MiB: its pages were read", grown>>20)
+	}
+	if x.NumEl() != n || x.At(1<<20-1, 127) != 0 {
+		t.Errorf("mapped tensor: %d elements, last %v", x.NumEl(), x.At(1<<20-1, 127))
+	}
+}
+
+// rss returns the process's resident memory in bytes.
+func rss(t *testing.T) int {
+	b, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		t.Skip(err)
+	}
+	for _, line := range strings.Split(string(b), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			kb, _ := strconv.Atoi(strings.TrimSuffix(strings.TrimSpace(v), " kB"))
+			return kb << 10
+		}
+	}
+	t.Skip("no VmRSS")
+	return 0
 }
