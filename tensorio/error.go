@@ -30,7 +30,7 @@ func (k ErrorKind) String() string {
 type Error struct {
 	Format string    // "npy", "npz", "safetensors", "pytorch"
 	Kind   ErrorKind // malformed or unsupported
-	Msg    string
+	Msg    string    // what is wrong, naming the sizes, offsets or names involved
 }
 
 // Error returns the format, the kind and the message: "npy: malformed

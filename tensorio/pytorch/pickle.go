@@ -30,6 +30,7 @@ import (
 // global is a GLOBAL the reader knows: its module and name.
 type global struct{ module, name string }
 
+// String returns the global's Python name, "torch.FloatStorage".
 func (g global) String() string { return g.module + "." + g.name }
 
 var globals = map[global]bool{
@@ -53,13 +54,15 @@ var globals = map[global]bool{
 type Tuple []any
 
 // List is a Python list.
-type List struct{ Items []any }
+type List struct {
+	Items []any // the elements, in order
+}
 
 // Dict is a Python dict or OrderedDict, in insertion order. Keys are
 // strings, ints, floats, bools, nil or tuples of them.
 type Dict struct {
-	Keys   []any
-	Values []any
+	Keys   []any // in insertion order
+	Values []any // Values[i] is the value of Keys[i]
 	// State is what the pickle set as the object's attributes (for a
 	// module's state dict, {"_metadata": versions per submodule}), or nil.
 	State any

@@ -282,8 +282,8 @@ func requireGrad(t *tensor.Tensor, on bool) (*tensor.Tensor, error) {
 
 // StateDict is a module's state dict: tensors by name, in order.
 type StateDict struct {
-	Names   []string
-	Tensors map[string]*tensor.Tensor
+	Names   []string                  // in the checkpoint's order
+	Tensors map[string]*tensor.Tensor // by name
 }
 
 // LoadStateDict reads a checkpoint of a state dict (torch.save of
