@@ -76,11 +76,11 @@ func Alloc(nbytes int) *Storage {
 // CPU tensor's.
 
 // WrapHost returns a CPU storage over the host memory b, without copying:
-// tensors over it read and write b. b's first byte must be aligned to 16
-// bytes, as [HostAllocator.Alloc]'s are, since kernels may load whole
-// elements and vectors from it; WrapHost panics otherwise. release, if not
-// nil, is called once when the storage becomes unreachable (Note [Wrapped
-// host memory]); b must stay valid until then.
+// tensors over it read and write b. Views of it must be aligned for their
+// dtype (kernels load whole elements; vector loads take any alignment),
+// which tensor.FromStorage checks. release, if not nil, is called once
+// when the storage becomes unreachable (Note [Wrapped host memory]); b
+// must stay valid until then.
 func WrapHost(b []byte, release func()) *Storage {
 	if len(b) == 0 {
 		s := Alloc(0)
@@ -89,11 +89,7 @@ func WrapHost(b []byte, release func()) *Storage {
 		}
 		return s
 	}
-	p := unsafe.Pointer(unsafe.SliceData(b))
-	if uintptr(p)%16 != 0 {
-		panic(fmt.Sprintf("device: WrapHost of memory at %p, not 16-byte aligned", p))
-	}
-	s := &Storage{dev: CPUAllocator.dev, alloc: CPUAllocator, nbytes: len(b), ptr: p}
+	s := &Storage{dev: CPUAllocator.dev, alloc: CPUAllocator, nbytes: len(b), ptr: unsafe.Pointer(unsafe.SliceData(b))}
 	if release != nil {
 		runtime.SetFinalizer(s, func(*Storage) { release() })
 	}

@@ -23,7 +23,9 @@ type Storage = device.Storage
 //
 // It panics with a value error if dt is not one of the ten dtypes, a size,
 // stride or the offset is negative, len(strides) differs from len(shape),
-// or some element lies outside s.
+// some element lies outside s, or s is host memory whose elements would
+// not be aligned to dt's size (a wrapped buffer: allocated storages are
+// aligned for every dtype).
 func FromStorage(s *Storage, dt DType, shape, strides []int, offset int) *Tensor {
 	const name = "from_storage"
 	if s == nil {
@@ -48,6 +50,9 @@ func FromStorage(s *Storage, dt DType, shape, strides []int, offset int) *Tensor
 	if !ok || end > uint64(s.Len()/dt.Size()) {
 		panic(errs.New(errs.Value, name, "view of sizes %v, strides %v and offset %d lies outside a storage of %d %s elements",
 			shape, strides, offset, s.Len()/dt.Size(), dt))
+	}
+	if s.Device().IsHost() && s.Len() > 0 && uintptr(s.Pointer())%uintptr(dt.Size()) != 0 {
+		panic(errs.New(errs.Value, name, "storage at %p holds misaligned %s elements", s.Pointer(), dt))
 	}
 	v := &raw.View{Storage: s, DType: dt, Shape: append([]int{}, shape...), Strides: append([]int{}, strides...), Offset: offset}
 	return wrap(v)

@@ -1,6 +1,7 @@
 package npy_test
 
 import (
+	"archive/zip"
 	"bytes"
 	"errors"
 	"math"
@@ -78,16 +79,31 @@ func FuzzRead(f *testing.F) {
 	})
 }
 
-// FuzzReadNPZ reads arbitrary bytes as an .npz archive.
+// FuzzReadNPZ reads arbitrary bytes as an .npz archive, and as the
+// member of a well-formed archive, stored and deflated (the zip's
+// checksums keep most mutations of a whole archive from reaching its
+// members).
 func FuzzReadNPZ(f *testing.F) {
 	seeds(f, ".npz")
+	seeds(f, ".npy")
 	f.Fuzz(func(t *testing.T, b []byte) {
-		m, err := npy.ReadNPZ(bytes.NewReader(b), int64(len(b)))
-		if !typed(t, err) {
-			return
+		archives := [][]byte{b}
+		for _, method := range []uint16{zip.Store, zip.Deflate} {
+			var buf bytes.Buffer
+			z := zip.NewWriter(&buf)
+			w, _ := z.CreateHeader(&zip.FileHeader{Name: "m.npy", Method: method})
+			w.Write(b)
+			z.Close()
+			archives = append(archives, buf.Bytes())
 		}
-		for _, x := range m {
-			x.Float64s()
+		for _, a := range archives {
+			m, err := npy.ReadNPZ(bytes.NewReader(a), int64(len(a)))
+			if !typed(t, err) {
+				continue
+			}
+			for _, x := range m {
+				x.Float64s()
+			}
 		}
 	})
 }

@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/tensor"
 	"github.com/goten-ml/goten/tensorio"
@@ -251,4 +252,22 @@ func rss(t *testing.T) int {
 	}
 	t.Skip("no VmRSS")
 	return 0
+}
+
+// TestInPlace checks that View views the data in the file's bytes.
+func TestInPlace(t *testing.T) {
+	b, err := os.ReadFile("testdata/int32_fortran.npy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := device.Alloc(len(b))
+	copy(s.Bytes(), b)
+	x, err := npy.View(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	copy(s.Bytes()[len(b)-4:], []byte{99, 0, 0, 0}) // the last element in memory: x[1, 2, 3] in Fortran order
+	if got := x.At(1, 2, 3); got != 99 {
+		t.Errorf("Fortran-order data is a copy: x[1, 2, 3] reads %v after the file's bytes changed", got)
+	}
 }

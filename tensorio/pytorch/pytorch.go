@@ -18,8 +18,8 @@
 // in goten ([tensor.Tensor.SharesStorage] is true for them), with the
 // same offsets and strides: writes through one are seen by the others, as
 // after torch.load. [Load] maps the file and views each storage's record
-// in place where it is stored uncompressed, 16-byte aligned (torch.save
-// aligns records to 64 bytes) and the host is little-endian; otherwise it
+// in place where it is stored uncompressed, aligned for its dtype
+// (torch.save aligns records to 64 bytes) and the host is little-endian; otherwise it
 // copies the record.
 //
 // # Values
@@ -185,7 +185,7 @@ func (rd *reader) persistent(id any) (any, error) {
 // possible, else a copy.
 func (rd *reader) load(f *zip.File, n int, dt dtype.DType) (*tensor.Storage, error) {
 	if rd.whole != nil && f.Method == zip.Store && tensorio.LittleEndian && n > 0 {
-		if off, err := f.DataOffset(); err == nil && off >= 0 && off+int64(n) <= int64(rd.whole.Len()) && off%16 == 0 {
+		if off, err := f.DataOffset(); err == nil && off >= 0 && off+int64(n) <= int64(rd.whole.Len()) && off%int64(dt.Size()) == 0 {
 			whole := rd.whole
 			b := whole.Bytes()[off : off+int64(n)]
 			// the record's storage keeps the file's mapping alive

@@ -2,6 +2,7 @@ package safetensors_test
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"os"
 	"path/filepath"
@@ -51,6 +52,33 @@ func FuzzRead(f *testing.F) {
 			if len(a) != len(b) {
 				t.Fatalf("%s: %d and %d elements", n, len(a), len(b))
 			}
+		}
+	})
+}
+
+// FuzzHeader fuzzes the JSON header of a file with n bytes of data (the
+// header is what a reader must validate; FuzzRead's mutations of whole
+// files rarely keep it JSON).
+func FuzzHeader(f *testing.F) {
+	files, _ := filepath.Glob("testdata/*.safetensors")
+	for _, name := range files {
+		b, _ := os.ReadFile(name)
+		n := int(binary.LittleEndian.Uint64(b))
+		f.Add(string(b[8:8+n]), uint16(len(b)-8-n))
+	}
+	f.Fuzz(func(t *testing.T, header string, n uint16) {
+		b := binary.LittleEndian.AppendUint64(nil, uint64(len(header)))
+		b = append(append(b, header...), make([]byte, n)...)
+		x, err := safetensors.View(storage(b))
+		var e *tensorio.Error
+		if err != nil && !errors.As(err, &e) {
+			t.Fatalf("untyped error %v", err)
+		}
+		if err != nil {
+			return
+		}
+		for _, name := range x.Names {
+			x.Tensors[name].Float64s()
 		}
 	})
 }

@@ -190,15 +190,19 @@ func prefix(b []byte) (int, error) {
 	return int(n), nil
 }
 
-// build makes the tensors of es, whose data starts at byte base of s.
+// build makes the tensors of es, whose data starts at byte base of s:
+// each a storage of its own (Note [One storage per tensor]).
 func build(es []entry, meta map[string]string, s *tensor.Storage, base int) *File {
 	f := &File{Tensors: make(map[string]*tensor.Tensor, len(es)), Metadata: meta}
 	for _, e := range es {
 		size := e.dt.Size()
+		at := base + e.begin
 		var t *tensor.Tensor
-		if at := base + e.begin; at%size == 0 && (tensorio.LittleEndian || size == 1) {
-			t = tensor.FromStorage(s, e.dt, e.shape, nil, at/size)
-		} else {
+		if at%size == 0 && (tensorio.LittleEndian || size == 1) {
+			own := device.WrapHost(s.Bytes()[at:base+e.end], func() { keep(s) })
+			tensor.Try(func() { t = tensor.FromStorage(own, e.dt, e.shape, nil, 0) })
+		}
+		if t == nil {
 			c := device.Alloc(e.end - e.begin)
 			copy(c.Bytes(), s.Bytes()[at:base+e.end])
 			if !tensorio.LittleEndian {
@@ -211,6 +215,20 @@ func build(es []entry, meta map[string]string, s *tensor.Storage, base int) *Fil
 	}
 	return f
 }
+
+// Note [One storage per tensor]
+//
+// The tensors of a file view one buffer (the mapped file), but each gets a
+// storage of its own over its bytes ([device.WrapHost]), as each would
+// after torch's safetensors.load_file: they do not share storage
+// ([tensor.Tensor.SharesStorage] is false), and an in-place write to one
+// does not bump the others' version counters (which autograd checks). The
+// storage's release function refers to the file's storage, keeping the
+// mapping alive while any of them is.
+
+// keep is called by a tensor storage's finalizer; referring to the file's
+// storage keeps it, and its mapping, alive until then.
+func keep(*tensor.Storage) {}
 
 // View reads a safetensors file held in storage s (from
 // [tensorio.MapFile], say): the tensors view s without copying where they

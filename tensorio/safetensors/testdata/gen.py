@@ -73,7 +73,7 @@ def gen(out):
     ts = [(k.lower(), make(v, (2, 3, 4))) for k, v in sorted(DTYPES.items(), key=lambda kv: -size(kv[1]))]
     ts += [("scalar", make(torch.float32, ())), ("empty", make(torch.int64, (0, 5)))]
     write(f"{out}/all.safetensors", ts, metadata={"format": "pt", "source": "gen.py"})
-    # a 1-byte tensor first: the ones after it are misaligned, copied
+    # a 1-byte tensor first and no padding: i64 is misaligned (copied), f32 happens to be aligned
     write(f"{out}/unaligned.safetensors", [("u8", make(torch.uint8, (3,))), ("f32", make(torch.float32, (2, 2))),
                                            ("i64", make(torch.int64, (3,)))], align=False)
     write(f"{out}/empty.safetensors", [])
