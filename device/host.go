@@ -69,11 +69,14 @@ func Alloc(nbytes int) *Storage {
 // copying them (a 1 GiB checkpoint opens without its pages being read).
 // [WrapHost] makes a CPU storage over such memory. The storage does not own
 // it: release, when given, is called by a finalizer once the storage is
-// unreachable — no view of it and no plan over it is left, since views and
-// plans hold the *Storage and kernels run while their plan is live — so a
-// file mapping is unmapped only after its last tensor is gone. Outputs of
-// ops on a wrapped storage are allocated by the CPU allocator, as any
-// CPU tensor's.
+// unreachable — no view of it and no plan over it is left — so a file
+// mapping is unmapped only after its last tensor is gone. Unlike Go
+// memory, wrapped memory is not kept alive by the addresses kernels
+// compute from Storage.Pointer: a backend must keep the plan (or the
+// storage) reachable until it has finished with those addresses
+// (runtime.KeepAlive), as the CPU backend's walks do by running as methods
+// of the plan. Outputs of ops on a wrapped storage are allocated by the
+// CPU allocator, as any CPU tensor's.
 
 // WrapHost returns a CPU storage over the host memory b, without copying:
 // tensors over it read and write b. Views of it must be aligned for their
