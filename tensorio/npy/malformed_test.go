@@ -69,3 +69,22 @@ func TestMalformed(t *testing.T) {
 		t.Errorf("truncated archive: %v", err)
 	}
 }
+
+// TestVersions reads format versions 2.0 and 3.0 (a 4-byte header length;
+// 3.0 allows UTF-8 in the header), which NumPy writes for headers over 64
+// KiB.
+func TestVersions(t *testing.T) {
+	for _, v := range []byte{2, 3} {
+		h := "{'descr': '<i2', 'fortran_order': True, 'shape': (2, 2), }\n"
+		b := append([]byte("\x93NUMPY"), v, 0)
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(h)))
+		b = append(append(b, h...), 1, 0, 2, 0, 3, 0, 4, 0)
+		x, err := npy.Read(bytes.NewReader(b))
+		if err != nil {
+			t.Fatalf("version %d: %v", v, err)
+		}
+		if got := x.Float64s(); got[0] != 1 || got[1] != 3 || got[2] != 2 || got[3] != 4 {
+			t.Errorf("version %d: %v, want [1 3 2 4] (Fortran order)", v, got)
+		}
+	}
+}
