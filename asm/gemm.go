@@ -27,6 +27,30 @@ func genGemm() {
 	packCopy("packCopy8F64AVX2", "float64", f64, 8)
 	packTrans("packTrans6F64AVX2", "float64", f64, 6)
 	packTrans("packTrans8F64AVX2", "float64", f64, 8)
+
+	microkernel512(zkernel{"kernelF32x12x32AVX512", f32, 12, 2, 4, false})
+	microkernel512(zkernel{"kernelF64x12x16AVX512", f64, 12, 2, 4, false})
+	microkernel512(zkernel{"kernelBF16x12x32AVX512", f32, 12, 2, 4, true})
+	for _, w := range []int{12, 32} {
+		packCopyPairs(fmt.Sprintf("packCopyPairs%dAVX2", w), w)
+		packTransPairs(fmt.Sprintf("packTransPairs%dAVX2", w), w)
+	}
+	packCopy("packCopy12F32AVX2", "float32", f32, 12)
+	packTrans("packTrans12F32AVX2", "float32", f32, 12)
+	packCopy("packCopy32F32AVX2", "float32", f32, 32)
+	packTrans("packTrans32F32AVX2", "float32", f32, 32)
+	packCopy("packCopy12F64AVX2", "float64", f64, 12)
+	packTrans("packTrans12F64AVX2", "float64", f64, 12)
+	packCopy("packCopy16F64AVX2", "float64", f64, 16)
+	packTrans("packTrans16F64AVX2", "float64", f64, 16)
+	for _, h := range []half16{halfF16, halfBF16} {
+		for _, w := range []int{6, 12, 16, 32} {
+			packCopyConv(fmt.Sprintf("packCopy%d%sAVX2", w, h.name), h, w)
+			packTransConv(fmt.Sprintf("packTrans%d%sAVX2", w, h.name), h, w)
+		}
+	}
+
+	genGemv()
 }
 
 // Microkernel geometry: mr rows of C by two vectors (2·step columns), held
@@ -185,17 +209,20 @@ func packSig(elem string) string {
 	return fmt.Sprintf("func(k int, src *%s, ld int, dst *%s)", elem, elem)
 }
 
-// packProlog loads the packing routines' parameters, ld scaled to bytes.
+// packProlog loads the packing routines' parameters, ld scaled to bytes
+// (ld counts elements of t).
 func packProlog(t ftype) (k, src, ld, dst reg.Register) {
+	return packPrologLd(log2(int(t.size)))
+}
+
+// packPrologLd is packProlog for an ld counting elements of 1<<ldShift
+// bytes.
+func packPrologLd(ldShift uint8) (k, src, ld, dst reg.Register) {
 	k = Load(Param("k"), GP64())
 	src = Load(Param("src"), GP64())
 	ld = Load(Param("ld"), GP64())
 	dst = Load(Param("dst"), GP64())
-	if t.size == 4 {
-		SHLQ(U8(2), ld)
-	} else {
-		SHLQ(U8(3), ld)
-	}
+	SHLQ(U8(ldShift), ld)
 	return
 }
 
@@ -284,7 +311,13 @@ func packTrans(name, elem string, t ftype, w int) {
 	TEXT(name, NOSPLIT, packSig(elem))
 	Doc(fmt.Sprintf("%s is packTransGo with w = %d in assembly; see there for the exact loop.", name, w))
 	Pragma("noescape")
-	k, src, ld, dst := packProlog(t)
+	packTransBody(name, t, w, log2(int(t.size)))
+}
+
+// packTransBody emits packTrans's loop for a function already begun whose
+// ld counts elements of 1<<ldShift bytes.
+func packTransBody(name string, t ftype, w int, ldShift uint8) {
+	k, src, ld, dst := packPrologLd(ldShift)
 	size := int(t.size)
 	step := t.step
 

@@ -68,18 +68,25 @@ func gemm(a, b, out *raw.View, alpha, beta float64) error {
 }
 
 // Mm is torch.mm: [n,k]·[k,m] → [n,m].
-func Mm(a, b *raw.View) (*raw.View, error) {
+func Mm(a, b *raw.View) (*raw.View, error) { return mm(newDest(nil, a, b), a, b) }
+
+// newDest is the result of a product of a and b: a new view, or out.
+func newDest(out, a, b *raw.View) *dest {
+	return &dest{name: "matmul", out: out, ins: []*raw.View{a, b}}
+}
+
+func mm(d *dest, a, b *raw.View) (*raw.View, error) {
 	if err := checkMm(a, b); err != nil {
 		return nil, err
 	}
-	out, err := empty("matmul", a.DType, []int{a.Shape[0], b.Shape[1]}, a)
+	out, err := d.alloc(a.DType, []int{a.Shape[0], b.Shape[1]})
 	if err != nil {
 		return nil, err
 	}
 	if err := gemm(batch1(a), batch1(b), batch1(out), 1, 0); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return d.finish(out)
 }
 
 func checkMm(a, b *raw.View) error {
@@ -141,7 +148,9 @@ func checkBmm(a, b *raw.View) error {
 }
 
 // Mv is torch.mv: [n,k]·[k] → [n].
-func Mv(a, x *raw.View) (*raw.View, error) {
+func Mv(a, x *raw.View) (*raw.View, error) { return mv(newDest(nil, a, x), a, x) }
+
+func mv(d *dest, a, x *raw.View) (*raw.View, error) {
 	if a.Dim() != 2 || x.Dim() != 1 {
 		return nil, errs.New(errs.Shape, "mv", "vector + matrix @ vector expected, got %d, %d, %d", 1, a.Dim(), x.Dim())
 	}
@@ -154,20 +163,22 @@ func Mv(a, x *raw.View) (*raw.View, error) {
 	if a.Shape[1] != x.Shape[0] {
 		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
 	}
-	out, err := empty("matmul", a.DType, []int{a.Shape[0]}, a)
+	out, err := d.alloc(a.DType, []int{a.Shape[0]})
 	if err != nil {
 		return nil, err
 	}
 	xs := x.WithLayout([]int{1, x.Shape[0], 1}, []int{0, x.Strides[0], 1}, x.Offset)
-	os := out.WithLayout([]int{1, a.Shape[0], 1}, []int{0, 1, 1}, 0)
+	os := out.WithLayout([]int{1, a.Shape[0], 1}, []int{0, out.Strides[0], 1}, out.Offset)
 	if err := gemm(batch1(a), xs, os, 1, 0); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return d.finish(out)
 }
 
 // Dot is torch.dot: [k]·[k] → a 0-dim tensor.
-func Dot(a, b *raw.View) (*raw.View, error) {
+func Dot(a, b *raw.View) (*raw.View, error) { return dot(newDest(nil, a, b), a, b) }
+
+func dot(d *dest, a, b *raw.View) (*raw.View, error) {
 	if a.Dim() != 1 || b.Dim() != 1 {
 		return nil, errs.New(errs.Shape, "dot", "1D tensors expected, but got %dD and %dD tensors", a.Dim(), b.Dim())
 	}
@@ -180,39 +191,52 @@ func Dot(a, b *raw.View) (*raw.View, error) {
 	if err := matmulDType("dot", "dot", a); err != nil {
 		return nil, err
 	}
-	out, err := empty("matmul", a.DType, []int{}, a)
+	out, err := d.alloc(a.DType, []int{})
 	if err != nil {
 		return nil, err
 	}
 	as := a.WithLayout([]int{1, 1, a.Shape[0]}, []int{0, 0, a.Strides[0]}, a.Offset)
 	bs := b.WithLayout([]int{1, b.Shape[0], 1}, []int{0, b.Strides[0], 0}, b.Offset)
-	os := out.WithLayout([]int{1, 1, 1}, []int{0, 0, 0}, 0)
+	os := out.WithLayout([]int{1, 1, 1}, []int{0, 0, 0}, out.Offset)
 	if err := gemm(as, bs, os, 1, 0); err != nil {
 		return nil, err
 	}
-	return out, nil
+	return d.finish(out)
 }
 
 // Matmul is torch.matmul: dot, mv, mm, or a batched product with
 // broadcast batch dims, by the operands' ranks.
-func Matmul(a, b *raw.View) (*raw.View, error) {
+func Matmul(a, b *raw.View) (*raw.View, error) { return matmul(newDest(nil, a, b), a, b) }
+
+// MatmulTo is [Matmul] into out (PyTorch's out=): out must have the
+// result's dtype and shape, or no elements (it is then resized), and no
+// overlapping elements. It may share memory with a or b: the product is
+// then computed into a new view and copied into out, as it is when out
+// cannot be viewed as the batch of matrices the product writes.
+func MatmulTo(out, a, b *raw.View) (*raw.View, error) {
+	return matmul(newDest(out, a, b), a, b)
+}
+
+func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 	da, db := a.Dim(), b.Dim()
 	switch {
 	case da == 0 || db == 0:
 		return nil, errs.New(errs.Shape, "matmul", "both arguments to matmul need to be at least 1D, but they are %dD and %dD", da, db)
 	case da == 1 && db == 1:
-		return Dot(a, b)
+		return dot(d, a, b)
 	case da == 2 && db == 1:
-		return Mv(a, b)
+		return mv(d, a, b)
 	case da == 1 && db == 2:
+		// a row vector times b: mm's checks and messages, then the
+		// matrix-vector product bᵀ·a, which writes the 1-D result
 		ua, _ := Unsqueeze(a, 0)
-		r, err := Mm(ua, b)
-		if err != nil {
+		if err := checkMm(ua, b); err != nil {
 			return nil, err
 		}
-		return Squeeze(r, ptr(0))
+		bt, _ := T(b)
+		return mv(d, bt, a)
 	case da == 2 && db == 2:
-		return Mm(a, b)
+		return mm(d, a, b)
 	}
 	if err := sameFloatDType("matmul", a, b); err != nil {
 		return nil, err
@@ -246,23 +270,30 @@ func Matmul(a, b *raw.View) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
-	outShape := append(append([]int{}, batchShape...), n, m)
-	out, err := empty("matmul", a.DType, outShape, a)
+	// without the dims the 1-D operands gained
+	outShape := append([]int{}, batchShape...)
+	if da != 1 {
+		outShape = append(outShape, n)
+	}
+	if db != 1 {
+		outShape = append(outShape, m)
+	}
+	out, err := d.alloc(a.DType, outShape)
 	if err != nil {
 		return nil, err
 	}
-	o3 := out.WithLayout([]int{nb, n, m}, []int{n * m, m, 1}, 0)
+	o3, err := View(out, []int{nb, n, m})
+	if err != nil {
+		// an out= whose strides cannot be seen as a batch of matrices
+		if out, err = d.scratch(a.DType, outShape); err != nil {
+			return nil, err
+		}
+		o3, _ = View(out, []int{nb, n, m})
+	}
 	if err := gemm(a3, b3, o3, 1, 0); err != nil {
 		return nil, err
 	}
-	// drop the dims the 1-D operands gained
-	switch {
-	case da == 1:
-		return Squeeze(out, ptr(-2))
-	case db == 1:
-		return Squeeze(out, ptr(-1))
-	}
-	return out, nil
+	return d.finish(out)
 }
 
 func ptr(i int) *int { return &i }

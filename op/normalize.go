@@ -19,6 +19,17 @@ import (
 // (copying it first if it is not contiguous) and normalises each row in
 // one pass over memory.
 func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps float64) (*raw.View, error) {
+	return layerNorm(&dest{name: "layer_norm", ins: []*raw.View{x, weight, bias}}, x, normalizedShape, weight, bias, eps)
+}
+
+// LayerNormTo is [LayerNorm] into out, with the rules of [MatmulTo]: out
+// has x's dtype and shape, or no elements; one that shares memory with an
+// operand, or is not contiguous, gets a copy of the result.
+func LayerNormTo(out, x *raw.View, normalizedShape []int, weight, bias *raw.View, eps float64) (*raw.View, error) {
+	return layerNorm(&dest{name: "layer_norm", out: out, ins: []*raw.View{x, weight, bias}}, x, normalizedShape, weight, bias, eps)
+}
+
+func layerNorm(d *dest, x *raw.View, normalizedShape []int, weight, bias *raw.View, eps float64) (*raw.View, error) {
 	const name = "layer_norm"
 	nd, k := x.Dim(), len(normalizedShape)
 	if k == 0 {
@@ -50,14 +61,19 @@ func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps f
 	for _, s := range x.Shape[:nd-k] {
 		m *= s
 	}
-	out, err := empty(name, x.DType, []int{m, n}, x)
+	result, err := d.alloc(x.DType, x.Shape)
 	if err != nil {
 		return nil, err
 	}
-	result := out.WithLayout(append([]int{}, x.Shape...), shape.Contiguous(x.Shape), 0)
 	if m*n == 0 {
 		return result, nil
 	}
+	if !result.IsContiguous() {
+		if result, err = d.scratch(x.DType, x.Shape); err != nil {
+			return nil, err
+		}
+	}
+	out := result.WithLayout([]int{m, n}, []int{n, 1}, result.Offset)
 	xc, err := Contiguous(x)
 	if err != nil {
 		return nil, err
@@ -82,7 +98,7 @@ func LayerNorm(x *raw.View, normalizedShape []int, weight, bias *raw.View, eps f
 	if err := runRows(optable.LayerNorm, []*raw.View{out}, ins, 1, x.DType, &args); err != nil {
 		return nil, err
 	}
-	return result, nil
+	return d.finish(result)
 }
 
 func joinInts(s []int) string {

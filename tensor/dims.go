@@ -156,6 +156,17 @@ func scan(s *optable.Op, dsts []*Tensor, t *Tensor, o Dims) []*Tensor {
 	return rs
 }
 
+// LayerNormTo writes [LayerNorm](x, normalizedShape, weight, bias, eps)
+// into dst and returns dst, with the rules of [MatmulTo]: dst has x's dtype,
+// and its shape or no elements.
+func LayerNormTo(dst, x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
+	checkOut("layer_norm", dst, x, weight, bias)
+	_, err := op.LayerNormTo(dst.view(), x.view(), normalizedShape, weight.view(), bias.view(), eps)
+	must(err)
+	written(dst)
+	return dst
+}
+
 // views returns the views of ts (nil for nil tensors).
 func views(ts []*Tensor) []*raw.View {
 	if ts == nil {

@@ -15,6 +15,20 @@ func Matmul(a, b *Tensor) *Tensor {
 	return r
 }
 
+// MatmulTo writes [Matmul](a, b) into dst and returns dst (PyTorch's out=):
+// dst must have the result's dtype, and its shape or no elements (it is
+// then resized); a dst with overlapping elements is an overlap error. dst
+// may share memory with a or b (the product is then computed aside and
+// copied in). Like every out= op it records nothing for autograd, and
+// panics if an argument requires grad while grad mode is on.
+func MatmulTo(dst, a, b *Tensor) *Tensor {
+	checkOut("matmul", dst, a, b)
+	_, err := op.MatmulTo(dst.view(), a.view(), b.view())
+	must(err)
+	written(dst)
+	return dst
+}
+
 // Matmul returns t·other; see [Matmul].
 func (t *Tensor) Matmul(other *Tensor) *Tensor { return Matmul(t, other) }
 

@@ -44,7 +44,7 @@ var allowed = map[string][]string{
 	"kernel": {"device", "dtype", "iter", "optable"},
 	// backends: the contract, never op or tensor
 	"backend/cpu":                  slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
-	"backend/cpu/internal/gemm":    {"backend/cpu/internal/cpufeat"},
+	"backend/cpu/internal/gemm":    {"dtype", "backend/cpu/internal/cpufeat", "backend/cpu/internal/vec"},
 	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat"},
 	"backend/cpu/internal/cpufeat": nil,
 	"backend/ref":                  planner,

@@ -102,17 +102,68 @@ func BenchmarkLinear(b *testing.B) {
 func BenchmarkKernel(b *testing.B) {
 	const k = 256
 	b.Run("F32", func(b *testing.B) {
-		a, bb, c := aligned[float32](k*mrF32), aligned[float32](k*nrF32), aligned[float32](mrF32*nrF32)
+		mr, nr := f32.mr, f32.nr
+		a, bb, c := aligned[float32](k*mr), aligned[float32](k*nr), aligned[float32](mr*nr)
 		for i := 0; i < b.N; i++ {
-			f32.kernel(k, a, bb, c, nrF32, 1, 0)
+			f32.kernel(k, a, bb, c, nr, 1, 0)
 		}
-		reportFlops(b, 2*k*mrF32*nrF32)
+		reportFlops(b, 2*float64(k*mr*nr))
 	})
 	b.Run("F64", func(b *testing.B) {
-		a, bb, c := aligned[float64](k*mrF64), aligned[float64](k*nrF64), aligned[float64](mrF64*nrF64)
+		mr, nr := f64.mr, f64.nr
+		a, bb, c := aligned[float64](k*mr), aligned[float64](k*nr), aligned[float64](mr*nr)
 		for i := 0; i < b.N; i++ {
-			f64.kernel(k, a, bb, c, nrF64, 1, 0)
+			f64.kernel(k, a, bb, c, nr, 1, 0)
 		}
-		reportFlops(b, 2*k*mrF64*nrF64)
+		reportFlops(b, 2*float64(k*mr*nr))
 	})
+	if bf16dot != nil {
+		b.Run("BF16", func(b *testing.B) {
+			mr, nr := bf16dot.mr, bf16dot.nr
+			a, bb, c := aligned[uint32](k*mr), aligned[uint32](k*nr), aligned[float32](mr*nr)
+			for i := 0; i < b.N; i++ {
+				bf16dot.kernel(k, a, bb, c, nr, 1, 0)
+			}
+			reportFlops(b, 4*float64(k*mr*nr)) // k pairs
+		})
+	}
+}
+
+// BenchmarkHalf times square row-major products of 16-bit floats.
+func BenchmarkHalf(b *testing.B) {
+	for _, h := range halves {
+		for _, n := range []int{128, 512} {
+			b.Run(fmt.Sprintf("%s/%d", h.name, n), func(b *testing.B) {
+				x, y, z := make([]uint16, n*n), make([]uint16, n*n), make([]uint16, n*n)
+				for i, v := range randSlice[float32](n * n) {
+					x[i], y[len(y)-1-i] = h.from(v), h.from(v)
+				}
+				b.ReportAllocs()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					h.f(1, n, n, n, 1, x, 0, n, 1, y, 0, n, 1, 0, z, 0, n, 1)
+				}
+				reportFlops(b, 2*float64(n)*float64(n)*float64(n))
+			})
+		}
+	}
+}
+
+// BenchmarkGemv times matrix-vector products (torch.mv) of a row-major
+// and a column-major 4096×4096 float32 matrix.
+func BenchmarkGemv(b *testing.B) {
+	const n = 4096
+	a, x, y := randSlice[float32](n*n), randSlice[float32](n), make([]float32, n)
+	for _, l := range []struct {
+		name     string
+		rsA, csA int
+	}{{"N", n, 1}, {"T", 1, n}} {
+		b.Run(l.name, func(b *testing.B) {
+			b.SetBytes(4 * n * n)
+			b.ReportAllocs()
+			for i := 0; i < b.N; i++ {
+				F32(n, 1, n, 1, a, l.rsA, l.csA, x, 1, 1, 0, y, 1, 1)
+			}
+		})
+	}
 }

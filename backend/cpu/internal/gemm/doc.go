@@ -1,10 +1,13 @@
 // Package gemm computes the general matrix products of goten's CPU backend:
 // C = alpha·A·B + beta·C for float32 (F32) and float64 (F64) matrices, and
-// batches of such products (F32Batched, F64Batched). It does what BLAS's
-// sgemm and dgemm do, but every operand is a slice with a row and a column
-// stride instead of a transpose flag and a leading dimension, so any
-// strided view of a tensor is an operand as it is. Package cpu's
-// Backend.MatMul runs its float32 and float64 products here.
+// batches of such products (F32Batched, F64Batched), and batches of
+// bfloat16 and float16 products (BF16Batched, F16Batched: computed in
+// float32, rounded once) and of integer ones (IntBatched: computed in
+// int64, wrapping). It does what BLAS's sgemm and dgemm do, but every
+// operand is a slice with a row and a column stride instead of a transpose
+// flag and a leading dimension, so any strided view of a tensor is an
+// operand as it is. Package cpu's Backend.MatMul runs all its products
+// here.
 //
 // # Overview
 //
@@ -20,8 +23,15 @@
 //
 // The implementation is BLIS's (Note [Blocking]): blocks of A and B are
 // packed into contiguous slivers sized for the caches, and a microkernel
-// keeps a tile of C in registers (6×16 for float32, 6×8 for float64) while
-// it runs along k.
+// keeps a tile of C in registers (12×32 float32 or 12×16 float64 with
+// AVX-512, 6×16 or 6×8 with AVX2) while it runs along k. One driver,
+// generic in the operands' element type, the packed one and the one it
+// computes in, runs every kind of product: 16-bit floats are converted to
+// float32 as they are packed, or packed as pairs for a bfloat16
+// dot-product kernel (Note [Reduced precision]); integers are widened to
+// int64 (Note [Integer products]). Products with m or n of 1 run on
+// matrix-vector kernels instead, straight from A (Note [Matrix-vector
+// products]).
 //
 // # Strides
 //
@@ -59,17 +69,18 @@
 // The microkernels read A and B as packed by packA and packB (pack.go). A
 // sliver of A holds mr rows, one k step after another: element (i, p) of
 // the sliver at index p*mr+i. A sliver of B holds nr columns the same way:
-// element (p, j) at p*nr+j. The buffers start on a 64-byte boundary, and a
-// k step of a B sliver is 64 bytes, one cache line, in both types. Rows
-// and columns past the edge of the block are zero (Note [Edges]). The
-// kernel stores its mr×nr tile of C with row stride ldc and unit column
-// stride.
+// element (p, j) at p*nr+j. The bfloat16 dot-product kernel's step is a
+// pair of k, two bfloat16 in a uint32. The buffers start on a 64-byte
+// boundary; a k step of a B sliver is one or two cache lines. Rows and
+// columns past the edge of the block are zero (Note [Edges]). The kernel
+// stores its mr×nr tile of C with row stride ldc and unit column stride.
 //
 // # Concurrency
 //
 // The functions may be called from any number of goroutines at once, as
-// long as no call writes memory that another reads or writes. A call returns when its product is complete. A large
-// product, or a batch, runs on up to GOMAXPROCS goroutines: the caller and
+// long as no call writes memory that another reads or writes. A call
+// returns when its product is complete. A large product, or a batch, runs
+// on up to GOMAXPROCS goroutines: the caller and
 // helpers from a pool of long-lived worker goroutines, started when first
 // needed and never stopped, which poll for work for a while after each
 // task before they park (Note [Spinning workers]). How products and
@@ -87,28 +98,41 @@
 // is summed kc at a time into C; Note [Blocking]), and, for beta other
 // than 0 and 1, on whether the element lies in an edge tile (Note
 // [Edges]). It is therefore not bit for bit that of a plain triple loop or
-// of another BLAS. float32 products accumulate in float32.
+// of another BLAS. float32 products accumulate in float32, and so do the
+// 16-bit ones; integer products are exact modulo 2^64, so their results
+// depend on nothing.
 //
 // # Assembly and pure-Go twins
 //
 // The layout follows package vec (and gonum's internal/asm). The
-// microkernels and the whole-sliver packing routines are written in Go,
-// kernelF32Go and kernelF64Go (kernel.go) and packCopyGo and packTransGo
-// (pack.go), and in AVX2/FMA assembly (zz_gemm_amd64.s, declared in
-// zz_stubs_amd64.go). f32 and f64 (api.go) start with the Go twins; on
-// amd64, unless the purego build tag is set, init (gemm_amd64.go) puts the
-// assembly in their place when CPUID and XGETBV report AVX2, FMA and YMM
-// state saved by the OS. With purego, or on other architectures, the Go
-// twins run (gemm_noasm.go). Each assembly routine's doc points to its
-// twin, whose doc comment is the exact computation: the packing routines
-// match it bit for bit, the kernels up to the rounding of the fused
-// multiply-adds. TestKernelTwins and TestPackTwins compare them. The
-// assembly uses AVX2 and FMA on the 16 YMM registers only, not AVX-512.
+// microkernels, the whole-sliver packing routines and the matrix-vector
+// kernels are written in Go (kernelGo and kernelPairsGo in kernel.go, the
+// packs in pack.go, gemvDotGo and gemvAxpyGo in gemv.go) and in assembly
+// (zz_gemm_amd64.s, declared in zz_stubs_amd64.go). f32, f64, bf16 and
+// f16 (api.go) start with the Go twins; on amd64, unless the purego build
+// tag is set, init (gemm_amd64.go) puts the assembly of the level package
+// cpufeat reports in their place (its Note [Kernel levels]): AVX-512
+// microkernels (and, with AVX512-BF16, the bfloat16 dot-product kernel,
+// bf16dot) at AVX512, AVX2/FMA ones at AVX2; the packs and matrix-vector
+// kernels are AVX2 (float16 packs need F16C) at both. GOTEN_CPU=avx2 or
+// generic lowers the level, so every path is tested on a machine that has
+// the highest (TestLevel checks that the kernels installed are the
+// level's). With purego, or on other architectures, the Go twins run
+// (gemm_noasm.go). Each assembly routine's doc points to its twin, whose
+// doc comment is the exact computation: the packing routines match it bit
+// for bit (a float16 NaN's payload aside), the kernels up to the rounding
+// of the fused multiply-adds. TestKernelTwins, TestPackTwins,
+// TestConvTwins, TestPairTwins and TestGemvTwins compare them. Only the
+// functions named for AVX-512 use its registers (TestAVX512Names holds
+// the rule); the rest use AVX2, FMA and F16C on the 16 YMM registers.
 //
 // The assembly and its declarations are generated with avo from goten's
-// asm module (asm/gemm.go), never edited by hand. To regenerate, run go
-// generate in this directory (the directive is in gemm_amd64.go), or from
-// goten's asm directory:
+// asm module (asm/gemm.go, gemm512.go, gemmconv.go and gemv.go), never
+// edited by hand. avo and the Go assembler have no VDPBF16PS, so
+// asm/gemm512.go writes it as its bytes (encodeVDPBF16PS, checked against
+// GNU as by the asm module's TestEVEX) with the instruction in a comment
+// beside them. To regenerate, run go generate in this directory (the
+// directive is in gemm_amd64.go), or from goten's asm directory:
 //
 //	go run . -out ../backend/cpu/internal/gemm/zz_gemm_amd64.s \
 //	    -stubs ../backend/cpu/internal/gemm/zz_stubs_amd64.go -pkg gemm
@@ -128,4 +152,8 @@
 //   - Note [Threads] (gemm.go): when and how products and batches are cut
 //     across goroutines, and why results do not depend on it.
 //   - Note [Spinning workers] (pool.go): the helper goroutines.
+//   - Note [Reduced precision] (gemm.go): bfloat16 and float16 products,
+//     summed in float32 and rounded once.
+//   - Note [Integer products] (int.go): integers in int64.
+//   - Note [Matrix-vector products] (gemv.go): products with m or n of 1.
 package gemm

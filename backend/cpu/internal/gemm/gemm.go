@@ -7,29 +7,72 @@ import (
 	"unsafe"
 )
 
-// float is the element type of a product.
+// float is a floating-point type products compute in.
 type float interface{ float32 | float64 }
+
+// num is the type a product computes in: its microkernel's accumulators,
+// alpha and beta. Integer products compute in int64 (Note [Integer
+// products]).
+type num interface{ float32 | float64 | int64 }
+
+// elem is the element type of the operands: a float, the bits of a
+// bfloat16 or float16 (which compute in float32; Note [Reduced
+// precision]), or an integer.
+type elem interface {
+	float32 | float64 | uint16 | uint8 | int8 | int16 | int32 | int64
+}
+
+// packed is the element type of the packed slivers the microkernel reads:
+// the type it computes in, or a pair of bfloat16 in a uint32 (the low half
+// the earlier k step) for the dot-product kernels.
+type packed interface {
+	float32 | float64 | uint32 | int64
+}
 
 // kernelFunc is a microkernel: it multiplies the packed sliver a (k steps of
 // mr elements) by the packed sliver b (k steps of nr elements) and sets the
 // mr×nr tile at c (row stride ldc, unit column stride) to alpha·AB + beta·C;
-// beta == 0 stores alpha·AB without reading C. k ≥ 1.
-type kernelFunc[T float] func(k int, a, b, c []T, ldc int, alpha, beta T)
+// beta == 0 stores alpha·AB without reading C. k ≥ 1. A step is one k of
+// the product, or two for the dot-product kernels.
+type kernelFunc[P packed, T num] func(k int, a, b []P, c []T, ldc int, alpha, beta T)
 
-// impl is one element type's microkernel and blocking; see Note [Blocking].
-type impl[T float] struct {
-	kernel         kernelFunc[T]
-	copyA, transA  packFunc[T] // whole slivers of mr rows; see packA
-	copyB, transB  packFunc[T] // whole slivers of nr columns; see packB
-	mr, nr         int         // microkernel tile (fixed by the kernel)
-	kc, mc, nc     int         // cache blocks: mc a multiple of mr, nc of nr
-	parallelWork   int         // m·n·k from which a product uses more than one goroutine
-	workPerThread  int         // m·n·k each goroutine should get at least
-	batchSmallWork int         // per-product m·n·k below which a batch is split across goroutines
-	partsPerThread int         // parts a parallel product is cut into, per goroutine
+// sliverFunc packs one sliver: n ≤ w lines (rows of A or columns of B) of
+// k elements each, line i's element p at src[i*ls+p*ps], into dst (w is
+// the impl's mr or nr), with zeros past line n and, for pairs, past k;
+// see packA and packB.
+type sliverFunc[S elem, P packed] func(dst []P, src []S, n, k, ls, ps int)
 
-	mu   sync.Mutex      // guards free
-	free []*workspace[T] // see Note [Workspaces]
+// impl is one kind of product's microkernel, packing and blocking; see
+// Note [Blocking]. S is the operands' element type, P the packed one and T
+// the type the kernel computes in.
+type impl[S elem, P packed, T num] struct {
+	kernel           kernelFunc[P, T]
+	sliverA, sliverB sliverFunc[S, P]
+	pairs            bool // a k step of the kernel is two k of the product
+	// toT and fromT convert rows of C to and from T when S is not T
+	// (Note [Reduced precision]); fromT rounds to nearest even.
+	toT            func(dst []T, src []S)
+	fromT          func(dst []S, src []T)
+	mr, nr         int // microkernel tile (fixed by the kernel)
+	kc, mc, nc     int // cache blocks: mc a multiple of mr, nc of nr, kc even
+	parallelWork   int // m·n·k from which a product uses more than one goroutine
+	workPerThread  int // m·n·k each goroutine should get at least
+	batchSmallWork int // per-product m·n·k below which a batch is split across goroutines
+	partsPerThread int // parts a parallel product is cut into, per goroutine
+
+	gemv *gemvKit[T] // nil: no matrix-vector kernels (Note [Matrix-vector products])
+
+	mu   sync.Mutex            // guards free
+	free []*workspace[S, P, T] // see Note [Workspaces]
+	vecs vecPool[S, T]         // gemv's workspaces
+}
+
+// steps returns how many kernel steps cover k elements of the product.
+func (im *impl[S, P, T]) steps(k int) int {
+	if im.pairs {
+		return (k + 1) / 2
+	}
+	return k
 }
 
 // Note [Workspaces]
@@ -66,17 +109,21 @@ type impl[T float] struct {
 // workspaces of kc·nc + mc·kc + mr·nr elements per type, about 50 MiB of
 // float32 and 98 MiB of float64.
 
-// workspace holds one goroutine's pack buffers and edge tile.
-type workspace[T float] struct {
-	a, b, tmp []T
+// workspace holds one goroutine's pack buffers, its edge tile and, for a
+// product of 16-bit floats longer than kc, its float32 accumulator of C
+// (Note [Reduced precision]).
+type workspace[S elem, P packed, T num] struct {
+	a, b     []P
+	tmp, acc []T
+	cs       []S // a row of C, for conversions (maxNR)
 }
 
 // maxFree bounds the workspaces kept for reuse.
 const maxFree = 16
 
 // getWorkspace returns a workspace whose buffers fit the blocks of p.
-func (im *impl[T]) getWorkspace(p *problem[T]) *workspace[T] {
-	var w *workspace[T]
+func (im *impl[S, P, T]) getWorkspace(p *problem[S, T]) *workspace[S, P, T] {
+	var w *workspace[S, P, T]
 	im.mu.Lock()
 	if n := len(im.free); n > 0 {
 		w = im.free[n-1]
@@ -84,20 +131,31 @@ func (im *impl[T]) getWorkspace(p *problem[T]) *workspace[T] {
 	}
 	im.mu.Unlock()
 	if w == nil {
-		w = &workspace[T]{tmp: aligned[T](im.mr * im.nr)}
+		w = &workspace[S, P, T]{tmp: aligned[T](im.mr * im.nr), cs: make([]S, maxNR)}
 	}
-	kc := min(im.kc, p.k)
-	if n := min(im.mc, roundUp(p.m, im.mr)) * kc; len(w.a) < n {
-		w.a = aligned[T](n)
+	kp := im.steps(min(im.kc, p.k))
+	if n := min(im.mc, roundUp(p.m, im.mr)) * kp; len(w.a) < n {
+		w.a = aligned[P](n)
 	}
-	if n := kc * min(im.nc, roundUp(p.n, im.nr)); len(w.b) < n {
-		w.b = aligned[T](n)
+	if n := kp * min(im.nc, roundUp(p.n, im.nr)); len(w.b) < n {
+		w.b = aligned[P](n)
+	}
+	if im.toT != nil && p.k > im.kc {
+		if n := roundUp(p.m, im.mr) * im.accStride(p); len(w.acc) < n {
+			w.acc = aligned[T](n)
+		}
 	}
 	return w
 }
 
+// accStride is the row stride of a workspace's accumulator for p: a panel
+// of nc columns, whole tiles.
+func (im *impl[S, P, T]) accStride(p *problem[S, T]) int {
+	return roundUp(min(im.nc, p.n), im.nr)
+}
+
 // putWorkspace keeps w for reuse.
-func (im *impl[T]) putWorkspace(w *workspace[T]) {
+func (im *impl[S, P, T]) putWorkspace(w *workspace[S, P, T]) {
 	im.mu.Lock()
 	if len(im.free) < maxFree {
 		im.free = append(im.free, w)
@@ -110,10 +168,10 @@ func roundUp(n, m int) int { return (n + m - 1) / m * m }
 // aligned returns a zeroed slice of n elements starting on a 64-byte
 // boundary (a cache line, and the packed slivers' vector loads never split
 // one).
-func aligned[T float](n int) []T {
-	var z T
+func aligned[E packed](n int) []E {
+	var z E
 	size := int(unsafe.Sizeof(z))
-	s := make([]T, n+64/size)
+	s := make([]E, n+64/size)
 	off := int(uintptr(unsafe.Pointer(unsafe.SliceData(s)))%64) / size
 	if off != 0 {
 		off = 64/size - off
@@ -122,10 +180,10 @@ func aligned[T float](n int) []T {
 }
 
 // problem is one product C = alpha·A·B + beta·C with element strides.
-type problem[T float] struct {
+type problem[S elem, T num] struct {
 	m, n, k     int
 	alpha, beta T
-	a, b, c     []T
+	a, b, c     []S
 	rsA, csA    int
 	rsB, csB    int
 	rsC, csC    int
@@ -133,7 +191,7 @@ type problem[T float] struct {
 
 // check panics unless every element the product touches lies inside its
 // slice and the strides are valid. name is the exported function.
-func (p *problem[T]) check(name string) {
+func (p *problem[S, T]) check(name string) {
 	if p.m < 0 || p.n < 0 || p.k < 0 {
 		panic(fmt.Sprintf("gemm.%s: negative dimension m=%d n=%d k=%d", name, p.m, p.n, p.k))
 	}
@@ -185,7 +243,7 @@ func extent(name, what string, n, r, c, rs, cs int) {
 
 // normalize drops the strides of dimensions of size 1 and turns a C with
 // unit row stride into its transpose; see Note [Transposed C].
-func (p *problem[T]) normalize() {
+func (p *problem[S, T]) normalize() {
 	if p.n == 1 {
 		p.csC = 1
 	}
@@ -200,27 +258,57 @@ func (p *problem[T]) normalize() {
 	}
 }
 
-// scaleC sets C = beta·C (C = 0 when beta is 0, whatever C held).
-func (p *problem[T]) scaleC() {
-	for i := 0; i < p.m; i++ {
-		row := p.c[i*p.rsC:]
-		if p.csC == 1 {
-			row = row[:p.n]
-			if p.beta == 0 {
-				clear(row)
+// cT returns C as a slice of T when the operands are of the type the
+// product computes in.
+func (p *problem[S, T]) cT() ([]T, bool) {
+	c, ok := any(p.c).([]T)
+	return c, ok
+}
+
+// scaleC sets C = beta·C (C = 0 when beta is 0, whatever C held), rounding
+// each element once when C is of a 16-bit type.
+func scaleC[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T]) {
+	if c, ok := p.cT(); ok {
+		for i := 0; i < p.m; i++ {
+			row := c[i*p.rsC:]
+			if p.csC == 1 {
+				row = row[:p.n]
+				if p.beta == 0 {
+					clear(row)
+					continue
+				}
+				for j := range row {
+					row[j] *= p.beta
+				}
 				continue
 			}
-			for j := range row {
-				row[j] *= p.beta
+			for j := 0; j < p.n; j++ {
+				if p.beta == 0 {
+					row[j*p.csC] = 0
+				} else {
+					row[j*p.csC] *= p.beta
+				}
 			}
-			continue
 		}
-		for j := 0; j < p.n; j++ {
+		return
+	}
+	// A rare case (k or alpha 0): these buffers are allocated each time.
+	t, buf := make([]T, maxNR), make([]S, maxNR)
+	for i := 0; i < p.m; i++ {
+		for j := 0; j < p.n; j += maxNR {
+			w := min(maxNR, p.n-j)
+			c := p.c[i*p.rsC+j*p.csC:]
 			if p.beta == 0 {
-				row[j*p.csC] = 0
-			} else {
-				row[j*p.csC] *= p.beta
+				for q := 0; q < w; q++ {
+					c[q*p.csC] = 0
+				}
+				continue
 			}
+			im.loadC(t, 0, c, 0, p.csC, 1, w, buf)
+			for q := range t[:w] {
+				t[q] *= p.beta
+			}
+			im.storeC(c, 0, p.csC, t, 0, 1, w, buf)
 		}
 	}
 }
@@ -239,39 +327,49 @@ func (p *problem[T]) scaleC() {
 //	      for jr := 0; jr < nc; jr += nr   macro
 //	        for ir := 0; ir < mc; ir += mr macro: kernel on an mr×nr tile of C
 //
-// The microkernel (kernelF32Go and kernelF64Go, and their assembly from
-// goten's asm/gemm.go) keeps an mr×nr tile of C in registers (twelve YMM
-// accumulators in the assembly) and adds to it kc outer products of an A
-// sliver column (mr elements) and a B sliver row (nr elements), then
-// stores the tile once. In macro the B sliver is the same for every trip of
-// the ir loop and stays in L1 while the A slivers stream past it; the
-// mc×kc block of A is read again for every B sliver and is sized for L2;
-// the kc×nc panel of B is read again for every block of A and is sized for
-// L3.
+// The microkernel (kernelGo, and the assembly from goten's asm/gemm.go
+// and asm/gemm512.go) keeps an mr×nr tile of C in registers (twelve YMM
+// accumulators in the AVX2 assembly, 24 ZMM in the AVX-512) and adds to it
+// kc outer products of an A sliver column (mr elements) and a B sliver row
+// (nr elements), then stores the tile once. In macro the B sliver is the
+// same for every trip of the ir loop and stays in L1 while the A slivers
+// stream past it; the mc×kc block of A is read again for every B sliver
+// and is sized for L2; the kc×nc panel of B is read again for every block
+// of A and is sized for L3.
 // Packing (pack.go) copies each block into the order the kernel reads,
 // whatever A's and B's strides: sliver after sliver, each k step's mr or
 // nr elements next to each other, in buffers that start on a cache line
-// (aligned), with zeros past the edges of the matrix (Note [Edges]). A k
-// step of a B sliver is nr elements, 64 bytes, one cache line, in both
-// types. Each block of A is packed once per panel of B (once in all when
-// n ≤ nc) and each panel of B once: k·(m·⌈n/nc⌉ + n) elements copied, small
-// against the 2·m·n·k flops.
+// (aligned), with zeros past the edges of the matrix (Note [Edges]). Each
+// block of A is packed once per panel of B (once in all when n ≤ nc) and
+// each panel of B once: k·(m·⌈n/nc⌉ + n) elements copied, small against
+// the 2·m·n·k flops.
 //
-// The blocks (f32 and f64 in api.go), with what they occupy on the
-// project's machine (AMD EPYC, 2 cores, 48 KiB of L1d and 1 MiB of L2 per
-// core, 32 MiB of L3 shared, as lscpu reports):
+// The blocks (api.go and gemm_amd64.go), with what they occupy on the
+// project's machine (AMD EPYC Zen 5, 2 cores, 48 KiB of L1d and 1 MiB of
+// L2 per core, 32 MiB of L3 shared, as lscpu reports):
 //
-//	        mr×nr  kc   B sliver  A sliver  mc   A block  nc    B panel
-//	f32     6×16   256  16 KiB    6 KiB     144  144 KiB  3072  3 MiB
-//	f64     6×8    256  16 KiB    12 KiB    72   144 KiB  3072  6 MiB
+//	                mr×nr  kc   B sliver  A sliver  mc   A block  nc    B panel
+//	f32 AVX-512     12×32  256  32 KiB    12 KiB    288  288 KiB  3072  3 MiB
+//	f64 AVX-512     12×16  256  32 KiB    24 KiB    144  288 KiB  3072  6 MiB
+//	bf16 AVX512-BF16 12×32 512  32 KiB    12 KiB    288  288 KiB  3072  3 MiB
+//	f32 AVX2         6×16  256  16 KiB    6 KiB     144  144 KiB  3072  3 MiB
+//	f64 AVX2         6×8   256  16 KiB    12 KiB    72   144 KiB  3072  6 MiB
 //
-// The B sliver takes a third of L1, which leaves room for the A sliver and
-// the C tile passing through; the A block a seventh of L2; the B panel
-// fits in L3 even once per core (each goroutine packs its own; Note
-// [Threads]). kc also sets how many k steps one load and store of the C
-// tile is spread over. mc is a multiple of mr and nc of nr, so only the
-// last block of each dimension has partial tiles. BenchmarkTune
-// (tune_test.go) times other values of kc, mc and nc for float32.
+// (the bfloat16 dot-product kernel's steps are pairs of k, so its kc of
+// 512 packs as many bytes as float32's 256). The B sliver takes up to two
+// thirds of L1, which leaves room for the A sliver and the C tile passing
+// through; the A block about a quarter of L2; the B panel fits in L3 even
+// once per core (each goroutine packs its own; Note [Threads]). kc also
+// sets how many k steps one load and store of the C tile is spread over.
+// mc is a multiple of mr and nc of nr, so only the last block of each
+// dimension has partial tiles. BenchmarkTune (tune_test.go) times other
+// values of kc, mc and nc for float32. The AVX-512 tiles were chosen among
+// 12×32, 14×32, 6×64 and 8×48 (and their float64 halves), which all ran
+// the kernel alone at the machine's peak (about 275 GFLOP/s of float32 per
+// core) and the 1024³ product within noise of each other: 12×32 leaves 4
+// ZMM registers spare, its edges waste little on sizes that are multiples
+// of 3·2^j (768, 3072) or of 2^j, and 32 columns keep a k step of B at two
+// cache lines.
 //
 // A k longer than kc is summed kc at a time: the first block stores
 // alpha·AB + beta·C and the next ones add their alpha·AB with beta = 1. C
@@ -280,20 +378,24 @@ func (p *problem[T]) scaleC() {
 
 // run computes the product on the calling goroutine with ws's buffers: the
 // five loops of Note [Blocking]. k ≥ 1, alpha ≠ 0.
-func (p *problem[T]) run(im *impl[T], ws *workspace[T]) {
+func run[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], ws *workspace[S, P, T]) {
 	for jc := 0; jc < p.n; jc += im.nc {
 		nc := min(im.nc, p.n-jc)
 		for pc := 0; pc < p.k; pc += im.kc {
 			kc := min(im.kc, p.k-pc)
 			packB(im, ws.b, p.b[pc*p.rsB+jc*p.csB:], kc, nc, p.rsB, p.csB)
-			beta := p.beta
-			if pc > 0 {
-				beta = 1
-			}
 			for ic := 0; ic < p.m; ic += im.mc {
 				mc := min(im.mc, p.m-ic)
 				packA(im, ws.a, p.a[ic*p.rsA+pc*p.csA:], mc, kc, p.rsA, p.csA)
-				p.macro(im, ws, ic, jc, mc, nc, kc, beta)
+				if c, ok := p.cT(); ok {
+					beta := p.beta
+					if pc > 0 {
+						beta = 1
+					}
+					macro(im, p, c, ws, ic, jc, mc, nc, im.steps(kc), beta)
+				} else {
+					macroReduced(im, p, ws, ic, jc, mc, nc, im.steps(kc), pc == 0, pc+kc == p.k)
+				}
 			}
 		}
 	}
@@ -333,26 +435,27 @@ func (p *problem[T]) run(im *impl[T], ws *workspace[T]) {
 // tiles are edges depends only on m, n and the strides, never on how the
 // product was split.
 
-// macro runs the microkernel over the packed mc×kc block of A and kc×nc
-// panel of B, updating C's block at (ic, jc).
-func (p *problem[T]) macro(im *impl[T], ws *workspace[T], ic, jc, mc, nc, kc int, beta T) {
+// macro runs the microkernel over the packed block of A (mc rows) and
+// panel of B (nc columns), kp kernel steps long, updating C's block at
+// (ic, jc); c is p.c, of the type the kernel computes in.
+func macro[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], c []T, ws *workspace[S, P, T], ic, jc, mc, nc, kp int, beta T) {
 	mr, nr := im.mr, im.nr
 	kernel := im.kernel
 	rsC, csC := p.rsC, p.csC
 	for jr := 0; jr < nc; jr += nr {
 		nrr := min(nr, nc-jr)
-		bp := ws.b[jr*kc : (jr+nr)*kc]
+		bp := ws.b[jr*kp : (jr+nr)*kp]
 		for ir := 0; ir < mc; ir += mr {
 			mrr := min(mr, mc-ir)
-			ap := ws.a[ir*kc : (ir+mr)*kc]
-			c := p.c[(ic+ir)*rsC+(jc+jr)*csC:]
+			ap := ws.a[ir*kp : (ir+mr)*kp]
+			c := c[(ic+ir)*rsC+(jc+jr)*csC:]
 			if mrr == mr && nrr == nr && csC == 1 {
-				kernel(kc, ap, bp, c, rsC, p.alpha, beta)
+				kernel(kp, ap, bp, c, rsC, p.alpha, beta)
 				continue
 			}
 			// A partial tile, or C without unit column stride: Note [Edges].
 			t := ws.tmp
-			kernel(kc, ap, bp, t, nr, 1, 0)
+			kernel(kp, ap, bp, t, nr, 1, 0)
 			for i := 0; i < mrr; i++ {
 				ti := t[i*nr : i*nr+nrr]
 				ci := c[i*rsC:]
@@ -366,6 +469,106 @@ func (p *problem[T]) macro(im *impl[T], ws *workspace[T], ic, jc, mc, nc, kc int
 					}
 				}
 			}
+		}
+	}
+}
+
+// Note [Reduced precision]
+//
+// bfloat16 and float16 products compute in float32 and round each element
+// of C once, at the end, to nearest even, as PyTorch's CPU products do
+// (its BLAS-less gemm accumulates in float32, oneDNN's bf16 gemm in
+// float32 registers). Their operands are converted to float32 as they are
+// packed (or, for the bfloat16 dot-product kernel, packed as bfloat16
+// pairs that the kernel multiplies into float32 sums), so nothing of the
+// size of A or B is converted ahead, and the float32 microkernel does the
+// arithmetic.
+//
+// C must not be rounded between blocks of k (Note [Blocking]): summing kc
+// at a time into a bfloat16 C would round after every block. So the
+// kernel never writes C. When k fits in one block (k ≤ kc), each tile is
+// computed into the workspace's tile tmp, with C converted into it first
+// when beta ≠ 0 (the kernel then adds beta·C in float32), and the tile is
+// converted into C once. A longer k sums into the workspace's float32
+// accumulator acc, which holds the part's rows of C for one panel of nc
+// columns: the first block of k stores alpha·AB (+ beta·C, converted in
+// as above), the next ones add their alpha·AB, and the last converts the
+// tile into C. The accumulator, m·nc floats, is the only buffer the size
+// of C a product ever allocates; it is kept with the workspace (Note
+// [Workspaces]).
+//
+// The rounding is then the same as a float32 product's: one fused
+// multiply-add per k in the assembly (the bfloat16 dot-product kernel adds
+// two products per step, and flushes subnormal inputs and sums to zero, as
+// VDPBF16PS does; oneDNN's kernels run the same instruction), then one
+// rounding of the float32 result to 16 bits.
+
+// macroReduced is macro for a C of a 16-bit type (S not T): Note [Reduced
+// precision]. first and last say whether the block of k is the product's
+// first and last.
+func macroReduced[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], ws *workspace[S, P, T], ic, jc, mc, nc, kp int, first, last bool) {
+	mr, nr := im.mr, im.nr
+	kernel := im.kernel
+	rsC, csC := p.rsC, p.csC
+	ldAcc := 0
+	if !first || !last {
+		ldAcc = im.accStride(p)
+	}
+	for jr := 0; jr < nc; jr += nr {
+		nrr := min(nr, nc-jr)
+		bp := ws.b[jr*kp : (jr+nr)*kp]
+		for ir := 0; ir < mc; ir += mr {
+			mrr := min(mr, mc-ir)
+			ap := ws.a[ir*kp : (ir+mr)*kp]
+			c := p.c[(ic+ir)*rsC+(jc+jr)*csC:]
+			t, ldt := ws.tmp, nr
+			if ldAcc != 0 {
+				t, ldt = ws.acc[(ic+ir)*ldAcc+jr:], ldAcc
+			}
+			beta := T(1)
+			if first {
+				beta = p.beta
+				if beta != 0 {
+					im.loadC(t, ldt, c, rsC, csC, mrr, nrr, ws.cs)
+				}
+			}
+			kernel(kp, ap, bp, t, ldt, p.alpha, beta)
+			if last {
+				im.storeC(c, rsC, csC, t, ldt, mrr, nrr, ws.cs)
+			}
+		}
+	}
+}
+
+// loadC converts the mrr×nrr tile of C at c (strides rsC, csC) into t (row
+// stride ldt), gathering strided rows through buf (nrr ≤ len(buf)).
+func (im *impl[S, P, T]) loadC(t []T, ldt int, c []S, rsC, csC, mrr, nrr int, buf []S) {
+	for i := 0; i < mrr; i++ {
+		ci := c[i*rsC:]
+		if csC == 1 {
+			im.toT(t[i*ldt:i*ldt+nrr], ci[:nrr])
+			continue
+		}
+		for j := range nrr {
+			buf[j] = ci[j*csC]
+		}
+		im.toT(t[i*ldt:i*ldt+nrr], buf[:nrr])
+	}
+}
+
+// storeC converts the mrr×nrr tile t (row stride ldt) into C at c
+// (strides rsC, csC), rounding to nearest even, scattering strided rows
+// through buf (nrr ≤ len(buf)).
+func (im *impl[S, P, T]) storeC(c []S, rsC, csC int, t []T, ldt, mrr, nrr int, buf []S) {
+	for i := 0; i < mrr; i++ {
+		ci := c[i*rsC:]
+		if csC == 1 {
+			im.fromT(ci[:nrr], t[i*ldt:i*ldt+nrr])
+			continue
+		}
+		im.fromT(buf[:nrr], t[i*ldt:i*ldt+nrr])
+		for j, v := range buf[:nrr] {
+			ci[j*csC] = v
 		}
 	}
 }
@@ -410,7 +613,7 @@ func (p *problem[T]) macro(im *impl[T], ws *workspace[T], ic, jc, mc, nc, kc int
 // are the same bit for bit for any GOMAXPROCS.
 
 // threads returns how many goroutines a product of m·n·k = work should use.
-func (im *impl[T]) threads(work int) int {
+func (im *impl[S, P, T]) threads(work int) int {
 	t := runtime.GOMAXPROCS(0)
 	if t <= 1 || work < im.parallelWork {
 		return 1
@@ -419,25 +622,28 @@ func (im *impl[T]) threads(work int) int {
 }
 
 // gemm computes one checked product with up to threads goroutines.
-func gemm[T float](im *impl[T], p problem[T], threads int) {
+func gemm[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads int) {
 	if p.m == 0 || p.n == 0 {
 		return
 	}
 	p.normalize()
 	if p.k == 0 || p.alpha == 0 {
-		p.scaleC()
+		scaleC(im, &p)
+		return
+	}
+	if (p.m == 1 || p.n == 1) && gemv(im, p, threads) {
 		return
 	}
 	if threads <= 1 {
 		ws := im.getWorkspace(&p)
-		p.run(im, ws)
+		run(im, &p, ws)
 		im.putWorkspace(ws)
 		return
 	}
-	parts := p.split(im, threads*im.partsPerThread)
+	parts := split(im, &p, threads*im.partsPerThread)
 	runParts(len(parts), threads-1, func(i int) {
 		ws := im.getWorkspace(&parts[i])
-		parts[i].run(im, ws)
+		run(im, &parts[i], ws)
 		im.putWorkspace(ws)
 	})
 }
@@ -446,7 +652,7 @@ func gemm[T float](im *impl[T], p problem[T], threads int) {
 // whole tiles each, choosing among the grids with the most blocks the one
 // whose blocks pack the least (each block packs its rows of A and its
 // columns of B: k·(m/tm + n/tn) elements); see Note [Threads].
-func (p *problem[T]) split(im *impl[T], parts int) []problem[T] {
+func split[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], parts int) []problem[S, T] {
 	tilesM, tilesN := (p.m+im.mr-1)/im.mr, (p.n+im.nr-1)/im.nr
 	tm, tn := 1, 1
 	bestCost := 0.0
@@ -457,7 +663,7 @@ func (p *problem[T]) split(im *impl[T], parts int) []problem[T] {
 			tm, tn, bestCost = i, j, cost
 		}
 	}
-	out := make([]problem[T], 0, tm*tn)
+	out := make([]problem[S, T], 0, tm*tn)
 	for i := 0; i < tm; i++ {
 		mlo, mhi := i*tilesM/tm*im.mr, min(p.m, (i+1)*tilesM/tm*im.mr)
 		for j := 0; j < tn; j++ {
@@ -475,7 +681,7 @@ func (p *problem[T]) split(im *impl[T], parts int) []problem[T] {
 
 // batched runs batch products whose operands start bsA, bsB, bsC elements
 // apart; see Note [Threads] for how goroutines are spent.
-func batched[T float](im *impl[T], name string, batch int, p problem[T], bsA, bsB, bsC int) {
+func batched[S elem, P packed, T num](im *impl[S, P, T], name string, batch int, p problem[S, T], bsA, bsB, bsC int) {
 	if batch < 0 || bsA < 0 || bsB < 0 || bsC < 0 {
 		panic(fmt.Sprintf("gemm.%s: negative batch count or stride", name))
 	}
@@ -503,7 +709,7 @@ func batched[T float](im *impl[T], name string, batch int, p problem[T], bsA, bs
 	last.a, last.b, last.c = p.a[(batch-1)*bsA:], p.b[(batch-1)*bsB:], p.c[(batch-1)*bsC:]
 	last.check(name)
 
-	at := func(i int) problem[T] {
+	at := func(i int) problem[S, T] {
 		q := p
 		q.a, q.b, q.c = p.a[i*bsA:], p.b[i*bsB:], p.c[i*bsC:]
 		return q

@@ -6,29 +6,157 @@ import "github.com/goten-ml/goten/backend/cpu/internal/cpufeat"
 
 //go:generate go run -C ../../../../asm . -out ../backend/cpu/internal/gemm/zz_gemm_amd64.s -stubs ../backend/cpu/internal/gemm/zz_stubs_amd64.go -pkg gemm
 
-// useAVX2 reports that kernels may use AVX2 and FMA (Note [Kernel levels]
-// in package cpufeat).
-var useAVX2 = cpufeat.Current().Level >= cpufeat.AVX2
+// The assembly kernels' tiles at each level (Note [Kernel levels] in
+// package cpufeat): AVX2 holds a 6×16 float32 or 6×8 float64 tile of C in
+// twelve YMM registers, AVX-512 a 12×32 or 12×16 tile in 24 ZMM registers.
+const (
+	mrAVX2, nrF32AVX2, nrF64AVX2       = 6, 16, 8
+	mrAVX512, nrF32AVX512, nrF64AVX512 = 12, 32, 16
+)
 
 func init() {
-	if !useAVX2 {
+	feat := cpufeat.Current()
+	switch {
+	case feat.Level >= cpufeat.AVX512:
+		f32 = newFloat(asmKernel(mrAVX512, nrF32AVX512, kernelF32x12x32AVX512), mrAVX512, nrF32AVX512, asmPack[float32], 256, 288, 3072, gemvF32)
+		f64 = newFloat(asmKernel(mrAVX512, nrF64AVX512, kernelF64x12x16AVX512), mrAVX512, nrF64AVX512, asmPack[float64], 256, 144, 3072, gemvF64)
+	case feat.Level >= cpufeat.AVX2:
+		f32 = newFloat(asmKernel(mrAVX2, nrF32AVX2, kernelF32AVX2), mrAVX2, nrF32AVX2, asmPack[float32], 256, 144, 3072, gemvF32)
+		f64 = newFloat(asmKernel(mrAVX2, nrF64AVX2, kernelF64AVX2), mrAVX2, nrF64AVX2, asmPack[float64], 256, 72, 3072, gemvF64)
+	default:
 		return
 	}
-	f32.kernel = kernelF32Asm
-	f64.kernel = kernelF64Asm
-	f32.copyA = packAsm(mrF32, false, packCopy6F32AVX2)
-	f32.transA = packAsm(mrF32, true, packTrans6F32AVX2)
-	f32.copyB = packAsm(nrF32, false, packCopy16F32AVX2)
-	f32.transB = packAsm(nrF32, true, packTrans16F32AVX2)
-	f64.copyA = packAsm(mrF64, false, packCopy6F64AVX2)
-	f64.transA = packAsm(mrF64, true, packTrans6F64AVX2)
-	f64.copyB = packAsm(nrF64, false, packCopy8F64AVX2)
-	f64.transB = packAsm(nrF64, true, packTrans8F64AVX2)
+	bf16 = newConv(f32, bf16ToF32, asmPackConv(bf16ToF32, convBF16), bf16.toT, bf16.fromT)
+	f16Packs := goPackConv(f16ToF32)
+	if feat.F16C {
+		f16Packs = asmPackConv(f16ToF32, convF16)
+	}
+	f16 = newConv(f32, f16ToF32, f16Packs, f16.toT, f16.fromT)
+	if feat.Level >= cpufeat.AVX512 && feat.AVX512BF16 {
+		// Pairs of k make the B sliver of kc = 512 as large as float32's of
+		// 256.
+		bf16dot = newPairs(asmKernelPairs(mrAVX512, nrF32AVX512, kernelBF16x12x32AVX512), mrAVX512, nrF32AVX512, asmPairPack, 512, 288, 3072)
+	}
 }
 
-// packAsm wraps an assembly packing routine of width w (packCopyGo's loop
-// or, when trans, packTransGo's) with the checks of its slices' lengths.
-func packAsm[T float](w int, trans bool, f func(k int, src *T, ld int, dst *T)) packFunc[T] {
+// convBF16 and convF16 are the converting packs by width, copying and
+// transposing.
+var (
+	convBF16 = map[[2]int]func(k int, src *uint16, ld int, dst *float32){
+		{6, 0}: packCopy6BF16AVX2, {6, 1}: packTrans6BF16AVX2,
+		{12, 0}: packCopy12BF16AVX2, {12, 1}: packTrans12BF16AVX2,
+		{16, 0}: packCopy16BF16AVX2, {16, 1}: packTrans16BF16AVX2,
+		{32, 0}: packCopy32BF16AVX2, {32, 1}: packTrans32BF16AVX2,
+	}
+	convF16 = map[[2]int]func(k int, src *uint16, ld int, dst *float32){
+		{6, 0}: packCopy6F16AVX2, {6, 1}: packTrans6F16AVX2,
+		{12, 0}: packCopy12F16AVX2, {12, 1}: packTrans12F16AVX2,
+		{16, 0}: packCopy16F16AVX2, {16, 1}: packTrans16F16AVX2,
+		{32, 0}: packCopy32F16AVX2, {32, 1}: packTrans32F16AVX2,
+	}
+)
+
+// asmPackConv is the packKit of the converting packs in fs (the Go twins,
+// converting with conv, for other widths).
+func asmPackConv(conv func(uint16) float32, fs map[[2]int]func(k int, src *uint16, ld int, dst *float32)) packKit[uint16, float32] {
+	return func(w int, trans bool) packFunc[uint16, float32] {
+		f := fs[[2]int{w, b2i(trans)}]
+		if f == nil {
+			return goPackConv(conv)(w, trans)
+		}
+		return func(k int, src []uint16, ld int, dst []float32) {
+			if k <= 0 {
+				return
+			}
+			_ = dst[k*w-1]
+			if trans {
+				_ = src[(w-1)*ld+k-1]
+			} else {
+				_ = src[(k-1)*ld+w-1]
+			}
+			f(k, &src[0], ld, &dst[0])
+		}
+	}
+}
+
+// asmKernelPairs wraps an assembly dot-product microkernel of an mr×nr
+// tile with the checks of its slices' lengths.
+func asmKernelPairs(mr, nr int, f func(k int, a, b *uint32, c *float32, ldc int, alpha, beta float32)) kernelFunc[uint32, float32] {
+	return func(k int, a, b []uint32, c []float32, ldc int, alpha, beta float32) {
+		_, _, _ = a[k*mr-1], b[k*nr-1], c[(mr-1)*ldc+nr-1]
+		f(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
+	}
+}
+
+// asmPairPack is the packKit of the assembly pair packs (widths 12 and
+// 32), which take whole pairs: the last step of an odd k is packed here.
+func asmPairPack(w int, trans bool) packFunc[uint16, uint32] {
+	f := map[[2]int]func(k int, src *uint16, ld int, dst *uint32){
+		{12, 0}: packCopyPairs12AVX2, {12, 1}: packTransPairs12AVX2,
+		{32, 0}: packCopyPairs32AVX2, {32, 1}: packTransPairs32AVX2,
+	}[[2]int{w, b2i(trans)}]
+	if f == nil {
+		if trans {
+			return func(k int, src []uint16, ld int, dst []uint32) { packTransPairsGo(w, k, src, ld, dst) }
+		}
+		return func(k int, src []uint16, ld int, dst []uint32) { packCopyPairsGo(w, k, src, ld, dst) }
+	}
+	return func(k int, src []uint16, ld int, dst []uint32) {
+		kq := k / 2
+		if kq > 0 {
+			_ = dst[kq*w-1]
+			if trans {
+				_ = src[(w-1)*ld+2*kq-1]
+			} else {
+				_ = src[(2*kq-1)*ld+w-1]
+			}
+			f(kq, &src[0], ld, &dst[0])
+		}
+		if k%2 == 1 {
+			d := dst[kq*w : kq*w+w]
+			for i := range d {
+				if trans {
+					d[i] = pair(src[i*ld+k-1], 0)
+				} else {
+					d[i] = pair(src[(k-1)*ld+i], 0)
+				}
+			}
+		}
+	}
+}
+
+// asmKernel wraps an assembly microkernel of an mr×nr tile with the
+// checks of its slices' lengths.
+func asmKernel[T num](mr, nr int, f func(k int, a, b, c *T, ldc int, alpha, beta T)) kernelFunc[T, T] {
+	return func(k int, a, b, c []T, ldc int, alpha, beta T) {
+		_, _, _ = a[k*mr-1], b[k*nr-1], c[(mr-1)*ldc+nr-1]
+		f(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
+	}
+}
+
+// asmPack is the packKit of the assembly packing routines: the widths
+// the kernels above use, and the Go twins for any other.
+func asmPack[T num](w int, trans bool) packFunc[T, T] {
+	var f func(k int, src *T, ld int, dst *T)
+	switch fn := any(&f).(type) {
+	case *func(int, *float32, int, *float32):
+		*fn = map[[2]int]func(int, *float32, int, *float32){
+			{6, 0}: packCopy6F32AVX2, {6, 1}: packTrans6F32AVX2,
+			{16, 0}: packCopy16F32AVX2, {16, 1}: packTrans16F32AVX2,
+			{12, 0}: packCopy12F32AVX2, {12, 1}: packTrans12F32AVX2,
+			{32, 0}: packCopy32F32AVX2, {32, 1}: packTrans32F32AVX2,
+		}[[2]int{w, b2i(trans)}]
+	case *func(int, *float64, int, *float64):
+		*fn = map[[2]int]func(int, *float64, int, *float64){
+			{6, 0}: packCopy6F64AVX2, {6, 1}: packTrans6F64AVX2,
+			{8, 0}: packCopy8F64AVX2, {8, 1}: packTrans8F64AVX2,
+			{12, 0}: packCopy12F64AVX2, {12, 1}: packTrans12F64AVX2,
+			{16, 0}: packCopy16F64AVX2, {16, 1}: packTrans16F64AVX2,
+		}[[2]int{w, b2i(trans)}]
+	}
+	if f == nil {
+		return goPack[T](w, trans)
+	}
 	return func(k int, src []T, ld int, dst []T) {
 		if k <= 0 {
 			return
@@ -43,14 +171,52 @@ func packAsm[T float](w int, trans bool, f func(k int, src *T, ld int, dst *T)) 
 	}
 }
 
-// kernelF32Asm checks the slices' lengths and runs kernelF32AVX2.
-func kernelF32Asm(k int, a, b, c []float32, ldc int, alpha, beta float32) {
-	_, _, _ = a[k*mrF32-1], b[k*nrF32-1], c[(mrF32-1)*ldc+nrF32-1]
-	kernelF32AVX2(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
-// kernelF64Asm checks the slices' lengths and runs kernelF64AVX2.
-func kernelF64Asm(k int, a, b, c []float64, ldc int, alpha, beta float64) {
-	_, _, _ = a[k*mrF64-1], b[k*nrF64-1], c[(mrF64-1)*ldc+nrF64-1]
-	kernelF64AVX2(k, &a[0], &b[0], &c[0], ldc, alpha, beta)
+// gemvF32 and gemvF64 are the assembly matrix-vector kernels, with the
+// checks of their slices' lengths.
+var (
+	gemvF32 = &gemvKit[float32]{
+		dot:  asmGemv(gemvDot1F32AVX2, gemvDot4F32AVX2, true),
+		axpy: asmGemv(gemvAxpy1F32AVX2, gemvAxpy4F32AVX2, false),
+	}
+	gemvF64 = &gemvKit[float64]{
+		dot:  asmGemv(gemvDot1F64AVX2, gemvDot4F64AVX2, true),
+		axpy: asmGemv(gemvAxpy1F64AVX2, gemvAxpy4F64AVX2, false),
+	}
+)
+
+// asmGemv wraps the one- and four-line kernels of gemvDotGo (dot) or
+// gemvAxpyGo.
+func asmGemv[T num](one, four func(n int, a *T, lda int, x, y *T), dot bool) func(n int, a []T, lda int, x, y []T) {
+	return func(n int, a []T, lda int, x, y []T) {
+		lines := len(y)
+		if !dot {
+			lines = len(x)
+		}
+		if n <= 0 {
+			if dot {
+				clear(y)
+			}
+			return
+		}
+		_ = a[(lines-1)*lda+n-1]
+		if dot {
+			_ = x[n-1]
+		} else {
+			_ = y[n-1]
+		}
+		f := one
+		if lines == 4 {
+			f = four
+		} else if lines != 1 {
+			panic("gemm: gemv kernel of 1 or 4 lines")
+		}
+		f(n, &a[0], lda, &x[0], &y[0])
+	}
 }

@@ -2,5 +2,6 @@
 
 package gemm
 
-// Without assembly the microkernels are their Go twins, kernelF32Go and
-// kernelF64Go, which f32 and f64 start with.
+// Without assembly the products run on the Go twins (kernelGo, the Go
+// packs and matrix-vector kernels), which f32, f64, bf16 and f16 start
+// with.

@@ -183,7 +183,7 @@ func runCase[T float](t *testing.T, rng *rand.Rand, tc testCase, f func(m, n, k 
 
 // withBlocking runs f with im's cache blocks set to kc, mc, nc and the
 // parallel thresholds lowered so that small products split.
-func withBlocking[T float](im *impl[T], kc, mc, nc int, f func()) {
+func withBlocking[S elem, P packed, T num](im *impl[S, P, T], kc, mc, nc int, f func()) {
 	kc0, mc0, nc0 := im.kc, im.mc, im.nc
 	pw0, wt0, bs0 := im.parallelWork, im.workPerThread, im.batchSmallWork
 	im.kc, im.mc, im.nc = kc, mc, nc
@@ -195,7 +195,7 @@ func withBlocking[T float](im *impl[T], kc, mc, nc int, f func()) {
 	f()
 }
 
-func testRandom[T float](t *testing.T, im *impl[T], f func(m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int)) {
+func testRandom[T float](t *testing.T, im *impl[T, T, T], f func(m, n, k int, alpha T, a []T, rsA, csA int, b []T, rsB, csB int, beta T, c []T, rsC, csC int)) {
 	rng := rand.New(rand.NewPCG(1, 2))
 	n := 400
 	if testing.Short() {
@@ -314,11 +314,11 @@ func testBatched[T float](t *testing.T, rng *rand.Rand, f func(batch int, m, n, 
 // beta path.
 func TestKernelTwins(t *testing.T) {
 	rng := rand.New(rand.NewPCG(5, 6))
-	testKernel(t, rng, f32.kernel, kernelF32Go, mrF32, nrF32)
-	testKernel(t, rng, f64.kernel, kernelF64Go, mrF64, nrF64)
+	testKernel(t, rng, f32.kernel, kernelGoOf[float32](f32.mr, f32.nr), f32.mr, f32.nr)
+	testKernel(t, rng, f64.kernel, kernelGoOf[float64](f64.mr, f64.nr), f64.mr, f64.nr)
 }
 
-func testKernel[T float](t *testing.T, rng *rand.Rand, got, want kernelFunc[T], mr, nr int) {
+func testKernel[T float](t *testing.T, rng *rand.Rand, got, want kernelFunc[T, T], mr, nr int) {
 	for k := 1; k <= 40; k++ {
 		for _, beta := range []T{0, 1, -0.5} {
 			a := make([]T, k*mr)
@@ -329,7 +329,7 @@ func testKernel[T float](t *testing.T, rng *rand.Rand, got, want kernelFunc[T], 
 			for i := range b {
 				b[i] = T(rng.Float64()*2 - 1)
 			}
-			const ldc = 21 // > nr: the gaps between rows must stay untouched
+			ldc := nr + 5 // the gaps between rows must stay untouched
 			c1 := make([]T, (mr-1)*ldc+nr+5)
 			for i := range c1 {
 				c1[i] = T(rng.Float64())
@@ -386,22 +386,21 @@ func TestPanics(t *testing.T) {
 	F64Batched(0, 5, 5, 5, 1, nil, 25, 5, 1, nil, 25, 5, 1, 0, nil, 25, 5, 1)
 }
 
-// TestPackTwins checks the impls' whole-sliver packing functions (assembly
-// where it runs) against packCopyGo and packTransGo for k up to 40 and a
-// few strides, with guard elements after dst that must stay untouched.
+// TestPackTwins checks the impls' packing of whole slivers of the two
+// unit-stride layouts (assembly where it runs) against packCopyGo and
+// packTransGo for k up to 40 and a few strides, with guard elements after
+// dst that must stay untouched.
 func TestPackTwins(t *testing.T) {
 	rng := rand.New(rand.NewPCG(9, 10))
-	testPack(t, rng, "F32 copyA", f32.copyA, mrF32, false)
-	testPack(t, rng, "F32 transA", f32.transA, mrF32, true)
-	testPack(t, rng, "F32 copyB", f32.copyB, nrF32, false)
-	testPack(t, rng, "F32 transB", f32.transB, nrF32, true)
-	testPack(t, rng, "F64 copyA", f64.copyA, mrF64, false)
-	testPack(t, rng, "F64 transA", f64.transA, mrF64, true)
-	testPack(t, rng, "F64 copyB", f64.copyB, nrF64, false)
-	testPack(t, rng, "F64 transB", f64.transB, nrF64, true)
+	for _, trans := range []bool{false, true} {
+		testPack(t, rng, "F32 A", f32.sliverA, f32.mr, trans)
+		testPack(t, rng, "F32 B", f32.sliverB, f32.nr, trans)
+		testPack(t, rng, "F64 A", f64.sliverA, f64.mr, trans)
+		testPack(t, rng, "F64 B", f64.sliverB, f64.nr, trans)
+	}
 }
 
-func testPack[T float](t *testing.T, rng *rand.Rand, name string, f packFunc[T], w int, trans bool) {
+func testPack[T float](t *testing.T, rng *rand.Rand, name string, f sliverFunc[T, T], w int, trans bool) {
 	const guard = 9
 	for k := 0; k <= 40; k++ {
 		for _, extra := range []int{0, 1, 7} {
@@ -422,15 +421,16 @@ func testPack[T float](t *testing.T, rng *rand.Rand, name string, f packFunc[T],
 			for i := range got {
 				got[i], want[i] = -1, -1
 			}
-			f(k, src, ld, got[:k*w])
 			if trans {
+				f(got[:k*w], src, w, k, ld, 1)
 				packTransGo(w, k, src, ld, want)
 			} else {
+				f(got[:k*w], src, w, k, 1, ld)
 				packCopyGo(w, k, src, ld, want)
 			}
 			for i := range got {
 				if got[i] != want[i] {
-					t.Fatalf("%s k=%d ld=%d: dst[%d] = %v, want %v", name, k, ld, i, got[i], want[i])
+					t.Fatalf("%s trans=%v k=%d ld=%d: dst[%d] = %v, want %v", name, trans, k, ld, i, got[i], want[i])
 				}
 			}
 		}

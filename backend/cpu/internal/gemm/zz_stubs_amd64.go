@@ -53,3 +53,198 @@ func packTrans6F64AVX2(k int, src *float64, ld int, dst *float64)
 //
 //go:noescape
 func packTrans8F64AVX2(k int, src *float64, ld int, dst *float64)
+
+// kernelF32x12x32AVX512 is the 12×32 kernelGo in AVX-512 assembly; see there for the exact computation.
+//
+//go:noescape
+func kernelF32x12x32AVX512(k int, a *float32, b *float32, c *float32, ldc int, alpha float32, beta float32)
+
+// kernelF64x12x16AVX512 is the 12×16 kernelGo in AVX-512 assembly; see there for the exact computation.
+//
+//go:noescape
+func kernelF64x12x16AVX512(k int, a *float64, b *float64, c *float64, ldc int, alpha float64, beta float64)
+
+// kernelBF16x12x32AVX512 is the 12×32 kernelPairsGo in AVX-512 BF16 assembly; see there for the exact computation.
+//
+//go:noescape
+func kernelBF16x12x32AVX512(k int, a *uint32, b *uint32, c *float32, ldc int, alpha float32, beta float32)
+
+// packCopyPairs12AVX2 is packCopyPairsGo with w = 12 and an even k (2·k here) in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopyPairs12AVX2(k int, src *uint16, ld int, dst *uint32)
+
+// packTransPairs12AVX2 is packTransPairsGo with w = 12 and an even k (2·k here) in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTransPairs12AVX2(k int, src *uint16, ld int, dst *uint32)
+
+// packCopyPairs32AVX2 is packCopyPairsGo with w = 32 and an even k (2·k here) in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopyPairs32AVX2(k int, src *uint16, ld int, dst *uint32)
+
+// packTransPairs32AVX2 is packTransPairsGo with w = 32 and an even k (2·k here) in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTransPairs32AVX2(k int, src *uint16, ld int, dst *uint32)
+
+// packCopy12F32AVX2 is packCopyGo with w = 12 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy12F32AVX2(k int, src *float32, ld int, dst *float32)
+
+// packTrans12F32AVX2 is packTransGo with w = 12 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans12F32AVX2(k int, src *float32, ld int, dst *float32)
+
+// packCopy32F32AVX2 is packCopyGo with w = 32 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy32F32AVX2(k int, src *float32, ld int, dst *float32)
+
+// packTrans32F32AVX2 is packTransGo with w = 32 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans32F32AVX2(k int, src *float32, ld int, dst *float32)
+
+// packCopy12F64AVX2 is packCopyGo with w = 12 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy12F64AVX2(k int, src *float64, ld int, dst *float64)
+
+// packTrans12F64AVX2 is packTransGo with w = 12 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans12F64AVX2(k int, src *float64, ld int, dst *float64)
+
+// packCopy16F64AVX2 is packCopyGo with w = 16 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy16F64AVX2(k int, src *float64, ld int, dst *float64)
+
+// packTrans16F64AVX2 is packTransGo with w = 16 in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans16F64AVX2(k int, src *float64, ld int, dst *float64)
+
+// packCopy6F16AVX2 is packCopyConvGo with w = 6 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy6F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans6F16AVX2 is packTransConvGo with w = 6 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans6F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy12F16AVX2 is packCopyConvGo with w = 12 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy12F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans12F16AVX2 is packTransConvGo with w = 12 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans12F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy16F16AVX2 is packCopyConvGo with w = 16 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy16F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans16F16AVX2 is packTransConvGo with w = 16 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans16F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy32F16AVX2 is packCopyConvGo with w = 32 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy32F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans32F16AVX2 is packTransConvGo with w = 32 and the F16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans32F16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy6BF16AVX2 is packCopyConvGo with w = 6 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy6BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans6BF16AVX2 is packTransConvGo with w = 6 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans6BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy12BF16AVX2 is packCopyConvGo with w = 12 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy12BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans12BF16AVX2 is packTransConvGo with w = 12 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans12BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy16BF16AVX2 is packCopyConvGo with w = 16 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy16BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans16BF16AVX2 is packTransConvGo with w = 16 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans16BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packCopy32BF16AVX2 is packCopyConvGo with w = 32 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packCopy32BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// packTrans32BF16AVX2 is packTransConvGo with w = 32 and the BF16 conversion in assembly; see there for the exact loop.
+//
+//go:noescape
+func packTrans32BF16AVX2(k int, src *uint16, ld int, dst *float32)
+
+// gemvDot1F32AVX2 is gemvDotGo with 1 rows in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvDot1F32AVX2(k int, a *float32, lda int, x *float32, y *float32)
+
+// gemvDot4F32AVX2 is gemvDotGo with 4 rows in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvDot4F32AVX2(k int, a *float32, lda int, x *float32, y *float32)
+
+// gemvAxpy1F32AVX2 is gemvAxpyGo with 1 columns in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvAxpy1F32AVX2(m int, a *float32, lda int, x *float32, y *float32)
+
+// gemvAxpy4F32AVX2 is gemvAxpyGo with 4 columns in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvAxpy4F32AVX2(m int, a *float32, lda int, x *float32, y *float32)
+
+// gemvDot1F64AVX2 is gemvDotGo with 1 rows in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvDot1F64AVX2(k int, a *float64, lda int, x *float64, y *float64)
+
+// gemvDot4F64AVX2 is gemvDotGo with 4 rows in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvDot4F64AVX2(k int, a *float64, lda int, x *float64, y *float64)
+
+// gemvAxpy1F64AVX2 is gemvAxpyGo with 1 columns in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvAxpy1F64AVX2(m int, a *float64, lda int, x *float64, y *float64)
+
+// gemvAxpy4F64AVX2 is gemvAxpyGo with 4 columns in assembly; see there for the exact computation.
+//
+//go:noescape
+func gemvAxpy4F64AVX2(m int, a *float64, lda int, x *float64, y *float64)

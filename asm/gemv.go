@@ -1,0 +1,214 @@
+package main
+
+// This file generates package gemm's matrix-vector kernels (gemv.go
+// there): dot products of up to four rows of A with x, and x-weighted sums
+// of up to four columns of A added into y. They are bound by memory, so
+// AVX2 and FMA serve every level.
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// genGemv emits the matrix-vector kernels of both float types.
+func genGemv() {
+	for _, t := range []ftype{f32, f64} {
+		for _, rows := range []int{1, 4} {
+			gemvDot(fmt.Sprintf("gemvDot%d%sAVX2", rows, t.name), t, rows)
+		}
+		for _, cols := range []int{1, 4} {
+			gemvAxpy(fmt.Sprintf("gemvAxpy%d%sAVX2", cols, t.name), t, cols)
+		}
+	}
+}
+
+// hsum adds the lanes of y into the low lane of y's XMM, in a fixed order:
+// the halves, then pairs, then the last two.
+func hsum(t ftype, y reg.VecVirtual) {
+	hi := XMM()
+	VEXTRACTF128(U8(1), y, hi)
+	x := y.AsX()
+	if t.size == 4 {
+		VADDPS(hi, x, x)
+		VMOVHLPS(x, x, hi)
+		VADDPS(hi, x, x)
+		VMOVSHDUP(x, hi)
+		VADDSS(hi, x, x)
+	} else {
+		VADDPD(hi, x, x)
+		VUNPCKHPD(x, x, hi)
+		VADDSD(hi, x, x)
+	}
+}
+
+// gemvDot emits
+//
+//	func name(k int, a *T, lda int, x *T, y *T)
+//
+// which sets y[r] = Σ_p a[r*lda+p]·x[p] for r < rows: each row sums into
+// two vectors of lanes (2·step elements a trip), then one vector (step
+// elements), which are added together and across lanes (hsum), and the
+// last k mod step elements one by one. Every row runs the same sequence
+// whatever rows is, so a row's sum does not depend on the rows beside it.
+func gemvDot(name string, t ftype, rows int) {
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(k int, a *%s, lda int, x *%s, y *%s)", t.gotype, t.gotype, t.gotype))
+	Doc(fmt.Sprintf("%s is gemvDotGo with %d rows in assembly; see there for the exact computation.", name, rows))
+	Pragma("noescape")
+	size := int(t.size)
+	step := t.step
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a"), GP64())
+	lda := Load(Param("lda"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	SHLQ(U8(log2(size)), lda)
+	ra := newRowAddr(pa, lda, rows)
+	acc := make([][2]reg.VecVirtual, rows)
+	for r := range acc {
+		acc[r] = [2]reg.VecVirtual{YMM(), YMM()}
+		VXORPS(acc[r][0], acc[r][0], acc[r][0])
+		VXORPS(acc[r][1], acc[r][1], acc[r][1])
+	}
+	n := GP64()
+	MOVQ(k, n)
+	SHRQ(U8(log2(2*step)), n)
+	JZ(LabelRef(name + "_one"))
+	Label(name + "_loop")
+	x0, x1 := YMM(), YMM()
+	t.load(Mem{Base: px}, x0)
+	t.load(Mem{Base: px, Disp: 32}, x1)
+	for r := 0; r < rows; r++ {
+		m := ra.at(r)
+		t.fma(m, x0, acc[r][0])
+		m.Disp += 32
+		t.fma(m, x1, acc[r][1])
+	}
+	ra.advance(64)
+	ADDQ(U8(64), px)
+	DECQ(n)
+	JNZ(LabelRef(name + "_loop"))
+
+	Label(name + "_one")
+	TESTQ(U32(step), k)
+	JZ(LabelRef(name + "_sum"))
+	x2 := YMM()
+	t.load(Mem{Base: px}, x2)
+	for r := 0; r < rows; r++ {
+		t.fma(ra.at(r), x2, acc[r][0])
+	}
+	ra.advance(32)
+	ADDQ(U8(32), px)
+
+	Label(name + "_sum")
+	for r := 0; r < rows; r++ {
+		t.add(acc[r][1], acc[r][0], acc[r][0])
+		hsum(t, acc[r][0])
+	}
+	ANDQ(U8(step-1), k)
+	JZ(LabelRef(name + "_store"))
+	Label(name + "_tail")
+	xs := XMM()
+	t.loadS(Mem{Base: px}, xs)
+	for r := 0; r < rows; r++ {
+		if t.size == 4 {
+			VFMADD231SS(ra.at(r), xs, acc[r][0].AsX())
+		} else {
+			VFMADD231SD(ra.at(r), xs, acc[r][0].AsX())
+		}
+	}
+	ra.advance(size)
+	ADDQ(U8(size), px)
+	DECQ(k)
+	JNZ(LabelRef(name + "_tail"))
+
+	Label(name + "_store")
+	for r := 0; r < rows; r++ {
+		t.storeS(acc[r][0].AsX(), Mem{Base: py, Disp: r * size})
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// gemvAxpy emits
+//
+//	func name(m int, a *T, lda int, x *T, y *T)
+//
+// which adds x[c]·a[c*lda+i] to y[i] for i < m, column after column (c <
+// cols), one fused multiply-add each: two vectors of y a trip, then one,
+// then the last m mod step elements one by one.
+func gemvAxpy(name string, t ftype, cols int) {
+	TEXT(name, NOSPLIT, fmt.Sprintf("func(m int, a *%s, lda int, x *%s, y *%s)", t.gotype, t.gotype, t.gotype))
+	Doc(fmt.Sprintf("%s is gemvAxpyGo with %d columns in assembly; see there for the exact computation.", name, cols))
+	Pragma("noescape")
+	size := int(t.size)
+	step := t.step
+	m := Load(Param("m"), GP64())
+	pa := Load(Param("a"), GP64())
+	lda := Load(Param("lda"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	SHLQ(U8(log2(size)), lda)
+	ca := newRowAddr(pa, lda, cols)
+	xs := make([]reg.VecVirtual, cols)
+	for c := range xs {
+		xs[c] = YMM()
+		t.bcast(Mem{Base: px, Disp: c * size}, xs[c])
+	}
+	n := GP64()
+	MOVQ(m, n)
+	SHRQ(U8(log2(2*step)), n)
+	JZ(LabelRef(name + "_one"))
+	Label(name + "_loop")
+	y0, y1 := YMM(), YMM()
+	t.load(Mem{Base: py}, y0)
+	t.load(Mem{Base: py, Disp: 32}, y1)
+	for c := 0; c < cols; c++ {
+		mm := ca.at(c)
+		t.fma(mm, xs[c], y0)
+		mm.Disp += 32
+		t.fma(mm, xs[c], y1)
+	}
+	t.store(y0, Mem{Base: py})
+	t.store(y1, Mem{Base: py, Disp: 32})
+	ca.advance(64)
+	ADDQ(U8(64), py)
+	DECQ(n)
+	JNZ(LabelRef(name + "_loop"))
+
+	Label(name + "_one")
+	TESTQ(U32(step), m)
+	JZ(LabelRef(name + "_tail0"))
+	y2 := YMM()
+	t.load(Mem{Base: py}, y2)
+	for c := 0; c < cols; c++ {
+		t.fma(ca.at(c), xs[c], y2)
+	}
+	t.store(y2, Mem{Base: py})
+	ca.advance(32)
+	ADDQ(U8(32), py)
+
+	Label(name + "_tail0")
+	ANDQ(U8(step-1), m)
+	JZ(LabelRef(name + "_done"))
+	Label(name + "_tail")
+	ys := XMM()
+	t.loadS(Mem{Base: py}, ys)
+	for c := 0; c < cols; c++ {
+		if t.size == 4 {
+			VFMADD231SS(ca.at(c), xs[c].AsX(), ys)
+		} else {
+			VFMADD231SD(ca.at(c), xs[c].AsX(), ys)
+		}
+	}
+	t.storeS(ys, Mem{Base: py})
+	ca.advance(size)
+	ADDQ(U8(size), py)
+	DECQ(m)
+	JNZ(LabelRef(name + "_tail"))
+	Label(name + "_done")
+	VZEROUPPER()
+	RET()
+}
