@@ -54,8 +54,14 @@ type Args struct {
 	AlphaI int64
 	// AlphaFloat records that alpha came from a float scalar (integer ops reject it).
 	AlphaFloat bool
-	Eps        float64 // Logit, LayerNorm
-	HasEps     bool    // Logit: clamp to [Eps, 1-Eps]
+	// AlphaBool records that alpha came from a bool scalar (add and sub
+	// take it for bool results only).
+	AlphaBool bool
+	Eps       float64 // Logit, LayerNorm
+	HasEps    bool    // Logit: clamp to [Eps, EpsHi]
+	// EpsHi is logit's upper bound: 1 - Eps as its compute dtype holds it
+	// (1 in bfloat16 for an Eps below 2^-9).
+	EpsHi float64
 
 	Correction float64 // Var, Std: the divisor is max(n - Correction, 0)
 	P          float64 // Norm: the order p (±Inf allowed)

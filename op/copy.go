@@ -136,10 +136,14 @@ func Contiguous(v *raw.View) (*raw.View, error) {
 }
 
 // Fill sets every element of v to s (allowed on expanded views: every
-// write of an element writes the same value).
+// write of an element writes the same value). A number that v's dtype
+// cannot hold is a value error (Note [Checked scalars]).
 func Fill(v *raw.View, s Scalar) (*raw.View, error) {
 	if !v.DType.Valid() {
 		return nil, errs.New(errs.DType, "fill_", "invalid dtype")
+	}
+	if err := s.Check("fill_", v.DType); err != nil {
+		return nil, err
 	}
 	return CopyInto("fill_", v, s.ViewAs(v.DType), false)
 }

@@ -296,8 +296,6 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 	return d.finish(out)
 }
 
-func ptr(i int) *int { return &i }
-
 // batched returns v expanded to batchShape + [rows, cols] as a 3-D view
 // [nb, rows, cols], copying only when the batch dims cannot be flattened.
 func batched(v *raw.View, batchShape []int, nb, rows, cols int) (*raw.View, error) {
@@ -345,6 +343,9 @@ func Addmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkScales("addmm", optable.InOpMath.DType(a.DType), out, a.Shape[1], beta, alpha); err != nil {
+		return nil, err
+	}
 	if err := gemm(batch1(a), batch1(b), batch1(out), alpha.F, beta.F); err != nil {
 		return nil, err
 	}
@@ -360,10 +361,28 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
+	if err := checkScales("baddbmm", a.DType, out, a.Shape[2], beta, alpha); err != nil {
+		return nil, err
+	}
 	if err := gemm(a, b, out, alpha.F, beta.F); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// checkScales refuses a beta or alpha that dtype d cannot hold (Note
+// [Checked scalars]): PyTorch's kernels read them in d (float32 for addmm
+// of the 16-bit floats) when they run the product, so only for a result
+// with elements and k > 0 (with k = 0, beta·input wraps, as a multiply by
+// a Go number does).
+func checkScales(name string, d dtype.DType, out *raw.View, k int, beta, alpha Scalar) error {
+	if out.NumEl() == 0 || k == 0 {
+		return nil
+	}
+	if err := beta.Check(name, d); err != nil {
+		return err
+	}
+	return alpha.Check(name, d)
 }
 
 // scaledInput returns a new view of the product's shape and dtype dt

@@ -81,6 +81,9 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		var in [3]optable.Operand
 		for i, v := range ins {
 			in[i] = optable.Operand{DType: v.DType, Dim: v.Dim(), Wrapped: v.Wrapped}
+			if v.Wrapped {
+				in[i].Number = ScalarOf(v).F
+			}
 		}
 		if err := d.Check(optable.Call{Compute: compute, In: in[:len(ins)], Kernel: d.KernelName(Device(ins...).String())}); err != nil {
 			return nil, errs.WithOp(err, d.Name)
@@ -88,6 +91,9 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	}
 	if d.Alpha != "" && !d.IntAlpha && compute.IsIntOrBool() && args.AlphaFloat {
 		return nil, errs.New(errs.DType, d.Name, "For integral input tensors, argument %s must not be a floating point number.", d.Alpha)
+	}
+	if d.Alpha == "alpha" && args.AlphaBool && compute != dtype.Bool { // add and sub (PyTorch's alpha_check)
+		return nil, errs.New(errs.DType, d.Name, "Boolean alpha only supported for Boolean results.")
 	}
 	result := resultDType(d, compute)
 	if out != nil {
@@ -97,6 +103,14 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		if !dtype.CanCast(result, out.DType) {
 			return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType))
 		}
+	}
+	if d.ScalarIn != optable.Wrapping {
+		if err := checkScalars(d, compute, args, ins); err != nil {
+			return nil, shapeFirst(d, out, inPlace, ins, err)
+		}
+	}
+	if args.HasEps {
+		args = epsBounds(compute, args)
 	}
 	if d.IntIdentity && compute.IsIntOrBool() {
 		return identity(d.Name, out, inPlace, ins[0])
@@ -120,6 +134,12 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	if err != nil {
 		return nil, err
 	}
+	if d.ZeroDivisor && compute.IsInt() && p.NumEl() > 0 {
+		if err := zeroDivisor(d.Name, compute, ins[1]); err != nil {
+			p.Release()
+			return nil, err
+		}
+	}
 	if p.NumEl() > 0 {
 		var be kernel.Backend
 		if be, err = backendOn(d.Name, p.Device()); err == nil {
@@ -132,6 +152,37 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		return nil, err
 	}
 	return r, nil
+}
+
+// checkScalars refuses the Go numbers that d's kernel reads by PyTorch's
+// checked conversion and that the dtype of that conversion cannot hold
+// (Note [Checked scalars]): the inputs d.Scalars that are Go numbers, the
+// multiplier and logit's eps.
+func checkScalars(d *optable.Op, compute dtype.DType, args *kernel.Args, ins []*raw.View) error {
+	to := d.ScalarIn.DType(compute)
+	for _, i := range d.Scalars {
+		if i < len(ins) && ins[i].Wrapped {
+			if err := ScalarOf(ins[i]).Check(d.Name, to); err != nil {
+				return err
+			}
+		}
+	}
+	if d.Alpha != "" && !(args.AlphaI == 1 && args.AlphaF == 1) {
+		alpha := Int(args.AlphaI)
+		if args.AlphaFloat {
+			alpha = Float(args.AlphaF)
+		}
+		if d.NegatedAlpha {
+			alpha = Scalar{Kind: alpha.Kind, F: -alpha.F, I: -alpha.I}
+		}
+		if err := alpha.Check(d.Name, to); err != nil {
+			return err
+		}
+	}
+	if args.HasEps {
+		return Float(args.Eps).Check(d.Name, to)
+	}
+	return nil
 }
 
 // shapeFirst returns the shape error of the op's inputs (and in-place
@@ -221,5 +272,5 @@ func WithAlpha(alpha Scalar) *kernel.Args {
 			return &alphaFloat1
 		}
 	}
-	return &kernel.Args{AlphaF: alpha.F, AlphaI: alpha.I, AlphaFloat: alpha.IsFloat()}
+	return &kernel.Args{AlphaF: alpha.F, AlphaI: alpha.I, AlphaFloat: alpha.IsFloat(), AlphaBool: alpha.Kind == dtype.CatBool}
 }

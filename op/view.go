@@ -102,9 +102,10 @@ func Slice(v *raw.View, dim int, start, end *int, step int) (*raw.View, error) {
 	return viewOf(v, l, err)
 }
 
-// Squeeze drops every size-1 dim, or dim if given and of size 1.
-func Squeeze(v *raw.View, dim *int) (*raw.View, error) {
-	l, err := shape.Squeeze(layoutOf(v), dim)
+// Squeeze drops every size-1 dim when no dims are given, else those of
+// dims of size 1 (see shape.Squeeze).
+func Squeeze(v *raw.View, dims ...int) (*raw.View, error) {
+	l, err := shape.Squeeze(layoutOf(v), dims...)
 	return viewOf(v, l, err)
 }
 

@@ -107,6 +107,20 @@ type Op struct {
 	// IntAlpha lets a float multiplier truncate on integer inputs
 	// (addcmul's value, which PyTorch does not refuse).
 	IntAlpha bool
+	// Scalars lists the inputs that PyTorch's kernel reads, when they are
+	// Go numbers, by its checked conversion into the dtype ScalarIn gives,
+	// which refuses a number that dtype cannot hold where the operands of
+	// add or lt wrap (Note [Checked scalars] in package op). An op with a
+	// ScalarIn reads its multiplier (Alpha) and logit's eps so too.
+	Scalars  []int
+	ScalarIn ScalarIn
+	// NegatedAlpha: the kernel reads -alpha (PyTorch's sub runs add's
+	// kernel so), which is what must fit: int8's sub takes alpha 128.
+	NegatedAlpha bool
+	// ZeroDivisor: an integer compute dtype with a zero in input 1 is
+	// PyTorch's ZeroDivisionError (div's rounding modes, floor_divide,
+	// remainder, fmod; Note [Integer division by zero] in package op).
+	ZeroDivisor bool
 
 	// The scalar meaning of a pointwise op, per family of loop dtypes; see
 	// Note [Scalar meaning].
@@ -241,6 +255,46 @@ type Fold struct {
 	CPU map[string]map[dtype.DType]string
 }
 
+// ScalarIn names the dtype in which an op's kernel reads its Go-number
+// arguments, for a compute dtype (Note [Checked scalars] in package op).
+type ScalarIn uint8
+
+// The dtypes Go-number arguments are read in.
+const (
+	// Wrapping: cast like tensors, out-of-range values wrapping (add's
+	// operands, the comparisons).
+	Wrapping ScalarIn = iota
+	// InCompute: the compute dtype (clamp's bounds, where's x and y,
+	// add's alpha, logit's eps).
+	InCompute
+	// InOpMath: the compute dtype, float32 for float16 and bfloat16
+	// (addcmul's value, lerp's weight).
+	InOpMath
+	// InPowExponent: float64 for float32 and float64, else the compute
+	// dtype (pow's exponent).
+	InPowExponent
+)
+
+// DType returns the dtype of the conversion for compute dtype c
+// (dtype.Invalid for Wrapping).
+func (s ScalarIn) DType(c dtype.DType) dtype.DType {
+	switch s {
+	case InCompute:
+		return c
+	case InOpMath:
+		if c.IsReduced() {
+			return dtype.Float32
+		}
+		return c
+	case InPowExponent:
+		if c == dtype.Float32 {
+			return dtype.Float64
+		}
+		return c
+	}
+	return dtype.Invalid
+}
+
 // Call is what an op's Check sees of a call.
 type Call struct {
 	// Compute is the dtype the op computes in.
@@ -257,6 +311,8 @@ type Operand struct {
 	DType   dtype.DType
 	Dim     int
 	Wrapped bool // a Go number (tensor.Scalar)
+	// Number is the Go number's value (when Wrapped), as a float64.
+	Number float64
 }
 
 // Ops lists every op, in code order: Ops[op.Code] == op. Ops[0] is nil.

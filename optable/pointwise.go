@@ -79,8 +79,8 @@ var (
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid"}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps"},
-		loopPre(Floats, "lo := T(args.Eps)\nhi := 1 - lo\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
+		loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
@@ -112,29 +112,29 @@ var (
 
 // The binary pointwise ops.
 var (
-	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", SIMD: SIMD{Arith: "add"}},
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add"}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub"}, Accepts: NotBool, Check: subBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
 	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul"}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
-	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true},
+	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
-	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true},
+	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
 	// Div takes an optional rounding mode: DivTrunc, DivFloor.
 	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
 		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a).Div(b.Square())"}, IntToFloat: true, SIMD: SIMD{Arith: "div"}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
-	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}"})
-	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}},
+	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}", ZeroDivisor: true, Accepts: NotBool})
+	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}, ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
-	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}},
+	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, Accepts: NotBool, Kernel: "pow"},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
@@ -167,9 +167,9 @@ var (
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound
 	// (its maximum and minimum of bools).
-	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true},
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true},
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 )
 
@@ -179,29 +179,51 @@ var (
 	// backends read converted to bool (nonzero is true), like any operand
 	// of another dtype.
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
-		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition},
+		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
 		loop(AnyDType, "elem.Select(a, b, c)"))
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
 	// kernel for both bounds.
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
-		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool}, loop(Numbers, "min(max(a, b), c)"))
+		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
-		Op{Grad: []string{"g", "alphaScaled(c, g.Mul(t2))", "alphaScaled(c, g.Mul(t1))"}, Accepts: NotBool, Alpha: "value", IntAlpha: true},
+		Op{Grad: []string{"g", "alphaScaled(c, g.Mul(t2))", "alphaScaled(c, g.Mul(t1))"}, Accepts: NotBool, Alpha: "value", IntAlpha: true, ScalarIn: InOpMath},
 		loopPre(Ints, alphaInt, "a + alpha*b*c"), loopPre(Floats, alphaFloat, "a + alpha*b*c"))
 	Addcdiv = ternary("addcdiv", "Addcdiv", "x + value·t1/t2 (value 1 when not given)", []string{"x", "t1", "t2"},
-		Op{Grad: []string{"g", "alphaScaled(c, g.Div(t2))", "alphaScaled(c, g.Neg().Mul(t1).Div(t2.Square()))"}, Alpha: "value", Check: addcdivInts}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
+		Op{Grad: []string{"g", "alphaScaled(c, g.Div(t2))", "alphaScaled(c, g.Neg().Mul(t1).Div(t2.Square()))"}, Alpha: "value", Check: addcdivInts, ScalarIn: InOpMath}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
 	// Lerp computes in its input's dtype: a float weight does not promote
 	// an integer input.
 	Lerp = ternary("lerp", "Lerp", "x + weight·(end - x), by PyTorch's formula exact at both ends", []string{"x", "end", "weight"},
-		Op{Grad: []string{"g.Mul(weight.Neg().Add(Scalar(1)))", "g.Mul(weight)", "g.Mul(end.Sub(x))"}, Accepts: Floats, Check: lerpDTypes}, loop(Floats, "elem.Lerp(a, b, c)"))
+		Op{Grad: []string{"g.Mul(weight.Neg().Add(Scalar(1)))", "g.Mul(weight)", "g.Mul(end.Sub(x))"}, Accepts: Floats, Check: lerpDTypes, Scalars: []int{2}, ScalarIn: InOpMath}, loop(Floats, "elem.Lerp(a, b, c)"))
 )
 
 // boolScalarBound refuses a bool clamp against a Go number bound.
 func boolScalarBound(c Call) error {
 	if c.Compute == dtype.Bool && c.In[1].Wrapped {
 		return errs.New(errs.DType, "clamp", "%q not implemented for '%s'", c.Kernel, c.Compute)
+	}
+	return nil
+}
+
+// negativeIntPower refuses an integer or bool tensor raised to a negative
+// integer Go number, as PyTorch does (NumPy's rule), before anything else;
+// a tensor exponent is not checked: its negative elements give 1/a^|b|
+// truncated, as in PyTorch.
+func negativeIntPower(c Call) error {
+	if !c.In[0].Wrapped && c.In[0].DType.IsIntOrBool() && c.In[1].Wrapped && c.In[1].DType.IsIntOrBool() && c.In[1].Number < 0 {
+		return errs.New(errs.Value, "pow", "Integers to negative integer powers are not allowed.")
+	}
+	return nil
+}
+
+// subBool refuses a bool operand of sub beside one of another dtype (two
+// bools are its Refusal), a Go number true or false included, as
+// PyTorch's sub_check does before anything else, whatever the result
+// dtype: bool - 0.5 is refused where bool + 0.5 is 1.5.
+func subBool(c Call) error {
+	if c.In[0].DType == dtype.Bool || c.In[1].DType == dtype.Bool {
+		return errs.New(errs.DType, "sub", "Subtraction, the `-` operator, with a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead.")
 	}
 	return nil
 }

@@ -324,7 +324,11 @@ func runViewsStep(env map[string]binding, s cases.Step) error {
 	case "slice":
 		l, err = Slice(in.l, *optInt(1, 0), optInt(2, noDefault), optInt(3, noDefault), *optInt(4, 1))
 	case "squeeze":
-		l, err = Squeeze(in.l, optInt(1, noDefault))
+		if d := optInt(1, noDefault); d != nil {
+			l, err = Squeeze(in.l, *d)
+		} else {
+			l, err = Squeeze(in.l)
+		}
 	case "unsqueeze":
 		l, err = Unsqueeze(in.l, intArg(1))
 	case "unflatten":

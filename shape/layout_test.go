@@ -205,11 +205,19 @@ func TestNarrowSelectSlice(t *testing.T) {
 func TestSqueezeUnsqueeze(t *testing.T) {
 	l := lay([]int{1, 3, 1, 2}, []int{9, 2, 7, 1}, 2)
 	runLayoutCases(t, []layoutCase{
-		{name: "all", fn: func() (Layout, error) { return Squeeze(l, nil) }, want: lay([]int{3, 2}, []int{2, 1}, 2)},
-		{name: "dim", fn: func() (Layout, error) { return Squeeze(l, ip(-2)) }, want: lay([]int{1, 3, 2}, []int{9, 2, 1}, 2)},
-		{name: "not 1", fn: func() (Layout, error) { return Squeeze(l, ip(1)) }, want: l},
-		{name: "0-dim", fn: func() (Layout, error) { return Squeeze(Dense(nil), ip(-1)) }, want: lay([]int{}, []int{}, 0)},
-		{name: "range", fn: func() (Layout, error) { return Squeeze(l, ip(4)) }, kind: errs.Index, msg: "Dimension out of range (expected to be in range of [-4, 3], but got 4)"},
+		{name: "all", fn: func() (Layout, error) { return Squeeze(l) }, want: lay([]int{3, 2}, []int{2, 1}, 2)},
+		{name: "dim", fn: func() (Layout, error) { return Squeeze(l, -2) }, want: lay([]int{1, 3, 2}, []int{9, 2, 1}, 2)},
+		{name: "not 1", fn: func() (Layout, error) { return Squeeze(l, 1) }, want: l},
+		{name: "0-dim", fn: func() (Layout, error) { return Squeeze(Dense(nil), -1) }, want: lay([]int{}, []int{}, 0)},
+		{name: "range", fn: func() (Layout, error) { return Squeeze(l, 4) }, kind: errs.Index, msg: "Dimension out of range (expected to be in range of [-4, 3], but got 4)"},
+		// PyTorch 2.0's squeeze(dims): every listed dim of size 1 goes, the others stay
+		{name: "dims", fn: func() (Layout, error) { return Squeeze(l, 0, 2) }, want: lay([]int{3, 2}, []int{2, 1}, 2)},
+		{name: "dims not 1", fn: func() (Layout, error) { return Squeeze(l, 0, 1) }, want: lay([]int{3, 1, 2}, []int{2, 7, 1}, 2)},
+		{name: "dims any order", fn: func() (Layout, error) { return Squeeze(l, -2, 3, 0) }, want: lay([]int{3, 2}, []int{2, 1}, 2)},
+		{name: "dims repeated", fn: func() (Layout, error) { return Squeeze(l, 0, -4) }, kind: errs.Value, msg: "dim 0 appears multiple times in the list of dims"},
+		{name: "dims repeated not 1", fn: func() (Layout, error) { return Squeeze(l, 1, 1) }, kind: errs.Value, msg: "dim 1 appears multiple times in the list of dims"},
+		{name: "dims range", fn: func() (Layout, error) { return Squeeze(l, 0, -5) }, kind: errs.Index},
+		{name: "0-dim dims", fn: func() (Layout, error) { return Squeeze(Dense(nil), 0, -1) }, kind: errs.Value, msg: "dim 0 appears multiple times in the list of dims"},
 		{name: "unsqueeze front", fn: func() (Layout, error) { return Unsqueeze(c234, 0) }, want: lay([]int{1, 2, 3, 4}, []int{24, 12, 4, 1}, 0)},
 		{name: "unsqueeze end", fn: func() (Layout, error) { return Unsqueeze(c234, -1) }, want: lay([]int{2, 3, 4, 1}, []int{12, 4, 1, 1}, 0)},
 		{name: "unsqueeze 0-dim", fn: func() (Layout, error) { return Unsqueeze(lay(nil, nil, 3), 0) }, want: lay([]int{1}, []int{1}, 3)},
@@ -415,7 +423,7 @@ func TestNoAliasing(t *testing.T) {
 	fns := map[string]func() (Layout, error){
 		"view":      func() (Layout, error) { return View(in, []int{2, 1, 3}) },
 		"transpose": func() (Layout, error) { return Transpose(in, 0, 0) },
-		"squeeze":   func() (Layout, error) { return Squeeze(in, ip(0)) },
+		"squeeze":   func() (Layout, error) { return Squeeze(in, 0) },
 		"expand":    func() (Layout, error) { return Expand(in, []int{2, 1, 3}) },
 		"narrow":    func() (Layout, error) { return Narrow(in, 0, 0, 2) },
 		"slice":     func() (Layout, error) { return Slice(in, 0, nil, nil, 1) },

@@ -211,12 +211,13 @@ func Slice(l Layout, dim int, start, end *int, step int) (Layout, error) {
 	return out, nil
 }
 
-// Squeeze returns l without its size-1 dims when dim is nil, else without
-// dim if its size is 1 (else unchanged). A dim out of range is an index
-// error; a 0-dim l accepts 0 and -1.
-func Squeeze(l Layout, dim *int) (Layout, error) {
-	if dim == nil {
-		out := Layout{Sizes: []int{}, Strides: []int{}, Offset: l.Offset}
+// Squeeze returns l without its size-1 dims when no dims are given, else
+// without those of dims whose size is 1 (PyTorch 2.0's squeeze(dims): a
+// listed dim of another size stays). A dim out of range is an index error,
+// a dim listed twice a value error; a 0-dim l accepts 0 and -1 (once).
+func Squeeze(l Layout, dims ...int) (Layout, error) {
+	out := Layout{Sizes: []int{}, Strides: []int{}, Offset: l.Offset}
+	if len(dims) == 0 {
 		for i, s := range l.Sizes {
 			if s != 1 {
 				out.Sizes = append(out.Sizes, s)
@@ -225,18 +226,24 @@ func Squeeze(l Layout, dim *int) (Layout, error) {
 		}
 		return out, nil
 	}
-	d, err := wrapDim("squeeze", *dim, l.Dim())
-	if err != nil {
-		return Layout{}, err
+	seen := make([]bool, max(l.Dim(), 1))
+	for _, dim := range dims {
+		d, err := wrapDim("squeeze", dim, l.Dim())
+		if err != nil {
+			return Layout{}, err
+		}
+		if seen[d] {
+			return Layout{}, errs.New(errs.Value, "squeeze", "dim %d appears multiple times in the list of dims", d)
+		}
+		seen[d] = true
 	}
-	if l.Dim() == 0 || l.Sizes[d] != 1 {
-		return l.Clone(), nil
+	for i, s := range l.Sizes {
+		if !seen[i] || s != 1 {
+			out.Sizes = append(out.Sizes, s)
+			out.Strides = append(out.Strides, l.Strides[i])
+		}
 	}
-	return Layout{
-		Sizes:   slices.Delete(dup(l.Sizes), d, d+1),
-		Strides: slices.Delete(dup(l.Strides), d, d+1),
-		Offset:  l.Offset,
-	}, nil
+	return out, nil
 }
 
 // Unsqueeze returns l with a size-1 dim inserted at dim, in [-ndim-1, ndim]

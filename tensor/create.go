@@ -86,9 +86,19 @@ func Arange(start, end, step float64, dt DType) *Tensor {
 }
 
 // Linspace returns steps evenly spaced values from start to end inclusive.
+// A start (steps ≥ 1) or end (steps ≥ 2) that dt cannot hold is a value
+// error, as in PyTorch, which reads them as elements of dt (Note [Checked
+// scalars] in package op) and spaces the values between those elements:
+// integral values count as Go integers, so that uint8 takes -1, as 255.
 func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	if steps < 0 {
 		panic(errs.New(errs.Value, "linspace", "number of steps must be non-negative"))
+	}
+	if steps >= 1 {
+		start = element(start, dt)
+	}
+	if steps >= 2 {
+		end = element(end, dt)
 	}
 	v := raw.New(dt, []int{steps})
 	if steps == 1 {
@@ -109,6 +119,23 @@ func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	return wrap(v)
 }
 
+// element returns linspace's bound x as an element of dt, as PyTorch
+// reads it (Scalar::to<scalar_t>) before it computes the step: a value
+// error if dt cannot hold it, and uint8's -1 is 255, so that uint8
+// Linspace(-1, 3, 3) is [255, 129, 3] as in PyTorch. An integral x counts
+// as a Go integer.
+func element(x float64, dt DType) float64 {
+	s := op.Float(x)
+	if dt.IsInt() && x == math.Trunc(x) && math.Abs(x) < 1<<63 {
+		s = op.Int(int64(x))
+	}
+	must(s.Check("linspace", dt))
+	if !dt.IsInt() {
+		return x
+	}
+	return s.ViewAs(dt).Float64At(0)
+}
+
 // Generator is a seeded source of random numbers: the same seed gives the
 // same tensors on every machine. It is not safe for concurrent use.
 type Generator struct{ r *rand.Rand }
@@ -118,19 +145,48 @@ func NewGenerator(seed uint64) *Generator {
 	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
 }
 
-// Rand returns a tensor of values uniform in [0, 1).
+// Rand returns a tensor of values uniform in [0, 1) of the float dtype dt:
+// multiples of 2^-p, p the precision of dt in bits (11 for float16, 8 for
+// bfloat16, 24 for float32, 53 for float64), so that every value is exact
+// in dt and none rounds up to 1, as in PyTorch. Another dtype is a dtype
+// error, as PyTorch has no uniform kernel for integers or bool.
 func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
 	checkShape("rand", shape)
+	p := precision(dt)
+	if p == 0 {
+		panic(errs.New(errs.DType, "rand", "%q not implemented for '%s'", "check_uniform_bounds", dt))
+	}
 	v := raw.New(dt, shape)
+	scale := 1 / float64(uint64(1)<<p)
 	for i := 0; i < v.NumEl(); i++ {
-		v.SetFloat64(i, g.r.Float64())
+		v.SetFloat64(i, float64(g.r.Uint64()>>(64-p))*scale)
 	}
 	return wrap(v)
 }
 
-// Randn returns a tensor of standard normal values.
+// precision returns the number of significant bits of float dtype dt (0
+// for the others): PyTorch's std::numeric_limits<T>::digits.
+func precision(dt DType) uint {
+	switch dt {
+	case Float16:
+		return 11
+	case BFloat16:
+		return 8
+	case Float32:
+		return 24
+	case Float64:
+		return 53
+	}
+	return 0
+}
+
+// Randn returns a tensor of standard normal values of the float dtype dt;
+// another dtype is a dtype error, as in PyTorch.
 func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
 	checkShape("randn", shape)
+	if precision(dt) == 0 {
+		panic(errs.New(errs.DType, "randn", "%q not implemented for '%s'", "normal_kernel_cpu", dt))
+	}
 	v := raw.New(dt, shape)
 	for i := 0; i < v.NumEl(); i++ {
 		v.SetFloat64(i, g.r.NormFloat64())

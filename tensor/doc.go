@@ -53,6 +53,15 @@
 // integers in float32; float16 and bfloat16 compute in float32 and round
 // to nearest even.
 //
+// A Go number that an op reads as an element — a fill value, a clamp
+// bound, Where's x or y, alpha, Pow's exponent, Lerp's weight — must fit
+// the dtype it is read in, else the op panics with a value error, as
+// PyTorch refuses it ("value cannot be converted to type int8_t without
+// overflow"): int8 Fill(Scalar(300)) and Full(Scalar(NaN), Int32) are
+// refused, uint8 Fill(Scalar(-1)) writes 255. A Go number that is an
+// operand of arithmetic or a comparison converts as a tensor would, and
+// may wrap: int8 + Scalar(1000) adds -24, as in PyTorch.
+//
 // # Aliasing and in-place
 //
 // View ops (View, Permute, T, Slice, Expand, ...) return tensors sharing

@@ -161,8 +161,9 @@ func copysignGrad(g, a, result *Tensor) *Tensor {
 }
 
 // powBaseGrad is pow's derivative in its base: b·a^(b-1), 0 where b is 0.
+// b-1 is written b+(-1): b may be bool, which Sub refuses as PyTorch does.
 func powBaseGrad(g, a, b *Tensor) *Tensor {
-	return Where(b.Eq(Scalar(0)), Scalar(0), g.Mul(b.Mul(a.Pow(b.Sub(Scalar(1))))))
+	return Where(b.Eq(Scalar(0)), Scalar(0), g.Mul(b.Mul(a.Pow(b.Add(Scalar(-1))))))
 }
 
 // powExponentGrad is pow's derivative in its exponent: a^b·ln a, 0 where

@@ -232,11 +232,15 @@ func (t *Tensor) At(idx ...int) float64 { return wrap(t.elementAt("at", idx)).It
 
 // Set writes value — a [Scalar], or any one-element tensor — converted to
 // t's dtype, into the element of t at idx (negative indices count from the
-// end), and returns t.
+// end), and returns t. A Scalar that t's dtype cannot hold is a value
+// error, as PyTorch's t[idx] = x; a tensor value converts as a copy does.
 func (t *Tensor) Set(value *Tensor, idx ...int) *Tensor {
 	e := t.elementAt("set", idx)
 	if value == nil || value.NumEl() != 1 {
 		panic(errs.New(errs.Value, "set", "the value must be a single number"))
+	}
+	if value.v.Wrapped {
+		must(op.ScalarOf(value.v).Check("set", t.DType()))
 	}
 	if t.ag != nil || value.RequiresGrad() {
 		// autograd follows the write as a copy into a view of t

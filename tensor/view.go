@@ -171,12 +171,19 @@ func (t *Tensor) SliceFrom(dim, start, step int) *Tensor {
 		func(z *Tensor) *Tensor { return z.SliceFrom(dim, start, step) })
 }
 
-// Squeeze returns a view without size-1 dims (or only dim, if given and of size 1).
-func (t *Tensor) Squeeze(dim ...int) *Tensor {
-	if len(dim) == 0 {
-		return reshaped("SqueezeBackward0", t, t.viewOf(op.Squeeze(t.v, nil)))
+// Squeeze returns a view without size-1 dims, or, given dims, without
+// those of them whose size is 1 (PyTorch 2.0's squeeze(dims): the others
+// stay). A dim out of range is an index error, a dim given twice a value
+// error.
+func (t *Tensor) Squeeze(dims ...int) *Tensor {
+	node := "SqueezeBackward0" // PyTorch's names: squeeze(), squeeze(dim), squeeze(dims)
+	switch {
+	case len(dims) == 1:
+		node = "SqueezeBackward1"
+	case len(dims) > 1:
+		node = "SqueezeBackward2"
 	}
-	return reshaped("SqueezeBackward1", t, t.viewOf(op.Squeeze(t.v, &dim[0])))
+	return reshaped(node, t, t.viewOf(op.Squeeze(t.v, dims...)))
 }
 
 // Unsqueeze returns a view with a size-1 dim inserted at dim.
@@ -281,19 +288,41 @@ func mayOverlap(v *raw.View) bool {
 	return false
 }
 
-// parts records the views ps of t along dim (split, chunk) for backward,
-// each as a narrow.
+// parts records the views ps of t along dim (split, chunk) for backward
+// as one node, as PyTorch's SplitBackward0: its gradient is the parts'
+// gradients concatenated, zeros for a part that got none. (A node per
+// part, each scattering into a zero gradient of t's shape, would cost
+// the number of parts times t's size: Note [Unbinding nested tensors] in
+// package nested splits a buffer into many parts.)
 func (t *Tensor) parts(dim int, ps []*Tensor) []*Tensor {
-	if !recording(t) {
+	if !recording(t) || len(ps) == 0 {
 		return ps
 	}
-	start := 0
+	d := wrapDim(dim, t.Dim())
+	sizes := make([][]int, len(ps))
 	for i, p := range ps {
-		s := start
-		l := p.Size(dim)
-		ps[i] = narrowed("SplitBackward0", t, p, func(z *Tensor) *Tensor { return z.Narrow(dim, s, l) })
-		start += l
+		sizes[i] = p.Shape()
 	}
+	record("SplitBackward0", []*Tensor{t}, ps, func(_ *node, gs []*Tensor) []*Tensor {
+		var like *Tensor
+		for _, g := range gs {
+			if g != nil {
+				like = g
+				break
+			}
+		}
+		if like == nil {
+			return []*Tensor{nil}
+		}
+		full := make([]*Tensor, len(gs))
+		for i, g := range gs {
+			if g == nil {
+				g = fullOn(like, Scalar(0), like.DType(), sizes[i])
+			}
+			full[i] = g
+		}
+		return []*Tensor{Cat(full, d)}
+	})
 	return ps
 }
 

@@ -741,7 +741,8 @@ func (t *Tensor) DivInPlace(b *Tensor, mode ...Rounding) *Tensor {
 }
 
 // FloorDivide returns a/b rounded down (Python's //), elementwise over a and b
-// broadcast together (each may be a [Scalar]).
+// broadcast together (each may be a [Scalar]). A compute dtype of bool is a
+// dtype error.
 func FloorDivide(a, b *Tensor) *Tensor { return pointwise(optable.FloorDivide, nil, false, nil, a, b) }
 
 // FloorDivide returns [FloorDivide](t, b).
@@ -761,7 +762,8 @@ func (t *Tensor) FloorDivideInPlace(b *Tensor) *Tensor {
 }
 
 // Remainder returns a - floor(a/b)·b, which has the sign of b (Python's %),
-// elementwise over a and b broadcast together (each may be a [Scalar]).
+// elementwise over a and b broadcast together (each may be a [Scalar]). A
+// compute dtype of bool is a dtype error.
 func Remainder(a, b *Tensor) *Tensor { return pointwise(optable.Remainder, nil, false, nil, a, b) }
 
 // Remainder returns [Remainder](t, b).
@@ -781,7 +783,8 @@ func (t *Tensor) RemainderInPlace(b *Tensor) *Tensor {
 }
 
 // Fmod returns C's fmod(a, b), which has the sign of a, elementwise over a and
-// b broadcast together (each may be a [Scalar]).
+// b broadcast together (each may be a [Scalar]). A compute dtype of bool is a
+// dtype error.
 func Fmod(a, b *Tensor) *Tensor { return pointwise(optable.Fmod, nil, false, nil, a, b) }
 
 // Fmod returns [Fmod](t, b).

@@ -703,7 +703,7 @@ func simdSigmoidF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Arg
 // loopLogitF computes elem.Logit(a, lo, hi, clamp) for float32, float64.
 func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	lo := T(args.Eps)
-	hi := 1 - lo
+	hi := T(args.EpsHi)
 	clamp := args.HasEps
 	var z T
 	es := int(unsafe.Sizeof(z))

@@ -487,7 +487,7 @@ func evalSigmoid(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bo
 // elemLogit0 is logit of one element of float32, float64: elem.Logit(a, lo, hi, clamp).
 func elemLogit0[T float32 | float64](a T, args *kernel.Args) T {
 	lo := T(args.Eps)
-	hi := 1 - lo
+	hi := T(args.EpsHi)
 	clamp := args.HasEps
 	return T(elem.Logit(a, lo, hi, clamp))
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/internal/cases"
+	"github.com/goten-ml/goten/nested"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -39,9 +40,10 @@ const (
 	argTensors
 	argScalar
 	argDType
+	argNested
 )
 
-var argKindNames = [...]string{"null", "tensor", "string", "int", "bool", "ints", "tensor list", "scalar", "dtype"}
+var argKindNames = [...]string{"null", "tensor", "string", "int", "bool", "ints", "tensor list", "scalar", "dtype", "nested tensor"}
 
 func (k argKind) String() string { return argKindNames[k] }
 
@@ -56,6 +58,7 @@ type arg struct {
 	ts   []*tensor.Tensor // argTensors
 	sc   any              // argScalar: the Go value, int64, float64 or bool
 	dt   dtype.DType      // argDType
+	n    *nested.Tensor   // argNested
 }
 
 // operand returns a scalar ARG as a wrapped scalar operand (PyTorch's wrapped numbers).
@@ -86,8 +89,9 @@ func (a arg) float() float64 {
 	return 0
 }
 
-// decodeArg decodes an ARG; names are looked up in env.
-func decodeArg(r json.RawMessage, env map[string]*tensor.Tensor) (arg, error) {
+// decodeArg decodes an ARG; names are looked up in env, then in nenv (the
+// nested tensors).
+func decodeArg(r json.RawMessage, env map[string]*tensor.Tensor, nenv map[string]*nested.Tensor) (arg, error) {
 	r = bytes.TrimSpace(r)
 	if len(r) == 0 {
 		return arg{}, badf("empty ARG")
@@ -111,6 +115,9 @@ func decodeArg(r json.RawMessage, env map[string]*tensor.Tensor) (arg, error) {
 		}
 		t, ok := env[s]
 		if !ok {
+			if n, ok := nenv[s]; ok {
+				return arg{kind: argNested, n: n, s: s}, nil
+			}
 			return arg{}, badf("unknown name %q", s)
 		}
 		return arg{kind: argTensor, t: t, s: s}, nil
@@ -124,7 +131,7 @@ func decodeArg(r json.RawMessage, env map[string]*tensor.Tensor) (arg, error) {
 		}
 		a := arg{kind: argTensors}
 		for _, it := range items {
-			x, err := decodeArg(it, env)
+			x, err := decodeArg(it, env, nenv)
 			if err != nil {
 				return arg{}, err
 			}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/nested"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -22,14 +23,19 @@ type call struct {
 	usedKw map[string]bool
 }
 
-// result is what an op returns: one tensor, or a list (multi).
+// result is what an op returns: one tensor, or a list (multi); ns, when
+// not nil, holds the nested results, in place of the nil entries of ts.
 type result struct {
 	ts    []*tensor.Tensor
 	multi bool
+	ns    []*nested.Tensor
 }
 
-func one(t *tensor.Tensor) result         { return result{ts: []*tensor.Tensor{t}} }
-func many(ts []*tensor.Tensor) result     { return result{ts: ts, multi: true} }
+func one(t *tensor.Tensor) result     { return result{ts: []*tensor.Tensor{t}} }
+func many(ts []*tensor.Tensor) result { return result{ts: ts, multi: true} }
+func oneNested(n *nested.Tensor) result {
+	return result{ts: []*tensor.Tensor{nil}, ns: []*nested.Tensor{n}}
+}
 func (c *call) missing(what string) error { return missingf("%s: %s", c.op, what) }
 
 func (c *call) label(i int, name string) string {

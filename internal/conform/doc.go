@@ -32,5 +32,8 @@
 // the library panics with something other than a *tensor.Error, and when the
 // case itself breaks the format ("bad case: ..."). A grad section runs
 // Backward from its output and compares the gradients accumulated into
-// the inputs it names; nested tensors are not implemented yet.
+// the inputs it names. Nested inputs and results ({"nested": [...]}) are
+// built and compared component by component (nested.go); an op with a
+// nested argument runs through nestedOps (ops_nested.go), which calls
+// package nested.
 package conform

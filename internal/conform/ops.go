@@ -34,10 +34,14 @@ var ops = map[string]opFunc{
 	"slice": opSlice,
 	"squeeze": func(c *call) result {
 		t := c.tensor(0, "input")
-		if d, ok := c.optInt(1, "dim"); ok {
-			return one(t.Squeeze(d))
+		d, ok := c.dims(1, "dim") // a list: PyTorch 2.0's squeeze(dims)
+		switch {
+		case !ok:
+			return one(t.Squeeze())
+		case len(d) == 0: // squeezes nothing, where t.Squeeze() squeezes all
+			return one(t.AsStridedAt(t.Shape(), t.Strides(), t.Offset()))
 		}
-		return one(t.Squeeze())
+		return one(t.Squeeze(d...))
 	},
 	"unsqueeze": func(c *call) result { return one(c.tensor(0, "input").Unsqueeze(c.intArg(1, "dim"))) },
 	"flatten": func(c *call) result {
@@ -307,10 +311,17 @@ func addcArgs(c *call) (t, t1, t2 *tensor.Tensor, value []*tensor.Tensor) {
 
 // runOp dispatches one op.
 func runOp(c *call) result {
-	f, ok := ops[c.op]
+	table := ops
+	if c.hasNested() {
+		table = nestedOps
+	}
+	f, ok := table[c.op]
 	if !ok {
 		if strings.HasSuffix(c.op, "_") {
 			panic(missingf("in-place op %s", c.op))
+		}
+		if c.hasNested() {
+			panic(missingf("op %s of nested tensors", c.op))
 		}
 		panic(missingf("op %s", c.op))
 	}

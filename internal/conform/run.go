@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/goten-ml/goten/internal/cases"
+	"github.com/goten-ml/goten/nested"
 	"github.com/goten-ml/goten/tensor"
 )
 
@@ -28,7 +29,16 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 		}
 	}()
 	env := map[string]*tensor.Tensor{}
+	nenv := map[string]*nested.Tensor{} // the nested tensors, by name
 	for _, in := range c.Inputs {
+		if isNested(in.JSON) {
+			n, err := buildNested(in.JSON, dev)
+			if err != nil {
+				return []string{fmt.Sprintf("input %s: %v", in.Name, err)}
+			}
+			nenv[in.Name] = n
+			continue
+		}
 		t, err := buildTensor(in.JSON, dev)
 		if err != nil {
 			return []string{fmt.Sprintf("input %s: %v", in.Name, err)}
@@ -54,7 +64,7 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 				before[name] = takeSnapshot(t)
 			}
 		}
-		res, err := runStep(step, env)
+		res, err := runStep(step, env, nenv)
 		var lib *tensor.Error
 		switch {
 		case err == nil:
@@ -77,7 +87,13 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 			return []string{fmt.Sprintf("step %d (%s) returned one result, want %d", i, step.Op, len(step.Out))}
 		}
 		for k, name := range step.Out {
+			if res.ns != nil && res.ns[k] != nil {
+				nenv[name] = res.ns[k]
+				delete(env, name)
+				continue
+			}
 			env[name] = res.ts[k]
+			delete(nenv, name)
 		}
 	}
 
@@ -88,7 +104,7 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 		if c.Grad == nil {
 			return []string{badf("an error after the last step needs a grad section").Error()}
 		}
-		_, err := runGrad(c.Grad, env, dev)
+		_, err := runGrad(c.Grad, env, nenv, dev)
 		var lib *tensor.Error
 		switch {
 		case err == nil:
@@ -99,6 +115,10 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 		return []string{fmt.Sprintf("backward: %v", err)}
 	}
 	for _, e := range c.Expect {
+		if n, ok := nenv[e.Name]; ok {
+			reasons = append(reasons, checkNested(c, n, e.JSON, env, e.Name)...)
+			continue
+		}
 		got, ok := env[e.Name]
 		if !ok {
 			reasons = append(reasons, e.Name+": not bound")
@@ -107,7 +127,7 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 		reasons = append(reasons, checkResult(c, got, e.JSON, env, e.Name)...)
 	}
 	if c.Grad != nil {
-		spec, err := runGrad(c.Grad, env, dev)
+		spec, err := runGrad(c.Grad, env, nenv, dev)
 		if err != nil {
 			var lib *tensor.Error
 			if errors.As(err, &lib) {
@@ -116,8 +136,21 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 			return append(reasons, fmt.Sprintf("backward: %v", err))
 		}
 		for _, name := range spec.Wrt {
-			got := env[name].Grad()
 			want := spec.Expect[name]
+			if n, ok := nenv[name]; ok {
+				got := n.Grad()
+				switch {
+				case cases.IsNull(want) && got != nil:
+					reasons = append(reasons, fmt.Sprintf("grad of %s: got a gradient, want none", name))
+				case cases.IsNull(want):
+				case got == nil:
+					reasons = append(reasons, fmt.Sprintf("grad of %s: none, want one", name))
+				default:
+					reasons = append(reasons, checkNested(c, got, want, env, "grad of "+name)...)
+				}
+				continue
+			}
+			got := env[name].Grad()
 			switch {
 			case cases.IsNull(want) && got != nil:
 				reasons = append(reasons, fmt.Sprintf("grad of %s: got a gradient, want none", name))
@@ -143,21 +176,33 @@ type gradSpec struct {
 // runGrad runs the back-propagation of a grad section: the gradient of
 // its output, seeded by its seed or 1, accumulated into the inputs. The
 // error is the library's, or a badCase.
-func runGrad(raw json.RawMessage, env map[string]*tensor.Tensor, dev tensor.Device) (spec gradSpec, err error) {
+func runGrad(raw json.RawMessage, env map[string]*tensor.Tensor, nenv map[string]*nested.Tensor, dev tensor.Device) (spec gradSpec, err error) {
 	if err := json.Unmarshal(raw, &spec); err != nil {
 		return spec, badf("grad: %v", err)
 	}
 	of, ok := env[spec.Of]
-	if !ok {
+	nof, isNested := nenv[spec.Of]
+	if !ok && !isNested {
 		return spec, badf("grad of unknown name %q", spec.Of)
 	}
 	for _, name := range spec.Wrt {
-		if _, ok := env[name]; !ok {
+		_, ok := env[name]
+		_, okN := nenv[name]
+		if !ok && !okN {
 			return spec, badf("grad wrt unknown name %q", name)
 		}
 	}
+	var nseed *nested.Tensor
+	if isNested {
+		if cases.IsNull(spec.Seed) {
+			return spec, badf("grad of a nested tensor needs a nested seed")
+		}
+		if nseed, err = buildNested(spec.Seed, dev); err != nil {
+			return spec, err
+		}
+	}
 	var seed []*tensor.Tensor
-	if !cases.IsNull(spec.Seed) {
+	if !isNested && !cases.IsNull(spec.Seed) {
 		s, err := buildTensor(spec.Seed, dev)
 		if err != nil {
 			return spec, err
@@ -173,6 +218,10 @@ func runGrad(raw json.RawMessage, env map[string]*tensor.Tensor, dev tensor.Devi
 			err = libraryPanic{r, string(debug.Stack())}
 		}
 	}()
+	if isNested {
+		nested.Backward(nof, nseed)
+		return spec, nil
+	}
 	of.Backward(seed...)
 	return spec, nil
 }
@@ -180,10 +229,10 @@ func runGrad(raw json.RawMessage, env map[string]*tensor.Tensor, dev tensor.Devi
 // runStep decodes a step's arguments and runs its op. The error is a
 // *tensor.Error raised by the library, a badCase or missing, or a
 // libraryPanic for any other panic.
-func runStep(s cases.Step, env map[string]*tensor.Tensor) (res result, err error) {
+func runStep(s cases.Step, env map[string]*tensor.Tensor, nenv map[string]*nested.Tensor) (res result, err error) {
 	c := &call{op: s.Op, kwargs: map[string]arg{}, usedKw: map[string]bool{}}
 	for _, r := range s.Args {
-		a, err := decodeArg(r, env)
+		a, err := decodeArg(r, env, nenv)
 		if err != nil {
 			return res, err
 		}
@@ -191,7 +240,7 @@ func runStep(s cases.Step, env map[string]*tensor.Tensor) (res result, err error
 	}
 	c.used = make([]bool, len(c.args))
 	for _, f := range s.Kwargs {
-		a, err := decodeArg(f.JSON, env)
+		a, err := decodeArg(f.JSON, env, nenv)
 		if err != nil {
 			return res, err
 		}

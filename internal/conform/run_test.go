@@ -21,6 +21,7 @@ func mustParse(t *testing.T, line string) *cases.Case {
 // The runner must pass correct cases and report each kind of mismatch.
 func TestRunDetects(t *testing.T) {
 	const a = `"a": {"dtype": "float32", "shape": [2, 2], "strides": [1, 2], "offset": 1, "storage": [9, 1, 2, 3, 4]}`
+	const nt = `{"nested": [{"dtype": "float32", "shape": [2], "values": [1, 2]}, {"dtype": "float32", "shape": [1], "values": [3]}]}`
 	tests := []struct {
 		name, line string
 		want       string // a substring of the reasons; "" means the case passes
@@ -107,6 +108,18 @@ func TestRunDetects(t *testing.T) {
 		{"unknown name", `{"id": "x", "inputs": {}, "program": [{"out": "y", "op": "neg", "args": ["zz"]}], "expect": {}}`, `bad case: unknown name "zz"`},
 		{"unbound", `{"id": "x", "inputs": {"a": {"dtype": "float32", "shape": [2], "values": [1, 2]}},
 			"program": [{"out": "y", "op": "neg", "args": ["a"]}], "expect": {"z": {"dtype": "float32", "shape": [], "values": [1]}}}`, "z: not bound"},
+		{"nested", `{"id": "x", "inputs": {"n": ` + nt + `}, "program": [{"out": "y", "op": "neg", "args": ["n"]}],
+			"expect": {"y": {"nested": [{"dtype": "float32", "shape": [2], "values": [-1, -2]}, {"dtype": "float32", "shape": [1], "values": [-3]}]}}}`, ""},
+		{"nested value", `{"id": "x", "inputs": {"n": ` + nt + `}, "program": [{"out": "y", "op": "neg", "args": ["n"]}],
+			"expect": {"y": {"nested": [{"dtype": "float32", "shape": [2], "values": [-1, -2]}, {"dtype": "float32", "shape": [1], "values": [3]}]}}}`, "y[1]: element 0: got -3, want 3"},
+		{"nested count", `{"id": "x", "inputs": {"n": ` + nt + `}, "program": [{"out": "y", "op": "neg", "args": ["n"]}],
+			"expect": {"y": {"nested": [{"dtype": "float32", "shape": [2], "values": [-1, -2]}]}}}`, "2 components, want 1"},
+		{"nested want dense", `{"id": "x", "inputs": {"n": ` + nt + `}, "program": [{"out": "y", "op": "neg", "args": ["n"]}],
+			"expect": {"y": {"dtype": "float32", "shape": [2], "values": [-1, -2]}}}`, "want a tensor, got a nested tensor"},
+		{"nested grad", `{"id": "x", "inputs": {"n": {"nested": [{"dtype": "float64", "shape": [2], "values": [1, 2]}], "requires_grad": true}},
+			"program": [{"out": "y", "op": "mul", "args": ["n", "n"]}], "expect": {},
+			"grad": {"of": "y", "seed": {"nested": [{"dtype": "float64", "shape": [2], "values": [1, 10]}]}, "wrt": ["n"],
+			"expect": {"n": {"nested": [{"dtype": "float64", "shape": [2], "values": [2, 41]}]}}}}`, "grad of n[0]: element 1: got 40, want 41"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

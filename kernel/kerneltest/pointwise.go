@@ -149,7 +149,7 @@ func scalarArgs(op *optable.Op) []namedArgs {
 	}
 	if op.Options == "Eps" {
 		args := kernel.DefaultArgs
-		args.Eps, args.HasEps = 0.25, true
+		args.Eps, args.EpsHi, args.HasEps = 0.25, 0.75, true
 		r = append(r, namedArgs{"eps=0.25", args})
 	}
 	return r

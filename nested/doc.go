@@ -1,0 +1,34 @@
+// Package nested implements nested (ragged) tensors: a batch of tensors
+// whose sizes differ, such as sequences of different lengths, kept in one
+// values buffer with int64 metadata (PyTorch's NestedTensor), and the ops
+// of the user API over them.
+//
+// # Structure
+//
+// A [Tensor] has n components of one dtype and one number of dims. Nested
+// dim 0 indexes the components; nested dim d ≥ 1 is dim d−1 of every
+// component, and negative dims count from the end of the components. An op
+// that works along one dim refuses dim 0 with a value error ("cannot apply
+// across nested dimension 0").
+//
+// # Ops
+//
+// Ops reach the same op definitions and kernels as dense tensors: a
+// pointwise op is the dense function, given to [Unary] or [Binary], run over
+// the values buffer in one call when the components are packed (Note
+// [Packed nested tensors]); ops over trailing dims run once over the buffer
+// viewed as rows; the rest run per component on views of the buffer, and
+// their results are packed again with one copy.
+//
+// # Autograd
+//
+// Gradients follow the values buffer. [Tensor.SetRequiresGrad] makes the
+// buffer a leaf, and [Tensor.Grad] returns its gradient with the tensor's
+// structure; every op here records through package tensor's engine.
+//
+// # Errors
+//
+// As in package tensor, what the caller could have checked panics with a
+// *tensor.Error (kind, op, message; PyTorch's text where PyTorch has one);
+// [tensor.Try] recovers it.
+package nested

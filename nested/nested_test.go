@@ -1,0 +1,389 @@
+package nested_test
+
+import (
+	"errors"
+	"math"
+	"slices"
+	"testing"
+
+	"github.com/goten-ml/goten/nested"
+	"github.com/goten-ml/goten/tensor"
+)
+
+// ragged returns float64 components of these shapes with distinct values.
+func ragged(g *tensor.Generator, shapes ...[]int) []*tensor.Tensor {
+	cs := make([]*tensor.Tensor, len(shapes))
+	for i, sh := range shapes {
+		cs[i] = g.Randn(tensor.Float64, sh...)
+	}
+	return cs
+}
+
+func near(t *testing.T, what string, got, want *tensor.Tensor) {
+	t.Helper()
+	if got.DType() != want.DType() || !slices.Equal(got.Shape(), want.Shape()) {
+		t.Fatalf("%s: got %v %v, want %v %v", what, got.DType(), got.Shape(), want.DType(), want.Shape())
+	}
+	g, w := got.Float64s(), want.Float64s()
+	for k := range g {
+		if d := math.Abs(g[k] - w[k]); d > 1e-12+1e-10*math.Abs(w[k]) && !(math.IsNaN(g[k]) && math.IsNaN(w[k])) {
+			t.Fatalf("%s: element %d: got %v, want %v", what, k, g[k], w[k])
+		}
+	}
+}
+
+// sameAsDense checks that the components of got are f of the components
+// of cs: the dense API applied one component at a time is the reference.
+func sameAsDense(t *testing.T, what string, got *nested.Tensor, cs []*tensor.Tensor, f func(c *tensor.Tensor) *tensor.Tensor) {
+	t.Helper()
+	if got.Len() != len(cs) {
+		t.Fatalf("%s: %d components, want %d", what, got.Len(), len(cs))
+	}
+	for i, c := range cs {
+		near(t, what, got.Component(i), f(c))
+	}
+}
+
+func errKind(f func()) tensor.ErrorKind {
+	var e *tensor.Error
+	if err := tensor.Try(f); errors.As(err, &e) {
+		return e.Kind
+	}
+	return 0
+}
+
+func TestMetadata(t *testing.T) {
+	g := tensor.NewGenerator(1)
+	cs := ragged(g, []int{2, 3}, []int{0, 3}, []int{4, 3})
+	x := nested.New(cs, tensor.Float64)
+	if got := x.Sizes().Int64s(); !slices.Equal(got, []int64{2, 3, 0, 3, 4, 3}) {
+		t.Errorf("sizes %v", got)
+	}
+	if got := x.Strides().Int64s(); !slices.Equal(got, []int64{3, 1, 3, 1, 3, 1}) {
+		t.Errorf("strides %v", got)
+	}
+	if got := x.Offsets().Int64s(); !slices.Equal(got, []int64{0, 6, 6}) {
+		t.Errorf("offsets %v", got)
+	}
+	if !x.IsPacked() || x.Values().NumEl() != 18 || x.Dim() != 3 {
+		t.Errorf("packed %v, %d values, dim %d", x.IsPacked(), x.Values().NumEl(), x.Dim())
+	}
+	if got := x.PaddedShape(); !slices.Equal(got, []int{3, 4, 3}) {
+		t.Errorf("padded shape %v", got)
+	}
+	// a size 0 counts as 1 in the strides of the dims before it
+	y := nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2, 0, 3)}, tensor.Float32)
+	if got := y.Strides().Int64s(); !slices.Equal(got, []int64{3, 3, 1}) {
+		t.Errorf("strides with a size 0: %v", got)
+	}
+}
+
+func TestNewCopiesAndUnbindViews(t *testing.T) {
+	g := tensor.NewGenerator(2)
+	cs := ragged(g, []int{3}, []int{1}, []int{2})
+	want := cs[0].Float64s()
+	x := nested.New(cs, tensor.Float64)
+	cs[0].Fill(tensor.Scalar(7.0))
+	us := x.Unbind()
+	if !slices.Equal(us[0].Float64s(), want) {
+		t.Errorf("New did not copy: component 0 is %v, want %v", us[0].Float64s(), want)
+	}
+	for i, u := range us {
+		if !u.SharesStorage(x.Values()) {
+			t.Errorf("component %d is not a view of the buffer", i)
+		}
+	}
+	if k := errKind(func() {
+		nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2), tensor.Zeros(tensor.Float32, 2, 2)}, tensor.Float32)
+	}); k != tensor.ValueError {
+		t.Errorf("components of different dims: kind %v, want value", k)
+	}
+	if k := errKind(func() {
+		nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2), tensor.Zeros(tensor.Float64, 2)}, tensor.Float32)
+	}); k != tensor.DTypeError {
+		t.Errorf("components of different dtypes: kind %v, want dtype", k)
+	}
+}
+
+func TestWrapShares(t *testing.T) {
+	buf := tensor.FromSlice([]float32{0, 1, 2, 3, 4, 5, 6, 7}, 8)
+	x := nested.Wrap(buf, [][]int{{2, 2}, {1, 2}}, []int{4, 0})
+	if x.IsPacked() {
+		t.Error("components out of order reported packed")
+	}
+	c0 := x.Component(0)
+	if !c0.SharesStorage(buf) || !slices.Equal(c0.Float64s(), []float64{4, 5, 6, 7}) {
+		t.Errorf("component 0: %v", c0.Float64s())
+	}
+	buf.Fill(tensor.Scalar(1))
+	if got := x.Component(1).Float64s(); !slices.Equal(got, []float64{1, 1}) {
+		t.Errorf("Wrap copied: component 1 is %v after writing the buffer", got)
+	}
+	if k := errKind(func() { nested.Wrap(buf, [][]int{{3, 3}}, []int{0}) }); k != tensor.ValueError {
+		t.Errorf("a component past the buffer: kind %v", k)
+	}
+}
+
+func TestPointwise(t *testing.T) {
+	g := tensor.NewGenerator(3)
+	shapes := [][]int{{2, 3}, {1, 3}, {4, 3}}
+	a, b := ragged(g, shapes...), ragged(g, shapes...)
+	na, nb := nested.New(a, tensor.Float64), nested.New(b, tensor.Float64)
+	sameAsDense(t, "exp", nested.Unary(tensor.Exp, na), a, tensor.Exp)
+	r := nested.Binary("mul", tensor.Mul, na, nb)
+	for i := range a {
+		near(t, "mul", r.Component(i), tensor.Mul(a[i], b[i]))
+	}
+	bias := g.Randn(tensor.Float64, 3)
+	sameAsDense(t, "x+bias", nested.BinaryDense(func(x, y *tensor.Tensor) *tensor.Tensor { return tensor.Add(x, y) }, na, bias), a,
+		func(c *tensor.Tensor) *tensor.Tensor { return tensor.Add(c, bias) })
+	sameAsDense(t, "bias-x", nested.DenseBinary(func(x, y *tensor.Tensor) *tensor.Tensor { return tensor.Sub(x, y) }, bias, na), a,
+		func(c *tensor.Tensor) *tensor.Tensor { return tensor.Sub(bias, c) })
+	col := g.Randn(tensor.Float64, 4, 1) // broadcasts against one component only
+	if k := errKind(func() { nested.BinaryDense(tensor.Mul, na, col) }); k != tensor.ShapeError {
+		t.Errorf("a dense operand that fits one component: kind %v, want shape", k)
+	}
+	// a scalar keeps its wrapped-number promotion: int components stay int
+	ints := nested.New([]*tensor.Tensor{tensor.FromSlice([]int32{1, 2}, 2), tensor.FromSlice([]int32{3}, 1)}, tensor.Int32)
+	if got := nested.BinaryDense(tensor.Mul, ints, tensor.Scalar(int64(3))); got.DType() != tensor.Int32 ||
+		!slices.Equal(got.Values().Int64s(), []int64{3, 6, 9}) {
+		t.Errorf("int32 × 3: %v %v", got.DType(), got.Values().Int64s())
+	}
+	// a non-packed operand (a transposed view) goes per component
+	tr := nested.Transpose(na, 1, 2)
+	if tr.IsPacked() || !tr.Values().SharesStorage(na.Values()) {
+		t.Errorf("transpose: packed %v, shares %v", tr.IsPacked(), tr.Values().SharesStorage(na.Values()))
+	}
+	sameAsDense(t, "sin of a transpose", nested.Unary(tensor.Sin, tr), a,
+		func(c *tensor.Tensor) *tensor.Tensor { return tensor.Sin(c.Transpose(0, 1)) })
+	if !nested.Clone(tr).IsPacked() {
+		t.Error("clone of a transpose is not packed")
+	}
+	other := nested.New(ragged(g, []int{2, 3}, []int{2, 3}, []int{4, 3}), tensor.Float64)
+	if k := errKind(func() { nested.Binary("add", tensor.Mul, na, other) }); k != tensor.ShapeError {
+		t.Errorf("different component shapes: kind %v", k)
+	}
+	if k := errKind(func() { nested.Binary("add", tensor.Mul, na, nested.New(a[:2], tensor.Float64)) }); k != tensor.ShapeError {
+		t.Errorf("different counts: kind %v", k)
+	}
+}
+
+func TestAlongDims(t *testing.T) {
+	g := tensor.NewGenerator(4)
+	shapes := [][]int{{2, 3}, {5, 3}, {1, 3}}
+	a := ragged(g, shapes...)
+	x := nested.New(a, tensor.Float64)
+	for _, dim := range []int{1, 2, -1} {
+		d := map[int]int{1: 0, 2: 1, -1: 1}[dim]
+		sameAsDense(t, "softmax", nested.Softmax(x, dim), a, func(c *tensor.Tensor) *tensor.Tensor { return c.Softmax(tensor.Over(d)) })
+		sameAsDense(t, "log_softmax", nested.LogSoftmax(x, dim), a, func(c *tensor.Tensor) *tensor.Tensor { return c.LogSoftmax(tensor.Over(d)) })
+		for _, keep := range []bool{false, true} {
+			o := tensor.Over(d)
+			if keep {
+				o = o.KeepDim()
+			}
+			sameAsDense(t, "sum", nested.Reduce("sum", tensor.Sum, x, dim, keep), a, func(c *tensor.Tensor) *tensor.Tensor { return c.Sum(o) })
+			sameAsDense(t, "amax", nested.Reduce("amax", tensor.Amax, x, dim, keep), a, func(c *tensor.Tensor) *tensor.Tensor { return c.Amax(o) })
+		}
+	}
+	if k := errKind(func() { nested.Softmax(x, 0) }); k != tensor.ValueError {
+		t.Errorf("softmax over dim 0: kind %v", k)
+	}
+	if k := errKind(func() { nested.Softmax(x, 3) }); k != tensor.IndexError {
+		t.Errorf("softmax over dim 3: kind %v", k)
+	}
+	w, bias := g.Randn(tensor.Float64, 3), g.Randn(tensor.Float64, 3)
+	sameAsDense(t, "layer_norm", nested.LayerNorm(x, []int{3}, w, bias, 1e-5), a,
+		func(c *tensor.Tensor) *tensor.Tensor { return tensor.LayerNorm(c, []int{3}, w, bias, 1e-5) })
+	lw, lb := g.Randn(tensor.Float64, 4, 3), g.Randn(tensor.Float64, 4)
+	sameAsDense(t, "linear", nested.Linear(x, lw, lb), a, func(c *tensor.Tensor) *tensor.Tensor { return tensor.Linear(c, lw, lb) })
+	m := g.Randn(tensor.Float64, 3, 2)
+	sameAsDense(t, "matmul", nested.MatmulDense(x, m), a, func(c *tensor.Tensor) *tensor.Tensor { return tensor.Matmul(c, m) })
+}
+
+func TestPadded(t *testing.T) {
+	x := nested.New([]*tensor.Tensor{
+		tensor.FromSlice([]float32{1, 2, 3, 4}, 2, 2),
+		tensor.FromSlice([]float32{5, 6, 7}, 1, 3),
+	}, tensor.Float32)
+	p := nested.ToPadded(x, tensor.Scalar(-1.0), nil)
+	want := []float64{1, 2, -1, 3, 4, -1, 5, 6, 7, -1, -1, -1}
+	if !slices.Equal(p.Shape(), []int{2, 2, 3}) || !slices.Equal(p.Float64s(), want) {
+		t.Fatalf("padded %v %v", p.Shape(), p.Float64s())
+	}
+	big := nested.ToPadded(x, tensor.Scalar(0.0), []int{2, 2, 4})
+	if !slices.Equal(big.Shape(), []int{2, 2, 4}) || big.At(1, 0, 2) != 7 || big.At(1, 1, 3) != 0 {
+		t.Errorf("output_size: %v", big.Float64s())
+	}
+	if k := errKind(func() { nested.ToPadded(x, tensor.Scalar(0.0), []int{3, 2, 4}) }); k != tensor.ShapeError {
+		t.Errorf("output_size[0] other than the count: kind %v", k)
+	}
+	if k := errKind(func() { nested.ToPadded(x, tensor.Scalar(0.0), []int{2, 1, 3}) }); k != tensor.ShapeError {
+		t.Errorf("output_size too small: kind %v", k)
+	}
+	back := nested.FromPadded(p, x.Sizes())
+	for i := range x.Len() {
+		near(t, "from_padded", back.Component(i), x.Component(i))
+	}
+}
+
+func TestGradIntoBuffer(t *testing.T) {
+	g := tensor.NewGenerator(5)
+	a := ragged(g, []int{2, 3}, []int{4, 3})
+	seeds := ragged(g, []int{2, 4}, []int{4, 4})
+	w := g.Randn(tensor.Float64, 4, 3)
+	f := func(x, w *tensor.Tensor) *tensor.Tensor {
+		return tensor.Linear(tensor.Sin(x), w, nil).Softmax(tensor.Over(0))
+	}
+
+	// the reference: dense autograd, one component at a time
+	wd := w.Clone().SetRequiresGrad(true)
+	var outs []*tensor.Tensor
+	for i := range a {
+		a[i] = a[i].Clone().SetRequiresGrad(true)
+		outs = append(outs, f(a[i], wd))
+	}
+	tensor.Backward(outs, seeds, tensor.BackwardOptions{})
+
+	x := nested.New(a, tensor.Float64).SetRequiresGrad(true)
+	wn := w.Clone().SetRequiresGrad(true)
+	y := nested.Softmax(nested.Linear(nested.Unary(tensor.Sin, x), wn, nil), 1) // over the ragged dim
+	nested.Backward(y, nested.New(seeds, tensor.Float64))
+	gx := x.Grad()
+	if gx == nil {
+		t.Fatal("no gradient in the nested leaf")
+	}
+	for i := range a {
+		near(t, "grad of x", gx.Component(i), a[i].Grad())
+	}
+	near(t, "grad of w", wn.Grad(), wd.Grad())
+}
+
+func TestAttention(t *testing.T) {
+	g := tensor.NewGenerator(6)
+	shapes := [][]int{{3, 4}, {1, 4}, {5, 4}}
+	q, k, v := ragged(g, shapes...), ragged(g, shapes...), ragged(g, shapes...)
+	nq, nk, nv := nested.New(q, tensor.Float64), nested.New(k, tensor.Float64), nested.New(v, tensor.Float64)
+	got := nested.Attention(nq, nk, nv, true)
+	for i := range q {
+		// softmax(q·kᵀ/2) with the keys after each query masked out, by hand
+		s := tensor.Mul(tensor.Matmul(q[i], k[i].T()), tensor.Scalar(0.5))
+		n := s.Size(0)
+		for r := range n {
+			for c := r + 1; c < n; c++ {
+				s.Set(tensor.Scalar(math.Inf(-1)), r, c)
+			}
+		}
+		near(t, "causal attention", got.Component(i), tensor.Matmul(s.Softmax(tensor.Over(-1)), v[i]))
+	}
+}
+
+func TestEmbedding(t *testing.T) {
+	w := tensor.FromSlice([]float32{0, 1, 10, 11, 20, 21}, 3, 2)
+	idx := nested.New([]*tensor.Tensor{tensor.FromSlice([]int64{2, 0}, 2), tensor.FromSlice([]int64{1}, 1)}, tensor.Int64)
+	e := nested.Embedding(idx, w)
+	if got := e.Values().Float64s(); !slices.Equal(got, []float64{20, 21, 0, 1, 10, 11}) || !slices.Equal(e.Shape(1), []int{1, 2}) {
+		t.Errorf("embedding %v, component 1 %v", got, e.Shape(1))
+	}
+	bad := nested.New([]*tensor.Tensor{tensor.FromSlice([]int64{3}, 1)}, tensor.Int64)
+	if k := errKind(func() { nested.Embedding(bad, w) }); k != tensor.IndexError {
+		t.Errorf("index 3 of 3 rows: kind %v", k)
+	}
+}
+
+// TestOneCallWhenPacked checks Note [Packed nested tensors]: over packed
+// operands an elementwise op is one dense call, whatever the number of
+// components; over a view it is one call per component.
+func TestOneCallWhenPacked(t *testing.T) {
+	g := tensor.NewGenerator(7)
+	a := nested.New(ragged(g, []int{2, 3}, []int{1, 3}, []int{4, 3}, []int{2, 3}), tensor.Float64)
+	calls := 0
+	count := func(x, y *tensor.Tensor) *tensor.Tensor { calls++; return tensor.Mul(x, y) }
+	nested.Binary("mul", count, a, a)
+	nested.BinaryDense(count, a, g.Randn(tensor.Float64, 3))
+	nested.DenseBinary(count, tensor.Scalar(2.0), a)
+	if calls != 3 {
+		t.Errorf("%d dense calls for 3 ops over packed operands", calls)
+	}
+	calls = 0
+	nested.Binary("mul", count, nested.Transpose(a, 1, 2), nested.Transpose(a, 1, 2))
+	if calls != a.Len() {
+		t.Errorf("%d dense calls over a view of %d components", calls, a.Len())
+	}
+}
+
+// FuzzPack checks the offsets and views of a packed nested tensor against
+// the components it was built from, for any sizes.
+func FuzzPack(f *testing.F) {
+	f.Add([]byte{2, 3, 0, 1, 4})
+	f.Fuzz(func(t *testing.T, sizes []byte) {
+		if len(sizes) > 12 {
+			return
+		}
+		cs := make([]*tensor.Tensor, len(sizes)/2)
+		want := []int64{}
+		off := int64(0)
+		for i := range cs {
+			r, c := int(sizes[2*i]%5), int(sizes[2*i+1]%4)
+			cs[i] = tensor.Arange(float64(off), float64(off+int64(r*c)), 1, tensor.Float32).Reshape(r, c)
+			want = append(want, off)
+			off += int64(r * c)
+		}
+		x := nested.New(cs, tensor.Float32)
+		if !slices.Equal(x.Offsets().Int64s(), want) || !x.IsPacked() {
+			t.Fatalf("offsets %v, want %v; packed %v", x.Offsets().Int64s(), want, x.IsPacked())
+		}
+		for i, c := range x.Unbind() {
+			if !slices.Equal(c.Shape(), cs[i].Shape()) || !slices.Equal(c.Float64s(), cs[i].Float64s()) {
+				t.Fatalf("component %d: %v %v, want %v %v", i, c.Shape(), c.Float64s(), cs[i].Shape(), cs[i].Float64s())
+			}
+		}
+		back := nested.FromPadded(nested.ToPadded(x, tensor.Scalar(-1.0), nil), x.Sizes())
+		if !slices.Equal(back.Values().Float64s(), x.Values().Float64s()) {
+			t.Fatalf("to_padded then from_padded: %v, want %v", back.Values().Float64s(), x.Values().Float64s())
+		}
+	})
+}
+
+// Under autograd ToPadded takes another path (Note [Padding under
+// autograd]): same values, and the gradient of each component is its
+// corner of the padded gradient.
+func TestPaddedGrad(t *testing.T) {
+	g := tensor.NewGenerator(8)
+	a := ragged(g, []int{2, 3}, []int{1, 4})
+	x := nested.New(a, tensor.Float64)
+	want := nested.ToPadded(x, tensor.Scalar(-2.0), []int{2, 3, 5})
+	x.SetRequiresGrad(true)
+	got := nested.ToPadded(x, tensor.Scalar(-2.0), []int{2, 3, 5})
+	near(t, "padded under autograd", got, want)
+	seed := g.Randn(tensor.Float64, 2, 3, 5)
+	got.Backward(seed)
+	near(t, "grad of component 0", x.Grad().Component(0), seed.Select(0, 0).Narrow(0, 0, 2).Narrow(1, 0, 3))
+	near(t, "grad of component 1", x.Grad().Component(1), seed.Select(0, 1).Narrow(0, 0, 1).Narrow(1, 0, 4))
+}
+
+func TestUnaryRefusesShapeChanges(t *testing.T) {
+	x := nested.New([]*tensor.Tensor{tensor.Zeros(tensor.Float32, 2, 2)}, tensor.Float32)
+	sum := func(c *tensor.Tensor) *tensor.Tensor { return c.Sum() }
+	if k := errKind(func() { nested.Unary(sum, x) }); k != tensor.ValueError {
+		t.Errorf("a reducing function given to Unary: kind %v, want value", k)
+	}
+	if got := nested.Map(x, sum); got.Len() != 1 || got.Dim() != 1 {
+		t.Errorf("Map of a reduction: %v", got)
+	}
+}
+
+// Pack copies strided components once, without autograd, and keeps the
+// values.
+func TestPackStrided(t *testing.T) {
+	g := tensor.NewGenerator(9)
+	a := g.Randn(tensor.Float64, 4, 3)
+	cs := []*tensor.Tensor{a.T(), a.Narrow(0, 1, 2)}
+	x := nested.Pack(cs, tensor.Float64)
+	for i, c := range x.Unbind() {
+		near(t, "packed strided component", c, cs[i])
+	}
+	if !x.IsPacked() || x.Values().SharesStorage(a) {
+		t.Errorf("packed %v, shares the input %v", x.IsPacked(), x.Values().SharesStorage(a))
+	}
+}

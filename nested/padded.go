@@ -1,0 +1,117 @@
+package nested
+
+import (
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/tensor"
+)
+
+// PaddedShape returns the shape of x's padded form: [n, the largest size of
+// each component dim...].
+func (t *Tensor) PaddedShape() []int {
+	sh := make([]int, t.ndim+1)
+	sh[0] = t.Len()
+	for i := range t.offsets {
+		for d, s := range t.Shape(i) {
+			sh[d+1] = max(sh[d+1], s)
+		}
+	}
+	return sh
+}
+
+// ToPadded returns the dense tensor [n, max sizes...] (or outputSize, when
+// given, which must be at least that in every dim: else a shape error)
+// filled with padding (a [tensor.Scalar]) and holding component i in the
+// leading corner of slice i (torch.nested.to_padded_tensor). outputSize[0]
+// must be the number of components.
+func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tensor {
+	const name = "to_padded_tensor"
+	sh := x.PaddedShape()
+	if outputSize != nil {
+		if len(outputSize) != len(sh) {
+			panic(errs.New(errs.Value, name, "Length of output_size does not match NestedTensor dims. Broadcasting is not supported."))
+		}
+		if outputSize[0] != sh[0] {
+			panic(errs.New(errs.Shape, name, "output_size[0] is %d, but the nested tensor has %d components", outputSize[0], sh[0]))
+		}
+		for d := range sh {
+			if outputSize[d] < sh[d] {
+				panic(errs.New(errs.Shape, name, "Value in output_size is less than NestedTensor padded size. Truncation is not supported."))
+			}
+		}
+		sh = outputSize
+	}
+	if x.RequiresGrad() && tensor.IsGradEnabled() {
+		return paddedStack(x, padding, sh)
+	}
+	out := on(x.values, tensor.Full(padding, x.DType(), sh...))
+	cs := x.Unbind()
+	for i := range x.offsets {
+		dst := out.Select(0, i)
+		for d, s := range x.Shape(i) {
+			dst = dst.Narrow(d, 0, s)
+		}
+		dst.CopyFrom(cs[i])
+	}
+	return out
+}
+
+// paddedStack is [ToPadded] for autograd: each component padded by
+// concatenating blocks of padding, then stacked, so that the backward is
+// views of the padded gradient (Note [Padding under autograd]).
+func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
+	cs := x.Unbind()
+	for i, c := range cs {
+		for d, want := range sh[1:] {
+			if n := c.Size(d); n < want {
+				blk := c.Shape()
+				blk[d] = want - n
+				c = tensor.Cat([]*tensor.Tensor{c, on(x.values, tensor.Full(padding, x.DType(), blk...))}, d)
+			}
+		}
+		cs[i] = c
+	}
+	if len(cs) == 0 {
+		return on(x.values, tensor.Full(padding, x.DType(), sh...))
+	}
+	return tensor.Stack(cs, 0)
+}
+
+// Note [Padding under autograd]
+//
+// Without autograd, ToPadded fills the padded tensor once and copies each
+// component into its corner: one write of every element. Under autograd
+// those copies are in-place writes into views, each recorded as a
+// CopySlices node whose backward handles the whole padded gradient, which
+// costs n times the padded size. Padding each component by concatenation
+// and stacking records views instead: the backward reads each component's
+// corner of the gradient once.
+
+// FromPadded returns the nested tensor whose component i is
+// padded[i][:sizes[i][0], :sizes[i][1], ...], copied into one buffer: the
+// inverse of [ToPadded]. sizes is an int64 [n, ndim] tensor (n at most
+// padded's first size, ndim one less than padded's); sizes that do not fit
+// are a shape error.
+func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
+	const name = "from_padded"
+	if sizes.Dim() != 2 || sizes.DType() != tensor.Int64 {
+		panic(errs.New(errs.Value, name, "sizes must be an int64 [n, ndim] tensor, got %v %v", sizes.DType(), sizes.Shape()))
+	}
+	n, nd := sizes.Size(0), sizes.Size(1)
+	if padded.Dim() != nd+1 || n > padded.Size(0) {
+		panic(errs.New(errs.Shape, name, "sizes %v do not fit a padded tensor of shape %v", sizes.Shape(), padded.Shape()))
+	}
+	sz := sizes.Int64s()
+	cs := make([]*tensor.Tensor, n)
+	for i := range cs {
+		c := padded.Select(0, i)
+		for d := range nd {
+			s := sz[i*nd+d]
+			if s < 0 || int(s) > padded.Size(d+1) {
+				panic(errs.New(errs.Shape, name, "size %d of component %d does not fit the padded size %d", s, i, padded.Size(d+1)))
+			}
+			c = c.Narrow(d, 0, int(s))
+		}
+		cs[i] = c
+	}
+	return packOn(padded, cs, padded.DType())
+}
