@@ -2,6 +2,7 @@ package device
 
 import (
 	"fmt"
+	"runtime"
 	"unsafe"
 )
 
@@ -62,6 +63,42 @@ func Alloc(nbytes int) *Storage {
 	s, err := CPUAllocator.Alloc(nbytes, true)
 	if err != nil {
 		panic(err)
+	}
+	return s
+}
+
+// Note [Wrapped host memory]
+//
+// File readers map a file into memory and hand its bytes to tensors without
+// copying them (a 1 GiB checkpoint opens without its pages being read).
+// [WrapHost] makes a CPU storage over such memory. The storage does not own
+// it: release, when given, is called by a finalizer once the storage is
+// unreachable — no view of it and no plan over it is left — so a file
+// mapping is unmapped only after its last tensor is gone. Unlike Go
+// memory, wrapped memory is not kept alive by the addresses kernels
+// compute from Storage.Pointer: a backend must keep the plan (or the
+// storage) reachable until it has finished with those addresses
+// (runtime.KeepAlive), as the CPU backend's walks do by running as methods
+// of the plan. Outputs of ops on a wrapped storage are allocated by the
+// CPU allocator, as any CPU tensor's.
+
+// WrapHost returns a CPU storage over the host memory b, without copying:
+// tensors over it read and write b. Views of it must be aligned for their
+// dtype (kernels load whole elements; vector loads take any alignment),
+// which tensor.FromStorage checks. release, if not nil, is called once
+// when the storage becomes unreachable (Note [Wrapped host memory]); b
+// must stay valid until then.
+func WrapHost(b []byte, release func()) *Storage {
+	if len(b) == 0 {
+		s := Alloc(0)
+		if release != nil {
+			release()
+		}
+		return s
+	}
+	s := &Storage{dev: CPUAllocator.dev, alloc: CPUAllocator, nbytes: len(b), ptr: unsafe.Pointer(unsafe.SliceData(b))}
+	if release != nil {
+		runtime.SetFinalizer(s, func(*Storage) { release() })
 	}
 	return s
 }

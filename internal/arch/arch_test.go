@@ -58,15 +58,21 @@ var allowed = map[string][]string{
 	// ragged tensors: a user API over the dense one, on the same ops
 	"nested": {"tensor", "errs"},
 	// libraries over the user API
-	"gradcheck":        {"tensor"},
-	"optim":            {"tensor"},
-	"internal/gen":     {"dtype", "optable"},
-	"internal/arch":    nil,
-	"internal/cases":   nil,
-	"internal/conform": {"dtype", "device", "tensor", "nested", "backend/ref", "internal/cases"},
-	"cmd/bench":        {"tensor", "nested"},
-	"cmd/conform":      {"tensor", "device", "internal/conform", "internal/cases", "backend/ref"},
-	"cmd/demo":         {"tensor"},
+	"gradcheck": {"tensor"},
+	"optim":     {"tensor"},
+	// file formats: tensors from and to files, over the user API (and the
+	// memory model, to view mapped files without copying)
+	"tensorio":             {"tensor", "device", "dtype"},
+	"tensorio/npy":         {"tensor", "device", "dtype", "tensorio"},
+	"tensorio/safetensors": {"tensor", "device", "dtype", "tensorio"},
+	"tensorio/pytorch":     {"tensor", "device", "dtype", "tensorio"},
+	"internal/gen":         {"dtype", "optable"},
+	"internal/arch":        nil,
+	"internal/cases":       nil,
+	"internal/conform":     {"dtype", "device", "tensor", "nested", "backend/ref", "internal/cases"},
+	"cmd/bench":            {"tensor", "nested"},
+	"cmd/conform":          {"tensor", "device", "internal/conform", "internal/cases", "backend/ref"},
+	"cmd/demo":             {"tensor"},
 }
 
 // TestLayers holds Note [Layers].
