@@ -195,13 +195,17 @@ func (*Backend) Mask(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			return errs.New(errs.DType, op.Name, "mask operands of dtypes %s, %s, %s", dt, p.Operand(1).DType, p.Operand(2).DType)
 		}
 		limit := args.PackedLen
-		var failed error
+		n := 0
 		forEachIndex(p.Shape(), all, func(idx []int) {
-			if *(*bool)(at(p, 2, idx)) && failed == nil {
-				if k >= limit {
-					failed = errs.New(errs.Shape, op.Name, "the mask selects more than the %d elements of the packed operand", limit)
-					return
-				}
+			if *(*bool)(at(p, 2, idx)) {
+				n++
+			}
+		})
+		if n > limit {
+			return errs.New(errs.Shape, op.Name, "the mask selects %d elements, the packed operand holds %d", n, limit)
+		}
+		forEachIndex(p.Shape(), all, func(idx []int) {
+			if *(*bool)(at(p, 2, idx)) {
 				if op == optable.MaskedSelect {
 					copyElem(packedAt(p, args, 0, k, 0), at(p, 1, idx), dt)
 				} else {
@@ -210,7 +214,7 @@ func (*Backend) Mask(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 				k++
 			}
 		})
-		return failed
+		return nil
 	case optable.Nonzero:
 		x := p.Operand(1)
 		if dt != dtype.Int64 {
