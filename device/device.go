@@ -9,6 +9,7 @@ package device
 
 import (
 	"fmt"
+	"sync/atomic"
 	"unsafe"
 )
 
@@ -69,7 +70,17 @@ type Storage struct {
 	alloc  Allocator
 	nbytes int
 	ptr    unsafe.Pointer // host memory: keeps the buffer alive
+	// version counts writes into the storage through the user API; every
+	// view shares it (autograd's check of saved tensors, Note [Version
+	// counters] in package tensor).
+	version atomic.Uint64
 }
+
+// Version returns the number of recorded writes into s.
+func (s *Storage) Version() uint64 { return s.version.Load() }
+
+// BumpVersion records a write into s.
+func (s *Storage) BumpVersion() { s.version.Add(1) }
 
 // Device returns the storage's device.
 func (s *Storage) Device() Device { return s.dev }

@@ -170,8 +170,16 @@ type Op struct {
 	// scatter) instead of reading through them (index, gather).
 	Put bool
 
-	// Grad holds the derivative of each input (filled by the autograd
-	// work).
+	// Grad holds the derivative of the op with respect to each input: a
+	// Go expression of package tensor's API giving the input's gradient
+	// from g, the gradient of the op's (first) output; it may read the
+	// inputs by name (Params, else x for one input, a and b for two),
+	// result (the output), indices (the second output of max, min, cummax
+	// and cummin) and c, the call (its args, reduced dims, scan dim). ""
+	// marks an input that takes no gradient (where's condition); nil, an
+	// op that is not differentiable (its outputs are bool or integer). The
+	// expressions are written with differentiable ops, so that gradients
+	// can be differentiated again (Note [Autograd] in package tensor).
 	Grad []string
 	// Impl is the op whose kernel runs this one (floor_divide runs div's
 	// floor); nil: its own.

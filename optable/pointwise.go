@@ -46,60 +46,60 @@ const (
 
 // The unary pointwise ops.
 var (
-	Neg = unary("neg", "Neg", "-x", Op{StrictOut: true, Accepts: NotBool,
+	Neg = unary("neg", "Neg", "-x", Op{Grad: []string{"g.Neg()"}, StrictOut: true, Accepts: NotBool,
 		Refusal: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."},
 		loop(Numbers, "-a"))
-	Abs = unary("abs", "Abs", "|x|", Op{StrictOut: true, Accepts: NotBool},
+	Abs = unary("abs", "Abs", "|x|", Op{Grad: []string{"g.Mul(x.Sign())"}, StrictOut: true, Accepts: NotBool},
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
-	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{},
+	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
-	Exp        = unary("exp", "Exp", "e^x", Op{IntToFloat: true, SIMD: SIMD{Unary: "Exp"}}, viaFloat64("Exp"))
-	Exp2       = unary("exp2", "Exp2", "2^x", Op{IntToFloat: true}, viaFloat64("Exp2"))
-	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{IntToFloat: true}, viaFloat64("Expm1"))
-	Log        = unary("log", "Log", "the natural logarithm of x", Op{IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
-	Log2       = unary("log2", "Log2", "the base-2 logarithm of x", Op{IntToFloat: true}, viaFloat64("Log2"))
-	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
-	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{IntToFloat: true}, viaFloat64("Log1p"))
-	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{IntToFloat: true}, viaFloat64("Sqrt"))
-	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
-	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{IntToFloat: true}, loop(Floats, "1 / a"))
-	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{BoolToInt64: true}, loop(Numbers, "a * a"))
-	Sin        = unary("sin", "Sin", "the sine of x", Op{IntToFloat: true}, viaFloat64("Sin"))
-	Cos        = unary("cos", "Cos", "the cosine of x", Op{IntToFloat: true}, viaFloat64("Cos"))
-	Tan        = unary("tan", "Tan", "the tangent of x", Op{IntToFloat: true}, viaFloat64("Tan"))
-	Asin       = unary("asin", "Asin", "the arcsine of x", Op{IntToFloat: true}, viaFloat64("Asin"))
-	Acos       = unary("acos", "Acos", "the arccosine of x", Op{IntToFloat: true}, viaFloat64("Acos"))
-	Atan       = unary("atan", "Atan", "the arctangent of x", Op{IntToFloat: true}, viaFloat64("Atan"))
-	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{IntToFloat: true}, viaFloat64("Sinh"))
-	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{IntToFloat: true}, viaFloat64("Cosh"))
-	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{IntToFloat: true, SIMD: SIMD{Unary: "Tanh"}}, viaFloat64("Tanh"))
-	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{IntToFloat: true}, viaFloat64("Asinh"))
-	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{IntToFloat: true}, viaFloat64("Acosh"))
-	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{IntToFloat: true}, viaFloat64("Atanh"))
-	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid"}},
+	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp"}}, viaFloat64("Exp"))
+	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, IntToFloat: true}, viaFloat64("Exp2"))
+	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Expm1"))
+	Log        = unary("log", "Log", "the natural logarithm of x", Op{Grad: []string{"g.Div(x)"}, IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
+	Log2       = unary("log2", "Log2", "the base-2 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln2)))"}, IntToFloat: true}, viaFloat64("Log2"))
+	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln10)))"}, IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
+	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{Grad: []string{"g.Div(x.Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Log1p"))
+	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, IntToFloat: true}, viaFloat64("Sqrt"))
+	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
+	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, IntToFloat: true}, loop(Floats, "1 / a"))
+	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, BoolToInt64: true}, loop(Numbers, "a * a"))
+	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, IntToFloat: true}, viaFloat64("Sin"))
+	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, IntToFloat: true}, viaFloat64("Cos"))
+	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Tan"))
+	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asin"))
+	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true}, viaFloat64("Acos"))
+	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atan"))
+	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true}, viaFloat64("Sinh"))
+	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true}, viaFloat64("Cosh"))
+	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh"}}, viaFloat64("Tanh"))
+	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asinh"))
+	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Acosh"))
+	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atanh"))
+	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid"}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{IntToFloat: true, Options: "Eps"},
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps"},
 		loopPre(Floats, "lo := T(args.Eps)\nhi := 1 - lo\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
-	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
-	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Accepts: Floats, Internal: true},
+	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
+	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
-		Op{Accepts: Floats, SIMD: SIMD{Unary: "Gelu"}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu"}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
 		loop(Floats, "T(elem.Gelu(float64(a)))"))
-	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
+	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
 	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs
 	// refuses bool.
-	Softsign = unary("softsign", "Softsign", "x/(1+|x|)", Op{IntToFloat: true, Kernel: "abs_{dev}", Check: noBoolInput},
+	Softsign = unary("softsign", "Softsign", "x/(1+|x|)", Op{Grad: []string{"g.Div(x.Abs().Add(Scalar(1)).Square())"}, IntToFloat: true, Kernel: "abs_{dev}", Check: noBoolInput},
 		loop(Floats, "a / (1 + T(math.Abs(float64(a))))"))
-	Erf        = unary("erf", "Erf", "the error function of x", Op{IntToFloat: true}, viaFloat64("Erf"))
-	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{IntToFloat: true}, viaFloat64("Erfc"))
-	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
-	Ceil       = unary("ceil", "Ceil", "the smallest integer not below x", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Ceil"))
-	Round      = unary("round", "Round", "x rounded to the nearest integer, half to even", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("RoundToEven"))
-	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
-	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
+	Erf        = unary("erf", "Erf", "the error function of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(2 / math.SqrtPi))"}, IntToFloat: true}, viaFloat64("Erf"))
+	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(-2 / math.SqrtPi))"}, IntToFloat: true}, viaFloat64("Erfc"))
+	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
+	Ceil       = unary("ceil", "Ceil", "the smallest integer not below x", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Ceil"))
+	Round      = unary("round", "Round", "x rounded to the nearest integer, half to even", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("RoundToEven"))
+	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{Grad: []string{"ZerosLike(g)"}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
+	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Grad: []string{"g"}, Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
 	LogicalNot = unary("logical_not", "LogicalNot", "x == 0, as bool", Op{OutBool: true}, loop(Bools, "!a"), loop(Numbers, "a == 0"))
 	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool},
 		loop(Bools, "!a"), loop(Ints, "^a"))
@@ -112,37 +112,37 @@ var (
 
 // The binary pointwise ops.
 var (
-	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", SIMD: SIMD{Arith: "add"}},
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", SIMD: SIMD{Arith: "add"}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Alpha: "alpha", SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", SIMD: SIMD{Arith: "sub"}, Accepts: NotBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
-	Mul      = binary("mul", "Mul", "a·b", Op{SIMD: SIMD{Arith: "mul"}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
-	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Kernel: "div_trunc_{dev}", Internal: true},
+	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul"}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
+	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
-	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Kernel: "div_floor_{dev}", Internal: true},
+	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true},
 		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
 	// Div takes an optional rounding mode: DivTrunc, DivFloor.
 	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
-		Op{IntToFloat: true, SIMD: SIMD{Arith: "div"}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
+		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a).Div(b.Square())"}, IntToFloat: true, SIMD: SIMD{Arith: "div"}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
-	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Impl: DivFloor, Kernel: "div_floor_{dev}"})
-	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{},
+	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}"})
+	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}},
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
-	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{},
+	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Accepts: NotBool, Kernel: "pow"},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, Accepts: NotBool, Kernel: "pow"},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
-	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
-	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
-	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
-	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
-	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
-	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))
+	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
+	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
+	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
+	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
+	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
+	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Grad: []string{"g.Mul(a).Div(result)", "g.Mul(b).Div(result)"}, Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
+	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{Grad: []string{"copysignGrad(g, a, result)", "ZerosLike(g)"}, IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))
 	Eq         = binary("eq", "Eq", "a == b, as bool", Op{OutBool: true}, loop(AnyDType, "a == b"))
 	Ne         = binary("ne", "Ne", "a != b, as bool", Op{OutBool: true}, loop(AnyDType, "a != b"))
 	Lt         = binary("lt", "Lt", "a < b, as bool", Op{OutBool: true}, loop(Bools, "!a && b"), loop(Numbers, "a < b"))
@@ -167,9 +167,9 @@ var (
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound
 	// (its maximum and minimum of bools).
-	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true},
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true},
 		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true},
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true},
 		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 )
 
@@ -179,23 +179,23 @@ var (
 	// backends read converted to bool (nonzero is true), like any operand
 	// of another dtype.
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
-		Op{CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition},
+		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition},
 		loop(AnyDType, "elem.Select(a, b, c)"))
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
 	// kernel for both bounds.
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
-		Op{Accepts: NotBool}, loop(Numbers, "min(max(a, b), c)"))
+		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
-		Op{Accepts: NotBool, Alpha: "value", IntAlpha: true},
+		Op{Grad: []string{"g", "alphaScaled(c, g.Mul(t2))", "alphaScaled(c, g.Mul(t1))"}, Accepts: NotBool, Alpha: "value", IntAlpha: true},
 		loopPre(Ints, alphaInt, "a + alpha*b*c"), loopPre(Floats, alphaFloat, "a + alpha*b*c"))
 	Addcdiv = ternary("addcdiv", "Addcdiv", "x + value·t1/t2 (value 1 when not given)", []string{"x", "t1", "t2"},
-		Op{Alpha: "value", Check: addcdivInts}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
+		Op{Grad: []string{"g", "alphaScaled(c, g.Div(t2))", "alphaScaled(c, g.Neg().Mul(t1).Div(t2.Square()))"}, Alpha: "value", Check: addcdivInts}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
 	// Lerp computes in its input's dtype: a float weight does not promote
 	// an integer input.
 	Lerp = ternary("lerp", "Lerp", "x + weight·(end - x), by PyTorch's formula exact at both ends", []string{"x", "end", "weight"},
-		Op{Accepts: Floats, Check: lerpDTypes}, loop(Floats, "elem.Lerp(a, b, c)"))
+		Op{Grad: []string{"g.Mul(weight.Neg().Add(Scalar(1)))", "g.Mul(weight)", "g.Mul(end.Sub(x))"}, Accepts: Floats, Check: lerpDTypes}, loop(Floats, "elem.Lerp(a, b, c)"))
 )
 
 // boolScalarBound refuses a bool clamp against a Go number bound.

@@ -149,38 +149,38 @@ var (
 // The reductions.
 var (
 	Sum = reduction("sum", "Sum", "the sum of the elements (bool and integer inputs give int64; float sums are pairwise)",
-		Op{Result: intToInt64, OutDecides: true}, sumInts, sumF32, sumF64)
+		Op{Grad: []string{"unreduce(c, g)"}, Result: intToInt64, OutDecides: true}, sumInts, sumF32, sumF64)
 	NanSum = reduction("nansum", "NanSum", "the sum of the elements, NaN counted as 0",
-		Op{Result: intToInt64, OutDecides: true,
+		Op{Grad: []string{"keepGrad(unreduce(c, g), x.IsNan().LogicalNot())"}, Result: intToInt64, OutDecides: true,
 			// an integer input is summed by sum whatever dtype=
 			NoKernel: func(in, d dtype.DType, explicit bool) bool { return in.IsFloat() && explicit && !d.IsFloat() }},
 		sumInts, nanSum(sumF32), nanSum(sumF64))
 	Mean = reduction("mean", "Mean", "the mean of the elements (float inputs, or a float dtype)",
-		Op{OutDecides: true, Result: floatOnly("mean", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s")},
+		Op{Grad: []string{"unreduce(c, g).Div(Scalar(c.count()))"}, OutDecides: true, Result: floatOnly("mean", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s")},
 		mean(sumF32), mean(sumF64))
 	Prod = reduction("prod", "Prod", "the product of the elements (bool and integer inputs give int64)",
-		Op{Result: intToInt64, OutDecides: true, NoKernel: func(_, d dtype.DType, _ bool) bool { return d.IsReduced() }},
+		Op{Grad: []string{"prodGrad(c, g, x, result)"}, Result: intToInt64, OutDecides: true, NoKernel: func(_, d dtype.DType, _ bool) bool { return d.IsReduced() }},
 		Fold{Types: Numbers, State: "T", Init: "$s = 1", Acc: "$s *= $v", Combine: "$s *= $o", Project: "$s", Split: true})
-	Amax = reduction("amax", "Amax", "the largest element (NaN if any is)", Op{NoIdentity: true, StrictOut: true},
+	Amax = reduction("amax", "Amax", "the largest element (NaN if any is)", Op{Grad: []string{"evenGrad(c, g, x, result)"}, NoIdentity: true, StrictOut: true},
 		maxBools, maxInts, maxFloats)
-	Amin = reduction("amin", "Amin", "the smallest element (NaN if any is)", Op{NoIdentity: true, StrictOut: true},
+	Amin = reduction("amin", "Amin", "the smallest element (NaN if any is)", Op{Grad: []string{"evenGrad(c, g, x, result)"}, NoIdentity: true, StrictOut: true},
 		minBools, minInts, minFloats)
 	Max = reduction("max", "Max", "the largest element and the int64 index of its first occurrence (a NaN, if any)",
-		Op{NoIdentity: true, Outputs: 2, OneDim: true}, argMaxBools, argMaxInts, argMaxFloats)
+		Op{Grad: []string{"indexGrad(c, g, x, indices)"}, NoIdentity: true, Outputs: 2, OneDim: true}, argMaxBools, argMaxInts, argMaxFloats)
 	Min = reduction("min", "Min", "the smallest element and the int64 index of its first occurrence (a NaN, if any)",
-		Op{NoIdentity: true, Outputs: 2, OneDim: true}, argMinBools, argMinInts, argMinFloats)
+		Op{Grad: []string{"indexGrad(c, g, x, indices)"}, NoIdentity: true, Outputs: 2, OneDim: true}, argMinBools, argMinInts, argMinFloats)
 	ArgMax = reduction("argmax", "ArgMax", "the int64 index of the first largest element (of a NaN, if any)",
 		Op{NoIdentity: true, InInput: true, NoBool: true, OneDim: true, Result: alwaysInt64}, argOnly(argMaxBools), argOnly(argMaxInts), argOnly(argMaxFloats))
 	ArgMin = reduction("argmin", "ArgMin", "the int64 index of the first smallest element (of a NaN, if any)",
 		Op{NoIdentity: true, InInput: true, NoBool: true, OneDim: true, Result: alwaysInt64}, argOnly(argMinBools), argOnly(argMinInts), argOnly(argMinFloats))
 	Var = reduction("var", "Var", "the variance Σ(x-mean)²/max(n-correction, 0) (correction 1 unless given)",
-		Op{Keyword: "correction", Result: floatOnly("var", "std and var only support floating point and complex dtypes, got %s")}, welford)
+		Op{Grad: []string{"varGrad(c, g, x)"}, Keyword: "correction", Result: floatOnly("var", "std and var only support floating point and complex dtypes, got %s")}, welford)
 	Std = reduction("std", "Std", "the standard deviation, the square root of the variance (correction 1 unless given)",
-		Op{Keyword: "correction", Result: floatOnly("std", "std and var only support floating point and complex dtypes, got %s")},
+		Op{Grad: []string{"stdGrad(c, g, x, result)"}, Keyword: "correction", Result: floatOnly("std", "std and var only support floating point and complex dtypes, got %s")},
 		with(welford, func(f *Fold) { f.Project = "T(math.Sqrt(c.Variance($s)))" }))
 	Norm = reduction("norm", "Norm", "the vector p-norm (Σ|x|^p)^(1/p) (p 2 unless given; ±Inf: max or min |x|; 0: the number of nonzeros)",
-		Op{Keyword: "p", Result: floatOnly("norm", "norm(): input dtype should be either floating point or complex. Got %s instead."), Pick: pickNorm})
-	LogSumExp = reduction("logsumexp", "LogSumExp", "log Σe^x, computed stably (integer inputs give float32)", Op{Result: intToFloat},
+		Op{Grad: []string{"normGrad(c, g, x, result)"}, Keyword: "p", Result: floatOnly("norm", "norm(): input dtype should be either floating point or complex. Got %s instead."), Pick: pickNorm})
+	LogSumExp = reduction("logsumexp", "LogSumExp", "log Σe^x, computed stably (integer inputs give float32)", Op{Grad: []string{"unreduce(c, g).Mul(x.Sub(keepDims(c, result)).Exp())"}, Result: intToFloat},
 		Fold{Types: Floats, State: "elem.LSE", Init: "$s = elem.NewLSE()", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)", Project: "T($s.Value())"})
 	All = reduction("all", "All", "whether every element is nonzero (bool; uint8 for uint8 inputs)", Op{InInput: true, Result: boolOrUint8},
 		allBools, with(allBools, func(f *Fold) { f.Types, f.State, f.Project, f.Acc = Numbers, "bool", "$s", "$s = $s && $v != 0" }))

@@ -32,18 +32,18 @@ func runningArg(init, cmpFloat, cmpInt, takeBool string) []Fold {
 // The scans. Integers accumulate running sums and products in int64 and
 // floats in float64, as PyTorch's CPU kernels do.
 var (
-	CumSum = scan("cumsum", "CumSum", "the running sum along the dim (bool and integer inputs give int64)", Op{Result: intToInt64},
+	CumSum = scan("cumsum", "CumSum", "the running sum along the dim (bool and integer inputs give int64)", Op{Grad: []string{"reverseCumSum(c, g)"}, Result: intToInt64},
 		Fold{Types: Ints, State: "int64", Init: "$s = 0", Acc: "$s += int64($v)", Project: "T($s)"},
 		Fold{Types: Floats, State: "float64", Init: "$s = 0", Acc: "$s += float64($v)", Project: "T($s)",
 			CPU: cpu(dtype.Float32, "cols", "cumSumColsF32")})
-	CumProd = scan("cumprod", "CumProd", "the running product along the dim (bool and integer inputs give int64)", Op{Result: intToInt64},
+	CumProd = scan("cumprod", "CumProd", "the running product along the dim (bool and integer inputs give int64)", Op{Grad: []string{"cumProdGrad(c, g, x, result)"}, Result: intToInt64},
 		Fold{Types: Ints, State: "int64", Init: "$s = 1", Acc: "$s *= int64($v)", Project: "T($s)"},
 		Fold{Types: Floats, State: "float64", Init: "$s = 1", Acc: "$s *= float64($v)", Project: "T($s)"})
 	CumMax = scan("cummax", "CumMax", "the running maximum along the dim and the int64 index where it was reached (an equal value or a NaN takes over)",
-		Op{Outputs: 2}, runningArg("Lowest", ">=", ">=", "$v || !$s.V")...)
+		Op{Grad: []string{"scanIndexGrad(c, g, x, indices)"}, Outputs: 2}, runningArg("Lowest", ">=", ">=", "$v || !$s.V")...)
 	CumMin = scan("cummin", "CumMin", "the running minimum along the dim and the int64 index where it was reached (an equal value or a NaN takes over)",
-		Op{Outputs: 2}, runningArg("Highest", "<=", "<=", "!$v || $s.V")...)
-	LogCumSumExp = scan("logcumsumexp", "LogCumSumExp", "the running log Σe^x along the dim", Op{NeedsFloat: "logcumsumexp_out_{dev}"},
+		Op{Grad: []string{"scanIndexGrad(c, g, x, indices)"}, Outputs: 2}, runningArg("Highest", "<=", "<=", "!$v || $s.V")...)
+	LogCumSumExp = scan("logcumsumexp", "LogCumSumExp", "the running log Σe^x along the dim", Op{Grad: []string{"logCumSumExpGrad(c, g, x, result)"}, NeedsFloat: "logcumsumexp_out_{dev}"},
 		Fold{Types: Floats, State: "float64", Init: "$s = math.Inf(-1)", Acc: "$s = elem.LogAddExp($s, float64($v))", Project: "T($s)"})
 )
 
@@ -51,7 +51,7 @@ var (
 // implement them by hand (softmax as max, then exponentials and their sum,
 // then the scaling).
 var (
-	Softmax    = row("softmax", "Softmax", "e^(x-max)/Σe^(x-max) along the dim", Op{NeedsFloat: "softmax_lastdim_kernel_impl", Accepts: Floats})
-	LogSoftmax = row("log_softmax", "LogSoftmax", "x - max - log Σe^(x-max) along the dim", Op{NeedsFloat: "log_softmax_lastdim_kernel_impl", Accepts: Floats})
-	LayerNorm  = row("layer_norm", "LayerNorm", "(x-mean)/√(var+eps)·weight+bias over the trailing dims (biased variance)", Op{ManualAPI: true, Accepts: Floats})
+	Softmax    = row("softmax", "Softmax", "e^(x-max)/Σe^(x-max) along the dim", Op{Grad: []string{"result.Mul(g.Sub(g.Mul(result).Sum(Over(c.dim).KeepDim())))"}, NeedsFloat: "softmax_lastdim_kernel_impl", Accepts: Floats})
+	LogSoftmax = row("log_softmax", "LogSoftmax", "x - max - log Σe^(x-max) along the dim", Op{Grad: []string{"g.Sub(result.Exp().Mul(g.Sum(Over(c.dim).KeepDim())))"}, NeedsFloat: "log_softmax_lastdim_kernel_impl", Accepts: Floats})
+	LayerNorm  = row("layer_norm", "LayerNorm", "(x-mean)/√(var+eps)·weight+bias over the trailing dims (biased variance)", Op{Grad: []string{"layerNormGrad(c, g, x, weight)", "layerNormWeightGrad(c, g, x)", "g"}, Params: []string{"x", "weight", "bias"}, ManualAPI: true, Accepts: Floats})
 )

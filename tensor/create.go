@@ -48,14 +48,25 @@ func Full(value *Tensor, dt DType, shape ...int) *Tensor {
 	return wrap(v)
 }
 
-// ZerosLike returns zeros of t's shape and dtype.
-func ZerosLike(t *Tensor) *Tensor { return Zeros(t.DType(), t.v.Shape...) }
+// ZerosLike returns zeros of t's shape and dtype, on t's device.
+func ZerosLike(t *Tensor) *Tensor { return fullOn(t, Scalar(0), t.DType(), t.v.Shape) }
 
-// OnesLike returns ones of t's shape and dtype.
-func OnesLike(t *Tensor) *Tensor { return Ones(t.DType(), t.v.Shape...) }
+// OnesLike returns ones of t's shape and dtype, on t's device.
+func OnesLike(t *Tensor) *Tensor { return fullOn(t, Scalar(1), t.DType(), t.v.Shape) }
 
-// FullLike returns a tensor of t's shape and dtype filled with value.
-func FullLike(t *Tensor, value *Tensor) *Tensor { return Full(value, t.DType(), t.v.Shape...) }
+// FullLike returns a tensor of t's shape and dtype filled with value, on
+// t's device.
+func FullLike(t *Tensor, value *Tensor) *Tensor { return fullOn(t, value, t.DType(), t.v.Shape) }
+
+// fullOn returns a contiguous tensor of dtype dt and shape filled with
+// value, on the device of like.
+func fullOn(like, value *Tensor, dt DType, shape []int) *Tensor {
+	v, err := raw.NewOn(like.v.Storage.Allocator(), dt, shape, nil, false)
+	must(err)
+	_, err = op.Fill(v, number("full", "fill_value", value))
+	must(err)
+	return wrap(v)
+}
 
 // Arange returns the 1-D tensor [start, start+step, ...) of values below
 // end (above it for a negative step), of dtype dt. A zero step is a value error.

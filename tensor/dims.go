@@ -94,10 +94,16 @@ func reduce(r *optable.Op, dsts []*Tensor, t *Tensor, o []Dims) []*Tensor {
 		args = op.ReduceArgs(0, p)
 	}
 	outs := views(dsts)
+	if dsts != nil {
+		for _, dst := range dsts {
+			checkOut(r.Name, dst, t)
+		}
+	}
 	var res []*raw.View
 	var err error
+	flat := r.OneDim && len(d.dims) == 0
 	switch {
-	case r.OneDim && len(d.dims) == 0:
+	case flat:
 		res, err = op.ReduceFlat(r, t.view(), outs)
 	case r.OneDim && len(d.dims) > 1:
 		err = errs.New(errs.Value, r.Name, "%s reduces one dim, got %d", r.Name, len(d.dims))
@@ -105,7 +111,24 @@ func reduce(r *optable.Op, dsts []*Tensor, t *Tensor, o []Dims) []*Tensor {
 		res, err = op.Reduce(r, t.view(), d.dims, d.keepDim, d.dtype, outs, args)
 	}
 	must(err)
-	return results(res, dsts)
+	rs := results(res, dsts)
+	if dsts != nil {
+		written(dsts...)
+	}
+	if recording(t) && rs[0].DType().IsFloat() {
+		mask, _ := op.ReduceDims(r.Name, d.dims, t.Dim())
+		var dims []int
+		for i, m := range mask {
+			if m {
+				dims = append(dims, i)
+			}
+		}
+		sh, keep := t.Shape(), d.keepDim
+		recordOp(r, args, []*Tensor{t}, rs, nil, 0, func(c *gradCall) {
+			c.shape, c.dims, c.keepDim, c.flat = sh, dims, keep, flat
+		})
+	}
+	return rs
 }
 
 // scan runs the scan or row op s of t along the one dim o selects, into
@@ -115,9 +138,22 @@ func scan(s *optable.Op, dsts []*Tensor, t *Tensor, o Dims) []*Tensor {
 	if len(o.dims) != 1 {
 		panic(errs.New(errs.Value, s.Name, "%s works along one dim (Over(dim)), got %d", s.Name, len(o.dims)))
 	}
+	if dsts != nil {
+		for _, dst := range dsts {
+			checkOut(s.Name, dst, t)
+		}
+	}
 	res, err := op.Scan(s, t.view(), o.dims[0], o.dtype, views(dsts))
 	must(err)
-	return results(res, dsts)
+	rs := results(res, dsts)
+	if dsts != nil {
+		written(dsts...)
+	}
+	if recording(t) && rs[0].DType().IsFloat() {
+		dim := wrapDim(o.dims[0], t.Dim())
+		recordOp(s, nil, []*Tensor{t}, rs, nil, 0, func(c *gradCall) { c.dim = dim })
+	}
+	return rs
 }
 
 // views returns the views of ts (nil for nil tensors).
@@ -152,5 +188,12 @@ func results(res []*raw.View, dsts []*Tensor) []*Tensor {
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *Tensor, eps float64) *Tensor {
 	v, err := op.LayerNorm(x.view(), normalizedShape, weight.view(), bias.view(), eps)
 	must(err)
-	return wrap(v)
+	r := wrap(v)
+	if recording(x, weight, bias) {
+		n := len(normalizedShape)
+		recordOp(optable.LayerNorm, nil, []*Tensor{x, weight, bias}, []*Tensor{r}, nil, 0, func(c *gradCall) {
+			c.normalized, c.eps = n, eps
+		})
+	}
+	return r
 }

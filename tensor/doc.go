@@ -77,6 +77,23 @@
 // is gonum's rule: expression-style code (a.Add(b).Mul(c)) stays readable,
 // and misuse is loud. Functions that read outside data return an error.
 //
+// # Autograd
+//
+// A tensor made with SetRequiresGrad(true) is a leaf whose gradient is
+// tracked: every op on it records a node of the backward graph (the op's
+// derivative is declared beside its forward definition in the op table),
+// and [Tensor.Backward] runs the graph in dependency order, accumulating
+// gradients into the leaves' [Tensor.Grad]. A gradient that reaches an
+// input broadcast in the forward pass is summed back to the input's shape,
+// then cast to its dtype. [Grad] returns gradients instead of accumulating
+// them; with CreateGraph they can be differentiated again. [NoGrad] turns
+// recording off for the calling goroutine only. As in PyTorch, writing in
+// place into a leaf that requires grad is an error, and a tensor saved for
+// backward and then overwritten is detected by its storage's version
+// counter, with PyTorch's message, instead of giving a wrong gradient.
+// Package gradcheck checks derivatives against finite differences; package
+// optim updates parameters from their gradients.
+//
 // # Concurrency
 //
 // Large ops split their work across goroutines (GOMAXPROCS workers, chunks

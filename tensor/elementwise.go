@@ -3,6 +3,8 @@ package tensor
 //go:generate go run ../internal/gen tensor
 
 import (
+	"slices"
+
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/op"
@@ -14,8 +16,24 @@ import (
 // these are the pieces it calls.
 
 // pointwise runs an elementwise op: into a new tensor (dst nil), into dst
-// (out=), or into its receiver input (inPlace).
+// (out=), or into its receiver input (inPlace), and records it for
+// backward when an input requires grad.
 func pointwise(d *optable.Op, dst *Tensor, inPlace bool, args *kernel.Args, ins ...*Tensor) *Tensor {
+	rec := anyRequiresGrad(ins) && IsGradEnabled()
+	var original *Tensor
+	switch {
+	case dst != nil:
+		checkOut(d.Name, dst, ins...)
+	case inPlace:
+		r := ins[d.Receiver]
+		checkInPlace(d.Name, r)
+		if rec {
+			checkViewInPlace(d.Name, r)
+			if readsInput(d, ins, d.Receiver) {
+				original = r.Detach().Clone()
+			}
+		}
+	}
 	var buf [4]*raw.View // on the stack: Note [Per-op overhead] in package op
 	vs := buf[:0]
 	if len(ins) > len(buf) {
@@ -31,13 +49,50 @@ func pointwise(d *optable.Op, dst *Tensor, inPlace bool, args *kernel.Args, ins 
 	}
 	r, err := op.Pointwise(d, out, inPlace, args, vs...)
 	must(err)
+	var res *Tensor
 	switch {
 	case inPlace:
-		return ins[d.Receiver]
+		res = ins[d.Receiver]
+		written(res)
 	case dst != nil:
-		return dst
+		res = dst
+		written(res)
+	default:
+		res = wrap(r)
 	}
-	return wrap(r)
+	if rec && res.DType().IsFloat() {
+		recordPointwise(d, args, ins, res, original, inPlace)
+	}
+	return res
+}
+
+// recordPointwise records an elementwise op for backward. It copies ins,
+// so that pointwise's variadic argument stays on the caller's stack.
+func recordPointwise(d *optable.Op, args *kernel.Args, in []*Tensor, res, original *Tensor, inPlace bool) {
+	ins := slices.Clone(in)
+	switch {
+	case d == optable.Clamp && ins[1] == nil:
+		d, ins = optable.ClampMax, []*Tensor{ins[0], ins[2]}
+	case d == optable.Clamp && ins[2] == nil:
+		d, ins = optable.ClampMin, []*Tensor{ins[0], ins[1]}
+	}
+	n := recordOp(d, args, ins, []*Tensor{res}, original, d.Receiver, nil)
+	if inPlace {
+		rebase(res, n)
+	}
+}
+
+// readsInput reports whether the derivative of op d reads input k for an
+// input that needs a gradient (an in-place op must then save k's value
+// before overwriting it).
+func readsInput(d *optable.Op, ins []*Tensor, k int) bool {
+	reads := derivatives[d.Code].reads
+	for i, t := range ins {
+		if i < len(reads) && t != nil && t.RequiresGrad() && reads[i]&(1<<k) != 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // alphaArgs returns the kernel arguments of op's optional multiplier named

@@ -76,7 +76,17 @@ func items(its []Item) []op.Item {
 // error, an index tensor of another dtype than int64 or bool a dtype
 // error, and a mask whose sizes differ from the dims it covers a shape
 // error.
-func (t *Tensor) Index(its ...Item) *Tensor { return viewResult(op.Index(t.view(), items(its))) }
+func (t *Tensor) Index(its ...Item) *Tensor {
+	v, err := op.Index(t.view(), items(its))
+	must(err)
+	if v.Storage == t.v.Storage { // basic indexing only: a view
+		return narrowed("IndexBackward0", t, t.viewOf(v, nil), func(z *Tensor) *Tensor { return z.Index(its...) })
+	}
+	sh := t.Shape()
+	return recordNew("IndexBackward0", []*Tensor{t}, wrap(v), func(_ *node, g *Tensor) []*Tensor {
+		return []*Tensor{IndexPut(fullOn(g, Scalar(0), g.DType(), sh), its, g, true)}
+	})
+}
 
 // IndexPut returns a copy of t with values written at t[items...] (see
 // [Tensor.Index]); with accumulate they are added, duplicates adding up.
@@ -89,16 +99,33 @@ func IndexPut(t *Tensor, its []Item, values *Tensor, accumulate bool) *Tensor {
 // IndexPutInPlace writes values into t[items...] as [IndexPut] does, and
 // returns t.
 func (t *Tensor) IndexPutInPlace(its []Item, values *Tensor, accumulate bool) *Tensor {
+	rec := beginWrite("index_put_", t, values)
 	_, err := op.IndexPut(t.view(), items(its), values.view(), accumulate)
 	must(err)
-	return t
+	return endWrite(rec, "IndexPutBackward0", t, []*Tensor{values}, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		switch {
+		case n.needs(0) && accumulate:
+			out[0] = g
+		case n.needs(0):
+			out[0] = IndexPut(g, its, zero(g), false)
+		}
+		if n.needs(1) {
+			out[1] = g.Index(its...)
+		}
+		return out
+	})
 }
 
 // IndexSelect returns the slices of t along dim at the positions of index
 // (1-D or one element, int64 or int32; no negative positions), in order,
 // duplicates allowed: t's shape with dim's size len(index).
 func IndexSelect(t *Tensor, dim int, index *Tensor) *Tensor {
-	return viewResult(op.IndexSelect(t.view(), dim, index.view()))
+	sh := t.Shape()
+	return recordNew("IndexSelectBackward0", []*Tensor{t}, newResult(op.IndexSelect(t.view(), dim, index.view())),
+		func(_ *node, g *Tensor) []*Tensor {
+			return []*Tensor{IndexAdd(fullOn(g, Scalar(0), g.DType(), sh), dim, index.Reshape(-1), g)}
+		})
 }
 
 // IndexSelect returns [IndexSelect] of t.
@@ -119,7 +146,11 @@ func Embedding(indices, weight *Tensor) *Tensor {
 // (likewise along the other dims), of index's shape. index is int64 with
 // t's number of dims and sizes no larger than t's but along dim.
 func Gather(t *Tensor, dim int, index *Tensor) *Tensor {
-	return viewResult(op.Gather(t.view(), dim, index.view()))
+	sh := t.Shape()
+	return recordNew("GatherBackward0", []*Tensor{t}, newResult(op.Gather(t.view(), dim, index.view())),
+		func(_ *node, g *Tensor) []*Tensor {
+			return []*Tensor{ScatterAdd(fullOn(g, Scalar(0), g.DType(), sh), dim, index, g)}
+		})
 }
 
 // Gather returns [Gather] of t.
@@ -173,12 +204,66 @@ func scatter(t *Tensor, dim int, index, src *Tensor, inPlace bool, reduce []Redu
 	if s != nil && s.Wrapped {
 		s = op.ScalarOf(s).ViewAs(t.DType())
 	}
+	var rec bool
+	if inPlace {
+		rec = beginWrite(name, t, src)
+	}
 	r, err := op.Scatter(name, kop, t.view(), dim, index.view(), s, inPlace)
 	must(err)
+	grad := scatterGrad(kop, dim, index, src)
 	if inPlace {
-		return t
+		return endWrite(rec, "ScatterBackward0", t, []*Tensor{src}, grad)
 	}
-	return wrap(r)
+	return recordNew("ScatterBackward0", []*Tensor{t, src}, wrap(r), grad)
+}
+
+// scatterGrad is the backward of scatter (kop Scatter) and scatter_add
+// (ScatterAdd) of src along dim at index: the overwritten elements get no
+// gradient; src gets the gradient read back at its positions.
+func scatterGrad(kop *optable.Op, dim int, index, src *Tensor) gradFn {
+	if kop != optable.Scatter && kop != optable.ScatterAdd {
+		return notDifferentiable("scatter")
+	}
+	return func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		switch {
+		case n.needs(0) && kop == optable.ScatterAdd:
+			out[0] = g
+		case n.needs(0):
+			out[0] = Scatter(g, dim, index, Scalar(0))
+		}
+		if n.needs(1) {
+			out[1] = padTo(g.Gather(dim, index), src.Shape())
+		}
+		return out
+	}
+}
+
+// padTo returns g, a gradient of the leading part of a tensor of shape sh
+// (no larger on any dim), as a gradient of the whole: zeros elsewhere.
+func padTo(g *Tensor, sh []int) *Tensor {
+	if g.Dim() != len(sh) || shapeEqual(g.v.Shape, sh) {
+		return g
+	}
+	gs := g.Shape()
+	return scatterView(g, sh, func(z *Tensor) *Tensor {
+		for d, n := range gs {
+			z = z.Narrow(d, 0, n)
+		}
+		return z
+	})
+}
+
+func shapeEqual(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }
 
 // ScatterAdd returns a copy of t with src added along dim at the positions
@@ -197,14 +282,17 @@ func (t *Tensor) ScatterAddInPlace(dim int, index, src *Tensor) *Tensor {
 // its own value when includeSelf; the others keep theirs. ReduceMean
 // rounds down for integers; ReduceAmax and ReduceAmin propagate NaN.
 func ScatterReduce(t *Tensor, dim int, index, src *Tensor, r Reduction, includeSelf bool) *Tensor {
-	return viewResult(op.ScatterReduce(t.view(), dim, index.view(), src.view(), op.ScatterReduceMode(r), includeSelf, false))
+	return recordNew("ScatterReduceBackward0", []*Tensor{t, src},
+		newResult(op.ScatterReduce(t.view(), dim, index.view(), src.view(), op.ScatterReduceMode(r), includeSelf, false)),
+		notDifferentiable("scatter_reduce"))
 }
 
 // ScatterReduceInPlace is [ScatterReduce] into t; it returns t.
 func (t *Tensor) ScatterReduceInPlace(dim int, index, src *Tensor, r Reduction, includeSelf bool) *Tensor {
+	rec := beginWrite("scatter_reduce_", t, src)
 	_, err := op.ScatterReduce(t.view(), dim, index.view(), src.view(), op.ScatterReduceMode(r), includeSelf, true)
 	must(err)
-	return t
+	return endWrite(rec, "ScatterReduceBackward0", t, []*Tensor{src}, notDifferentiable("scatter_reduce"))
 }
 
 // alphaOf reads index_add's optional alpha (1 when absent).
@@ -229,9 +317,20 @@ func IndexAdd(t *Tensor, dim int, index, source *Tensor, alpha ...*Tensor) *Tens
 
 // IndexAddInPlace is [IndexAdd] into t; it returns t.
 func (t *Tensor) IndexAddInPlace(dim int, index, source *Tensor, alpha ...*Tensor) *Tensor {
+	rec := beginWrite("index_add_", t, source)
 	_, err := op.IndexAdd(t.view(), dim, index.view(), source.view(), alphaOf("index_add_", alpha))
 	must(err)
-	return t
+	return endWrite(rec, "IndexAddBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		out := []*Tensor{g, nil}
+		if n.needs(1) {
+			gs := g.IndexSelect(dim, index.Reshape(-1))
+			if len(alpha) == 1 {
+				gs = gs.Mul(alpha[0])
+			}
+			out[1] = gs.Reshape(source.Shape()...)
+		}
+		return out
+	})
 }
 
 // IndexCopy returns a copy of t where, for each j, the slice at index[j]
@@ -243,9 +342,19 @@ func IndexCopy(t *Tensor, dim int, index, source *Tensor) *Tensor {
 
 // IndexCopyInPlace is [IndexCopy] into t; it returns t.
 func (t *Tensor) IndexCopyInPlace(dim int, index, source *Tensor) *Tensor {
+	rec := beginWrite("index_copy_", t, source)
 	_, err := op.IndexCopy(t.view(), dim, index.view(), source.view())
 	must(err)
-	return t
+	return endWrite(rec, "IndexCopyBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		if n.needs(0) {
+			out[0] = IndexFill(g, dim, index, zero(g))
+		}
+		if n.needs(1) {
+			out[1] = g.IndexSelect(dim, index.Reshape(-1)).Reshape(source.Shape()...)
+		}
+		return out
+	})
 }
 
 // IndexFill returns a copy of t whose slices along dim at the positions of
@@ -257,9 +366,22 @@ func IndexFill(t *Tensor, dim int, index, value *Tensor) *Tensor {
 
 // IndexFillInPlace is [IndexFill] into t; it returns t.
 func (t *Tensor) IndexFillInPlace(dim int, index, value *Tensor) *Tensor {
+	rec := beginWrite("index_fill_", t, value)
 	_, err := op.IndexFill(t.view(), dim, index.view(), fillValue("index_fill_", value))
 	must(err)
-	return t
+	return endWrite(rec, "IndexFillBackward0", t, []*Tensor{value}, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		if n.needs(0) {
+			out[0] = IndexFill(g, dim, index, zero(g))
+		}
+		if n.needs(1) {
+			// index_fill's positions may be negative, index_select's not
+			i := index.Reshape(-1)
+			i = Where(i.Lt(Scalar(0)), i.Add(Scalar(int64(g.Size(dim)))), i)
+			out[1] = g.IndexSelect(dim, i).Sum()
+		}
+		return out
+	})
 }
 
 // fillValue reads a fill value: a [Scalar] or a 0-dim tensor.
@@ -277,15 +399,32 @@ func fillValue(name string, value *Tensor) op.Scalar {
 // broadcast together (the result may be larger than t). value is a
 // [Scalar] or a 0-dim tensor, converted to t's dtype.
 func MaskedFill(t, mask, value *Tensor) *Tensor {
-	return viewResult(op.MaskedFill(t.view(), mask.view(), fillView(value), false))
+	return recordNew("MaskedFillBackward0", []*Tensor{t, value}, newResult(op.MaskedFill(t.view(), mask.view(), fillView(value), false)),
+		maskedFillGrad(mask))
+}
+
+// maskedFillGrad is masked_fill's backward: the filled elements' gradient
+// goes to the value.
+func maskedFillGrad(mask *Tensor) gradFn {
+	return func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		if n.needs(0) {
+			out[0] = MaskedFill(g, mask, zero(g))
+		}
+		if n.needs(1) {
+			out[1] = Where(mask, g, Scalar(0)).Sum()
+		}
+		return out
+	}
 }
 
 // MaskedFillInPlace is [MaskedFill] into t, the mask broadcast to t's
 // shape; it returns t.
 func (t *Tensor) MaskedFillInPlace(mask, value *Tensor) *Tensor {
+	rec := beginWrite("masked_fill_", t, value)
 	_, err := op.MaskedFill(t.view(), mask.view(), fillView(value), true)
 	must(err)
-	return t
+	return endWrite(rec, "MaskedFillBackward0", t, []*Tensor{value}, maskedFillGrad(mask))
 }
 
 func fillView(value *Tensor) *raw.View {
@@ -298,7 +437,12 @@ func fillView(value *Tensor) *raw.View {
 // MaskedSelect returns the elements of t where the bool mask is true, t
 // and mask broadcast together, in row-major order, as a new 1-D tensor.
 func MaskedSelect(t, mask *Tensor) *Tensor {
-	return viewResult(op.MaskedSelect(t.view(), mask.view()))
+	r := newResult(op.MaskedSelect(t.view(), mask.view()))
+	return recordNew("MaskedSelectBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {
+		sh, err := shape.Broadcast(t.v.Shape, mask.v.Shape)
+		must(err)
+		return []*Tensor{MaskedScatter(fullOn(g, Scalar(0), g.DType(), sh), mask, g)}
+	})
 }
 
 // MaskedScatter returns a copy of t (broadcast with the bool mask) whose
@@ -313,8 +457,8 @@ func MaskedScatter(t, mask, source *Tensor) *Tensor {
 	sh, err := shape.Broadcast(v.Shape, m.Shape)
 	must(errs.WithOp(err, "masked_scatter"))
 	base := t.Expand(sh...).Contiguous()
-	if base == t {
-		base = t.Clone()
+	if base.SharesStorage(t) {
+		base = base.Clone()
 	}
 	return base.MaskedScatterInPlace(mask, source)
 }
@@ -322,20 +466,41 @@ func MaskedScatter(t, mask, source *Tensor) *Tensor {
 // MaskedScatterInPlace is [MaskedScatter] into t, the mask broadcast to
 // t's shape; it returns t.
 func (t *Tensor) MaskedScatterInPlace(mask, source *Tensor) *Tensor {
+	rec := beginWrite("masked_scatter_", t, source)
 	_, err := op.MaskedScatter(t.view(), mask.view(), source.view())
 	must(err)
-	return t
+	return endWrite(rec, "MaskedScatterBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		if n.needs(0) {
+			out[0] = MaskedFill(g, mask, zero(g))
+		}
+		if n.needs(1) {
+			// the selected gradients, in order, then zeros for the source
+			// elements that were not used
+			sel := MaskedSelect(g, mask)
+			if k := source.NumEl() - sel.NumEl(); k > 0 {
+				sel = Cat([]*Tensor{sel, fullOn(g, Scalar(0), g.DType(), []int{k})}, 0)
+			}
+			out[1] = sel.Reshape(source.Shape()...)
+		}
+		return out
+	})
 }
 
 // Nonzero returns the int64 coordinates [n, t.Dim()] of t's n nonzero
 // elements in row-major order (NaN is nonzero, -0 is zero; a 0-dim t
 // gives [1, 0] or [0, 0]).
-func Nonzero(t *Tensor) *Tensor { return viewResult(op.Nonzero(t.view())) }
+func Nonzero(t *Tensor) *Tensor { return newResult(op.Nonzero(t.view())) }
 
 // Take returns t read as 1-D in row-major order (whatever its layout) at
 // the positions of index (int64, any shape: the result's; negative from
 // the end).
-func Take(t, index *Tensor) *Tensor { return viewResult(op.Take(t.view(), index.view())) }
+func Take(t, index *Tensor) *Tensor {
+	sh := t.Shape()
+	return recordNew("TakeBackward0", []*Tensor{t}, newResult(op.Take(t.view(), index.view())), func(_ *node, g *Tensor) []*Tensor {
+		return []*Tensor{Put(fullOn(g, Scalar(0), g.DType(), sh), index, g, true)}
+	})
+}
 
 // Put returns a copy of t, read as 1-D in row-major order, with source's
 // elements written at the positions of index (int64, negative from the
@@ -347,7 +512,20 @@ func Put(t, index, source *Tensor, accumulate bool) *Tensor {
 
 // PutInPlace is [Put] into t; it returns t.
 func (t *Tensor) PutInPlace(index, source *Tensor, accumulate bool) *Tensor {
+	rec := beginWrite("put_", t, source)
 	_, err := op.Put(t.view(), index.view(), source.view(), accumulate)
 	must(err)
-	return t
+	return endWrite(rec, "PutBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		switch {
+		case n.needs(0) && accumulate:
+			out[0] = g
+		case n.needs(0):
+			out[0] = Put(g, index, fullOn(g, Scalar(0), g.DType(), index.Shape()), false)
+		}
+		if n.needs(1) {
+			out[1] = Take(g, index).Reshape(source.Shape()...)
+		}
+		return out
+	})
 }

@@ -16,7 +16,7 @@ import (
 func Sort(t *Tensor, dim int, descending bool) (values, indices *Tensor) {
 	v, i, err := op.Sort(t.view(), dim, descending)
 	must(err)
-	return wrap(v), wrap(i)
+	return recordSelected("SortBackward0", t, wrap(v), wrap(i), dim, true), wrap(i)
 }
 
 // Sort returns [Sort] of t.
@@ -43,7 +43,7 @@ func Msort(t *Tensor) *Tensor {
 func TopK(t *Tensor, k, dim int, largest bool) (values, indices *Tensor) {
 	v, i, err := op.TopK(t.view(), k, dim, largest)
 	must(err)
-	return wrap(v), wrap(i)
+	return recordSelected("TopkBackward0", t, wrap(v), wrap(i), dim, true), wrap(i)
 }
 
 // KthValue returns the k-th smallest element of t along dim (k from 1)
@@ -52,13 +52,15 @@ func TopK(t *Tensor, k, dim int, largest bool) (values, indices *Tensor) {
 func KthValue(t *Tensor, k, dim int, keepdim bool) (values, indices *Tensor) {
 	v, i, err := op.KthValue(t.view(), k, dim, keepdim)
 	must(err)
-	return wrap(v), wrap(i)
+	return recordSelected("KthvalueBackward0", t, wrap(v), wrap(i), dim, keepdim), wrap(i)
 }
 
 // Median returns the lower median of all of t's elements (element
 // ⌊(n-1)/2⌋ of the sorted values) as a 0-dim tensor: NaN if an element is
 // NaN, or for a float t without elements.
-func Median(t *Tensor) *Tensor { return viewResult(op.MedianAll(t.view(), false)) }
+func Median(t *Tensor) *Tensor {
+	return recordNew("MedianBackward0", []*Tensor{t}, newResult(op.MedianAll(t.view(), false)), notDifferentiable("median"))
+}
 
 // MedianDim returns the lower median of t along dim and its index (a row
 // with a NaN gives its first NaN), dim kept with size 1 when keepdim. A
@@ -66,17 +68,19 @@ func Median(t *Tensor) *Tensor { return viewResult(op.MedianAll(t.view(), false)
 func MedianDim(t *Tensor, dim int, keepdim bool) (values, indices *Tensor) {
 	v, i, err := op.Median(t.view(), dim, keepdim, false)
 	must(err)
-	return wrap(v), wrap(i)
+	return recordSelected("MedianBackward1", t, wrap(v), wrap(i), dim, keepdim), wrap(i)
 }
 
 // NanMedian is [Median] of the elements that are not NaN (NaN if all are).
-func NanMedian(t *Tensor) *Tensor { return viewResult(op.MedianAll(t.view(), true)) }
+func NanMedian(t *Tensor) *Tensor {
+	return recordNew("NanmedianBackward0", []*Tensor{t}, newResult(op.MedianAll(t.view(), true)), notDifferentiable("nanmedian"))
+}
 
 // NanMedianDim is [MedianDim] of the elements that are not NaN.
 func NanMedianDim(t *Tensor, dim int, keepdim bool) (values, indices *Tensor) {
 	v, i, err := op.Median(t.view(), dim, keepdim, true)
 	must(err)
-	return wrap(v), wrap(i)
+	return recordSelected("NanmedianBackward1", t, wrap(v), wrap(i), dim, keepdim), wrap(i)
 }
 
 // Unique returns the distinct elements of t in ascending order (1-D),
@@ -85,7 +89,7 @@ func NanMedianDim(t *Tensor, dim int, keepdim bool) (values, indices *Tensor) {
 func Unique(t *Tensor) (values, inverse, counts *Tensor) {
 	u, i, c, err := op.Unique(t.view(), false, 0)
 	must(err)
-	return wrap(u), wrap(i), wrap(c)
+	return recordNew("UniqueBackward0", []*Tensor{t}, wrap(u), notDifferentiable("_unique2")), wrap(i), wrap(c)
 }
 
 // UniqueDim returns the distinct slices of t along dim in lexicographic
@@ -93,7 +97,7 @@ func Unique(t *Tensor) (values, inverse, counts *Tensor) {
 func UniqueDim(t *Tensor, dim int) (values, inverse, counts *Tensor) {
 	u, i, c, err := op.Unique(t.view(), true, dim)
 	must(err)
-	return wrap(u), wrap(i), wrap(c)
+	return recordNew("UniqueDimBackward0", []*Tensor{t}, wrap(u), notDifferentiable("unique_dim")), wrap(i), wrap(c)
 }
 
 // SearchOptions are the optional arguments of [SearchSorted].
@@ -123,7 +127,7 @@ func SearchSorted(seq, values *Tensor, o ...SearchOptions) *Tensor {
 	default:
 		panic(errs.New(errs.Value, "searchsorted", "searchsorted takes at most one SearchOptions, got %d", len(o)))
 	}
-	return viewResult(op.SearchSorted(seq.view(), values.view(), opt.Right, opt.Int32, opt.Sorter.view()))
+	return newResult(op.SearchSorted(seq.view(), values.view(), opt.Right, opt.Int32, opt.Sorter.view()))
 }
 
 // Bincount returns the number of occurrences of each value 0 … max(max+1,
@@ -132,7 +136,7 @@ func SearchSorted(seq, values *Tensor, o ...SearchOptions) *Tensor {
 // float32 weights, else float64. A negative element is a value error, a
 // float t a dtype error.
 func Bincount(t, weights *Tensor, minlength int) *Tensor {
-	return viewResult(op.Bincount(t.view(), weights.view(), minlength))
+	return recordNew("BincountBackward0", []*Tensor{weights}, newResult(op.Bincount(t.view(), weights.view(), minlength)), notDifferentiable("bincount"))
 }
 
 // Histc returns a histogram of the float t's elements in bins equal bins
@@ -140,5 +144,20 @@ func Bincount(t, weights *Tensor, minlength int) *Tensor {
 // in the last bin; elements outside [lo, hi] (and NaN) are left out. lo =
 // hi uses t's smallest and largest elements instead.
 func Histc(t *Tensor, bins int, lo, hi float64) *Tensor {
-	return viewResult(op.Histc(t.view(), bins, lo, hi))
+	return recordNew("HistcBackward0", []*Tensor{t}, newResult(op.Histc(t.view(), bins, lo, hi)), notDifferentiable("histc"))
+}
+
+// recordSelected records values, taken along dim of t at indices (dim
+// kept with size 1 unless keepdim was false), for backward: each value's
+// gradient goes back where it came from (Note [Derivatives of index ops]).
+func recordSelected(name string, t, values, indices *Tensor, dim int, keepdim bool) *Tensor {
+	sh := t.Shape()
+	return recordNew(name, []*Tensor{t}, values, func(_ *node, g *Tensor) []*Tensor {
+		idx := indices
+		if len(sh) > 0 && !keepdim {
+			d := wrapDim(dim, len(sh))
+			g, idx = g.Unsqueeze(d), idx.Unsqueeze(d)
+		}
+		return []*Tensor{sortedGrad(g, idx, dim, sh)}
+	})
 }

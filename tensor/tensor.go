@@ -32,9 +32,11 @@ const (
 // A Tensor is safe for concurrent reads; concurrent writes to overlapping
 // memory are a data race, as with Go slices.
 type Tensor struct {
-	v *raw.View
-	// autograd metadata, used by the backward engine (a later issue).
-	requiresGrad bool
+	v  *raw.View
+	ag *autograd // nil unless t takes part in autograd (Note [Autograd])
+	// base is the tensor this one is a view of (its root: never a view
+	// itself), nil for a tensor that owns its storage.
+	base *Tensor
 }
 
 // wrap returns a Tensor for a view.
@@ -236,10 +238,16 @@ func (t *Tensor) Set(value *Tensor, idx ...int) *Tensor {
 	if value == nil || value.NumEl() != 1 {
 		panic(errs.New(errs.Value, "set", "the value must be a single number"))
 	}
+	if t.ag != nil || value.RequiresGrad() {
+		// autograd follows the write as a copy into a view of t
+		t.viewOf(e, nil).CopyFrom(value.Reshape())
+		return t
+	}
 	src, err := op.Reshape(value.v, []int{})
 	must(err)
 	_, err = op.CopyInto("set", e, src, false)
 	must(err)
+	written(t)
 	return t
 }
 

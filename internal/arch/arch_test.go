@@ -29,14 +29,15 @@ var (
 
 var allowed = map[string][]string{
 	// the memory model and the op table: leaves
-	"dtype":             nil,
-	"errs":              nil,
-	"device":            nil,
-	"shape":             {"errs"},
-	"raw":               {"device", "dtype", "shape"},
-	"internal/parallel": nil,
-	"optable":           {"dtype", "errs"},
-	"optable/elem":      {"dtype"},
+	"dtype":              nil,
+	"errs":               nil,
+	"device":             nil,
+	"shape":              {"errs"},
+	"raw":                {"device", "dtype", "shape"},
+	"internal/parallel":  nil,
+	"internal/goroutine": nil,
+	"optable":            {"dtype", "errs"},
+	"optable/elem":       {"dtype"},
 	// the iterator knows no ops and no kernels
 	"iter": memory,
 	// the kernel contract: plans and the op table
@@ -52,8 +53,11 @@ var allowed = map[string][]string{
 	// the executors: the contract and the table, never a backend
 	"op": planner,
 	// the user API: the executors, and the one default backend
-	"tensor":           slices.Concat([]string{"op", "internal/repr", "backend/cpu"}, planner),
-	"internal/repr":    {"device", "dtype", "raw"},
+	"tensor":        slices.Concat([]string{"op", "internal/repr", "backend/cpu", "internal/goroutine"}, planner),
+	"internal/repr": {"device", "dtype", "raw"},
+	// libraries over the user API
+	"gradcheck":        {"tensor"},
+	"optim":            {"tensor"},
 	"internal/gen":     {"dtype", "optable"},
 	"internal/arch":    nil,
 	"internal/cases":   nil,

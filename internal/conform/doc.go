@@ -30,6 +30,7 @@
 // case does not expect (or the wrong kind, or at the wrong step), when an op,
 // argument or feature is missing from goten ("not implemented: ..."), when
 // the library panics with something other than a *tensor.Error, and when the
-// case itself breaks the format ("bad case: ..."). Nested tensors and
-// autograd (requires_grad inputs, grad sections) are not implemented yet.
+// case itself breaks the format ("bad case: ..."). A grad section runs
+// Backward from its output and compares the gradients accumulated into
+// the inputs it names; nested tensors are not implemented yet.
 package conform

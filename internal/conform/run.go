@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"runtime/debug"
@@ -87,7 +88,15 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 		if c.Grad == nil {
 			return []string{badf("an error after the last step needs a grad section").Error()}
 		}
-		return []string{missing("autograd (backward)").Error()}
+		_, err := runGrad(c.Grad, env, dev)
+		var lib *tensor.Error
+		switch {
+		case err == nil:
+			return []string{fmt.Sprintf("backward raised nothing, want %s", c.Error.Kind)}
+		case errors.As(err, &lib):
+			return checkError(lib, c.Error, nil, env)
+		}
+		return []string{fmt.Sprintf("backward: %v", err)}
 	}
 	for _, e := range c.Expect {
 		got, ok := env[e.Name]
@@ -98,9 +107,74 @@ func Run(c *cases.Case, dev tensor.Device) (reasons []string) {
 		reasons = append(reasons, checkResult(c, got, e.JSON, env, e.Name)...)
 	}
 	if c.Grad != nil {
-		reasons = append(reasons, missing("autograd (grad section)").Error())
+		spec, err := runGrad(c.Grad, env, dev)
+		if err != nil {
+			var lib *tensor.Error
+			if errors.As(err, &lib) {
+				return append(reasons, "backward raised: "+firstLine(lib))
+			}
+			return append(reasons, fmt.Sprintf("backward: %v", err))
+		}
+		for _, name := range spec.Wrt {
+			got := env[name].Grad()
+			want := spec.Expect[name]
+			switch {
+			case cases.IsNull(want) && got != nil:
+				reasons = append(reasons, fmt.Sprintf("grad of %s: got a gradient, want none", name))
+			case cases.IsNull(want):
+			case got == nil:
+				reasons = append(reasons, fmt.Sprintf("grad of %s: none, want one", name))
+			default:
+				reasons = append(reasons, checkResult(c, got, want, env, "grad of "+name)...)
+			}
+		}
 	}
 	return reasons
+}
+
+// gradSpec is a case's grad section.
+type gradSpec struct {
+	Of     string                     `json:"of"`
+	Seed   json.RawMessage            `json:"seed"`
+	Wrt    []string                   `json:"wrt"`
+	Expect map[string]json.RawMessage `json:"expect"`
+}
+
+// runGrad runs the back-propagation of a grad section: the gradient of
+// its output, seeded by its seed or 1, accumulated into the inputs. The
+// error is the library's, or a badCase.
+func runGrad(raw json.RawMessage, env map[string]*tensor.Tensor, dev tensor.Device) (spec gradSpec, err error) {
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return spec, badf("grad: %v", err)
+	}
+	of, ok := env[spec.Of]
+	if !ok {
+		return spec, badf("grad of unknown name %q", spec.Of)
+	}
+	for _, name := range spec.Wrt {
+		if _, ok := env[name]; !ok {
+			return spec, badf("grad wrt unknown name %q", name)
+		}
+	}
+	var seed []*tensor.Tensor
+	if !cases.IsNull(spec.Seed) {
+		s, err := buildTensor(spec.Seed, dev)
+		if err != nil {
+			return spec, err
+		}
+		seed = append(seed, s)
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			if e, ok := r.(error); ok && (isRunnerError(e) || isLibraryError(e)) {
+				err = e
+				return
+			}
+			err = libraryPanic{r, string(debug.Stack())}
+		}
+	}()
+	of.Backward(seed...)
+	return spec, nil
 }
 
 // runStep decodes a step's arguments and runs its op. The error is a

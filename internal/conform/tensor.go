@@ -181,9 +181,6 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 	if !cases.IsNull(tj.Nested) {
 		return nil, missing("nested tensors")
 	}
-	if tj.RequiresGrad {
-		return nil, missing("autograd (an input requires grad)")
-	}
 	dt, err := parseDType(tj.DType)
 	if err != nil {
 		return nil, err
@@ -252,7 +249,12 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 		}
 	}
 	base := storage(dt, size, value).ToDevice(dev)
-	return base.AsStridedAt(tj.Shape, strides, offset), nil
+	t := base.AsStridedAt(tj.Shape, strides, offset)
+	if tj.RequiresGrad {
+		// the view itself is the leaf
+		t = t.Detach().SetRequiresGrad(true)
+	}
+	return t, nil
 }
 
 // storage returns a 1-D tensor of n elements: element k is value(k)

@@ -8,8 +8,9 @@
 //	            and scans) and zz_cast.go (a conversion per pair of dtypes)
 //	gen ref     backend/ref: zz_eval.go (each op's meaning on one element,
 //	            and each fold over a list of elements)
-//	gen tensor  tensor: zz_api.go (the user API of the table's ops) and
+//	gen tensor  tensor: zz_api.go (the user API of the table's ops),
 //	            zz_api_test.go (a test that runs every generated function)
+//	            and zz_grad.go (the ops' derivatives)
 //	gen conform internal/conform: zz_ops.go (the conformance runner's table
 //	            of that API, by PyTorch's op names)
 //
@@ -46,6 +47,7 @@ func main() {
 	case "tensor":
 		write("zz_api.go", tensorAPI())
 		write("zz_api_test.go", tensorAPITest())
+		write("zz_grad.go", tensorGrads())
 	case "conform":
 		write("zz_ops.go", conformOps())
 	default:

@@ -41,7 +41,8 @@ import torch_runner as TR  # noqa: E402
 import torch  # noqa: E402
 
 SUITES = ["views", "unary", "binary", "promotion", "ternary", "out_inplace", "overlap",
-          "broadcast_errors", "copy_cast", "reductions", "scans", "softmax", "linalg", "large"]
+          "broadcast_errors", "copy_cast", "reductions", "scans", "softmax", "linalg", "large",
+          "autograd"]
 DTYPES = list(TR.DTYPES)
 FLOATS = ["float16", "bfloat16", "float32", "float64"]
 INTS = ["uint8", "int8", "int16", "int32", "int64"]
@@ -797,7 +798,88 @@ def build_case(suite, orig, cid, inputs, program, mutated_dtype):
                 g = torch.remainder(g, 256)
             if not torch.equal(g, r):
                 raise Drop("integer overflow")
+    for st in program:
+        ts = [a for a in (TR.decode_arg(x, env) for x in st.get("args", [])) if isinstance(a, torch.Tensor)]
+        if st["op"] in LINALG and len({t.dtype for t in ts}) > 1:
+            raise Drop("mixed-dtype empty product")  # torch 1.13 checks dtypes only with elements
+    if "grad" in orig:
+        add_grad(orig, case, env)
     return case
+
+
+def grad_leaf(widen):
+    """A shadow transform that keeps the inputs that require grad leaves of the widened graph."""
+    def transform(x):
+        if isinstance(x, torch.Tensor) and x.requires_grad and x.is_leaf:
+            return widen(x).detach().requires_grad_()
+        return widen(x)
+    return transform
+
+
+def grad_seed(cid, of):
+    """A new seed of the output's shape and dtype (the program's sizes or dtypes may have moved)."""
+    rng = random.Random("seed:" + cid)
+    dtype = TR.DTYPE_NAMES[of.dtype]
+    vals = [rng.choice([-2.0, -1.5, -1.0, -0.5, 0.25, 0.5, 1.0, 3.0]) for _ in range(of.numel())]
+    return {"dtype": dtype, "shape": list(of.shape), "values": vals}
+
+
+def add_grad(orig, case, env):
+    """The grad section of a variant: the original's `of` and `wrt` back-propagated by PyTorch,
+    with a new seed where the original had one. A backward that fails becomes the case's error
+    at the grad phase (step = len(program)); float32 and narrower gradients must agree with the
+    same program back-propagated in float64 (OPS.md "Float precision")."""
+    g = orig["grad"]
+    of = env.get(g["of"])
+    if not isinstance(of, torch.Tensor) or any(not isinstance(env.get(n), torch.Tensor) for n in g["wrt"]):
+        raise Drop("grad of a non-tensor")
+    seed = None if g.get("seed") is None else grad_seed(case["id"], of)
+    section = {"of": g["of"], "seed": seed, "wrt": list(g["wrt"])}
+    try:
+        TR.run_backward(section, env)
+    except Exception as exc:  # the grad phase fails: the variant's error
+        kind = TR.classify_error(exc)
+        if kind is None:
+            raise Drop("unclassified error")
+        lines = str(exc).strip().splitlines()
+        if not KEEP_KERNEL_GAPS and re.search(r"not implemented for 'Half'", lines[0] if lines else ""):
+            raise Drop("torch kernel gap (Half)")
+        case.pop("expect", None)
+        case.pop("rtol", None)
+        case.pop("atol", None)
+        case["error"] = {"kind": kind, "step": len(case["program"]), "message": lines[0] if lines else ""}
+        case["grad"] = section
+        return
+    if "error" in orig and "expect" not in orig:
+        raise Drop("grad error case no longer fails")
+    expect = {}
+    for n in g["wrt"]:
+        gr = TR.gradient_of(env[n])
+        expect[n] = None if gr is None else encode_result(gr, False, n, env, [])
+    section["expect"] = expect
+    case["grad"] = section
+    narrow = [n for n, r in expect.items() if r is not None and r["dtype"] in ("float16", "bfloat16", "float32")]
+    if not narrow:
+        return
+    senv, _, serr = execute(case, transform=grad_leaf(wide_float))
+    if serr is not None:
+        raise Drop("float64 shadow failed")
+    sseed = None if seed is None else dict(seed, dtype="float64") if seed["dtype"] in FLOATS else seed
+    try:
+        TR.run_backward(dict(section, seed=sseed), senv)
+    except Exception:
+        raise Drop("float64 shadow backward failed")
+    for n in narrow:
+        got = TR.gradient_of(senv[n])
+        if got is None:
+            raise Drop("shadow grad missing")
+        got = got.detach().to(TR.DTYPES[expect[n]["dtype"]])
+        rt, at = case.get("rtol"), case.get("atol")
+        if rt is None:
+            involved = [sp.get("dtype") for sp in case["inputs"].values()] + [expect[n]["dtype"]]
+            rt, at = max(TR.DEFAULT_TOL[d] for d in involved if d in TR.DEFAULT_TOL)
+        if TR.check_result(got, expect[n], rt, at, senv, n):
+            raise Drop("precision: grad")
 
 
 # ------------------------------------------------------------------------------------------------

@@ -1,0 +1,396 @@
+package tensor
+
+import (
+	"math"
+
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/raw"
+)
+
+// derivative is an op's derivative: fn sets the gradient of each input
+// the node needs; reads[i] says what input i's expression reads (bit k:
+// input k; readsResult, readsIndices), so that recording saves only that.
+type derivative struct {
+	fn    func(c *gradCall)
+	reads []uint8
+}
+
+const (
+	readsResult  = 1 << 6
+	readsIndices = 1 << 7
+)
+
+// derivatives holds the table's derivatives by op code (zz_grad.go).
+var derivatives = make([]derivative, optable.NumCodes())
+
+// gradCall is what an op's derivative reads: the gradient g of its first
+// output, its saved inputs and outputs, its arguments, and where it puts
+// the inputs' gradients.
+type gradCall struct {
+	node    *node
+	g       *Tensor
+	in      []*Tensor // inputs the expressions read (nil for the others)
+	result  *Tensor
+	indices *Tensor
+	args    *kernel.Args
+	out     []*Tensor
+
+	// Reductions: the input's shape, the reduced dims (increasing),
+	// keepdim, and flat (max and min without a dim: flat indices).
+	shape   []int
+	dims    []int
+	keepDim bool
+	flat    bool
+	// Scans and row ops: the dim; layer_norm: the number of normalized
+	// trailing dims and eps.
+	dim        int
+	normalized int
+	eps        float64
+}
+
+func (c *gradCall) needs(i int) bool { return c.node.needs(i) }
+
+// recordOp records a table op over ins, whose outputs outs its derivative
+// differentiates (outs[1], indices, takes no gradient). original is the
+// receiver's value before an in-place op overwrote it (nil otherwise);
+// setup fills the call's op-specific fields.
+func recordOp(op *optable.Op, args *kernel.Args, ins, outs []*Tensor, original *Tensor, receiver int, setup func(c *gradCall)) *node {
+	d := derivatives[op.Code]
+	if d.fn == nil {
+		panic(errs.New(errs.Autograd, op.Name, "the derivative for '%s' is not implemented.", op.Name))
+	}
+	var mask uint8
+	for i, t := range ins {
+		if t != nil && t.RequiresGrad() {
+			mask |= d.reads[i]
+		}
+	}
+	saved := make([]*Tensor, len(ins), len(ins)+2)
+	for k, t := range ins {
+		if mask&(1<<k) != 0 {
+			saved[k] = t
+			if original != nil && k == receiver {
+				saved[k] = original
+			}
+		}
+	}
+	var result, indices *Tensor
+	if mask&readsResult != 0 {
+		result = outs[0]
+	}
+	if mask&readsIndices != 0 {
+		indices = outs[1]
+	}
+	diffOuts := outs[:1]
+	apply := func(n *node, grads []*Tensor) []*Tensor {
+		if grads[0] == nil {
+			return nil
+		}
+		c := &gradCall{node: n, g: grads[0], in: saved, result: result, indices: indices, args: args, out: make([]*Tensor, len(ins))}
+		if setup != nil {
+			setup(c)
+		}
+		d.fn(c)
+		return c.out
+	}
+	return record(op.Name, ins, diffOuts, apply, append(saved, result, indices)...)
+}
+
+// alphaScaled returns g times the op's alpha (add, sub) or value
+// (addcmul, addcdiv).
+func alphaScaled(c *gradCall, g *Tensor) *Tensor {
+	if c.args == nil || c.args.AlphaF == 1 {
+		return g
+	}
+	return g.Mul(Scalar(c.args.AlphaF))
+}
+
+// keepGrad returns g where keep holds and 0 elsewhere (NaN included).
+func keepGrad(g, keep *Tensor) *Tensor { return Where(keep, g, Scalar(0)) }
+
+// tieGrad is the gradient of maximum and minimum for one input: none
+// where the other input wins (drop), half where they tie (eq).
+func tieGrad(g, eq, drop *Tensor) *Tensor {
+	return Where(drop, Scalar(0), Where(eq, g.Div(Scalar(2)), g))
+}
+
+// logitGrad is logit's derivative: g/(x(1-x)); with eps, 0 where x was
+// clamped; without, NaN outside [0, 1] (PyTorch's logit_backward).
+func logitGrad(c *gradCall, g, x *Tensor) *Tensor {
+	d := g.Div(x.Mul(x.Neg().Add(Scalar(1))))
+	if c.args != nil && c.args.HasEps {
+		lo := c.args.Eps
+		return Where(x.Lt(Scalar(lo)).LogicalOr(x.Gt(Scalar(1-lo))), Scalar(0), d)
+	}
+	return Where(x.Lt(Scalar(0)).LogicalOr(x.Gt(Scalar(1))), Scalar(math.NaN()), d)
+}
+
+// geluGrad is the derivative of x·Φ(x): Φ(x) + x·φ(x).
+func geluGrad(g, x *Tensor) *Tensor {
+	cdf := x.Mul(Scalar(1 / math.Sqrt2)).Erf().Add(Scalar(1)).Mul(Scalar(0.5))
+	pdf := x.Square().Mul(Scalar(-0.5)).Exp().Mul(Scalar(1 / math.Sqrt(2*math.Pi)))
+	return g.Mul(cdf.Add(x.Mul(pdf)))
+}
+
+// geluTanhGrad is the derivative of gelu's tanh approximation
+// (PyTorch's GeluBackward with approximate='tanh').
+func geluTanhGrad(g, x *Tensor) *Tensor {
+	const beta = math.Sqrt2 * 2 / math.SqrtPi * 0.5 // √(2/π)
+	const kappa = 0.044715
+	inner := x.Add(x.Pow(Scalar(3)).Mul(Scalar(kappa))).Mul(Scalar(beta))
+	th := inner.Tanh()
+	left := x.Mul(Scalar(0.5))
+	dLeft := th.Add(Scalar(1)).Mul(Scalar(0.5))
+	dInner := x.Square().Mul(Scalar(3 * kappa)).Add(Scalar(1)).Mul(Scalar(beta))
+	dRight := left.Mul(th.Square().Neg().Add(Scalar(1))).Mul(dInner)
+	return g.Mul(dLeft.Add(dRight))
+}
+
+// siluGrad is the derivative of x·σ(x): σ(x)(1 + x(1-σ(x))).
+func siluGrad(g, x *Tensor) *Tensor {
+	s := x.Sigmoid()
+	return g.Mul(s.Mul(x.Mul(s.Neg().Add(Scalar(1))).Add(Scalar(1))))
+}
+
+// copysignGrad is copysign's derivative in its magnitude: the sign
+// change, 0 where a is 0.
+func copysignGrad(g, a, result *Tensor) *Tensor {
+	return Where(a.Eq(Scalar(0)), Scalar(0), g.Mul(result.Div(a)))
+}
+
+// powBaseGrad is pow's derivative in its base: b·a^(b-1), 0 where b is 0.
+func powBaseGrad(g, a, b *Tensor) *Tensor {
+	return Where(b.Eq(Scalar(0)), Scalar(0), g.Mul(b.Mul(a.Pow(b.Sub(Scalar(1))))))
+}
+
+// powExponentGrad is pow's derivative in its exponent: a^b·ln a, 0 where
+// a is 0 and b ≥ 0.
+func powExponentGrad(g, a, b, result *Tensor) *Tensor {
+	return g.Mul(Where(a.Eq(Scalar(0)).LogicalAnd(b.Ge(Scalar(0))), Scalar(0), result.Mul(a.Log())))
+}
+
+// keepDims returns t, a reduction's result, with the reduced dims back as
+// size 1 (as keepdim gives).
+func keepDims(c *gradCall, t *Tensor) *Tensor {
+	if c.keepDim {
+		return t
+	}
+	for _, d := range c.dims {
+		t = t.Unsqueeze(d)
+	}
+	return t
+}
+
+// unreduce returns a reduction's gradient g broadcast back over the input.
+func unreduce(c *gradCall, g *Tensor) *Tensor { return keepDims(c, g).Expand(c.shape...) }
+
+// count returns the number of elements reduced into each output.
+func (c *gradCall) count() float64 {
+	n := 1
+	for _, d := range c.dims {
+		n *= c.shape[d]
+	}
+	return float64(n)
+}
+
+// over returns the reduced dims, kept.
+func (c *gradCall) over() Dims { return Over(c.dims...).KeepDim() }
+
+// prodGrad is prod's derivative: result/x where x ≠ 0; where x is the only
+// zero of its product, the product of the others; else 0.
+func prodGrad(c *gradCall, g, x, result *Tensor) *Tensor {
+	gk, rk := keepDims(c, g), keepDims(c, result)
+	zero := x.Eq(Scalar(0))
+	// x with its zeros made 1: the products of the nonzero elements, and a
+	// divisor that keeps the branch Where drops finite (a NaN there would
+	// reach the second derivative)
+	safe := Where(zero, Scalar(1), x)
+	others := safe.Prod(c.over())
+	lone := zero.Sum(c.over()).Eq(Scalar(1))
+	return Where(zero, Where(lone, gk.Mul(others), Scalar(0)), gk.Mul(rk).Div(safe))
+}
+
+// evenGrad is amax's and amin's derivative: the gradient split evenly
+// among the elements equal to the result.
+func evenGrad(c *gradCall, g, x, result *Tensor) *Tensor {
+	mask := x.Eq(keepDims(c, result))
+	return keepDims(c, g).Div(mask.Sum(c.over())).Mul(mask)
+}
+
+// indexGrad is the derivative of max and min (values and indices): the
+// gradient goes to the element each index names.
+func indexGrad(c *gradCall, g, x, indices *Tensor) *Tensor {
+	if c.flat {
+		at := Arange(0, float64(x.NumEl()), 1, Int64).ToDevice(x.Device()).Eq(indices)
+		return keepGrad(g, at).Reshape(c.shape...)
+	}
+	return keepGrad(keepDims(c, g), positions(c.shape, c.dims[0]).ToDevice(x.Device()).Eq(keepDims(c, indices)))
+}
+
+// positions returns the index along dim of every element of a tensor of
+// shape sh, broadcastable to sh.
+func positions(sh []int, dim int) *Tensor {
+	view := make([]int, len(sh))
+	for d := range view {
+		view[d] = 1
+	}
+	view[dim] = sh[dim]
+	return Arange(0, float64(sh[dim]), 1, Int64).Reshape(view...)
+}
+
+// varGrad is var's derivative: 2(x - mean)/(n - correction).
+func varGrad(c *gradCall, g, x *Tensor) *Tensor {
+	return keepDims(c, g).Mul(Scalar(2 / (c.count() - c.args.Correction))).Mul(x.Sub(x.Mean(c.over())))
+}
+
+// stdGrad is std's derivative: var's scaled by 1/(2 std), 0 where std is 0.
+func stdGrad(c *gradCall, g, x, result *Tensor) *Tensor {
+	gv := Where(result.Eq(Scalar(0)), Scalar(0), g.Div(result.Mul(Scalar(2))))
+	return varGrad(c, gv, x)
+}
+
+// normGrad is norm's derivative (PyTorch's norm_backward), by order p.
+func normGrad(c *gradCall, g, x, result *Tensor) *Tensor {
+	p := c.args.P
+	gk, nk := keepDims(c, g), keepDims(c, result)
+	zeroNorm := nk.Eq(Scalar(0))
+	switch {
+	case p == 0:
+		return ZerosLike(x)
+	case p == 1:
+		return x.Sign().Mul(gk)
+	case p == 2:
+		return gk.Mul(Where(zeroNorm, Scalar(0), x.Div(nk)))
+	case math.IsInf(p, 0):
+		ax := x.Abs()
+		mask := ax.Eq(nk).LogicalOr(ax.IsNan())
+		return x.Sign().Mul(gk.Div(mask.Sum(c.over())).Mul(mask))
+	case p < 1:
+		scaled := Where(x.Eq(Scalar(0)), Scalar(0), x.Sign().Mul(x.Abs().Pow(Scalar(p-1))))
+		return scaled.Mul(gk).Mul(nk.Pow(Scalar(1 - p)))
+	case p < 2:
+		scaled := x.Sign().Mul(x.Abs().Pow(Scalar(p - 1)))
+		return scaled.Mul(Where(zeroNorm, Scalar(0), gk.Div(nk.Pow(Scalar(p-1)))))
+	}
+	scaled := x.Mul(x.Abs().Pow(Scalar(p - 2)))
+	return scaled.Mul(Where(zeroNorm, Scalar(0), gk.Div(nk.Pow(Scalar(p-1)))))
+}
+
+// reverseCumSum returns the sums of g from each position to the end of
+// its dim: cumsum's derivative.
+func reverseCumSum(c *gradCall, g *Tensor) *Tensor {
+	return flip(flip(g, c.dim).CumSum(Over(c.dim)), c.dim)
+}
+
+// cumProdGrad is cumprod's derivative, O(n) with zeros (PyTorch's
+// cumprod_backward): before the first zero of a row, the reverse cumsum
+// of g·result over x; at the first zero, the reverse cumsum of g times
+// the products that skip it; after it, 0.
+func cumProdGrad(c *gradCall, g, x, result *Tensor) *Tensor {
+	if IsGradEnabled() {
+		return cumProdGradExact(c, g, x)
+	}
+	zero := x.Eq(Scalar(0))
+	zeros := zero.CumSum(Over(c.dim))
+	before := zeros.Eq(Scalar(0))
+	first := zero.LogicalAnd(zeros.Eq(Scalar(1)))
+	atBefore := reverseCumSum(c, g.Mul(result)).Div(Where(zero, Scalar(1), x)) // (see prodGrad)
+	skipping := Where(first, Scalar(1), x).CumProd(Over(c.dim))
+	atFirst := reverseCumSum(c, g.Mul(skipping))
+	return Where(before, atBefore, Where(first, atFirst, Scalar(0)))
+}
+
+// cumProdGradExact is cumprod's derivative written so that it can be
+// differentiated again, zeros included (PyTorch does the same when it
+// records a backward pass): grad_k = Σ_{j≥k} g_j·Π_{i≤j, i≠k} x_i, from the
+// n running products of x with one element made 1 each, O(n²) per row.
+func cumProdGradExact(c *gradCall, g, x *Tensor) *Tensor {
+	xm, gm := x.Movedim([]int{c.dim}, []int{-1}), g.Movedim([]int{c.dim}, []int{-1})
+	n := xm.Size(-1)
+	ar := Arange(0, float64(n), 1, Int64).ToDevice(x.Device())
+	k, j := ar.Unsqueeze(1), ar.Unsqueeze(0) // [n,1], [1,n]
+	sh := append(xm.Shape()[:xm.Dim()-1], n, n)
+	others := Where(k.Eq(j), Scalar(1), xm.Unsqueeze(-2).Expand(sh...)).CumProd(Over(-1)) // [..., k, j]
+	terms := keepGrad(others.Mul(gm.Unsqueeze(-2)), j.Ge(k))
+	return terms.Sum(Over(-1)).Movedim([]int{-1}, []int{c.dim})
+}
+
+// scanIndexGrad is cummax's and cummin's derivative: each output's
+// gradient goes to the element its index names (a scatter-add along the
+// dim, written as a comparison of every output index with every position:
+// O(n²) per row).
+func scanIndexGrad(c *gradCall, g, x, indices *Tensor) *Tensor {
+	n := x.v.Shape[c.dim]
+	// [..., n(outputs j), ..., n(positions k)] with k last
+	hits := indices.Unsqueeze(-1).Eq(Arange(0, float64(n), 1, Int64).ToDevice(x.Device()))
+	spread := keepGrad(g.Unsqueeze(-1), hits)
+	return spread.Sum(Over(c.dim)).Movedim([]int{x.Dim() - 1}, []int{c.dim})
+}
+
+// logCumSumExpGrad is logcumsumexp's derivative, computed in log space by
+// the sign of g (PyTorch's logcumsumexp_backward).
+func logCumSumExpGrad(c *gradCall, g, x, result *Tensor) *Tensor {
+	lowest := Scalar(-math.MaxFloat64)
+	if g.DType() != Float64 {
+		lowest = Scalar(-math.MaxFloat32)
+	}
+	logAbs := g.Abs().Log()
+	pos := Where(g.Gt(Scalar(0)), logAbs, lowest)
+	neg := Where(g.Lt(Scalar(0)), logAbs, lowest)
+	rev := func(t *Tensor) *Tensor { return flip(flip(t, c.dim).LogCumSumExp(Over(c.dim)), c.dim) }
+	return rev(pos.Sub(result)).Add(x).Exp().Sub(rev(neg.Sub(result)).Add(x).Exp())
+}
+
+// layerNormDims returns the normalized trailing dims of an input of ndim
+// dims.
+func (c *gradCall) layerNormDims(ndim int) Dims {
+	dims := make([]int, c.normalized)
+	for i := range dims {
+		dims[i] = ndim - c.normalized + i
+	}
+	return Over(dims...).KeepDim()
+}
+
+// layerNormGrad is layer_norm's derivative in its input, from the
+// normalized input x̂ = (x - mean)·rstd: rstd·(ĝ - mean(ĝ) - x̂·mean(ĝ·x̂))
+// over the normalized dims, ĝ = g·weight.
+func layerNormGrad(c *gradCall, g, x, weight *Tensor) *Tensor {
+	over := c.layerNormDims(x.Dim())
+	rstd := x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
+	xhat := x.Sub(x.Mean(over)).Mul(rstd)
+	gh := g
+	if weight != nil {
+		gh = g.Mul(weight)
+	}
+	return rstd.Mul(gh.Sub(gh.Mean(over)).Sub(xhat.Mul(gh.Mul(xhat).Mean(over))))
+}
+
+// layerNormWeightGrad is layer_norm's derivative in its weight: g·x̂
+// summed over the leading dims (by the engine's sumTo).
+func layerNormWeightGrad(c *gradCall, g, x *Tensor) *Tensor {
+	over := c.layerNormDims(x.Dim())
+	rstd := x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
+	return g.Mul(x.Sub(x.Mean(over)).Mul(rstd))
+}
+
+// flip returns t reversed along dim, a copy (PyTorch's flip): backward
+// needs reverse scans. Its own derivative is the same flip.
+func flip(t *Tensor, dim int) *Tensor {
+	d := wrapDim(dim, t.Dim())
+	v := t.v.Clone()
+	if n := v.Shape[d]; n > 1 {
+		v.Offset += (n - 1) * v.Strides[d]
+		v.Strides[d] = -v.Strides[d]
+	}
+	e, err := raw.NewOn(t.v.Storage.Allocator(), t.DType(), t.v.Shape, nil, false)
+	must(err)
+	r := wrap(e).CopyFrom(wrap(v))
+	if recording(t) {
+		record("FlipBackward0", []*Tensor{t}, []*Tensor{r}, func(_ *node, gs []*Tensor) []*Tensor {
+			return []*Tensor{flip(gs[0], d)}
+		})
+	}
+	return r
+}
