@@ -109,6 +109,31 @@ func Linspace(start, end float64, steps int, dt DType) *Tensor {
 	return wrap(v)
 }
 
+// Logspace returns base raised to each of the steps values of
+// [Linspace](start, end, steps), computed in float64, then converted to
+// dt.
+func Logspace(start, end float64, steps int, base float64, dt DType) *Tensor {
+	lin := Linspace(start, end, steps, Float64)
+	v := raw.New(dt, []int{steps})
+	for i, x := range lin.Float64s() {
+		v.SetFloat64(i, math.Pow(base, x))
+	}
+	return wrap(v)
+}
+
+// Eye returns the n × m matrix of dtype dt with ones on the main diagonal
+// and zeros elsewhere. A negative size is a value error.
+func Eye(n, m int, dt DType) *Tensor {
+	if n < 0 || m < 0 {
+		panic(errs.New(errs.Value, "eye", "n and m must be greater or equal to 0, got %d and %d", n, m))
+	}
+	v := raw.New(dt, []int{n, m})
+	for i := 0; i < min(n, m); i++ {
+		v.SetFloat64(i*m+i, 1)
+	}
+	return wrap(v)
+}
+
 // Generator is a seeded source of random numbers: the same seed gives the
 // same tensors on every machine. It is not safe for concurrent use.
 type Generator struct{ r *rand.Rand }
