@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/errs"
@@ -130,35 +129,6 @@ func Eye(n, m int, dt DType) *Tensor {
 	v := raw.New(dt, []int{n, m})
 	for i := 0; i < min(n, m); i++ {
 		v.SetFloat64(i*m+i, 1)
-	}
-	return wrap(v)
-}
-
-// Generator is a seeded source of random numbers: the same seed gives the
-// same tensors on every machine. It is not safe for concurrent use.
-type Generator struct{ r *rand.Rand }
-
-// NewGenerator returns a generator seeded with seed.
-func NewGenerator(seed uint64) *Generator {
-	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
-}
-
-// Rand returns a tensor of values uniform in [0, 1).
-func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
-	checkShape("rand", shape)
-	v := raw.New(dt, shape)
-	for i := 0; i < v.NumEl(); i++ {
-		v.SetFloat64(i, g.r.Float64())
-	}
-	return wrap(v)
-}
-
-// Randn returns a tensor of standard normal values.
-func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
-	checkShape("randn", shape)
-	v := raw.New(dt, shape)
-	for i := 0; i < v.NumEl(); i++ {
-		v.SetFloat64(i, g.r.NormFloat64())
 	}
 	return wrap(v)
 }
