@@ -178,6 +178,7 @@ type sortCall struct {
 	key    keyFn
 	nan    uint64 // the NaN key, for a float dtype
 	hasNaN bool
+	f32    bool // the dtype is float32 (topK's inline keys)
 	es     int
 	move   moveFn
 	st     [3]int // byte strides along the dim
@@ -259,23 +260,44 @@ func (c *sortCall) topK(s *sortScratch, p [3]unsafe.Pointer, flip uint64) {
 		return
 	}
 	got := 0
+	if c.f32 {
+		// the float32 rows read their keys inline: most elements are
+		// rejected by one compare, which a call per element would dominate
+		for t := 0; t < c.n; t++ {
+			key := f32Key(*(*uint32)(unsafe.Add(in, t*sin))) ^ flip
+			if got == k && key >= keys[k-1] {
+				continue
+			}
+			got = insertTop(keys, pos, got, k, key, t)
+		}
+		c.write(p, pos[:k])
+		return
+	}
 	for t := 0; t < c.n; t++ {
 		key := c.key(unsafe.Add(in, t*sin)) ^ flip
 		if got == k && key >= keys[k-1] {
 			continue // an equal key comes later: the earlier one stays
 		}
-		j := got
-		if got < k {
-			got++
-		} else {
-			j = k - 1
-		}
-		for ; j > 0 && keys[j-1] > key; j-- {
-			keys[j], pos[j] = keys[j-1], pos[j-1]
-		}
-		keys[j], pos[j] = key, int32(t)
+		got = insertTop(keys, pos, got, k, key, t)
 	}
 	c.write(p, pos[:k])
+}
+
+// insertTop inserts (key, t) into the got ≤ k best pairs, sorted by key,
+// dropping the last one when all k are taken, and returns the new count.
+// Equal keys keep their order: the earlier position stays first.
+func insertTop(keys []uint64, pos []int32, got, k int, key uint64, t int) int {
+	j := got
+	if got < k {
+		got++
+	} else {
+		j = k - 1
+	}
+	for ; j > 0 && keys[j-1] > key; j-- {
+		keys[j], pos[j] = keys[j-1], pos[j-1]
+	}
+	keys[j], pos[j] = key, int32(t)
+	return got
 }
 
 // Sort runs a sort op along args.Dim of a row plan (Note [Radix sort]).
@@ -301,7 +323,7 @@ func (*Backend) Sort(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if in.DType != d || p.Operand(0).DType != d || p.Operand(1).DType != dtype.Int64 {
 		return errs.New(errs.DType, op.Name, "sort operands of dtypes %s, %s, %s", p.Operand(0).DType, p.Operand(1).DType, in.DType)
 	}
-	c := &sortCall{op: op, args: args, nout: nout, key: keyOf(d), es: d.Size(), move: moverOf(d.Size()), hasNaN: d.IsFloat()}
+	c := &sortCall{op: op, args: args, nout: nout, key: keyOf(d), es: d.Size(), move: moverOf(d.Size()), hasNaN: d.IsFloat(), f32: d == dtype.Float32}
 	if d.IsFloat() {
 		c.nan = maxKey(d)
 	}
