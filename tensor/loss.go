@@ -143,7 +143,12 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if beta == 0 {
 		return reduceLoss(a, opt.Reduction)
 	}
-	l := Where(a.Lt(Scalar(beta)), d.Square().Mul(Scalar(0.5/beta)), a.Sub(Scalar(0.5*beta)))
+	// the square of d only where it is taken (and NaN, whose gradient is
+	// NaN in PyTorch too), so that the discarded branch has a finite
+	// gradient (Note [Losses as compositions])
+	small := a.Lt(Scalar(beta))
+	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
+	l := Where(small, sq.Mul(Scalar(0.5/beta)), a.Sub(Scalar(0.5*beta)))
 	return reduceLoss(l, opt.Reduction)
 }
 
@@ -163,7 +168,9 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	broadcastable(name, x, t)
 	d := x.Sub(t)
 	a := d.Abs()
-	l := Where(a.Le(Scalar(delta)), d.Square().Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
+	small := a.Le(Scalar(delta))
+	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
+	l := Where(small, sq.Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
 	return reduceLoss(l, opt.Reduction)
 }
 
@@ -261,16 +268,14 @@ func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 
 // CrossEntropy returns the cross-entropy loss of scores x ([N, C, d…] or
 // [C]) for class targets t (int64, [N, d…] or 0-dim: [NLLLoss] of
-// x's log_softmax over the class dim, with o.LabelSmoothing ε mixing in
+// x's log_softmax over the class dim, with o.LabelSmoothing ε (not range
+// checked, as in PyTorch 1.13) mixing in
 // ε/C of the loss of every class) or for class probabilities t (a float t
 // of x's shape: −Σ_c w[c]·((1 − ε)·t[c] + ε/C)·log p[c], the mean over the
 // samples; an ignore index is then a value error). Errors as [NLLLoss].
 func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "cross_entropy"
 	opt := lossOptions(name, o)
-	if opt.LabelSmoothing < 0 || opt.LabelSmoothing > 1 {
-		panic(errs.New(errs.Value, name, "label_smoothing must be between 0.0 and 1.0. Got: %v", opt.LabelSmoothing))
-	}
 	if t.DType().IsFloat() && slices.Equal(t.v.Shape, x.v.Shape) {
 		return probCrossEntropy(x, t, opt)
 	}
@@ -324,6 +329,7 @@ func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		panic(errs.New(errs.Shape, name, "Using a target size (%v) that is different to the input size (%v) is deprecated. Please ensure they have the same size.",
 			fmtShape(t), fmtShape(x)))
 	}
+	sameDType(name, x, t)
 	for _, v := range x.Float64s() {
 		if !(v >= 0 && v <= 1) {
 			panic(errs.New(errs.Value, name, "all elements of input should be between 0 and 1"))
@@ -406,6 +412,14 @@ func KLDiv(x, t *Tensor, o ...LossOptions) *Tensor {
 		return l.Sum().Div(Scalar(float64(n)))
 	}
 	return reduceLoss(l, opt.Reduction)
+}
+
+// sameDType refuses a target of another dtype than x (PyTorch's
+// binary_cross_entropy computes in one dtype).
+func sameDType(name string, x, t *Tensor) {
+	if x.DType() != t.DType() {
+		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", t.DType(), x.DType()))
+	}
 }
 
 // fmtShape formats t's shape as PyTorch prints torch.Size.
