@@ -118,7 +118,7 @@ func (s *suite) indexes() {
 			}
 			cases := indexShapes
 			long := 40000
-			if s.short {
+			if s.short || raceEnabled {
 				long = 3000
 			}
 			cases = append(cases, struct {
@@ -367,7 +367,7 @@ func (s *suite) gathers() {
 				continue
 			}
 			shapes := gatherShapes
-			if !s.short {
+			if !s.short && !raceEnabled {
 				shapes = append(shapes, [2][]int{{3, 500}, {3, 40000}}, [2][]int{{40000, 2}, {40000, 2}})
 			}
 			for _, sh := range shapes {

@@ -33,7 +33,7 @@ type mcase struct {
 // masks adds the mask cases.
 func (s *suite) masks() {
 	shapes := [][]int{{7}, {3, 5}, {2, 3, 4}, {0, 3}}
-	if !s.short {
+	if !s.short && !raceEnabled {
 		shapes = append(shapes, []int{3, 70000})
 	}
 	for _, op := range []*optable.Op{optable.MaskedSelect, optable.MaskedScatter, optable.Nonzero} {

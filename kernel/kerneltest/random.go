@@ -46,7 +46,7 @@ func randomArgs(op *optable.Op, d dtype.DType) kernel.Args {
 // randoms adds the random cases.
 func (s *suite) randoms() {
 	shapes := [][]int{{7}, {3, 5}, {0, 4}}
-	if !s.short {
+	if !s.short && !raceEnabled {
 		shapes = append(shapes, []int{5, 9000})
 	}
 	for _, op := range optable.Ops[1:] {
