@@ -72,6 +72,23 @@ func (d DType) Valid() bool { return d >= Bool && d <= Float64 }
 // IsFloat reports whether d is float16, bfloat16, float32 or float64.
 func (d DType) IsFloat() bool { return d >= Float16 && d <= Float64 }
 
+// Digits returns the number of significant bits of a float dtype (53, 24,
+// 11 and 8 for float64, float32, float16 and bfloat16; C++'s
+// std::numeric_limits<T>::digits), 0 for the others.
+func (d DType) Digits() uint {
+	switch d {
+	case Float64:
+		return 53
+	case Float32:
+		return 24
+	case Float16:
+		return 11
+	case BFloat16:
+		return 8
+	}
+	return 0
+}
+
 // IsInt reports whether d is an integer type (uint8 through int64; not bool).
 func (d DType) IsInt() bool { return d >= Uint8 && d <= Int64 }
 

@@ -68,6 +68,32 @@ type Args struct {
 	Dim        int     // scans and row ops: the dim of the operands' views to walk
 	// LayerNorm: a weight and a bias operand follow x.
 	HasWeight, HasBias bool
+
+	// Index ops (Note [Index plans]): per index operand, the size of the
+	// dim it indexes, that dim's byte stride in the indexed operand, and
+	// the dim's number for messages.
+	IndexSizes, IndexStrides, IndexDims []int
+	// NoWrap: a negative index is out of range instead of counting from
+	// the end (index_select, index_add, index_copy).
+	NoWrap bool
+	// Mask ops (Note [Mask plans]): the element strides of the packed
+	// operand's dims, and its number of slots.
+	Packed    []int
+	PackedLen int
+	// Sort ops (Note [Sort plans]): the k of topk and kthvalue (k-th
+	// smallest from 1), descending order (topk's largest), a stable sort,
+	// searchsorted's right side.
+	K          int
+	Descending bool
+	Stable     bool
+	Right      bool
+	// Random ops (Note [Random streams]): the stream's key and the counter
+	// of the output's first element; Low and High bound uniform_ ([Low,
+	// High)) and random_ ([LowI, HighI)); Low and High are normal_'s mean
+	// and standard deviation.
+	Seed, Offset uint64
+	Low, High    float64
+	LowI, HighI  int64
 }
 
 // DefaultArgs has Alpha 1.
@@ -99,6 +125,21 @@ type Backend interface {
 	Scan(op *optable.Op, p *iter.Plan, args *Args) error
 	// MatMul runs a batched matrix product (see [Gemm]).
 	MatMul(g *Gemm) error
+	// Index runs an index op (kind optable.Index) over an index plan
+	// (Note [Index plans]).
+	Index(op *optable.Op, p *iter.Plan, args *Args) error
+	// Gather runs a gather op (kind optable.Gather) along Args.Dim of a
+	// gather plan (Note [Gather plans]).
+	Gather(op *optable.Op, p *iter.Plan, args *Args) error
+	// Mask runs a mask op (kind optable.Mask) over a mask plan (Note [Mask
+	// plans]).
+	Mask(op *optable.Op, p *iter.Plan, args *Args) error
+	// Sort runs a sort op (kind optable.Sort) along Args.Dim of a row plan
+	// (Note [Sort plans]).
+	Sort(op *optable.Op, p *iter.Plan, args *Args) error
+	// Random fills operand 0 of a random plan (kind optable.Random; Note
+	// [Random streams]).
+	Random(op *optable.Op, p *iter.Plan, args *Args) error
 }
 
 // LoopDType returns the element type a loop computes in for a compute

@@ -28,9 +28,27 @@ const (
 	// Row ops read a whole row along one dim before writing it: softmax,
 	// log_softmax, layer_norm (kernel.Backend.Scan).
 	Row
+	// Index ops read or write the elements that advanced indices (int64
+	// index tensors broadcast together) point at: index, index_put
+	// (kernel.Backend.Index).
+	Index
+	// Gather ops read or write, along one dim, at the positions an index
+	// tensor of the same rank gives: gather, scatter, scatter_add
+	// (kernel.Backend.Gather).
+	Gather
+	// Mask ops pack the elements a mask selects, in row-major order, or
+	// unpack into them: masked_select, masked_scatter, nonzero
+	// (kernel.Backend.Mask).
+	Mask
+	// Sort ops order or search each row along one dim: sort, topk,
+	// kthvalue, median, searchsorted (kernel.Backend.Sort).
+	Sort
+	// Random ops fill their output from a counter-based random stream:
+	// uniform_, normal_, bernoulli, random_ (kernel.Backend.Random).
+	Random
 )
 
-var kindNames = [...]string{"", "pointwise", "reduction", "scan", "row"}
+var kindNames = [...]string{"", "pointwise", "reduction", "scan", "row", "index", "gather", "mask", "sort", "random"}
 
 // String returns the kind's name.
 func (k Kind) String() string {
@@ -156,6 +174,15 @@ type Op struct {
 	// NeedsFloat: a scan or row op of an integer input without dtype= is
 	// a dtype error naming this PyTorch kernel.
 	NeedsFloat string
+
+	// Combine is the pointwise op that merges a value an index, gather or
+	// mask op writes with the element already there (Add for scatter_add
+	// and index_put with accumulate; Mul, Maximum, Minimum for the other
+	// scatter reductions); nil: the value replaces it.
+	Combine *Op
+	// Put: an index or gather op writes through its indices (index_put,
+	// scatter) instead of reading through them (index, gather).
+	Put bool
 
 	// Grad holds the derivative of the op with respect to each input: a
 	// Go expression of package tensor's API giving the input's gradient

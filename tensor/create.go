@@ -2,7 +2,6 @@ package tensor
 
 import (
 	"math"
-	"math/rand/v2"
 
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/errs"
@@ -163,60 +162,27 @@ func element(x float64, dt DType) float64 {
 	return s.ViewAs(dt).Float64At(0)
 }
 
-// Generator is a seeded source of random numbers: the same seed gives the
-// same tensors on every machine. It is not safe for concurrent use.
-type Generator struct{ r *rand.Rand }
-
-// NewGenerator returns a generator seeded with seed.
-func NewGenerator(seed uint64) *Generator {
-	return &Generator{r: rand.New(rand.NewPCG(seed, seed^0x9e3779b97f4a7c15))}
-}
-
-// Rand returns a tensor of values uniform in [0, 1) of the float dtype dt:
-// multiples of 2^-p, p the precision of dt in bits (11 for float16, 8 for
-// bfloat16, 24 for float32, 53 for float64), so that every value is exact
-// in dt and none rounds up to 1, as in PyTorch. Another dtype is a dtype
-// error, as PyTorch has no uniform kernel for integers or bool.
-func (g *Generator) Rand(dt DType, shape ...int) *Tensor {
-	checkShape("rand", shape)
-	p := precision(dt)
-	if p == 0 {
-		panic(errs.New(errs.DType, "rand", "%q not implemented for '%s'", "check_uniform_bounds", dt))
-	}
-	v := alloc("rand", dt, shape, false)
-	scale := 1 / float64(uint64(1)<<p)
-	for i := 0; i < v.NumEl(); i++ {
-		v.SetFloat64(i, float64(g.r.Uint64()>>(64-p))*scale)
+// Logspace returns base raised to each of the steps values of
+// [Linspace](start, end, steps), computed in float64, then converted to
+// dt.
+func Logspace(start, end float64, steps int, base float64, dt DType) *Tensor {
+	lin := Linspace(start, end, steps, Float64)
+	v := raw.New(dt, []int{steps})
+	for i, x := range lin.Float64s() {
+		v.SetFloat64(i, math.Pow(base, x))
 	}
 	return wrap(v)
 }
 
-// precision returns the number of significant bits of float dtype dt (0
-// for the others): PyTorch's std::numeric_limits<T>::digits.
-func precision(dt DType) uint {
-	switch dt {
-	case Float16:
-		return 11
-	case BFloat16:
-		return 8
-	case Float32:
-		return 24
-	case Float64:
-		return 53
+// Eye returns the n × m matrix of dtype dt with ones on the main diagonal
+// and zeros elsewhere. A negative size is a value error.
+func Eye(n, m int, dt DType) *Tensor {
+	if n < 0 || m < 0 {
+		panic(errs.New(errs.Value, "eye", "n and m must be greater or equal to 0, got %d and %d", n, m))
 	}
-	return 0
-}
-
-// Randn returns a tensor of standard normal values of the float dtype dt;
-// another dtype is a dtype error, as in PyTorch.
-func (g *Generator) Randn(dt DType, shape ...int) *Tensor {
-	checkShape("randn", shape)
-	if precision(dt) == 0 {
-		panic(errs.New(errs.DType, "randn", "%q not implemented for '%s'", "normal_kernel_cpu", dt))
-	}
-	v := alloc("randn", dt, shape, false)
-	for i := 0; i < v.NumEl(); i++ {
-		v.SetFloat64(i, g.r.NormFloat64())
+	v := raw.New(dt, []int{n, m})
+	for i := 0; i < min(n, m); i++ {
+		v.SetFloat64(i*m+i, 1)
 	}
 	return wrap(v)
 }

@@ -41,9 +41,10 @@ const (
 	argScalar
 	argDType
 	argNested
+	argIndex
 )
 
-var argKindNames = [...]string{"null", "tensor", "string", "int", "bool", "ints", "tensor list", "scalar", "dtype", "nested tensor"}
+var argKindNames = [...]string{"null", "tensor", "string", "int", "bool", "ints", "tensor list", "scalar", "dtype", "nested tensor", "index"}
 
 func (k argKind) String() string { return argKindNames[k] }
 
@@ -59,6 +60,7 @@ type arg struct {
 	sc   any              // argScalar: the Go value, int64, float64 or bool
 	dt   dtype.DType      // argDType
 	n    *nested.Tensor   // argNested
+	idx  []tensor.Item    // argIndex
 }
 
 // operand returns a scalar ARG as a wrapped scalar operand (PyTorch's wrapped numbers).
@@ -142,6 +144,9 @@ func decodeArg(r json.RawMessage, env map[string]*tensor.Tensor, nenv map[string
 		}
 		return a, nil
 	case '{':
+		if fs, err := cases.Fields(r); err == nil && len(fs) == 1 && fs[0].Name == "index" {
+			return decodeIndex(fs[0].JSON, env)
+		}
 		return decodeObjectArg(r)
 	}
 	i, err := strconv.Atoi(string(r))
@@ -201,4 +206,64 @@ func decodeObjectArg(r json.RawMessage) (arg, error) {
 		return arg{kind: argDType, dt: d}, nil
 	}
 	return arg{}, badf("bad ARG %s", r)
+}
+
+// decodeIndex decodes an index ARG's items (FORMAT.md): integers, slices
+// {"slice": [start, stop, step]} (each may be null), null (a new dim),
+// "..." and the names of index tensors.
+func decodeIndex(r json.RawMessage, env map[string]*tensor.Tensor) (arg, error) {
+	var items []json.RawMessage
+	if err := json.Unmarshal(r, &items); err != nil {
+		return arg{}, badf("bad index %s", r)
+	}
+	a := arg{kind: argIndex, idx: []tensor.Item{}}
+	for _, it := range items {
+		it = bytes.TrimSpace(it)
+		switch {
+		case string(it) == "null":
+			a.idx = append(a.idx, tensor.NewAxis)
+		case it[0] == '"':
+			var s string
+			if err := json.Unmarshal(it, &s); err != nil {
+				return arg{}, badf("bad index item %s", it)
+			}
+			if s == "..." {
+				a.idx = append(a.idx, tensor.Ellipsis)
+				continue
+			}
+			t, ok := env[s]
+			if !ok {
+				return arg{}, badf("unknown name %q", s)
+			}
+			a.idx = append(a.idx, tensor.Idx(t))
+		case it[0] == '{':
+			var sl struct{ Slice []*int }
+			if err := json.Unmarshal(it, &sl); err != nil || len(sl.Slice) != 3 {
+				return arg{}, badf("bad index item %s", it)
+			}
+			start, stop, step := sl.Slice[0], sl.Slice[1], sl.Slice[2]
+			var item tensor.Item
+			switch {
+			case start != nil && stop != nil:
+				item = tensor.Span(*start, *stop)
+			case start != nil:
+				item = tensor.From(*start)
+			case stop != nil:
+				item = tensor.Until(*stop)
+			default:
+				item = tensor.Whole
+			}
+			if step != nil {
+				item = item.By(*step)
+			}
+			a.idx = append(a.idx, item)
+		default:
+			i, err := strconv.Atoi(string(it))
+			if err != nil {
+				return arg{}, badf("bad index item %s", it)
+			}
+			a.idx = append(a.idx, tensor.Pos(i))
+		}
+	}
+	return a, nil
 }

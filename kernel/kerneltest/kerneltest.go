@@ -28,7 +28,14 @@
 //   - reduce.go: every reduction × dtypes × reduced dims × layouts, and a
 //     reduction of more than 2^31 elements;
 //   - scan.go: every scan and row op × dtypes × dims × layouts;
-//   - matmul.go: batched products of every numeric dtype.
+//   - matmul.go: batched products of every numeric dtype;
+//   - index.go: every index and gather op × dtypes × index layouts, and
+//     out-of-range positions;
+//   - mask.go: masked_select, masked_scatter and nonzero × dtypes ×
+//     layouts;
+//   - sort.go: every sort op × its arguments × dtypes × dims × layouts,
+//     and searchsorted;
+//   - random.go: every random op × dtypes × layouts (the streams exactly).
 //
 // harness.go places operands on a device, brings them back and compares
 // them; values.go draws the inputs.
@@ -118,6 +125,11 @@ func (s *suite) all() []check {
 	s.reductions()
 	s.scans()
 	s.matmuls()
+	s.indexes()
+	s.gathers()
+	s.masks()
+	s.sorts()
+	s.randoms()
 	return s.checks
 }
 

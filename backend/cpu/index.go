@@ -1,0 +1,425 @@
+package cpu
+
+import (
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
+)
+
+// Note [Index kernels]
+//
+// Index and Gather move elements whose positions an index tensor gives
+// (Notes [Index plans] and [Gather plans] in package kernel). Moving is
+// copying bytes, so their loops are typed by element size only (1, 2, 4
+// or 8 bytes), never by dtype. Writes that merge with the old value (the
+// ops' Combine: scatter_add, index_put with accumulate, ...) run the
+// generated pointwise loop of the Combine op itself, with the destination
+// as its output and first input, so the table's scalar meaning and its
+// SIMD rows serve them; float16 and bfloat16 go through float32 in chunk
+// buffers, as Pointwise's buffered casts do.
+//
+// The fast path is a row of the plan along which every index operand has
+// stride 0 (index_select, x[i] over the leading dim, embedding, index_add
+// over dim 0): the offset is computed once and the row moves as one
+// memmove, or one call of the combine loop. Otherwise each element reads
+// its indices.
+//
+// Put ops check every index before writing (a parallel pass over the index
+// operands), so a failing call leaves its destination as it was; reads
+// check as they go, their output being new.
+
+// firstErr keeps the first error that workers report.
+type firstErr struct {
+	mu  sync.Mutex
+	err error
+	bad atomic.Bool
+}
+
+func (f *firstErr) set(err error) {
+	f.mu.Lock()
+	if f.err == nil {
+		f.err = err
+	}
+	f.mu.Unlock()
+	f.bad.Store(true)
+}
+
+func (f *firstErr) get() error {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	return f.err
+}
+
+// combiner runs a Combine op's loop over rows of dst and src of dtype dt:
+// dst[i] = c(dst[i], src[i]).
+type combiner struct {
+	fn       loopFn
+	args     *kernel.Args
+	dt, lt   dtype.DType
+	toLoop   castFn // dt → lt (nil: dt is the loop dtype)
+	fromLoop castFn
+}
+
+func newCombiner(op *optable.Op, dt dtype.DType, args *kernel.Args) (*combiner, error) {
+	c := op.Combine
+	if c == nil {
+		return nil, nil
+	}
+	lt := kernel.LoopDType(dt)
+	fn := pointwiseLoops[c.Code][lt]
+	if fn == nil {
+		return nil, notImplemented(op, dt)
+	}
+	cb := &combiner{fn: fn, args: args, dt: dt, lt: lt}
+	if lt != dt {
+		cb.toLoop, cb.fromLoop = casts[dt][lt], casts[lt][dt]
+	}
+	return cb, nil
+}
+
+// row combines n elements: dst at byte stride ds, src at ss.
+func (c *combiner) row(dst, src unsafe.Pointer, ds, ss, n int) {
+	if c.toLoop == nil {
+		c.fn([4]unsafe.Pointer{dst, dst, src}, [4]int{ds, ds, ss}, n, c.args)
+		return
+	}
+	bufs := bufPool.Get().(*chunkBufs)
+	a, b := unsafe.Pointer(&bufs[0][0]), unsafe.Pointer(&bufs[1][0])
+	es := c.lt.Size()
+	for off := 0; off < n; off += bufLen {
+		m := min(bufLen, n-off)
+		d, s := unsafe.Add(dst, off*ds), unsafe.Add(src, off*ss)
+		c.toLoop(a, d, es, ds, m)
+		c.toLoop(b, s, es, ss, m)
+		c.fn([4]unsafe.Pointer{a, a, b}, [4]int{es, es, es}, m, c.args)
+		c.fromLoop(d, a, ds, es, m)
+	}
+	bufPool.Put(bufs)
+}
+
+// moveFn copies n elements from src (byte stride ss) to dst (byte stride
+// ds): one per element size.
+type moveFn func(dst, src unsafe.Pointer, ds, ss, n int)
+
+func move[W uint8 | uint16 | uint32 | uint64](dst, src unsafe.Pointer, ds, ss, n int) {
+	es := int(unsafe.Sizeof(W(0)))
+	if ds == es && ss == es {
+		copy(unsafe.Slice((*W)(dst), n), unsafe.Slice((*W)(src), n))
+		return
+	}
+	for i := 0; i < n; i++ {
+		*(*W)(unsafe.Add(dst, i*ds)) = *(*W)(unsafe.Add(src, i*ss))
+	}
+}
+
+func moverOf(es int) moveFn {
+	switch es {
+	case 1:
+		return move[uint8]
+	case 2:
+		return move[uint16]
+	case 4:
+		return move[uint32]
+	}
+	return move[uint64]
+}
+
+// indexCall is the state of one Index call, shared read-only by its
+// workers (but for errs).
+type indexCall struct {
+	op      *optable.Op
+	nidx    int
+	sizes   []int
+	strides []int
+	dims    []int
+	noWrap  bool
+	es      int
+	move    moveFn
+	comb    *combiner
+	base    []unsafe.Pointer
+	errs    firstErr
+}
+
+func (c *indexCall) fail(i int64, k int) {
+	dim := k
+	if k < len(c.dims) {
+		dim = c.dims[k]
+	}
+	c.errs.set(errs.New(errs.Index, c.op.Name, "index %d is out of bounds for dimension %d with size %d", i, dim, c.sizes[k]))
+}
+
+// delta returns the byte offset that the indices at byte offsets offs[2:]
+// (plus i·s0 each) give, and false after reporting an index out of range.
+func (c *indexCall) delta(offs, strides []int, i int) (int, bool) {
+	d := 0
+	for k := 0; k < c.nidx; k++ {
+		v := *(*int64)(unsafe.Add(c.base[2+k], offs[2+k]+i*strides[2+k]))
+		size := int64(c.sizes[k])
+		if v < -size || v >= size || c.noWrap && v < 0 {
+			c.fail(v, k)
+			return 0, false
+		}
+		if v < 0 {
+			v += size
+		}
+		d += int(v) * c.strides[k]
+	}
+	return d, true
+}
+
+// check is the Loop2D that checks every index of its range.
+func (c *indexCall) check(offs, strides []int, n0, n1 int) {
+	nops := c.nidx + 2
+	for j := 0; j < n1 && !c.errs.bad.Load(); j++ {
+		for k := 0; k < c.nidx; k++ {
+			p := unsafe.Add(c.base[2+k], offs[2+k]+j*strides[nops+2+k])
+			s0 := strides[2+k]
+			size := int64(c.sizes[k])
+			for i := 0; i < n0; i++ {
+				if v := *(*int64)(unsafe.Add(p, i*s0)); v < -size || v >= size || c.noWrap && v < 0 {
+					c.fail(v, k)
+					return
+				}
+				if s0 == 0 {
+					break
+				}
+			}
+		}
+	}
+}
+
+// loop is the Loop2D that moves (or combines) the elements of its range.
+func (c *indexCall) loop(offs, strides []int, n0, n1 int) {
+	nops := c.nidx + 2
+	constant := true // every index has stride 0 along the rows
+	for k := 0; k < c.nidx; k++ {
+		if strides[2+k] != 0 {
+			constant = false
+		}
+	}
+	var rowArr [8]int
+	row := rowArr[:0]
+	if nops > len(rowArr) {
+		row = make([]int, nops)
+	}
+	row = row[:nops]
+	for j := 0; j < n1; j++ {
+		if c.errs.bad.Load() {
+			return
+		}
+		for k := range row {
+			row[k] = offs[k] + j*strides[nops+k]
+		}
+		out, in := unsafe.Add(c.base[0], row[0]), unsafe.Add(c.base[1], row[1])
+		if constant {
+			d, ok := c.delta(row, strides, 0)
+			if !ok {
+				return
+			}
+			switch {
+			case !c.op.Put:
+				c.move(out, unsafe.Add(in, d), strides[0], strides[1], n0)
+			case c.comb != nil:
+				c.comb.row(unsafe.Add(out, d), in, strides[0], strides[1], n0)
+			default:
+				c.move(unsafe.Add(out, d), in, strides[0], strides[1], n0)
+			}
+			continue
+		}
+		for i := 0; i < n0; i++ {
+			d, ok := c.delta(row, strides, i)
+			if !ok {
+				return
+			}
+			o, s := unsafe.Add(out, i*strides[0]), unsafe.Add(in, i*strides[1])
+			switch {
+			case !c.op.Put:
+				c.move(o, unsafe.Add(s, d), 0, 0, 1)
+			case c.comb != nil:
+				c.comb.row(unsafe.Add(o, d), s, 0, 0, 1)
+			default:
+				c.move(unsafe.Add(o, d), s, 0, 0, 1)
+			}
+		}
+	}
+}
+
+// Index runs an index op over an index plan (Note [Index kernels]).
+func (*Backend) Index(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
+	nidx := p.NumOperands() - 2
+	if op.Kind != optable.Index || p.NumOutputs() != 1 || nidx < 0 || nidx != len(args.IndexSizes) || nidx != len(args.IndexStrides) {
+		return errs.New(errs.Value, op.Name, "%s: not an index plan", op.Name)
+	}
+	dt := p.Operand(0).DType
+	if !dt.Valid() || p.Operand(1).DType != dt {
+		return errs.New(errs.DType, op.Name, "index operands of dtypes %s and %s", dt, p.Operand(1).DType)
+	}
+	for k := 2; k < p.NumOperands(); k++ {
+		if p.Operand(k).DType != dtype.Int64 {
+			return errs.New(errs.DType, op.Name, "index tensors must be int64, got %s", p.Operand(k).DType)
+		}
+	}
+	comb, err := newCombiner(op, dt, args)
+	if err != nil {
+		return err
+	}
+	if p.NumEl() == 0 {
+		return nil
+	}
+	c := &indexCall{op: op, nidx: nidx, sizes: args.IndexSizes, strides: args.IndexStrides, dims: args.IndexDims, noWrap: args.NoWrap,
+		es: dt.Size(), move: moverOf(dt.Size()), comb: comb, base: make([]unsafe.Pointer, p.NumOperands())}
+	for k := range c.base {
+		c.base[k] = p.Operand(k).Storage.Pointer()
+	}
+	if op.Put {
+		p.ForEach(c.check)
+		if err := c.errs.get(); err != nil {
+			return err
+		}
+	}
+	p.ForEach(c.loop)
+	return c.errs.get()
+}
+
+// gatherCall is the state of one Gather call.
+type gatherCall struct {
+	op       *optable.Op
+	dim      int
+	n, size  int    // the index's length along the dim; the indexed operand's
+	st       [3]int // byte strides along the dim
+	move     moveFn
+	comb     *combiner
+	base     [3]unsafe.Pointer
+	indexed  int
+	errs     firstErr
+	es       int
+	checkRow bool
+}
+
+func (c *gatherCall) fail(j int64) {
+	c.errs.set(errs.New(errs.Index, c.op.Name, "index %d is out of bounds for dimension %d with size %d", j, c.dim, c.size))
+}
+
+// rows runs fn on the start of each row of a Loop2D range.
+func (c *gatherCall) rows(offs, strides []int, n0, n1 int, fn func(p [3]unsafe.Pointer)) {
+	for j := 0; j < n1; j++ {
+		for i := 0; i < n0; i++ {
+			if c.errs.bad.Load() {
+				return
+			}
+			var p [3]unsafe.Pointer
+			for k := range p {
+				p[k] = unsafe.Add(c.base[k], offs[k]+i*strides[k]+j*strides[3+k])
+			}
+			fn(p)
+		}
+	}
+}
+
+func (c *gatherCall) check(offs, strides []int, n0, n1 int) {
+	c.rows(offs, strides, n0, n1, func(p [3]unsafe.Pointer) {
+		size := int64(c.size)
+		for t := 0; t < c.n; t++ {
+			if j := *(*int64)(unsafe.Add(p[1], t*c.st[1])); j < 0 || j >= size {
+				c.fail(j)
+				return
+			}
+		}
+	})
+}
+
+func (c *gatherCall) loop(offs, strides []int, n0, n1 int) {
+	c.rows(offs, strides, n0, n1, c.row)
+}
+
+// row moves or combines one row.
+func (c *gatherCall) row(p [3]unsafe.Pointer) {
+	if !c.op.Put {
+		switch c.es {
+		case 1:
+			gatherRow[uint8](c, p[0], p[1], p[2])
+		case 2:
+			gatherRow[uint16](c, p[0], p[1], p[2])
+		case 4:
+			gatherRow[uint32](c, p[0], p[1], p[2])
+		default:
+			gatherRow[uint64](c, p[0], p[1], p[2])
+		}
+		return
+	}
+	for t := 0; t < c.n; t++ {
+		j := *(*int64)(unsafe.Add(p[1], t*c.st[1]))
+		dst, src := unsafe.Add(p[0], int(j)*c.st[0]), unsafe.Add(p[2], t*c.st[2])
+		if c.comb != nil {
+			c.comb.row(dst, src, 0, 0, 1)
+		} else {
+			c.move(dst, src, 0, 0, 1)
+		}
+	}
+}
+
+// gatherRow is Gather's row for elements of type W.
+func gatherRow[W uint8 | uint16 | uint32 | uint64](c *gatherCall, out, index, self unsafe.Pointer) {
+	size := int64(c.size)
+	so, si, ss := c.st[0], c.st[1], c.st[2]
+	for t := 0; t < c.n; t++ {
+		j := *(*int64)(unsafe.Add(index, t*si))
+		if uint64(j) >= uint64(size) {
+			c.fail(j)
+			return
+		}
+		*(*W)(unsafe.Add(out, t*so)) = *(*W)(unsafe.Add(self, int(j)*ss))
+	}
+}
+
+// Gather runs a gather op along args.Dim of a gather plan (Note [Index
+// kernels]).
+func (*Backend) Gather(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
+	if op.Kind != optable.Gather || p.NumOutputs() != 1 || p.NumOperands() != 3 {
+		return errs.New(errs.Value, op.Name, "%s: not a gather plan", op.Name)
+	}
+	dim := args.Dim
+	for k := 0; k < 3; k++ {
+		if dim < 0 || dim >= p.Operand(k).View.Dim() {
+			return errs.New(errs.Index, op.Name, "dim %d out of range for operand %d", dim, k)
+		}
+	}
+	dt := p.Operand(0).DType
+	if !dt.Valid() || p.Operand(2).DType != dt || p.Operand(1).DType != dtype.Int64 {
+		return errs.New(errs.DType, op.Name, "gather operands of dtypes %s, %s, %s", dt, p.Operand(1).DType, p.Operand(2).DType)
+	}
+	comb, err := newCombiner(op, dt, &kernel.DefaultArgs)
+	if err != nil {
+		return err
+	}
+	c := &gatherCall{op: op, dim: dim, move: moverOf(dt.Size()), comb: comb, es: dt.Size()}
+	c.indexed = 2
+	if op.Put {
+		c.indexed = 0
+	}
+	c.n = p.Operand(1).View.Shape[dim]
+	c.size = p.Operand(c.indexed).View.Shape[dim]
+	for k := 0; k < 3; k++ {
+		o := p.Operand(k)
+		c.st[k] = o.View.Strides[dim] * o.DType.Size()
+		c.base[k] = o.Storage.Pointer()
+	}
+	if p.NumEl() == 0 || c.n == 0 {
+		return nil
+	}
+	grain := max(1, iter.GrainSize/c.n)
+	if op.Put {
+		p.ForEachGrain(c.check, grain)
+		if err := c.errs.get(); err != nil {
+			return err
+		}
+	}
+	p.ForEachGrain(c.loop, grain)
+	return c.errs.get()
+}

@@ -1,0 +1,737 @@
+package op
+
+import (
+	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
+)
+
+// Note [Advanced indexing]
+//
+// x[items] runs as in PyTorch (its applySlicing, then index): integers,
+// slices, None and the ellipsis make a view of x first, leaving the
+// advanced indices — int64 tensors, and bool masks turned into the int64
+// coordinates of their true elements (nonzero) — each on a dim of that
+// view. The index tensors broadcast together to a shape B, and the result
+// has B in place of the indexed dims when they are consecutive, else B
+// first and the other dims after (advancedPlan). Its kernel walks the
+// result's shape with the view restrided: stride 0 on B's dims, so each
+// position of the walk starts at the element of index 0 of the indexed
+// dims and adds index·stride of each (Note [Index plans] in package
+// kernel). index_put (x[items] = v) is the same plan with the view as the
+// destination, and index_select, take, put, index_add, index_copy and
+// index_fill are index plans with one index tensor.
+
+// ItemKind says what an [Item] of an index is.
+type ItemKind uint8
+
+// The kinds of index items.
+const (
+	ItemInt      ItemKind = iota + 1 // an integer: select, removing the dim
+	ItemSlice                        // start:stop:step of one dim
+	ItemNone                         // a new dim of size 1
+	ItemEllipsis                     // as many whole dims as the other items leave
+	ItemTensor                       // an int64 index tensor or a bool mask
+)
+
+// Item is one item of an index, Python's t[item, ...].
+type Item struct {
+	Kind              ItemKind
+	I                 int // ItemInt
+	Start, Stop, Step int // ItemSlice (Step ≥ 1)
+	HasStart, HasStop bool
+	T                 *raw.View // ItemTensor
+}
+
+// advanced is one advanced index: an int64 tensor on a dim of the view.
+type advanced struct {
+	dim int
+	t   *raw.View
+}
+
+// readInt64 reads the one element of v as an int64, from any device.
+func readInt64(v *raw.View) (int64, error) {
+	h, err := ToDevice(v, device.CPUAllocator)
+	if err != nil {
+		return 0, err
+	}
+	var x int64
+	h.ElementOffsets(func(off int) { x = h.Int64At(off) })
+	return x, nil
+}
+
+// isMask reports whether an index tensor is a mask (bool, or PyTorch's
+// deprecated uint8).
+func isMask(t *raw.View) bool { return t.DType == dtype.Bool || t.DType == dtype.Uint8 }
+
+// applyItems applies the basic items of an index to v and returns the
+// view, with the advanced indices on its dims (Note [Advanced indexing]).
+func applyItems(name string, v *raw.View, items []Item) (*raw.View, []advanced, error) {
+	consumed, ellipses := 0, 0
+	for _, it := range items {
+		switch it.Kind {
+		case ItemEllipsis:
+			ellipses++
+		case ItemTensor:
+			if it.T == nil {
+				return nil, nil, errs.New(errs.Value, name, "an index tensor is nil")
+			}
+			if it.T.DType != dtype.Int64 && !isMask(it.T) {
+				return nil, nil, errs.New(errs.DType, name, "tensors used as indices must be long, byte or bool tensors")
+			}
+		case ItemInt, ItemSlice, ItemNone:
+		default:
+			return nil, nil, errs.New(errs.Value, name, "unknown index item")
+		}
+		consumed += itemDims(it)
+	}
+	if ellipses > 1 {
+		return nil, nil, errs.New(errs.Index, name, "an index can only have a single ellipsis ('...')")
+	}
+	if consumed > v.Dim() {
+		return nil, nil, errs.New(errs.Index, name, "too many indices for tensor of dimension %d", v.Dim())
+	}
+	var adv []advanced
+	d := 0
+	var err error
+	before := 0 // the dims the items so far consume
+	for _, it := range items {
+		before += itemDims(it)
+		switch it.Kind {
+		case ItemInt:
+			if v, err = selectIndex(name, v, d, it.I); err != nil {
+				return nil, nil, err
+			}
+		case ItemSlice:
+			if it.Step <= 0 {
+				return nil, nil, errs.New(errs.Value, name, "step must be greater than zero")
+			}
+			var start, stop *int
+			if it.HasStart {
+				start = &it.Start
+			}
+			if it.HasStop {
+				stop = &it.Stop
+			}
+			if v, err = Slice(v, d, start, stop, it.Step); err != nil {
+				return nil, nil, errs.WithOp(err, name)
+			}
+			d++
+		case ItemNone:
+			if v, err = Unsqueeze(v, d); err != nil {
+				return nil, nil, err
+			}
+			d++
+		case ItemEllipsis:
+			d = v.Dim() - (consumed - before) // the dims left to the items after it
+		case ItemTensor:
+			t := it.T
+			switch {
+			case t.Dim() == 0 && t.DType == dtype.Int64:
+				i, err := readInt64(t)
+				if err != nil {
+					return nil, nil, err
+				}
+				if v, err = selectIndex(name, v, d, int(i)); err != nil {
+					return nil, nil, err
+				}
+			case t.Dim() == 0: // a 0-dim mask: a new dim of size 1 or 0
+				if v, err = Unsqueeze(v, d); err != nil {
+					return nil, nil, err
+				}
+				b, err := readInt64(t)
+				if err != nil {
+					return nil, nil, err
+				}
+				idx, err := empty(name, dtype.Int64, []int{int(b & 1)}, v)
+				if err != nil {
+					return nil, nil, err
+				}
+				if b&1 != 0 {
+					if _, err := Fill(idx, Int(0)); err != nil {
+						return nil, nil, err
+					}
+				}
+				adv = append(adv, advanced{d, idx})
+				d++
+			case isMask(t):
+				for j := 0; j < t.Dim(); j++ {
+					if t.Shape[j] != v.Shape[d+j] {
+						return nil, nil, errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+							shape.Format(t.Shape), j, shape.Format(v.Shape), d+j)
+					}
+				}
+				m := t
+				if m.DType != dtype.Bool {
+					if m, err = To(m, dtype.Bool); err != nil {
+						return nil, nil, err
+					}
+				}
+				nz, err := Nonzero(m)
+				if err != nil {
+					return nil, nil, err
+				}
+				for j := 0; j < t.Dim(); j++ {
+					col, err := Select(nz, 1, j)
+					if err != nil {
+						return nil, nil, err
+					}
+					adv = append(adv, advanced{d + j, col})
+				}
+				d += t.Dim()
+			default:
+				adv = append(adv, advanced{d, t})
+				d++
+			}
+		}
+	}
+	return v, adv, nil
+}
+
+// itemDims returns the dims of the indexed tensor an item takes.
+func itemDims(it Item) int {
+	switch it.Kind {
+	case ItemInt, ItemSlice:
+		return 1
+	case ItemTensor:
+		switch {
+		case !isMask(it.T):
+			return 1
+		case it.T.Dim() == 0:
+			return 0 // a 0-dim mask adds a dim
+		}
+		return it.T.Dim()
+	}
+	return 0
+}
+
+// selectIndex is select along dim with PyTorch's indexing message.
+func selectIndex(name string, v *raw.View, dim, i int) (*raw.View, error) {
+	if dim < v.Dim() {
+		if s := v.Shape[dim]; i < -s || i >= s {
+			return nil, errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", i, dim, s)
+		}
+	}
+	r, err := Select(v, dim, i)
+	return r, errs.WithOp(err, name)
+}
+
+// indexPlan is the layout of an advanced index over a view: the result's
+// shape, the view restrided over it, the index tensors over it, and the
+// kernel's arguments (Note [Advanced indexing]).
+type indexPlan struct {
+	shape   []int
+	view    *raw.View // restrided: stride 0 on the index dims
+	indices []*raw.View
+	args    kernel.Args
+}
+
+// advancedPlan lays out the advanced indices adv over v.
+func advancedPlan(name string, v *raw.View, adv []advanced) (*indexPlan, error) {
+	var b []int
+	for k, a := range adv {
+		if k == 0 {
+			b = append([]int{}, a.t.Shape...)
+			continue
+		}
+		nb, err := shape.Broadcast(b, a.t.Shape)
+		if err != nil {
+			shapes := ""
+			for j, x := range adv {
+				if j > 0 {
+					shapes += ", "
+				}
+				shapes += shape.Format(x.t.Shape)
+			}
+			return nil, errs.New(errs.Shape, name, "shape mismatch: indexing tensors could not be broadcast together with shapes %s", shapes)
+		}
+		b = nb
+	}
+	consecutive := true
+	indexed := make([]bool, v.Dim())
+	for k, a := range adv {
+		indexed[a.dim] = true
+		if k > 0 && a.dim != adv[k-1].dim+1 {
+			consecutive = false
+		}
+	}
+	var sizes, strides []int
+	bAt := 0 // where B's dims start in the result
+	if consecutive {
+		first, last := adv[0].dim, adv[len(adv)-1].dim
+		sizes = append(sizes, v.Shape[:first]...)
+		strides = append(strides, v.Strides[:first]...)
+		bAt = first
+		sizes = append(sizes, b...)
+		strides = append(strides, make([]int, len(b))...)
+		sizes = append(sizes, v.Shape[last+1:]...)
+		strides = append(strides, v.Strides[last+1:]...)
+	} else {
+		sizes = append(sizes, b...)
+		strides = append(strides, make([]int, len(b))...)
+		for d := range v.Shape {
+			if !indexed[d] {
+				sizes = append(sizes, v.Shape[d])
+				strides = append(strides, v.Strides[d])
+			}
+		}
+	}
+	ip := &indexPlan{shape: sizes, view: v.WithLayout(sizes, strides, v.Offset), args: kernel.DefaultArgs}
+	es := v.DType.Size()
+	for _, a := range adv {
+		t := a.t
+		if t.DType != dtype.Int64 {
+			var err error
+			if t, err = To(t, dtype.Int64); err != nil {
+				return nil, err
+			}
+		}
+		l, err := shape.Expand(layoutOf(t), b)
+		if err != nil {
+			return nil, errs.WithOp(err, name)
+		}
+		st := make([]int, len(sizes))
+		copy(st[bAt:], l.Strides)
+		ip.indices = append(ip.indices, t.WithLayout(sizes, st, t.Offset))
+		ip.args.IndexSizes = append(ip.args.IndexSizes, v.Shape[a.dim])
+		ip.args.IndexStrides = append(ip.args.IndexStrides, v.Strides[a.dim]*es)
+		ip.args.IndexDims = append(ip.args.IndexDims, a.dim)
+	}
+	return ip, nil
+}
+
+// runIndexGet reads the advanced index ip into a new view.
+func runIndexGet(name string, ip *indexPlan) (*raw.View, error) {
+	cfg := iter.NewConfig().Op(name).StaticDType(ip.view.DType).CheckMemOverlap(false).AddOutput(nil).AddInput(ip.view)
+	for _, t := range ip.indices {
+		cfg.AddInput(t)
+	}
+	p, err := cfg.Build()
+	if err != nil {
+		return nil, err
+	}
+	if p.NumEl() > 0 {
+		be, err := backendOn(name, p.Device())
+		if err != nil {
+			return nil, err
+		}
+		if err := be.Index(optable.IndexGet, p, &ip.args); err != nil {
+			return nil, errs.WithOp(err, name)
+		}
+	}
+	return p.Output(0), nil
+}
+
+// runIndexPut writes values (of ip's shape or broadcast to it) through the
+// advanced index ip: IndexPut, or IndexPutAdd (alpha in ip.args).
+func runIndexPut(name string, ip *indexPlan, values *raw.View, accumulate bool) error {
+	vals, err := Expand(values, ip.shape)
+	if err != nil {
+		return errs.New(errs.Shape, name, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+			shape.Format(values.Shape), shape.Format(ip.shape))
+	}
+	cfg := iter.NewConfig().Op(name).StaticDType(ip.view.DType).CheckMemOverlap(false).ResizeOutputs(false).
+		AddOutput(ip.view).AddInput(vals)
+	for _, t := range ip.indices {
+		cfg.AddInput(t)
+	}
+	p, err := cfg.Build()
+	if err != nil {
+		return err
+	}
+	if p.NumEl() == 0 {
+		return nil
+	}
+	be, err := backendOn(name, p.Device())
+	if err != nil {
+		return err
+	}
+	kop := optable.IndexPut
+	if accumulate {
+		kop = optable.IndexPutAdd
+	}
+	return errs.WithOp(be.Index(kop, p, &ip.args), name)
+}
+
+// Index is Python's v[items] (Note [Advanced indexing]): a view of v when
+// the items are integers, slices, None and the ellipsis only, else a new
+// tensor.
+func Index(v *raw.View, items []Item) (*raw.View, error) {
+	const name = "index"
+	if v == nil {
+		return nil, errs.New(errs.Value, name, "the input is nil")
+	}
+	if len(items) == 1 && items[0].Kind == ItemTensor && items[0].T != nil && items[0].T.DType == dtype.Bool &&
+		shape.Equal(items[0].T.Shape, v.Shape) && v.Dim() > 0 {
+		// x[mask] over every dim: masked_select, without the coordinates
+		return MaskedSelect(v, items[0].T)
+	}
+	w, adv, err := applyItems(name, v, items)
+	if err != nil {
+		return nil, err
+	}
+	if len(adv) == 0 {
+		return w, nil
+	}
+	ip, err := advancedPlan(name, w, adv)
+	if err != nil {
+		return nil, err
+	}
+	return runIndexGet(name, ip)
+}
+
+// checkWritable refuses an in-place destination whose elements overlap
+// (an expanded view): PyTorch's assert_no_internal_overlap.
+func checkWritable(name string, self *raw.View) error {
+	return iter.CheckNoInternalOverlap(name, self)
+}
+
+// IndexPut writes values into v[items] (Python's v[items] = values), or
+// adds them (accumulate: duplicates add up), and returns v. values must
+// have v's dtype and broadcast to the shape of v[items].
+func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*raw.View, error) {
+	const name = "index_put_"
+	if v == nil || values == nil {
+		return nil, errs.New(errs.Value, name, "a tensor is nil")
+	}
+	for _, it := range items {
+		if it.Kind == ItemTensor && it.T != nil && it.T.DType != dtype.Int64 && !isMask(it.T) {
+			return nil, errs.New(errs.DType, name, "tensors used as indices must be long, byte or bool tensors")
+		}
+	}
+	if values.DType != v.DType {
+		return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+			torchName(v.DType), torchName(values.DType))
+	}
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
+	if err := iter.CheckNoOverlap(name, v, values); err != nil {
+		return nil, err
+	}
+	w, adv, err := applyItems(name, v, items)
+	if err != nil {
+		return nil, err
+	}
+	if len(adv) == 0 {
+		if _, err := Expand(values, w.Shape); err != nil {
+			return nil, errs.New(errs.Shape, name, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+				shape.Format(values.Shape), shape.Format(w.Shape))
+		}
+		if accumulate {
+			_, err = Pointwise(optable.Add, w, false, nil, w, values)
+		} else {
+			_, err = CopyInto(name, w, values, false)
+		}
+		return v, err
+	}
+	ip, err := advancedPlan(name, w, adv)
+	if err != nil {
+		return nil, err
+	}
+	for _, t := range ip.indices {
+		if err := iter.CheckNoOverlap(name, v, t); err != nil {
+			return nil, err
+		}
+	}
+	return v, runIndexPut(name, ip, values, accumulate)
+}
+
+// torchName is PyTorch's ScalarType name of d (Float, Long, ...), as its
+// messages spell it.
+func torchName(d dtype.DType) string {
+	switch d {
+	case dtype.Bool:
+		return "Bool"
+	case dtype.Uint8:
+		return "Byte"
+	case dtype.Int8:
+		return "Char"
+	case dtype.Int16:
+		return "Short"
+	case dtype.Int32:
+		return "Int"
+	case dtype.Int64:
+		return "Long"
+	case dtype.Float16:
+		return "Half"
+	case dtype.BFloat16:
+		return "BFloat16"
+	case dtype.Float32:
+		return "Float"
+	case dtype.Float64:
+		return "Double"
+	}
+	return d.String()
+}
+
+// oneDimIndex checks an index tensor of index_select, index_add,
+// index_copy and index_fill (1-D, or 0-dim with one element) and returns
+// it as a 1-D int64 view.
+func oneDimIndex(name string, index *raw.View, msg string) (*raw.View, error) {
+	if index.Dim() > 1 {
+		return nil, errs.New(errs.Shape, name, "%s", msg)
+	}
+	if index.DType != dtype.Int64 {
+		var err error
+		if index, err = To(index, dtype.Int64); err != nil {
+			return nil, err
+		}
+	}
+	if index.Dim() == 0 {
+		return index.WithLayout([]int{1}, []int{1}, index.Offset), nil
+	}
+	return index, nil
+}
+
+// asRank1 views a 0-dim tensor as 1-D of one element (PyTorch's indexing
+// ops treat a 0-dim self as one).
+func asRank1(v *raw.View) *raw.View {
+	if v.Dim() == 0 {
+		return v.WithLayout([]int{1}, []int{1}, v.Offset)
+	}
+	return v
+}
+
+// IndexSelect is torch.index_select: the slices of v along dim at the
+// positions of index (1-D or one element, int64 or int32), in order.
+func IndexSelect(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
+	const name = "index_select"
+	d, err := shape.WrapDim(dim, v.Dim())
+	if err != nil {
+		return nil, errs.WithOp(err, name)
+	}
+	if index.DType != dtype.Int64 && index.DType != dtype.Int32 {
+		return nil, errs.New(errs.DType, name, "index_select(): Expected dtype int32 or int64 for index")
+	}
+	idx, err := oneDimIndex(name, index, "index_select(): Index is supposed to be a vector")
+	if err != nil {
+		return nil, err
+	}
+	zeroDim := v.Dim() == 0
+	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
+	if err != nil {
+		return nil, err
+	}
+	ip.args.NoWrap = true
+	r, err := runIndexGet(name, ip)
+	if err != nil {
+		return nil, errs.New(errs.Index, name, "index out of range in self")
+	}
+	if zeroDim {
+		return r.WithLayout([]int{}, []int{}, r.Offset), nil
+	}
+	return r, nil
+}
+
+// Take is torch.take: v read as 1-D in row-major order at the positions
+// of index (int64, any shape, negative from the end).
+func Take(v, index *raw.View) (*raw.View, error) {
+	const name = "take"
+	if index.DType != dtype.Int64 {
+		return nil, errs.New(errs.DType, name, "take(): Expected a long tensor for index, but got %s", torchName(index.DType))
+	}
+	flat, err := Reshape(v, []int{-1})
+	if err != nil {
+		return nil, err
+	}
+	ip, err := advancedPlan(name, flat, []advanced{{0, index}})
+	if err != nil {
+		return nil, err
+	}
+	r, err := runIndexGet(name, ip)
+	if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
+		return nil, errs.New(errs.Index, name, "out of range: tried to access an index out of a tensor of %d elements.", flat.NumEl())
+	}
+	return r, err
+}
+
+// Put is Tensor.put_: v read as 1-D in row-major order receives source's
+// elements at the positions of index (negative from the end), or adds
+// them (accumulate). It returns v.
+func Put(v, index, source *raw.View, accumulate bool) (*raw.View, error) {
+	const name = "put_"
+	if index.DType != dtype.Int64 {
+		return nil, errs.New(errs.DType, name, "put_(): Expected a long tensor for index, but got %s", torchName(index.DType))
+	}
+	if source.DType != v.DType {
+		return nil, errs.New(errs.DType, name, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
+			torchName(v.DType), torchName(source.DType))
+	}
+	if source.NumEl() != index.NumEl() {
+		return nil, errs.New(errs.Shape, name, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d",
+			source.NumEl(), index.NumEl())
+	}
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
+	if index.NumEl() == 0 {
+		return v, nil
+	}
+	flat, err := View(v, []int{-1})
+	copied := err != nil // v's layout has no 1-D view: work on a copy
+	if copied {
+		if flat, err = Contiguous(v); err != nil {
+			return nil, err
+		}
+		flat = flat.WithLayout([]int{flat.NumEl()}, []int{1}, flat.Offset)
+	}
+	vals, err := Reshape(source, index.Shape)
+	if err != nil {
+		return nil, err
+	}
+	ip, err := advancedPlan(name, flat, []advanced{{0, index}})
+	if err != nil {
+		return nil, err
+	}
+	if err := runIndexPut(name, ip, vals, accumulate); err != nil {
+		if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
+			return nil, errs.New(errs.Index, name, "out of range: tried to access an index out of a tensor of %d elements.", flat.NumEl())
+		}
+		return nil, err
+	}
+	if copied {
+		if _, err := CopyInto(name, v, flat.WithLayout(v.Shape, shape.Contiguous(v.Shape), flat.Offset), false); err != nil {
+			return nil, err
+		}
+	}
+	return v, nil
+}
+
+// indexAlong checks the source of index_add and index_copy: v's dtype, and
+// v's sizes but n (the index's length) along dim d.
+func indexAlong(name string, v, source *raw.View, d, n int) error {
+	src := asRank1(source)
+	self := asRank1(v)
+	if src.Dim() != self.Dim() {
+		return errs.New(errs.Shape, name, "%s(): Source/destination tensor must have same slice shapes", name)
+	}
+	if src.Shape[d] != n {
+		return errs.New(errs.Shape, name, "%s(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", name, n, src.Shape[d], d)
+	}
+	for k := range self.Shape {
+		if k != d && self.Shape[k] != src.Shape[k] {
+			return errs.New(errs.Shape, name, "%s(): Source/destination tensor must have same slice shapes", name)
+		}
+	}
+	return nil
+}
+
+// IndexAdd is Tensor.index_add_: for each j, v.select(dim, index[j]) +=
+// alpha·source.select(dim, j) (duplicates add up). It returns v.
+func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw.View, error) {
+	const name = "index_add_"
+	d, err := shape.WrapDim(dim, v.Dim())
+	if err != nil {
+		return nil, errs.WithOp(err, name)
+	}
+	if index.DType != dtype.Int64 && index.DType != dtype.Int32 {
+		return nil, errs.New(errs.DType, name, "index_add_(): Expected dtype int32/int64 for index but got: %s", torchName(index.DType))
+	}
+	if source.DType != v.DType {
+		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", torchName(v.DType), torchName(source.DType))
+	}
+	if alpha.IsFloat() && v.DType.IsIntOrBool() {
+		return nil, errs.New(errs.DType, name, "For integral input tensors, argument alpha must not be a floating point number.")
+	}
+	idx, err := oneDimIndex(name, index, "index_add_(): Index is supposed to be a vector")
+	if err != nil {
+		return nil, err
+	}
+	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
+		return nil, err
+	}
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
+	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
+	if err != nil {
+		return nil, err
+	}
+	ip.args.NoWrap = true
+	ip.args.AlphaF, ip.args.AlphaI, ip.args.AlphaFloat = alpha.F, alpha.I, alpha.IsFloat()
+	if err := runIndexPut(name, ip, asRank1(source), true); err != nil {
+		if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
+			return nil, errs.New(errs.Index, name, "index out of range in self")
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+// IndexCopy is Tensor.index_copy_: for each j, v.select(dim, index[j]) =
+// source.select(dim, j). It returns v.
+func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error) {
+	const name = "index_copy_"
+	d, err := shape.WrapDim(dim, v.Dim())
+	if err != nil {
+		return nil, errs.WithOp(err, name)
+	}
+	if index.DType != dtype.Int64 {
+		return nil, errs.New(errs.DType, name, "index_copy_(): Expected a long tensor for index, but got %s", torchName(index.DType))
+	}
+	if source.DType != v.DType {
+		return nil, errs.New(errs.DType, name, "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
+			torchName(v.DType), torchName(source.DType))
+	}
+	idx, err := oneDimIndex(name, index, "index_copy_(): Index should have dimension 1 or 0")
+	if err != nil {
+		return nil, err
+	}
+	src := asRank1(source)
+	if src.Dim() > d && src.Shape[d] != idx.NumEl() {
+		return nil, errs.New(errs.Shape, name, "index_copy_(): Number of indices (%d) should be equal to source.size(dim) (%d)", idx.NumEl(), src.Shape[d])
+	}
+	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
+		return nil, err
+	}
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
+	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
+	if err != nil {
+		return nil, err
+	}
+	ip.args.NoWrap = true
+	if err := runIndexPut(name, ip, src, false); err != nil {
+		if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
+			return nil, errs.New(errs.Index, name, "index_copy_(): index out of bounds for dimension %d with size %d", d, asRank1(v).Shape[d])
+		}
+		return nil, err
+	}
+	return v, nil
+}
+
+// IndexFill is Tensor.index_fill_: v.select(dim, i) = value for each i of
+// index (int64, negative from the end); value is converted to v's dtype.
+// It returns v.
+func IndexFill(v *raw.View, dim int, index *raw.View, value Scalar) (*raw.View, error) {
+	const name = "index_fill_"
+	d, err := shape.WrapDim(dim, v.Dim())
+	if err != nil {
+		return nil, errs.WithOp(err, name)
+	}
+	if index.DType != dtype.Int64 {
+		return nil, errs.New(errs.DType, name, "index_fill_(): Expected dtype int64 for index.")
+	}
+	idx, err := oneDimIndex(name, index, "index_fill_(): Index is supposed to be a vector")
+	if err != nil {
+		return nil, err
+	}
+	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
+	if err != nil {
+		return nil, err
+	}
+	val := value.ViewAs(v.DType)
+	if v.Storage != nil && v.Storage.Device() != val.Storage.Device() {
+		if val, err = ToDevice(val, v.Storage.Allocator()); err != nil {
+			return nil, err
+		}
+	}
+	return v, runIndexPut(name, ip, val, false)
+}

@@ -1,0 +1,215 @@
+package op
+
+import (
+	"github.com/goten-ml/goten/device"
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
+)
+
+// countNonzero returns the number of nonzero elements of v (any layout,
+// expanded dims counting each time).
+func countNonzero(v *raw.View) (int, error) {
+	if v.NumEl() == 0 {
+		return 0, nil
+	}
+	r, err := Reduce(optable.CountNonzero, v, nil, false, dtype.Invalid, nil, nil)
+	if err != nil {
+		return 0, err
+	}
+	n, err := readInt64(r[0])
+	return int(n), err
+}
+
+// runMask runs the mask op m over a plan of the operands ins
+// (after the packed operand), with the packed operand packed of shape
+// shp, whose packed layout args describe.
+func runMask(name string, m *optable.Op, plan []int, packed *raw.View, ins []*raw.View, args *kernel.Args) error {
+	// masked_scatter_ fills self in its memory order, as PyTorch's
+	// iterator walks it; the others pack in row-major order
+	linear := m != optable.MaskedScatter
+	cfg := iter.NewConfig().Op(name).StaticShape(plan).StaticDType(packed.DType).CheckMemOverlap(false).
+		ResizeOutputs(false).EnforceLinearIteration(linear)
+	cfg.AddOutput(packed)
+	for _, v := range ins {
+		cfg.AddInput(v)
+	}
+	p, err := cfg.Build()
+	if err != nil {
+		return err
+	}
+	if p.NumEl() == 0 {
+		return nil
+	}
+	be, err := backendOn(name, p.Device())
+	if err != nil {
+		return err
+	}
+	return errs.WithOp(be.Mask(m, p, args), name)
+}
+
+// restrideZero returns v seen with shape plan and stride 0 everywhere: a
+// packed operand of a mask plan (Note [Mask plans] in package kernel).
+func restrideZero(v *raw.View, plan []int) *raw.View {
+	return v.WithLayout(plan, make([]int, len(plan)), v.Offset)
+}
+
+// maskOperands checks mask and broadcasts v and mask together (PyTorch's
+// message on a mismatch), returning both expanded to that shape.
+func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.View, error) {
+	if mask.DType != dtype.Bool {
+		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor for mask", what)
+	}
+	sh, err := shape.Broadcast(v.Shape, mask.Shape)
+	if err != nil {
+		return nil, nil, errs.WithOp(err, name)
+	}
+	ve, err := Expand(v, sh)
+	if err != nil {
+		return nil, nil, err
+	}
+	me, err := Expand(mask, sh)
+	if err != nil {
+		return nil, nil, err
+	}
+	return ve, me, nil
+}
+
+// MaskedSelect is torch.masked_select: the elements of v where mask (bool,
+// broadcast with v) is true, in row-major order, as a new 1-D view.
+func MaskedSelect(v, mask *raw.View) (*raw.View, error) {
+	const name = "masked_select"
+	ve, me, err := maskOperands(name, v, mask, name)
+	if err != nil {
+		return nil, err
+	}
+	n, err := countNonzero(me)
+	if err != nil {
+		return nil, err
+	}
+	out, err := empty(name, v.DType, []int{n}, v)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 {
+		return out, nil
+	}
+	args := kernel.DefaultArgs
+	args.Packed, args.PackedLen = []int{1}, n
+	err = runMask(name, optable.MaskedSelect, ve.Shape, restrideZero(out, ve.Shape), []*raw.View{ve, me}, &args)
+	return out, err
+}
+
+// Nonzero is torch.nonzero: the int64 coordinates [n, v.Dim()] of v's
+// nonzero elements in row-major order (NaN is nonzero, -0 is zero).
+func Nonzero(v *raw.View) (*raw.View, error) {
+	const name = "nonzero"
+	n, err := countNonzero(v)
+	if err != nil {
+		return nil, err
+	}
+	out, err := empty(name, dtype.Int64, []int{n, v.Dim()}, v)
+	if err != nil {
+		return nil, err
+	}
+	if n == 0 || v.Dim() == 0 {
+		return out, nil
+	}
+	args := kernel.DefaultArgs
+	args.Packed, args.PackedLen = out.Strides, n
+	err = runMask(name, optable.Nonzero, v.Shape, restrideZero(out, v.Shape), []*raw.View{v}, &args)
+	return out, err
+}
+
+// MaskedScatter is Tensor.masked_scatter_: the elements of v where mask
+// (bool, broadcast to v's shape) is true receive source's elements in
+// row-major order. source has v's dtype and at least as many elements as
+// the mask selects. It returns v.
+func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
+	const name = "masked_scatter_"
+	if mask.DType != dtype.Bool {
+		return nil, errs.New(errs.DType, name, "masked_scatter_: expected BoolTensor for mask")
+	}
+	if source.DType != v.DType {
+		return nil, errs.New(errs.DType, name, "masked_scatter: expected self and source to have same dtypes but got%s and %s", torchName(v.DType), torchName(source.DType))
+	}
+	me, err := Expand(mask, v.Shape)
+	if err != nil {
+		return nil, errs.New(errs.Shape, name, "The shape of the mask %s does not match the shape of the tensor %s", shape.Format(mask.Shape), shape.Format(v.Shape))
+	}
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
+	n, err := countNonzero(me)
+	if err != nil {
+		return nil, err
+	}
+	if n > source.NumEl() {
+		return nil, errs.New(errs.Shape, name, "masked_scatter: Number of elements of source < number of ones in mask")
+	}
+	if n == 0 {
+		return v, nil
+	}
+	src, err := Reshape(source, []int{-1})
+	if err != nil {
+		return nil, err
+	}
+	args := kernel.DefaultArgs
+	args.Packed, args.PackedLen = src.Strides, src.NumEl()
+	err = runMask(name, optable.MaskedScatter, v.Shape, v, []*raw.View{restrideZero(src, v.Shape), me}, &args)
+	return v, err
+}
+
+// maskedFillValue checks masked_fill's value — a 0-dim tensor, or a
+// scalar already wrapped — and returns it as a 0-dim view of dtype d.
+func maskedFillValue(name string, value *raw.View, d dtype.DType) (*raw.View, error) {
+	if value.Dim() != 0 {
+		return nil, errs.New(errs.Shape, name, "masked_fill_ only supports a 0-dimensional value tensor, but got tensor with %d dimension(s).", value.Dim())
+	}
+	s, err := readScalar(value)
+	if err != nil {
+		return nil, err
+	}
+	return s.ViewAs(d), nil
+}
+
+// readScalar reads the one element of v (any device) as a Scalar of v's
+// category.
+func readScalar(v *raw.View) (Scalar, error) {
+	if v.Storage.Device().IsHost() {
+		return ScalarOf(v), nil
+	}
+	h, err := ToDevice(v, device.CPUAllocator)
+	if err != nil {
+		return Scalar{}, err
+	}
+	return ScalarOf(h), nil
+}
+
+// MaskedFill is Tensor.masked_fill (inPlace false: a new tensor of the
+// broadcast shape of v and mask) and masked_fill_ (into v, mask broadcast
+// to v's shape): value (a 0-dim tensor or a wrapped scalar, converted to
+// v's dtype) where mask is true.
+func MaskedFill(v, mask, value *raw.View, inPlace bool) (*raw.View, error) {
+	name := "masked_fill"
+	if inPlace {
+		name = "masked_fill_"
+	}
+	if mask.DType != dtype.Bool {
+		return nil, errs.New(errs.DType, name, "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType)
+	}
+	val, err := maskedFillValue(name, value, v.DType)
+	if err != nil {
+		return nil, err
+	}
+	var out *raw.View
+	if inPlace {
+		out = v
+	}
+	r, err := Pointwise(optable.Where, out, false, nil, mask, val, v)
+	return r, errs.WithOp(err, name)
+}

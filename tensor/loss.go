@@ -1,0 +1,426 @@
+package tensor
+
+import (
+	"fmt"
+	"slices"
+
+	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/shape"
+)
+
+// Note [Losses as compositions]
+//
+// The losses (torch.nn.functional's) are written with the API's own
+// differentiable ops, as PyTorch writes several of them (cross_entropy is
+// log_softmax then nll_loss; the smooth and huber losses and
+// binary_cross_entropy_with_logits are where/abs/exp/log compositions),
+// so they run on any backend and their gradients, of the target too, come
+// from the ops' derivatives and can be differentiated again. Each
+// composition is arranged so that its gradient is PyTorch's, kinks and
+// all: a branch that where() discards must not produce inf or NaN there
+// (kl_div takes log of a target made positive where it is 0; 0·inf would
+// poison the gradient), and the overflow-free logits formula is PyTorch's
+// own. binary_cross_entropy is the exception: log clamped at −100 has no
+// gradient where x is 0 or 1, where PyTorch's backward gives (x − t)/
+// max(x(1 − x), 1e−12), so its elementwise loss records that derivative
+// itself. Checks on values (targets in range, probabilities in [0, 1])
+// read the operands on the host before anything is computed.
+
+// LossReduction is how a loss reduces its elementwise values: PyTorch's
+// reduction argument. The zero value is the mean.
+type LossReduction string
+
+// The reductions of the losses.
+const (
+	ReduceLossMean      LossReduction = "mean"
+	ReduceLossSum       LossReduction = "sum"
+	ReduceLossNone      LossReduction = "none"
+	ReduceLossBatchMean LossReduction = "batchmean" // kl_div only: the sum divided by the batch size
+)
+
+// LossOptions are the optional arguments of the losses; the zero value is
+// PyTorch's defaults. A loss ignores the fields it does not take.
+type LossOptions struct {
+	Reduction LossReduction
+	// Weight: cross_entropy and nll_loss, one weight per class ([C]);
+	// binary_cross_entropy(_with_logits), weights broadcast to x.
+	Weight *Tensor
+	// PosWeight: binary_cross_entropy_with_logits, the weight of the
+	// positive term, broadcast along the last dim.
+	PosWeight *Tensor
+	// IgnoreIndex: cross_entropy and nll_loss, the target class whose
+	// elements count for nothing, when HasIgnoreIndex (else −100).
+	IgnoreIndex    int
+	HasIgnoreIndex bool
+	// LabelSmoothing: cross_entropy's ε in [0, 1].
+	LabelSmoothing float64
+	// Beta (smooth_l1_loss) and Delta (huber_loss), when HasBeta or
+	// HasDelta (else 1).
+	Beta, Delta     float64
+	HasBeta, HasDel bool
+	// LogTarget: kl_div's target holds log-probabilities.
+	LogTarget bool
+}
+
+// lossOptions returns the options of the loss name and checks its
+// reduction; batchmean is kl_div's alone.
+func lossOptions(name string, o []LossOptions) LossOptions {
+	var opt LossOptions
+	switch len(o) {
+	case 0:
+	case 1:
+		opt = o[0]
+	default:
+		panic(errs.New(errs.Value, name, "%s takes at most one LossOptions, got %d", name, len(o)))
+	}
+	switch opt.Reduction {
+	case "":
+		opt.Reduction = ReduceLossMean
+	case ReduceLossMean, ReduceLossSum, ReduceLossNone:
+	case ReduceLossBatchMean:
+		if name != "kl_div" {
+			panic(errs.New(errs.Value, name, "%s is not a valid value for reduction", opt.Reduction))
+		}
+	default:
+		panic(errs.New(errs.Value, name, "%s is not a valid value for reduction", opt.Reduction))
+	}
+	if !opt.HasIgnoreIndex {
+		opt.IgnoreIndex = -100
+	}
+	return opt
+}
+
+// reduceLoss applies r to the elementwise loss l.
+func reduceLoss(l *Tensor, r LossReduction) *Tensor {
+	switch r {
+	case ReduceLossSum:
+		return l.Sum()
+	case ReduceLossNone:
+		return l
+	}
+	return l.Mean()
+}
+
+// broadcastable panics with PyTorch's broadcast error unless x and t
+// broadcast together.
+func broadcastable(name string, x, t *Tensor) {
+	_, err := shape.Broadcast(x.v.Shape, t.v.Shape)
+	must(errs.WithOp(err, name))
+}
+
+// MSELoss returns the mean squared error of x against t, (x − t)²
+// reduced as o says (mean by default): x and t broadcast together (else a
+// shape error).
+func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
+	opt := lossOptions("mse_loss", o)
+	broadcastable("mse_loss", x, t)
+	return reduceLoss(x.Sub(t).Square(), opt.Reduction)
+}
+
+// L1Loss returns |x − t| reduced as o says.
+func L1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
+	opt := lossOptions("l1_loss", o)
+	broadcastable("l1_loss", x, t)
+	return reduceLoss(x.Sub(t).Abs(), opt.Reduction)
+}
+
+// SmoothL1Loss returns 0.5·(x − t)²/β where |x − t| < β, else |x − t| −
+// 0.5·β, reduced as o says (β = o.Beta, 1 by default; β = 0 gives
+// |x − t|; a negative β is a value error).
+func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "smooth_l1_loss"
+	opt := lossOptions(name, o)
+	beta := 1.0
+	if opt.HasBeta {
+		beta = opt.Beta
+	}
+	if beta < 0 {
+		panic(errs.New(errs.Value, name, "smooth_l1_loss does not support negative values for beta."))
+	}
+	broadcastable(name, x, t)
+	d := x.Sub(t)
+	a := d.Abs()
+	if beta == 0 {
+		return reduceLoss(a, opt.Reduction)
+	}
+	// the square of d only where it is taken (and NaN, whose gradient is
+	// NaN in PyTorch too), so that the discarded branch has a finite
+	// gradient (Note [Losses as compositions])
+	small := a.Lt(Scalar(beta))
+	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
+	l := Where(small, sq.Mul(Scalar(0.5/beta)), a.Sub(Scalar(0.5*beta)))
+	return reduceLoss(l, opt.Reduction)
+}
+
+// HuberLoss returns 0.5·(x − t)² where |x − t| ≤ δ, else δ·(|x − t| −
+// 0.5·δ), reduced as o says (δ = o.Delta, 1 by default; δ ≤ 0 is a value
+// error).
+func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "huber_loss"
+	opt := lossOptions(name, o)
+	delta := 1.0
+	if opt.HasDel {
+		delta = opt.Delta
+	}
+	if delta <= 0 {
+		panic(errs.New(errs.Value, name, "huber_loss does not support non-positive values for delta."))
+	}
+	broadcastable(name, x, t)
+	d := x.Sub(t)
+	a := d.Abs()
+	small := a.Le(Scalar(delta))
+	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
+	l := Where(small, sq.Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
+	return reduceLoss(l, opt.Reduction)
+}
+
+// classTargets checks the class targets t of scores x ([N, C, d…] or
+// [C] with a 0-dim t): int64, of x's shape without the class dim, each
+// in [0, C) or the ignored class; a weight has length C.
+func classTargets(name string, x, t, weight *Tensor, ignore int) {
+	if t.DType() != Int64 {
+		panic(errs.New(errs.DType, name, "expected scalar type Long but found %s", t.DType()))
+	}
+	if x.Dim() == 0 {
+		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
+	}
+	want := x.Shape()
+	if x.Dim() == 1 {
+		want = nil
+	} else {
+		want = slices.Delete(want, 1, 2)
+	}
+	if x.Dim() >= 2 && (t.Dim() == 0 || t.Size(0) != x.Size(0)) {
+		n := 0
+		if t.Dim() > 0 {
+			n = t.Size(0)
+		}
+		panic(errs.New(errs.Shape, name, "Expected input batch_size (%d) to match target batch_size (%d).", x.Size(0), n))
+	}
+	if !slices.Equal(t.v.Shape, want) {
+		panic(errs.New(errs.Shape, name, "expected target of shape %v for input of shape %v, got %v", want, x.Shape(), t.Shape()))
+	}
+	c := x.Size(min(1, x.Dim()-1))
+	if weight != nil && (weight.Dim() != 1 || weight.Size(0) != c) {
+		panic(errs.New(errs.Shape, name, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %v", c, weight.Shape()))
+	}
+	for _, y := range t.Int64s() {
+		if y != int64(ignore) && (y < 0 || y >= int64(c)) {
+			panic(errs.New(errs.Index, name, "Target %d is out of bounds.", y))
+		}
+	}
+}
+
+// classDim is the class dim of scores x: 1, or 0 for unbatched [C].
+func classDim(x *Tensor) int { return min(1, x.Dim()-1) }
+
+// classWeights returns the weights of the classes of t (0 where ignored)
+// and the mask of the elements not ignored, of t's shape.
+func classWeights(x, t, weight *Tensor, ignore int) (w, kept, safe *Tensor) {
+	kept = t.Ne(Scalar(int64(ignore)))
+	safe = Where(kept, t, Scalar(int64(0)))
+	if weight == nil {
+		w = kept.To(x.DType())
+	} else {
+		w = Where(kept, weight.IndexSelect(0, safe.Reshape(-1)).Reshape(t.Shape()...), Scalar(0))
+	}
+	return w, kept, safe
+}
+
+// nll is nll_loss of log-probabilities logp and class targets t (checked).
+func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
+	cd := classDim(logp)
+	w, kept, safe := classWeights(logp, t, opt.Weight, opt.IgnoreIndex)
+	l := logp.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w)
+	if smoothing > 0 {
+		c := logp.Size(cd)
+		lw := logp
+		if opt.Weight != nil {
+			sh := make([]int, logp.Dim())
+			for i := range sh {
+				sh[i] = 1
+			}
+			sh[cd] = c
+			lw = logp.Mul(opt.Weight.Reshape(sh...))
+		}
+		smooth := Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0))
+		l = l.Mul(Scalar(1 - smoothing)).Add(smooth.Mul(Scalar(smoothing / float64(c))))
+	}
+	if opt.Reduction == ReduceLossMean {
+		return l.Sum().Div(w.Sum())
+	}
+	return reduceLoss(l, opt.Reduction)
+}
+
+// NLLLoss returns the negative log-likelihood loss of log-probabilities x
+// ([N, C, d…], or [C]) for class targets t (int64, [N, d…], or 0-dim):
+// −w[y]·x[y] per element (w = o.Weight, ones by default), 0 where y is the
+// ignored class; the mean divides by the sum of the weights w[y] of the
+// elements not ignored. A target out of [0, C) that is not ignored is an
+// index error, a float target a dtype error, a batch size that differs
+// or a weight not of length C a shape error.
+func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "nll_loss"
+	opt := lossOptions(name, o)
+	classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
+	return nll(x, t, opt, 0)
+}
+
+// CrossEntropy returns the cross-entropy loss of scores x ([N, C, d…] or
+// [C]) for class targets t (int64, [N, d…] or 0-dim: [NLLLoss] of
+// x's log_softmax over the class dim, with o.LabelSmoothing ε (not range
+// checked, as in PyTorch 1.13) mixing in
+// ε/C of the loss of every class) or for class probabilities t (a float t
+// of x's shape: −Σ_c w[c]·((1 − ε)·t[c] + ε/C)·log p[c], the mean over the
+// samples; an ignore index is then a value error). Errors as [NLLLoss].
+func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "cross_entropy"
+	opt := lossOptions(name, o)
+	if t.DType().IsFloat() && slices.Equal(t.v.Shape, x.v.Shape) {
+		return probCrossEntropy(x, t, opt)
+	}
+	classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
+	cd := classDim(x)
+	return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing)
+}
+
+// probCrossEntropy is cross_entropy with class probabilities t.
+func probCrossEntropy(x, t *Tensor, opt LossOptions) *Tensor {
+	const name = "cross_entropy"
+	if opt.HasIgnoreIndex && opt.IgnoreIndex >= 0 {
+		panic(errs.New(errs.Value, name, "ignore_index is not supported for floating point target"))
+	}
+	if x.Dim() == 0 {
+		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
+	}
+	cd := classDim(x)
+	c := x.Size(cd)
+	logp := x.LogSoftmax(Over(cd))
+	if opt.Weight != nil {
+		if opt.Weight.Dim() != 1 || opt.Weight.Size(0) != c {
+			panic(errs.New(errs.Shape, name, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %v", c, opt.Weight.Shape()))
+		}
+		sh := make([]int, x.Dim())
+		for i := range sh {
+			sh[i] = 1
+		}
+		sh[cd] = c
+		logp = logp.Mul(opt.Weight.Reshape(sh...))
+	}
+	p := t
+	if eps := opt.LabelSmoothing; eps > 0 {
+		p = t.Mul(Scalar(1 - eps)).Add(Scalar(eps / float64(c)))
+	}
+	l := logp.Mul(p).Sum(Over(cd)).Neg()
+	if opt.Reduction == ReduceLossMean {
+		return l.Sum().Div(Scalar(float64(max(x.NumEl()/max(c, 1), 0))))
+	}
+	return reduceLoss(l, opt.Reduction)
+}
+
+// BinaryCrossEntropy returns −w·(t·log x + (1 − t)·log(1 − x)) with each
+// log clamped to ≥ −100, reduced as o says (w = o.Weight broadcast to x,
+// 1 by default). x holds probabilities in [0, 1] (else a value error); t
+// has x's shape (else a shape error).
+func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "binary_cross_entropy"
+	opt := lossOptions(name, o)
+	if !slices.Equal(x.v.Shape, t.v.Shape) {
+		panic(errs.New(errs.Shape, name, "Using a target size (%v) that is different to the input size (%v) is deprecated. Please ensure they have the same size.",
+			fmtShape(t), fmtShape(x)))
+	}
+	sameDType(name, x, t)
+	for _, v := range x.Float64s() {
+		if !(v >= 0 && v <= 1) {
+			panic(errs.New(errs.Value, name, "all elements of input should be between 0 and 1"))
+		}
+	}
+	clampedLog := func(v *Tensor) *Tensor { return v.Log().Clamp(Scalar(-100), nil) }
+	var l *Tensor
+	NoGrad(func() {
+		one := Scalar(1)
+		l = t.Mul(clampedLog(x)).Add(one.Sub(t).Mul(clampedLog(one.Sub(x)))).Neg()
+	})
+	l = recordNew("BinaryCrossEntropyBackward0", []*Tensor{x, t}, l, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		one := Scalar(1)
+		if n.needs(0) {
+			out[0] = g.Mul(x.Sub(t)).Div(x.Mul(one.Sub(x)).Clamp(Scalar(1e-12), nil))
+		}
+		if n.needs(1) {
+			out[1] = g.Mul(clampedLog(one.Sub(x)).Sub(clampedLog(x)))
+		}
+		return out
+	})
+	if opt.Weight != nil {
+		l = l.Mul(opt.Weight)
+	}
+	return reduceLoss(l, opt.Reduction)
+}
+
+// BinaryCrossEntropyWithLogits returns −w·(p·t·log σ(x) + (1 − t)·log(1 −
+// σ(x))) reduced as o says, σ the sigmoid, computed without overflow (w =
+// o.Weight broadcast to x; p = o.PosWeight broadcast along the last dim,
+// 1 by default). t has x's shape (else a shape error).
+func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "binary_cross_entropy_with_logits"
+	opt := lossOptions(name, o)
+	if !slices.Equal(x.v.Shape, t.v.Shape) {
+		panic(errs.New(errs.Shape, name, "Target size (%v) must be the same as input size (%v)", fmtShape(t), fmtShape(x)))
+	}
+	// PyTorch's formula: with m = max(−x, 0), log(1 + e^−x) = log(e^−m +
+	// e^(−x−m)) + m never overflows
+	one := Scalar(1)
+	m := x.Neg().Clamp(Scalar(0), nil)
+	softplus := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m) // log(1 + e^−x)
+	l := one.Sub(t).Mul(x)
+	if opt.PosWeight != nil {
+		l = l.Add(opt.PosWeight.Sub(one).Mul(t).Add(one).Mul(softplus))
+	} else {
+		l = l.Add(softplus)
+	}
+	if opt.Weight != nil {
+		l = l.Mul(opt.Weight)
+	}
+	return reduceLoss(l, opt.Reduction)
+}
+
+// KLDiv returns the Kullback–Leibler divergence loss of log-probabilities
+// x against t: t·(log t − x), 0 where t = 0, or with o.LogTarget (t holds
+// log-probabilities) exp(t)·(t − x); reduced as o says, where
+// [ReduceLossBatchMean] divides the sum by x's size along dim 0.
+func KLDiv(x, t *Tensor, o ...LossOptions) *Tensor {
+	const name = "kl_div"
+	opt := lossOptions(name, o)
+	broadcastable(name, x, t)
+	var l *Tensor
+	if opt.LogTarget {
+		l = t.Exp().Mul(t.Sub(x))
+	} else {
+		// PyTorch's xlogy(t, t) − t·x, whose gradients are 0 where t = 0:
+		// the log of a target made 1 there, so that the branch where()
+		// drops has finite gradients (Note [Losses as compositions])
+		zero := t.Eq(Scalar(0))
+		safe := Where(zero, Scalar(1), t)
+		l = Where(zero, Scalar(0), t.Mul(safe.Log().Sub(x)))
+	}
+	if opt.Reduction == ReduceLossBatchMean {
+		n := 1
+		if x.Dim() > 0 {
+			n = x.Size(0)
+		}
+		return l.Sum().Div(Scalar(float64(n)))
+	}
+	return reduceLoss(l, opt.Reduction)
+}
+
+// sameDType refuses a target of another dtype than x (PyTorch's
+// binary_cross_entropy computes in one dtype).
+func sameDType(name string, x, t *Tensor) {
+	if x.DType() != t.DType() {
+		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", t.DType(), x.DType()))
+	}
+}
+
+// fmtShape formats t's shape as PyTorch prints torch.Size.
+func fmtShape(t *Tensor) string { return fmt.Sprintf("torch.Size(%v)", shape.Format(t.v.Shape)) }

@@ -1,0 +1,95 @@
+package tensor_test
+
+import (
+	"testing"
+
+	"github.com/goten-ml/goten/gradcheck"
+	. "github.com/goten-ml/goten/tensor"
+)
+
+// TestLossGradients checks the losses' gradients, of the input and of a
+// float target, first and second order, against finite differences, with
+// their options (Note [Losses as compositions]). Inputs keep away from the
+// kinks, where finite differences are meaningless.
+func TestLossGradients(t *testing.T) {
+	g := NewGenerator(11)
+	classes := FromSlice([]int64{2, 0, -100, 1}, 4)
+	weight := FromSlice([]float64{0.5, 2, 1.5}, 3)
+	cases := []struct {
+		name   string
+		inputs func() []*Tensor
+		f      func(x, y *Tensor) *Tensor
+	}{
+		{"mse", func() []*Tensor { return []*Tensor{draw(g, anywhere, 3, 4), draw(g, anywhere, 3, 4)} },
+			func(x, y *Tensor) *Tensor { return MSELoss(x, y) }},
+		{"l1-sum", func() []*Tensor { return []*Tensor{draw(g, anywhere, 3, 4), draw(g, domain{3, 4}, 3, 4)} },
+			func(x, y *Tensor) *Tensor { return L1Loss(x, y, LossOptions{Reduction: ReduceLossSum}) }},
+		{"smooth_l1-beta", func() []*Tensor { return []*Tensor{draw(g, anywhere, 12), draw(g, anywhere, 12)} },
+			func(x, y *Tensor) *Tensor { return SmoothL1Loss(x, y, LossOptions{Beta: 0.7, HasBeta: true}) }},
+		{"huber-none", func() []*Tensor { return []*Tensor{draw(g, anywhere, 12), draw(g, anywhere, 12)} },
+			func(x, y *Tensor) *Tensor {
+				return HuberLoss(x, y, LossOptions{Delta: 0.5, HasDel: true, Reduction: ReduceLossNone})
+			}},
+		{"cross_entropy-classes", func() []*Tensor { return []*Tensor{draw(g, anywhere, 4, 3), nil} },
+			func(x, _ *Tensor) *Tensor {
+				return CrossEntropy(x, classes, LossOptions{Weight: weight, LabelSmoothing: 0.2})
+			}},
+		{"cross_entropy-spatial", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3, 2), nil} },
+			func(x, _ *Tensor) *Tensor {
+				return CrossEntropy(x, FromSlice([]int64{2, 1, 0, 1}, 2, 2), LossOptions{HasIgnoreIndex: true, IgnoreIndex: 1})
+			}},
+		{"cross_entropy-probabilities", func() []*Tensor {
+			return []*Tensor{draw(g, anywhere, 4, 3), draw(g, positive, 4, 3).Softmax(Over(1)).Detach().SetRequiresGrad(true)}
+		}, func(x, y *Tensor) *Tensor { return CrossEntropy(x, y, LossOptions{LabelSmoothing: 0.1}) }},
+		{"nll", func() []*Tensor { return []*Tensor{draw(g, anywhere, 4, 3), nil} },
+			func(x, _ *Tensor) *Tensor { return NLLLoss(x, classes, LossOptions{Weight: weight}) }},
+		{"binary_cross_entropy", func() []*Tensor { return []*Tensor{draw(g, domain{0.1, 0.9}, 6), draw(g, domain{0, 1}, 6)} },
+			func(x, y *Tensor) *Tensor {
+				return BinaryCrossEntropy(x, y, LossOptions{Weight: Cat([]*Tensor{weight, weight}, 0)})
+			}},
+		{"binary_cross_entropy_with_logits", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, domain{0, 1}, 2, 3)} },
+			func(x, y *Tensor) *Tensor { return BinaryCrossEntropyWithLogits(x, y, LossOptions{PosWeight: weight}) }},
+		{"kl_div", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, positive, 2, 3)} },
+			func(x, y *Tensor) *Tensor { return KLDiv(x, y, LossOptions{Reduction: ReduceLossBatchMean}) }},
+		{"kl_div-log_target", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, anywhere, 2, 3)} },
+			func(x, y *Tensor) *Tensor { return KLDiv(x, y, LossOptions{LogTarget: true}) }},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			f := func(in []*Tensor) []*Tensor { return []*Tensor{c.f(in[0], in[1])} }
+			if err := gradcheck.Check(f, c.inputs(), gradcheck.Options{}); err != nil {
+				t.Errorf("first derivative: %v", err)
+			}
+			if err := gradcheck.CheckSecond(f, c.inputs(), gradcheck.Options{}); err != nil {
+				t.Errorf("second derivative: %v", err)
+			}
+		})
+	}
+}
+
+// TestBinaryCrossEntropyEdges checks PyTorch's gradient where x is 0 or 1
+// (the logs clamped at −100): (x − t)/max(x(1 − x), 1e−12), finite, and
+// the loss itself 100·w there.
+func TestBinaryCrossEntropyEdges(t *testing.T) {
+	x := FromSlice([]float64{0, 1, 0.25}, 3).SetRequiresGrad(true)
+	y := FromSlice([]float64{1, 0.5, 0}, 3)
+	l := BinaryCrossEntropy(x, y, LossOptions{Reduction: ReduceLossNone})
+	l.Sum().Backward()
+	want := []float64{-1e12, 0.5e12, 0.25 / (0.25 * 0.75)}
+	got := x.Grad().Float64s()
+	for i := range want {
+		if d := got[i] - want[i]; d > 1e-6*abs(want[i]) || -d > 1e-6*abs(want[i]) {
+			t.Errorf("grad[%d] = %g, want %g", i, got[i], want[i])
+		}
+	}
+	if v := l.Float64s(); v[0] != 100 || v[1] != 50 {
+		t.Errorf("losses %v, want 100 and 50 where the logs clamp", v)
+	}
+}
+
+func abs(x float64) float64 {
+	if x < 0 {
+		return -x
+	}
+	return x
+}
