@@ -1,12 +1,17 @@
 package main
 
-import "github.com/goten-ml/goten/tensor"
+import (
+	"math"
+
+	"github.com/goten-ml/goten/optim"
+	"github.com/goten-ml/goten/tensor"
+)
 
 func init() { families = append(families, autograd) }
 
 // autograd builds the workloads of backward passes: a small MLP layer's
-// step, a long chain of tiny ops (per-node overhead), and a broadcast
-// gradient summed back to its input.
+// step, a long chain of tiny ops (per-node overhead), a broadcast
+// gradient summed back to its input, and a training step with Adam.
 func autograd() []workload {
 	f32 := tensor.Float32
 	x := pattern(f32, 13, 256, 512).Div(tensor.Scalar(16))
@@ -15,7 +20,31 @@ func autograd() []workload {
 	x16 := pattern(f32, 13, 16).SetRequiresGrad(true)
 	a := pattern(f32, 13, s, s).SetRequiresGrad(true)
 	b := pattern(f32, 29, s).SetRequiresGrad(true)
+	// train_step_adam: MLP 256→512→512→10 with PyTorch's nn.Linear init
+	// (uniform in ±1/√in, seeded: "weights of any init")
+	g := tensor.NewGenerator(0)
+	var params []*tensor.Tensor
+	layer := func(in, out int) (w, b *tensor.Tensor) {
+		r := 1 / math.Sqrt(float64(in))
+		w = tensor.Zeros(f32, out, in).UniformInPlace(g, -r, r).SetRequiresGrad(true)
+		b = tensor.Zeros(f32, out).UniformInPlace(g, -r, r).SetRequiresGrad(true)
+		params = append(params, w, b)
+		return w, b
+	}
+	w1, b1 := layer(256, 512)
+	w2, b2 := layer(512, 512)
+	w3, b3 := layer(512, 10)
+	xin := pattern(f32, 13, 256, 256).Div(tensor.Scalar(16))
+	target := index(256, 10, 13)
+	adam := optim.NewAdam(params, optim.Adam{LR: 1e-3})
 	return []workload{
+		{"train_step_adam", func() {
+			adam.ZeroGrad()
+			h := tensor.Linear(xin, w1, b1).Relu()
+			h = tensor.Linear(h, w2, b2).Relu()
+			tensor.CrossEntropy(tensor.Linear(h, w3, b3), target).Backward()
+			adam.Step()
+		}, 0, 6 * 256 * (256*512 + 512*512 + 512*10)},
 		{"mlp_step", func() {
 			w.SetGrad(nil)
 			bias.SetGrad(nil)

@@ -70,7 +70,7 @@ var allowed = map[string][]string{
 	"internal/arch":        nil,
 	"internal/cases":       nil,
 	"internal/conform":     {"dtype", "device", "tensor", "nested", "backend/ref", "internal/cases"},
-	"cmd/bench":            {"tensor", "nested"},
+	"cmd/bench":            {"tensor", "nested", "optim"},
 	"cmd/conform":          {"tensor", "device", "internal/conform", "internal/cases", "backend/ref"},
 	"cmd/demo":             {"tensor"},
 }
