@@ -51,3 +51,23 @@ func BenchmarkAddTo(b *testing.B) {
 		})
 	}
 }
+
+// TestVarAllocs: Var and Std over dim 1 of [4096, 4096] reuse per-worker
+// state, so a call allocates O(workers) times, not per row (once 28 757).
+func TestVarAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts need a normal build")
+	}
+	m := Ones(Float32, 4096, 4096)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"Var", func() { m.Var(Over(1)) }},
+		{"Std", func() { m.Std(Over(1)) }},
+	} {
+		if n := testing.AllocsPerRun(3, c.f); n >= 100 {
+			t.Errorf("%s over dim 1 of [4096, 4096] allocates %v times, want < 100", c.name, n)
+		}
+	}
+}

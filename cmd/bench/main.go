@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"regexp"
+	"runtime"
 	"sort"
 	"time"
 
@@ -116,6 +117,18 @@ func measure(w workload, reps int) result {
 	return result{w.name, ts[len(ts)/2] * 1e3, ts[0] * 1e3, ts[len(ts)-1] * 1e3, w.bytes, w.flops}
 }
 
+// report prints one workload's timing.
+func report(r result, asJSON bool) {
+	if asJSON {
+		line, _ := json.Marshal(r)
+		fmt.Println(string(line))
+		return
+	}
+	secs := r.MedianMS / 1e3
+	fmt.Printf("%-22s %10.3f %10.3f %10.3f %8.2f %9.2f\n", r.Name, r.MedianMS, r.MinMS, r.MaxMS,
+		float64(r.Bytes)/secs/1e9, float64(r.Flops)/secs/1e9)
+}
+
 func main() {
 	asJSON := flag.Bool("json", false, "print one JSON object per workload, as torch_ref.py does")
 	reps := flag.Int("reps", 20, "timed runs per workload")
@@ -127,23 +140,18 @@ func main() {
 	if !*asJSON {
 		fmt.Printf("%-22s %10s %10s %10s %8s %9s\n", "workload", "median ms", "min ms", "max ms", "GB/s", "GFLOP/s")
 	}
-	var all []workload
+	// One family's inputs at a time, freed before the next is built (as
+	// torch_ref.py does): the inputs of every family held at once make a
+	// heap of gigabytes whose GC pacing lets allocating workloads run on
+	// freshly faulted pages, a state that comes and goes between runs.
 	for _, f := range families {
-		all = append(all, f()...)
-	}
-	for _, w := range all {
-		if only != nil && !only.MatchString(w.name) {
-			continue
+		for _, w := range f() {
+			if only != nil && !only.MatchString(w.name) {
+				continue
+			}
+			report(measure(w, *reps), *asJSON)
 		}
-		r := measure(w, *reps)
-		if *asJSON {
-			line, _ := json.Marshal(r)
-			fmt.Println(string(line))
-			continue
-		}
-		secs := r.MedianMS / 1e3
-		fmt.Printf("%-22s %10.3f %10.3f %10.3f %8.2f %9.2f\n", r.Name, r.MedianMS, r.MinMS, r.MaxMS,
-			float64(r.Bytes)/secs/1e9, float64(r.Flops)/secs/1e9)
+		runtime.GC()
 	}
 	os.Exit(0)
 }
