@@ -167,7 +167,7 @@ func element(x float64, dt DType) float64 {
 // dt.
 func Logspace(start, end float64, steps int, base float64, dt DType) *Tensor {
 	lin := Linspace(start, end, steps, Float64)
-	v := raw.New(dt, []int{steps})
+	v := alloc("logspace", dt, []int{steps}, false)
 	for i, x := range lin.Float64s() {
 		v.SetFloat64(i, math.Pow(base, x))
 	}
@@ -180,7 +180,7 @@ func Eye(n, m int, dt DType) *Tensor {
 	if n < 0 || m < 0 {
 		panic(errs.New(errs.Value, "eye", "n and m must be greater or equal to 0, got %d and %d", n, m))
 	}
-	v := raw.New(dt, []int{n, m})
+	v := alloc("eye", dt, []int{n, m}, true)
 	for i := 0; i < min(n, m); i++ {
 		v.SetFloat64(i*m+i, 1)
 	}

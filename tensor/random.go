@@ -32,8 +32,7 @@ func (g *Generator) fill(name string, kop *optable.Op, out, probs *raw.View, arg
 
 // draw returns a new tensor of dtype dt and shape filled by kop.
 func (g *Generator) draw(name string, kop *optable.Op, dt DType, shape []int, args kernel.Args) *Tensor {
-	checkShape(name, shape)
-	v := raw.New(dt, shape)
+	v := alloc(name, dt, shape, false)
 	g.fill(name, kop, v, nil, args)
 	return wrap(v)
 }
@@ -68,7 +67,7 @@ func (g *Generator) Randperm(n int, dt DType) *Tensor {
 // Bernoulli returns a tensor of p's shape, dtype and device with 1 where
 // a draw falls below p (the probabilities, in [0, 1]) and 0 elsewhere.
 func (g *Generator) Bernoulli(p *Tensor) *Tensor {
-	v := raw.New(p.DType(), p.v.Shape)
+	v := alloc("bernoulli", p.DType(), p.v.Shape, false)
 	g.fill("bernoulli", optable.Bernoulli, v, p.ToDevice(CPU).To(Float64).v, kernel.Args{})
 	return onDeviceOf(p, wrap(v))
 }
@@ -106,7 +105,7 @@ func (t *Tensor) BernoulliInPlace(g *Generator, p float64) *Tensor {
 	if !(p >= 0 && p <= 1) {
 		panic(errs.New(errs.Value, "bernoulli_", "bernoulli_ expects p to be in [0, 1], but got p=%g", p))
 	}
-	probs := raw.New(Float64, t.v.Shape)
+	probs := alloc("bernoulli_", Float64, t.v.Shape, false)
 	_, err := op.Fill(probs, op.Float(p))
 	must(err)
 	return g.fillInPlace("bernoulli_", t, optable.Bernoulli, probs, kernel.Args{})
@@ -126,8 +125,8 @@ func Dropout(x *Tensor, p float64, train bool, g *Generator) *Tensor {
 	if p == 1 {
 		return x.Mul(Scalar(0))
 	}
-	keep := raw.New(x.DType(), x.v.Shape)
-	probs := raw.New(Float64, x.v.Shape)
+	keep := alloc("dropout", x.DType(), x.v.Shape, false)
+	probs := alloc("dropout", Float64, x.v.Shape, false)
 	_, err := op.Fill(probs, op.Float(1-p))
 	must(err)
 	g.fill("dropout", optable.Bernoulli, keep, probs, kernel.Args{})
