@@ -114,7 +114,21 @@ func broadcastable(name string, x, t *Tensor) {
 func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	opt := lossOptions("mse_loss", o)
 	broadcastable("mse_loss", x, t)
+	x, t = boolsAsNumbers(x, t)
 	return reduceLoss(x.Sub(t).Square(), opt.Reduction)
+}
+
+// boolsAsNumbers returns x and t with a bool operand beside a number cast
+// to the other's dtype: PyTorch's mse_loss and smooth_l1_loss kernels
+// read a bool as its 0/1 value, where sub (which l1_loss runs) refuses it.
+func boolsAsNumbers(x, t *Tensor) (*Tensor, *Tensor) {
+	switch {
+	case x.DType() == Bool && t.DType() != Bool:
+		x = x.To(t.DType())
+	case t.DType() == Bool && x.DType() != Bool:
+		t = t.To(x.DType())
+	}
+	return x, t
 }
 
 // L1Loss returns |x − t| reduced as o says.
@@ -138,6 +152,7 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 		panic(errs.New(errs.Value, name, "smooth_l1_loss does not support negative values for beta."))
 	}
 	broadcastable(name, x, t)
+	x, t = boolsAsNumbers(x, t)
 	d := x.Sub(t)
 	a := d.Abs()
 	if beta == 0 {
@@ -247,9 +262,20 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 		l = l.Mul(Scalar(1 - smoothing)).Add(smooth.Mul(Scalar(smoothing / float64(c))))
 	}
 	if opt.Reduction == ReduceLossMean {
-		return l.Sum().Div(w.Sum())
+		return weightedMean(l.Sum(), w.Sum())
 	}
 	return reduceLoss(l, opt.Reduction)
+}
+
+// weightedMean is sum/total, whose gradient is PyTorch's nll_loss
+// backward's: when every target is ignored the loss is 0/0 = NaN, but
+// the backward writes nothing for ignored targets, so the gradient is 0,
+// not NaN. The gradient flows through a divisor kept non-zero; the value
+// is the true quotient.
+func weightedMean(sum, total *Tensor) *Tensor {
+	nonZero := Where(total.Eq(Scalar(0)), Scalar(1), total)
+	safe := sum.Div(nonZero)
+	return safe.Add(sum.Div(total).Sub(safe).Detach())
 }
 
 // NLLLoss returns the negative log-likelihood loss of log-probabilities x
