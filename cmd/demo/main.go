@@ -196,12 +196,13 @@ func run(c config, stdout, stderr io.Writer) (*result, error) {
 	if err != nil {
 		return nil, err
 	}
-	res.reloaded = mlp(f.Tensors).accuracy(x, y)
-	same := "the same"
-	if res.reloaded != res.accuracy {
-		same = "DIFFERENT"
+	for name, w := range m {
+		if r := f.Tensors[name]; r == nil || !tensor.Equal(w.Detach(), r) {
+			return res, fmt.Errorf("%s: weight %s did not come back as it was saved", res.weights, name)
+		}
 	}
-	fmt.Fprintf(stdout, "weights: %s (%d tensors); reloaded, the model scores %.2f%% (%s)\n", res.weights, len(f.Names), 100*res.reloaded, same)
+	res.reloaded = mlp(f.Tensors).accuracy(x, y)
+	fmt.Fprintf(stdout, "weights: %s (%d tensors, read back equal); the reloaded model scores %.2f%%\n", res.weights, len(f.Names), 100*res.reloaded)
 	if res.reloaded != res.accuracy {
 		return res, fmt.Errorf("the reloaded model scores %.4f, the trained one %.4f", res.reloaded, res.accuracy)
 	}
