@@ -72,7 +72,7 @@ var allowed = map[string][]string{
 	"internal/conform":     {"dtype", "device", "tensor", "nested", "backend/ref", "internal/cases"},
 	"cmd/bench":            {"tensor", "nested", "optim"},
 	"cmd/conform":          {"tensor", "device", "internal/conform", "internal/cases", "backend/ref"},
-	"cmd/demo":             {"tensor"},
+	"cmd/demo":             {"tensor", "optim", "tensorio/safetensors"},
 }
 
 // TestLayers holds Note [Layers].
