@@ -727,6 +727,9 @@ func IndexFill(v *raw.View, dim int, index *raw.View, value Scalar) (*raw.View, 
 	if err != nil {
 		return nil, err
 	}
+	if err := value.Check(name, v.DType); err != nil { // Note [Checked scalars]
+		return nil, err
+	}
 	val := value.ViewAs(v.DType)
 	if v.Storage != nil && v.Storage.Device() != val.Storage.Device() {
 		if val, err = ToDevice(val, v.Storage.Allocator()); err != nil {

@@ -174,6 +174,9 @@ func maskedFillValue(name string, value *raw.View, d dtype.DType) (*raw.View, er
 	if err != nil {
 		return nil, err
 	}
+	if err := s.Check(name, d); err != nil { // Note [Checked scalars]
+		return nil, err
+	}
 	return s.ViewAs(d), nil
 }
 

@@ -202,7 +202,11 @@ func scatter(t *Tensor, dim int, index, src *Tensor, inPlace bool, reduce []Redu
 	}
 	s := src.view()
 	if s != nil && s.Wrapped {
-		s = op.ScalarOf(s).ViewAs(t.DType())
+		v := op.ScalarOf(s)
+		if t.view() != nil {
+			must(v.Check(name, t.DType()))
+		}
+		s = v.ViewAs(t.DType())
 	}
 	var rec bool
 	if inPlace {
