@@ -2,6 +2,7 @@ package nested
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/tensor"
@@ -231,25 +232,13 @@ func Reduce(name string, f ReduceFunc, x *Tensor, dim int, keepDim bool) *Tensor
 // packed and share those trailing sizes.
 func LayerNorm(x *Tensor, normalizedShape []int, weight, bias *tensor.Tensor, eps float64) *Tensor {
 	k := len(normalizedShape)
-	if rows, tr, ok := x.rows(k); ok && k > 0 && equal(tr, normalizedShape) {
+	if rows, tr, ok := x.rows(k); ok && k > 0 && slices.Equal(tr, normalizedShape) {
 		r := tensor.LayerNorm(rows, normalizedShape, weight, bias, eps)
 		return x.like(r.Reshape(r.NumEl()))
 	}
 	return Map(x, func(c *tensor.Tensor) *tensor.Tensor {
 		return tensor.LayerNorm(c, normalizedShape, weight, bias, eps)
 	})
-}
-
-func equal(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // Linear returns [tensor.Linear] of each component (x·wᵀ + bias over the

@@ -4,6 +4,7 @@ import (
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/raw"
 )
@@ -57,6 +58,17 @@ func backendOn(name string, d device.Device) (kernel.Backend, error) {
 		return nil, errs.New(errs.Value, name, "%v", err)
 	}
 	return b, nil
+}
+
+// planOn builds cfg's plan and finds the backend of its device; a nil
+// backend means the plan has no elements and there is nothing to run.
+func planOn(name string, cfg *iter.Config) (*iter.Plan, kernel.Backend, error) {
+	p, err := cfg.Build()
+	if err != nil || p.NumEl() == 0 {
+		return p, nil, err
+	}
+	be, err := backendOn(name, p.Device())
+	return p, be, err
 }
 
 // allocator returns the allocator of an op over vs: that of its operand on

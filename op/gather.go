@@ -30,15 +30,8 @@ func alongIndex(v *raw.View, index []int, dim int) *raw.View {
 func runGatherPlan(name string, kop *optable.Op, dim int, written, index, read *raw.View) error {
 	cfg := iter.NewConfig().Op(name).StaticShapeSquash(index.Shape, dim).StaticDType(written.DType).
 		CheckMemOverlap(false).ResizeOutputs(false).AddOutput(written).AddInput(index).AddInput(read)
-	p, err := cfg.Build()
-	if err != nil {
-		return err
-	}
-	if p.NumEl() == 0 || index.NumEl() == 0 {
-		return nil
-	}
-	be, err := backendOn(name, p.Device())
-	if err != nil {
+	p, be, err := planOn(name, cfg)
+	if err != nil || be == nil || index.NumEl() == 0 {
 		return err
 	}
 	args := kernel.DefaultArgs

@@ -311,15 +311,11 @@ func runIndexGet(name string, ip *indexPlan) (*raw.View, error) {
 	for _, t := range ip.indices {
 		cfg.AddInput(t)
 	}
-	p, err := cfg.Build()
+	p, be, err := planOn(name, cfg)
 	if err != nil {
 		return nil, err
 	}
-	if p.NumEl() > 0 {
-		be, err := backendOn(name, p.Device())
-		if err != nil {
-			return nil, err
-		}
+	if be != nil {
 		if err := be.Index(optable.IndexGet, p, &ip.args); err != nil {
 			return nil, errs.WithOp(err, name)
 		}
@@ -340,15 +336,8 @@ func runIndexPut(name string, ip *indexPlan, values *raw.View, accumulate bool) 
 	for _, t := range ip.indices {
 		cfg.AddInput(t)
 	}
-	p, err := cfg.Build()
-	if err != nil {
-		return err
-	}
-	if p.NumEl() == 0 {
-		return nil
-	}
-	be, err := backendOn(name, p.Device())
-	if err != nil {
+	p, be, err := planOn(name, cfg)
+	if err != nil || be == nil {
 		return err
 	}
 	kop := optable.IndexPut

@@ -38,15 +38,8 @@ func runMask(name string, m *optable.Op, plan []int, packed *raw.View, ins []*ra
 	for _, v := range ins {
 		cfg.AddInput(v)
 	}
-	p, err := cfg.Build()
-	if err != nil {
-		return err
-	}
-	if p.NumEl() == 0 {
-		return nil
-	}
-	be, err := backendOn(name, p.Device())
-	if err != nil {
+	p, be, err := planOn(name, cfg)
+	if err != nil || be == nil {
 		return err
 	}
 	return errs.WithOp(be.Mask(m, p, args), name)

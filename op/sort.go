@@ -30,15 +30,8 @@ func runSortPlan(name string, kop *optable.Op, outs, ins []*raw.View, full []int
 	for _, v := range ins {
 		cfg.AddInput(lift(v))
 	}
-	p, err := cfg.Build()
-	if err != nil {
-		return err
-	}
-	if p.NumEl() == 0 {
-		return nil
-	}
-	be, err := backendOn(name, p.Device())
-	if err != nil {
+	p, be, err := planOn(name, cfg)
+	if err != nil || be == nil {
 		return err
 	}
 	a := *args

@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"slices"
+
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/optable"
@@ -246,7 +248,7 @@ func scatterGrad(kop *optable.Op, dim int, index, src *Tensor) gradFn {
 // padTo returns g, a gradient of the leading part of a tensor of shape sh
 // (no larger on any dim), as a gradient of the whole: zeros elsewhere.
 func padTo(g *Tensor, sh []int) *Tensor {
-	if g.Dim() != len(sh) || shapeEqual(g.v.Shape, sh) {
+	if g.Dim() != len(sh) || slices.Equal(g.v.Shape, sh) {
 		return g
 	}
 	gs := g.Shape()
@@ -256,18 +258,6 @@ func padTo(g *Tensor, sh []int) *Tensor {
 		}
 		return z
 	})
-}
-
-func shapeEqual(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // ScatterAdd returns a copy of t with src added along dim at the positions

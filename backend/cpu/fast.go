@@ -19,23 +19,7 @@ import (
 // vecBinary runs vv (all contiguous), vs (b a scalar: dst = a op s) or sv
 // (a a scalar: dst = s op b) and reports whether the layout was one of them.
 func vecBinary[T float](p [4]unsafe.Pointer, s [4]int, n int, vv func(dst, a, b []T), vs, sv func(dst, a []T, s T)) bool {
-	var z T
-	es := int(unsafe.Sizeof(z))
-	if s[0] != es {
-		return false
-	}
-	o := unsafe.Slice((*T)(p[0]), n)
-	switch {
-	case s[1] == es && s[2] == es:
-		vv(o, unsafe.Slice((*T)(p[1]), n), unsafe.Slice((*T)(p[2]), n))
-	case s[1] == es && s[2] == 0:
-		vs(o, unsafe.Slice((*T)(p[1]), n), *(*T)(p[2]))
-	case s[1] == 0 && s[2] == es:
-		sv(o, unsafe.Slice((*T)(p[2]), n), *(*T)(p[1]))
-	default:
-		return false
-	}
-	return true
+	return binaryLayout(vv, vs, sv, p, s, n)
 }
 
 // vecAxpy runs dst = a + alpha·b for contiguous a, b, or a + (alpha·b)

@@ -38,14 +38,21 @@ func unaryVec[D, T any](fn func(dst []D, x []T), p [4]unsafe.Pointer, s [4]int, 
 	return true
 }
 
-// binaryVec runs vv (both inputs contiguous), vs (b a broadcast scalar:
+// binaryVec is [binaryLayout] where the elementwise kernels run in
+// assembly (vec.SIMD): their pure-Go twins are slower than the generated
+// loops.
+func binaryVec[D, T any](vv func(dst []D, a, b []T), vs, sv func(dst []D, a []T, s T), p [4]unsafe.Pointer, s [4]int, n int) bool {
+	return vec.SIMD && binaryLayout(vv, vs, sv, p, s, n)
+}
+
+// binaryLayout runs vv (both inputs contiguous), vs (b a broadcast scalar:
 // dst = a∘s) or sv (a the scalar: dst = s∘b) on a contiguous output, and
 // reports whether the layout was one of them.
-func binaryVec[D, T any](vv func(dst []D, a, b []T), vs, sv func(dst []D, a []T, s T), p [4]unsafe.Pointer, s [4]int, n int) bool {
+func binaryLayout[D, T any](vv func(dst []D, a, b []T), vs, sv func(dst []D, a []T, s T), p [4]unsafe.Pointer, s [4]int, n int) bool {
 	var zd D
 	var zt T
 	es := int(unsafe.Sizeof(zt))
-	if !vec.SIMD || s[0] != int(unsafe.Sizeof(zd)) {
+	if s[0] != int(unsafe.Sizeof(zd)) {
 		return false
 	}
 	o := unsafe.Slice((*D)(p[0]), n)
