@@ -151,6 +151,20 @@ func (m *machine) top() (any, error) {
 	return v, err
 }
 
+// topDict returns the dict on top of the stack, which opcode op sets
+// items of.
+func (m *machine) topDict(op string) (*Dict, error) {
+	obj, err := m.top()
+	if err != nil {
+		return nil, err
+	}
+	d, ok := obj.(*Dict)
+	if !ok {
+		return nil, malformed("%s on a %T", op, obj)
+	}
+	return d, nil
+}
+
 // popMark pops the items above the last mark, and the mark.
 func (m *machine) popMark() ([]any, error) {
 	if len(m.marks) == 0 {
@@ -455,13 +469,9 @@ func (m *machine) run() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			obj, err := m.top()
+			d, err := m.topDict("SETITEM")
 			if err != nil {
 				return nil, err
-			}
-			d, ok := obj.(*Dict)
-			if !ok {
-				return nil, malformed("SETITEM on a %T", obj)
 			}
 			if err := d.set(k, v); err != nil {
 				return nil, err
@@ -471,13 +481,9 @@ func (m *machine) run() (any, error) {
 			if err != nil {
 				return nil, err
 			}
-			obj, err := m.top()
+			d, err := m.topDict("SETITEMS")
 			if err != nil {
 				return nil, err
-			}
-			d, ok := obj.(*Dict)
-			if !ok {
-				return nil, malformed("SETITEMS on a %T", obj)
 			}
 			if err := setItems(d, items); err != nil {
 				return nil, err
