@@ -38,6 +38,7 @@ func genWide(w wide) {
 	w.maxF32(false)
 	w.indexF32()
 	w.accRows8F32F64()
+	w.prodF32()
 }
 
 // wide is the instruction set of a 16-lane kernel: AVX-512 or AVX2.
@@ -281,6 +282,54 @@ func (w wide) sum(src wsrc, sq bool) {
 		for k := range acc {
 			VADDPD(acc2[k], acc[k], acc[k])
 		}
+	} else if src == srcBF16 {
+		// Note [Even and odd bfloat16]: a register of 32-bit lanes holds
+		// two bfloat16 each, the even element in the low half; shifted
+		// left by 16 they are the even elements as float32, masked to
+		// the high half the odd ones
+		c := GP32()
+		MOVL(U32(0xffff0000), c)
+		hiMask := w.vreg()
+		VMOVD(c, hiMask.AsX())
+		VPBROADCASTD(hiMask.AsX(), hiMask)
+		loop(name+"_main", n, i, 256, func() {
+			prefetch(x, i, src.size, 256*int(src.size))
+			for p := 0; p < w.parts(); p++ {
+				// vector 2j (even) and 2j+1 (odd) of load j, lanes 8p..8p+7
+				// (AVX2) or all 16: elements 32j+16p.. of the step
+				var v [8]reg.VecVirtual
+				for j := 0; j < 8; j++ {
+					u := w.vreg()
+					VMOVUPS(elem(x, i, 2, 32*j+16*p), u)
+					even, odd := w.vreg(), w.vreg()
+					VPSLLD(U8(16), u, even)
+					if w.avx512 {
+						VPANDD(hiMask, u, odd)
+					} else {
+						VPAND(hiMask, u, odd)
+					}
+					if j < 4 {
+						v[2*j], v[2*j+1] = even, odd
+						continue
+					}
+					VADDPS(even, v[2*j-8], v[2*j-8])
+					VADDPS(odd, v[2*j-7], v[2*j-7])
+				}
+				for h := 4; h > 0; h /= 2 {
+					for k := 0; k < h; k++ {
+						VADDPS(v[k+h], v[k], v[k])
+					}
+				}
+				w.cvtAdd(v[0], acc, p)
+			}
+		})
+		loop(name+"_vector", n, i, 16, func() {
+			for p := 0; p < w.parts(); p++ {
+				v := w.vreg()
+				w.load(src, x, i, 0, p, v)
+				w.cvtAdd(v, acc, p)
+			}
+		})
 	} else {
 		loop(name+"_main", n, i, 256, func() {
 			prefetch(x, i, src.size, 256*int(src.size))
@@ -634,6 +683,80 @@ func (w wide) accRows8F32F64() {
 	})
 	loop(name+"_vector", n, i, lanes, func() { body(0, false) })
 	tail(name+"_scalar", n, i, func() { body(0, true) })
+	VZEROUPPER()
+	RET()
+}
+
+// prodF32 emits prodF32Go: four 16-lane accumulators of products, 64
+// elements per step (element i into lane i mod 16 of accumulator (i/16)
+// mod 4), single vectors into accumulator 0, then the accumulators merged
+// (0·1)·(2·3), the lanes l with l+8, l+4, l+2, l+1, and the rest
+// multiplied in one by one.
+func (w wide) prodF32() {
+	name := w.begin("prodF32", "func(x []float32) float32", "prodF32Go")
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("x").Len(), GP64())
+	c := GP32()
+	MOVL(U32(math.Float32bits(1)), c)
+	first := w.vreg()
+	VMOVD(c, first.AsX())
+	VPBROADCASTD(first.AsX(), first)
+	acc := make([][]reg.VecVirtual, 4)
+	for k := range acc {
+		for p := 0; p < w.parts(); p++ {
+			if k == 0 && p == 0 {
+				acc[k] = append(acc[k], first)
+				continue
+			}
+			r := w.vreg()
+			VMOVUPS(first, r)
+			acc[k] = append(acc[k], r)
+		}
+	}
+	i := GP64()
+	XORQ(i, i)
+	loop(name+"_main", n, i, 64, func() {
+		prefetch(x, i, 4, 256)
+		for p := 0; p < w.parts(); p++ {
+			for k := range acc {
+				VMULPS(elem(x, i, 4, 16*k+w.lanes()*p), acc[k][p], acc[k][p])
+			}
+		}
+	})
+	loop(name+"_vector", n, i, 16, func() {
+		for p := 0; p < w.parts(); p++ {
+			VMULPS(elem(x, i, 4, w.lanes()*p), acc[0][p], acc[0][p])
+		}
+	})
+	for p := 0; p < w.parts(); p++ {
+		VMULPS(acc[1][p], acc[0][p], acc[0][p])
+		VMULPS(acc[3][p], acc[2][p], acc[2][p])
+		VMULPS(acc[2][p], acc[0][p], acc[0][p])
+	}
+	var y reg.VecVirtual
+	if w.avx512 {
+		h := YMM()
+		VEXTRACTF64X4(U8(1), acc[0][0], h)
+		y = asY(acc[0][0])
+		VMULPS(h, y, y)
+	} else {
+		y = acc[0][0]
+		VMULPS(acc[0][1], y, y)
+	}
+	s := asX(y)
+	h := XMM()
+	w.extract128(y, h)
+	VMULPS(h, s, s)
+	t := XMM()
+	VMOVHLPS(s, s, t)
+	VMULPS(t, s, s)
+	t2 := XMM()
+	VMOVSHDUP(s, t2)
+	VMULSS(t2, s, s)
+	tail(name+"_scalar", n, i, func() {
+		VMULSS(elem(x, i, 4, 0), s, s)
+	})
+	storeRet(rf32, s, ReturnIndex(0))
 	VZEROUPPER()
 	RET()
 }

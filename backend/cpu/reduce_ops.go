@@ -162,6 +162,16 @@ func rowSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	*(*float64)(st) += vec.SumF32F64(unsafe.Slice((*float32)(in), n))
 }
 
+// rowProdF32 multiplies a contiguous float32 row into Prod's state in 16
+// lanes (vec.ProdF32); strided rows take the generated loop.
+func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if is != 4 {
+		rowProd0[float32](st, in, is, n, idx, c)
+		return
+	}
+	*(*float32)(st) *= vec.ProdF32(unsafe.Slice((*float32)(in), n))
+}
+
 // rowNormTwoF32 adds the squares of a float32 row, exact in float64, to
 // Norm's state (vec.SumSqF32F64).
 func rowNormTwoF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {

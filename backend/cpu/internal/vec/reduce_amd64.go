@@ -63,6 +63,18 @@ func IndexF32(x []float32, v float32) int {
 	return indexF32Go(x, v)
 }
 
+// ProdF32 returns Π x[i], multiplied in 16 lanes, 4 accumulators of
+// them, merged pairwise. Its exact order is prodF32Go's.
+func ProdF32(x []float32) float32 {
+	switch {
+	case useAVX512:
+		return prodF32AVX512(x)
+	case useAVX2:
+		return prodF32AVX2(x)
+	}
+	return prodF32Go(x)
+}
+
 // MaxF64 is MaxF32 for float64. Its exact loop is maxF64Go's.
 func MaxF64(x []float64) (m float64, nan bool) {
 	if !useAVX2 {

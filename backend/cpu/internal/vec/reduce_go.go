@@ -451,14 +451,41 @@ func sumRest(acc *[16]float64, x []float32) float64 {
 	return s
 }
 
+// Note [Even and odd bfloat16]
+//
+// A bfloat16 is the upper half of a float32, so a vector register of
+// 32-bit lanes loaded with 2k bfloat16 holds k pairs: shifted left by 16,
+// each lane is its even element as a float32; masked to the upper half,
+// its odd one. Two integer operations per load give two vectors of float32
+// where a widening load per vector costs a shuffle (VPMOVZXWD), which set
+// the speed of the bfloat16 sum, not memory. So SumBF16F64's main step
+// takes its 256 elements as 8 loads of 32: vector 2j of the step holds the
+// even elements of load j (lane l: element 32j+2l), vector 2j+1 its odd
+// ones (32j+2l+1); the rest of the step is sumF32F64Go's. On AVX2 a 16-lane
+// vector is two registers: lanes 0-7 from the first 16 elements of a load,
+// lanes 8-15 from the second, the same lanes.
+
 // sumBF16F64Go is SumBF16F64's pure-Go twin: sumF32F64Go's loop over the
-// elements converted (exactly) to float32, dtype.BF16(x[i]).Float32().
+// elements converted (exactly) to float32, dtype.BF16(x[i]).Float32(),
+// the vectors of a main step taken even and odd (Note [Even and odd
+// bfloat16]).
 func sumBF16F64Go(x []uint16) float64 {
-	return sum16Go(x, func(y []float32, x []uint16) {
-		for i, v := range x {
-			y[i] = dtype.BF16(v).Float32()
+	var acc [16]float64
+	var y [256]float32
+	i := 0
+	for ; i+256 <= len(x); i += 256 {
+		for j := 0; j < 8; j++ {
+			for l := 0; l < 16; l++ {
+				y[32*j+l] = dtype.BF16(x[i+32*j+2*l]).Float32()
+				y[32*j+16+l] = dtype.BF16(x[i+32*j+2*l+1]).Float32()
+			}
 		}
-	})
+		sumStep(&acc, &y)
+	}
+	for k, v := range x[i:] {
+		y[k] = dtype.BF16(v).Float32()
+	}
+	return sumRest(&acc, y[:len(x)-i])
 }
 
 // sumF16F64Go is SumF16F64's pure-Go twin: sumF32F64Go's loop over the
@@ -627,4 +654,53 @@ func minAccF32Go(dst, x []float32) {
 			dst[i] = x[i]
 		}
 	}
+}
+
+// prodF32Go is ProdF32's pure-Go twin, on 16 lanes (Note [Sixteen lanes]),
+// its exact loop: four accumulators of 16 products,
+//
+//	a := [4][16]float32{} // every lane 1
+//	i := 0
+//	for ; i+64 <= len(x); i += 64 {
+//		a[k][l] *= x[i+16*k+l] // every k, l
+//	}
+//	for ; i+16 <= len(x); i += 16 {
+//		a[0][l] *= x[i+l]
+//	}
+//	a[0][l] = (a[0][l] * a[1][l]) * (a[2][l] * a[3][l])
+//	// lanes l with l+8, l+4, l+2, l+1, then the rest one by one
+func prodF32Go(x []float32) float32 {
+	var a [4][16]float32
+	for k := range a {
+		for l := range a[k] {
+			a[k][l] = 1
+		}
+	}
+	i := 0
+	for ; i+64 <= len(x); i += 64 {
+		for k := range a {
+			for l := range a[k] {
+				a[k][l] *= x[i+16*k+l]
+			}
+		}
+	}
+	for ; i+16 <= len(x); i += 16 {
+		for l := range a[0] {
+			a[0][l] *= x[i+l]
+		}
+	}
+	h := a[0]
+	for l := range h {
+		h[l] = (a[0][l] * a[1][l]) * (a[2][l] * a[3][l])
+	}
+	for w := 8; w > 0; w /= 2 {
+		for l := 0; l < w; l++ {
+			h[l] *= h[l+w]
+		}
+	}
+	s := h[0]
+	for ; i < len(x); i++ {
+		s *= x[i]
+	}
+	return s
 }

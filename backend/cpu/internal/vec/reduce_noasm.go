@@ -22,6 +22,10 @@ func MinF32(x []float32) (m float32, nan bool) { return minF32Go(x) }
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
 func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
 
+// ProdF32 returns Π x[i], multiplied in 16 lanes, 4 accumulators of
+// them, merged pairwise. Its exact order is prodF32Go's.
+func ProdF32(x []float32) float32 { return prodF32Go(x) }
+
 // MaxF64 is MaxF32 for float64. Its exact loop is maxF64Go's.
 func MaxF64(x []float64) (m float64, nan bool) { return maxF64Go(x) }
 

@@ -419,3 +419,56 @@ func TestMaxAccF32(t *testing.T) {
 		}
 	}
 }
+
+// TestProdF32 checks ProdF32 against its twin: on any values (an
+// overflow times 0 makes NaN in either order, so any NaN will do where one
+// is), and bit for bit on values near 1, whose products stay finite and
+// show every rounding; there the product also stays within n+6 roundings
+// of the exact one (computed in float64, whose own error is far smaller).
+func TestProdF32(t *testing.T) {
+	for _, n := range testLengths() {
+		x := newGuarded(n, rng.Intn(8), func(int) float32 { return randF32() })
+		x.save()
+		if g, w := ProdF32(x.s()), prodF32Go(x.s()); !sameF32(g, w, true) {
+			t.Fatalf("ProdF32 n=%d: got %v, want %v", n, g, w)
+		}
+		x.check(t, fmt.Sprintf("n=%d x", n), true)
+		y := newGuarded(n, rng.Intn(8), func(int) float32 { return float32(1 + rng.NormFloat64()/256) })
+		y.save()
+		g, w := ProdF32(y.s()), prodF32Go(y.s())
+		if math.Float32bits(g) != math.Float32bits(w) {
+			t.Fatalf("ProdF32 near 1, n=%d: got %v, want %v", n, g, w)
+		}
+		exact := 1.0
+		for _, v := range y.s() {
+			exact *= float64(v)
+		}
+		if e := math.Abs(float64(g)/exact - 1); e > float64(n+6)*0x1p-24 {
+			t.Fatalf("ProdF32 near 1, n=%d: got %v, exact %v (relative error %.3g)", n, g, exact, e)
+		}
+		y.check(t, fmt.Sprintf("n=%d y", n), true)
+	}
+}
+
+// TestSumBF16Order checks Note [Even and odd bfloat16] by hand on one
+// step of 256 elements, zero but for x[0] = 2^24 and a 1 at x[j]. With
+// j = 1 the 1 is lane 0 of vector 1, and the last float32 level adds
+// vector 0 and vector 1: 2^24 + 1 rounds to 2^24, the 1 is lost (had the
+// vectors been 16 elements in a row, x[1] would be lane 1 of vector 0 and
+// count in float64). With j = 2 it is lane 1 of vector 0 and counts.
+func TestSumBF16Order(t *testing.T) {
+	bf := func(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }
+	for _, c := range []struct {
+		j    int
+		want float64
+	}{{1, 1 << 24}, {2, 1<<24 + 1}, {16, 1<<24 + 1}} {
+		x := make([]uint16, 256)
+		x[0], x[c.j] = bf(1<<24), bf(1)
+		if g := SumBF16F64(x); g != c.want {
+			t.Errorf("SumBF16F64, 1 at %d: got %v, want %v", c.j, g, c.want)
+		}
+		if g := sumBF16F64Go(x); g != c.want {
+			t.Errorf("sumBF16F64Go, 1 at %d: got %v, want %v", c.j, g, c.want)
+		}
+	}
+}

@@ -173,14 +173,17 @@ sumSqF32F64AVX512_scalar_check:
 // func sumBF16F64AVX512(x []uint16) float64
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
 TEXT ·sumBF16F64AVX512(SB), NOSPLIT, $0-32
-	MOVQ   x_base+0(FP), AX
-	MOVQ   x_len+8(FP), CX
-	VXORPS Z0, Z0, Z0
-	VXORPS Z1, Z1, Z1
-	XORQ   DX, DX
-	MOVQ   CX, BX
-	ANDQ   $-256, BX
-	JMP    sumBF16F64AVX512_main_check
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VXORPS       Z0, Z0, Z0
+	VXORPS       Z1, Z1, Z1
+	XORQ         DX, DX
+	MOVL         $0xffff0000, BX
+	VMOVD        BX, X2
+	VPBROADCASTD X2, Z2
+	MOVQ         CX, BX
+	ANDQ         $-256, BX
+	JMP          sumBF16F64AVX512_main_check
 
 sumBF16F64AVX512_main:
 	PREFETCHT0    4096(AX)(DX*2)
@@ -191,58 +194,50 @@ sumBF16F64AVX512_main:
 	PREFETCHT0    4416(AX)(DX*2)
 	PREFETCHT0    4480(AX)(DX*2)
 	PREFETCHT0    4544(AX)(DX*2)
-	VPMOVZXWD     (AX)(DX*2), Z2
-	VPSLLD        $0x10, Z2, Z2
-	VPMOVZXWD     32(AX)(DX*2), Z3
-	VPSLLD        $0x10, Z3, Z3
-	VPMOVZXWD     64(AX)(DX*2), Z4
-	VPSLLD        $0x10, Z4, Z4
-	VPMOVZXWD     96(AX)(DX*2), Z5
-	VPSLLD        $0x10, Z5, Z5
-	VPMOVZXWD     128(AX)(DX*2), Z6
-	VPSLLD        $0x10, Z6, Z6
-	VPMOVZXWD     160(AX)(DX*2), Z7
-	VPSLLD        $0x10, Z7, Z7
-	VPMOVZXWD     192(AX)(DX*2), Z8
-	VPSLLD        $0x10, Z8, Z8
-	VPMOVZXWD     224(AX)(DX*2), Z9
-	VPSLLD        $0x10, Z9, Z9
-	VPMOVZXWD     256(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z2, Z2
-	VPMOVZXWD     288(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z3, Z3
-	VPMOVZXWD     320(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z4, Z4
-	VPMOVZXWD     352(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z5, Z5
-	VPMOVZXWD     384(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z6, Z6
-	VPMOVZXWD     416(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z7, Z7
-	VPMOVZXWD     448(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z8, Z8
-	VPMOVZXWD     480(AX)(DX*2), Z10
-	VPSLLD        $0x10, Z10, Z10
-	VADDPS        Z10, Z9, Z9
-	VADDPS        Z6, Z2, Z2
-	VADDPS        Z7, Z3, Z3
+	VMOVUPS       (AX)(DX*2), Z3
+	VPSLLD        $0x10, Z3, Z4
+	VPANDD        Z2, Z3, Z3
+	VMOVUPS       64(AX)(DX*2), Z5
+	VPSLLD        $0x10, Z5, Z6
+	VPANDD        Z2, Z5, Z5
+	VMOVUPS       128(AX)(DX*2), Z7
+	VPSLLD        $0x10, Z7, Z8
+	VPANDD        Z2, Z7, Z7
+	VMOVUPS       192(AX)(DX*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z2, Z9, Z9
+	VMOVUPS       256(AX)(DX*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z4, Z4
+	VADDPS        Z11, Z3, Z3
+	VMOVUPS       320(AX)(DX*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z6, Z6
+	VADDPS        Z11, Z5, Z5
+	VMOVUPS       384(AX)(DX*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z8, Z8
+	VADDPS        Z11, Z7, Z7
+	VMOVUPS       448(AX)(DX*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z10, Z10
+	VADDPS        Z11, Z9, Z9
 	VADDPS        Z8, Z4, Z4
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z10, Z6, Z6
 	VADDPS        Z9, Z5, Z5
-	VADDPS        Z4, Z2, Z2
+	VADDPS        Z6, Z4, Z4
 	VADDPS        Z5, Z3, Z3
-	VADDPS        Z3, Z2, Z2
-	VCVTPS2PD     Y2, Z3
-	VEXTRACTF64X4 $0x01, Z2, Y2
-	VCVTPS2PD     Y2, Z2
+	VADDPS        Z3, Z4, Z4
+	VCVTPS2PD     Y4, Z3
+	VEXTRACTF64X4 $0x01, Z4, Y4
+	VCVTPS2PD     Y4, Z4
 	VADDPD        Z3, Z0, Z0
-	VADDPD        Z2, Z1, Z1
+	VADDPD        Z4, Z1, Z1
 	ADDQ          $0x00000100, DX
 
 sumBF16F64AVX512_main_check:
@@ -750,5 +745,70 @@ accRows8F32F64AVX512_scalar:
 accRows8F32F64AVX512_scalar_check:
 	CMPQ R12, CX
 	JB   accRows8F32F64AVX512_scalar
+	VZEROUPPER
+	RET
+
+// func prodF32AVX512(x []float32) float32
+// Requires: AVX, AVX512F, AVX512VL, MMX+
+TEXT ·prodF32AVX512(SB), NOSPLIT, $0-28
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVL         $0x3f800000, DX
+	VMOVD        DX, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	XORQ         DX, DX
+	MOVQ         CX, BX
+	ANDQ         $-64, BX
+	JMP          prodF32AVX512_main_check
+
+prodF32AVX512_main:
+	PREFETCHT0 4096(AX)(DX*4)
+	PREFETCHT0 4160(AX)(DX*4)
+	PREFETCHT0 4224(AX)(DX*4)
+	PREFETCHT0 4288(AX)(DX*4)
+	VMULPS     (AX)(DX*4), Z0, Z0
+	VMULPS     64(AX)(DX*4), Z1, Z1
+	VMULPS     128(AX)(DX*4), Z2, Z2
+	VMULPS     192(AX)(DX*4), Z3, Z3
+	ADDQ       $0x00000040, DX
+
+prodF32AVX512_main_check:
+	CMPQ DX, BX
+	JB   prodF32AVX512_main
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JMP  prodF32AVX512_vector_check
+
+prodF32AVX512_vector:
+	VMULPS (AX)(DX*4), Z0, Z0
+	ADDQ   $0x00000010, DX
+
+prodF32AVX512_vector_check:
+	CMPQ          DX, BX
+	JB            prodF32AVX512_vector
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z2, Z2
+	VMULPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VMULPS        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMULPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMULSS        X1, X0, X0
+	JMP           prodF32AVX512_scalar_check
+
+prodF32AVX512_scalar:
+	VMULSS (AX)(DX*4), X0, X0
+	INCQ   DX
+
+prodF32AVX512_scalar_check:
+	CMPQ   DX, CX
+	JB     prodF32AVX512_scalar
+	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET

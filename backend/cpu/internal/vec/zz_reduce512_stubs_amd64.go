@@ -43,3 +43,8 @@ func indexF32AVX512(x []float32, v float32) int
 //
 //go:noescape
 func accRows8F32F64AVX512(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
+
+// prodF32AVX512 is prodF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func prodF32AVX512(x []float32) float32

@@ -1236,16 +1236,19 @@ sumSqF32F64AVX2_scalar_check:
 // func sumBF16F64AVX2(x []uint16) float64
 // Requires: AVX, AVX2, MMX+
 TEXT ·sumBF16F64AVX2(SB), NOSPLIT, $0-32
-	MOVQ   x_base+0(FP), AX
-	MOVQ   x_len+8(FP), CX
-	VXORPS Y0, Y0, Y0
-	VXORPS Y1, Y1, Y1
-	VXORPS Y2, Y2, Y2
-	VXORPS Y3, Y3, Y3
-	XORQ   DX, DX
-	MOVQ   CX, BX
-	ANDQ   $-256, BX
-	JMP    sumBF16F64AVX2_main_check
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	VXORPS       Y0, Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         DX, DX
+	MOVL         $0xffff0000, BX
+	VMOVD        BX, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         CX, BX
+	ANDQ         $-256, BX
+	JMP          sumBF16F64AVX2_main_check
 
 sumBF16F64AVX2_main:
 	PREFETCHT0   4096(AX)(DX*2)
@@ -1256,110 +1259,94 @@ sumBF16F64AVX2_main:
 	PREFETCHT0   4416(AX)(DX*2)
 	PREFETCHT0   4480(AX)(DX*2)
 	PREFETCHT0   4544(AX)(DX*2)
-	VPMOVZXWD    (AX)(DX*2), Y4
-	VPSLLD       $0x10, Y4, Y4
-	VPMOVZXWD    32(AX)(DX*2), Y5
-	VPSLLD       $0x10, Y5, Y5
-	VPMOVZXWD    64(AX)(DX*2), Y6
-	VPSLLD       $0x10, Y6, Y6
-	VPMOVZXWD    96(AX)(DX*2), Y7
-	VPSLLD       $0x10, Y7, Y7
-	VPMOVZXWD    128(AX)(DX*2), Y8
-	VPSLLD       $0x10, Y8, Y8
-	VPMOVZXWD    160(AX)(DX*2), Y9
-	VPSLLD       $0x10, Y9, Y9
-	VPMOVZXWD    192(AX)(DX*2), Y10
-	VPSLLD       $0x10, Y10, Y10
-	VPMOVZXWD    224(AX)(DX*2), Y11
-	VPSLLD       $0x10, Y11, Y11
-	VPMOVZXWD    256(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y4, Y4
-	VPMOVZXWD    288(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y5, Y5
-	VPMOVZXWD    320(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y6, Y6
-	VPMOVZXWD    352(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y7, Y7
-	VPMOVZXWD    384(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y8, Y8
-	VPMOVZXWD    416(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y9, Y9
-	VPMOVZXWD    448(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y10, Y10
-	VPMOVZXWD    480(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y11, Y11
-	VADDPS       Y8, Y4, Y4
-	VADDPS       Y9, Y5, Y5
+	VMOVUPS      (AX)(DX*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y4, Y5, Y5
+	VMOVUPS      64(AX)(DX*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y4, Y7, Y7
+	VMOVUPS      128(AX)(DX*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VMOVUPS      192(AX)(DX*2), Y11
+	VPSLLD       $0x10, Y11, Y12
+	VPAND        Y4, Y11, Y11
+	VMOVUPS      256(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y6, Y6
+	VADDPS       Y13, Y5, Y5
+	VMOVUPS      320(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y8, Y8
+	VADDPS       Y13, Y7, Y7
+	VMOVUPS      384(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y10, Y10
+	VADDPS       Y13, Y9, Y9
+	VMOVUPS      448(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y12, Y12
+	VADDPS       Y13, Y11, Y11
 	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y12, Y8, Y8
 	VADDPS       Y11, Y7, Y7
-	VADDPS       Y6, Y4, Y4
+	VADDPS       Y8, Y6, Y6
 	VADDPS       Y7, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VCVTPS2PD    X4, Y5
-	VEXTRACTF128 $0x01, Y4, X4
-	VCVTPS2PD    X4, Y4
+	VADDPS       Y5, Y6, Y6
+	VCVTPS2PD    X6, Y5
+	VEXTRACTF128 $0x01, Y6, X6
+	VCVTPS2PD    X6, Y6
 	VADDPD       Y5, Y0, Y0
-	VADDPD       Y4, Y1, Y1
-	VPMOVZXWD    16(AX)(DX*2), Y4
-	VPSLLD       $0x10, Y4, Y4
-	VPMOVZXWD    48(AX)(DX*2), Y5
-	VPSLLD       $0x10, Y5, Y5
-	VPMOVZXWD    80(AX)(DX*2), Y6
-	VPSLLD       $0x10, Y6, Y6
-	VPMOVZXWD    112(AX)(DX*2), Y7
-	VPSLLD       $0x10, Y7, Y7
-	VPMOVZXWD    144(AX)(DX*2), Y8
-	VPSLLD       $0x10, Y8, Y8
-	VPMOVZXWD    176(AX)(DX*2), Y9
-	VPSLLD       $0x10, Y9, Y9
-	VPMOVZXWD    208(AX)(DX*2), Y10
-	VPSLLD       $0x10, Y10, Y10
-	VPMOVZXWD    240(AX)(DX*2), Y11
-	VPSLLD       $0x10, Y11, Y11
-	VPMOVZXWD    272(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y4, Y4
-	VPMOVZXWD    304(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y5, Y5
-	VPMOVZXWD    336(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y6, Y6
-	VPMOVZXWD    368(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y7, Y7
-	VPMOVZXWD    400(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y8, Y8
-	VPMOVZXWD    432(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y9, Y9
-	VPMOVZXWD    464(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y10, Y10
-	VPMOVZXWD    496(AX)(DX*2), Y12
-	VPSLLD       $0x10, Y12, Y12
-	VADDPS       Y12, Y11, Y11
-	VADDPS       Y8, Y4, Y4
-	VADDPS       Y9, Y5, Y5
+	VADDPD       Y6, Y1, Y1
+	VMOVUPS      32(AX)(DX*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y4, Y5, Y5
+	VMOVUPS      96(AX)(DX*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y4, Y7, Y7
+	VMOVUPS      160(AX)(DX*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VMOVUPS      224(AX)(DX*2), Y11
+	VPSLLD       $0x10, Y11, Y12
+	VPAND        Y4, Y11, Y11
+	VMOVUPS      288(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y6, Y6
+	VADDPS       Y13, Y5, Y5
+	VMOVUPS      352(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y8, Y8
+	VADDPS       Y13, Y7, Y7
+	VMOVUPS      416(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y10, Y10
+	VADDPS       Y13, Y9, Y9
+	VMOVUPS      480(AX)(DX*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y12, Y12
+	VADDPS       Y13, Y11, Y11
 	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y12, Y8, Y8
 	VADDPS       Y11, Y7, Y7
-	VADDPS       Y6, Y4, Y4
+	VADDPS       Y8, Y6, Y6
 	VADDPS       Y7, Y5, Y5
-	VADDPS       Y5, Y4, Y4
-	VCVTPS2PD    X4, Y5
-	VEXTRACTF128 $0x01, Y4, X4
-	VCVTPS2PD    X4, Y4
+	VADDPS       Y5, Y6, Y6
+	VCVTPS2PD    X6, Y5
+	VEXTRACTF128 $0x01, Y6, X6
+	VCVTPS2PD    X6, Y6
 	VADDPD       Y5, Y2, Y2
-	VADDPD       Y4, Y3, Y3
+	VADDPD       Y6, Y3, Y3
 	ADDQ         $0x00000100, DX
 
 sumBF16F64AVX2_main_check:
@@ -1971,5 +1958,81 @@ accRows8F32F64AVX2_scalar:
 accRows8F32F64AVX2_scalar_check:
 	CMPQ R12, CX
 	JB   accRows8F32F64AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func prodF32AVX2(x []float32) float32
+// Requires: AVX, AVX2, MMX+
+TEXT ·prodF32AVX2(SB), NOSPLIT, $0-28
+	MOVQ         x_base+0(FP), AX
+	MOVQ         x_len+8(FP), CX
+	MOVL         $0x3f800000, DX
+	VMOVD        DX, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VMOVUPS      Y0, Y2
+	VMOVUPS      Y0, Y3
+	VMOVUPS      Y0, Y4
+	VMOVUPS      Y0, Y5
+	VMOVUPS      Y0, Y6
+	VMOVUPS      Y0, Y7
+	XORQ         DX, DX
+	MOVQ         CX, BX
+	ANDQ         $-64, BX
+	JMP          prodF32AVX2_main_check
+
+prodF32AVX2_main:
+	PREFETCHT0 4096(AX)(DX*4)
+	PREFETCHT0 4160(AX)(DX*4)
+	PREFETCHT0 4224(AX)(DX*4)
+	PREFETCHT0 4288(AX)(DX*4)
+	VMULPS     (AX)(DX*4), Y0, Y0
+	VMULPS     64(AX)(DX*4), Y2, Y2
+	VMULPS     128(AX)(DX*4), Y4, Y4
+	VMULPS     192(AX)(DX*4), Y6, Y6
+	VMULPS     32(AX)(DX*4), Y1, Y1
+	VMULPS     96(AX)(DX*4), Y3, Y3
+	VMULPS     160(AX)(DX*4), Y5, Y5
+	VMULPS     224(AX)(DX*4), Y7, Y7
+	ADDQ       $0x00000040, DX
+
+prodF32AVX2_main_check:
+	CMPQ DX, BX
+	JB   prodF32AVX2_main
+	MOVQ CX, BX
+	ANDQ $-16, BX
+	JMP  prodF32AVX2_vector_check
+
+prodF32AVX2_vector:
+	VMULPS (AX)(DX*4), Y0, Y0
+	VMULPS 32(AX)(DX*4), Y1, Y1
+	ADDQ   $0x00000010, DX
+
+prodF32AVX2_vector_check:
+	CMPQ         DX, BX
+	JB           prodF32AVX2_vector
+	VMULPS       Y2, Y0, Y0
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y4, Y0, Y0
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y7, Y5, Y5
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMULPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMULPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMULSS       X1, X0, X0
+	JMP          prodF32AVX2_scalar_check
+
+prodF32AVX2_scalar:
+	VMULSS (AX)(DX*4), X0, X0
+	INCQ   DX
+
+prodF32AVX2_scalar_check:
+	CMPQ   DX, CX
+	JB     prodF32AVX2_scalar
+	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
