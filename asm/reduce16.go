@@ -2,9 +2,10 @@ package main
 
 // This file generates the reduction primitives of package vec that are
 // defined on 16-lane vectors (Note [Sixteen lanes] in vec's reduce_go.go):
-// the float32 sums with float64 lanes (sumF32F64, sumSqF32F64), max and
-// min of float32 rows, the search of argmax (indexF32) and the outer sum
-// of eight rows (accRows8F32F64). Each is generated twice from the same
+// the float32 sums with float64 lanes (sumF32F64, sumSqF32F64, and of
+// bfloat16 and float16 rows), the float32 product (prodF32), max and min
+// of float32 rows, the search of argmax (indexF32) and the outer sum of
+// eight rows (accRows8F32F64). Each is generated twice from the same
 // code: for AVX-512 (-part reduce512: one ZMM register holds a 16-lane
 // vector; zz_reduce512_amd64.s, functions named ...AVX512) and for AVX2
 // (-part reduce: two YMM registers, lanes 0-7 and 8-15; in

@@ -120,7 +120,8 @@ func colsWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 }
 
 // Note [SIMD rows]
-// The float32/float64 sums, max and min of contiguous rows, and the
+// The float32/float64 sums, max and min of contiguous rows, the float32
+// product of contiguous rows (vec.ProdF32, 16 lanes), and the
 // outer-reduction sums across outputs, call internal/vec's primitives;
 // strided rows fall back to the generated loops. Max/Min with an index
 // take a row in blocks of argBlock elements: the extreme value of a block

@@ -16,8 +16,9 @@ import (
 //
 // Note [Sixteen lanes]
 //
-// The float32 row sums, max and min and the outer sum of eight rows
-// (SumF32F64, SumSqF32F64, MaxF32, MinF32, AccRows8F32F64; IndexF32 too,
+// The float32 row sums, products, max and min and the outer sum of eight
+// rows (SumF32F64, SumSqF32F64, ProdF32, MaxF32, MinF32, AccRows8F32F64;
+// SumBF16F64 and SumF16F64 on their converted elements; IndexF32 too,
 // whose result does not depend on lanes) are defined on vectors of 16
 // lanes, the width of an AVX-512 register: with AVX-512 (asm/reduce16.go,
 // zz_reduce512_amd64.s) a vector is one ZMM register, with AVX2 two YMM
