@@ -519,6 +519,10 @@ type ekernel struct {
 	unroll int
 	fix    bool // has a slow path: returns bool
 	swap   bool // the body takes the two inputs in the other order
+	// stream: whole vectors of dst are stored with non-temporal stores
+	// (dst vector-aligned; the masked tail stores as usual), and the
+	// kernel ends with SFENCE.
+	stream bool
 	doc    string
 }
 
@@ -617,6 +621,14 @@ func (g *egen) store(r val, v int) {
 
 // storeVec stores register r (any width) to m, under the tail mask if any.
 func (g *egen) storeVec(r reg.Register, m Mem, size int) {
+	if g.tail == nil && g.k.stream && size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes {
+		if size == 4 {
+			VMOVNTPS(r, m)
+		} else {
+			VMOVNTPD(r, m)
+		}
+		return
+	}
 	if g.tail == nil {
 		if g.e.isa.evex() {
 			VMOVDQU64(r, m)
@@ -830,6 +842,9 @@ func (k *ekernel) generate() {
 		SETNE(r)
 		Store(r, ReturnIndex(0))
 	}
+	if k.stream {
+		SFENCE()
+	}
 	VZEROUPPER()
 	RET()
 }
@@ -866,7 +881,11 @@ func (g *egen) bufferTail(rem reg.Register, slices []int) {
 		g.ptr[p] = at
 	}
 	XORQ(g.i, g.i)
+	// the buffer on the stack need not be aligned: ordinary stores
+	st := k.stream
+	k.stream = false
 	g.vector(0)
+	k.stream = st
 	g.copyBytes(dstAt, g.ptr[0], rem, size(0))
 }
 

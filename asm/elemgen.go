@@ -45,6 +45,11 @@ type efunc struct {
 	// the comparison that gives s∘a as a∘'s.
 	comm   bool
 	mirror string
+	// stream: a unary function that also has <stem><T>Stream kernels,
+	// which store dst with non-temporal stores (Note [Non-temporal
+	// stores] in vec's stream_amd64.go); their Go wrappers are vec's
+	// stream_amd64.go's, which align dst first.
+	stream bool
 }
 
 var efuncs []*efunc
@@ -136,6 +141,14 @@ func genElem(api string) {
 						body: f.body, unroll: unroll, fix: f.fix, swap: v.swap,
 						doc: fmt.Sprintf("%s is %s in %s; see there for the exact loop.", name, f.exported(v, t), s.name),
 					}).generate()
+					if f.stream && f.kind == kUnary && !f.fix {
+						sname := lowerFirst(f.exported(v, t)) + "Stream" + s.name
+						(&ekernel{
+							fname: sname, isa: s, ct: ct, dst: dst, ins: v.ins,
+							body: f.body, unroll: unroll, stream: true,
+							doc: fmt.Sprintf("%s is %s in %s with non-temporal stores: dst must be %d-byte aligned.", sname, f.exported(v, t), s.name, s.bytes),
+						}).generate()
+					}
 				}
 			}
 		}

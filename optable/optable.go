@@ -255,10 +255,10 @@ type SIMD struct {
 	// Types lists the loop dtypes of Unary and Binary (float16 and
 	// bfloat16 run float32's); zero means float32 alone.
 	Types DTypes
-	// Stream: vec also has the Unary family's <Unary>F32Stream variant,
-	// which store with non-temporal stores (Note [Streaming stores] in
-	// backend/cpu).
-	Stream bool
+	// Stream lists the loop dtypes T (float32, float64) for which vec
+	// also has the Unary family's <Unary><T>Stream variant, which stores
+	// with non-temporal stores (Note [Streaming stores] in backend/cpu).
+	Stream DTypes
 	// Arith names the CPU's float32 and float64 arithmetic family ("add",
 	// "sub", "mul", "div"), which runs vec's vector-vector,
 	// vector-scalar and scalar-vector primitives and their streaming

@@ -53,7 +53,7 @@ var (
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
 	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
-	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: true}}, viaFloat64("Exp"))
+	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, viaFloat64("Exp"))
 	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
 	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Expm1", Types: Floats}, IntToFloat: true}, viaFloat64("Expm1"))
 	Log        = unary("log", "Log", "the natural logarithm of x", Op{Grad: []string{"g.Div(x)"}, SIMD: SIMD{Unary: "Log", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
@@ -72,11 +72,11 @@ var (
 	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atan"))
 	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true}, viaFloat64("Sinh"))
 	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true}, viaFloat64("Cosh"))
-	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: true}}, viaFloat64("Tanh"))
+	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: Of(dtype.Float32)}}, viaFloat64("Tanh"))
 	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asinh"))
 	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Acosh"))
 	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atanh"))
-	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: true}},
+	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
 	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
@@ -86,7 +86,7 @@ var (
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
-		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Stream: true}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Stream: Of(dtype.Float32)}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
 		loop(Floats, "T(elem.Gelu(float64(a)))"))
 	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, SIMD: SIMD{Unary: "Silu", Types: Floats}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
 	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs

@@ -299,6 +299,13 @@ func simdExpF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdExpF64Stream is exp's streaming SIMD loop for float64.
+func simdExpF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ExpF64Stream, p, s, n)) {
+		loopExpF[float64](p, s, n, args)
+	}
+}
+
 // loopExp2F computes T(math.Exp2(float64(a))) for float32, float64.
 func loopExp2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -5818,7 +5825,7 @@ func init() {
 	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
 	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: loopSignSF[float32], dtype.Float64: loopSignSF[float64]}
 	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: simdExpF64}
-	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream}
+	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream, dtype.Float64: simdExpF64Stream}
 	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: simdExp2F32, dtype.Float64: simdExp2F64}
 	pointwiseLoops[optable.Expm1.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpm1F32, dtype.Float64: simdExpm1F64}
 	pointwiseLoops[optable.Log.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogF32, dtype.Float64: simdLogF64}

@@ -46,7 +46,7 @@ func simdTypes(op *optable.Op) []dtype.DType {
 func streamTypes(op *optable.Op) []dtype.DType {
 	var r []dtype.DType
 	for _, d := range simdTypes(op) {
-		if arithFor(op, d) || op.SIMD.Stream && d == dtype.Float32 {
+		if arithFor(op, d) || op.SIMD.Stream.Has(d) {
 			r = append(r, d)
 		}
 	}

@@ -343,3 +343,30 @@ func GeluF32Stream(dst, x []float32) {
 	x = x[:len(dst)]
 	geluF32StreamAVX2(dst, x)
 }
+
+// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF64's: the elementwise kernel generator's stream
+// kernels store whole vectors only, so the leading elements up to dst's
+// first vector-aligned address (64 bytes with AVX-512, 32 with AVX2) run
+// ExpF64 itself here.
+func ExpF64Stream(dst, x []float64) {
+	if !streamable(dst) {
+		ExpF64(dst, x)
+		return
+	}
+	x = x[:len(dst)]
+	align := uintptr(32)
+	if useAVX512 {
+		align = 64
+	}
+	head := int((align - uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%align) % align / 8)
+	head = min(head, len(dst))
+	ExpF64(dst[:head], x[:head])
+	dst, x = dst[head:], x[head:]
+	if useAVX512 {
+		expF64StreamAVX512(dst, x)
+	} else {
+		expF64StreamAVX2(dst, x)
+	}
+}

@@ -1004,6 +1004,11 @@ func geScalarU8AVX2(dst []bool, a []uint8, s uint8)
 //go:noescape
 func expF64AVX2(dst []float64, x []float64)
 
+// expF64StreamAVX2 is ExpF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func expF64StreamAVX2(dst []float64, x []float64)
+
 // expm1F32AVX2 is Expm1F32 in AVX2; see there for the exact loop.
 //
 //go:noescape
@@ -2203,6 +2208,11 @@ func geScalarU8AVX512(dst []bool, a []uint8, s uint8)
 //
 //go:noescape
 func expF64AVX512(dst []float64, x []float64)
+
+// expF64StreamAVX512 is ExpF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func expF64StreamAVX512(dst []float64, x []float64)
 
 // expm1F32AVX512 is Expm1F32 in AVX512; see there for the exact loop.
 //
