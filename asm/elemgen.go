@@ -124,6 +124,9 @@ func genElem(api string) {
 					if f.via64 && t == eF32 {
 						ct = eF64
 					}
+					if t == eBF16 {
+						ct = eF32
+					}
 					dst := t
 					if f.kind == kCompare {
 						dst = eBool

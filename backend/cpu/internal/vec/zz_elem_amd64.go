@@ -1892,6 +1892,178 @@ func ScalarXorU8(dst []uint8, a []uint8, s uint8) {
 	XorScalarU8(dst, a, s)
 }
 
+// AddBF16 sets dst[i] = a[i] + b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Add).
+func AddBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		addBF16AVX512(dst, a, b)
+	case useAVX2:
+		addBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Add)
+	}
+}
+
+// AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
+func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		addScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		addScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Add)
+	}
+}
+
+// ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Add).
+func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarAddBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarAddBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Add)
+	}
+}
+
+// SubBF16 sets dst[i] = a[i] - b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Sub).
+func SubBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		subBF16AVX512(dst, a, b)
+	case useAVX2:
+		subBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Sub)
+	}
+}
+
+// SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Sub).
+func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		subScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		subScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Sub)
+	}
+}
+
+// ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
+func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarSubBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarSubBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Sub)
+	}
+}
+
+// MulBF16 sets dst[i] = a[i] * b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Mul).
+func MulBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		mulBF16AVX512(dst, a, b)
+	case useAVX2:
+		mulBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Mul)
+	}
+}
+
+// MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
+func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		mulScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		mulScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Mul)
+	}
+}
+
+// ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Mul).
+func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarMulBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarMulBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Mul)
+	}
+}
+
+// DivBF16 sets dst[i] = a[i] / b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Div).
+func DivBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		divBF16AVX512(dst, a, b)
+	case useAVX2:
+		divBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Div)
+	}
+}
+
+// DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Div).
+func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		divScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		divScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Div)
+	}
+}
+
+// ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
+func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarDivBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarDivBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Div)
+	}
+}
+
 // EqF32 sets dst[i] = a[i] == b[i].
 // Its exact loop is binaryGo(dst, a, b, elEq[float32]).
 func EqF32(dst []bool, a []float32, b []float32) {

@@ -11600,6 +11600,2068 @@ xorScalarU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·addBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16AVX2_check_unrolled
+
+addBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+addBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addBF16AVX2_check_vector
+
+addBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+addBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     addBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  addBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addBF16AVX2_copy1
+
+addBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  addBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addBF16AVX2_copy3
+
+addBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  addBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addBF16AVX2_copy5
+
+addBF16AVX2_copied6:
+addBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_1<>+0(SB)/4, $0x00000001
+DATA elc32_4_1<>+4(SB)/4, $0x00000001
+DATA elc32_4_1<>+8(SB)/4, $0x00000001
+DATA elc32_4_1<>+12(SB)/4, $0x00000001
+DATA elc32_4_1<>+16(SB)/4, $0x00000001
+DATA elc32_4_1<>+20(SB)/4, $0x00000001
+DATA elc32_4_1<>+24(SB)/4, $0x00000001
+DATA elc32_4_1<>+28(SB)/4, $0x00000001
+GLOBL elc32_4_1<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_7fff<>+0(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+4(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+8(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+12(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+16(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+20(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+24(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+28(SB)/4, $0x00007fff
+GLOBL elc32_4_7fff<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_40<>+0(SB)/4, $0x00000040
+DATA elc32_4_40<>+4(SB)/4, $0x00000040
+DATA elc32_4_40<>+8(SB)/4, $0x00000040
+DATA elc32_4_40<>+12(SB)/4, $0x00000040
+DATA elc32_4_40<>+16(SB)/4, $0x00000040
+DATA elc32_4_40<>+20(SB)/4, $0x00000040
+DATA elc32_4_40<>+24(SB)/4, $0x00000040
+DATA elc32_4_40<>+28(SB)/4, $0x00000040
+GLOBL elc32_4_40<>(SB), RODATA|NOPTR, $32
+
+// func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·addScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16AVX2_check_unrolled
+
+addScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+addScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarBF16AVX2_check_vector
+
+addScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+addScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarBF16AVX2_copy1
+
+addScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarBF16AVX2_copy3
+
+addScalarBF16AVX2_copied4:
+addScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarAddBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16AVX2_check_unrolled
+
+scalarAddBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarAddBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarAddBF16AVX2_check_vector
+
+scalarAddBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarAddBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarAddBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarAddBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarAddBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAddBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAddBF16AVX2_copy1
+
+scalarAddBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarAddBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAddBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAddBF16AVX2_copy3
+
+scalarAddBF16AVX2_copied4:
+scalarAddBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func subBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·subBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16AVX2_check_unrolled
+
+subBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+subBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subBF16AVX2_check_vector
+
+subBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+subBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     subBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  subBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subBF16AVX2_copy1
+
+subBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  subBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subBF16AVX2_copy3
+
+subBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  subBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subBF16AVX2_copy5
+
+subBF16AVX2_copied6:
+subBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·subScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16AVX2_check_unrolled
+
+subScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+subScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarBF16AVX2_check_vector
+
+subScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+subScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarBF16AVX2_copy1
+
+subScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarBF16AVX2_copy3
+
+subScalarBF16AVX2_copied4:
+subScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarSubBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16AVX2_check_unrolled
+
+scalarSubBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarSubBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubBF16AVX2_check_vector
+
+scalarSubBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarSubBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubBF16AVX2_copy1
+
+scalarSubBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarSubBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubBF16AVX2_copy3
+
+scalarSubBF16AVX2_copied4:
+scalarSubBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·mulBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16AVX2_check_unrolled
+
+mulBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+mulBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulBF16AVX2_check_vector
+
+mulBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+mulBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     mulBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulBF16AVX2_copy1
+
+mulBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulBF16AVX2_copy3
+
+mulBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulBF16AVX2_copy5
+
+mulBF16AVX2_copied6:
+mulBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16AVX2_check_unrolled
+
+mulScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+mulScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarBF16AVX2_check_vector
+
+mulScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+mulScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarBF16AVX2_copy1
+
+mulScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarBF16AVX2_copy3
+
+mulScalarBF16AVX2_copied4:
+mulScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarMulBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16AVX2_check_unrolled
+
+scalarMulBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarMulBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarMulBF16AVX2_check_vector
+
+scalarMulBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarMulBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarMulBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarMulBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarMulBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarMulBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarMulBF16AVX2_copy1
+
+scalarMulBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarMulBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarMulBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarMulBF16AVX2_copy3
+
+scalarMulBF16AVX2_copied4:
+scalarMulBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·divBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16AVX2_check_unrolled
+
+divBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+divBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  divBF16AVX2_check_vector
+
+divBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+divBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      divBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     divBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+divBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  divBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  divBF16AVX2_copy1
+
+divBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+divBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  divBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  divBF16AVX2_copy3
+
+divBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  divBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divBF16AVX2_copy5
+
+divBF16AVX2_copied6:
+divBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·divScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16AVX2_check_unrolled
+
+divScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+divScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  divScalarBF16AVX2_check_vector
+
+divScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+divScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      divScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     divScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+divScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  divScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  divScalarBF16AVX2_copy1
+
+divScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  divScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divScalarBF16AVX2_copy3
+
+divScalarBF16AVX2_copied4:
+divScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarDivBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16AVX2_check_unrolled
+
+scalarDivBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarDivBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarDivBF16AVX2_check_vector
+
+scalarDivBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarDivBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarDivBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarDivBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarDivBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarDivBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarDivBF16AVX2_copy1
+
+scalarDivBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarDivBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarDivBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarDivBF16AVX2_copy3
+
+scalarDivBF16AVX2_copied4:
+scalarDivBF16AVX2_done:
+	VZEROUPPER
+	RET
+
 // func eqF32AVX2(dst []bool, a []float32, b []float32)
 // Requires: AVX, AVX2
 TEXT ·eqF32AVX2(SB), NOSPLIT, $96-72
@@ -37102,6 +39164,1256 @@ xorScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 xorScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·addBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16AVX512_check_unrolled
+
+addBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addBF16AVX512_check_vector
+
+addBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+addBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         addBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+addBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_4_1<>+0(SB)/4, $0x00000001
+DATA elc64_4_1<>+4(SB)/4, $0x00000001
+DATA elc64_4_1<>+8(SB)/4, $0x00000001
+DATA elc64_4_1<>+12(SB)/4, $0x00000001
+DATA elc64_4_1<>+16(SB)/4, $0x00000001
+DATA elc64_4_1<>+20(SB)/4, $0x00000001
+DATA elc64_4_1<>+24(SB)/4, $0x00000001
+DATA elc64_4_1<>+28(SB)/4, $0x00000001
+DATA elc64_4_1<>+32(SB)/4, $0x00000001
+DATA elc64_4_1<>+36(SB)/4, $0x00000001
+DATA elc64_4_1<>+40(SB)/4, $0x00000001
+DATA elc64_4_1<>+44(SB)/4, $0x00000001
+DATA elc64_4_1<>+48(SB)/4, $0x00000001
+DATA elc64_4_1<>+52(SB)/4, $0x00000001
+DATA elc64_4_1<>+56(SB)/4, $0x00000001
+DATA elc64_4_1<>+60(SB)/4, $0x00000001
+GLOBL elc64_4_1<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_4_7fff<>+0(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+4(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+8(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+12(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+16(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+20(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+24(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+28(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+32(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+36(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+40(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+44(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+48(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+52(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+56(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+60(SB)/4, $0x00007fff
+GLOBL elc64_4_7fff<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_4_40<>+0(SB)/4, $0x00000040
+DATA elc64_4_40<>+4(SB)/4, $0x00000040
+DATA elc64_4_40<>+8(SB)/4, $0x00000040
+DATA elc64_4_40<>+12(SB)/4, $0x00000040
+DATA elc64_4_40<>+16(SB)/4, $0x00000040
+DATA elc64_4_40<>+20(SB)/4, $0x00000040
+DATA elc64_4_40<>+24(SB)/4, $0x00000040
+DATA elc64_4_40<>+28(SB)/4, $0x00000040
+DATA elc64_4_40<>+32(SB)/4, $0x00000040
+DATA elc64_4_40<>+36(SB)/4, $0x00000040
+DATA elc64_4_40<>+40(SB)/4, $0x00000040
+DATA elc64_4_40<>+44(SB)/4, $0x00000040
+DATA elc64_4_40<>+48(SB)/4, $0x00000040
+DATA elc64_4_40<>+52(SB)/4, $0x00000040
+DATA elc64_4_40<>+56(SB)/4, $0x00000040
+DATA elc64_4_40<>+60(SB)/4, $0x00000040
+GLOBL elc64_4_40<>(SB), RODATA|NOPTR, $64
+
+// func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·addScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16AVX512_check_unrolled
+
+addScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarBF16AVX512_check_vector
+
+addScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+addScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+addScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarAddBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16AVX512_check_unrolled
+
+scalarAddBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarAddBF16AVX512_check_vector
+
+scalarAddBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarAddBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarAddBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarAddBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarAddBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func subBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·subBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16AVX512_check_unrolled
+
+subBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subBF16AVX512_check_vector
+
+subBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+subBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         subBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+subBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·subScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16AVX512_check_unrolled
+
+subScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarBF16AVX512_check_vector
+
+subScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+subScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+subScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarSubBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16AVX512_check_unrolled
+
+scalarSubBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubBF16AVX512_check_vector
+
+scalarSubBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarSubBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarSubBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16AVX512_check_unrolled
+
+mulBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulBF16AVX512_check_vector
+
+mulBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+mulBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         mulBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+mulBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16AVX512_check_unrolled
+
+mulScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarBF16AVX512_check_vector
+
+mulScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+mulScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+mulScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarMulBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16AVX512_check_unrolled
+
+scalarMulBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarMulBF16AVX512_check_vector
+
+scalarMulBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarMulBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarMulBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarMulBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarMulBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·divBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16AVX512_check_unrolled
+
+divBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  divBF16AVX512_check_vector
+
+divBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+divBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          divBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         divBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+divBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·divScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16AVX512_check_unrolled
+
+divScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  divScalarBF16AVX512_check_vector
+
+divScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+divScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          divScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         divScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+divScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarDivBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16AVX512_check_unrolled
+
+scalarDivBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarDivBF16AVX512_check_vector
+
+scalarDivBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarDivBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarDivBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarDivBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarDivBF16AVX512_done:
 	VZEROUPPER
 	RET
 

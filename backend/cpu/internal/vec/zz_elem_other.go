@@ -928,6 +928,78 @@ func ScalarXorU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elXor[uint8])
 }
 
+// AddBF16 sets dst[i] = a[i] + b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Add).
+func AddBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Add)
+}
+
+// AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
+func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Add)
+}
+
+// ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Add).
+func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Add)
+}
+
+// SubBF16 sets dst[i] = a[i] - b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Sub).
+func SubBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Sub)
+}
+
+// SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Sub).
+func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Sub)
+}
+
+// ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
+func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Sub)
+}
+
+// MulBF16 sets dst[i] = a[i] * b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Mul).
+func MulBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Mul)
+}
+
+// MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
+func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Mul)
+}
+
+// ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Mul).
+func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Mul)
+}
+
+// DivBF16 sets dst[i] = a[i] / b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Div).
+func DivBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Div)
+}
+
+// DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Div).
+func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Div)
+}
+
+// ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
+func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Div)
+}
+
 // EqF32 sets dst[i] = a[i] == b[i].
 // Its exact loop is binaryGo(dst, a, b, elEq[float32]).
 func EqF32(dst []bool, a []float32, b []float32) {
