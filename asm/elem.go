@@ -658,10 +658,10 @@ func (g *egen) toBF16(r reg.Register) reg.Register {
 // storeVec stores register r (any width) to m, under the tail mask if any.
 func (g *egen) storeVec(r reg.Register, m Mem, size int) {
 	if g.tail == nil && g.k.stream && size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes {
-		if size == 4 {
-			VMOVNTPS(r, m)
-		} else {
+		if size == 8 {
 			VMOVNTPD(r, m)
+		} else { // integers too: the store moves bits
+			VMOVNTPS(r, m)
 		}
 		return
 	}

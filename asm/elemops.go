@@ -86,11 +86,11 @@ func elemOps() {
 		}}).add()
 
 	// integer arithmetic (float add, sub and mul are vec.go's)
-	(&efunc{stem: "Add", kind: kBinary, types: intTypes, expr: "%s + %s", comm: true, gofn: "elAdd[%[2]s]",
+	(&efunc{stem: "Add", kind: kBinary, types: intTypes, stream: true, expr: "%s + %s", comm: true, gofn: "elAdd[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.IAdd(in[0], in[1])) }}).add()
-	(&efunc{stem: "Sub", kind: kBinary, types: intTypes, expr: "%s - %s", gofn: "elSub[%[2]s]",
+	(&efunc{stem: "Sub", kind: kBinary, types: intTypes, stream: true, expr: "%s - %s", gofn: "elSub[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.ISub(in[0], in[1])) }}).add()
-	(&efunc{stem: "Mul", kind: kBinary, types: intTypes, expr: "%s * %s", comm: true, gofn: "elMul[%[2]s]",
+	(&efunc{stem: "Mul", kind: kBinary, types: intTypes, stream: true, expr: "%s * %s", comm: true, gofn: "elMul[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.IMul(in[0], in[1])) }}).add()
 	(&efunc{stem: "And", kind: kBinary, types: intTypes, expr: "%s & %s", comm: true, gofn: "elAnd[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.And(in[0], in[1])) }}).add()

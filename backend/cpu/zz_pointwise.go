@@ -1901,9 +1901,23 @@ func simdAddU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddU8Stream is add's streaming SIMD loop for uint8.
+func simdAddU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddU8Stream, vec.AddScalarU8Stream, vec.ScalarAddU8Stream, p, s, n)) {
+		loopAddI[uint8](p, s, n, args)
+	}
+}
+
 // simdAddI8 is add's SIMD loop for int8.
 func simdAddI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.AddI8, vec.AddScalarI8, vec.ScalarAddI8, p, s, n)) {
+		loopAddI[int8](p, s, n, args)
+	}
+}
+
+// simdAddI8Stream is add's streaming SIMD loop for int8.
+func simdAddI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI8Stream, vec.AddScalarI8Stream, vec.ScalarAddI8Stream, p, s, n)) {
 		loopAddI[int8](p, s, n, args)
 	}
 }
@@ -1915,6 +1929,13 @@ func simdAddI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddI16Stream is add's streaming SIMD loop for int16.
+func simdAddI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI16Stream, vec.AddScalarI16Stream, vec.ScalarAddI16Stream, p, s, n)) {
+		loopAddI[int16](p, s, n, args)
+	}
+}
+
 // simdAddI32 is add's SIMD loop for int32.
 func simdAddI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.AddI32, vec.AddScalarI32, vec.ScalarAddI32, p, s, n)) {
@@ -1922,9 +1943,23 @@ func simdAddI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddI32Stream is add's streaming SIMD loop for int32.
+func simdAddI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI32Stream, vec.AddScalarI32Stream, vec.ScalarAddI32Stream, p, s, n)) {
+		loopAddI[int32](p, s, n, args)
+	}
+}
+
 // simdAddI64 is add's SIMD loop for int64.
 func simdAddI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.AddI64, vec.AddScalarI64, vec.ScalarAddI64, p, s, n)) {
+		loopAddI[int64](p, s, n, args)
+	}
+}
+
+// simdAddI64Stream is add's streaming SIMD loop for int64.
+func simdAddI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI64Stream, vec.AddScalarI64Stream, vec.ScalarAddI64Stream, p, s, n)) {
 		loopAddI[int64](p, s, n, args)
 	}
 }
@@ -2140,9 +2175,23 @@ func simdSubU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubU8Stream is sub's streaming SIMD loop for uint8.
+func simdSubU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubU8Stream, vec.SubScalarU8Stream, vec.ScalarSubU8Stream, p, s, n)) {
+		loopSubI[uint8](p, s, n, args)
+	}
+}
+
 // simdSubI8 is sub's SIMD loop for int8.
 func simdSubI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.SubI8, vec.SubScalarI8, vec.ScalarSubI8, p, s, n)) {
+		loopSubI[int8](p, s, n, args)
+	}
+}
+
+// simdSubI8Stream is sub's streaming SIMD loop for int8.
+func simdSubI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI8Stream, vec.SubScalarI8Stream, vec.ScalarSubI8Stream, p, s, n)) {
 		loopSubI[int8](p, s, n, args)
 	}
 }
@@ -2154,6 +2203,13 @@ func simdSubI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubI16Stream is sub's streaming SIMD loop for int16.
+func simdSubI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI16Stream, vec.SubScalarI16Stream, vec.ScalarSubI16Stream, p, s, n)) {
+		loopSubI[int16](p, s, n, args)
+	}
+}
+
 // simdSubI32 is sub's SIMD loop for int32.
 func simdSubI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.SubI32, vec.SubScalarI32, vec.ScalarSubI32, p, s, n)) {
@@ -2161,9 +2217,23 @@ func simdSubI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubI32Stream is sub's streaming SIMD loop for int32.
+func simdSubI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI32Stream, vec.SubScalarI32Stream, vec.ScalarSubI32Stream, p, s, n)) {
+		loopSubI[int32](p, s, n, args)
+	}
+}
+
 // simdSubI64 is sub's SIMD loop for int64.
 func simdSubI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.SubI64, vec.SubScalarI64, vec.ScalarSubI64, p, s, n)) {
+		loopSubI[int64](p, s, n, args)
+	}
+}
+
+// simdSubI64Stream is sub's streaming SIMD loop for int64.
+func simdSubI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI64Stream, vec.SubScalarI64Stream, vec.ScalarSubI64Stream, p, s, n)) {
 		loopSubI[int64](p, s, n, args)
 	}
 }
@@ -2283,9 +2353,23 @@ func simdMulU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMulU8Stream is mul's streaming SIMD loop for uint8.
+func simdMulU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulU8Stream, vec.MulScalarU8Stream, vec.ScalarMulU8Stream, p, s, n)) {
+		loopMulN[uint8](p, s, n, args)
+	}
+}
+
 // simdMulI8 is mul's SIMD loop for int8.
 func simdMulI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MulI8, vec.MulScalarI8, vec.ScalarMulI8, p, s, n)) {
+		loopMulN[int8](p, s, n, args)
+	}
+}
+
+// simdMulI8Stream is mul's streaming SIMD loop for int8.
+func simdMulI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI8Stream, vec.MulScalarI8Stream, vec.ScalarMulI8Stream, p, s, n)) {
 		loopMulN[int8](p, s, n, args)
 	}
 }
@@ -2297,6 +2381,13 @@ func simdMulI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMulI16Stream is mul's streaming SIMD loop for int16.
+func simdMulI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI16Stream, vec.MulScalarI16Stream, vec.ScalarMulI16Stream, p, s, n)) {
+		loopMulN[int16](p, s, n, args)
+	}
+}
+
 // simdMulI32 is mul's SIMD loop for int32.
 func simdMulI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MulI32, vec.MulScalarI32, vec.ScalarMulI32, p, s, n)) {
@@ -2304,9 +2395,23 @@ func simdMulI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMulI32Stream is mul's streaming SIMD loop for int32.
+func simdMulI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI32Stream, vec.MulScalarI32Stream, vec.ScalarMulI32Stream, p, s, n)) {
+		loopMulN[int32](p, s, n, args)
+	}
+}
+
 // simdMulI64 is mul's SIMD loop for int64.
 func simdMulI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MulI64, vec.MulScalarI64, vec.ScalarMulI64, p, s, n)) {
+		loopMulN[int64](p, s, n, args)
+	}
+}
+
+// simdMulI64Stream is mul's streaming SIMD loop for int64.
+func simdMulI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI64Stream, vec.MulScalarI64Stream, vec.ScalarMulI64Stream, p, s, n)) {
 		loopMulN[int64](p, s, n, args)
 	}
 }
@@ -5872,11 +5977,11 @@ func init() {
 	pointwiseLoops[optable.IsFinite.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsFiniteBI[bool], dtype.Uint8: loopIsFiniteBI[uint8], dtype.Int8: loopIsFiniteBI[int8], dtype.Int16: loopIsFiniteBI[int16], dtype.Int32: loopIsFiniteBI[int32], dtype.Int64: loopIsFiniteBI[int64], dtype.Float32: loopIsFiniteF[float32], dtype.Float64: loopIsFiniteF[float64]}
 	pointwiseLoops[optable.Signbit.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignbitB[bool], dtype.Uint8: loopSignbitI[uint8], dtype.Int8: loopSignbitI[int8], dtype.Int16: loopSignbitI[int16], dtype.Int32: loopSignbitI[int32], dtype.Int64: loopSignbitI[int64], dtype.Float32: loopSignbitF[float32], dtype.Float64: loopSignbitF[float64]}
 	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: simdAddU8, dtype.Int8: simdAddI8, dtype.Int16: simdAddI16, dtype.Int32: simdAddI32, dtype.Int64: simdAddI64, dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
-	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
+	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAddU8Stream, dtype.Int8: simdAddI8Stream, dtype.Int16: simdAddI16Stream, dtype.Int32: simdAddI32Stream, dtype.Int64: simdAddI64Stream, dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
 	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
-	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
+	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
 	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
-	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
+	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
 	pointwiseLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32, dtype.Float64: simdDivF64}

@@ -344,29 +344,22 @@ func GeluF32Stream(dst, x []float32) {
 	geluF32StreamAVX2(dst, x)
 }
 
-// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
-// [Non-temporal stores]), for outputs far larger than the caches.
-// Its exact loop is ExpF64's: the elementwise kernel generator's stream
-// kernels store whole vectors only, so the leading elements up to dst's
-// first vector-aligned address (64 bytes with AVX-512, 32 with AVX2) run
-// ExpF64 itself here.
-func ExpF64Stream(dst, x []float64) {
-	if !streamable(dst) {
-		ExpF64(dst, x)
-		return
+// streamHead returns how many leading elements of dst lie before its first
+// vector-aligned address (64 bytes with AVX-512, 32 with AVX2), at most
+// len(dst): the elementwise kernels' Stream wrappers run the plain kernel
+// on those. It returns -1 where no streaming kernel may run: without AVX2,
+// or when dst's address is not a multiple of the element size (it never
+// aligns).
+func streamHead[T any](dst []T) int {
+	var z T
+	es := unsafe.Sizeof(z)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	if !useAVX2 || at%es != 0 {
+		return -1
 	}
-	x = x[:len(dst)]
 	align := uintptr(32)
 	if useAVX512 {
 		align = 64
 	}
-	head := int((align - uintptr(unsafe.Pointer(unsafe.SliceData(dst)))%align) % align / 8)
-	head = min(head, len(dst))
-	ExpF64(dst[:head], x[:head])
-	dst, x = dst[head:], x[head:]
-	if useAVX512 {
-		expF64StreamAVX512(dst, x)
-	} else {
-		expF64StreamAVX2(dst, x)
-	}
+	return min(int((align-at%align)%align/es), len(dst))
 }

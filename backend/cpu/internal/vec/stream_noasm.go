@@ -134,8 +134,3 @@ func SigmoidF32Stream(dst, x []float32) { sigmoidF32Go(dst, x) }
 // [Non-temporal stores]), for outputs far larger than the caches.
 // Its exact loop is geluF32Go's.
 func GeluF32Stream(dst, x []float32) { geluF32Go(dst, x) }
-
-// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
-// [Non-temporal stores]), for outputs far larger than the caches.
-// Its exact loop is ExpF64's.
-func ExpF64Stream(dst, x []float64) { ExpF64(dst, x) }

@@ -817,6 +817,26 @@ func AddI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// AddI8Stream is [AddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI8's.
+func AddI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI8(dst, a, b)
+		return
+	}
+	AddI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI8StreamAVX512(dst, a, b)
+	} else {
+		addI8StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI8 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int8]).
 func AddScalarI8(dst []int8, a []int8, s int8) {
@@ -831,10 +851,36 @@ func AddScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// AddScalarI8Stream is [AddScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI8's.
+func AddScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI8(dst, a, s)
+		return
+	}
+	AddScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI8StreamAVX512(dst, a, s)
+	} else {
+		addScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI8 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int8]).
 func ScalarAddI8(dst []int8, a []int8, s int8) {
 	AddScalarI8(dst, a, s)
+}
+
+// ScalarAddI8Stream is [ScalarAddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI8's.
+func ScalarAddI8Stream(dst []int8, a []int8, s int8) {
+	AddScalarI8Stream(dst, a, s)
 }
 
 // AddI16 sets dst[i] = a[i] + b[i].
@@ -852,6 +898,26 @@ func AddI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// AddI16Stream is [AddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI16's.
+func AddI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI16(dst, a, b)
+		return
+	}
+	AddI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI16StreamAVX512(dst, a, b)
+	} else {
+		addI16StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI16 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int16]).
 func AddScalarI16(dst []int16, a []int16, s int16) {
@@ -866,10 +932,36 @@ func AddScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// AddScalarI16Stream is [AddScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI16's.
+func AddScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI16(dst, a, s)
+		return
+	}
+	AddScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI16StreamAVX512(dst, a, s)
+	} else {
+		addScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI16 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int16]).
 func ScalarAddI16(dst []int16, a []int16, s int16) {
 	AddScalarI16(dst, a, s)
+}
+
+// ScalarAddI16Stream is [ScalarAddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI16's.
+func ScalarAddI16Stream(dst []int16, a []int16, s int16) {
+	AddScalarI16Stream(dst, a, s)
 }
 
 // AddI32 sets dst[i] = a[i] + b[i].
@@ -887,6 +979,26 @@ func AddI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// AddI32Stream is [AddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI32's.
+func AddI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI32(dst, a, b)
+		return
+	}
+	AddI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI32StreamAVX512(dst, a, b)
+	} else {
+		addI32StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI32 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int32]).
 func AddScalarI32(dst []int32, a []int32, s int32) {
@@ -901,10 +1013,36 @@ func AddScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// AddScalarI32Stream is [AddScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI32's.
+func AddScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI32(dst, a, s)
+		return
+	}
+	AddScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI32StreamAVX512(dst, a, s)
+	} else {
+		addScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI32 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int32]).
 func ScalarAddI32(dst []int32, a []int32, s int32) {
 	AddScalarI32(dst, a, s)
+}
+
+// ScalarAddI32Stream is [ScalarAddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI32's.
+func ScalarAddI32Stream(dst []int32, a []int32, s int32) {
+	AddScalarI32Stream(dst, a, s)
 }
 
 // AddI64 sets dst[i] = a[i] + b[i].
@@ -922,6 +1060,26 @@ func AddI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// AddI64Stream is [AddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI64's.
+func AddI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI64(dst, a, b)
+		return
+	}
+	AddI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI64StreamAVX512(dst, a, b)
+	} else {
+		addI64StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI64 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int64]).
 func AddScalarI64(dst []int64, a []int64, s int64) {
@@ -936,10 +1094,36 @@ func AddScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// AddScalarI64Stream is [AddScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI64's.
+func AddScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI64(dst, a, s)
+		return
+	}
+	AddScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI64StreamAVX512(dst, a, s)
+	} else {
+		addScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI64 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int64]).
 func ScalarAddI64(dst []int64, a []int64, s int64) {
 	AddScalarI64(dst, a, s)
+}
+
+// ScalarAddI64Stream is [ScalarAddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI64's.
+func ScalarAddI64Stream(dst []int64, a []int64, s int64) {
+	AddScalarI64Stream(dst, a, s)
 }
 
 // AddU8 sets dst[i] = a[i] + b[i].
@@ -957,6 +1141,26 @@ func AddU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// AddU8Stream is [AddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddU8's.
+func AddU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddU8(dst, a, b)
+		return
+	}
+	AddU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addU8StreamAVX512(dst, a, b)
+	} else {
+		addU8StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarU8 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[uint8]).
 func AddScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -971,10 +1175,36 @@ func AddScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// AddScalarU8Stream is [AddScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarU8's.
+func AddScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarU8(dst, a, s)
+		return
+	}
+	AddScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarU8StreamAVX512(dst, a, s)
+	} else {
+		addScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddU8 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[uint8]).
 func ScalarAddU8(dst []uint8, a []uint8, s uint8) {
 	AddScalarU8(dst, a, s)
+}
+
+// ScalarAddU8Stream is [ScalarAddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddU8's.
+func ScalarAddU8Stream(dst []uint8, a []uint8, s uint8) {
+	AddScalarU8Stream(dst, a, s)
 }
 
 // SubI8 sets dst[i] = a[i] - b[i].
@@ -992,6 +1222,26 @@ func SubI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// SubI8Stream is [SubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI8's.
+func SubI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI8(dst, a, b)
+		return
+	}
+	SubI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI8StreamAVX512(dst, a, b)
+	} else {
+		subI8StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI8 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int8]).
 func SubScalarI8(dst []int8, a []int8, s int8) {
@@ -1006,6 +1256,25 @@ func SubScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// SubScalarI8Stream is [SubScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI8's.
+func SubScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI8(dst, a, s)
+		return
+	}
+	SubScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI8StreamAVX512(dst, a, s)
+	} else {
+		subScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI8 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int8]).
 func ScalarSubI8(dst []int8, a []int8, s int8) {
@@ -1017,6 +1286,25 @@ func ScalarSubI8(dst []int8, a []int8, s int8) {
 		scalarSubI8AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int8])
+	}
+}
+
+// ScalarSubI8Stream is [ScalarSubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI8's.
+func ScalarSubI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI8(dst, a, s)
+		return
+	}
+	ScalarSubI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI8StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI8StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1035,6 +1323,26 @@ func SubI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// SubI16Stream is [SubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI16's.
+func SubI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI16(dst, a, b)
+		return
+	}
+	SubI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI16StreamAVX512(dst, a, b)
+	} else {
+		subI16StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI16 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int16]).
 func SubScalarI16(dst []int16, a []int16, s int16) {
@@ -1049,6 +1357,25 @@ func SubScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// SubScalarI16Stream is [SubScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI16's.
+func SubScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI16(dst, a, s)
+		return
+	}
+	SubScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI16StreamAVX512(dst, a, s)
+	} else {
+		subScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI16 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int16]).
 func ScalarSubI16(dst []int16, a []int16, s int16) {
@@ -1060,6 +1387,25 @@ func ScalarSubI16(dst []int16, a []int16, s int16) {
 		scalarSubI16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int16])
+	}
+}
+
+// ScalarSubI16Stream is [ScalarSubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI16's.
+func ScalarSubI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI16(dst, a, s)
+		return
+	}
+	ScalarSubI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI16StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1078,6 +1424,26 @@ func SubI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// SubI32Stream is [SubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI32's.
+func SubI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI32(dst, a, b)
+		return
+	}
+	SubI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI32StreamAVX512(dst, a, b)
+	} else {
+		subI32StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI32 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int32]).
 func SubScalarI32(dst []int32, a []int32, s int32) {
@@ -1092,6 +1458,25 @@ func SubScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// SubScalarI32Stream is [SubScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI32's.
+func SubScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI32(dst, a, s)
+		return
+	}
+	SubScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI32StreamAVX512(dst, a, s)
+	} else {
+		subScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI32 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int32]).
 func ScalarSubI32(dst []int32, a []int32, s int32) {
@@ -1103,6 +1488,25 @@ func ScalarSubI32(dst []int32, a []int32, s int32) {
 		scalarSubI32AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int32])
+	}
+}
+
+// ScalarSubI32Stream is [ScalarSubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI32's.
+func ScalarSubI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI32(dst, a, s)
+		return
+	}
+	ScalarSubI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI32StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI32StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1121,6 +1525,26 @@ func SubI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// SubI64Stream is [SubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI64's.
+func SubI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI64(dst, a, b)
+		return
+	}
+	SubI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI64StreamAVX512(dst, a, b)
+	} else {
+		subI64StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI64 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int64]).
 func SubScalarI64(dst []int64, a []int64, s int64) {
@@ -1135,6 +1559,25 @@ func SubScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// SubScalarI64Stream is [SubScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI64's.
+func SubScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI64(dst, a, s)
+		return
+	}
+	SubScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI64StreamAVX512(dst, a, s)
+	} else {
+		subScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI64 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int64]).
 func ScalarSubI64(dst []int64, a []int64, s int64) {
@@ -1146,6 +1589,25 @@ func ScalarSubI64(dst []int64, a []int64, s int64) {
 		scalarSubI64AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int64])
+	}
+}
+
+// ScalarSubI64Stream is [ScalarSubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI64's.
+func ScalarSubI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI64(dst, a, s)
+		return
+	}
+	ScalarSubI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI64StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI64StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1164,6 +1626,26 @@ func SubU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// SubU8Stream is [SubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubU8's.
+func SubU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubU8(dst, a, b)
+		return
+	}
+	SubU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subU8StreamAVX512(dst, a, b)
+	} else {
+		subU8StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarU8 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[uint8]).
 func SubScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -1178,6 +1660,25 @@ func SubScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// SubScalarU8Stream is [SubScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarU8's.
+func SubScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarU8(dst, a, s)
+		return
+	}
+	SubScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarU8StreamAVX512(dst, a, s)
+	} else {
+		subScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubU8 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[uint8]).
 func ScalarSubU8(dst []uint8, a []uint8, s uint8) {
@@ -1189,6 +1690,25 @@ func ScalarSubU8(dst []uint8, a []uint8, s uint8) {
 		scalarSubU8AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[uint8])
+	}
+}
+
+// ScalarSubU8Stream is [ScalarSubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubU8's.
+func ScalarSubU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubU8(dst, a, s)
+		return
+	}
+	ScalarSubU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubU8StreamAVX512(dst, a, s)
+	} else {
+		scalarSubU8StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1207,6 +1727,26 @@ func MulI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// MulI8Stream is [MulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI8's.
+func MulI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI8(dst, a, b)
+		return
+	}
+	MulI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI8StreamAVX512(dst, a, b)
+	} else {
+		mulI8StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI8 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int8]).
 func MulScalarI8(dst []int8, a []int8, s int8) {
@@ -1221,10 +1761,36 @@ func MulScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// MulScalarI8Stream is [MulScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI8's.
+func MulScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI8(dst, a, s)
+		return
+	}
+	MulScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI8StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int8]).
 func ScalarMulI8(dst []int8, a []int8, s int8) {
 	MulScalarI8(dst, a, s)
+}
+
+// ScalarMulI8Stream is [ScalarMulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI8's.
+func ScalarMulI8Stream(dst []int8, a []int8, s int8) {
+	MulScalarI8Stream(dst, a, s)
 }
 
 // MulI16 sets dst[i] = a[i] * b[i].
@@ -1242,6 +1808,26 @@ func MulI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// MulI16Stream is [MulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI16's.
+func MulI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI16(dst, a, b)
+		return
+	}
+	MulI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI16StreamAVX512(dst, a, b)
+	} else {
+		mulI16StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI16 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int16]).
 func MulScalarI16(dst []int16, a []int16, s int16) {
@@ -1256,10 +1842,36 @@ func MulScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// MulScalarI16Stream is [MulScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI16's.
+func MulScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI16(dst, a, s)
+		return
+	}
+	MulScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI16StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI16 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int16]).
 func ScalarMulI16(dst []int16, a []int16, s int16) {
 	MulScalarI16(dst, a, s)
+}
+
+// ScalarMulI16Stream is [ScalarMulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI16's.
+func ScalarMulI16Stream(dst []int16, a []int16, s int16) {
+	MulScalarI16Stream(dst, a, s)
 }
 
 // MulI32 sets dst[i] = a[i] * b[i].
@@ -1277,6 +1889,26 @@ func MulI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// MulI32Stream is [MulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI32's.
+func MulI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI32(dst, a, b)
+		return
+	}
+	MulI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI32StreamAVX512(dst, a, b)
+	} else {
+		mulI32StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI32 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int32]).
 func MulScalarI32(dst []int32, a []int32, s int32) {
@@ -1291,10 +1923,36 @@ func MulScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// MulScalarI32Stream is [MulScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI32's.
+func MulScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI32(dst, a, s)
+		return
+	}
+	MulScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI32StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI32 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int32]).
 func ScalarMulI32(dst []int32, a []int32, s int32) {
 	MulScalarI32(dst, a, s)
+}
+
+// ScalarMulI32Stream is [ScalarMulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI32's.
+func ScalarMulI32Stream(dst []int32, a []int32, s int32) {
+	MulScalarI32Stream(dst, a, s)
 }
 
 // MulI64 sets dst[i] = a[i] * b[i].
@@ -1312,6 +1970,26 @@ func MulI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// MulI64Stream is [MulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI64's.
+func MulI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI64(dst, a, b)
+		return
+	}
+	MulI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI64StreamAVX512(dst, a, b)
+	} else {
+		mulI64StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI64 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int64]).
 func MulScalarI64(dst []int64, a []int64, s int64) {
@@ -1326,10 +2004,36 @@ func MulScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// MulScalarI64Stream is [MulScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI64's.
+func MulScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI64(dst, a, s)
+		return
+	}
+	MulScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI64StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI64 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int64]).
 func ScalarMulI64(dst []int64, a []int64, s int64) {
 	MulScalarI64(dst, a, s)
+}
+
+// ScalarMulI64Stream is [ScalarMulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI64's.
+func ScalarMulI64Stream(dst []int64, a []int64, s int64) {
+	MulScalarI64Stream(dst, a, s)
 }
 
 // MulU8 sets dst[i] = a[i] * b[i].
@@ -1347,6 +2051,26 @@ func MulU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// MulU8Stream is [MulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulU8's.
+func MulU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulU8(dst, a, b)
+		return
+	}
+	MulU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulU8StreamAVX512(dst, a, b)
+	} else {
+		mulU8StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarU8 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[uint8]).
 func MulScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -1361,10 +2085,36 @@ func MulScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// MulScalarU8Stream is [MulScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarU8's.
+func MulScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarU8(dst, a, s)
+		return
+	}
+	MulScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarU8StreamAVX512(dst, a, s)
+	} else {
+		mulScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulU8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[uint8]).
 func ScalarMulU8(dst []uint8, a []uint8, s uint8) {
 	MulScalarU8(dst, a, s)
+}
+
+// ScalarMulU8Stream is [ScalarMulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulU8's.
+func ScalarMulU8Stream(dst []uint8, a []uint8, s uint8) {
+	MulScalarU8Stream(dst, a, s)
 }
 
 // AndI8 sets dst[i] = a[i] & b[i].
@@ -3545,6 +4295,25 @@ func ExpF64(dst []float64, x []float64) {
 		expF64AVX2(dst, x)
 	default:
 		unaryGo(dst, x, expF64)
+	}
+}
+
+// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF64's.
+func ExpF64Stream(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ExpF64(dst, x)
+		return
+	}
+	ExpF64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		expF64StreamAVX512(dst, x)
+	} else {
+		expF64StreamAVX2(dst, x)
 	}
 }
 

@@ -5259,6 +5259,112 @@ addI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addI8StreamAVX2_check_unrolled
+
+addI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+addI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI8StreamAVX2_check_vector
+
+addI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+addI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+addI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI8StreamAVX2_copy1
+
+addI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+addI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI8StreamAVX2_copy3
+
+addI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPADDB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+addI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI8StreamAVX2_copy5
+
+addI8StreamAVX2_copied6:
+addI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·addScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -5340,6 +5446,91 @@ addScalarI8AVX2_copy3:
 
 addScalarI8AVX2_copied4:
 addScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarI8StreamAVX2_check_unrolled
+
+addScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+addScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  addScalarI8StreamAVX2_check_vector
+
+addScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+addScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+addScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI8StreamAVX2_copy1
+
+addScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPADDB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+addScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI8StreamAVX2_copy3
+
+addScalarI8StreamAVX2_copied4:
+addScalarI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5451,6 +5642,115 @@ addI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addI16StreamAVX2_check_unrolled
+
+addI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+addI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI16StreamAVX2_check_vector
+
+addI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+addI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI16StreamAVX2_copy1
+
+addI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI16StreamAVX2_copy3
+
+addI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPADDW  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+addI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI16StreamAVX2_copy5
+
+addI16StreamAVX2_copied6:
+addI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·addScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -5534,6 +5834,93 @@ addScalarI16AVX2_copy3:
 
 addScalarI16AVX2_copied4:
 addScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          addScalarI16StreamAVX2_check_unrolled
+
+addScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+addScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarI16StreamAVX2_check_vector
+
+addScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+addScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI16StreamAVX2_copy1
+
+addScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPADDW  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+addScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI16StreamAVX2_copy3
+
+addScalarI16StreamAVX2_copied4:
+addScalarI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5645,6 +6032,115 @@ addI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI32StreamAVX2_check_unrolled
+
+addI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+addI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addI32StreamAVX2_check_vector
+
+addI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+addI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+addI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI32StreamAVX2_copy1
+
+addI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+addI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI32StreamAVX2_copy3
+
+addI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+addI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI32StreamAVX2_copy5
+
+addI32StreamAVX2_copied6:
+addI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·addScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -5730,6 +6226,95 @@ addScalarI32AVX2_copy3:
 
 addScalarI32AVX2_copied4:
 addScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarI32StreamAVX2_check_unrolled
+
+addScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+addScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarI32StreamAVX2_check_vector
+
+addScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+addScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+addScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI32StreamAVX2_copy1
+
+addScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPADDD  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+addScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI32StreamAVX2_copy3
+
+addScalarI32StreamAVX2_copied4:
+addScalarI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5841,6 +6426,115 @@ addI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI64StreamAVX2_check_unrolled
+
+addI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+addI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  addI64StreamAVX2_check_vector
+
+addI64StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+addI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+addI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI64StreamAVX2_copy1
+
+addI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+addI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI64StreamAVX2_copy3
+
+addI64StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*8), Y0
+	VMOVDQU (DX)(SI*8), Y1
+	VPADDQ  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+addI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI64StreamAVX2_copy5
+
+addI64StreamAVX2_copied6:
+addI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·addScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -5924,6 +6618,93 @@ addScalarI64AVX2_copy3:
 
 addScalarI64AVX2_copied4:
 addScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          addScalarI64StreamAVX2_check_unrolled
+
+addScalarI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+addScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  addScalarI64StreamAVX2_check_vector
+
+addScalarI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+addScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+addScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI64StreamAVX2_copy1
+
+addScalarI64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPADDQ  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+addScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI64StreamAVX2_copy3
+
+addScalarI64StreamAVX2_copied4:
+addScalarI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6032,6 +6813,112 @@ addU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addU8StreamAVX2_check_unrolled
+
+addU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+addU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addU8StreamAVX2_check_vector
+
+addU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+addU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+addU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addU8StreamAVX2_copy1
+
+addU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+addU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addU8StreamAVX2_copy3
+
+addU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPADDB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+addU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addU8StreamAVX2_copy5
+
+addU8StreamAVX2_copied6:
+addU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·addScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -6113,6 +7000,91 @@ addScalarU8AVX2_copy3:
 
 addScalarU8AVX2_copied4:
 addScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarU8StreamAVX2_check_unrolled
+
+addScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+addScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  addScalarU8StreamAVX2_check_vector
+
+addScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+addScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+addScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarU8StreamAVX2_copy1
+
+addScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPADDB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+addScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarU8StreamAVX2_copy3
+
+addScalarU8StreamAVX2_copied4:
+addScalarU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6221,6 +7193,112 @@ subI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subI8StreamAVX2_check_unrolled
+
+subI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+subI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI8StreamAVX2_check_vector
+
+subI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+subI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+subI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI8StreamAVX2_copy1
+
+subI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+subI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI8StreamAVX2_copy3
+
+subI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+subI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI8StreamAVX2_copy5
+
+subI8StreamAVX2_copied6:
+subI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·subScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -6305,6 +7383,91 @@ subScalarI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarI8StreamAVX2_check_unrolled
+
+subScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+subScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  subScalarI8StreamAVX2_check_vector
+
+subScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+subScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+subScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI8StreamAVX2_copy1
+
+subScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+subScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI8StreamAVX2_copy3
+
+subScalarI8StreamAVX2_copied4:
+subScalarI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI8AVX2(SB), NOSPLIT, $64-49
@@ -6386,6 +7549,91 @@ scalarSubI8AVX2_copy3:
 
 scalarSubI8AVX2_copied4:
 scalarSubI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubI8StreamAVX2_check_unrolled
+
+scalarSubI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+scalarSubI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarSubI8StreamAVX2_check_vector
+
+scalarSubI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+scalarSubI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarSubI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI8StreamAVX2_copy1
+
+scalarSubI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarSubI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI8StreamAVX2_copy3
+
+scalarSubI8StreamAVX2_copied4:
+scalarSubI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6497,6 +7745,115 @@ subI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subI16StreamAVX2_check_unrolled
+
+subI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+subI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI16StreamAVX2_check_vector
+
+subI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+subI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI16StreamAVX2_copy1
+
+subI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI16StreamAVX2_copy3
+
+subI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPSUBW  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+subI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI16StreamAVX2_copy5
+
+subI16StreamAVX2_copied6:
+subI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·subScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -6583,6 +7940,93 @@ subScalarI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          subScalarI16StreamAVX2_check_unrolled
+
+subScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+subScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarI16StreamAVX2_check_vector
+
+subScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+subScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI16StreamAVX2_copy1
+
+subScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPSUBW  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+subScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI16StreamAVX2_copy3
+
+subScalarI16StreamAVX2_copied4:
+subScalarI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI16AVX2(SB), NOSPLIT, $64-50
@@ -6666,6 +8110,93 @@ scalarSubI16AVX2_copy3:
 
 scalarSubI16AVX2_copied4:
 scalarSubI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarSubI16StreamAVX2_check_unrolled
+
+scalarSubI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+scalarSubI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubI16StreamAVX2_check_vector
+
+scalarSubI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+scalarSubI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI16StreamAVX2_copy1
+
+scalarSubI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPSUBW  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+scalarSubI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI16StreamAVX2_copy3
+
+scalarSubI16StreamAVX2_copied4:
+scalarSubI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6777,6 +8308,115 @@ subI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI32StreamAVX2_check_unrolled
+
+subI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+subI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subI32StreamAVX2_check_vector
+
+subI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+subI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+subI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI32StreamAVX2_copy1
+
+subI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+subI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI32StreamAVX2_copy3
+
+subI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+subI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI32StreamAVX2_copy5
+
+subI32StreamAVX2_copied6:
+subI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·subScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -6865,6 +8505,95 @@ subScalarI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarI32StreamAVX2_check_unrolled
+
+subScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+subScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarI32StreamAVX2_check_vector
+
+subScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+subScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+subScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI32StreamAVX2_copy1
+
+subScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSUBD  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+subScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI32StreamAVX2_copy3
+
+subScalarI32StreamAVX2_copied4:
+subScalarI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI32AVX2(SB), NOSPLIT, $64-52
@@ -6950,6 +8679,95 @@ scalarSubI32AVX2_copy3:
 
 scalarSubI32AVX2_copied4:
 scalarSubI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubI32StreamAVX2_check_unrolled
+
+scalarSubI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+scalarSubI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubI32StreamAVX2_check_vector
+
+scalarSubI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+scalarSubI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarSubI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI32StreamAVX2_copy1
+
+scalarSubI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+scalarSubI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI32StreamAVX2_copy3
+
+scalarSubI32StreamAVX2_copied4:
+scalarSubI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7061,6 +8879,115 @@ subI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI64StreamAVX2_check_unrolled
+
+subI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+subI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  subI64StreamAVX2_check_vector
+
+subI64StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+subI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+subI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI64StreamAVX2_copy1
+
+subI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+subI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI64StreamAVX2_copy3
+
+subI64StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*8), Y0
+	VMOVDQU (DX)(SI*8), Y1
+	VPSUBQ  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+subI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI64StreamAVX2_copy5
+
+subI64StreamAVX2_copied6:
+subI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·subScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -7147,6 +9074,93 @@ subScalarI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          subScalarI64StreamAVX2_check_unrolled
+
+subScalarI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+subScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  subScalarI64StreamAVX2_check_vector
+
+subScalarI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+subScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+subScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI64StreamAVX2_copy1
+
+subScalarI64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPSUBQ  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+subScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI64StreamAVX2_copy3
+
+subScalarI64StreamAVX2_copied4:
+subScalarI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI64AVX2(SB), NOSPLIT, $64-56
@@ -7230,6 +9244,93 @@ scalarSubI64AVX2_copy3:
 
 scalarSubI64AVX2_copied4:
 scalarSubI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarSubI64StreamAVX2_check_unrolled
+
+scalarSubI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+scalarSubI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarSubI64StreamAVX2_check_vector
+
+scalarSubI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+scalarSubI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarSubI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI64StreamAVX2_copy1
+
+scalarSubI64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPSUBQ  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+scalarSubI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI64StreamAVX2_copy3
+
+scalarSubI64StreamAVX2_copied4:
+scalarSubI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7338,6 +9439,112 @@ subU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subU8StreamAVX2_check_unrolled
+
+subU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+subU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subU8StreamAVX2_check_vector
+
+subU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+subU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+subU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subU8StreamAVX2_copy1
+
+subU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+subU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subU8StreamAVX2_copy3
+
+subU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+subU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subU8StreamAVX2_copy5
+
+subU8StreamAVX2_copied6:
+subU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·subScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -7422,6 +9629,91 @@ subScalarU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarU8StreamAVX2_check_unrolled
+
+subScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+subScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  subScalarU8StreamAVX2_check_vector
+
+subScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+subScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+subScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarU8StreamAVX2_copy1
+
+subScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+subScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarU8StreamAVX2_copy3
+
+subScalarU8StreamAVX2_copied4:
+subScalarU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·scalarSubU8AVX2(SB), NOSPLIT, $64-49
@@ -7503,6 +9795,91 @@ scalarSubU8AVX2_copy3:
 
 scalarSubU8AVX2_copied4:
 scalarSubU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubU8StreamAVX2_check_unrolled
+
+scalarSubU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+scalarSubU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarSubU8StreamAVX2_check_vector
+
+scalarSubU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+scalarSubU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarSubU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubU8StreamAVX2_copy1
+
+scalarSubU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarSubU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubU8StreamAVX2_copy3
+
+scalarSubU8StreamAVX2_copied4:
+scalarSubU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7665,6 +10042,148 @@ DATA elc32_2_ff<>+28(SB)/2, $0x00ff
 DATA elc32_2_ff<>+30(SB)/2, $0x00ff
 GLOBL elc32_2_ff<>(SB), RODATA|NOPTR, $32
 
+// func mulI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulI8StreamAVX2_check_unrolled
+
+mulI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+mulI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI8StreamAVX2_check_vector
+
+mulI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+mulI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+mulI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI8StreamAVX2_copy1
+
+mulI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+mulI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI8StreamAVX2_copy3
+
+mulI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMULLW Y1, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y0, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+mulI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI8StreamAVX2_copy5
+
+mulI8StreamAVX2_copied6:
+mulI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -7785,6 +10304,127 @@ mulScalarI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarI8StreamAVX2_check_unrolled
+
+mulScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+mulScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  mulScalarI8StreamAVX2_check_vector
+
+mulScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+mulScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+mulScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI8StreamAVX2_copy1
+
+mulScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMULLW Y0, Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y1, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+mulScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI8StreamAVX2_copy3
+
+mulScalarI8StreamAVX2_copied4:
+mulScalarI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulI16AVX2(dst []int16, a []int16, b []int16)
 // Requires: AVX, AVX2
 TEXT ·mulI16AVX2(SB), NOSPLIT, $96-72
@@ -7893,6 +10533,115 @@ mulI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulI16StreamAVX2_check_unrolled
+
+mulI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+mulI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI16StreamAVX2_check_vector
+
+mulI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+mulI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI16StreamAVX2_copy1
+
+mulI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI16StreamAVX2_copy3
+
+mulI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPMULLW Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+mulI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI16StreamAVX2_copy5
+
+mulI16StreamAVX2_copied6:
+mulI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -7976,6 +10725,93 @@ mulScalarI16AVX2_copy3:
 
 mulScalarI16AVX2_copied4:
 mulScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          mulScalarI16StreamAVX2_check_unrolled
+
+mulScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+mulScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarI16StreamAVX2_check_vector
+
+mulScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+mulScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI16StreamAVX2_copy1
+
+mulScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPMULLW Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+mulScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI16StreamAVX2_copy3
+
+mulScalarI16StreamAVX2_copied4:
+mulScalarI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8087,6 +10923,115 @@ mulI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI32StreamAVX2_check_unrolled
+
+mulI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+mulI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulI32StreamAVX2_check_vector
+
+mulI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+mulI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+mulI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI32StreamAVX2_copy1
+
+mulI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+mulI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI32StreamAVX2_copy3
+
+mulI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPMULLD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+mulI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI32StreamAVX2_copy5
+
+mulI32StreamAVX2_copied6:
+mulI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -8172,6 +11117,95 @@ mulScalarI32AVX2_copy3:
 
 mulScalarI32AVX2_copied4:
 mulScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarI32StreamAVX2_check_unrolled
+
+mulScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+mulScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarI32StreamAVX2_check_vector
+
+mulScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+mulScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+mulScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI32StreamAVX2_copy1
+
+mulScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPMULLD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+mulScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI32StreamAVX2_copy3
+
+mulScalarI32StreamAVX2_copied4:
+mulScalarI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8325,6 +11359,157 @@ mulI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI64StreamAVX2_check_unrolled
+
+mulI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+mulI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  mulI64StreamAVX2_check_vector
+
+mulI64StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+mulI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+mulI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI64StreamAVX2_copy1
+
+mulI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+mulI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI64StreamAVX2_copy3
+
+mulI64StreamAVX2_copied4:
+	XORQ     SI, SI
+	VMOVDQU  (R8)(SI*8), Y0
+	VMOVDQU  (DX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVDQU  Y0, (DI)(SI*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+mulI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI64StreamAVX2_copy5
+
+mulI64StreamAVX2_copied6:
+mulI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -8450,6 +11635,135 @@ mulScalarI64AVX2_copy3:
 
 mulScalarI64AVX2_copied4:
 mulScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          mulScalarI64StreamAVX2_check_unrolled
+
+mulScalarI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+mulScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  mulScalarI64StreamAVX2_check_vector
+
+mulScalarI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+mulScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+mulScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI64StreamAVX2_copy1
+
+mulScalarI64StreamAVX2_copied2:
+	XORQ     BX, BX
+	VMOVDQU  (DI)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y0
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVDQU  Y0, (SI)(BX*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+mulScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI64StreamAVX2_copy3
+
+mulScalarI64StreamAVX2_copied4:
+mulScalarI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8594,6 +11908,148 @@ mulU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulU8StreamAVX2_check_unrolled
+
+mulU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+mulU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulU8StreamAVX2_check_vector
+
+mulU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+mulU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+mulU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulU8StreamAVX2_copy1
+
+mulU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+mulU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulU8StreamAVX2_copy3
+
+mulU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMULLW Y1, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y0, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+mulU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulU8StreamAVX2_copy5
+
+mulU8StreamAVX2_copied6:
+mulU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·mulScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -8711,6 +12167,127 @@ mulScalarU8AVX2_copy3:
 
 mulScalarU8AVX2_copied4:
 mulScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarU8StreamAVX2_check_unrolled
+
+mulScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+mulScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  mulScalarU8StreamAVX2_check_vector
+
+mulScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+mulScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+mulScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarU8StreamAVX2_copy1
+
+mulScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMULLW Y0, Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y1, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+mulScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarU8StreamAVX2_copy3
+
+mulScalarU8StreamAVX2_copied4:
+mulScalarU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35643,6 +39220,62 @@ addI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addI8StreamAVX512_check_unrolled
+
+addI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+addI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addI8StreamAVX512_check_vector
+
+addI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+addI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         addI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        addI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPADDB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+addI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -35691,6 +39324,58 @@ addScalarI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 addScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarI8StreamAVX512_check_unrolled
+
+addScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+addScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  addScalarI8StreamAVX512_check_vector
+
+addScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+addScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         addScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        addScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPADDB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+addScalarI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35749,6 +39434,62 @@ addI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addI16StreamAVX512_check_unrolled
+
+addI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPADDW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPADDW    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+addI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI16StreamAVX512_check_vector
+
+addI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPADDW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPADDW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+addI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -35797,6 +39538,58 @@ addScalarI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 addScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          addScalarI16StreamAVX512_check_unrolled
+
+addScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPADDW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPADDW    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+addScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  addScalarI16StreamAVX512_check_vector
+
+addScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPADDW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPADDW      Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+addScalarI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35855,6 +39648,62 @@ addI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI32StreamAVX512_check_unrolled
+
+addI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+addI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI32StreamAVX512_check_vector
+
+addI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+addI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPADDD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+addI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -35905,6 +39754,60 @@ addScalarI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 addScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarI32StreamAVX512_check_unrolled
+
+addScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPADDD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPADDD    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+addScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarI32StreamAVX512_check_vector
+
+addScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPADDD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+addScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPADDD      Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+addScalarI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35963,6 +39866,62 @@ addI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI64StreamAVX512_check_unrolled
+
+addI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPADDQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPADDQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+addI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addI64StreamAVX512_check_vector
+
+addI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPADDQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+addI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPADDQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+addI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -36011,6 +39970,58 @@ addScalarI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 addScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          addScalarI64StreamAVX512_check_unrolled
+
+addScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPADDQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPADDQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+addScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarI64StreamAVX512_check_vector
+
+addScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPADDQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+addScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPADDQ      Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+addScalarI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36069,6 +40080,62 @@ addU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addU8StreamAVX512_check_unrolled
+
+addU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+addU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addU8StreamAVX512_check_vector
+
+addU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+addU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         addU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        addU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPADDB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+addU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -36117,6 +40184,58 @@ addScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 addScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarU8StreamAVX512_check_unrolled
+
+addScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+addScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  addScalarU8StreamAVX512_check_vector
+
+addScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+addScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         addScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        addScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPADDB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+addScalarU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36175,6 +40294,62 @@ subI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subI8StreamAVX512_check_unrolled
+
+subI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+subI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subI8StreamAVX512_check_vector
+
+subI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+subI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         subI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        subI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+subI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -36226,6 +40401,58 @@ subScalarI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarI8StreamAVX512_check_unrolled
+
+subScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+subScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  subScalarI8StreamAVX512_check_vector
+
+subScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+subScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         subScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        subScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+subScalarI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI8AVX512(SB), NOSPLIT, $0-49
@@ -36274,6 +40501,58 @@ scalarSubI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 scalarSubI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubI8StreamAVX512_check_unrolled
+
+scalarSubI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarSubI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarSubI8StreamAVX512_check_vector
+
+scalarSubI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarSubI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarSubI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarSubI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarSubI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36332,6 +40611,62 @@ subI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subI16StreamAVX512_check_unrolled
+
+subI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSUBW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPSUBW    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+subI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI16StreamAVX512_check_vector
+
+subI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSUBW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPSUBW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+subI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -36383,6 +40718,58 @@ subScalarI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          subScalarI16StreamAVX512_check_unrolled
+
+subScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSUBW    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+subScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  subScalarI16StreamAVX512_check_vector
+
+subScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSUBW      Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+subScalarI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI16AVX512(SB), NOSPLIT, $0-50
@@ -36431,6 +40818,58 @@ scalarSubI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 scalarSubI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarSubI16StreamAVX512_check_unrolled
+
+scalarSubI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSUBW    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+scalarSubI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarSubI16StreamAVX512_check_vector
+
+scalarSubI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSUBW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+scalarSubI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36489,6 +40928,62 @@ subI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI32StreamAVX512_check_unrolled
+
+subI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+subI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI32StreamAVX512_check_vector
+
+subI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+subI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPSUBD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+subI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -36542,6 +41037,60 @@ subScalarI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarI32StreamAVX512_check_unrolled
+
+subScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSUBD    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+subScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarI32StreamAVX512_check_vector
+
+subScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+subScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSUBD      Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+subScalarI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI32AVX512(SB), NOSPLIT, $0-52
@@ -36592,6 +41141,60 @@ scalarSubI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 scalarSubI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubI32StreamAVX512_check_unrolled
+
+scalarSubI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSUBD    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarSubI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubI32StreamAVX512_check_vector
+
+scalarSubI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarSubI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSUBD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+scalarSubI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36650,6 +41253,62 @@ subI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI64StreamAVX512_check_unrolled
+
+subI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSUBQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPSUBQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+subI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subI64StreamAVX512_check_vector
+
+subI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSUBQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+subI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPSUBQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+subI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -36701,6 +41360,58 @@ subScalarI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          subScalarI64StreamAVX512_check_unrolled
+
+subScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSUBQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+subScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarI64StreamAVX512_check_vector
+
+subScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+subScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSUBQ      Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+subScalarI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI64AVX512(SB), NOSPLIT, $0-56
@@ -36749,6 +41460,58 @@ scalarSubI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 scalarSubI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarSubI64StreamAVX512_check_unrolled
+
+scalarSubI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z1, Z0, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSUBQ    Z1, Z0, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarSubI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubI64StreamAVX512_check_vector
+
+scalarSubI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z1, Z0, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarSubI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSUBQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+scalarSubI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36807,6 +41570,62 @@ subU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subU8StreamAVX512_check_unrolled
+
+subU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+subU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subU8StreamAVX512_check_vector
+
+subU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+subU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         subU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        subU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+subU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -36858,6 +41677,58 @@ subScalarU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarU8StreamAVX512_check_unrolled
+
+subScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+subScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  subScalarU8StreamAVX512_check_vector
+
+subScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+subScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         subScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        subScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+subScalarU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubU8AVX512(SB), NOSPLIT, $0-49
@@ -36906,6 +41777,58 @@ scalarSubU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 scalarSubU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubU8StreamAVX512_check_unrolled
+
+scalarSubU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarSubU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarSubU8StreamAVX512_check_vector
+
+scalarSubU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarSubU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarSubU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarSubU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarSubU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37022,6 +41945,86 @@ DATA elc64_2_ff<>+60(SB)/2, $0x00ff
 DATA elc64_2_ff<>+62(SB)/2, $0x00ff
 GLOBL elc64_2_ff<>(SB), RODATA|NOPTR, $64
 
+// func mulI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulI8StreamAVX512_check_unrolled
+
+mulI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+mulI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulI8StreamAVX512_check_vector
+
+mulI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+mulI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         mulI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        mulI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMULLW    Z1, Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSRLW     $0x08, Z1, Z1
+	VPMULLW    Z1, Z0, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+mulI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -37097,6 +42100,82 @@ mulScalarI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarI8StreamAVX512_check_unrolled
+
+mulScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+mulScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  mulScalarI8StreamAVX512_check_vector
+
+mulScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+mulScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         mulScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        mulScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMULLW    Z0, Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSRLW     $0x08, Z0, Z0
+	VPMULLW    Z0, Z1, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+mulScalarI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulI16AVX512(dst []int16, a []int16, b []int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulI16AVX512(SB), NOSPLIT, $0-72
@@ -37152,6 +42231,62 @@ mulI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulI16StreamAVX512_check_unrolled
+
+mulI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMULLW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPMULLW   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+mulI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI16StreamAVX512_check_vector
+
+mulI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMULLW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPMULLW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+mulI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -37200,6 +42335,58 @@ mulScalarI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 mulScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          mulScalarI16StreamAVX512_check_unrolled
+
+mulScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMULLW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPMULLW   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+mulScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  mulScalarI16StreamAVX512_check_vector
+
+mulScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMULLW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPMULLW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+mulScalarI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37258,6 +42445,62 @@ mulI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI32StreamAVX512_check_unrolled
+
+mulI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMULLD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPMULLD   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+mulI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI32StreamAVX512_check_vector
+
+mulI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMULLD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+mulI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPMULLD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+mulI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -37308,6 +42551,60 @@ mulScalarI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 mulScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarI32StreamAVX512_check_unrolled
+
+mulScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMULLD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPMULLD   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+mulScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarI32StreamAVX512_check_vector
+
+mulScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMULLD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+mulScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPMULLD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+mulScalarI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37366,6 +42663,62 @@ mulI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·mulI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI64StreamAVX512_check_unrolled
+
+mulI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMULLQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPMULLQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+mulI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulI64StreamAVX512_check_vector
+
+mulI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMULLQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+mulI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPMULLQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+mulI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·mulScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -37414,6 +42767,58 @@ mulScalarI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 mulScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          mulScalarI64StreamAVX512_check_unrolled
+
+mulScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMULLQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPMULLQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+mulScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarI64StreamAVX512_check_vector
+
+mulScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMULLQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+mulScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPMULLQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+mulScalarI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37496,6 +42901,86 @@ mulU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulU8StreamAVX512_check_unrolled
+
+mulU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+mulU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulU8StreamAVX512_check_vector
+
+mulU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+mulU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         mulU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        mulU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMULLW    Z1, Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSRLW     $0x08, Z1, Z1
+	VPMULLW    Z1, Z0, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+mulU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -37568,6 +43053,82 @@ mulScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 mulScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarU8StreamAVX512_check_unrolled
+
+mulScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+mulScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  mulScalarU8StreamAVX512_check_vector
+
+mulScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+mulScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         mulScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        mulScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMULLW    Z0, Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSRLW     $0x08, Z0, Z0
+	VPMULLW    Z0, Z1, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+mulScalarU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 

@@ -394,10 +394,24 @@ func AddI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elAdd[int8])
 }
 
+// AddI8Stream is [AddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI8's.
+func AddI8Stream(dst []int8, a []int8, b []int8) {
+	AddI8(dst, a, b)
+}
+
 // AddScalarI8 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int8]).
 func AddScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elAdd[int8])
+}
+
+// AddScalarI8Stream is [AddScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI8's.
+func AddScalarI8Stream(dst []int8, a []int8, s int8) {
+	AddScalarI8(dst, a, s)
 }
 
 // ScalarAddI8 sets dst[i] = s + a[i].
@@ -406,10 +420,24 @@ func ScalarAddI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elAdd[int8])
 }
 
+// ScalarAddI8Stream is [ScalarAddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI8's.
+func ScalarAddI8Stream(dst []int8, a []int8, s int8) {
+	ScalarAddI8(dst, a, s)
+}
+
 // AddI16 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[int16]).
 func AddI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elAdd[int16])
+}
+
+// AddI16Stream is [AddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI16's.
+func AddI16Stream(dst []int16, a []int16, b []int16) {
+	AddI16(dst, a, b)
 }
 
 // AddScalarI16 sets dst[i] = a[i] + s.
@@ -418,10 +446,24 @@ func AddScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elAdd[int16])
 }
 
+// AddScalarI16Stream is [AddScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI16's.
+func AddScalarI16Stream(dst []int16, a []int16, s int16) {
+	AddScalarI16(dst, a, s)
+}
+
 // ScalarAddI16 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int16]).
 func ScalarAddI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elAdd[int16])
+}
+
+// ScalarAddI16Stream is [ScalarAddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI16's.
+func ScalarAddI16Stream(dst []int16, a []int16, s int16) {
+	ScalarAddI16(dst, a, s)
 }
 
 // AddI32 sets dst[i] = a[i] + b[i].
@@ -430,10 +472,24 @@ func AddI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elAdd[int32])
 }
 
+// AddI32Stream is [AddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI32's.
+func AddI32Stream(dst []int32, a []int32, b []int32) {
+	AddI32(dst, a, b)
+}
+
 // AddScalarI32 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int32]).
 func AddScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elAdd[int32])
+}
+
+// AddScalarI32Stream is [AddScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI32's.
+func AddScalarI32Stream(dst []int32, a []int32, s int32) {
+	AddScalarI32(dst, a, s)
 }
 
 // ScalarAddI32 sets dst[i] = s + a[i].
@@ -442,10 +498,24 @@ func ScalarAddI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elAdd[int32])
 }
 
+// ScalarAddI32Stream is [ScalarAddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI32's.
+func ScalarAddI32Stream(dst []int32, a []int32, s int32) {
+	ScalarAddI32(dst, a, s)
+}
+
 // AddI64 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[int64]).
 func AddI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elAdd[int64])
+}
+
+// AddI64Stream is [AddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI64's.
+func AddI64Stream(dst []int64, a []int64, b []int64) {
+	AddI64(dst, a, b)
 }
 
 // AddScalarI64 sets dst[i] = a[i] + s.
@@ -454,10 +524,24 @@ func AddScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elAdd[int64])
 }
 
+// AddScalarI64Stream is [AddScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI64's.
+func AddScalarI64Stream(dst []int64, a []int64, s int64) {
+	AddScalarI64(dst, a, s)
+}
+
 // ScalarAddI64 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int64]).
 func ScalarAddI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elAdd[int64])
+}
+
+// ScalarAddI64Stream is [ScalarAddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI64's.
+func ScalarAddI64Stream(dst []int64, a []int64, s int64) {
+	ScalarAddI64(dst, a, s)
 }
 
 // AddU8 sets dst[i] = a[i] + b[i].
@@ -466,10 +550,24 @@ func AddU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elAdd[uint8])
 }
 
+// AddU8Stream is [AddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddU8's.
+func AddU8Stream(dst []uint8, a []uint8, b []uint8) {
+	AddU8(dst, a, b)
+}
+
 // AddScalarU8 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[uint8]).
 func AddScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elAdd[uint8])
+}
+
+// AddScalarU8Stream is [AddScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarU8's.
+func AddScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	AddScalarU8(dst, a, s)
 }
 
 // ScalarAddU8 sets dst[i] = s + a[i].
@@ -478,10 +576,24 @@ func ScalarAddU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elAdd[uint8])
 }
 
+// ScalarAddU8Stream is [ScalarAddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddU8's.
+func ScalarAddU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarAddU8(dst, a, s)
+}
+
 // SubI8 sets dst[i] = a[i] - b[i].
 // Its exact loop is binaryGo(dst, a, b, elSub[int8]).
 func SubI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elSub[int8])
+}
+
+// SubI8Stream is [SubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI8's.
+func SubI8Stream(dst []int8, a []int8, b []int8) {
+	SubI8(dst, a, b)
 }
 
 // SubScalarI8 sets dst[i] = a[i] - s.
@@ -490,10 +602,24 @@ func SubScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elSub[int8])
 }
 
+// SubScalarI8Stream is [SubScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI8's.
+func SubScalarI8Stream(dst []int8, a []int8, s int8) {
+	SubScalarI8(dst, a, s)
+}
+
 // ScalarSubI8 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int8]).
 func ScalarSubI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elSub[int8])
+}
+
+// ScalarSubI8Stream is [ScalarSubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI8's.
+func ScalarSubI8Stream(dst []int8, a []int8, s int8) {
+	ScalarSubI8(dst, a, s)
 }
 
 // SubI16 sets dst[i] = a[i] - b[i].
@@ -502,10 +628,24 @@ func SubI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elSub[int16])
 }
 
+// SubI16Stream is [SubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI16's.
+func SubI16Stream(dst []int16, a []int16, b []int16) {
+	SubI16(dst, a, b)
+}
+
 // SubScalarI16 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int16]).
 func SubScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elSub[int16])
+}
+
+// SubScalarI16Stream is [SubScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI16's.
+func SubScalarI16Stream(dst []int16, a []int16, s int16) {
+	SubScalarI16(dst, a, s)
 }
 
 // ScalarSubI16 sets dst[i] = s - a[i].
@@ -514,10 +654,24 @@ func ScalarSubI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elSub[int16])
 }
 
+// ScalarSubI16Stream is [ScalarSubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI16's.
+func ScalarSubI16Stream(dst []int16, a []int16, s int16) {
+	ScalarSubI16(dst, a, s)
+}
+
 // SubI32 sets dst[i] = a[i] - b[i].
 // Its exact loop is binaryGo(dst, a, b, elSub[int32]).
 func SubI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elSub[int32])
+}
+
+// SubI32Stream is [SubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI32's.
+func SubI32Stream(dst []int32, a []int32, b []int32) {
+	SubI32(dst, a, b)
 }
 
 // SubScalarI32 sets dst[i] = a[i] - s.
@@ -526,10 +680,24 @@ func SubScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elSub[int32])
 }
 
+// SubScalarI32Stream is [SubScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI32's.
+func SubScalarI32Stream(dst []int32, a []int32, s int32) {
+	SubScalarI32(dst, a, s)
+}
+
 // ScalarSubI32 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int32]).
 func ScalarSubI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elSub[int32])
+}
+
+// ScalarSubI32Stream is [ScalarSubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI32's.
+func ScalarSubI32Stream(dst []int32, a []int32, s int32) {
+	ScalarSubI32(dst, a, s)
 }
 
 // SubI64 sets dst[i] = a[i] - b[i].
@@ -538,10 +706,24 @@ func SubI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elSub[int64])
 }
 
+// SubI64Stream is [SubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI64's.
+func SubI64Stream(dst []int64, a []int64, b []int64) {
+	SubI64(dst, a, b)
+}
+
 // SubScalarI64 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int64]).
 func SubScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elSub[int64])
+}
+
+// SubScalarI64Stream is [SubScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI64's.
+func SubScalarI64Stream(dst []int64, a []int64, s int64) {
+	SubScalarI64(dst, a, s)
 }
 
 // ScalarSubI64 sets dst[i] = s - a[i].
@@ -550,10 +732,24 @@ func ScalarSubI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elSub[int64])
 }
 
+// ScalarSubI64Stream is [ScalarSubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI64's.
+func ScalarSubI64Stream(dst []int64, a []int64, s int64) {
+	ScalarSubI64(dst, a, s)
+}
+
 // SubU8 sets dst[i] = a[i] - b[i].
 // Its exact loop is binaryGo(dst, a, b, elSub[uint8]).
 func SubU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elSub[uint8])
+}
+
+// SubU8Stream is [SubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubU8's.
+func SubU8Stream(dst []uint8, a []uint8, b []uint8) {
+	SubU8(dst, a, b)
 }
 
 // SubScalarU8 sets dst[i] = a[i] - s.
@@ -562,10 +758,24 @@ func SubScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elSub[uint8])
 }
 
+// SubScalarU8Stream is [SubScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarU8's.
+func SubScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	SubScalarU8(dst, a, s)
+}
+
 // ScalarSubU8 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[uint8]).
 func ScalarSubU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elSub[uint8])
+}
+
+// ScalarSubU8Stream is [ScalarSubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubU8's.
+func ScalarSubU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarSubU8(dst, a, s)
 }
 
 // MulI8 sets dst[i] = a[i] * b[i].
@@ -574,10 +784,24 @@ func MulI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elMul[int8])
 }
 
+// MulI8Stream is [MulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI8's.
+func MulI8Stream(dst []int8, a []int8, b []int8) {
+	MulI8(dst, a, b)
+}
+
 // MulScalarI8 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int8]).
 func MulScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elMul[int8])
+}
+
+// MulScalarI8Stream is [MulScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI8's.
+func MulScalarI8Stream(dst []int8, a []int8, s int8) {
+	MulScalarI8(dst, a, s)
 }
 
 // ScalarMulI8 sets dst[i] = s * a[i].
@@ -586,10 +810,24 @@ func ScalarMulI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elMul[int8])
 }
 
+// ScalarMulI8Stream is [ScalarMulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI8's.
+func ScalarMulI8Stream(dst []int8, a []int8, s int8) {
+	ScalarMulI8(dst, a, s)
+}
+
 // MulI16 sets dst[i] = a[i] * b[i].
 // Its exact loop is binaryGo(dst, a, b, elMul[int16]).
 func MulI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elMul[int16])
+}
+
+// MulI16Stream is [MulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI16's.
+func MulI16Stream(dst []int16, a []int16, b []int16) {
+	MulI16(dst, a, b)
 }
 
 // MulScalarI16 sets dst[i] = a[i] * s.
@@ -598,10 +836,24 @@ func MulScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elMul[int16])
 }
 
+// MulScalarI16Stream is [MulScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI16's.
+func MulScalarI16Stream(dst []int16, a []int16, s int16) {
+	MulScalarI16(dst, a, s)
+}
+
 // ScalarMulI16 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int16]).
 func ScalarMulI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elMul[int16])
+}
+
+// ScalarMulI16Stream is [ScalarMulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI16's.
+func ScalarMulI16Stream(dst []int16, a []int16, s int16) {
+	ScalarMulI16(dst, a, s)
 }
 
 // MulI32 sets dst[i] = a[i] * b[i].
@@ -610,10 +862,24 @@ func MulI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elMul[int32])
 }
 
+// MulI32Stream is [MulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI32's.
+func MulI32Stream(dst []int32, a []int32, b []int32) {
+	MulI32(dst, a, b)
+}
+
 // MulScalarI32 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int32]).
 func MulScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elMul[int32])
+}
+
+// MulScalarI32Stream is [MulScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI32's.
+func MulScalarI32Stream(dst []int32, a []int32, s int32) {
+	MulScalarI32(dst, a, s)
 }
 
 // ScalarMulI32 sets dst[i] = s * a[i].
@@ -622,10 +888,24 @@ func ScalarMulI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elMul[int32])
 }
 
+// ScalarMulI32Stream is [ScalarMulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI32's.
+func ScalarMulI32Stream(dst []int32, a []int32, s int32) {
+	ScalarMulI32(dst, a, s)
+}
+
 // MulI64 sets dst[i] = a[i] * b[i].
 // Its exact loop is binaryGo(dst, a, b, elMul[int64]).
 func MulI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elMul[int64])
+}
+
+// MulI64Stream is [MulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI64's.
+func MulI64Stream(dst []int64, a []int64, b []int64) {
+	MulI64(dst, a, b)
 }
 
 // MulScalarI64 sets dst[i] = a[i] * s.
@@ -634,10 +914,24 @@ func MulScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elMul[int64])
 }
 
+// MulScalarI64Stream is [MulScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI64's.
+func MulScalarI64Stream(dst []int64, a []int64, s int64) {
+	MulScalarI64(dst, a, s)
+}
+
 // ScalarMulI64 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int64]).
 func ScalarMulI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elMul[int64])
+}
+
+// ScalarMulI64Stream is [ScalarMulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI64's.
+func ScalarMulI64Stream(dst []int64, a []int64, s int64) {
+	ScalarMulI64(dst, a, s)
 }
 
 // MulU8 sets dst[i] = a[i] * b[i].
@@ -646,16 +940,37 @@ func MulU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elMul[uint8])
 }
 
+// MulU8Stream is [MulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulU8's.
+func MulU8Stream(dst []uint8, a []uint8, b []uint8) {
+	MulU8(dst, a, b)
+}
+
 // MulScalarU8 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[uint8]).
 func MulScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elMul[uint8])
 }
 
+// MulScalarU8Stream is [MulScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarU8's.
+func MulScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	MulScalarU8(dst, a, s)
+}
+
 // ScalarMulU8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[uint8]).
 func ScalarMulU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elMul[uint8])
+}
+
+// ScalarMulU8Stream is [ScalarMulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulU8's.
+func ScalarMulU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarMulU8(dst, a, s)
 }
 
 // AndI8 sets dst[i] = a[i] & b[i].
@@ -1760,6 +2075,13 @@ func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 // Its exact loop is unaryGo(dst, x, expF64).
 func ExpF64(dst []float64, x []float64) {
 	unaryGo(dst, x, expF64)
+}
+
+// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF64's.
+func ExpF64Stream(dst []float64, x []float64) {
+	ExpF64(dst, x)
 }
 
 // Expm1F32 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
