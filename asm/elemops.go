@@ -85,6 +85,27 @@ func elemOps() {
 			return vv(e.IMin(in[0], in[1]))
 		}}).add()
 
+	// C's fmax and fmin: a NaN operand ignored (b's NaN when both are);
+	// not comm, for that NaN
+	(&efunc{stem: "Fmax", kind: kBinary, types: floatTypes, expr: "fmax(%s, %s)",
+		note: "C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0)", gofn: "elFmax[%[2]s]",
+		body: func(e *em, in []reg.Register) val {
+			a, b := in[0], in[1]
+			r := e.Blend(e.IsNaN(b), e.fmaxGo(a, b), a)
+			return vv(e.Blend(e.IsNaN(a), r, b))
+		}}).add()
+	(&efunc{stem: "Fmin", kind: kBinary, types: floatTypes, expr: "fmin(%s, %s)",
+		note: "C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0)", gofn: "elFmin[%[2]s]",
+		body: func(e *em, in []reg.Register) val {
+			a, b := in[0], in[1]
+			r := e.Blend(e.IsNaN(b), e.fminGo(a, b), a)
+			return vv(e.Blend(e.IsNaN(a), r, b))
+		}}).add()
+	(&efunc{stem: "Not", kind: kUnary, types: intTypes, expr: "^%s", gofn: "elNot[%[2]s]",
+		body: func(e *em, in []reg.Register) val {
+			return vv(e.Xor(in[0], e.CB(^uint64(0)>>(64-8*e.t.size))))
+		}}).add()
+
 	// integer arithmetic (float add, sub and mul are vec.go's)
 	(&efunc{stem: "Add", kind: kBinary, types: intTypes, stream: true, expr: "%s + %s", comm: true, gofn: "elAdd[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.IAdd(in[0], in[1])) }}).add()

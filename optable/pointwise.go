@@ -101,7 +101,7 @@ var (
 	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Trunc", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
 	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Grad: []string{"g"}, SIMD: SIMD{Unary: "Frac", Types: Floats}, Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
 	LogicalNot = unary("logical_not", "LogicalNot", "x == 0, as bool", Op{OutBool: true}, loop(Bools, "!a"), loop(Numbers, "a == 0"))
-	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool},
+	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Unary: "Not", Types: Ints}},
 		loop(Bools, "!a"), loop(Ints, "^a"))
 	IsNan    = unary("isnan", "IsNan", "whether x is NaN, as bool", Op{OutBool: true}, loop(AnyDType, "a != a"))
 	IsInf    = unary("isinf", "IsInf", "whether x is ±Inf, as bool", Op{OutBool: true}, loop(IntsBool, "a != a"), loop(Floats, "math.IsInf(float64(a), 0)"))
@@ -138,8 +138,8 @@ var (
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
-	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
-	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
+	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmax", Types: Floats}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
+	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmin", Types: Floats}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
 	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
 	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Grad: []string{"g.Mul(a).Div(result)", "g.Mul(b).Div(result)"}, Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
 	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{Grad: []string{"copysignGrad(g, a, result)", "ZerosLike(g)"}, IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))

@@ -1498,6 +1498,41 @@ func loopBitwiseNotI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer
 	}
 }
 
+// simdBitwiseNotU8 is bitwise_not's SIMD loop for uint8.
+func simdBitwiseNotU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotU8, p, s, n)) {
+		loopBitwiseNotI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI8 is bitwise_not's SIMD loop for int8.
+func simdBitwiseNotI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI8, p, s, n)) {
+		loopBitwiseNotI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI16 is bitwise_not's SIMD loop for int16.
+func simdBitwiseNotI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI16, p, s, n)) {
+		loopBitwiseNotI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI32 is bitwise_not's SIMD loop for int32.
+func simdBitwiseNotI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI32, p, s, n)) {
+		loopBitwiseNotI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI64 is bitwise_not's SIMD loop for int64.
+func simdBitwiseNotI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI64, p, s, n)) {
+		loopBitwiseNotI[int64](p, s, n, args)
+	}
+}
+
 // loopIsNanA computes a != a for bool, uint8, int8, int16, int32, int64, float32, float64.
 func loopIsNanA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3485,6 +3520,20 @@ func loopFmaxF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdFmaxF32 is fmax's SIMD loop for float32.
+func simdFmaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxF32, vec.FmaxScalarF32, vec.ScalarFmaxF32, p, s, n)) {
+		loopFmaxF[float32](p, s, n, args)
+	}
+}
+
+// simdFmaxF64 is fmax's SIMD loop for float64.
+func simdFmaxF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxF64, vec.FmaxScalarF64, vec.ScalarFmaxF64, p, s, n)) {
+		loopFmaxF[float64](p, s, n, args)
+	}
+}
+
 // loopFminB computes a && b for bool.
 func loopFminB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3614,6 +3663,20 @@ func loopFminF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Fmin(a, b)
+	}
+}
+
+// simdFminF32 is fmin's SIMD loop for float32.
+func simdFminF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminF32, vec.FminScalarF32, vec.ScalarFminF32, p, s, n)) {
+		loopFminF[float32](p, s, n, args)
+	}
+}
+
+// simdFminF64 is fmin's SIMD loop for float64.
+func simdFminF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminF64, vec.FminScalarF64, vec.ScalarFminF64, p, s, n)) {
+		loopFminF[float64](p, s, n, args)
 	}
 }
 
@@ -5971,7 +6034,7 @@ func init() {
 	pointwiseLoops[optable.Trunc.Code] = [dtype.Count]loopFn{dtype.Float32: simdTruncF32, dtype.Float64: simdTruncF64}
 	pointwiseLoops[optable.Frac.Code] = [dtype.Count]loopFn{dtype.Float32: simdFracF32, dtype.Float64: simdFracF64}
 	pointwiseLoops[optable.LogicalNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopLogicalNotB[bool], dtype.Uint8: loopLogicalNotN[uint8], dtype.Int8: loopLogicalNotN[int8], dtype.Int16: loopLogicalNotN[int16], dtype.Int32: loopLogicalNotN[int32], dtype.Int64: loopLogicalNotN[int64], dtype.Float32: loopLogicalNotN[float32], dtype.Float64: loopLogicalNotN[float64]}
-	pointwiseLoops[optable.BitwiseNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseNotB[bool], dtype.Uint8: loopBitwiseNotI[uint8], dtype.Int8: loopBitwiseNotI[int8], dtype.Int16: loopBitwiseNotI[int16], dtype.Int32: loopBitwiseNotI[int32], dtype.Int64: loopBitwiseNotI[int64]}
+	pointwiseLoops[optable.BitwiseNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseNotB[bool], dtype.Uint8: simdBitwiseNotU8, dtype.Int8: simdBitwiseNotI8, dtype.Int16: simdBitwiseNotI16, dtype.Int32: simdBitwiseNotI32, dtype.Int64: simdBitwiseNotI64}
 	pointwiseLoops[optable.IsNan.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsNanA[bool], dtype.Uint8: loopIsNanA[uint8], dtype.Int8: loopIsNanA[int8], dtype.Int16: loopIsNanA[int16], dtype.Int32: loopIsNanA[int32], dtype.Int64: loopIsNanA[int64], dtype.Float32: loopIsNanA[float32], dtype.Float64: loopIsNanA[float64]}
 	pointwiseLoops[optable.IsInf.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsInfBI[bool], dtype.Uint8: loopIsInfBI[uint8], dtype.Int8: loopIsInfBI[int8], dtype.Int16: loopIsInfBI[int16], dtype.Int32: loopIsInfBI[int32], dtype.Int64: loopIsInfBI[int64], dtype.Float32: loopIsInfF[float32], dtype.Float64: loopIsInfF[float64]}
 	pointwiseLoops[optable.IsFinite.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsFiniteBI[bool], dtype.Uint8: loopIsFiniteBI[uint8], dtype.Int8: loopIsFiniteBI[int8], dtype.Int16: loopIsFiniteBI[int16], dtype.Int32: loopIsFiniteBI[int32], dtype.Int64: loopIsFiniteBI[int64], dtype.Float32: loopIsFiniteF[float32], dtype.Float64: loopIsFiniteF[float64]}
@@ -5991,8 +6054,8 @@ func init() {
 	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}
 	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: simdMaximumU8, dtype.Int8: simdMaximumI8, dtype.Int16: simdMaximumI16, dtype.Int32: simdMaximumI32, dtype.Int64: simdMaximumI64, dtype.Float32: simdMaximumF32, dtype.Float64: simdMaximumF64}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
-	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: loopFmaxF[float32], dtype.Float64: loopFmaxF[float64]}
-	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: loopFminF[float32], dtype.Float64: loopFminF[float64]}
+	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
+	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
 	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
 	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: loopHypotF[float32], dtype.Float64: loopHypotF[float64]}
 	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: loopCopysignF[float32], dtype.Float64: loopCopysignF[float64]}

@@ -5154,6 +5154,2407 @@ minimumScalarU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func fmaxF32AVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2
+TEXT ·fmaxF32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxF32AVX2_check_unrolled
+
+fmaxF32AVX2_unrolled:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	VMOVUPS   32(DX)(SI*4), Y0
+	VMOVUPS   32(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Y0
+	VMOVUPS   64(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*4)
+	VMOVUPS   96(DX)(SI*4), Y0
+	VMOVUPS   96(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fmaxF32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fmaxF32AVX2_check_vector
+
+fmaxF32AVX2_vector:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+fmaxF32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxF32AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxF32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+fmaxF32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxF32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxF32AVX2_copy1
+
+fmaxF32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+fmaxF32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxF32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxF32AVX2_copy3
+
+fmaxF32AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPS   (R8)(SI*4), Y0
+	VMOVUPS   (DX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fmaxF32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxF32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxF32AVX2_copy5
+
+fmaxF32AVX2_copied6:
+fmaxF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fmaxScalarF32AVX2_check_unrolled
+
+fmaxScalarF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fmaxScalarF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fmaxScalarF32AVX2_check_vector
+
+fmaxScalarF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+fmaxScalarF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+fmaxScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarF32AVX2_copy1
+
+fmaxScalarF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fmaxScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarF32AVX2_copy3
+
+fmaxScalarF32AVX2_copied4:
+fmaxScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·scalarFmaxF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFmaxF32AVX2_check_unrolled
+
+scalarFmaxF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFmaxF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFmaxF32AVX2_check_vector
+
+scalarFmaxF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+scalarFmaxF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFmaxF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFmaxF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarFmaxF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFmaxF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFmaxF32AVX2_copy1
+
+scalarFmaxF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+scalarFmaxF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFmaxF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFmaxF32AVX2_copy3
+
+scalarFmaxF32AVX2_copied4:
+scalarFmaxF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxF64AVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2
+TEXT ·fmaxF64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxF64AVX2_check_unrolled
+
+fmaxF64AVX2_unrolled:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVUPD   32(DX)(SI*8), Y0
+	VMOVUPD   32(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Y0
+	VMOVUPD   64(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*8)
+	VMOVUPD   96(DX)(SI*8), Y0
+	VMOVUPD   96(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fmaxF64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  fmaxF64AVX2_check_vector
+
+fmaxF64AVX2_vector:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+fmaxF64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxF64AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxF64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+fmaxF64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxF64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxF64AVX2_copy1
+
+fmaxF64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+fmaxF64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxF64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxF64AVX2_copy3
+
+fmaxF64AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPD   (R8)(SI*8), Y0
+	VMOVUPD   (DX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fmaxF64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxF64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxF64AVX2_copy5
+
+fmaxF64AVX2_copied6:
+fmaxF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fmaxScalarF64AVX2_check_unrolled
+
+fmaxScalarF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  fmaxScalarF64AVX2_check_vector
+
+fmaxScalarF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+fmaxScalarF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+fmaxScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarF64AVX2_copy1
+
+fmaxScalarF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fmaxScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarF64AVX2_copy3
+
+fmaxScalarF64AVX2_copied4:
+fmaxScalarF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·scalarFmaxF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFmaxF64AVX2_check_unrolled
+
+scalarFmaxF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFmaxF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarFmaxF64AVX2_check_vector
+
+scalarFmaxF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+scalarFmaxF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFmaxF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFmaxF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarFmaxF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFmaxF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFmaxF64AVX2_copy1
+
+scalarFmaxF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+scalarFmaxF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFmaxF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFmaxF64AVX2_copy3
+
+scalarFmaxF64AVX2_copied4:
+scalarFmaxF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminF32AVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2
+TEXT ·fminF32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminF32AVX2_check_unrolled
+
+fminF32AVX2_unrolled:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	VMOVUPS   32(DX)(SI*4), Y0
+	VMOVUPS   32(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Y0
+	VMOVUPS   64(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*4)
+	VMOVUPS   96(DX)(SI*4), Y0
+	VMOVUPS   96(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fminF32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fminF32AVX2_check_vector
+
+fminF32AVX2_vector:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+fminF32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminF32AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminF32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+fminF32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminF32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminF32AVX2_copy1
+
+fminF32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+fminF32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminF32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminF32AVX2_copy3
+
+fminF32AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPS   (R8)(SI*4), Y0
+	VMOVUPS   (DX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fminF32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminF32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminF32AVX2_copy5
+
+fminF32AVX2_copied6:
+fminF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·fminScalarF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fminScalarF32AVX2_check_unrolled
+
+fminScalarF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fminScalarF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fminScalarF32AVX2_check_vector
+
+fminScalarF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+fminScalarF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+fminScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarF32AVX2_copy1
+
+fminScalarF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fminScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarF32AVX2_copy3
+
+fminScalarF32AVX2_copied4:
+fminScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·scalarFminF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFminF32AVX2_check_unrolled
+
+scalarFminF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFminF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFminF32AVX2_check_vector
+
+scalarFminF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+scalarFminF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFminF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFminF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarFminF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFminF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFminF32AVX2_copy1
+
+scalarFminF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+scalarFminF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFminF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFminF32AVX2_copy3
+
+scalarFminF32AVX2_copied4:
+scalarFminF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminF64AVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2
+TEXT ·fminF64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminF64AVX2_check_unrolled
+
+fminF64AVX2_unrolled:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVUPD   32(DX)(SI*8), Y0
+	VMOVUPD   32(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Y0
+	VMOVUPD   64(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*8)
+	VMOVUPD   96(DX)(SI*8), Y0
+	VMOVUPD   96(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fminF64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  fminF64AVX2_check_vector
+
+fminF64AVX2_vector:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+fminF64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminF64AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminF64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+fminF64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminF64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminF64AVX2_copy1
+
+fminF64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+fminF64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminF64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminF64AVX2_copy3
+
+fminF64AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPD   (R8)(SI*8), Y0
+	VMOVUPD   (DX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fminF64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminF64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminF64AVX2_copy5
+
+fminF64AVX2_copied6:
+fminF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·fminScalarF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fminScalarF64AVX2_check_unrolled
+
+fminScalarF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fminScalarF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  fminScalarF64AVX2_check_vector
+
+fminScalarF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+fminScalarF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+fminScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarF64AVX2_copy1
+
+fminScalarF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fminScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarF64AVX2_copy3
+
+fminScalarF64AVX2_copied4:
+fminScalarF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·scalarFminF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFminF64AVX2_check_unrolled
+
+scalarFminF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFminF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarFminF64AVX2_check_vector
+
+scalarFminF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+scalarFminF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFminF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFminF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarFminF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFminF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFminF64AVX2_copy1
+
+scalarFminF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+scalarFminF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFminF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFminF64AVX2_copy3
+
+scalarFminF64AVX2_copied4:
+scalarFminF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func notI8AVX2(dst []int8, x []int8)
+// Requires: AVX, AVX2
+TEXT ·notI8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notI8AVX2_check_unrolled
+
+notI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+notI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI8AVX2_check_vector
+
+notI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+notI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+notI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI8AVX2_copy1
+
+notI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+notI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI8AVX2_copy3
+
+notI8AVX2_copied4:
+notI8AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_1_ff<>+0(SB)/1, $0xff
+DATA elc32_1_ff<>+1(SB)/1, $0xff
+DATA elc32_1_ff<>+2(SB)/1, $0xff
+DATA elc32_1_ff<>+3(SB)/1, $0xff
+DATA elc32_1_ff<>+4(SB)/1, $0xff
+DATA elc32_1_ff<>+5(SB)/1, $0xff
+DATA elc32_1_ff<>+6(SB)/1, $0xff
+DATA elc32_1_ff<>+7(SB)/1, $0xff
+DATA elc32_1_ff<>+8(SB)/1, $0xff
+DATA elc32_1_ff<>+9(SB)/1, $0xff
+DATA elc32_1_ff<>+10(SB)/1, $0xff
+DATA elc32_1_ff<>+11(SB)/1, $0xff
+DATA elc32_1_ff<>+12(SB)/1, $0xff
+DATA elc32_1_ff<>+13(SB)/1, $0xff
+DATA elc32_1_ff<>+14(SB)/1, $0xff
+DATA elc32_1_ff<>+15(SB)/1, $0xff
+DATA elc32_1_ff<>+16(SB)/1, $0xff
+DATA elc32_1_ff<>+17(SB)/1, $0xff
+DATA elc32_1_ff<>+18(SB)/1, $0xff
+DATA elc32_1_ff<>+19(SB)/1, $0xff
+DATA elc32_1_ff<>+20(SB)/1, $0xff
+DATA elc32_1_ff<>+21(SB)/1, $0xff
+DATA elc32_1_ff<>+22(SB)/1, $0xff
+DATA elc32_1_ff<>+23(SB)/1, $0xff
+DATA elc32_1_ff<>+24(SB)/1, $0xff
+DATA elc32_1_ff<>+25(SB)/1, $0xff
+DATA elc32_1_ff<>+26(SB)/1, $0xff
+DATA elc32_1_ff<>+27(SB)/1, $0xff
+DATA elc32_1_ff<>+28(SB)/1, $0xff
+DATA elc32_1_ff<>+29(SB)/1, $0xff
+DATA elc32_1_ff<>+30(SB)/1, $0xff
+DATA elc32_1_ff<>+31(SB)/1, $0xff
+GLOBL elc32_1_ff<>(SB), RODATA|NOPTR, $32
+
+// func notI16AVX2(dst []int16, x []int16)
+// Requires: AVX, AVX2
+TEXT ·notI16AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notI16AVX2_check_unrolled
+
+notI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+notI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI16AVX2_check_vector
+
+notI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+notI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+notI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI16AVX2_copy1
+
+notI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+notI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI16AVX2_copy3
+
+notI16AVX2_copied4:
+notI16AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_2_ffff<>+0(SB)/2, $0xffff
+DATA elc32_2_ffff<>+2(SB)/2, $0xffff
+DATA elc32_2_ffff<>+4(SB)/2, $0xffff
+DATA elc32_2_ffff<>+6(SB)/2, $0xffff
+DATA elc32_2_ffff<>+8(SB)/2, $0xffff
+DATA elc32_2_ffff<>+10(SB)/2, $0xffff
+DATA elc32_2_ffff<>+12(SB)/2, $0xffff
+DATA elc32_2_ffff<>+14(SB)/2, $0xffff
+DATA elc32_2_ffff<>+16(SB)/2, $0xffff
+DATA elc32_2_ffff<>+18(SB)/2, $0xffff
+DATA elc32_2_ffff<>+20(SB)/2, $0xffff
+DATA elc32_2_ffff<>+22(SB)/2, $0xffff
+DATA elc32_2_ffff<>+24(SB)/2, $0xffff
+DATA elc32_2_ffff<>+26(SB)/2, $0xffff
+DATA elc32_2_ffff<>+28(SB)/2, $0xffff
+DATA elc32_2_ffff<>+30(SB)/2, $0xffff
+GLOBL elc32_2_ffff<>(SB), RODATA|NOPTR, $32
+
+// func notI32AVX2(dst []int32, x []int32)
+// Requires: AVX, AVX2
+TEXT ·notI32AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI32AVX2_check_unrolled
+
+notI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+notI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  notI32AVX2_check_vector
+
+notI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+notI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+notI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI32AVX2_copy1
+
+notI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+notI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI32AVX2_copy3
+
+notI32AVX2_copied4:
+notI32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_ffffffff<>+0(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+4(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+8(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+12(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+16(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+20(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+24(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+28(SB)/4, $0xffffffff
+GLOBL elc32_4_ffffffff<>(SB), RODATA|NOPTR, $32
+
+// func notI64AVX2(dst []int64, x []int64)
+// Requires: AVX, AVX2
+TEXT ·notI64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI64AVX2_check_unrolled
+
+notI64AVX2_unrolled:
+	VMOVDQU (DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*8)
+	VMOVDQU 32(DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*8)
+	VMOVDQU 64(DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*8)
+	VMOVDQU 96(DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+notI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  notI64AVX2_check_vector
+
+notI64AVX2_vector:
+	VMOVDQU (DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+notI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+notI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI64AVX2_copy1
+
+notI64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+notI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI64AVX2_copy3
+
+notI64AVX2_copied4:
+notI64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_8_ffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+DATA elc32_8_ffffffffffffffff<>+8(SB)/8, $0xffffffffffffffff
+DATA elc32_8_ffffffffffffffff<>+16(SB)/8, $0xffffffffffffffff
+DATA elc32_8_ffffffffffffffff<>+24(SB)/8, $0xffffffffffffffff
+GLOBL elc32_8_ffffffffffffffff<>(SB), RODATA|NOPTR, $32
+
+// func notU8AVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2
+TEXT ·notU8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notU8AVX2_check_unrolled
+
+notU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+notU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notU8AVX2_check_vector
+
+notU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+notU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     notU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+notU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notU8AVX2_copy1
+
+notU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+notU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notU8AVX2_copy3
+
+notU8AVX2_copied4:
+notU8AVX2_done:
+	VZEROUPPER
+	RET
+
 // func addI8AVX2(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX2
 TEXT ·addI8AVX2(SB), NOSPLIT, $96-72
@@ -20360,12 +22761,6 @@ neI64AVX2_copied6:
 neI64AVX2_done:
 	VZEROUPPER
 	RET
-
-DATA elc32_8_ffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
-DATA elc32_8_ffffffffffffffff<>+8(SB)/8, $0xffffffffffffffff
-DATA elc32_8_ffffffffffffffff<>+16(SB)/8, $0xffffffffffffffff
-DATA elc32_8_ffffffffffffffff<>+24(SB)/8, $0xffffffffffffffff
-GLOBL elc32_8_ffffffffffffffff<>(SB), RODATA|NOPTR, $32
 
 // func neScalarI64AVX2(dst []bool, a []int64, s int64)
 // Requires: AVX, AVX2
@@ -39162,6 +41557,1540 @@ minimumScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 minimumScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxF32AVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxF32AVX512_check_unrolled
+
+fmaxF32AVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fmaxF32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxF32AVX512_check_vector
+
+fmaxF32AVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+fmaxF32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxF32AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxF32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMAXPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VANDPS      Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(SI*4)
+
+fmaxF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxScalarF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fmaxScalarF32AVX512_check_unrolled
+
+fmaxScalarF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z4, K2, Z5
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z5, K2, Z6
+	VBLENDMPS Z1, Z6, K1, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z9, K2, Z10
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z10, K2, Z11
+	VBLENDMPS Z1, Z11, K1, Z12
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fmaxScalarF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fmaxScalarF32AVX512_check_vector
+
+fmaxScalarF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z14, K2, Z15
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z15, K2, Z16
+	VBLENDMPS Z1, Z16, K1, Z17
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VMAXPS      Z0, Z1, Z2
+	VCMPPS      $0x00, Z0, Z1, K3
+	VANDPS      Z0, Z1, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z19, K3, Z20
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z20, K3, Z21
+	VBLENDMPS   Z1, Z21, K2, Z22
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z0, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+fmaxScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFmaxF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFmaxF32AVX512_check_unrolled
+
+scalarFmaxF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFmaxF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarFmaxF32AVX512_check_vector
+
+scalarFmaxF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarFmaxF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFmaxF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFmaxF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMAXPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VANDPS      Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+scalarFmaxF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxF64AVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxF64AVX512_check_unrolled
+
+fmaxF64AVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fmaxF64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fmaxF64AVX512_check_vector
+
+fmaxF64AVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+fmaxF64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxF64AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxF64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMAXPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VANDPD      Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(SI*8)
+
+fmaxF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxScalarF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fmaxScalarF64AVX512_check_unrolled
+
+fmaxScalarF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z4, K2, Z5
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z5, K2, Z6
+	VBLENDMPD Z1, Z6, K1, Z7
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z9, K2, Z10
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z10, K2, Z11
+	VBLENDMPD Z1, Z11, K1, Z12
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fmaxScalarF64AVX512_check_vector
+
+fmaxScalarF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z14, K2, Z15
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z15, K2, Z16
+	VBLENDMPD Z1, Z16, K1, Z17
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+fmaxScalarF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z0, Z0, K2
+	VMAXPD      Z0, Z1, Z2
+	VCMPPD      $0x00, Z0, Z1, K3
+	VANDPD      Z0, Z1, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z19, K3, Z20
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z20, K3, Z21
+	VBLENDMPD   Z1, Z21, K2, Z22
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z0, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+fmaxScalarF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFmaxF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFmaxF64AVX512_check_unrolled
+
+scalarFmaxF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFmaxF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFmaxF64AVX512_check_vector
+
+scalarFmaxF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarFmaxF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFmaxF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFmaxF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMAXPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VANDPD      Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+scalarFmaxF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminF32AVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminF32AVX512_check_unrolled
+
+fminF32AVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fminF32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminF32AVX512_check_vector
+
+fminF32AVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+fminF32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminF32AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminF32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMINPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VORPS       Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(SI*4)
+
+fminF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminScalarF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fminScalarF32AVX512_check_unrolled
+
+fminScalarF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z4, K2, Z5
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z5, K2, Z6
+	VBLENDMPS Z1, Z6, K1, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z9, K2, Z10
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z10, K2, Z11
+	VBLENDMPS Z1, Z11, K1, Z12
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fminScalarF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fminScalarF32AVX512_check_vector
+
+fminScalarF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z14, K2, Z15
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z15, K2, Z16
+	VBLENDMPS Z1, Z16, K1, Z17
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+fminScalarF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VMINPS      Z0, Z1, Z2
+	VCMPPS      $0x00, Z0, Z1, K3
+	VORPS       Z0, Z1, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z19, K3, Z20
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z20, K3, Z21
+	VBLENDMPS   Z1, Z21, K2, Z22
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z0, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+fminScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFminF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFminF32AVX512_check_unrolled
+
+scalarFminF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFminF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarFminF32AVX512_check_vector
+
+scalarFminF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarFminF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFminF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFminF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMINPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VORPS       Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+scalarFminF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminF64AVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminF64AVX512_check_unrolled
+
+fminF64AVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fminF64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fminF64AVX512_check_vector
+
+fminF64AVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+fminF64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminF64AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminF64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMINPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VORPD       Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(SI*8)
+
+fminF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminScalarF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fminScalarF64AVX512_check_unrolled
+
+fminScalarF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z4, K2, Z5
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z5, K2, Z6
+	VBLENDMPD Z1, Z6, K1, Z7
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z9, K2, Z10
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z10, K2, Z11
+	VBLENDMPD Z1, Z11, K1, Z12
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fminScalarF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fminScalarF64AVX512_check_vector
+
+fminScalarF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z14, K2, Z15
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z15, K2, Z16
+	VBLENDMPD Z1, Z16, K1, Z17
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+fminScalarF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z0, Z0, K2
+	VMINPD      Z0, Z1, Z2
+	VCMPPD      $0x00, Z0, Z1, K3
+	VORPD       Z0, Z1, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z19, K3, Z20
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z20, K3, Z21
+	VBLENDMPD   Z1, Z21, K2, Z22
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z0, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+fminScalarF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFminF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFminF64AVX512_check_unrolled
+
+scalarFminF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFminF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFminF64AVX512_check_vector
+
+scalarFminF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarFminF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFminF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFminF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMINPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VORPD       Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+scalarFminF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func notI8AVX512(dst []int8, x []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notI8AVX512_check_unrolled
+
+notI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+notI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notI8AVX512_check_vector
+
+notI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+notI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         notI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        notI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPXORD     elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+notI8AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_1_ff<>+0(SB)/1, $0xff
+DATA elc64_1_ff<>+1(SB)/1, $0xff
+DATA elc64_1_ff<>+2(SB)/1, $0xff
+DATA elc64_1_ff<>+3(SB)/1, $0xff
+DATA elc64_1_ff<>+4(SB)/1, $0xff
+DATA elc64_1_ff<>+5(SB)/1, $0xff
+DATA elc64_1_ff<>+6(SB)/1, $0xff
+DATA elc64_1_ff<>+7(SB)/1, $0xff
+DATA elc64_1_ff<>+8(SB)/1, $0xff
+DATA elc64_1_ff<>+9(SB)/1, $0xff
+DATA elc64_1_ff<>+10(SB)/1, $0xff
+DATA elc64_1_ff<>+11(SB)/1, $0xff
+DATA elc64_1_ff<>+12(SB)/1, $0xff
+DATA elc64_1_ff<>+13(SB)/1, $0xff
+DATA elc64_1_ff<>+14(SB)/1, $0xff
+DATA elc64_1_ff<>+15(SB)/1, $0xff
+DATA elc64_1_ff<>+16(SB)/1, $0xff
+DATA elc64_1_ff<>+17(SB)/1, $0xff
+DATA elc64_1_ff<>+18(SB)/1, $0xff
+DATA elc64_1_ff<>+19(SB)/1, $0xff
+DATA elc64_1_ff<>+20(SB)/1, $0xff
+DATA elc64_1_ff<>+21(SB)/1, $0xff
+DATA elc64_1_ff<>+22(SB)/1, $0xff
+DATA elc64_1_ff<>+23(SB)/1, $0xff
+DATA elc64_1_ff<>+24(SB)/1, $0xff
+DATA elc64_1_ff<>+25(SB)/1, $0xff
+DATA elc64_1_ff<>+26(SB)/1, $0xff
+DATA elc64_1_ff<>+27(SB)/1, $0xff
+DATA elc64_1_ff<>+28(SB)/1, $0xff
+DATA elc64_1_ff<>+29(SB)/1, $0xff
+DATA elc64_1_ff<>+30(SB)/1, $0xff
+DATA elc64_1_ff<>+31(SB)/1, $0xff
+DATA elc64_1_ff<>+32(SB)/1, $0xff
+DATA elc64_1_ff<>+33(SB)/1, $0xff
+DATA elc64_1_ff<>+34(SB)/1, $0xff
+DATA elc64_1_ff<>+35(SB)/1, $0xff
+DATA elc64_1_ff<>+36(SB)/1, $0xff
+DATA elc64_1_ff<>+37(SB)/1, $0xff
+DATA elc64_1_ff<>+38(SB)/1, $0xff
+DATA elc64_1_ff<>+39(SB)/1, $0xff
+DATA elc64_1_ff<>+40(SB)/1, $0xff
+DATA elc64_1_ff<>+41(SB)/1, $0xff
+DATA elc64_1_ff<>+42(SB)/1, $0xff
+DATA elc64_1_ff<>+43(SB)/1, $0xff
+DATA elc64_1_ff<>+44(SB)/1, $0xff
+DATA elc64_1_ff<>+45(SB)/1, $0xff
+DATA elc64_1_ff<>+46(SB)/1, $0xff
+DATA elc64_1_ff<>+47(SB)/1, $0xff
+DATA elc64_1_ff<>+48(SB)/1, $0xff
+DATA elc64_1_ff<>+49(SB)/1, $0xff
+DATA elc64_1_ff<>+50(SB)/1, $0xff
+DATA elc64_1_ff<>+51(SB)/1, $0xff
+DATA elc64_1_ff<>+52(SB)/1, $0xff
+DATA elc64_1_ff<>+53(SB)/1, $0xff
+DATA elc64_1_ff<>+54(SB)/1, $0xff
+DATA elc64_1_ff<>+55(SB)/1, $0xff
+DATA elc64_1_ff<>+56(SB)/1, $0xff
+DATA elc64_1_ff<>+57(SB)/1, $0xff
+DATA elc64_1_ff<>+58(SB)/1, $0xff
+DATA elc64_1_ff<>+59(SB)/1, $0xff
+DATA elc64_1_ff<>+60(SB)/1, $0xff
+DATA elc64_1_ff<>+61(SB)/1, $0xff
+DATA elc64_1_ff<>+62(SB)/1, $0xff
+DATA elc64_1_ff<>+63(SB)/1, $0xff
+GLOBL elc64_1_ff<>(SB), RODATA|NOPTR, $64
+
+// func notI16AVX512(dst []int16, x []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI16AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notI16AVX512_check_unrolled
+
+notI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPXORD    elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z0
+	VPXORD    elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+notI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI16AVX512_check_vector
+
+notI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPXORD    elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+notI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          notI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         notI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z0
+	VPXORD      elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+notI16AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_2_ffff<>+0(SB)/2, $0xffff
+DATA elc64_2_ffff<>+2(SB)/2, $0xffff
+DATA elc64_2_ffff<>+4(SB)/2, $0xffff
+DATA elc64_2_ffff<>+6(SB)/2, $0xffff
+DATA elc64_2_ffff<>+8(SB)/2, $0xffff
+DATA elc64_2_ffff<>+10(SB)/2, $0xffff
+DATA elc64_2_ffff<>+12(SB)/2, $0xffff
+DATA elc64_2_ffff<>+14(SB)/2, $0xffff
+DATA elc64_2_ffff<>+16(SB)/2, $0xffff
+DATA elc64_2_ffff<>+18(SB)/2, $0xffff
+DATA elc64_2_ffff<>+20(SB)/2, $0xffff
+DATA elc64_2_ffff<>+22(SB)/2, $0xffff
+DATA elc64_2_ffff<>+24(SB)/2, $0xffff
+DATA elc64_2_ffff<>+26(SB)/2, $0xffff
+DATA elc64_2_ffff<>+28(SB)/2, $0xffff
+DATA elc64_2_ffff<>+30(SB)/2, $0xffff
+DATA elc64_2_ffff<>+32(SB)/2, $0xffff
+DATA elc64_2_ffff<>+34(SB)/2, $0xffff
+DATA elc64_2_ffff<>+36(SB)/2, $0xffff
+DATA elc64_2_ffff<>+38(SB)/2, $0xffff
+DATA elc64_2_ffff<>+40(SB)/2, $0xffff
+DATA elc64_2_ffff<>+42(SB)/2, $0xffff
+DATA elc64_2_ffff<>+44(SB)/2, $0xffff
+DATA elc64_2_ffff<>+46(SB)/2, $0xffff
+DATA elc64_2_ffff<>+48(SB)/2, $0xffff
+DATA elc64_2_ffff<>+50(SB)/2, $0xffff
+DATA elc64_2_ffff<>+52(SB)/2, $0xffff
+DATA elc64_2_ffff<>+54(SB)/2, $0xffff
+DATA elc64_2_ffff<>+56(SB)/2, $0xffff
+DATA elc64_2_ffff<>+58(SB)/2, $0xffff
+DATA elc64_2_ffff<>+60(SB)/2, $0xffff
+DATA elc64_2_ffff<>+62(SB)/2, $0xffff
+GLOBL elc64_2_ffff<>(SB), RODATA|NOPTR, $64
+
+// func notI32AVX512(dst []int32, x []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI32AVX512_check_unrolled
+
+notI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPXORD    elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z0
+	VPXORD    elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+notI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI32AVX512_check_vector
+
+notI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPXORD    elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+notI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          notI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         notI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPXORD      elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+notI32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_4_ffffffff<>+0(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+4(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+8(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+12(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+16(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+20(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+24(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+28(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+32(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+36(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+40(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+44(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+48(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+52(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+56(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+60(SB)/4, $0xffffffff
+GLOBL elc64_4_ffffffff<>(SB), RODATA|NOPTR, $64
+
+// func notI64AVX512(dst []int64, x []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI64AVX512_check_unrolled
+
+notI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPXORQ    elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z0
+	VPXORQ    elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+notI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  notI64AVX512_check_vector
+
+notI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPXORQ    elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+notI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          notI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         notI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPXORQ      elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+notI64AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_8_ffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+8(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+16(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+24(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+32(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+40(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+48(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+56(SB)/8, $0xffffffffffffffff
+GLOBL elc64_8_ffffffffffffffff<>(SB), RODATA|NOPTR, $64
+
+// func notU8AVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notU8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notU8AVX512_check_unrolled
+
+notU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+notU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notU8AVX512_check_vector
+
+notU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+notU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         notU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        notU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPXORD     elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+notU8AVX512_done:
 	VZEROUPPER
 	RET
 

@@ -388,6 +388,108 @@ func ScalarMinimumU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elMin[uint8])
 }
 
+// FmaxF32 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmax[float32]).
+func FmaxF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, elFmax[float32])
+}
+
+// FmaxScalarF32 sets dst[i] = fmax(a[i], s), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmax[float32]).
+func FmaxScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, elFmax[float32])
+}
+
+// ScalarFmaxF32 sets dst[i] = fmax(s, a[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmax[float32]).
+func ScalarFmaxF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, elFmax[float32])
+}
+
+// FmaxF64 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmax[float64]).
+func FmaxF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, elFmax[float64])
+}
+
+// FmaxScalarF64 sets dst[i] = fmax(a[i], s), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmax[float64]).
+func FmaxScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, elFmax[float64])
+}
+
+// ScalarFmaxF64 sets dst[i] = fmax(s, a[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmax[float64]).
+func ScalarFmaxF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, elFmax[float64])
+}
+
+// FminF32 sets dst[i] = fmin(a[i], b[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmin[float32]).
+func FminF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, elFmin[float32])
+}
+
+// FminScalarF32 sets dst[i] = fmin(a[i], s), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmin[float32]).
+func FminScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, elFmin[float32])
+}
+
+// ScalarFminF32 sets dst[i] = fmin(s, a[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmin[float32]).
+func ScalarFminF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, elFmin[float32])
+}
+
+// FminF64 sets dst[i] = fmin(a[i], b[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmin[float64]).
+func FminF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, elFmin[float64])
+}
+
+// FminScalarF64 sets dst[i] = fmin(a[i], s), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmin[float64]).
+func FminScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, elFmin[float64])
+}
+
+// ScalarFminF64 sets dst[i] = fmin(s, a[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmin[float64]).
+func ScalarFminF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, elFmin[float64])
+}
+
+// NotI8 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int8]).
+func NotI8(dst []int8, x []int8) {
+	unaryGo(dst, x, elNot[int8])
+}
+
+// NotI16 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int16]).
+func NotI16(dst []int16, x []int16) {
+	unaryGo(dst, x, elNot[int16])
+}
+
+// NotI32 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int32]).
+func NotI32(dst []int32, x []int32) {
+	unaryGo(dst, x, elNot[int32])
+}
+
+// NotI64 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int64]).
+func NotI64(dst []int64, x []int64) {
+	unaryGo(dst, x, elNot[int64])
+}
+
+// NotU8 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[uint8]).
+func NotU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elNot[uint8])
+}
+
 // AddI8 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[int8]).
 func AddI8(dst []int8, a []int8, b []int8) {

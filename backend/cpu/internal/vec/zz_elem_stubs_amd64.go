@@ -254,6 +254,91 @@ func minimumU8AVX2(dst []uint8, a []uint8, b []uint8)
 //go:noescape
 func minimumScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 
+// fmaxF32AVX2 is FmaxF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxF32AVX2(dst []float32, a []float32, b []float32)
+
+// fmaxScalarF32AVX2 is FmaxScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// scalarFmaxF32AVX2 is ScalarFmaxF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF32AVX2(dst []float32, a []float32, s float32)
+
+// fmaxF64AVX2 is FmaxF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxF64AVX2(dst []float64, a []float64, b []float64)
+
+// fmaxScalarF64AVX2 is FmaxScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// scalarFmaxF64AVX2 is ScalarFmaxF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF64AVX2(dst []float64, a []float64, s float64)
+
+// fminF32AVX2 is FminF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminF32AVX2(dst []float32, a []float32, b []float32)
+
+// fminScalarF32AVX2 is FminScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// scalarFminF32AVX2 is ScalarFminF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF32AVX2(dst []float32, a []float32, s float32)
+
+// fminF64AVX2 is FminF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminF64AVX2(dst []float64, a []float64, b []float64)
+
+// fminScalarF64AVX2 is FminScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// scalarFminF64AVX2 is ScalarFminF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF64AVX2(dst []float64, a []float64, s float64)
+
+// notI8AVX2 is NotI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI8AVX2(dst []int8, x []int8)
+
+// notI16AVX2 is NotI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI16AVX2(dst []int16, x []int16)
+
+// notI32AVX2 is NotI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI32AVX2(dst []int32, x []int32)
+
+// notI64AVX2 is NotI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI64AVX2(dst []int64, x []int64)
+
+// notU8AVX2 is NotU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notU8AVX2(dst []uint8, x []uint8)
+
 // addI8AVX2 is AddI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
@@ -1693,6 +1778,91 @@ func minimumU8AVX512(dst []uint8, a []uint8, b []uint8)
 //
 //go:noescape
 func minimumScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// fmaxF32AVX512 is FmaxF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxF32AVX512(dst []float32, a []float32, b []float32)
+
+// fmaxScalarF32AVX512 is FmaxScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF32AVX512(dst []float32, a []float32, s float32)
+
+// scalarFmaxF32AVX512 is ScalarFmaxF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF32AVX512(dst []float32, a []float32, s float32)
+
+// fmaxF64AVX512 is FmaxF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxF64AVX512(dst []float64, a []float64, b []float64)
+
+// fmaxScalarF64AVX512 is FmaxScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF64AVX512(dst []float64, a []float64, s float64)
+
+// scalarFmaxF64AVX512 is ScalarFmaxF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF64AVX512(dst []float64, a []float64, s float64)
+
+// fminF32AVX512 is FminF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminF32AVX512(dst []float32, a []float32, b []float32)
+
+// fminScalarF32AVX512 is FminScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF32AVX512(dst []float32, a []float32, s float32)
+
+// scalarFminF32AVX512 is ScalarFminF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF32AVX512(dst []float32, a []float32, s float32)
+
+// fminF64AVX512 is FminF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminF64AVX512(dst []float64, a []float64, b []float64)
+
+// fminScalarF64AVX512 is FminScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF64AVX512(dst []float64, a []float64, s float64)
+
+// scalarFminF64AVX512 is ScalarFminF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF64AVX512(dst []float64, a []float64, s float64)
+
+// notI8AVX512 is NotI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI8AVX512(dst []int8, x []int8)
+
+// notI16AVX512 is NotI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI16AVX512(dst []int16, x []int16)
+
+// notI32AVX512 is NotI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI32AVX512(dst []int32, x []int32)
+
+// notI64AVX512 is NotI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI64AVX512(dst []int64, x []int64)
+
+// notU8AVX512 is NotU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notU8AVX512(dst []uint8, x []uint8)
 
 // addI8AVX512 is AddI8 in AVX512; see there for the exact loop.
 //
