@@ -60,6 +60,11 @@ var (
 	eI64  = &etype{"I64", "int64", 8, false, false}
 	eU8   = &etype{"U8", "uint8", 1, false, true}
 	eBool = &etype{"Bool", "bool", 1, false, true}
+	// eBF16 is bfloat16 in memory (its bits, as vec's conversions take
+	// them), computed as float32: loads widen it exactly, stores round to
+	// nearest even as dtype.BF16FromFloat32 does (Note [Bfloat16 kernels]
+	// in vec's elem_go.go).
+	eBF16 = &etype{"BF16", "uint16", 2, true, true}
 )
 
 // isa is one instruction set level the kernels are generated for.
@@ -519,6 +524,10 @@ type ekernel struct {
 	unroll int
 	fix    bool // has a slow path: returns bool
 	swap   bool // the body takes the two inputs in the other order
+	// stream: whole vectors of dst are stored with non-temporal stores
+	// (dst vector-aligned; the masked tail stores as usual), and the
+	// kernel ends with SFENCE.
+	stream bool
 	doc    string
 }
 
@@ -574,6 +583,14 @@ func (g *egen) load(p, v int) reg.Register {
 		} else {
 			VCVTPS2PD(m, d)
 		}
+	case t == eBF16 && e.t == eF32:
+		// the bits in the top half of each float32 lane: exact
+		if masked {
+			VPMOVZXWD_Z(m, g.tail, d)
+		} else {
+			VPMOVZXWD(m, d)
+		}
+		VPSLLD(U8(16), d, d)
 	case t != e.t:
 		panic(fmt.Sprintf("%s: cannot load %s as %s", g.k.fname, t.name, e.t.name))
 	case masked:
@@ -608,6 +625,8 @@ func (g *egen) store(r val, v int) {
 			VCVTPD2PSY(r.v, h)
 		}
 		g.storeVec(h, m, 4)
+	case t == eBF16 && e.t == eF32:
+		g.storeVec(g.toBF16(r.v), m, 2)
 	case t != e.t:
 		panic(fmt.Sprintf("%s: cannot store %s as %s", g.k.fname, e.t.name, t.name))
 	default:
@@ -615,8 +634,37 @@ func (g *egen) store(r val, v int) {
 	}
 }
 
+// toBF16 returns the float32 lanes of r rounded to bfloat16 as
+// dtype.BF16FromFloat32 does, in a half-width register of 16-bit lanes:
+// bits + 0x7fff + (bit 16) shifted down (ties to even, overflow to
+// ±Inf), a NaN's top half with the quiet bit set.
+func (g *egen) toBF16(r reg.Register) reg.Register {
+	e := g.e
+	lsb := e.And(e.Shr(r, 16), e.CB(1))
+	rb := e.Shr(e.IAdd(e.IAdd(r, e.CB(0x7fff)), lsb), 16)
+	nan := e.Or(e.Shr(r, 16), e.CB(0x40))
+	w := e.Blend(e.IsNaN(r), rb, nan) // each lane < 2^16
+	h := e.half()
+	if e.isa.evex() {
+		VPMOVDW(w, h)
+		return h
+	}
+	hi := XMM()
+	VEXTRACTI128(U8(1), w, hi)
+	VPACKUSDW(hi, w.(reg.VecVirtual).AsX(), h)
+	return h
+}
+
 // storeVec stores register r (any width) to m, under the tail mask if any.
 func (g *egen) storeVec(r reg.Register, m Mem, size int) {
+	if g.tail == nil && g.k.stream && size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes {
+		if size == 8 {
+			VMOVNTPD(r, m)
+		} else { // integers too: the store moves bits
+			VMOVNTPS(r, m)
+		}
+		return
+	}
 	if g.tail == nil {
 		if g.e.isa.evex() {
 			VMOVDQU64(r, m)
@@ -723,6 +771,13 @@ func (g *egen) broadcast(p eparam) reg.Register {
 		x := XMM()
 		VCVTSS2SD(b.Addr, x, x)
 		VBROADCASTSD(x, d)
+	case p.t == eBF16 && e.t == eF32:
+		// its bits in the top half of a float32
+		r, x := GP32(), XMM()
+		MOVWLZX(b.Addr, r)
+		SHLL(U8(16), r)
+		VMOVD(r, x)
+		VPBROADCASTD(x, d)
 	case p.t == eF32:
 		VBROADCASTSS(b.Addr, d)
 	case p.t == eF64:
@@ -830,6 +885,9 @@ func (k *ekernel) generate() {
 		SETNE(r)
 		Store(r, ReturnIndex(0))
 	}
+	if k.stream {
+		SFENCE()
+	}
 	VZEROUPPER()
 	RET()
 }
@@ -866,7 +924,11 @@ func (g *egen) bufferTail(rem reg.Register, slices []int) {
 		g.ptr[p] = at
 	}
 	XORQ(g.i, g.i)
+	// the buffer on the stack need not be aligned: ordinary stores
+	st := k.stream
+	k.stream = false
 	g.vector(0)
+	k.stream = st
 	g.copyBytes(dstAt, g.ptr[0], rem, size(0))
 }
 

@@ -45,7 +45,17 @@ type efunc struct {
 	// the comparison that gives s∘a as a∘'s.
 	comm   bool
 	mirror string
+	// stream: the function also has <name>Stream kernels (AddI8Stream,
+	// AddScalarI8Stream, ...), which store dst with non-temporal stores
+	// (Note [Non-temporal stores] in vec's stream_amd64.go); their
+	// wrappers run the plain kernel up to dst's first vector-aligned
+	// address (streamHead).
+	stream bool
 }
+
+// streams reports whether f has Stream kernels: not for comparisons
+// (bools) or kernels with a slow path.
+func (f *efunc) streams() bool { return f.stream && f.kind != kCompare && !f.fix }
 
 var efuncs []*efunc
 
@@ -119,6 +129,9 @@ func genElem(api string) {
 					if f.via64 && t == eF32 {
 						ct = eF64
 					}
+					if t == eBF16 {
+						ct = eF32
+					}
 					dst := t
 					if f.kind == kCompare {
 						dst = eBool
@@ -136,6 +149,14 @@ func genElem(api string) {
 						body: f.body, unroll: unroll, fix: f.fix, swap: v.swap,
 						doc: fmt.Sprintf("%s is %s in %s; see there for the exact loop.", name, f.exported(v, t), s.name),
 					}).generate()
+					if f.streams() {
+						sname := lowerFirst(f.exported(v, t)) + "Stream" + s.name
+						(&ekernel{
+							fname: sname, isa: s, ct: ct, dst: dst, ins: v.ins,
+							body: f.body, unroll: unroll, swap: v.swap, stream: true,
+							doc: fmt.Sprintf("%s is %s in %s with non-temporal stores: dst must be %d-byte aligned.", sname, f.exported(v, t), s.name, s.bytes),
+						}).generate()
+					}
 				}
 			}
 		}
@@ -175,10 +196,57 @@ func apiFile(asm bool) []byte {
 		for _, t := range f.types {
 			for _, v := range f.variants(t) {
 				writeWrapper(&w, f, t, v, asm)
+				if f.streams() {
+					writeStreamWrapper(&w, f, t, v, asm)
+				}
 			}
 		}
 	}
 	return w.Bytes()
+}
+
+// writeStreamWrapper writes the Stream form of variant v: the plain
+// kernel up to dst's first vector-aligned address, the non-temporal
+// kernel after it (without assembly, the plain kernel).
+func writeStreamWrapper(w *bytes.Buffer, f *efunc, t *etype, v variant, asm bool) {
+	name := f.exported(v, t)
+	var args, params, slices, heads, rests []string
+	for _, p := range v.ins {
+		args = append(args, p.name)
+		if p.scalar {
+			params = append(params, p.name+" "+p.t.gotype)
+			heads = append(heads, p.name)
+			continue
+		}
+		params = append(params, p.name+" []"+p.t.gotype)
+		slices = append(slices, p.name)
+		heads = append(heads, p.name+"[:h]")
+		rests = append(rests, p.name+"[h:]")
+	}
+	fmt.Fprintf(w, "// %sStream is [%s] with dst stored by non-temporal stores (Note\n// [Non-temporal stores]), for outputs far larger than the caches.\n// Its exact loop is %s's.\n", name, name, name)
+	fmt.Fprintf(w, "func %sStream(dst []%s, %s) {\n", name, t.gotype, strings.Join(params, ", "))
+	if !asm {
+		fmt.Fprintf(w, "%s(dst, %s)\n}\n\n", name, strings.Join(args, ", "))
+		return
+	}
+	if !f.asmFor(v) {
+		// s∘a through a∘s
+		other := f.stem
+		if f.mirror != "" {
+			other = f.mirror
+		}
+		fmt.Fprintf(w, "%sScalar%sStream(dst, a, s)\n}\n\n", other, t.name)
+		return
+	}
+	for _, p := range slices {
+		fmt.Fprintf(w, "%s = %s[:len(dst)]\n", p, p)
+	}
+	w.WriteString("h := streamHead(dst)\nif h < 0 {\n")
+	fmt.Fprintf(w, "%s(dst, %s)\nreturn\n}\n", name, strings.Join(args, ", "))
+	fmt.Fprintf(w, "%s(dst[:h], %s)\n", name, strings.Join(heads, ", "))
+	fmt.Fprintf(w, "dst, %s = dst[h:], %s\n", strings.Join(slices, ", "), strings.Join(rests, ", "))
+	inner := lowerFirst(name) + "Stream"
+	fmt.Fprintf(w, "if useAVX512 {\n%sAVX512(dst, %s)\n} else {\n%sAVX2(dst, %s)\n}\n}\n\n", inner, strings.Join(args, ", "), inner, strings.Join(args, ", "))
 }
 
 // twinCall returns the Go statement of variant v's exact loop.
@@ -319,6 +387,10 @@ func apiTable() []byte {
 			for _, v := range f.variants(t) {
 				fmt.Fprintf(&w, "{name: %q, stem: %q, variant: %q, fn: %s, elem: %s},\n",
 					f.exported(v, t), f.stem, v.suffix, f.exported(v, t), f.goFn(t))
+				if f.streams() {
+					fmt.Fprintf(&w, "{name: %q, stem: %q, variant: %q, fn: %s, elem: %s},\n",
+						f.exported(v, t)+"Stream", f.stem, v.suffix, f.exported(v, t)+"Stream", f.goFn(t))
+				}
 			}
 		}
 	}

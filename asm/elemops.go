@@ -85,12 +85,33 @@ func elemOps() {
 			return vv(e.IMin(in[0], in[1]))
 		}}).add()
 
+	// C's fmax and fmin: a NaN operand ignored (b's NaN when both are);
+	// not comm, for that NaN
+	(&efunc{stem: "Fmax", kind: kBinary, types: floatTypes, expr: "fmax(%s, %s)",
+		note: "C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0)", gofn: "elFmax[%[2]s]",
+		body: func(e *em, in []reg.Register) val {
+			a, b := in[0], in[1]
+			r := e.Blend(e.IsNaN(b), e.fmaxGo(a, b), a)
+			return vv(e.Blend(e.IsNaN(a), r, b))
+		}}).add()
+	(&efunc{stem: "Fmin", kind: kBinary, types: floatTypes, expr: "fmin(%s, %s)",
+		note: "C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0)", gofn: "elFmin[%[2]s]",
+		body: func(e *em, in []reg.Register) val {
+			a, b := in[0], in[1]
+			r := e.Blend(e.IsNaN(b), e.fminGo(a, b), a)
+			return vv(e.Blend(e.IsNaN(a), r, b))
+		}}).add()
+	(&efunc{stem: "Not", kind: kUnary, types: intTypes, expr: "^%s", gofn: "elNot[%[2]s]",
+		body: func(e *em, in []reg.Register) val {
+			return vv(e.Xor(in[0], e.CB(^uint64(0)>>(64-8*e.t.size))))
+		}}).add()
+
 	// integer arithmetic (float add, sub and mul are vec.go's)
-	(&efunc{stem: "Add", kind: kBinary, types: intTypes, expr: "%s + %s", comm: true, gofn: "elAdd[%[2]s]",
+	(&efunc{stem: "Add", kind: kBinary, types: intTypes, stream: true, expr: "%s + %s", comm: true, gofn: "elAdd[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.IAdd(in[0], in[1])) }}).add()
-	(&efunc{stem: "Sub", kind: kBinary, types: intTypes, expr: "%s - %s", gofn: "elSub[%[2]s]",
+	(&efunc{stem: "Sub", kind: kBinary, types: intTypes, stream: true, expr: "%s - %s", gofn: "elSub[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.ISub(in[0], in[1])) }}).add()
-	(&efunc{stem: "Mul", kind: kBinary, types: intTypes, expr: "%s * %s", comm: true, gofn: "elMul[%[2]s]",
+	(&efunc{stem: "Mul", kind: kBinary, types: intTypes, stream: true, expr: "%s * %s", comm: true, gofn: "elMul[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.IMul(in[0], in[1])) }}).add()
 	(&efunc{stem: "And", kind: kBinary, types: intTypes, expr: "%s & %s", comm: true, gofn: "elAnd[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.And(in[0], in[1])) }}).add()
@@ -98,6 +119,19 @@ func elemOps() {
 		body: func(e *em, in []reg.Register) val { return vv(e.Or(in[0], in[1])) }}).add()
 	(&efunc{stem: "Xor", kind: kBinary, types: intTypes, expr: "%s ^ %s", comm: true, gofn: "elXor[%[2]s]",
 		body: func(e *em, in []reg.Register) val { return vv(e.Xor(in[0], in[1])) }}).add()
+
+	// bfloat16 arithmetic in float32, one rounding to bfloat16 (float32's
+	// is vec.go's); not comm: of two NaNs, x86 keeps the first operand's
+	// payload, so s∘a is its own kernel
+	bf16 := []*etype{eBF16}
+	(&efunc{stem: "Add", kind: kBinary, types: bf16, expr: "%s + %s", gofn: "bf16Add%.0[1]s",
+		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Add(in[0], in[1])) }}).add()
+	(&efunc{stem: "Sub", kind: kBinary, types: bf16, expr: "%s - %s", gofn: "bf16Sub%.0[1]s",
+		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Sub(in[0], in[1])) }}).add()
+	(&efunc{stem: "Mul", kind: kBinary, types: bf16, expr: "%s * %s", gofn: "bf16Mul%.0[1]s",
+		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Mul(in[0], in[1])) }}).add()
+	(&efunc{stem: "Div", kind: kBinary, types: bf16, expr: "%s / %s", gofn: "bf16Div%.0[1]s",
+		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Div(in[0], in[1])) }}).add()
 
 	// comparisons into bool
 	for _, c := range []struct {

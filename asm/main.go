@@ -40,6 +40,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"regexp"
 
 	. "github.com/mmcloughlin/avo/build"
 )
@@ -72,4 +73,36 @@ func main() {
 		os.Exit(2)
 	}
 	Generate()
+	if *part == "elem" {
+		dropSelfMoves(flag.Lookup("out").Value.String())
+	}
+}
+
+// selfMove matches a full-width vector move of a register onto itself.
+var selfMove = regexp.MustCompile(`(?m)^\tVMOV(?:UPS|UPD|DQU|DQU64) +([YZ]\d+), ([YZ]\d+)\n`)
+
+// dropSelfMoves deletes the moves of a vector register onto itself from
+// the assembly in path. The elem kernels copy an operand into a fresh
+// virtual register before each destructive instruction (an FMA's
+// accumulator, say); where the operand dies there, the register allocator
+// gives both the same register and the copy becomes a no-op move, a
+// third of the instructions of a long Horner chain, each still a slot of
+// the core's dispatch width. Only YMM and ZMM moves go: a VEX move of an
+// XMM register clears the bits above it, which is not a no-op.
+func dropSelfMoves(path string) {
+	b, err := os.ReadFile(path)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "asm:", err)
+		os.Exit(1)
+	}
+	b = selfMove.ReplaceAllFunc(b, func(m []byte) []byte {
+		if sm := selfMove.FindSubmatch(m); string(sm[1]) == string(sm[2]) {
+			return nil
+		}
+		return m
+	})
+	if err := os.WriteFile(path, b, 0o644); err != nil {
+		fmt.Fprintln(os.Stderr, "asm:", err)
+		os.Exit(1)
+	}
 }

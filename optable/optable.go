@@ -255,10 +255,11 @@ type SIMD struct {
 	// Types lists the loop dtypes of Unary and Binary (float16 and
 	// bfloat16 run float32's); zero means float32 alone.
 	Types DTypes
-	// Stream: vec also has the Unary family's <Unary>F32Stream variant,
-	// which store with non-temporal stores (Note [Streaming stores] in
-	// backend/cpu).
-	Stream bool
+	// Stream lists the loop dtypes T for which vec also has the Unary or
+	// Binary family's Stream variants (<Unary><T>Stream; <Binary><T>Stream,
+	// <Binary>Scalar<T>Stream, Scalar<Binary><T>Stream), which store with
+	// non-temporal stores (Note [Streaming stores] in backend/cpu).
+	Stream DTypes
 	// Arith names the CPU's float32 and float64 arithmetic family ("add",
 	// "sub", "mul", "div"), which runs vec's vector-vector,
 	// vector-scalar and scalar-vector primitives and their streaming

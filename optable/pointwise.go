@@ -53,7 +53,7 @@ var (
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
 	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
-	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: true}}, viaFloat64("Exp"))
+	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, viaFloat64("Exp"))
 	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
 	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Expm1", Types: Floats}, IntToFloat: true}, viaFloat64("Expm1"))
 	Log        = unary("log", "Log", "the natural logarithm of x", Op{Grad: []string{"g.Div(x)"}, SIMD: SIMD{Unary: "Log", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))
@@ -72,11 +72,11 @@ var (
 	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atan"))
 	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true}, viaFloat64("Sinh"))
 	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true}, viaFloat64("Cosh"))
-	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: true}}, viaFloat64("Tanh"))
+	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: Of(dtype.Float32)}}, viaFloat64("Tanh"))
 	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asinh"))
 	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Acosh"))
 	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atanh"))
-	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: true}},
+	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
 	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
@@ -86,7 +86,7 @@ var (
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
-		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Stream: true}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Stream: Of(dtype.Float32)}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
 		loop(Floats, "T(elem.Gelu(float64(a)))"))
 	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, SIMD: SIMD{Unary: "Silu", Types: Floats}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
 	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs
@@ -101,7 +101,7 @@ var (
 	Trunc      = unary("trunc", "Trunc", "x rounded toward zero", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Trunc", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Trunc"))
 	Frac       = unary("frac", "Frac", "x - trunc(x)", Op{Grad: []string{"g"}, SIMD: SIMD{Unary: "Frac", Types: Floats}, Accepts: Floats}, loop(Floats, "a - T(math.Trunc(float64(a)))"))
 	LogicalNot = unary("logical_not", "LogicalNot", "x == 0, as bool", Op{OutBool: true}, loop(Bools, "!a"), loop(Numbers, "a == 0"))
-	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool},
+	BitwiseNot = unary("bitwise_not", "BitwiseNot", "the bitwise complement of x (logical not for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Unary: "Not", Types: Ints}},
 		loop(Bools, "!a"), loop(Ints, "^a"))
 	IsNan    = unary("isnan", "IsNan", "whether x is NaN, as bool", Op{OutBool: true}, loop(AnyDType, "a != a"))
 	IsInf    = unary("isinf", "IsInf", "whether x is ±Inf, as bool", Op{OutBool: true}, loop(IntsBool, "a != a"), loop(Floats, "math.IsInf(float64(a), 0)"))
@@ -112,15 +112,15 @@ var (
 
 // The binary pointwise ops.
 var (
-	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add", Binary: "Add", Types: Ints}},
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add", Binary: "Add", Types: Ints, Stream: Ints}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub", Binary: "Sub", Types: Ints}, Accepts: NotBool, Check: subBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub", Binary: "Sub", Types: Ints, Stream: Ints}, Accepts: NotBool, Check: subBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
-	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
+	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints, Stream: Ints}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
 	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
 	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
@@ -138,8 +138,8 @@ var (
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
-	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
-	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
+	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmax", Types: Floats}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
+	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmin", Types: Floats}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
 	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
 	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Grad: []string{"g.Mul(a).Div(result)", "g.Mul(b).Div(result)"}, Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
 	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{Grad: []string{"copysignGrad(g, a, result)", "ZerosLike(g)"}, IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))

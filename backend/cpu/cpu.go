@@ -79,6 +79,9 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	if fn == nil {
 		return notImplemented(op, compute)
 	}
+	if bf := bf16Fast(op, p, args); bf != nil {
+		fn, lt = bf, compute // Note [Bfloat16 loops]
+	}
 	if args == nil {
 		args = &kernel.DefaultArgs
 	}

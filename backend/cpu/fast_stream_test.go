@@ -34,6 +34,16 @@ func TestStreamLoops(t *testing.T) {
 				checkStreamLoop[float32](t, r, code, fn, sfn)
 			case dtype.Float64:
 				checkStreamLoop[float64](t, r, code, fn, sfn)
+			case dtype.Int8:
+				checkStreamLoop[int8](t, r, code, fn, sfn)
+			case dtype.Int16:
+				checkStreamLoop[int16](t, r, code, fn, sfn)
+			case dtype.Int32:
+				checkStreamLoop[int32](t, r, code, fn, sfn)
+			case dtype.Int64:
+				checkStreamLoop[int64](t, r, code, fn, sfn)
+			case dtype.Uint8:
+				checkStreamLoop[uint8](t, r, code, fn, sfn)
 			default:
 				t.Fatalf("%s: streaming loop for %s", code.Name, d)
 			}
@@ -41,14 +51,19 @@ func TestStreamLoops(t *testing.T) {
 	}
 }
 
-func checkStreamLoop[T float](t *testing.T, r *rand.Rand, code *optable.Op, fn, sfn loopFn) {
+// streamElem is the element types of the streaming loops.
+type streamElem interface {
+	float32 | float64 | int8 | int16 | int32 | int64 | uint8
+}
+
+func checkStreamLoop[T streamElem](t *testing.T, r *rand.Rand, code *optable.Op, fn, sfn loopFn) {
 	var z T
 	es := int(unsafe.Sizeof(z))
 	nin := code.Arity
 	argss := []*kernel.Args{&kernel.DefaultArgs}
 	if code == optable.Add || code == optable.Sub {
 		a := kernel.DefaultArgs
-		a.AlphaF = 2.5
+		a.AlphaF, a.AlphaI = 2.5, 3
 		argss = append(argss, &a)
 	}
 	gen := func(n int) []T {
@@ -91,7 +106,7 @@ func checkStreamLoop[T float](t *testing.T, r *rand.Rand, code *optable.Op, fn, 
 	}
 }
 
-func sameFloats[T float](t *testing.T, name string, got, want []T, n int, st [3]int, od int) {
+func sameFloats[T streamElem](t *testing.T, name string, got, want []T, n int, st [3]int, od int) {
 	t.Helper()
 	for i := range got {
 		if g, w := float64(got[i]), float64(want[i]); math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {

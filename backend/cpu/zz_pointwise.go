@@ -299,6 +299,13 @@ func simdExpF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdExpF64Stream is exp's streaming SIMD loop for float64.
+func simdExpF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ExpF64Stream, p, s, n)) {
+		loopExpF[float64](p, s, n, args)
+	}
+}
+
 // loopExp2F computes T(math.Exp2(float64(a))) for float32, float64.
 func loopExp2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1491,6 +1498,41 @@ func loopBitwiseNotI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer
 	}
 }
 
+// simdBitwiseNotU8 is bitwise_not's SIMD loop for uint8.
+func simdBitwiseNotU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotU8, p, s, n)) {
+		loopBitwiseNotI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI8 is bitwise_not's SIMD loop for int8.
+func simdBitwiseNotI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI8, p, s, n)) {
+		loopBitwiseNotI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI16 is bitwise_not's SIMD loop for int16.
+func simdBitwiseNotI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI16, p, s, n)) {
+		loopBitwiseNotI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI32 is bitwise_not's SIMD loop for int32.
+func simdBitwiseNotI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI32, p, s, n)) {
+		loopBitwiseNotI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseNotI64 is bitwise_not's SIMD loop for int64.
+func simdBitwiseNotI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.NotI64, p, s, n)) {
+		loopBitwiseNotI[int64](p, s, n, args)
+	}
+}
+
 // loopIsNanA computes a != a for bool, uint8, int8, int16, int32, int64, float32, float64.
 func loopIsNanA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1894,9 +1936,23 @@ func simdAddU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddU8Stream is add's streaming SIMD loop for uint8.
+func simdAddU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddU8Stream, vec.AddScalarU8Stream, vec.ScalarAddU8Stream, p, s, n)) {
+		loopAddI[uint8](p, s, n, args)
+	}
+}
+
 // simdAddI8 is add's SIMD loop for int8.
 func simdAddI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.AddI8, vec.AddScalarI8, vec.ScalarAddI8, p, s, n)) {
+		loopAddI[int8](p, s, n, args)
+	}
+}
+
+// simdAddI8Stream is add's streaming SIMD loop for int8.
+func simdAddI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI8Stream, vec.AddScalarI8Stream, vec.ScalarAddI8Stream, p, s, n)) {
 		loopAddI[int8](p, s, n, args)
 	}
 }
@@ -1908,6 +1964,13 @@ func simdAddI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddI16Stream is add's streaming SIMD loop for int16.
+func simdAddI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI16Stream, vec.AddScalarI16Stream, vec.ScalarAddI16Stream, p, s, n)) {
+		loopAddI[int16](p, s, n, args)
+	}
+}
+
 // simdAddI32 is add's SIMD loop for int32.
 func simdAddI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.AddI32, vec.AddScalarI32, vec.ScalarAddI32, p, s, n)) {
@@ -1915,9 +1978,23 @@ func simdAddI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddI32Stream is add's streaming SIMD loop for int32.
+func simdAddI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI32Stream, vec.AddScalarI32Stream, vec.ScalarAddI32Stream, p, s, n)) {
+		loopAddI[int32](p, s, n, args)
+	}
+}
+
 // simdAddI64 is add's SIMD loop for int64.
 func simdAddI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.AddI64, vec.AddScalarI64, vec.ScalarAddI64, p, s, n)) {
+		loopAddI[int64](p, s, n, args)
+	}
+}
+
+// simdAddI64Stream is add's streaming SIMD loop for int64.
+func simdAddI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.AddI64Stream, vec.AddScalarI64Stream, vec.ScalarAddI64Stream, p, s, n)) {
 		loopAddI[int64](p, s, n, args)
 	}
 }
@@ -2133,9 +2210,23 @@ func simdSubU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubU8Stream is sub's streaming SIMD loop for uint8.
+func simdSubU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubU8Stream, vec.SubScalarU8Stream, vec.ScalarSubU8Stream, p, s, n)) {
+		loopSubI[uint8](p, s, n, args)
+	}
+}
+
 // simdSubI8 is sub's SIMD loop for int8.
 func simdSubI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.SubI8, vec.SubScalarI8, vec.ScalarSubI8, p, s, n)) {
+		loopSubI[int8](p, s, n, args)
+	}
+}
+
+// simdSubI8Stream is sub's streaming SIMD loop for int8.
+func simdSubI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI8Stream, vec.SubScalarI8Stream, vec.ScalarSubI8Stream, p, s, n)) {
 		loopSubI[int8](p, s, n, args)
 	}
 }
@@ -2147,6 +2238,13 @@ func simdSubI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubI16Stream is sub's streaming SIMD loop for int16.
+func simdSubI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI16Stream, vec.SubScalarI16Stream, vec.ScalarSubI16Stream, p, s, n)) {
+		loopSubI[int16](p, s, n, args)
+	}
+}
+
 // simdSubI32 is sub's SIMD loop for int32.
 func simdSubI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.SubI32, vec.SubScalarI32, vec.ScalarSubI32, p, s, n)) {
@@ -2154,9 +2252,23 @@ func simdSubI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubI32Stream is sub's streaming SIMD loop for int32.
+func simdSubI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI32Stream, vec.SubScalarI32Stream, vec.ScalarSubI32Stream, p, s, n)) {
+		loopSubI[int32](p, s, n, args)
+	}
+}
+
 // simdSubI64 is sub's SIMD loop for int64.
 func simdSubI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((args.AlphaI == 1) && binaryVec(vec.SubI64, vec.SubScalarI64, vec.ScalarSubI64, p, s, n)) {
+		loopSubI[int64](p, s, n, args)
+	}
+}
+
+// simdSubI64Stream is sub's streaming SIMD loop for int64.
+func simdSubI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaI == 1) && binaryVec(vec.SubI64Stream, vec.SubScalarI64Stream, vec.ScalarSubI64Stream, p, s, n)) {
 		loopSubI[int64](p, s, n, args)
 	}
 }
@@ -2276,9 +2388,23 @@ func simdMulU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMulU8Stream is mul's streaming SIMD loop for uint8.
+func simdMulU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulU8Stream, vec.MulScalarU8Stream, vec.ScalarMulU8Stream, p, s, n)) {
+		loopMulN[uint8](p, s, n, args)
+	}
+}
+
 // simdMulI8 is mul's SIMD loop for int8.
 func simdMulI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MulI8, vec.MulScalarI8, vec.ScalarMulI8, p, s, n)) {
+		loopMulN[int8](p, s, n, args)
+	}
+}
+
+// simdMulI8Stream is mul's streaming SIMD loop for int8.
+func simdMulI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI8Stream, vec.MulScalarI8Stream, vec.ScalarMulI8Stream, p, s, n)) {
 		loopMulN[int8](p, s, n, args)
 	}
 }
@@ -2290,6 +2416,13 @@ func simdMulI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMulI16Stream is mul's streaming SIMD loop for int16.
+func simdMulI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI16Stream, vec.MulScalarI16Stream, vec.ScalarMulI16Stream, p, s, n)) {
+		loopMulN[int16](p, s, n, args)
+	}
+}
+
 // simdMulI32 is mul's SIMD loop for int32.
 func simdMulI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MulI32, vec.MulScalarI32, vec.ScalarMulI32, p, s, n)) {
@@ -2297,9 +2430,23 @@ func simdMulI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMulI32Stream is mul's streaming SIMD loop for int32.
+func simdMulI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI32Stream, vec.MulScalarI32Stream, vec.ScalarMulI32Stream, p, s, n)) {
+		loopMulN[int32](p, s, n, args)
+	}
+}
+
 // simdMulI64 is mul's SIMD loop for int64.
 func simdMulI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MulI64, vec.MulScalarI64, vec.ScalarMulI64, p, s, n)) {
+		loopMulN[int64](p, s, n, args)
+	}
+}
+
+// simdMulI64Stream is mul's streaming SIMD loop for int64.
+func simdMulI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MulI64Stream, vec.MulScalarI64Stream, vec.ScalarMulI64Stream, p, s, n)) {
 		loopMulN[int64](p, s, n, args)
 	}
 }
@@ -3373,6 +3520,20 @@ func loopFmaxF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdFmaxF32 is fmax's SIMD loop for float32.
+func simdFmaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxF32, vec.FmaxScalarF32, vec.ScalarFmaxF32, p, s, n)) {
+		loopFmaxF[float32](p, s, n, args)
+	}
+}
+
+// simdFmaxF64 is fmax's SIMD loop for float64.
+func simdFmaxF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxF64, vec.FmaxScalarF64, vec.ScalarFmaxF64, p, s, n)) {
+		loopFmaxF[float64](p, s, n, args)
+	}
+}
+
 // loopFminB computes a && b for bool.
 func loopFminB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -3502,6 +3663,20 @@ func loopFminF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Fmin(a, b)
+	}
+}
+
+// simdFminF32 is fmin's SIMD loop for float32.
+func simdFminF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminF32, vec.FminScalarF32, vec.ScalarFminF32, p, s, n)) {
+		loopFminF[float32](p, s, n, args)
+	}
+}
+
+// simdFminF64 is fmin's SIMD loop for float64.
+func simdFminF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminF64, vec.FminScalarF64, vec.ScalarFminF64, p, s, n)) {
+		loopFminF[float64](p, s, n, args)
 	}
 }
 
@@ -5818,7 +5993,7 @@ func init() {
 	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
 	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: loopSignSF[float32], dtype.Float64: loopSignSF[float64]}
 	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: simdExpF64}
-	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream}
+	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream, dtype.Float64: simdExpF64Stream}
 	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: simdExp2F32, dtype.Float64: simdExp2F64}
 	pointwiseLoops[optable.Expm1.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpm1F32, dtype.Float64: simdExpm1F64}
 	pointwiseLoops[optable.Log.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogF32, dtype.Float64: simdLogF64}
@@ -5859,17 +6034,17 @@ func init() {
 	pointwiseLoops[optable.Trunc.Code] = [dtype.Count]loopFn{dtype.Float32: simdTruncF32, dtype.Float64: simdTruncF64}
 	pointwiseLoops[optable.Frac.Code] = [dtype.Count]loopFn{dtype.Float32: simdFracF32, dtype.Float64: simdFracF64}
 	pointwiseLoops[optable.LogicalNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopLogicalNotB[bool], dtype.Uint8: loopLogicalNotN[uint8], dtype.Int8: loopLogicalNotN[int8], dtype.Int16: loopLogicalNotN[int16], dtype.Int32: loopLogicalNotN[int32], dtype.Int64: loopLogicalNotN[int64], dtype.Float32: loopLogicalNotN[float32], dtype.Float64: loopLogicalNotN[float64]}
-	pointwiseLoops[optable.BitwiseNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseNotB[bool], dtype.Uint8: loopBitwiseNotI[uint8], dtype.Int8: loopBitwiseNotI[int8], dtype.Int16: loopBitwiseNotI[int16], dtype.Int32: loopBitwiseNotI[int32], dtype.Int64: loopBitwiseNotI[int64]}
+	pointwiseLoops[optable.BitwiseNot.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseNotB[bool], dtype.Uint8: simdBitwiseNotU8, dtype.Int8: simdBitwiseNotI8, dtype.Int16: simdBitwiseNotI16, dtype.Int32: simdBitwiseNotI32, dtype.Int64: simdBitwiseNotI64}
 	pointwiseLoops[optable.IsNan.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsNanA[bool], dtype.Uint8: loopIsNanA[uint8], dtype.Int8: loopIsNanA[int8], dtype.Int16: loopIsNanA[int16], dtype.Int32: loopIsNanA[int32], dtype.Int64: loopIsNanA[int64], dtype.Float32: loopIsNanA[float32], dtype.Float64: loopIsNanA[float64]}
 	pointwiseLoops[optable.IsInf.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsInfBI[bool], dtype.Uint8: loopIsInfBI[uint8], dtype.Int8: loopIsInfBI[int8], dtype.Int16: loopIsInfBI[int16], dtype.Int32: loopIsInfBI[int32], dtype.Int64: loopIsInfBI[int64], dtype.Float32: loopIsInfF[float32], dtype.Float64: loopIsInfF[float64]}
 	pointwiseLoops[optable.IsFinite.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsFiniteBI[bool], dtype.Uint8: loopIsFiniteBI[uint8], dtype.Int8: loopIsFiniteBI[int8], dtype.Int16: loopIsFiniteBI[int16], dtype.Int32: loopIsFiniteBI[int32], dtype.Int64: loopIsFiniteBI[int64], dtype.Float32: loopIsFiniteF[float32], dtype.Float64: loopIsFiniteF[float64]}
 	pointwiseLoops[optable.Signbit.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignbitB[bool], dtype.Uint8: loopSignbitI[uint8], dtype.Int8: loopSignbitI[int8], dtype.Int16: loopSignbitI[int16], dtype.Int32: loopSignbitI[int32], dtype.Int64: loopSignbitI[int64], dtype.Float32: loopSignbitF[float32], dtype.Float64: loopSignbitF[float64]}
 	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: simdAddU8, dtype.Int8: simdAddI8, dtype.Int16: simdAddI16, dtype.Int32: simdAddI32, dtype.Int64: simdAddI64, dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
-	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
+	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAddU8Stream, dtype.Int8: simdAddI8Stream, dtype.Int16: simdAddI16Stream, dtype.Int32: simdAddI32Stream, dtype.Int64: simdAddI64Stream, dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
 	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
-	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
+	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
 	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
-	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
+	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
 	pointwiseLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32, dtype.Float64: simdDivF64}
@@ -5879,8 +6054,8 @@ func init() {
 	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}
 	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: simdMaximumU8, dtype.Int8: simdMaximumI8, dtype.Int16: simdMaximumI16, dtype.Int32: simdMaximumI32, dtype.Int64: simdMaximumI64, dtype.Float32: simdMaximumF32, dtype.Float64: simdMaximumF64}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
-	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: loopFmaxF[float32], dtype.Float64: loopFmaxF[float64]}
-	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: loopFminF[float32], dtype.Float64: loopFminF[float64]}
+	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
+	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
 	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
 	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: loopHypotF[float32], dtype.Float64: loopHypotF[float64]}
 	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: loopCopysignF[float32], dtype.Float64: loopCopysignF[float64]}

@@ -46,7 +46,7 @@ func simdTypes(op *optable.Op) []dtype.DType {
 func streamTypes(op *optable.Op) []dtype.DType {
 	var r []dtype.DType
 	for _, d := range simdTypes(op) {
-		if arithFor(op, d) || op.SIMD.Stream && d == dtype.Float32 {
+		if arithFor(op, d) || op.SIMD.Stream.Has(d) {
 			r = append(r, d)
 		}
 	}
@@ -135,8 +135,11 @@ func emitSIMD(w *bytes.Buffer, op *optable.Op) {
 				}
 				call = fmt.Sprintf("unaryVec(%s, p, s, n)", prim)
 			default:
-				b := op.SIMD.Binary
-				call = fmt.Sprintf("binaryVec(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", b, sfx, b, sfx, b, sfx)
+				b, ss := op.SIMD.Binary, sfx
+				if st {
+					ss += "Stream"
+				}
+				call = fmt.Sprintf("binaryVec(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", b, ss, b, ss, b, ss)
 			}
 			if l.UnitIf != "" {
 				call = fmt.Sprintf("(%s) && %s", l.UnitIf, call)

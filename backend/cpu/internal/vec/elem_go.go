@@ -158,6 +158,30 @@ func elMin[T number](a, b T) T {
 // elRelu is elMax(x, 0).
 func elRelu[T number](x T) T { return elMax(x, 0) }
 
+// elFmax and elFmin are C's fmax and fmin (optable/elem's Fmax, Fmin):
+// a NaN operand ignored (b's NaN when both are), else Go's max and min.
+func elFmax[T floats](a, b T) T {
+	if a != a {
+		return b
+	}
+	if b != b {
+		return a
+	}
+	return max(a, b)
+}
+
+func elFmin[T floats](a, b T) T {
+	if a != a {
+		return b
+	}
+	if b != b {
+		return a
+	}
+	return min(a, b)
+}
+
+func elNot[T ints](x T) T { return ^x }
+
 func elAdd[T ints](a, b T) T { return a + b }
 func elSub[T ints](a, b T) T { return a - b }
 func elMul[T ints](a, b T) T { return a * b }

@@ -57,6 +57,10 @@ func scalars[T elem](gen func() T) []T {
 		for _, v := range []float64{0, math.Copysign(0, -1), 1, -2.5, math.Inf(-1), math.NaN(), 1e-310} {
 			r = append(r, any(v).(T))
 		}
+	case uint16: // bfloat16: ±0, 1, +Inf, quiet and signalling NaN, subnormal
+		for _, v := range []uint16{0, 0x8000, 0x3f80, 0x7f80, 0x7fc0, 0xff81, 0x0001} {
+			r = append(r, any(v).(T))
+		}
 	}
 	for range 3 {
 		r = append(r, gen())
@@ -115,6 +119,10 @@ func TestElemKernels(t *testing.T) {
 		case func(dst, a []uint8, s uint8):
 			testScalar(t, k, fn, k.elem.(func(a, b uint8) uint8), randInt[uint8])
 
+		case func(dst, a, b []uint16):
+			testBinary(t, k, fn, k.elem.(func(a, b uint16) uint16), randBF16)
+		case func(dst, a []uint16, s uint16):
+			testScalar(t, k, fn, k.elem.(func(a, b uint16) uint16), randBF16)
 		case func(dst []bool, a, b []float32):
 			testBinary(t, k, fn, k.elem.(func(a, b float32) bool), randF32)
 		case func(dst []bool, a, b []float64):
@@ -178,4 +186,17 @@ func sameNaN[D elem](got, want D, manyNaN bool) bool {
 		return true
 	}
 	return bitsOf(got) == bitsOf(want)
+}
+
+// randBF16 returns random bfloat16 bits: any bits (NaNs, infinities and
+// subnormals among them), floats of moderate size rounded to bfloat16,
+// and special values.
+func randBF16() uint16 {
+	switch rng.Intn(4) {
+	case 0:
+		return uint16(rng.Uint32())
+	case 1:
+		return []uint16{0, 0x8000, 0x3f80, 0xbf80, 0x7f80, 0xff80, 0x7fc0, 0x7f81, 0x0001, 0x807f, 0x7f7f, 0xff7f}[rng.Intn(12)]
+	}
+	return bf16Of(float32(rng.NormFloat64() * 8))
 }

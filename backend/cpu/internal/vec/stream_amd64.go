@@ -343,3 +343,23 @@ func GeluF32Stream(dst, x []float32) {
 	x = x[:len(dst)]
 	geluF32StreamAVX2(dst, x)
 }
+
+// streamHead returns how many leading elements of dst lie before its first
+// vector-aligned address (64 bytes with AVX-512, 32 with AVX2), at most
+// len(dst): the elementwise kernels' Stream wrappers run the plain kernel
+// on those. It returns -1 where no streaming kernel may run: without AVX2,
+// or when dst's address is not a multiple of the element size (it never
+// aligns).
+func streamHead[T any](dst []T) int {
+	var z T
+	es := unsafe.Sizeof(z)
+	at := uintptr(unsafe.Pointer(unsafe.SliceData(dst)))
+	if !useAVX2 || at%es != 0 {
+		return -1
+	}
+	align := uintptr(32)
+	if useAVX512 {
+		align = 64
+	}
+	return min(int((align-at%align)%align/es), len(dst))
+}

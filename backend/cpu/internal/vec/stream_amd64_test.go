@@ -16,7 +16,8 @@ import (
 // TestNoAVX512 and TestUnaryNoAVX512).
 func TestStreamAsm(t *testing.T) {
 	seen := 0
-	for _, file := range []string{"zz_vec_amd64.s", "zz_unary_amd64.s"} {
+	elemSeen := map[bool]int{} // the elem kernels' Stream forms, by AVX-512
+	for _, file := range []string{"zz_vec_amd64.s", "zz_unary_amd64.s", "zz_elem_amd64.s"} {
 		b, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)
@@ -25,8 +26,11 @@ func TestStreamAsm(t *testing.T) {
 			name, _, _ := strings.Cut(fn, "(SB)")
 			nt := strings.Contains(fn, "VMOVNTP")
 			fence := strings.Contains(fn, "SFENCE")
-			stream := strings.HasSuffix(name, "StreamAVX2")
-			if stream {
+			stream := strings.HasSuffix(name, "StreamAVX2") || strings.HasSuffix(name, "StreamAVX512")
+			switch {
+			case file == "zz_elem_amd64.s" && stream:
+				elemSeen[strings.HasSuffix(name, "AVX512")]++
+			case stream:
 				seen++
 			}
 			if nt != stream || fence != stream {
@@ -34,8 +38,13 @@ func TestStreamAsm(t *testing.T) {
 			}
 		}
 	}
-	if want := len(streamCasesF32()) - 1 + len(streamCasesF64()); seen != want {
+	// one AVX2 kernel per case but MulScalarF32/NaN (MulScalarF32's) and
+	// ExpF64 (elem's)
+	if want := len(streamCasesF32()) - 1 + len(streamCasesF64()) - 1; seen != want {
 		t.Errorf("%d streaming kernels, want %d", seen, want)
+	}
+	if elemSeen[false] == 0 || elemSeen[false] != elemSeen[true] {
+		t.Errorf("elementwise streaming kernels: %d AVX2, %d AVX-512", elemSeen[false], elemSeen[true])
 	}
 }
 

@@ -74,6 +74,7 @@ func streamCasesF64() []streamCase[float64] {
 		scal("ScalarSubF64", ScalarSubF64, ScalarSubF64Stream, s, randF64),
 		scal("ScalarDivF64", ScalarDivF64, ScalarDivF64Stream, s, randF64),
 		axpyCase("AxpyF64", AxpyF64, AxpyF64Stream, alpha, randF64),
+		{"ExpF64", func(d, a, _ []float64) { ExpF64(d, a) }, func(d, a, _ []float64) { ExpF64Stream(d, a) }, 1, unaryInput64},
 	}
 }
 
@@ -221,4 +222,16 @@ func BenchmarkStream(b *testing.B) {
 			})
 		}
 	}
+}
+
+// unaryInput64 is unaryInput for float64: its values, any bits, and
+// values around exp's overflow and underflow thresholds.
+func unaryInput64() float64 {
+	switch rng.Intn(6) {
+	case 0:
+		return math.Float64frombits(rng.Uint64())
+	case 1:
+		return rng.NormFloat64() * 750
+	}
+	return float64(unaryInput())
 }

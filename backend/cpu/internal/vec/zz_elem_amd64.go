@@ -802,6 +802,248 @@ func ScalarMinimumU8(dst []uint8, a []uint8, s uint8) {
 	MinimumScalarU8(dst, a, s)
 }
 
+// FmaxF32 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmax[float32]).
+func FmaxF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxF32AVX512(dst, a, b)
+	case useAVX2:
+		fmaxF32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elFmax[float32])
+	}
+}
+
+// FmaxScalarF32 sets dst[i] = fmax(a[i], s), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmax[float32]).
+func FmaxScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarF32AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarF32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elFmax[float32])
+	}
+}
+
+// ScalarFmaxF32 sets dst[i] = fmax(s, a[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmax[float32]).
+func ScalarFmaxF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarFmaxF32AVX512(dst, a, s)
+	case useAVX2:
+		scalarFmaxF32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elFmax[float32])
+	}
+}
+
+// FmaxF64 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmax[float64]).
+func FmaxF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxF64AVX512(dst, a, b)
+	case useAVX2:
+		fmaxF64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elFmax[float64])
+	}
+}
+
+// FmaxScalarF64 sets dst[i] = fmax(a[i], s), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmax[float64]).
+func FmaxScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarF64AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarF64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elFmax[float64])
+	}
+}
+
+// ScalarFmaxF64 sets dst[i] = fmax(s, a[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmax[float64]).
+func ScalarFmaxF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarFmaxF64AVX512(dst, a, s)
+	case useAVX2:
+		scalarFmaxF64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elFmax[float64])
+	}
+}
+
+// FminF32 sets dst[i] = fmin(a[i], b[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmin[float32]).
+func FminF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminF32AVX512(dst, a, b)
+	case useAVX2:
+		fminF32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elFmin[float32])
+	}
+}
+
+// FminScalarF32 sets dst[i] = fmin(a[i], s), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmin[float32]).
+func FminScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarF32AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarF32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elFmin[float32])
+	}
+}
+
+// ScalarFminF32 sets dst[i] = fmin(s, a[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmin[float32]).
+func ScalarFminF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarFminF32AVX512(dst, a, s)
+	case useAVX2:
+		scalarFminF32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elFmin[float32])
+	}
+}
+
+// FminF64 sets dst[i] = fmin(a[i], b[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmin[float64]).
+func FminF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminF64AVX512(dst, a, b)
+	case useAVX2:
+		fminF64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elFmin[float64])
+	}
+}
+
+// FminScalarF64 sets dst[i] = fmin(a[i], s), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmin[float64]).
+func FminScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarF64AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarF64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elFmin[float64])
+	}
+}
+
+// ScalarFminF64 sets dst[i] = fmin(s, a[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmin[float64]).
+func ScalarFminF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarFminF64AVX512(dst, a, s)
+	case useAVX2:
+		scalarFminF64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elFmin[float64])
+	}
+}
+
+// NotI8 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int8]).
+func NotI8(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		notI8AVX512(dst, x)
+	case useAVX2:
+		notI8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elNot[int8])
+	}
+}
+
+// NotI16 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int16]).
+func NotI16(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		notI16AVX512(dst, x)
+	case useAVX2:
+		notI16AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elNot[int16])
+	}
+}
+
+// NotI32 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int32]).
+func NotI32(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		notI32AVX512(dst, x)
+	case useAVX2:
+		notI32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elNot[int32])
+	}
+}
+
+// NotI64 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int64]).
+func NotI64(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		notI64AVX512(dst, x)
+	case useAVX2:
+		notI64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elNot[int64])
+	}
+}
+
+// NotU8 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[uint8]).
+func NotU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		notU8AVX512(dst, x)
+	case useAVX2:
+		notU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elNot[uint8])
+	}
+}
+
 // AddI8 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[int8]).
 func AddI8(dst []int8, a []int8, b []int8) {
@@ -814,6 +1056,26 @@ func AddI8(dst []int8, a []int8, b []int8) {
 		addI8AVX2(dst, a, b)
 	default:
 		binaryGo(dst, a, b, elAdd[int8])
+	}
+}
+
+// AddI8Stream is [AddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI8's.
+func AddI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI8(dst, a, b)
+		return
+	}
+	AddI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI8StreamAVX512(dst, a, b)
+	} else {
+		addI8StreamAVX2(dst, a, b)
 	}
 }
 
@@ -831,10 +1093,36 @@ func AddScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// AddScalarI8Stream is [AddScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI8's.
+func AddScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI8(dst, a, s)
+		return
+	}
+	AddScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI8StreamAVX512(dst, a, s)
+	} else {
+		addScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI8 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int8]).
 func ScalarAddI8(dst []int8, a []int8, s int8) {
 	AddScalarI8(dst, a, s)
+}
+
+// ScalarAddI8Stream is [ScalarAddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI8's.
+func ScalarAddI8Stream(dst []int8, a []int8, s int8) {
+	AddScalarI8Stream(dst, a, s)
 }
 
 // AddI16 sets dst[i] = a[i] + b[i].
@@ -852,6 +1140,26 @@ func AddI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// AddI16Stream is [AddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI16's.
+func AddI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI16(dst, a, b)
+		return
+	}
+	AddI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI16StreamAVX512(dst, a, b)
+	} else {
+		addI16StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI16 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int16]).
 func AddScalarI16(dst []int16, a []int16, s int16) {
@@ -866,10 +1174,36 @@ func AddScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// AddScalarI16Stream is [AddScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI16's.
+func AddScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI16(dst, a, s)
+		return
+	}
+	AddScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI16StreamAVX512(dst, a, s)
+	} else {
+		addScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI16 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int16]).
 func ScalarAddI16(dst []int16, a []int16, s int16) {
 	AddScalarI16(dst, a, s)
+}
+
+// ScalarAddI16Stream is [ScalarAddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI16's.
+func ScalarAddI16Stream(dst []int16, a []int16, s int16) {
+	AddScalarI16Stream(dst, a, s)
 }
 
 // AddI32 sets dst[i] = a[i] + b[i].
@@ -887,6 +1221,26 @@ func AddI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// AddI32Stream is [AddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI32's.
+func AddI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI32(dst, a, b)
+		return
+	}
+	AddI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI32StreamAVX512(dst, a, b)
+	} else {
+		addI32StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI32 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int32]).
 func AddScalarI32(dst []int32, a []int32, s int32) {
@@ -901,10 +1255,36 @@ func AddScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// AddScalarI32Stream is [AddScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI32's.
+func AddScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI32(dst, a, s)
+		return
+	}
+	AddScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI32StreamAVX512(dst, a, s)
+	} else {
+		addScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI32 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int32]).
 func ScalarAddI32(dst []int32, a []int32, s int32) {
 	AddScalarI32(dst, a, s)
+}
+
+// ScalarAddI32Stream is [ScalarAddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI32's.
+func ScalarAddI32Stream(dst []int32, a []int32, s int32) {
+	AddScalarI32Stream(dst, a, s)
 }
 
 // AddI64 sets dst[i] = a[i] + b[i].
@@ -922,6 +1302,26 @@ func AddI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// AddI64Stream is [AddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI64's.
+func AddI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddI64(dst, a, b)
+		return
+	}
+	AddI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addI64StreamAVX512(dst, a, b)
+	} else {
+		addI64StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarI64 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int64]).
 func AddScalarI64(dst []int64, a []int64, s int64) {
@@ -936,10 +1336,36 @@ func AddScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// AddScalarI64Stream is [AddScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI64's.
+func AddScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarI64(dst, a, s)
+		return
+	}
+	AddScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarI64StreamAVX512(dst, a, s)
+	} else {
+		addScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddI64 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int64]).
 func ScalarAddI64(dst []int64, a []int64, s int64) {
 	AddScalarI64(dst, a, s)
+}
+
+// ScalarAddI64Stream is [ScalarAddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI64's.
+func ScalarAddI64Stream(dst []int64, a []int64, s int64) {
+	AddScalarI64Stream(dst, a, s)
 }
 
 // AddU8 sets dst[i] = a[i] + b[i].
@@ -957,6 +1383,26 @@ func AddU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// AddU8Stream is [AddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddU8's.
+func AddU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddU8(dst, a, b)
+		return
+	}
+	AddU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addU8StreamAVX512(dst, a, b)
+	} else {
+		addU8StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarU8 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[uint8]).
 func AddScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -971,10 +1417,36 @@ func AddScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// AddScalarU8Stream is [AddScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarU8's.
+func AddScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarU8(dst, a, s)
+		return
+	}
+	AddScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarU8StreamAVX512(dst, a, s)
+	} else {
+		addScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddU8 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[uint8]).
 func ScalarAddU8(dst []uint8, a []uint8, s uint8) {
 	AddScalarU8(dst, a, s)
+}
+
+// ScalarAddU8Stream is [ScalarAddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddU8's.
+func ScalarAddU8Stream(dst []uint8, a []uint8, s uint8) {
+	AddScalarU8Stream(dst, a, s)
 }
 
 // SubI8 sets dst[i] = a[i] - b[i].
@@ -992,6 +1464,26 @@ func SubI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// SubI8Stream is [SubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI8's.
+func SubI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI8(dst, a, b)
+		return
+	}
+	SubI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI8StreamAVX512(dst, a, b)
+	} else {
+		subI8StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI8 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int8]).
 func SubScalarI8(dst []int8, a []int8, s int8) {
@@ -1006,6 +1498,25 @@ func SubScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// SubScalarI8Stream is [SubScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI8's.
+func SubScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI8(dst, a, s)
+		return
+	}
+	SubScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI8StreamAVX512(dst, a, s)
+	} else {
+		subScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI8 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int8]).
 func ScalarSubI8(dst []int8, a []int8, s int8) {
@@ -1017,6 +1528,25 @@ func ScalarSubI8(dst []int8, a []int8, s int8) {
 		scalarSubI8AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int8])
+	}
+}
+
+// ScalarSubI8Stream is [ScalarSubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI8's.
+func ScalarSubI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI8(dst, a, s)
+		return
+	}
+	ScalarSubI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI8StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI8StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1035,6 +1565,26 @@ func SubI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// SubI16Stream is [SubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI16's.
+func SubI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI16(dst, a, b)
+		return
+	}
+	SubI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI16StreamAVX512(dst, a, b)
+	} else {
+		subI16StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI16 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int16]).
 func SubScalarI16(dst []int16, a []int16, s int16) {
@@ -1049,6 +1599,25 @@ func SubScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// SubScalarI16Stream is [SubScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI16's.
+func SubScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI16(dst, a, s)
+		return
+	}
+	SubScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI16StreamAVX512(dst, a, s)
+	} else {
+		subScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI16 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int16]).
 func ScalarSubI16(dst []int16, a []int16, s int16) {
@@ -1060,6 +1629,25 @@ func ScalarSubI16(dst []int16, a []int16, s int16) {
 		scalarSubI16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int16])
+	}
+}
+
+// ScalarSubI16Stream is [ScalarSubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI16's.
+func ScalarSubI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI16(dst, a, s)
+		return
+	}
+	ScalarSubI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI16StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1078,6 +1666,26 @@ func SubI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// SubI32Stream is [SubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI32's.
+func SubI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI32(dst, a, b)
+		return
+	}
+	SubI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI32StreamAVX512(dst, a, b)
+	} else {
+		subI32StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI32 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int32]).
 func SubScalarI32(dst []int32, a []int32, s int32) {
@@ -1092,6 +1700,25 @@ func SubScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// SubScalarI32Stream is [SubScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI32's.
+func SubScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI32(dst, a, s)
+		return
+	}
+	SubScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI32StreamAVX512(dst, a, s)
+	} else {
+		subScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI32 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int32]).
 func ScalarSubI32(dst []int32, a []int32, s int32) {
@@ -1103,6 +1730,25 @@ func ScalarSubI32(dst []int32, a []int32, s int32) {
 		scalarSubI32AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int32])
+	}
+}
+
+// ScalarSubI32Stream is [ScalarSubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI32's.
+func ScalarSubI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI32(dst, a, s)
+		return
+	}
+	ScalarSubI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI32StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI32StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1121,6 +1767,26 @@ func SubI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// SubI64Stream is [SubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI64's.
+func SubI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubI64(dst, a, b)
+		return
+	}
+	SubI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subI64StreamAVX512(dst, a, b)
+	} else {
+		subI64StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarI64 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int64]).
 func SubScalarI64(dst []int64, a []int64, s int64) {
@@ -1135,6 +1801,25 @@ func SubScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// SubScalarI64Stream is [SubScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI64's.
+func SubScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarI64(dst, a, s)
+		return
+	}
+	SubScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarI64StreamAVX512(dst, a, s)
+	} else {
+		subScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubI64 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int64]).
 func ScalarSubI64(dst []int64, a []int64, s int64) {
@@ -1146,6 +1831,25 @@ func ScalarSubI64(dst []int64, a []int64, s int64) {
 		scalarSubI64AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[int64])
+	}
+}
+
+// ScalarSubI64Stream is [ScalarSubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI64's.
+func ScalarSubI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubI64(dst, a, s)
+		return
+	}
+	ScalarSubI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubI64StreamAVX512(dst, a, s)
+	} else {
+		scalarSubI64StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1164,6 +1868,26 @@ func SubU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// SubU8Stream is [SubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubU8's.
+func SubU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubU8(dst, a, b)
+		return
+	}
+	SubU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subU8StreamAVX512(dst, a, b)
+	} else {
+		subU8StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarU8 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[uint8]).
 func SubScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -1178,6 +1902,25 @@ func SubScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// SubScalarU8Stream is [SubScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarU8's.
+func SubScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarU8(dst, a, s)
+		return
+	}
+	SubScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarU8StreamAVX512(dst, a, s)
+	} else {
+		subScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubU8 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[uint8]).
 func ScalarSubU8(dst []uint8, a []uint8, s uint8) {
@@ -1189,6 +1932,25 @@ func ScalarSubU8(dst []uint8, a []uint8, s uint8) {
 		scalarSubU8AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, elSub[uint8])
+	}
+}
+
+// ScalarSubU8Stream is [ScalarSubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubU8's.
+func ScalarSubU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubU8(dst, a, s)
+		return
+	}
+	ScalarSubU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubU8StreamAVX512(dst, a, s)
+	} else {
+		scalarSubU8StreamAVX2(dst, a, s)
 	}
 }
 
@@ -1207,6 +1969,26 @@ func MulI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// MulI8Stream is [MulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI8's.
+func MulI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI8(dst, a, b)
+		return
+	}
+	MulI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI8StreamAVX512(dst, a, b)
+	} else {
+		mulI8StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI8 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int8]).
 func MulScalarI8(dst []int8, a []int8, s int8) {
@@ -1221,10 +2003,36 @@ func MulScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// MulScalarI8Stream is [MulScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI8's.
+func MulScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI8(dst, a, s)
+		return
+	}
+	MulScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI8StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int8]).
 func ScalarMulI8(dst []int8, a []int8, s int8) {
 	MulScalarI8(dst, a, s)
+}
+
+// ScalarMulI8Stream is [ScalarMulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI8's.
+func ScalarMulI8Stream(dst []int8, a []int8, s int8) {
+	MulScalarI8Stream(dst, a, s)
 }
 
 // MulI16 sets dst[i] = a[i] * b[i].
@@ -1242,6 +2050,26 @@ func MulI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// MulI16Stream is [MulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI16's.
+func MulI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI16(dst, a, b)
+		return
+	}
+	MulI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI16StreamAVX512(dst, a, b)
+	} else {
+		mulI16StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI16 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int16]).
 func MulScalarI16(dst []int16, a []int16, s int16) {
@@ -1256,10 +2084,36 @@ func MulScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// MulScalarI16Stream is [MulScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI16's.
+func MulScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI16(dst, a, s)
+		return
+	}
+	MulScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI16StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI16 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int16]).
 func ScalarMulI16(dst []int16, a []int16, s int16) {
 	MulScalarI16(dst, a, s)
+}
+
+// ScalarMulI16Stream is [ScalarMulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI16's.
+func ScalarMulI16Stream(dst []int16, a []int16, s int16) {
+	MulScalarI16Stream(dst, a, s)
 }
 
 // MulI32 sets dst[i] = a[i] * b[i].
@@ -1277,6 +2131,26 @@ func MulI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// MulI32Stream is [MulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI32's.
+func MulI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI32(dst, a, b)
+		return
+	}
+	MulI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI32StreamAVX512(dst, a, b)
+	} else {
+		mulI32StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI32 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int32]).
 func MulScalarI32(dst []int32, a []int32, s int32) {
@@ -1291,10 +2165,36 @@ func MulScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// MulScalarI32Stream is [MulScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI32's.
+func MulScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI32(dst, a, s)
+		return
+	}
+	MulScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI32StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI32 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int32]).
 func ScalarMulI32(dst []int32, a []int32, s int32) {
 	MulScalarI32(dst, a, s)
+}
+
+// ScalarMulI32Stream is [ScalarMulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI32's.
+func ScalarMulI32Stream(dst []int32, a []int32, s int32) {
+	MulScalarI32Stream(dst, a, s)
 }
 
 // MulI64 sets dst[i] = a[i] * b[i].
@@ -1312,6 +2212,26 @@ func MulI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// MulI64Stream is [MulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI64's.
+func MulI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulI64(dst, a, b)
+		return
+	}
+	MulI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulI64StreamAVX512(dst, a, b)
+	} else {
+		mulI64StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarI64 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int64]).
 func MulScalarI64(dst []int64, a []int64, s int64) {
@@ -1326,10 +2246,36 @@ func MulScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// MulScalarI64Stream is [MulScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI64's.
+func MulScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarI64(dst, a, s)
+		return
+	}
+	MulScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarI64StreamAVX512(dst, a, s)
+	} else {
+		mulScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulI64 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int64]).
 func ScalarMulI64(dst []int64, a []int64, s int64) {
 	MulScalarI64(dst, a, s)
+}
+
+// ScalarMulI64Stream is [ScalarMulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI64's.
+func ScalarMulI64Stream(dst []int64, a []int64, s int64) {
+	MulScalarI64Stream(dst, a, s)
 }
 
 // MulU8 sets dst[i] = a[i] * b[i].
@@ -1347,6 +2293,26 @@ func MulU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// MulU8Stream is [MulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulU8's.
+func MulU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulU8(dst, a, b)
+		return
+	}
+	MulU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulU8StreamAVX512(dst, a, b)
+	} else {
+		mulU8StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarU8 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[uint8]).
 func MulScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -1361,10 +2327,36 @@ func MulScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// MulScalarU8Stream is [MulScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarU8's.
+func MulScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarU8(dst, a, s)
+		return
+	}
+	MulScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarU8StreamAVX512(dst, a, s)
+	} else {
+		mulScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulU8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[uint8]).
 func ScalarMulU8(dst []uint8, a []uint8, s uint8) {
 	MulScalarU8(dst, a, s)
+}
+
+// ScalarMulU8Stream is [ScalarMulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulU8's.
+func ScalarMulU8Stream(dst []uint8, a []uint8, s uint8) {
+	MulScalarU8Stream(dst, a, s)
 }
 
 // AndI8 sets dst[i] = a[i] & b[i].
@@ -1890,6 +2882,178 @@ func XorScalarU8(dst []uint8, a []uint8, s uint8) {
 // Its exact loop is scalarBinaryGo(dst, a, s, elXor[uint8]).
 func ScalarXorU8(dst []uint8, a []uint8, s uint8) {
 	XorScalarU8(dst, a, s)
+}
+
+// AddBF16 sets dst[i] = a[i] + b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Add).
+func AddBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		addBF16AVX512(dst, a, b)
+	case useAVX2:
+		addBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Add)
+	}
+}
+
+// AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
+func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		addScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		addScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Add)
+	}
+}
+
+// ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Add).
+func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarAddBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarAddBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Add)
+	}
+}
+
+// SubBF16 sets dst[i] = a[i] - b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Sub).
+func SubBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		subBF16AVX512(dst, a, b)
+	case useAVX2:
+		subBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Sub)
+	}
+}
+
+// SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Sub).
+func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		subScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		subScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Sub)
+	}
+}
+
+// ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
+func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarSubBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarSubBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Sub)
+	}
+}
+
+// MulBF16 sets dst[i] = a[i] * b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Mul).
+func MulBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		mulBF16AVX512(dst, a, b)
+	case useAVX2:
+		mulBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Mul)
+	}
+}
+
+// MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
+func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		mulScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		mulScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Mul)
+	}
+}
+
+// ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Mul).
+func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarMulBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarMulBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Mul)
+	}
+}
+
+// DivBF16 sets dst[i] = a[i] / b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Div).
+func DivBF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		divBF16AVX512(dst, a, b)
+	case useAVX2:
+		divBF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, bf16Div)
+	}
+}
+
+// DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Div).
+func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		divScalarBF16AVX512(dst, a, s)
+	case useAVX2:
+		divScalarBF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, bf16Div)
+	}
+}
+
+// ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
+func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarDivBF16AVX512(dst, a, s)
+	case useAVX2:
+		scalarDivBF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, bf16Div)
+	}
 }
 
 // EqF32 sets dst[i] = a[i] == b[i].
@@ -3373,6 +4537,25 @@ func ExpF64(dst []float64, x []float64) {
 		expF64AVX2(dst, x)
 	default:
 		unaryGo(dst, x, expF64)
+	}
+}
+
+// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF64's.
+func ExpF64Stream(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ExpF64(dst, x)
+		return
+	}
+	ExpF64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		expF64StreamAVX512(dst, x)
+	} else {
+		expF64StreamAVX2(dst, x)
 	}
 }
 

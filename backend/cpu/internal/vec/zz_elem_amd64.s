@@ -5154,6 +5154,2407 @@ minimumScalarU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func fmaxF32AVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2
+TEXT ·fmaxF32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxF32AVX2_check_unrolled
+
+fmaxF32AVX2_unrolled:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	VMOVUPS   32(DX)(SI*4), Y0
+	VMOVUPS   32(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Y0
+	VMOVUPS   64(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*4)
+	VMOVUPS   96(DX)(SI*4), Y0
+	VMOVUPS   96(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fmaxF32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fmaxF32AVX2_check_vector
+
+fmaxF32AVX2_vector:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+fmaxF32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxF32AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxF32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+fmaxF32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxF32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxF32AVX2_copy1
+
+fmaxF32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+fmaxF32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxF32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxF32AVX2_copy3
+
+fmaxF32AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPS   (R8)(SI*4), Y0
+	VMOVUPS   (DX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fmaxF32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxF32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxF32AVX2_copy5
+
+fmaxF32AVX2_copied6:
+fmaxF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fmaxScalarF32AVX2_check_unrolled
+
+fmaxScalarF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fmaxScalarF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fmaxScalarF32AVX2_check_vector
+
+fmaxScalarF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+fmaxScalarF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+fmaxScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarF32AVX2_copy1
+
+fmaxScalarF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMAXPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VANDPS    Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fmaxScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarF32AVX2_copy3
+
+fmaxScalarF32AVX2_copied4:
+fmaxScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·scalarFmaxF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFmaxF32AVX2_check_unrolled
+
+scalarFmaxF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFmaxF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFmaxF32AVX2_check_vector
+
+scalarFmaxF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+scalarFmaxF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFmaxF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFmaxF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarFmaxF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFmaxF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFmaxF32AVX2_copy1
+
+scalarFmaxF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMAXPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VANDPS    Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+scalarFmaxF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFmaxF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFmaxF32AVX2_copy3
+
+scalarFmaxF32AVX2_copied4:
+scalarFmaxF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxF64AVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2
+TEXT ·fmaxF64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxF64AVX2_check_unrolled
+
+fmaxF64AVX2_unrolled:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVUPD   32(DX)(SI*8), Y0
+	VMOVUPD   32(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Y0
+	VMOVUPD   64(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*8)
+	VMOVUPD   96(DX)(SI*8), Y0
+	VMOVUPD   96(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fmaxF64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  fmaxF64AVX2_check_vector
+
+fmaxF64AVX2_vector:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+fmaxF64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxF64AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxF64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+fmaxF64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxF64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxF64AVX2_copy1
+
+fmaxF64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+fmaxF64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxF64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxF64AVX2_copy3
+
+fmaxF64AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPD   (R8)(SI*8), Y0
+	VMOVUPD   (DX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fmaxF64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxF64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxF64AVX2_copy5
+
+fmaxF64AVX2_copied6:
+fmaxF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fmaxScalarF64AVX2_check_unrolled
+
+fmaxScalarF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  fmaxScalarF64AVX2_check_vector
+
+fmaxScalarF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+fmaxScalarF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+fmaxScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarF64AVX2_copy1
+
+fmaxScalarF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMAXPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VANDPD    Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fmaxScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarF64AVX2_copy3
+
+fmaxScalarF64AVX2_copied4:
+fmaxScalarF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·scalarFmaxF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFmaxF64AVX2_check_unrolled
+
+scalarFmaxF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFmaxF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarFmaxF64AVX2_check_vector
+
+scalarFmaxF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+scalarFmaxF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFmaxF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFmaxF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarFmaxF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFmaxF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFmaxF64AVX2_copy1
+
+scalarFmaxF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMAXPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VANDPD    Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+scalarFmaxF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFmaxF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFmaxF64AVX2_copy3
+
+scalarFmaxF64AVX2_copied4:
+scalarFmaxF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminF32AVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2
+TEXT ·fminF32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminF32AVX2_check_unrolled
+
+fminF32AVX2_unrolled:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	VMOVUPS   32(DX)(SI*4), Y0
+	VMOVUPS   32(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Y0
+	VMOVUPS   64(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*4)
+	VMOVUPS   96(DX)(SI*4), Y0
+	VMOVUPS   96(BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fminF32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fminF32AVX2_check_vector
+
+fminF32AVX2_vector:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+fminF32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminF32AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminF32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+fminF32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminF32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminF32AVX2_copy1
+
+fminF32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+fminF32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminF32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminF32AVX2_copy3
+
+fminF32AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPS   (R8)(SI*4), Y0
+	VMOVUPS   (DX)(SI*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fminF32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminF32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminF32AVX2_copy5
+
+fminF32AVX2_copied6:
+fminF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·fminScalarF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fminScalarF32AVX2_check_unrolled
+
+fminScalarF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fminScalarF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fminScalarF32AVX2_check_vector
+
+fminScalarF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+fminScalarF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+fminScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarF32AVX2_copy1
+
+fminScalarF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VMINPS    Y0, Y1, Y3
+	VCMPPS    $0x00, Y0, Y1, Y4
+	VORPS     Y0, Y1, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VBLENDVPS Y2, Y1, Y3, Y2
+	VCMPPS    $0x03, Y1, Y1, Y1
+	VBLENDVPS Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+fminScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarF32AVX2_copy3
+
+fminScalarF32AVX2_copied4:
+fminScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·scalarFminF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFminF32AVX2_check_unrolled
+
+scalarFminF32AVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFminF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFminF32AVX2_check_vector
+
+scalarFminF32AVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+scalarFminF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFminF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFminF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarFminF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFminF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFminF32AVX2_copy1
+
+scalarFminF32AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VMINPS    Y1, Y0, Y3
+	VCMPPS    $0x00, Y1, Y0, Y4
+	VORPS     Y1, Y0, Y5
+	VBLENDVPS Y4, Y5, Y3, Y3
+	VCMPPS    $0x03, Y0, Y0, Y4
+	VBLENDVPS Y4, Y0, Y3, Y3
+	VCMPPS    $0x03, Y1, Y1, Y4
+	VBLENDVPS Y4, Y1, Y3, Y3
+	VBLENDVPS Y2, Y0, Y3, Y2
+	VCMPPS    $0x03, Y0, Y0, Y0
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+scalarFminF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFminF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFminF32AVX2_copy3
+
+scalarFminF32AVX2_copied4:
+scalarFminF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminF64AVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2
+TEXT ·fminF64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminF64AVX2_check_unrolled
+
+fminF64AVX2_unrolled:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVUPD   32(DX)(SI*8), Y0
+	VMOVUPD   32(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Y0
+	VMOVUPD   64(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 64(CX)(SI*8)
+	VMOVUPD   96(DX)(SI*8), Y0
+	VMOVUPD   96(BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fminF64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  fminF64AVX2_check_vector
+
+fminF64AVX2_vector:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+fminF64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminF64AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminF64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+fminF64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminF64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminF64AVX2_copy1
+
+fminF64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+fminF64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminF64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminF64AVX2_copy3
+
+fminF64AVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPD   (R8)(SI*8), Y0
+	VMOVUPD   (DX)(SI*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fminF64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminF64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminF64AVX2_copy5
+
+fminF64AVX2_copied6:
+fminF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·fminScalarF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fminScalarF64AVX2_check_unrolled
+
+fminScalarF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fminScalarF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  fminScalarF64AVX2_check_vector
+
+fminScalarF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+fminScalarF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+fminScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarF64AVX2_copy1
+
+fminScalarF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VMINPD    Y0, Y1, Y3
+	VCMPPD    $0x00, Y0, Y1, Y4
+	VORPD     Y0, Y1, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VBLENDVPD Y2, Y1, Y3, Y2
+	VCMPPD    $0x03, Y1, Y1, Y1
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fminScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarF64AVX2_copy3
+
+fminScalarF64AVX2_copied4:
+fminScalarF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·scalarFminF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFminF64AVX2_check_unrolled
+
+scalarFminF64AVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFminF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarFminF64AVX2_check_vector
+
+scalarFminF64AVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+scalarFminF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarFminF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarFminF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarFminF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarFminF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarFminF64AVX2_copy1
+
+scalarFminF64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VMINPD    Y1, Y0, Y3
+	VCMPPD    $0x00, Y1, Y0, Y4
+	VORPD     Y1, Y0, Y5
+	VBLENDVPD Y4, Y5, Y3, Y3
+	VCMPPD    $0x03, Y0, Y0, Y4
+	VBLENDVPD Y4, Y0, Y3, Y3
+	VCMPPD    $0x03, Y1, Y1, Y4
+	VBLENDVPD Y4, Y1, Y3, Y3
+	VBLENDVPD Y2, Y0, Y3, Y2
+	VCMPPD    $0x03, Y0, Y0, Y0
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+scalarFminF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarFminF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarFminF64AVX2_copy3
+
+scalarFminF64AVX2_copied4:
+scalarFminF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func notI8AVX2(dst []int8, x []int8)
+// Requires: AVX, AVX2
+TEXT ·notI8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notI8AVX2_check_unrolled
+
+notI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+notI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI8AVX2_check_vector
+
+notI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+notI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+notI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI8AVX2_copy1
+
+notI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+notI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI8AVX2_copy3
+
+notI8AVX2_copied4:
+notI8AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_1_ff<>+0(SB)/1, $0xff
+DATA elc32_1_ff<>+1(SB)/1, $0xff
+DATA elc32_1_ff<>+2(SB)/1, $0xff
+DATA elc32_1_ff<>+3(SB)/1, $0xff
+DATA elc32_1_ff<>+4(SB)/1, $0xff
+DATA elc32_1_ff<>+5(SB)/1, $0xff
+DATA elc32_1_ff<>+6(SB)/1, $0xff
+DATA elc32_1_ff<>+7(SB)/1, $0xff
+DATA elc32_1_ff<>+8(SB)/1, $0xff
+DATA elc32_1_ff<>+9(SB)/1, $0xff
+DATA elc32_1_ff<>+10(SB)/1, $0xff
+DATA elc32_1_ff<>+11(SB)/1, $0xff
+DATA elc32_1_ff<>+12(SB)/1, $0xff
+DATA elc32_1_ff<>+13(SB)/1, $0xff
+DATA elc32_1_ff<>+14(SB)/1, $0xff
+DATA elc32_1_ff<>+15(SB)/1, $0xff
+DATA elc32_1_ff<>+16(SB)/1, $0xff
+DATA elc32_1_ff<>+17(SB)/1, $0xff
+DATA elc32_1_ff<>+18(SB)/1, $0xff
+DATA elc32_1_ff<>+19(SB)/1, $0xff
+DATA elc32_1_ff<>+20(SB)/1, $0xff
+DATA elc32_1_ff<>+21(SB)/1, $0xff
+DATA elc32_1_ff<>+22(SB)/1, $0xff
+DATA elc32_1_ff<>+23(SB)/1, $0xff
+DATA elc32_1_ff<>+24(SB)/1, $0xff
+DATA elc32_1_ff<>+25(SB)/1, $0xff
+DATA elc32_1_ff<>+26(SB)/1, $0xff
+DATA elc32_1_ff<>+27(SB)/1, $0xff
+DATA elc32_1_ff<>+28(SB)/1, $0xff
+DATA elc32_1_ff<>+29(SB)/1, $0xff
+DATA elc32_1_ff<>+30(SB)/1, $0xff
+DATA elc32_1_ff<>+31(SB)/1, $0xff
+GLOBL elc32_1_ff<>(SB), RODATA|NOPTR, $32
+
+// func notI16AVX2(dst []int16, x []int16)
+// Requires: AVX, AVX2
+TEXT ·notI16AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notI16AVX2_check_unrolled
+
+notI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+notI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI16AVX2_check_vector
+
+notI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+notI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+notI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI16AVX2_copy1
+
+notI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y0
+	VPXOR   elc32_2_ffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+notI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI16AVX2_copy3
+
+notI16AVX2_copied4:
+notI16AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_2_ffff<>+0(SB)/2, $0xffff
+DATA elc32_2_ffff<>+2(SB)/2, $0xffff
+DATA elc32_2_ffff<>+4(SB)/2, $0xffff
+DATA elc32_2_ffff<>+6(SB)/2, $0xffff
+DATA elc32_2_ffff<>+8(SB)/2, $0xffff
+DATA elc32_2_ffff<>+10(SB)/2, $0xffff
+DATA elc32_2_ffff<>+12(SB)/2, $0xffff
+DATA elc32_2_ffff<>+14(SB)/2, $0xffff
+DATA elc32_2_ffff<>+16(SB)/2, $0xffff
+DATA elc32_2_ffff<>+18(SB)/2, $0xffff
+DATA elc32_2_ffff<>+20(SB)/2, $0xffff
+DATA elc32_2_ffff<>+22(SB)/2, $0xffff
+DATA elc32_2_ffff<>+24(SB)/2, $0xffff
+DATA elc32_2_ffff<>+26(SB)/2, $0xffff
+DATA elc32_2_ffff<>+28(SB)/2, $0xffff
+DATA elc32_2_ffff<>+30(SB)/2, $0xffff
+GLOBL elc32_2_ffff<>(SB), RODATA|NOPTR, $32
+
+// func notI32AVX2(dst []int32, x []int32)
+// Requires: AVX, AVX2
+TEXT ·notI32AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI32AVX2_check_unrolled
+
+notI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+notI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  notI32AVX2_check_vector
+
+notI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+notI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+notI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI32AVX2_copy1
+
+notI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y0
+	VPXOR   elc32_4_ffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+notI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI32AVX2_copy3
+
+notI32AVX2_copied4:
+notI32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_ffffffff<>+0(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+4(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+8(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+12(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+16(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+20(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+24(SB)/4, $0xffffffff
+DATA elc32_4_ffffffff<>+28(SB)/4, $0xffffffff
+GLOBL elc32_4_ffffffff<>(SB), RODATA|NOPTR, $32
+
+// func notI64AVX2(dst []int64, x []int64)
+// Requires: AVX, AVX2
+TEXT ·notI64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI64AVX2_check_unrolled
+
+notI64AVX2_unrolled:
+	VMOVDQU (DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*8)
+	VMOVDQU 32(DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*8)
+	VMOVDQU 64(DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*8)
+	VMOVDQU 96(DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+notI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  notI64AVX2_check_vector
+
+notI64AVX2_vector:
+	VMOVDQU (DX)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+notI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     notI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+notI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notI64AVX2_copy1
+
+notI64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y0
+	VPXOR   elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+notI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notI64AVX2_copy3
+
+notI64AVX2_copied4:
+notI64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_8_ffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+DATA elc32_8_ffffffffffffffff<>+8(SB)/8, $0xffffffffffffffff
+DATA elc32_8_ffffffffffffffff<>+16(SB)/8, $0xffffffffffffffff
+DATA elc32_8_ffffffffffffffff<>+24(SB)/8, $0xffffffffffffffff
+GLOBL elc32_8_ffffffffffffffff<>(SB), RODATA|NOPTR, $32
+
+// func notU8AVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2
+TEXT ·notU8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notU8AVX2_check_unrolled
+
+notU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+notU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   notU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notU8AVX2_check_vector
+
+notU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+notU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      notU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     notU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+notU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  notU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  notU8AVX2_copy1
+
+notU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPXOR   elc32_1_ff<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+notU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  notU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  notU8AVX2_copy3
+
+notU8AVX2_copied4:
+notU8AVX2_done:
+	VZEROUPPER
+	RET
+
 // func addI8AVX2(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX2
 TEXT ·addI8AVX2(SB), NOSPLIT, $96-72
@@ -5259,6 +7660,112 @@ addI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addI8StreamAVX2_check_unrolled
+
+addI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+addI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI8StreamAVX2_check_vector
+
+addI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+addI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+addI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI8StreamAVX2_copy1
+
+addI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+addI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI8StreamAVX2_copy3
+
+addI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPADDB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+addI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI8StreamAVX2_copy5
+
+addI8StreamAVX2_copied6:
+addI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·addScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -5340,6 +7847,91 @@ addScalarI8AVX2_copy3:
 
 addScalarI8AVX2_copied4:
 addScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarI8StreamAVX2_check_unrolled
+
+addScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+addScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  addScalarI8StreamAVX2_check_vector
+
+addScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+addScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+addScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI8StreamAVX2_copy1
+
+addScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPADDB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+addScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI8StreamAVX2_copy3
+
+addScalarI8StreamAVX2_copied4:
+addScalarI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5451,6 +8043,115 @@ addI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addI16StreamAVX2_check_unrolled
+
+addI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+addI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI16StreamAVX2_check_vector
+
+addI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPADDW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+addI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI16StreamAVX2_copy1
+
+addI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI16StreamAVX2_copy3
+
+addI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPADDW  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+addI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI16StreamAVX2_copy5
+
+addI16StreamAVX2_copied6:
+addI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·addScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -5534,6 +8235,93 @@ addScalarI16AVX2_copy3:
 
 addScalarI16AVX2_copied4:
 addScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          addScalarI16StreamAVX2_check_unrolled
+
+addScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+addScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarI16StreamAVX2_check_vector
+
+addScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPADDW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+addScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI16StreamAVX2_copy1
+
+addScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPADDW  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+addScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI16StreamAVX2_copy3
+
+addScalarI16StreamAVX2_copied4:
+addScalarI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5645,6 +8433,115 @@ addI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI32StreamAVX2_check_unrolled
+
+addI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+addI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addI32StreamAVX2_check_vector
+
+addI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPADDD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+addI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+addI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI32StreamAVX2_copy1
+
+addI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+addI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI32StreamAVX2_copy3
+
+addI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPADDD  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+addI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI32StreamAVX2_copy5
+
+addI32StreamAVX2_copied6:
+addI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·addScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -5730,6 +8627,95 @@ addScalarI32AVX2_copy3:
 
 addScalarI32AVX2_copied4:
 addScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarI32StreamAVX2_check_unrolled
+
+addScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+addScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarI32StreamAVX2_check_vector
+
+addScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPADDD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+addScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+addScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI32StreamAVX2_copy1
+
+addScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPADDD  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+addScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI32StreamAVX2_copy3
+
+addScalarI32StreamAVX2_copied4:
+addScalarI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5841,6 +8827,115 @@ addI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI64StreamAVX2_check_unrolled
+
+addI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+addI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  addI64StreamAVX2_check_vector
+
+addI64StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPADDQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+addI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+addI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addI64StreamAVX2_copy1
+
+addI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+addI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addI64StreamAVX2_copy3
+
+addI64StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*8), Y0
+	VMOVDQU (DX)(SI*8), Y1
+	VPADDQ  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+addI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addI64StreamAVX2_copy5
+
+addI64StreamAVX2_copied6:
+addI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·addScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -5924,6 +9019,93 @@ addScalarI64AVX2_copy3:
 
 addScalarI64AVX2_copied4:
 addScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          addScalarI64StreamAVX2_check_unrolled
+
+addScalarI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+addScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  addScalarI64StreamAVX2_check_vector
+
+addScalarI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPADDQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+addScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+addScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarI64StreamAVX2_copy1
+
+addScalarI64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPADDQ  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+addScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarI64StreamAVX2_copy3
+
+addScalarI64StreamAVX2_copied4:
+addScalarI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6032,6 +9214,112 @@ addU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addU8StreamAVX2_check_unrolled
+
+addU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+addU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addU8StreamAVX2_check_vector
+
+addU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPADDB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+addU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+addU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addU8StreamAVX2_copy1
+
+addU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+addU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addU8StreamAVX2_copy3
+
+addU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPADDB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+addU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addU8StreamAVX2_copy5
+
+addU8StreamAVX2_copied6:
+addU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·addScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -6113,6 +9401,91 @@ addScalarU8AVX2_copy3:
 
 addScalarU8AVX2_copied4:
 addScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarU8StreamAVX2_check_unrolled
+
+addScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+addScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  addScalarU8StreamAVX2_check_vector
+
+addScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPADDB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+addScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+addScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarU8StreamAVX2_copy1
+
+addScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPADDB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+addScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarU8StreamAVX2_copy3
+
+addScalarU8StreamAVX2_copied4:
+addScalarU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6221,6 +9594,112 @@ subI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subI8StreamAVX2_check_unrolled
+
+subI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+subI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI8StreamAVX2_check_vector
+
+subI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+subI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+subI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI8StreamAVX2_copy1
+
+subI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+subI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI8StreamAVX2_copy3
+
+subI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+subI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI8StreamAVX2_copy5
+
+subI8StreamAVX2_copied6:
+subI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·subScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -6305,6 +9784,91 @@ subScalarI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarI8StreamAVX2_check_unrolled
+
+subScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+subScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  subScalarI8StreamAVX2_check_vector
+
+subScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+subScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+subScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI8StreamAVX2_copy1
+
+subScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+subScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI8StreamAVX2_copy3
+
+subScalarI8StreamAVX2_copied4:
+subScalarI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI8AVX2(SB), NOSPLIT, $64-49
@@ -6386,6 +9950,91 @@ scalarSubI8AVX2_copy3:
 
 scalarSubI8AVX2_copied4:
 scalarSubI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubI8StreamAVX2_check_unrolled
+
+scalarSubI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+scalarSubI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarSubI8StreamAVX2_check_vector
+
+scalarSubI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+scalarSubI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarSubI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI8StreamAVX2_copy1
+
+scalarSubI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarSubI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI8StreamAVX2_copy3
+
+scalarSubI8StreamAVX2_copied4:
+scalarSubI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6497,6 +10146,115 @@ subI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subI16StreamAVX2_check_unrolled
+
+subI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+subI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI16StreamAVX2_check_vector
+
+subI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPSUBW   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+subI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI16StreamAVX2_copy1
+
+subI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI16StreamAVX2_copy3
+
+subI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPSUBW  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+subI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI16StreamAVX2_copy5
+
+subI16StreamAVX2_copied6:
+subI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·subScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -6583,6 +10341,93 @@ subScalarI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          subScalarI16StreamAVX2_check_unrolled
+
+subScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+subScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarI16StreamAVX2_check_vector
+
+subScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+subScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI16StreamAVX2_copy1
+
+subScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPSUBW  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+subScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI16StreamAVX2_copy3
+
+subScalarI16StreamAVX2_copied4:
+subScalarI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI16AVX2(SB), NOSPLIT, $64-50
@@ -6666,6 +10511,93 @@ scalarSubI16AVX2_copy3:
 
 scalarSubI16AVX2_copied4:
 scalarSubI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarSubI16StreamAVX2_check_unrolled
+
+scalarSubI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+scalarSubI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubI16StreamAVX2_check_vector
+
+scalarSubI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPSUBW   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+scalarSubI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI16StreamAVX2_copy1
+
+scalarSubI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPSUBW  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+scalarSubI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI16StreamAVX2_copy3
+
+scalarSubI16StreamAVX2_copied4:
+scalarSubI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -6777,6 +10709,115 @@ subI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI32StreamAVX2_check_unrolled
+
+subI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+subI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subI32StreamAVX2_check_vector
+
+subI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPSUBD   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+subI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+subI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI32StreamAVX2_copy1
+
+subI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+subI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI32StreamAVX2_copy3
+
+subI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+subI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI32StreamAVX2_copy5
+
+subI32StreamAVX2_copied6:
+subI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·subScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -6865,6 +10906,95 @@ subScalarI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarI32StreamAVX2_check_unrolled
+
+subScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+subScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarI32StreamAVX2_check_vector
+
+subScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+subScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+subScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI32StreamAVX2_copy1
+
+subScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSUBD  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+subScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI32StreamAVX2_copy3
+
+subScalarI32StreamAVX2_copied4:
+subScalarI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI32AVX2(SB), NOSPLIT, $64-52
@@ -6950,6 +11080,95 @@ scalarSubI32AVX2_copy3:
 
 scalarSubI32AVX2_copied4:
 scalarSubI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubI32StreamAVX2_check_unrolled
+
+scalarSubI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+scalarSubI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubI32StreamAVX2_check_vector
+
+scalarSubI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPSUBD   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+scalarSubI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarSubI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI32StreamAVX2_copy1
+
+scalarSubI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSUBD  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+scalarSubI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI32StreamAVX2_copy3
+
+scalarSubI32StreamAVX2_copied4:
+scalarSubI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7061,6 +11280,115 @@ subI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI64StreamAVX2_check_unrolled
+
+subI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+subI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  subI64StreamAVX2_check_vector
+
+subI64StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPSUBQ   Y1, Y0, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+subI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+subI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subI64StreamAVX2_copy1
+
+subI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+subI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subI64StreamAVX2_copy3
+
+subI64StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*8), Y0
+	VMOVDQU (DX)(SI*8), Y1
+	VPSUBQ  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+subI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subI64StreamAVX2_copy5
+
+subI64StreamAVX2_copied6:
+subI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·subScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -7147,6 +11475,93 @@ subScalarI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          subScalarI64StreamAVX2_check_unrolled
+
+subScalarI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+subScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  subScalarI64StreamAVX2_check_vector
+
+subScalarI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y0, Y1, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+subScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+subScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarI64StreamAVX2_copy1
+
+subScalarI64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPSUBQ  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+subScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarI64StreamAVX2_copy3
+
+subScalarI64StreamAVX2_copied4:
+subScalarI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·scalarSubI64AVX2(SB), NOSPLIT, $64-56
@@ -7230,6 +11645,93 @@ scalarSubI64AVX2_copy3:
 
 scalarSubI64AVX2_copied4:
 scalarSubI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarSubI64StreamAVX2_check_unrolled
+
+scalarSubI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+scalarSubI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarSubI64StreamAVX2_check_vector
+
+scalarSubI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPSUBQ   Y1, Y0, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+scalarSubI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarSubI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubI64StreamAVX2_copy1
+
+scalarSubI64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPSUBQ  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+scalarSubI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubI64StreamAVX2_copy3
+
+scalarSubI64StreamAVX2_copied4:
+scalarSubI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7338,6 +11840,112 @@ subU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subU8StreamAVX2_check_unrolled
+
+subU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+subU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subU8StreamAVX2_check_vector
+
+subU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPSUBB   Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+subU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+subU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subU8StreamAVX2_copy1
+
+subU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+subU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subU8StreamAVX2_copy3
+
+subU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+subU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subU8StreamAVX2_copy5
+
+subU8StreamAVX2_copied6:
+subU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·subScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -7422,6 +12030,91 @@ subScalarU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarU8StreamAVX2_check_unrolled
+
+subScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+subScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  subScalarU8StreamAVX2_check_vector
+
+subScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+subScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+subScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarU8StreamAVX2_copy1
+
+subScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+subScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarU8StreamAVX2_copy3
+
+subScalarU8StreamAVX2_copied4:
+subScalarU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·scalarSubU8AVX2(SB), NOSPLIT, $64-49
@@ -7503,6 +12196,91 @@ scalarSubU8AVX2_copy3:
 
 scalarSubU8AVX2_copied4:
 scalarSubU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubU8StreamAVX2_check_unrolled
+
+scalarSubU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+scalarSubU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarSubU8StreamAVX2_check_vector
+
+scalarSubU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPSUBB   Y1, Y0, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+scalarSubU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarSubU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubU8StreamAVX2_copy1
+
+scalarSubU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPSUBB  Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarSubU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubU8StreamAVX2_copy3
+
+scalarSubU8StreamAVX2_copied4:
+scalarSubU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -7665,6 +12443,148 @@ DATA elc32_2_ff<>+28(SB)/2, $0x00ff
 DATA elc32_2_ff<>+30(SB)/2, $0x00ff
 GLOBL elc32_2_ff<>(SB), RODATA|NOPTR, $32
 
+// func mulI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulI8StreamAVX2_check_unrolled
+
+mulI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+mulI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI8StreamAVX2_check_vector
+
+mulI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+mulI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+mulI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI8StreamAVX2_copy1
+
+mulI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+mulI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI8StreamAVX2_copy3
+
+mulI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMULLW Y1, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y0, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+mulI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI8StreamAVX2_copy5
+
+mulI8StreamAVX2_copied6:
+mulI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -7785,6 +12705,127 @@ mulScalarI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarI8StreamAVX2_check_unrolled
+
+mulScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+mulScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  mulScalarI8StreamAVX2_check_vector
+
+mulScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+mulScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+mulScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI8StreamAVX2_copy1
+
+mulScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMULLW Y0, Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y1, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+mulScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI8StreamAVX2_copy3
+
+mulScalarI8StreamAVX2_copied4:
+mulScalarI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulI16AVX2(dst []int16, a []int16, b []int16)
 // Requires: AVX, AVX2
 TEXT ·mulI16AVX2(SB), NOSPLIT, $96-72
@@ -7893,6 +12934,115 @@ mulI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulI16StreamAVX2_check_unrolled
+
+mulI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+mulI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI16StreamAVX2_check_vector
+
+mulI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMULLW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+mulI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI16StreamAVX2_copy1
+
+mulI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI16StreamAVX2_copy3
+
+mulI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPMULLW Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+mulI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI16StreamAVX2_copy5
+
+mulI16StreamAVX2_copied6:
+mulI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -7976,6 +13126,93 @@ mulScalarI16AVX2_copy3:
 
 mulScalarI16AVX2_copied4:
 mulScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          mulScalarI16StreamAVX2_check_unrolled
+
+mulScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+mulScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarI16StreamAVX2_check_vector
+
+mulScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMULLW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+mulScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI16StreamAVX2_copy1
+
+mulScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPMULLW Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+mulScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI16StreamAVX2_copy3
+
+mulScalarI16StreamAVX2_copied4:
+mulScalarI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8087,6 +13324,115 @@ mulI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI32StreamAVX2_check_unrolled
+
+mulI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+mulI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulI32StreamAVX2_check_vector
+
+mulI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMULLD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+mulI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+mulI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI32StreamAVX2_copy1
+
+mulI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+mulI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI32StreamAVX2_copy3
+
+mulI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPMULLD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+mulI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI32StreamAVX2_copy5
+
+mulI32StreamAVX2_copied6:
+mulI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -8172,6 +13518,95 @@ mulScalarI32AVX2_copy3:
 
 mulScalarI32AVX2_copied4:
 mulScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarI32StreamAVX2_check_unrolled
+
+mulScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+mulScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarI32StreamAVX2_check_vector
+
+mulScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMULLD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+mulScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+mulScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI32StreamAVX2_copy1
+
+mulScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPMULLD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+mulScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI32StreamAVX2_copy3
+
+mulScalarI32StreamAVX2_copied4:
+mulScalarI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8325,6 +13760,157 @@ mulI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI64StreamAVX2_check_unrolled
+
+mulI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+mulI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  mulI64StreamAVX2_check_vector
+
+mulI64StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVNTPD Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+mulI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+mulI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulI64StreamAVX2_copy1
+
+mulI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+mulI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulI64StreamAVX2_copy3
+
+mulI64StreamAVX2_copied4:
+	XORQ     SI, SI
+	VMOVDQU  (R8)(SI*8), Y0
+	VMOVDQU  (DX)(SI*8), Y1
+	VPMULUDQ Y1, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPSRLQ   $0x20, Y1, Y4
+	VPMULUDQ Y1, Y3, Y1
+	VPMULUDQ Y4, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVDQU  Y0, (DI)(SI*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+mulI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulI64StreamAVX2_copy5
+
+mulI64StreamAVX2_copied6:
+mulI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·mulScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -8450,6 +14036,135 @@ mulScalarI64AVX2_copy3:
 
 mulScalarI64AVX2_copied4:
 mulScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          mulScalarI64StreamAVX2_check_unrolled
+
+mulScalarI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+mulScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  mulScalarI64StreamAVX2_check_vector
+
+mulScalarI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y3
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y3, Y1
+	VPSLLQ   $0x20, Y1, Y1
+	VPADDQ   Y1, Y2, Y1
+	VMOVNTPD Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+mulScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+mulScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarI64StreamAVX2_copy1
+
+mulScalarI64StreamAVX2_copied2:
+	XORQ     BX, BX
+	VMOVDQU  (DI)(BX*8), Y1
+	VPMULUDQ Y0, Y1, Y2
+	VPSRLQ   $0x20, Y1, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y3, Y0
+	VPMULUDQ Y4, Y1, Y1
+	VPADDQ   Y1, Y0, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VMOVDQU  Y0, (SI)(BX*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+mulScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarI64StreamAVX2_copy3
+
+mulScalarI64StreamAVX2_copied4:
+mulScalarI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -8594,6 +14309,148 @@ mulU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulU8StreamAVX2_check_unrolled
+
+mulU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+mulU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulU8StreamAVX2_check_vector
+
+mulU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMULLW  Y1, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPSRLW   $0x08, Y1, Y1
+	VPMULLW  Y1, Y0, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+mulU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+mulU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulU8StreamAVX2_copy1
+
+mulU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+mulU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulU8StreamAVX2_copy3
+
+mulU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMULLW Y1, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y0, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+mulU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulU8StreamAVX2_copy5
+
+mulU8StreamAVX2_copied6:
+mulU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·mulScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -8711,6 +14568,127 @@ mulScalarU8AVX2_copy3:
 
 mulScalarU8AVX2_copied4:
 mulScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarU8StreamAVX2_check_unrolled
+
+mulScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+mulScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  mulScalarU8StreamAVX2_check_vector
+
+mulScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMULLW  Y0, Y1, Y2
+	VPSRLW   $0x08, Y1, Y1
+	VPSRLW   $0x08, Y0, Y3
+	VPMULLW  Y3, Y1, Y1
+	VPSLLW   $0x08, Y1, Y1
+	VPAND    elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR     Y1, Y2, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+mulScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+mulScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarU8StreamAVX2_copy1
+
+mulScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMULLW Y0, Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y1, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+mulScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarU8StreamAVX2_copy3
+
+mulScalarU8StreamAVX2_copied4:
+mulScalarU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -11597,6 +17575,2068 @@ xorScalarU8AVX2_copy3:
 
 xorScalarU8AVX2_copied4:
 xorScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·addBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16AVX2_check_unrolled
+
+addBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+addBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addBF16AVX2_check_vector
+
+addBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+addBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     addBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  addBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addBF16AVX2_copy1
+
+addBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  addBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addBF16AVX2_copy3
+
+addBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  addBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addBF16AVX2_copy5
+
+addBF16AVX2_copied6:
+addBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_1<>+0(SB)/4, $0x00000001
+DATA elc32_4_1<>+4(SB)/4, $0x00000001
+DATA elc32_4_1<>+8(SB)/4, $0x00000001
+DATA elc32_4_1<>+12(SB)/4, $0x00000001
+DATA elc32_4_1<>+16(SB)/4, $0x00000001
+DATA elc32_4_1<>+20(SB)/4, $0x00000001
+DATA elc32_4_1<>+24(SB)/4, $0x00000001
+DATA elc32_4_1<>+28(SB)/4, $0x00000001
+GLOBL elc32_4_1<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_7fff<>+0(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+4(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+8(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+12(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+16(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+20(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+24(SB)/4, $0x00007fff
+DATA elc32_4_7fff<>+28(SB)/4, $0x00007fff
+GLOBL elc32_4_7fff<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_40<>+0(SB)/4, $0x00000040
+DATA elc32_4_40<>+4(SB)/4, $0x00000040
+DATA elc32_4_40<>+8(SB)/4, $0x00000040
+DATA elc32_4_40<>+12(SB)/4, $0x00000040
+DATA elc32_4_40<>+16(SB)/4, $0x00000040
+DATA elc32_4_40<>+20(SB)/4, $0x00000040
+DATA elc32_4_40<>+24(SB)/4, $0x00000040
+DATA elc32_4_40<>+28(SB)/4, $0x00000040
+GLOBL elc32_4_40<>(SB), RODATA|NOPTR, $32
+
+// func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·addScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16AVX2_check_unrolled
+
+addScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+addScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarBF16AVX2_check_vector
+
+addScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+addScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarBF16AVX2_copy1
+
+addScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarBF16AVX2_copy3
+
+addScalarBF16AVX2_copied4:
+addScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarAddBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16AVX2_check_unrolled
+
+scalarAddBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarAddBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarAddBF16AVX2_check_vector
+
+scalarAddBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarAddBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarAddBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarAddBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarAddBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAddBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAddBF16AVX2_copy1
+
+scalarAddBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarAddBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAddBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAddBF16AVX2_copy3
+
+scalarAddBF16AVX2_copied4:
+scalarAddBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func subBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·subBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16AVX2_check_unrolled
+
+subBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+subBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subBF16AVX2_check_vector
+
+subBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+subBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     subBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  subBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subBF16AVX2_copy1
+
+subBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  subBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subBF16AVX2_copy3
+
+subBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  subBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subBF16AVX2_copy5
+
+subBF16AVX2_copied6:
+subBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·subScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16AVX2_check_unrolled
+
+subScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+subScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarBF16AVX2_check_vector
+
+subScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+subScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarBF16AVX2_copy1
+
+subScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarBF16AVX2_copy3
+
+subScalarBF16AVX2_copied4:
+subScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarSubBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16AVX2_check_unrolled
+
+scalarSubBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarSubBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubBF16AVX2_check_vector
+
+scalarSubBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarSubBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubBF16AVX2_copy1
+
+scalarSubBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarSubBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubBF16AVX2_copy3
+
+scalarSubBF16AVX2_copied4:
+scalarSubBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·mulBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16AVX2_check_unrolled
+
+mulBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+mulBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulBF16AVX2_check_vector
+
+mulBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+mulBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     mulBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulBF16AVX2_copy1
+
+mulBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulBF16AVX2_copy3
+
+mulBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulBF16AVX2_copy5
+
+mulBF16AVX2_copied6:
+mulBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16AVX2_check_unrolled
+
+mulScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+mulScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarBF16AVX2_check_vector
+
+mulScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+mulScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarBF16AVX2_copy1
+
+mulScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarBF16AVX2_copy3
+
+mulScalarBF16AVX2_copied4:
+mulScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarMulBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16AVX2_check_unrolled
+
+scalarMulBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarMulBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarMulBF16AVX2_check_vector
+
+scalarMulBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarMulBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarMulBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarMulBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarMulBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarMulBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarMulBF16AVX2_copy1
+
+scalarMulBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarMulBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarMulBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarMulBF16AVX2_copy3
+
+scalarMulBF16AVX2_copied4:
+scalarMulBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2
+TEXT ·divBF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16AVX2_check_unrolled
+
+divBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+divBF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  divBF16AVX2_check_vector
+
+divBF16AVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+divBF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      divBF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     divBF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+divBF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  divBF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  divBF16AVX2_copy1
+
+divBF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+divBF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  divBF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  divBF16AVX2_copy3
+
+divBF16AVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divBF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  divBF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divBF16AVX2_copy5
+
+divBF16AVX2_copied6:
+divBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·divScalarBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16AVX2_check_unrolled
+
+divScalarBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+divScalarBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  divScalarBF16AVX2_check_vector
+
+divScalarBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+divScalarBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      divScalarBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     divScalarBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+divScalarBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  divScalarBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  divScalarBF16AVX2_copy1
+
+divScalarBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divScalarBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  divScalarBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divScalarBF16AVX2_copy3
+
+divScalarBF16AVX2_copied4:
+divScalarBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2
+TEXT ·scalarDivBF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16AVX2_check_unrolled
+
+scalarDivBF16AVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarDivBF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarDivBF16AVX2_check_vector
+
+scalarDivBF16AVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVDQU      X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarDivBF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarDivBF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarDivBF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarDivBF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarDivBF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarDivBF16AVX2_copy1
+
+scalarDivBF16AVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarDivBF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarDivBF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarDivBF16AVX2_copy3
+
+scalarDivBF16AVX2_copied4:
+scalarDivBF16AVX2_done:
 	VZEROUPPER
 	RET
 
@@ -14721,12 +22761,6 @@ neI64AVX2_copied6:
 neI64AVX2_done:
 	VZEROUPPER
 	RET
-
-DATA elc32_8_ffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
-DATA elc32_8_ffffffffffffffff<>+8(SB)/8, $0xffffffffffffffff
-DATA elc32_8_ffffffffffffffff<>+16(SB)/8, $0xffffffffffffffff
-DATA elc32_8_ffffffffffffffff<>+24(SB)/8, $0xffffffffffffffff
-GLOBL elc32_8_ffffffffffffffff<>(SB), RODATA|NOPTR, $32
 
 // func neScalarI64AVX2(dst []bool, a []int64, s int64)
 // Requires: AVX, AVX2
@@ -21774,7 +29808,7 @@ TEXT ·expF64AVX2(SB), NOSPLIT, $64-48
 	MOVQ x_base+24(FP), DX
 	XORQ BX, BX
 	MOVQ AX, SI
-	ANDQ $-8, SI
+	ANDQ $-16, SI
 	JMP  expF64AVX2_check_unrolled
 
 expF64AVX2_unrolled:
@@ -21783,36 +29817,22 @@ expF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -21833,36 +29853,22 @@ expF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -21878,7 +29884,79 @@ expF64AVX2_unrolled:
 	VCMPPD       $0x03, Y0, Y0, Y2
 	VBLENDVPD    Y2, Y0, Y1, Y0
 	VMOVDQU      Y0, 32(CX)(BX*8)
-	ADDQ         $0x00000008, BX
+	VMOVUPD      64(DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, 64(CX)(BX*8)
+	VMOVUPD      96(DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, 96(CX)(BX*8)
+	ADDQ         $0x00000010, BX
 
 expF64AVX2_check_unrolled:
 	CMPQ BX, SI
@@ -21893,36 +29971,22 @@ expF64AVX2_vector:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -21972,36 +30036,22 @@ expF64AVX2_copied2:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -22153,6 +30203,290 @@ DATA elc32_8_3ff<>+16(SB)/8, $0x00000000000003ff
 DATA elc32_8_3ff<>+24(SB)/8, $0x00000000000003ff
 GLOBL elc32_8_3ff<>(SB), RODATA|NOPTR, $32
 
+// func expF64StreamAVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·expF64StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  expF64StreamAVX2_check_unrolled
+
+expF64StreamAVX2_unrolled:
+	VMOVUPD      (DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, (CX)(BX*8)
+	VMOVUPD      32(DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, 32(CX)(BX*8)
+	VMOVUPD      64(DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, 64(CX)(BX*8)
+	VMOVUPD      96(DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, 96(CX)(BX*8)
+	ADDQ         $0x00000010, BX
+
+expF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   expF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  expF64StreamAVX2_check_vector
+
+expF64StreamAVX2_vector:
+	VMOVUPD      (DX)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVNTPD     Y0, (CX)(BX*8)
+	ADDQ         $0x00000004, BX
+
+expF64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      expF64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     expF64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+expF64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  expF64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  expF64StreamAVX2_copy1
+
+expF64StreamAVX2_copied2:
+	XORQ         BX, BX
+	VMOVUPD      (DI)(BX*8), Y0
+	VMAXPD       elc32_8_c087500000000000<>+0(SB), Y0, Y1
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
+	VROUNDPD     $0x00, Y2, Y2
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
+	VMOVUPD      Y1, Y3
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
+	VROUNDPD     $0x01, Y1, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y4
+	VPADDQ       elc32_8_3ff<>+0(SB), Y4, Y4
+	VPSLLQ       $0x34, Y4, Y4
+	VMULPD       Y4, Y3, Y3
+	VSUBPD       Y1, Y2, Y1
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y1, Y1
+	VPADDQ       elc32_8_3ff<>+0(SB), Y1, Y1
+	VPSLLQ       $0x34, Y1, Y1
+	VMULPD       Y1, Y3, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, (SI)(BX*8)
+	SHLQ         $0x03, AX
+	XORQ         DX, DX
+
+expF64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  expF64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  expF64StreamAVX2_copy3
+
+expF64StreamAVX2_copied4:
+expF64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func expm1F32AVX2(dst []float32, x []float32)
 // Requires: AVX, AVX2, FMA3
 TEXT ·expm1F32AVX2(SB), NOSPLIT, $64-48
@@ -22170,32 +30504,23 @@ expm1F32AVX2_unrolled:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_37d00d01<>+0(SB), Y4
 	VFMADD213PS  elc32_4_39500d01<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ab60b61<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3c088889<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
-	VMOVUPS      Y1, Y1
 	VFMADD231PS  Y3, Y4, Y1
 	VSUBPS       elc32_4_3f800000<>+0(SB), Y2, Y3
 	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y3
 	VPADDD       elc32_4_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VSUBPS       elc32_4_3f000000<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PS  Y1, Y3, Y4
 	VADDPS       Y4, Y4, Y3
 	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y2, Y2
@@ -22211,32 +30536,23 @@ expm1F32AVX2_unrolled:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_37d00d01<>+0(SB), Y4
 	VFMADD213PS  elc32_4_39500d01<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ab60b61<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3c088889<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
-	VMOVUPS      Y1, Y1
 	VFMADD231PS  Y3, Y4, Y1
 	VSUBPS       elc32_4_3f800000<>+0(SB), Y2, Y3
 	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y3
 	VPADDD       elc32_4_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VSUBPS       elc32_4_3f000000<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PS  Y1, Y3, Y4
 	VADDPS       Y4, Y4, Y3
 	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y2, Y2
@@ -22262,32 +30578,23 @@ expm1F32AVX2_vector:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_37d00d01<>+0(SB), Y4
 	VFMADD213PS  elc32_4_39500d01<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ab60b61<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3c088889<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
-	VMOVUPS      Y1, Y1
 	VFMADD231PS  Y3, Y4, Y1
 	VSUBPS       elc32_4_3f800000<>+0(SB), Y2, Y3
 	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y3
 	VPADDD       elc32_4_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VSUBPS       elc32_4_3f000000<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PS  Y1, Y3, Y4
 	VADDPS       Y4, Y4, Y3
 	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y2, Y2
@@ -22332,32 +30639,23 @@ expm1F32AVX2_copied2:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_37d00d01<>+0(SB), Y4
 	VFMADD213PS  elc32_4_39500d01<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ab60b61<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3c088889<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
 	VMULPS       Y1, Y1, Y4
-	VMOVUPS      Y1, Y1
 	VFMADD231PS  Y3, Y4, Y1
 	VSUBPS       elc32_4_3f800000<>+0(SB), Y2, Y3
 	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y3
 	VPADDD       elc32_4_7f<>+0(SB), Y3, Y3
 	VPSLLD       $0x17, Y3, Y3
 	VSUBPS       elc32_4_3f000000<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD231PS  Y1, Y3, Y4
 	VADDPS       Y4, Y4, Y3
 	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y2, Y2
@@ -22571,42 +30869,28 @@ expm1F64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
-	VMOVUPD      Y1, Y1
 	VFMADD231PD  Y3, Y4, Y1
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
 	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
-	VMOVUPD      Y4, Y4
 	VFMADD231PD  Y1, Y3, Y4
 	VADDPD       Y4, Y4, Y3
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y2, Y2
@@ -22622,42 +30906,28 @@ expm1F64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
-	VMOVUPD      Y1, Y1
 	VFMADD231PD  Y3, Y4, Y1
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
 	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
-	VMOVUPD      Y4, Y4
 	VFMADD231PD  Y1, Y3, Y4
 	VADDPD       Y4, Y4, Y3
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y2, Y2
@@ -22683,42 +30953,28 @@ expm1F64AVX2_vector:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
-	VMOVUPD      Y1, Y1
 	VFMADD231PD  Y3, Y4, Y1
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
 	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
-	VMOVUPD      Y4, Y4
 	VFMADD231PD  Y1, Y3, Y4
 	VADDPD       Y4, Y4, Y3
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y2, Y2
@@ -22763,42 +31019,28 @@ expm1F64AVX2_copied2:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
 	VMULPD       Y1, Y1, Y4
-	VMOVUPD      Y1, Y1
 	VFMADD231PD  Y3, Y4, Y1
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
 	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
 	VPSLLQ       $0x34, Y3, Y3
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
-	VMOVUPD      Y4, Y4
 	VFMADD231PD  Y1, Y3, Y4
 	VADDPD       Y4, Y4, Y3
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y2, Y2
@@ -22863,17 +31105,11 @@ exp2F32AVX2_unrolled:
 	VMOVUPS     Y1, Y3
 	VMOVUPS     elc32_4_377fe5fe<>+0(SB), Y4
 	VFMADD213PS elc32_4_39218489<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3aaec3ff<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3c1d955b<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3d635847<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3e75fdf0<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f317218<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS      elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS    $0x01, Y1, Y1
@@ -22897,17 +31133,11 @@ exp2F32AVX2_unrolled:
 	VMOVUPS     Y1, Y3
 	VMOVUPS     elc32_4_377fe5fe<>+0(SB), Y4
 	VFMADD213PS elc32_4_39218489<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3aaec3ff<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3c1d955b<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3d635847<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3e75fdf0<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f317218<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS      elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS    $0x01, Y1, Y1
@@ -22941,17 +31171,11 @@ exp2F32AVX2_vector:
 	VMOVUPS     Y1, Y3
 	VMOVUPS     elc32_4_377fe5fe<>+0(SB), Y4
 	VFMADD213PS elc32_4_39218489<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3aaec3ff<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3c1d955b<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3d635847<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3e75fdf0<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f317218<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS      elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS    $0x01, Y1, Y1
@@ -23004,17 +31228,11 @@ exp2F32AVX2_copied2:
 	VMOVUPS     Y1, Y3
 	VMOVUPS     elc32_4_377fe5fe<>+0(SB), Y4
 	VFMADD213PS elc32_4_39218489<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3aaec3ff<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3c1d955b<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3d635847<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3e75fdf0<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f317218<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD213PS elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS      elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS    $0x01, Y1, Y1
@@ -23156,29 +31374,17 @@ exp2F64AVX2_unrolled:
 	VMOVUPD     Y1, Y3
 	VMOVUPD     elc32_8_3d7816193166d0f5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3dbc3bd650fc2981<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3dfe8cac7351bb20<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD    $0x01, Y1, Y1
@@ -23202,29 +31408,17 @@ exp2F64AVX2_unrolled:
 	VMOVUPD     Y1, Y3
 	VMOVUPD     elc32_8_3d7816193166d0f5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3dbc3bd650fc2981<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3dfe8cac7351bb20<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD    $0x01, Y1, Y1
@@ -23258,29 +31452,17 @@ exp2F64AVX2_vector:
 	VMOVUPD     Y1, Y3
 	VMOVUPD     elc32_8_3d7816193166d0f5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3dbc3bd650fc2981<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3dfe8cac7351bb20<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD    $0x01, Y1, Y1
@@ -23333,29 +31515,17 @@ exp2F64AVX2_copied2:
 	VMOVUPD     Y1, Y3
 	VMOVUPD     elc32_8_3d7816193166d0f5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3dbc3bd650fc2981<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3dfe8cac7351bb20<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD    $0x01, Y1, Y1
@@ -23506,28 +31676,19 @@ logF32AVX2_unrolled:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMOVUPS     Y4, Y3
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
 	VADDPS      Y3, Y1, Y1
-	VMOVUPS     Y1, Y1
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, (CX)(BX*4)
 	VMOVUPS     32(DX)(BX*4), Y1
@@ -23546,28 +31707,19 @@ logF32AVX2_unrolled:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMOVUPS     Y4, Y3
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
 	VADDPS      Y3, Y1, Y1
-	VMOVUPS     Y1, Y1
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, 32(CX)(BX*4)
 	ADDQ        $0x00000010, BX
@@ -23596,28 +31748,19 @@ logF32AVX2_vector:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMOVUPS     Y4, Y3
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
 	VADDPS      Y3, Y1, Y1
-	VMOVUPS     Y1, Y1
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, (CX)(BX*4)
 	ADDQ        $0x00000008, BX
@@ -23665,28 +31808,19 @@ logF32AVX2_copied2:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMOVUPS     Y4, Y3
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
 	VADDPS      Y3, Y1, Y1
-	VMOVUPS     Y1, Y1
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, (SI)(BX*4)
 	SHLQ        $0x02, AX
@@ -23882,15 +32016,12 @@ logF64AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -23898,11 +32029,9 @@ logF64AVX2_unrolled:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, (CX)(BX*8)
 	VMOVUPD     32(DX)(BX*8), Y1
@@ -23926,15 +32055,12 @@ logF64AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -23942,11 +32068,9 @@ logF64AVX2_unrolled:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, 32(CX)(BX*8)
 	ADDQ        $0x00000008, BX
@@ -23980,15 +32104,12 @@ logF64AVX2_vector:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -23996,11 +32117,9 @@ logF64AVX2_vector:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, (CX)(BX*8)
 	ADDQ        $0x00000004, BX
@@ -24053,15 +32172,12 @@ logF64AVX2_copied2:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -24069,11 +32185,9 @@ logF64AVX2_copied2:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMOVDQU     Y1, (SI)(BX*8)
 	SHLQ        $0x03, AX
@@ -24208,26 +32322,17 @@ log2F32AVX2_unrolled:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
 	VADDPS      Y4, Y3, Y3
 	VADDPS      Y1, Y3, Y1
@@ -24249,26 +32354,17 @@ log2F32AVX2_unrolled:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
 	VADDPS      Y4, Y3, Y3
 	VADDPS      Y1, Y3, Y1
@@ -24300,26 +32396,17 @@ log2F32AVX2_vector:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
 	VADDPS      Y4, Y3, Y3
 	VADDPS      Y1, Y3, Y1
@@ -24370,26 +32457,17 @@ log2F32AVX2_copied2:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
 	VADDPS      Y4, Y3, Y3
 	VADDPS      Y1, Y3, Y1
@@ -24458,15 +32536,12 @@ log2F64AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -24476,7 +32551,6 @@ log2F64AVX2_unrolled:
 	VMULPD      Y4, Y3, Y3
 	VSUBPD      Y3, Y5, Y3
 	VSUBPD      Y3, Y1, Y1
-	VMOVUPD     Y2, Y2
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VMOVDQU     Y2, (CX)(BX*8)
 	VMOVUPD     32(DX)(BX*8), Y1
@@ -24500,15 +32574,12 @@ log2F64AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -24518,7 +32589,6 @@ log2F64AVX2_unrolled:
 	VMULPD      Y4, Y3, Y3
 	VSUBPD      Y3, Y5, Y3
 	VSUBPD      Y3, Y1, Y1
-	VMOVUPD     Y2, Y2
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VMOVDQU     Y2, 32(CX)(BX*8)
 	ADDQ        $0x00000008, BX
@@ -24552,15 +32622,12 @@ log2F64AVX2_vector:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -24570,7 +32637,6 @@ log2F64AVX2_vector:
 	VMULPD      Y4, Y3, Y3
 	VSUBPD      Y3, Y5, Y3
 	VSUBPD      Y3, Y1, Y1
-	VMOVUPD     Y2, Y2
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VMOVDQU     Y2, (CX)(BX*8)
 	ADDQ        $0x00000004, BX
@@ -24623,15 +32689,12 @@ log2F64AVX2_copied2:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -24641,7 +32704,6 @@ log2F64AVX2_copied2:
 	VMULPD      Y4, Y3, Y3
 	VSUBPD      Y3, Y5, Y3
 	VSUBPD      Y3, Y1, Y1
-	VMOVUPD     Y2, Y2
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VMOVDQU     Y2, (SI)(BX*8)
 	SHLQ        $0x03, AX
@@ -24692,32 +32754,20 @@ log10F32AVX2_unrolled:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
 	VMOVUPS     Y3, Y1
 	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
@@ -24738,32 +32788,20 @@ log10F32AVX2_unrolled:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
 	VMOVUPS     Y3, Y1
 	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
@@ -24794,32 +32832,20 @@ log10F32AVX2_vector:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
 	VMOVUPS     Y3, Y1
 	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
@@ -24869,32 +32895,20 @@ log10F32AVX2_copied2:
 	VMOVUPS     Y1, Y4
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
 	VMULPS      Y3, Y1, Y5
 	VMULPS      Y4, Y5, Y4
-	VMOVUPS     Y4, Y4
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
 	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VMOVUPS     Y3, Y3
 	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
 	VMOVUPS     Y3, Y1
 	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
@@ -24992,15 +33006,12 @@ log10F64AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -25008,11 +33019,9 @@ log10F64AVX2_unrolled:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMULPD      elc32_8_3fdbcb7b1526e50e<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, (CX)(BX*8)
@@ -25037,15 +33046,12 @@ log10F64AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -25053,11 +33059,9 @@ log10F64AVX2_unrolled:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMULPD      elc32_8_3fdbcb7b1526e50e<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, 32(CX)(BX*8)
@@ -25092,15 +33096,12 @@ log10F64AVX2_vector:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -25108,11 +33109,9 @@ log10F64AVX2_vector:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMULPD      elc32_8_3fdbcb7b1526e50e<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, (CX)(BX*8)
@@ -25166,15 +33165,12 @@ log10F64AVX2_copied2:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y4, Y4
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y5, Y5
 	VADDPD      Y5, Y4, Y4
@@ -25182,11 +33178,9 @@ log10F64AVX2_copied2:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
 	VADDPD      Y4, Y5, Y4
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD231PD Y4, Y3, Y6
 	VSUBPD      Y6, Y5, Y3
 	VSUBPD      Y1, Y3, Y1
-	VMOVUPD     Y1, Y1
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
 	VMULPD      elc32_8_3fdbcb7b1526e50e<>+0(SB), Y1, Y1
 	VMOVDQU     Y1, (SI)(BX*8)
@@ -25248,28 +33242,19 @@ log1pF32AVX2_unrolled:
 	VMOVUPS     Y2, Y6
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
 	VMULPS      Y5, Y2, Y7
 	VMULPS      Y6, Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
 	VMOVUPS     Y6, Y5
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
 	VADDPS      Y5, Y2, Y2
-	VMOVUPS     Y2, Y2
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
 	VADDPS      Y3, Y2, Y2
 	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
@@ -25296,28 +33281,19 @@ log1pF32AVX2_unrolled:
 	VMOVUPS     Y2, Y6
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
 	VMULPS      Y5, Y2, Y7
 	VMULPS      Y6, Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
 	VMOVUPS     Y6, Y5
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
 	VADDPS      Y5, Y2, Y2
-	VMOVUPS     Y2, Y2
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
 	VADDPS      Y3, Y2, Y2
 	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
@@ -25354,28 +33330,19 @@ log1pF32AVX2_vector:
 	VMOVUPS     Y2, Y6
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
 	VMULPS      Y5, Y2, Y7
 	VMULPS      Y6, Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
 	VMOVUPS     Y6, Y5
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
 	VADDPS      Y5, Y2, Y2
-	VMOVUPS     Y2, Y2
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
 	VADDPS      Y3, Y2, Y2
 	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
@@ -25431,28 +33398,19 @@ log1pF32AVX2_copied2:
 	VMOVUPS     Y2, Y6
 	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
 	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
 	VMULPS      Y5, Y2, Y7
 	VMULPS      Y6, Y7, Y6
-	VMOVUPS     Y6, Y6
 	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
 	VMOVUPS     Y6, Y5
 	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
 	VADDPS      Y5, Y2, Y2
-	VMOVUPS     Y2, Y2
 	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
 	VADDPS      Y3, Y2, Y2
 	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
@@ -25526,15 +33484,12 @@ log1pF64AVX2_unrolled:
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y6, Y6
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y7, Y7
 	VADDPD      Y7, Y6, Y6
@@ -25542,11 +33497,9 @@ log1pF64AVX2_unrolled:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
 	VADDPD      Y6, Y7, Y6
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD231PD Y6, Y5, Y8
 	VSUBPD      Y8, Y7, Y5
 	VSUBPD      Y2, Y5, Y2
-	VMOVUPD     Y2, Y2
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y2
 	VADDPD      Y3, Y2, Y2
 	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
@@ -25578,15 +33531,12 @@ log1pF64AVX2_unrolled:
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y6, Y6
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y7, Y7
 	VADDPD      Y7, Y6, Y6
@@ -25594,11 +33544,9 @@ log1pF64AVX2_unrolled:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
 	VADDPD      Y6, Y7, Y6
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD231PD Y6, Y5, Y8
 	VSUBPD      Y8, Y7, Y5
 	VSUBPD      Y2, Y5, Y2
-	VMOVUPD     Y2, Y2
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y2
 	VADDPD      Y3, Y2, Y2
 	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
@@ -25640,15 +33588,12 @@ log1pF64AVX2_vector:
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y6, Y6
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y7, Y7
 	VADDPD      Y7, Y6, Y6
@@ -25656,11 +33601,9 @@ log1pF64AVX2_vector:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
 	VADDPD      Y6, Y7, Y6
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD231PD Y6, Y5, Y8
 	VSUBPD      Y8, Y7, Y5
 	VSUBPD      Y2, Y5, Y2
-	VMOVUPD     Y2, Y2
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y2
 	VADDPD      Y3, Y2, Y2
 	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
@@ -25721,15 +33664,12 @@ log1pF64AVX2_copied2:
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y6, Y6
 	VMOVUPD     Y7, Y8
 	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
 	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
 	VMULPD      Y8, Y7, Y7
 	VADDPD      Y7, Y6, Y6
@@ -25737,11 +33677,9 @@ log1pF64AVX2_copied2:
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
 	VADDPD      Y6, Y7, Y6
 	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
-	VMOVUPD     Y8, Y8
 	VFMADD231PD Y6, Y5, Y8
 	VSUBPD      Y8, Y7, Y5
 	VSUBPD      Y2, Y5, Y2
-	VMOVUPD     Y2, Y2
 	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y2
 	VADDPD      Y3, Y2, Y2
 	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
@@ -25797,27 +33735,21 @@ sinF32AVX2_unrolled:
 	VROUNDPD     $0x00, Y2, Y2
 	VMOVUPD      Y1, Y3
 	VFNMADD231PD elc32_8_3ff921fb54442d18<>+0(SB), Y2, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3c91a62633145c07<>+0(SB), Y2, Y3
 	VMULPD       Y3, Y3, Y4
 	VMULPD       Y4, Y3, Y5
 	VMOVUPD      Y4, Y6
 	VMOVUPD      elc32_8_bf29943f27086a6c<>+0(SB), Y7
 	VFMADD213PD  elc32_8_3f811073b3a82ffe<>+0(SB), Y7, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_bfc5555452709add<>+0(SB), Y4, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y6, Y5, Y3
 	VMULPD       Y4, Y4, Y5
 	VMOVUPD      Y4, Y6
 	VMOVUPD      elc32_8_3ef99eb9c5ac8ebf<>+0(SB), Y7
 	VFMADD213PD  elc32_8_bf56c0c33a85cd5f<>+0(SB), Y7, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fa55554a115bc8f<>+0(SB), Y4, Y6
-	VMOVUPD      Y4, Y4
 	VMOVUPD      elc32_8_3fe0000000000000<>+0(SB), Y7
 	VFNMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y7, Y4
-	VMOVUPD      Y4, Y4
 	VFMADD231PD  Y6, Y5, Y4
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y2, Y2
 	VANDPD       elc32_8_1<>+0(SB), Y2, Y5
@@ -25870,27 +33802,21 @@ sinF32AVX2_copied2:
 	VROUNDPD     $0x00, Y2, Y2
 	VMOVUPD      Y1, Y3
 	VFNMADD231PD elc32_8_3ff921fb54442d18<>+0(SB), Y2, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3c91a62633145c07<>+0(SB), Y2, Y3
 	VMULPD       Y3, Y3, Y4
 	VMULPD       Y4, Y3, Y5
 	VMOVUPD      Y4, Y6
 	VMOVUPD      elc32_8_bf29943f27086a6c<>+0(SB), Y7
 	VFMADD213PD  elc32_8_3f811073b3a82ffe<>+0(SB), Y7, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_bfc5555452709add<>+0(SB), Y4, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y6, Y5, Y3
 	VMULPD       Y4, Y4, Y5
 	VMOVUPD      Y4, Y6
 	VMOVUPD      elc32_8_3ef99eb9c5ac8ebf<>+0(SB), Y7
 	VFMADD213PD  elc32_8_bf56c0c33a85cd5f<>+0(SB), Y7, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fa55554a115bc8f<>+0(SB), Y4, Y6
-	VMOVUPD      Y4, Y4
 	VMOVUPD      elc32_8_3fe0000000000000<>+0(SB), Y7
 	VFNMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y7, Y4
-	VMOVUPD      Y4, Y4
 	VFMADD231PD  Y6, Y5, Y4
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y2, Y2
 	VANDPD       elc32_8_1<>+0(SB), Y2, Y5
@@ -26010,29 +33936,22 @@ cosF32AVX2_unrolled:
 	VPOR         Y2, Y0, Y0
 	VMULPD       elc32_8_3fe45f306dc9c883<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3ff921fb54442d18<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3c91a62633145c07<>+0(SB), Y2, Y1
 	VMULPD       Y1, Y1, Y3
 	VMULPD       Y3, Y1, Y4
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_bf29943f27086a6c<>+0(SB), Y6
 	VFMADD213PD  elc32_8_3f811073b3a82ffe<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_bfc5555452709add<>+0(SB), Y3, Y5
-	VMOVUPD      Y1, Y1
 	VFMADD231PD  Y5, Y4, Y1
 	VMULPD       Y3, Y3, Y4
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_3ef99eb9c5ac8ebf<>+0(SB), Y6
 	VFMADD213PD  elc32_8_bf56c0c33a85cd5f<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fa55554a115bc8f<>+0(SB), Y3, Y5
-	VMOVUPD      Y3, Y3
 	VMOVUPD      elc32_8_3fe0000000000000<>+0(SB), Y6
 	VFNMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y6, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y5, Y4, Y3
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y2, Y2
 	VPADDQ       elc32_8_1<>+0(SB), Y2, Y2
@@ -26082,29 +34001,22 @@ cosF32AVX2_copied2:
 	VPOR         Y2, Y0, Y0
 	VMULPD       elc32_8_3fe45f306dc9c883<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3ff921fb54442d18<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3c91a62633145c07<>+0(SB), Y2, Y1
 	VMULPD       Y1, Y1, Y3
 	VMULPD       Y3, Y1, Y4
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_bf29943f27086a6c<>+0(SB), Y6
 	VFMADD213PD  elc32_8_3f811073b3a82ffe<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_bfc5555452709add<>+0(SB), Y3, Y5
-	VMOVUPD      Y1, Y1
 	VFMADD231PD  Y5, Y4, Y1
 	VMULPD       Y3, Y3, Y4
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_3ef99eb9c5ac8ebf<>+0(SB), Y6
 	VFMADD213PD  elc32_8_bf56c0c33a85cd5f<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fa55554a115bc8f<>+0(SB), Y3, Y5
-	VMOVUPD      Y3, Y3
 	VMOVUPD      elc32_8_3fe0000000000000<>+0(SB), Y6
 	VFNMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y6, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y5, Y4, Y3
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y2, Y2
 	VPADDQ       elc32_8_1<>+0(SB), Y2, Y2
@@ -26159,22 +34071,16 @@ tanF32AVX2_unrolled:
 	VROUNDPD     $0x00, Y2, Y2
 	VMOVUPD      Y1, Y3
 	VFNMADD231PD elc32_8_3ff921fb54442d18<>+0(SB), Y2, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3c91a62633145c07<>+0(SB), Y2, Y3
 	VMULPD       Y3, Y3, Y4
 	VMULPD       Y4, Y3, Y5
 	VMOVUPD      Y4, Y6
 	VMOVUPD      elc32_8_3f8338a7503b2a74<>+0(SB), Y7
 	VFMADD213PD  elc32_8_3f698ef38b885df7<>+0(SB), Y7, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3f990436a338aa70<>+0(SB), Y4, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fab58b92fb13718<>+0(SB), Y4, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fc112db9823163f<>+0(SB), Y4, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fd5554dee68d5af<>+0(SB), Y4, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y6, Y5, Y3
 	VMOVUPD      elc32_8_bff0000000000000<>+0(SB), Y4
 	VDIVPD       Y3, Y4, Y4
@@ -26226,22 +34132,16 @@ tanF32AVX2_copied2:
 	VROUNDPD     $0x00, Y2, Y2
 	VMOVUPD      Y1, Y3
 	VFNMADD231PD elc32_8_3ff921fb54442d18<>+0(SB), Y2, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3c91a62633145c07<>+0(SB), Y2, Y3
 	VMULPD       Y3, Y3, Y4
 	VMULPD       Y4, Y3, Y5
 	VMOVUPD      Y4, Y6
 	VMOVUPD      elc32_8_3f8338a7503b2a74<>+0(SB), Y7
 	VFMADD213PD  elc32_8_3f698ef38b885df7<>+0(SB), Y7, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3f990436a338aa70<>+0(SB), Y4, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fab58b92fb13718<>+0(SB), Y4, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fc112db9823163f<>+0(SB), Y4, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD213PD  elc32_8_3fd5554dee68d5af<>+0(SB), Y4, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y6, Y5, Y3
 	VMOVUPD      elc32_8_bff0000000000000<>+0(SB), Y4
 	VDIVPD       Y3, Y4, Y4
@@ -26355,20 +34255,13 @@ powF32AVX2_unrolled:
 	VMOVUPD     Y4, Y5
 	VMOVUPD     elc32_8_3fc1111111111111<>+0(SB), Y6
 	VFMADD213PD elc32_8_3fc3b13b13b13b14<>+0(SB), Y6, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fc745d1745d1746<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fcc71c71c71c71c<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd2492492492492<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd999999999999a<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fe5555555555555<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_4000000000000000<>+0(SB), Y4, Y5
 	VMULPD      Y5, Y1, Y1
-	VMOVUPD     Y3, Y3
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y3
 	VMULPD      Y3, Y2, Y1
 	VMAXPD      elc32_8_c091300000000000<>+0(SB), Y1, Y1
@@ -26378,23 +34271,14 @@ powF32AVX2_unrolled:
 	VMOVUPD     Y1, Y3
 	VMOVUPD     elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD    $0x01, Y1, Y1
@@ -26481,20 +34365,13 @@ powF32AVX2_copied4:
 	VMOVUPD     Y4, Y5
 	VMOVUPD     elc32_8_3fc1111111111111<>+0(SB), Y6
 	VFMADD213PD elc32_8_3fc3b13b13b13b14<>+0(SB), Y6, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fc745d1745d1746<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fcc71c71c71c71c<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd2492492492492<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd999999999999a<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fe5555555555555<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_4000000000000000<>+0(SB), Y4, Y5
 	VMULPD      Y5, Y1, Y1
-	VMOVUPD     Y3, Y3
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y3
 	VMULPD      Y3, Y2, Y1
 	VMAXPD      elc32_8_c091300000000000<>+0(SB), Y1, Y1
@@ -26504,23 +34381,14 @@ powF32AVX2_copied4:
 	VMOVUPD     Y1, Y3
 	VMOVUPD     elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y1, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD    $0x01, Y1, Y1
@@ -26655,20 +34523,13 @@ powScalarF32AVX2_unrolled:
 	VMOVUPD     Y4, Y5
 	VMOVUPD     elc32_8_3fc1111111111111<>+0(SB), Y6
 	VFMADD213PD elc32_8_3fc3b13b13b13b14<>+0(SB), Y6, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fc745d1745d1746<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fcc71c71c71c71c<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd2492492492492<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd999999999999a<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fe5555555555555<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_4000000000000000<>+0(SB), Y4, Y5
 	VMULPD      Y5, Y2, Y2
-	VMOVUPD     Y3, Y3
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y2, Y3
 	VMULPD      Y3, Y0, Y2
 	VMAXPD      elc32_8_c091300000000000<>+0(SB), Y2, Y2
@@ -26678,23 +34539,14 @@ powScalarF32AVX2_unrolled:
 	VMOVUPD     Y2, Y4
 	VMOVUPD     elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y5
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y5, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y2, Y4
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y3, Y2
 	VROUNDPD    $0x01, Y2, Y2
@@ -26764,20 +34616,13 @@ powScalarF32AVX2_copied2:
 	VMOVUPD     Y4, Y5
 	VMOVUPD     elc32_8_3fc1111111111111<>+0(SB), Y6
 	VFMADD213PD elc32_8_3fc3b13b13b13b14<>+0(SB), Y6, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fc745d1745d1746<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fcc71c71c71c71c<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd2492492492492<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd999999999999a<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fe5555555555555<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_4000000000000000<>+0(SB), Y4, Y5
 	VMULPD      Y5, Y2, Y2
-	VMOVUPD     Y3, Y3
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y2, Y3
 	VMULPD      Y3, Y0, Y0
 	VMAXPD      elc32_8_c091300000000000<>+0(SB), Y0, Y0
@@ -26787,23 +34632,14 @@ powScalarF32AVX2_copied2:
 	VMOVUPD     Y0, Y3
 	VMOVUPD     elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y0, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y0
 	VROUNDPD    $0x01, Y0, Y0
@@ -26878,20 +34714,13 @@ scalarPowF32AVX2_unrolled:
 	VMOVUPD     Y5, Y6
 	VMOVUPD     elc32_8_3fc1111111111111<>+0(SB), Y7
 	VFMADD213PD elc32_8_3fc3b13b13b13b14<>+0(SB), Y7, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fc745d1745d1746<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fcc71c71c71c71c<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd2492492492492<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fd999999999999a<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_3fe5555555555555<>+0(SB), Y5, Y6
-	VMOVUPD     Y6, Y6
 	VFMADD213PD elc32_8_4000000000000000<>+0(SB), Y5, Y6
 	VMULPD      Y6, Y3, Y3
-	VMOVUPD     Y4, Y4
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
 	VMULPD      Y4, Y2, Y2
 	VMAXPD      elc32_8_c091300000000000<>+0(SB), Y2, Y2
@@ -26901,23 +34730,14 @@ scalarPowF32AVX2_unrolled:
 	VMOVUPD     Y2, Y4
 	VMOVUPD     elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y5
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y5, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y2, Y4
-	VMOVUPD     Y4, Y4
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y2, Y4
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y3, Y2
 	VROUNDPD    $0x01, Y2, Y2
@@ -26987,20 +34807,13 @@ scalarPowF32AVX2_copied2:
 	VMOVUPD     Y4, Y5
 	VMOVUPD     elc32_8_3fc1111111111111<>+0(SB), Y6
 	VFMADD213PD elc32_8_3fc3b13b13b13b14<>+0(SB), Y6, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fc745d1745d1746<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fcc71c71c71c71c<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd2492492492492<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fd999999999999a<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_3fe5555555555555<>+0(SB), Y4, Y5
-	VMOVUPD     Y5, Y5
 	VFMADD213PD elc32_8_4000000000000000<>+0(SB), Y4, Y5
 	VMULPD      Y5, Y0, Y0
-	VMOVUPD     Y3, Y3
 	VFMADD231PD elc32_8_3ff71547652b82fe<>+0(SB), Y0, Y3
 	VMULPD      Y3, Y2, Y0
 	VMAXPD      elc32_8_c091300000000000<>+0(SB), Y0, Y0
@@ -27010,23 +34823,14 @@ scalarPowF32AVX2_copied2:
 	VMOVUPD     Y0, Y3
 	VMOVUPD     elc32_8_3e3e4cf5158b8ec5<>+0(SB), Y4
 	VFMADD213PD elc32_8_3e7b5253d395e7c0<>+0(SB), Y4, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eb62c0223a5c821<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3eeffcbfc588b0c2<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f2430912f86c785<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f55d87fe78a672f<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3f83b2ab6fba4e76<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fac6b08d704a0be<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fcebfbdff82c58e<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3fe62e42fefa39ef<>+0(SB), Y0, Y3
-	VMOVUPD     Y3, Y3
 	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y0, Y3
 	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y2, Y0
 	VROUNDPD    $0x01, Y0, Y0
@@ -27079,42 +34883,28 @@ tanhF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
 	VROUNDPD     $0x00, Y4, Y4
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y6
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y5, Y6, Y3
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y4, Y5
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y5, Y5
 	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y5, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD231PD  Y3, Y5, Y6
 	VADDPD       Y6, Y6, Y5
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y4, Y4
@@ -27138,42 +34928,28 @@ tanhF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
 	VROUNDPD     $0x00, Y4, Y4
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y6
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y5, Y6, Y3
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y4, Y5
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y5, Y5
 	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y5, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD231PD  Y3, Y5, Y6
 	VADDPD       Y6, Y6, Y5
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y4, Y4
@@ -27207,42 +34983,28 @@ tanhF64AVX2_vector:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
 	VROUNDPD     $0x00, Y4, Y4
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y6
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y5, Y6, Y3
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y4, Y5
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y5, Y5
 	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y5, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD231PD  Y3, Y5, Y6
 	VADDPD       Y6, Y6, Y5
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y4, Y4
@@ -27295,42 +35057,28 @@ tanhF64AVX2_copied2:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
 	VROUNDPD     $0x00, Y4, Y4
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
 	VMOVUPD      Y3, Y5
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y6
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y6, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y5
-	VMOVUPD      Y5, Y5
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y5
 	VMULPD       Y3, Y3, Y6
-	VMOVUPD      Y3, Y3
 	VFMADD231PD  Y5, Y6, Y3
 	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y4, Y5
 	VADDPD       elc32_8_4338000000000000<>+0(SB), Y5, Y5
 	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
 	VPSLLQ       $0x34, Y5, Y5
 	VSUBPD       elc32_8_3fe0000000000000<>+0(SB), Y5, Y6
-	VMOVUPD      Y6, Y6
 	VFMADD231PD  Y3, Y5, Y6
 	VADDPD       Y6, Y6, Y5
 	VCMPPD       $0x00, elc32_8_0<>+0(SB), Y4, Y4
@@ -27387,36 +35135,22 @@ sigmoidF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -27443,36 +35177,22 @@ sigmoidF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -27509,36 +35229,22 @@ sigmoidF64AVX2_vector:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -27594,36 +35300,22 @@ sigmoidF64AVX2_copied2:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -27678,22 +35370,15 @@ siluF32AVX2_unrolled:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS     $0x01, Y1, Y1
@@ -27734,22 +35419,15 @@ siluF32AVX2_unrolled:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS     $0x01, Y1, Y1
@@ -27800,22 +35478,15 @@ siluF32AVX2_vector:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS     $0x01, Y1, Y1
@@ -27885,22 +35556,15 @@ siluF32AVX2_copied2:
 	VMINPS       elc32_4_42b20000<>+0(SB), Y1, Y1
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVUPS      Y1, Y1
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y1
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y1
 	VROUNDPS     $0x01, Y1, Y1
@@ -28049,36 +35713,22 @@ siluF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -28119,36 +35769,22 @@ siluF64AVX2_unrolled:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -28199,36 +35835,22 @@ siluF64AVX2_vector:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -28298,36 +35920,22 @@ siluF64AVX2_copied2:
 	VMINPD       elc32_8_4086300000000000<>+0(SB), Y1, Y1
 	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y1, Y2
 	VROUNDPD     $0x00, Y2, Y2
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
-	VMOVUPD      Y1, Y1
 	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y1
 	VMOVUPD      Y1, Y3
 	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y4
 	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y4, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
-	VMOVUPD      Y3, Y3
 	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
 	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y2, Y1
 	VROUNDPD     $0x01, Y1, Y1
@@ -28418,23 +36026,16 @@ erfF32AVX2_unrolled:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -28451,26 +36052,18 @@ erfF32AVX2_unrolled:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -28486,11 +36079,8 @@ erfF32AVX2_unrolled:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -28508,23 +36098,16 @@ erfF32AVX2_unrolled:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -28541,26 +36124,18 @@ erfF32AVX2_unrolled:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -28576,11 +36151,8 @@ erfF32AVX2_unrolled:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -28608,23 +36180,16 @@ erfF32AVX2_vector:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -28641,26 +36206,18 @@ erfF32AVX2_vector:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -28676,11 +36233,8 @@ erfF32AVX2_vector:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -28727,23 +36281,16 @@ erfF32AVX2_copied2:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -28760,26 +36307,18 @@ erfF32AVX2_copied2:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -28795,11 +36334,8 @@ erfF32AVX2_copied2:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -29055,23 +36591,16 @@ erfcF32AVX2_unrolled:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -29088,26 +36617,18 @@ erfcF32AVX2_unrolled:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -29123,11 +36644,8 @@ erfcF32AVX2_unrolled:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -29147,23 +36665,16 @@ erfcF32AVX2_unrolled:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -29180,26 +36691,18 @@ erfcF32AVX2_unrolled:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -29215,11 +36718,8 @@ erfcF32AVX2_unrolled:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -29249,23 +36749,16 @@ erfcF32AVX2_vector:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -29282,26 +36775,18 @@ erfcF32AVX2_vector:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -29317,11 +36802,8 @@ erfcF32AVX2_vector:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -29370,23 +36852,16 @@ erfcF32AVX2_copied2:
 	VXORPS       elc32_4_80000000<>+0(SB), Y2, Y2
 	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y2, Y4
 	VROUNDPS     $0x00, Y4, Y4
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VMOVUPS      Y2, Y2
 	VFNMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y2
 	VSUBPS       Y3, Y2, Y2
 	VMOVUPS      Y2, Y3
 	VMOVUPS      elc32_4_3ab5121b<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3c091cf0<>+0(SB), Y5, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3d2aac79<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3e2aaa49<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3efffffe<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y2, Y3
 	VMULPS       elc32_4_3f000000<>+0(SB), Y4, Y2
 	VROUNDPS     $0x01, Y2, Y2
@@ -29403,26 +36878,18 @@ erfcF32AVX2_copied2:
 	VMOVUPS      Y1, Y3
 	VMOVUPS      elc32_4_3c0cb015<>+0(SB), Y4
 	VFMADD213PS  elc32_4_3dbc7eb4<>+0(SB), Y4, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3ef46c34<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_3faee995<>+0(SB), Y1, Y3
-	VMOVUPS      Y3, Y3
 	VFMADD213PS  elc32_4_40000016<>+0(SB), Y1, Y3
 	VMOVUPS      Y1, Y4
 	VMOVUPS      elc32_4_3b607fb9<>+0(SB), Y5
 	VFMADD213PS  elc32_4_3d166b7e<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3e49e527<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f1ee0f3<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f91c0e0<>+0(SB), Y1, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3f800000<>+0(SB), Y1, Y4
 	VMOVUPS      elc32_4_40206c99<>+0(SB), Y5
 	VMULPS       Y1, Y5, Y1
-	VMOVUPS      Y3, Y3
 	VFMADD231PS  Y4, Y1, Y3
 	VADDPS       Y2, Y2, Y1
 	VMULPS       Y4, Y1, Y1
@@ -29438,11 +36905,8 @@ erfcF32AVX2_copied2:
 	VMOVUPS      Y3, Y4
 	VMOVUPS      elc32_4_38d849db<>+0(SB), Y5
 	VFMADD213PS  elc32_4_ba9ad2ed<>+0(SB), Y5, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3c23626d<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_bd882c0b<>+0(SB), Y3, Y4
-	VMOVUPS      Y4, Y4
 	VFMADD213PS  elc32_4_3ecc422a<>+0(SB), Y3, Y4
 	VMULPS       elc32_4_403504f3<>+0(SB), Y0, Y3
 	VMULPS       Y4, Y3, Y3
@@ -34096,6 +41560,1540 @@ minimumScalarU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func fmaxF32AVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxF32AVX512_check_unrolled
+
+fmaxF32AVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fmaxF32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxF32AVX512_check_vector
+
+fmaxF32AVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+fmaxF32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxF32AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxF32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMAXPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VANDPS      Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(SI*4)
+
+fmaxF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxScalarF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fmaxScalarF32AVX512_check_unrolled
+
+fmaxScalarF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z4, K2, Z5
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z5, K2, Z6
+	VBLENDMPS Z1, Z6, K1, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z9, K2, Z10
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z10, K2, Z11
+	VBLENDMPS Z1, Z11, K1, Z12
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fmaxScalarF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fmaxScalarF32AVX512_check_vector
+
+fmaxScalarF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z14, K2, Z15
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z15, K2, Z16
+	VBLENDMPS Z1, Z16, K1, Z17
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VMAXPS      Z0, Z1, Z2
+	VCMPPS      $0x00, Z0, Z1, K3
+	VANDPS      Z0, Z1, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z19, K3, Z20
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z20, K3, Z21
+	VBLENDMPS   Z1, Z21, K2, Z22
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z0, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+fmaxScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFmaxF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFmaxF32AVX512_check_unrolled
+
+scalarFmaxF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFmaxF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarFmaxF32AVX512_check_vector
+
+scalarFmaxF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarFmaxF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFmaxF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFmaxF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMAXPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VANDPS      Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+scalarFmaxF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxF64AVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxF64AVX512_check_unrolled
+
+fmaxF64AVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fmaxF64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxF64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fmaxF64AVX512_check_vector
+
+fmaxF64AVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+fmaxF64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxF64AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxF64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMAXPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VANDPD      Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(SI*8)
+
+fmaxF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fmaxScalarF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fmaxScalarF64AVX512_check_unrolled
+
+fmaxScalarF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z4, K2, Z5
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z5, K2, Z6
+	VBLENDMPD Z1, Z6, K1, Z7
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z9, K2, Z10
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z10, K2, Z11
+	VBLENDMPD Z1, Z11, K1, Z12
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fmaxScalarF64AVX512_check_vector
+
+fmaxScalarF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z14, K2, Z15
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z15, K2, Z16
+	VBLENDMPD Z1, Z16, K1, Z17
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+fmaxScalarF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z0, Z0, K2
+	VMAXPD      Z0, Z1, Z2
+	VCMPPD      $0x00, Z0, Z1, K3
+	VANDPD      Z0, Z1, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z19, K3, Z20
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z20, K3, Z21
+	VBLENDMPD   Z1, Z21, K2, Z22
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z0, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+fmaxScalarF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFmaxF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFmaxF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFmaxF64AVX512_check_unrolled
+
+scalarFmaxF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFmaxF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFmaxF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFmaxF64AVX512_check_vector
+
+scalarFmaxF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarFmaxF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFmaxF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFmaxF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMAXPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VANDPD      Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+scalarFmaxF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminF32AVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminF32AVX512_check_unrolled
+
+fminF32AVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fminF32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminF32AVX512_check_vector
+
+fminF32AVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+fminF32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminF32AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminF32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMINPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VORPS       Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(SI*4)
+
+fminF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminScalarF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fminScalarF32AVX512_check_unrolled
+
+fminScalarF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z4, K2, Z5
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z5, K2, Z6
+	VBLENDMPS Z1, Z6, K1, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z9, K2, Z10
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z10, K2, Z11
+	VBLENDMPS Z1, Z11, K1, Z12
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fminScalarF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fminScalarF32AVX512_check_vector
+
+fminScalarF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K2
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z14, K2, Z15
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z15, K2, Z16
+	VBLENDMPS Z1, Z16, K1, Z17
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+fminScalarF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VMINPS      Z0, Z1, Z2
+	VCMPPS      $0x00, Z0, Z1, K3
+	VORPS       Z0, Z1, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z19, K3, Z20
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z20, K3, Z21
+	VBLENDMPS   Z1, Z21, K2, Z22
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z0, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+fminScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFminF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarFminF32AVX512_check_unrolled
+
+scalarFminF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z4
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z4, K2, Z5
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z5, K2, Z6
+	VBLENDMPS Z0, Z6, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z9
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z9, K2, Z10
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z10, K2, Z11
+	VBLENDMPS Z0, Z11, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarFminF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarFminF32AVX512_check_vector
+
+scalarFminF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VCMPPS    $0x03, Z1, Z1, K1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K2
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K2, Z14
+	VCMPPS    $0x03, Z0, Z0, K2
+	VBLENDMPS Z0, Z14, K2, Z15
+	VCMPPS    $0x03, Z1, Z1, K2
+	VBLENDMPS Z1, Z15, K2, Z16
+	VBLENDMPS Z0, Z16, K1, Z17
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarFminF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFminF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFminF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VCMPPS      $0x03, Z1, Z1, K2
+	VMINPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K3
+	VORPS       Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K3, Z19
+	VCMPPS      $0x03, Z0, Z0, K3
+	VBLENDMPS   Z0, Z19, K3, Z20
+	VCMPPS      $0x03, Z1, Z1, K3
+	VBLENDMPS   Z1, Z20, K3, Z21
+	VBLENDMPS   Z0, Z21, K2, Z22
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z22, K2, Z23
+	VMOVDQU32   Z23, K1, (CX)(BX*4)
+
+scalarFminF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminF64AVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminF64AVX512_check_unrolled
+
+fminF64AVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fminF64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminF64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fminF64AVX512_check_vector
+
+fminF64AVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+fminF64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminF64AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminF64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMINPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VORPD       Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(SI*8)
+
+fminF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·fminScalarF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fminScalarF64AVX512_check_unrolled
+
+fminScalarF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z4, K2, Z5
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z5, K2, Z6
+	VBLENDMPD Z1, Z6, K1, Z7
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z9, K2, Z10
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z10, K2, Z11
+	VBLENDMPD Z1, Z11, K1, Z12
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fminScalarF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fminScalarF64AVX512_check_vector
+
+fminScalarF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K2
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z14, K2, Z15
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z15, K2, Z16
+	VBLENDMPD Z1, Z16, K1, Z17
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z0, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+fminScalarF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z0, Z0, K2
+	VMINPD      Z0, Z1, Z2
+	VCMPPD      $0x00, Z0, Z1, K3
+	VORPD       Z0, Z1, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z19, K3, Z20
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z20, K3, Z21
+	VBLENDMPD   Z1, Z21, K2, Z22
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z0, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+fminScalarF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarFminF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarFminF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarFminF64AVX512_check_unrolled
+
+scalarFminF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z4
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z4, K2, Z5
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z5, K2, Z6
+	VBLENDMPD Z0, Z6, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z9
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z9, K2, Z10
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z10, K2, Z11
+	VBLENDMPD Z0, Z11, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z12, K1, Z13
+	VMOVDQU64 Z13, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarFminF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarFminF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarFminF64AVX512_check_vector
+
+scalarFminF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VCMPPD    $0x03, Z1, Z1, K1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K2
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K2, Z14
+	VCMPPD    $0x03, Z0, Z0, K2
+	VBLENDMPD Z0, Z14, K2, Z15
+	VCMPPD    $0x03, Z1, Z1, K2
+	VBLENDMPD Z1, Z15, K2, Z16
+	VBLENDMPD Z0, Z16, K1, Z17
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z1, Z17, K1, Z18
+	VMOVDQU64 Z18, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarFminF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarFminF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarFminF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VCMPPD      $0x03, Z1, Z1, K2
+	VMINPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K3
+	VORPD       Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K3, Z19
+	VCMPPD      $0x03, Z0, Z0, K3
+	VBLENDMPD   Z0, Z19, K3, Z20
+	VCMPPD      $0x03, Z1, Z1, K3
+	VBLENDMPD   Z1, Z20, K3, Z21
+	VBLENDMPD   Z0, Z21, K2, Z22
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z1, Z22, K2, Z23
+	VMOVDQU64   Z23, K1, (CX)(BX*8)
+
+scalarFminF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func notI8AVX512(dst []int8, x []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notI8AVX512_check_unrolled
+
+notI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+notI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notI8AVX512_check_vector
+
+notI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+notI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         notI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        notI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPXORD     elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+notI8AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_1_ff<>+0(SB)/1, $0xff
+DATA elc64_1_ff<>+1(SB)/1, $0xff
+DATA elc64_1_ff<>+2(SB)/1, $0xff
+DATA elc64_1_ff<>+3(SB)/1, $0xff
+DATA elc64_1_ff<>+4(SB)/1, $0xff
+DATA elc64_1_ff<>+5(SB)/1, $0xff
+DATA elc64_1_ff<>+6(SB)/1, $0xff
+DATA elc64_1_ff<>+7(SB)/1, $0xff
+DATA elc64_1_ff<>+8(SB)/1, $0xff
+DATA elc64_1_ff<>+9(SB)/1, $0xff
+DATA elc64_1_ff<>+10(SB)/1, $0xff
+DATA elc64_1_ff<>+11(SB)/1, $0xff
+DATA elc64_1_ff<>+12(SB)/1, $0xff
+DATA elc64_1_ff<>+13(SB)/1, $0xff
+DATA elc64_1_ff<>+14(SB)/1, $0xff
+DATA elc64_1_ff<>+15(SB)/1, $0xff
+DATA elc64_1_ff<>+16(SB)/1, $0xff
+DATA elc64_1_ff<>+17(SB)/1, $0xff
+DATA elc64_1_ff<>+18(SB)/1, $0xff
+DATA elc64_1_ff<>+19(SB)/1, $0xff
+DATA elc64_1_ff<>+20(SB)/1, $0xff
+DATA elc64_1_ff<>+21(SB)/1, $0xff
+DATA elc64_1_ff<>+22(SB)/1, $0xff
+DATA elc64_1_ff<>+23(SB)/1, $0xff
+DATA elc64_1_ff<>+24(SB)/1, $0xff
+DATA elc64_1_ff<>+25(SB)/1, $0xff
+DATA elc64_1_ff<>+26(SB)/1, $0xff
+DATA elc64_1_ff<>+27(SB)/1, $0xff
+DATA elc64_1_ff<>+28(SB)/1, $0xff
+DATA elc64_1_ff<>+29(SB)/1, $0xff
+DATA elc64_1_ff<>+30(SB)/1, $0xff
+DATA elc64_1_ff<>+31(SB)/1, $0xff
+DATA elc64_1_ff<>+32(SB)/1, $0xff
+DATA elc64_1_ff<>+33(SB)/1, $0xff
+DATA elc64_1_ff<>+34(SB)/1, $0xff
+DATA elc64_1_ff<>+35(SB)/1, $0xff
+DATA elc64_1_ff<>+36(SB)/1, $0xff
+DATA elc64_1_ff<>+37(SB)/1, $0xff
+DATA elc64_1_ff<>+38(SB)/1, $0xff
+DATA elc64_1_ff<>+39(SB)/1, $0xff
+DATA elc64_1_ff<>+40(SB)/1, $0xff
+DATA elc64_1_ff<>+41(SB)/1, $0xff
+DATA elc64_1_ff<>+42(SB)/1, $0xff
+DATA elc64_1_ff<>+43(SB)/1, $0xff
+DATA elc64_1_ff<>+44(SB)/1, $0xff
+DATA elc64_1_ff<>+45(SB)/1, $0xff
+DATA elc64_1_ff<>+46(SB)/1, $0xff
+DATA elc64_1_ff<>+47(SB)/1, $0xff
+DATA elc64_1_ff<>+48(SB)/1, $0xff
+DATA elc64_1_ff<>+49(SB)/1, $0xff
+DATA elc64_1_ff<>+50(SB)/1, $0xff
+DATA elc64_1_ff<>+51(SB)/1, $0xff
+DATA elc64_1_ff<>+52(SB)/1, $0xff
+DATA elc64_1_ff<>+53(SB)/1, $0xff
+DATA elc64_1_ff<>+54(SB)/1, $0xff
+DATA elc64_1_ff<>+55(SB)/1, $0xff
+DATA elc64_1_ff<>+56(SB)/1, $0xff
+DATA elc64_1_ff<>+57(SB)/1, $0xff
+DATA elc64_1_ff<>+58(SB)/1, $0xff
+DATA elc64_1_ff<>+59(SB)/1, $0xff
+DATA elc64_1_ff<>+60(SB)/1, $0xff
+DATA elc64_1_ff<>+61(SB)/1, $0xff
+DATA elc64_1_ff<>+62(SB)/1, $0xff
+DATA elc64_1_ff<>+63(SB)/1, $0xff
+GLOBL elc64_1_ff<>(SB), RODATA|NOPTR, $64
+
+// func notI16AVX512(dst []int16, x []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI16AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notI16AVX512_check_unrolled
+
+notI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPXORD    elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z0
+	VPXORD    elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+notI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI16AVX512_check_vector
+
+notI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPXORD    elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+notI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          notI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         notI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z0
+	VPXORD      elc64_2_ffff<>+0(SB), Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+notI16AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_2_ffff<>+0(SB)/2, $0xffff
+DATA elc64_2_ffff<>+2(SB)/2, $0xffff
+DATA elc64_2_ffff<>+4(SB)/2, $0xffff
+DATA elc64_2_ffff<>+6(SB)/2, $0xffff
+DATA elc64_2_ffff<>+8(SB)/2, $0xffff
+DATA elc64_2_ffff<>+10(SB)/2, $0xffff
+DATA elc64_2_ffff<>+12(SB)/2, $0xffff
+DATA elc64_2_ffff<>+14(SB)/2, $0xffff
+DATA elc64_2_ffff<>+16(SB)/2, $0xffff
+DATA elc64_2_ffff<>+18(SB)/2, $0xffff
+DATA elc64_2_ffff<>+20(SB)/2, $0xffff
+DATA elc64_2_ffff<>+22(SB)/2, $0xffff
+DATA elc64_2_ffff<>+24(SB)/2, $0xffff
+DATA elc64_2_ffff<>+26(SB)/2, $0xffff
+DATA elc64_2_ffff<>+28(SB)/2, $0xffff
+DATA elc64_2_ffff<>+30(SB)/2, $0xffff
+DATA elc64_2_ffff<>+32(SB)/2, $0xffff
+DATA elc64_2_ffff<>+34(SB)/2, $0xffff
+DATA elc64_2_ffff<>+36(SB)/2, $0xffff
+DATA elc64_2_ffff<>+38(SB)/2, $0xffff
+DATA elc64_2_ffff<>+40(SB)/2, $0xffff
+DATA elc64_2_ffff<>+42(SB)/2, $0xffff
+DATA elc64_2_ffff<>+44(SB)/2, $0xffff
+DATA elc64_2_ffff<>+46(SB)/2, $0xffff
+DATA elc64_2_ffff<>+48(SB)/2, $0xffff
+DATA elc64_2_ffff<>+50(SB)/2, $0xffff
+DATA elc64_2_ffff<>+52(SB)/2, $0xffff
+DATA elc64_2_ffff<>+54(SB)/2, $0xffff
+DATA elc64_2_ffff<>+56(SB)/2, $0xffff
+DATA elc64_2_ffff<>+58(SB)/2, $0xffff
+DATA elc64_2_ffff<>+60(SB)/2, $0xffff
+DATA elc64_2_ffff<>+62(SB)/2, $0xffff
+GLOBL elc64_2_ffff<>(SB), RODATA|NOPTR, $64
+
+// func notI32AVX512(dst []int32, x []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  notI32AVX512_check_unrolled
+
+notI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPXORD    elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z0
+	VPXORD    elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+notI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI32AVX512_check_vector
+
+notI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPXORD    elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+notI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          notI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         notI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPXORD      elc64_4_ffffffff<>+0(SB), Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+notI32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_4_ffffffff<>+0(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+4(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+8(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+12(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+16(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+20(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+24(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+28(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+32(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+36(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+40(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+44(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+48(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+52(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+56(SB)/4, $0xffffffff
+DATA elc64_4_ffffffff<>+60(SB)/4, $0xffffffff
+GLOBL elc64_4_ffffffff<>(SB), RODATA|NOPTR, $64
+
+// func notI64AVX512(dst []int64, x []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notI64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  notI64AVX512_check_unrolled
+
+notI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPXORQ    elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z0
+	VPXORQ    elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+notI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  notI64AVX512_check_vector
+
+notI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPXORQ    elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+notI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          notI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         notI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPXORQ      elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+notI64AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_8_ffffffffffffffff<>+0(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+8(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+16(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+24(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+32(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+40(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+48(SB)/8, $0xffffffffffffffff
+DATA elc64_8_ffffffffffffffff<>+56(SB)/8, $0xffffffffffffffff
+GLOBL elc64_8_ffffffffffffffff<>(SB), RODATA|NOPTR, $64
+
+// func notU8AVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·notU8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  notU8AVX512_check_unrolled
+
+notU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+notU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   notU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  notU8AVX512_check_vector
+
+notU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+notU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         notU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        notU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPXORD     elc64_1_ff<>+0(SB), Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+notU8AVX512_done:
+	VZEROUPPER
+	RET
+
 // func addI8AVX512(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addI8AVX512(SB), NOSPLIT, $0-72
@@ -34151,6 +43149,62 @@ addI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addI8StreamAVX512_check_unrolled
+
+addI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+addI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addI8StreamAVX512_check_vector
+
+addI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+addI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         addI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        addI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPADDB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+addI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -34199,6 +43253,58 @@ addScalarI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 addScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarI8StreamAVX512_check_unrolled
+
+addScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+addScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  addScalarI8StreamAVX512_check_vector
+
+addScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+addScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         addScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        addScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPADDB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+addScalarI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34257,6 +43363,62 @@ addI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addI16StreamAVX512_check_unrolled
+
+addI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPADDW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPADDW    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+addI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI16StreamAVX512_check_vector
+
+addI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPADDW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPADDW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+addI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -34305,6 +43467,58 @@ addScalarI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 addScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          addScalarI16StreamAVX512_check_unrolled
+
+addScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPADDW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPADDW    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+addScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  addScalarI16StreamAVX512_check_vector
+
+addScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPADDW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPADDW      Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+addScalarI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34363,6 +43577,62 @@ addI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addI32StreamAVX512_check_unrolled
+
+addI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+addI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI32StreamAVX512_check_vector
+
+addI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPADDD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+addI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPADDD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+addI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -34413,6 +43683,60 @@ addScalarI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 addScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarI32StreamAVX512_check_unrolled
+
+addScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPADDD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPADDD    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+addScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarI32StreamAVX512_check_vector
+
+addScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPADDD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+addScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPADDD      Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+addScalarI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34471,6 +43795,62 @@ addI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addI64StreamAVX512_check_unrolled
+
+addI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPADDQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPADDQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+addI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addI64StreamAVX512_check_vector
+
+addI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPADDQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+addI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPADDQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+addI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -34519,6 +43899,58 @@ addScalarI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 addScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          addScalarI64StreamAVX512_check_unrolled
+
+addScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPADDQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPADDQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+addScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarI64StreamAVX512_check_vector
+
+addScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPADDQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+addScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPADDQ      Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+addScalarI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34577,6 +44009,62 @@ addU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  addU8StreamAVX512_check_unrolled
+
+addU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+addU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  addU8StreamAVX512_check_vector
+
+addU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPADDB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+addU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         addU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        addU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPADDB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+addU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·addScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -34625,6 +44113,58 @@ addScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 addScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·addScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          addScalarU8StreamAVX512_check_unrolled
+
+addScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+addScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  addScalarU8StreamAVX512_check_vector
+
+addScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPADDB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+addScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         addScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        addScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPADDB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+addScalarU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34683,6 +44223,62 @@ subI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subI8StreamAVX512_check_unrolled
+
+subI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+subI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subI8StreamAVX512_check_vector
+
+subI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+subI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         subI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        subI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+subI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -34734,6 +44330,58 @@ subScalarI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarI8StreamAVX512_check_unrolled
+
+subScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+subScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  subScalarI8StreamAVX512_check_vector
+
+subScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+subScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         subScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        subScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+subScalarI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI8AVX512(SB), NOSPLIT, $0-49
@@ -34782,6 +44430,58 @@ scalarSubI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 scalarSubI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubI8StreamAVX512_check_unrolled
+
+scalarSubI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarSubI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarSubI8StreamAVX512_check_vector
+
+scalarSubI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarSubI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarSubI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarSubI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarSubI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34840,6 +44540,62 @@ subI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subI16StreamAVX512_check_unrolled
+
+subI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSUBW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPSUBW    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+subI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI16StreamAVX512_check_vector
+
+subI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSUBW    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPSUBW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+subI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -34891,6 +44647,58 @@ subScalarI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          subScalarI16StreamAVX512_check_unrolled
+
+subScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSUBW    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+subScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  subScalarI16StreamAVX512_check_vector
+
+subScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSUBW      Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+subScalarI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI16AVX512(SB), NOSPLIT, $0-50
@@ -34939,6 +44747,58 @@ scalarSubI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 scalarSubI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarSubI16StreamAVX512_check_unrolled
+
+scalarSubI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSUBW    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+scalarSubI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarSubI16StreamAVX512_check_vector
+
+scalarSubI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSUBW    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSUBW      Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+scalarSubI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -34997,6 +44857,62 @@ subI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subI32StreamAVX512_check_unrolled
+
+subI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+subI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI32StreamAVX512_check_vector
+
+subI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSUBD    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+subI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPSUBD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+subI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -35050,6 +44966,60 @@ subScalarI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarI32StreamAVX512_check_unrolled
+
+subScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSUBD    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+subScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarI32StreamAVX512_check_vector
+
+subScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+subScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSUBD      Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+subScalarI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI32AVX512(SB), NOSPLIT, $0-52
@@ -35100,6 +45070,60 @@ scalarSubI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 scalarSubI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubI32StreamAVX512_check_unrolled
+
+scalarSubI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSUBD    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarSubI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubI32StreamAVX512_check_vector
+
+scalarSubI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSUBD    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarSubI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSUBD      Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+scalarSubI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35158,6 +45182,62 @@ subI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subI64StreamAVX512_check_unrolled
+
+subI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSUBQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPSUBQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+subI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subI64StreamAVX512_check_vector
+
+subI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSUBQ    Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+subI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPSUBQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+subI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -35209,6 +45289,58 @@ subScalarI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          subScalarI64StreamAVX512_check_unrolled
+
+subScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSUBQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+subScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarI64StreamAVX512_check_vector
+
+subScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+subScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSUBQ      Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+subScalarI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubI64AVX512(SB), NOSPLIT, $0-56
@@ -35257,6 +45389,58 @@ scalarSubI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 scalarSubI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarSubI64StreamAVX512_check_unrolled
+
+scalarSubI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z1, Z0, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSUBQ    Z1, Z0, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarSubI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubI64StreamAVX512_check_vector
+
+scalarSubI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSUBQ    Z1, Z0, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarSubI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSUBQ      Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+scalarSubI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35315,6 +45499,62 @@ subU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  subU8StreamAVX512_check_unrolled
+
+subU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+subU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  subU8StreamAVX512_check_vector
+
+subU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPSUBB    Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+subU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         subU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        subU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+subU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·subScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -35366,6 +45606,58 @@ subScalarU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·subScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          subScalarU8StreamAVX512_check_unrolled
+
+subScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+subScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  subScalarU8StreamAVX512_check_vector
+
+subScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+subScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         subScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        subScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+subScalarU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·scalarSubU8AVX512(SB), NOSPLIT, $0-49
@@ -35414,6 +45706,58 @@ scalarSubU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 scalarSubU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·scalarSubU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarSubU8StreamAVX512_check_unrolled
+
+scalarSubU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarSubU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarSubU8StreamAVX512_check_vector
+
+scalarSubU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPSUBB    Z1, Z0, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarSubU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarSubU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarSubU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPSUBB     Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarSubU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35530,6 +45874,86 @@ DATA elc64_2_ff<>+60(SB)/2, $0x00ff
 DATA elc64_2_ff<>+62(SB)/2, $0x00ff
 GLOBL elc64_2_ff<>(SB), RODATA|NOPTR, $64
 
+// func mulI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulI8StreamAVX512_check_unrolled
+
+mulI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+mulI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulI8StreamAVX512_check_vector
+
+mulI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+mulI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         mulI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        mulI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMULLW    Z1, Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSRLW     $0x08, Z1, Z1
+	VPMULLW    Z1, Z0, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+mulI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -35605,6 +46029,82 @@ mulScalarI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarI8StreamAVX512_check_unrolled
+
+mulScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+mulScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  mulScalarI8StreamAVX512_check_vector
+
+mulScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+mulScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         mulScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        mulScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMULLW    Z0, Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSRLW     $0x08, Z0, Z0
+	VPMULLW    Z0, Z1, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+mulScalarI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulI16AVX512(dst []int16, a []int16, b []int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulI16AVX512(SB), NOSPLIT, $0-72
@@ -35660,6 +46160,62 @@ mulI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulI16StreamAVX512_check_unrolled
+
+mulI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMULLW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPMULLW   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+mulI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI16StreamAVX512_check_vector
+
+mulI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMULLW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPMULLW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+mulI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -35708,6 +46264,58 @@ mulScalarI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 mulScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          mulScalarI16StreamAVX512_check_unrolled
+
+mulScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMULLW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPMULLW   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+mulScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  mulScalarI16StreamAVX512_check_vector
+
+mulScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMULLW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPMULLW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+mulScalarI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35766,6 +46374,62 @@ mulI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulI32StreamAVX512_check_unrolled
+
+mulI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMULLD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPMULLD   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+mulI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI32StreamAVX512_check_vector
+
+mulI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMULLD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+mulI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPMULLD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+mulI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -35816,6 +46480,60 @@ mulScalarI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 mulScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarI32StreamAVX512_check_unrolled
+
+mulScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMULLD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPMULLD   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+mulScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarI32StreamAVX512_check_vector
+
+mulScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMULLD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+mulScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPMULLD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+mulScalarI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -35874,6 +46592,62 @@ mulI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·mulI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulI64StreamAVX512_check_unrolled
+
+mulI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMULLQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPMULLQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+mulI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulI64StreamAVX512_check_vector
+
+mulI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMULLQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+mulI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPMULLQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+mulI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·mulScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -35922,6 +46696,58 @@ mulScalarI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 mulScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·mulScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          mulScalarI64StreamAVX512_check_unrolled
+
+mulScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMULLQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPMULLQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+mulScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarI64StreamAVX512_check_vector
+
+mulScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMULLQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+mulScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPMULLQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+mulScalarI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -36004,6 +46830,86 @@ mulU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  mulU8StreamAVX512_check_unrolled
+
+mulU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+mulU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  mulU8StreamAVX512_check_vector
+
+mulU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMULLW   Z1, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z0, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+mulU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         mulU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        mulU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMULLW    Z1, Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSRLW     $0x08, Z1, Z1
+	VPMULLW    Z1, Z0, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+mulU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·mulScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -36076,6 +46982,82 @@ mulScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 mulScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·mulScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          mulScalarU8StreamAVX512_check_unrolled
+
+mulScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+mulScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  mulScalarU8StreamAVX512_check_vector
+
+mulScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+mulScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         mulScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        mulScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMULLW    Z0, Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSRLW     $0x08, Z0, Z0
+	VPMULLW    Z0, Z1, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+mulScalarU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -37672,6 +48654,1256 @@ xorScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 xorScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·addBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16AVX512_check_unrolled
+
+addBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addBF16AVX512_check_vector
+
+addBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+addBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         addBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+addBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_4_1<>+0(SB)/4, $0x00000001
+DATA elc64_4_1<>+4(SB)/4, $0x00000001
+DATA elc64_4_1<>+8(SB)/4, $0x00000001
+DATA elc64_4_1<>+12(SB)/4, $0x00000001
+DATA elc64_4_1<>+16(SB)/4, $0x00000001
+DATA elc64_4_1<>+20(SB)/4, $0x00000001
+DATA elc64_4_1<>+24(SB)/4, $0x00000001
+DATA elc64_4_1<>+28(SB)/4, $0x00000001
+DATA elc64_4_1<>+32(SB)/4, $0x00000001
+DATA elc64_4_1<>+36(SB)/4, $0x00000001
+DATA elc64_4_1<>+40(SB)/4, $0x00000001
+DATA elc64_4_1<>+44(SB)/4, $0x00000001
+DATA elc64_4_1<>+48(SB)/4, $0x00000001
+DATA elc64_4_1<>+52(SB)/4, $0x00000001
+DATA elc64_4_1<>+56(SB)/4, $0x00000001
+DATA elc64_4_1<>+60(SB)/4, $0x00000001
+GLOBL elc64_4_1<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_4_7fff<>+0(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+4(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+8(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+12(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+16(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+20(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+24(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+28(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+32(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+36(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+40(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+44(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+48(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+52(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+56(SB)/4, $0x00007fff
+DATA elc64_4_7fff<>+60(SB)/4, $0x00007fff
+GLOBL elc64_4_7fff<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_4_40<>+0(SB)/4, $0x00000040
+DATA elc64_4_40<>+4(SB)/4, $0x00000040
+DATA elc64_4_40<>+8(SB)/4, $0x00000040
+DATA elc64_4_40<>+12(SB)/4, $0x00000040
+DATA elc64_4_40<>+16(SB)/4, $0x00000040
+DATA elc64_4_40<>+20(SB)/4, $0x00000040
+DATA elc64_4_40<>+24(SB)/4, $0x00000040
+DATA elc64_4_40<>+28(SB)/4, $0x00000040
+DATA elc64_4_40<>+32(SB)/4, $0x00000040
+DATA elc64_4_40<>+36(SB)/4, $0x00000040
+DATA elc64_4_40<>+40(SB)/4, $0x00000040
+DATA elc64_4_40<>+44(SB)/4, $0x00000040
+DATA elc64_4_40<>+48(SB)/4, $0x00000040
+DATA elc64_4_40<>+52(SB)/4, $0x00000040
+DATA elc64_4_40<>+56(SB)/4, $0x00000040
+DATA elc64_4_40<>+60(SB)/4, $0x00000040
+GLOBL elc64_4_40<>(SB), RODATA|NOPTR, $64
+
+// func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·addScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16AVX512_check_unrolled
+
+addScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarBF16AVX512_check_vector
+
+addScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+addScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+addScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarAddBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16AVX512_check_unrolled
+
+scalarAddBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarAddBF16AVX512_check_vector
+
+scalarAddBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarAddBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarAddBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarAddBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarAddBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func subBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·subBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16AVX512_check_unrolled
+
+subBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subBF16AVX512_check_vector
+
+subBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+subBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         subBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+subBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·subScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16AVX512_check_unrolled
+
+subScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarBF16AVX512_check_vector
+
+subScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+subScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+subScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarSubBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16AVX512_check_unrolled
+
+scalarSubBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubBF16AVX512_check_vector
+
+scalarSubBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarSubBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarSubBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·mulBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16AVX512_check_unrolled
+
+mulBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulBF16AVX512_check_vector
+
+mulBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+mulBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         mulBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+mulBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16AVX512_check_unrolled
+
+mulScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarBF16AVX512_check_vector
+
+mulScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+mulScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+mulScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarMulBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16AVX512_check_unrolled
+
+scalarMulBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarMulBF16AVX512_check_vector
+
+scalarMulBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarMulBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarMulBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarMulBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarMulBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func divBF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·divBF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16AVX512_check_unrolled
+
+divBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divBF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  divBF16AVX512_check_vector
+
+divBF16AVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+divBF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          divBF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         divBF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+divBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·divScalarBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16AVX512_check_unrolled
+
+divScalarBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  divScalarBF16AVX512_check_vector
+
+divScalarBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+divScalarBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          divScalarBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         divScalarBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+divScalarBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarDivBF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16AVX512_check_unrolled
+
+scalarDivBF16AVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivBF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarDivBF16AVX512_check_vector
+
+scalarDivBF16AVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarDivBF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarDivBF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarDivBF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarDivBF16AVX512_done:
 	VZEROUPPER
 	RET
 
@@ -42549,65 +54781,103 @@ TEXT ·expF64AVX512(SB), NOSPLIT, $0-48
 	MOVQ x_base+24(FP), DX
 	XORQ BX, BX
 	MOVQ AX, SI
-	ANDQ $-8, SI
+	ANDQ $-16, SI
 	JMP  expF64AVX512_check_unrolled
 
 expF64AVX512_unrolled:
 	VMOVUPD      (DX)(BX*8), Z0
 	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z4
-	VRNDSCALEPD  $0x00, Z4, Z4
-	VMOVUPD      Z1, Z1
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z1
-	VMOVUPD      Z1, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z1
-	VMOVUPD      Z1, Z5
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
-	VMOVUPD      Z5, Z5
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z4, Z1
-	VRNDSCALEPD  $0x01, Z1, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z6
-	VPADDQ       elc64_8_3ff<>+0(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VMULPD       Z6, Z5, Z5
-	VSUBPD       Z1, Z4, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ       elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ       $0x34, Z1, Z1
-	VMULPD       Z1, Z5, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
+	VRNDSCALEPD  $0x00, Z6, Z6
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
+	VMOVUPD      Z1, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VSCALEFPD    Z6, Z7, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
 	VBLENDMPD    Z0, Z1, K1, Z2
 	VMOVDQU64    Z2, (CX)(BX*8)
-	ADDQ         $0x00000008, BX
+	VMOVUPD      64(DX)(BX*8), Z0
+	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
+	VRNDSCALEPD  $0x00, Z6, Z6
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
+	VMOVUPD      Z1, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VSCALEFPD    Z6, Z7, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z3
+	VMOVDQU64    Z3, 64(CX)(BX*8)
+	ADDQ         $0x00000010, BX
 
 expF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   expF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  expF64AVX512_check_vector
+
+expF64AVX512_vector:
+	VMOVUPD      (DX)(BX*8), Z0
+	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z4
+	VMOVDQU64    Z4, (CX)(BX*8)
+	ADDQ         $0x00000008, BX
+
+expF64AVX512_check_vector:
 	CMPQ         BX, SI
-	JB           expF64AVX512_unrolled
+	JB           expF64AVX512_vector
 	CMPQ         BX, AX
 	JAE          expF64AVX512_done
 	SUBQ         BX, AX
@@ -42619,51 +54889,27 @@ expF64AVX512_check_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VRNDSCALEPD  $0x00, Z2, Z2
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z4
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
-	VMOVUPD      Z4, Z4
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
-	VRNDSCALEPD  $0x01, Z1, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z5
-	VPADDQ       elc64_8_3ff<>+0(SB), Z5, Z5
-	VPSLLQ       $0x34, Z5, Z5
-	VMULPD       Z5, Z4, Z4
-	VSUBPD       Z1, Z2, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ       elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ       $0x34, Z1, Z1
-	VMULPD       Z1, Z4, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z3
-	VMOVDQU64    Z3, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z5
+	VMOVDQU64    Z5, K1, (CX)(BX*8)
 
 expF64AVX512_done:
 	VZEROUPPER
@@ -42849,25 +55095,148 @@ DATA elc64_8_3ff0000000000000<>+48(SB)/8, $0x3ff0000000000000
 DATA elc64_8_3ff0000000000000<>+56(SB)/8, $0x3ff0000000000000
 GLOBL elc64_8_3ff0000000000000<>(SB), RODATA|NOPTR, $64
 
-DATA elc64_8_4338000000000000<>+0(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+8(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+16(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+24(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+32(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+40(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+48(SB)/8, $0x4338000000000000
-DATA elc64_8_4338000000000000<>+56(SB)/8, $0x4338000000000000
-GLOBL elc64_8_4338000000000000<>(SB), RODATA|NOPTR, $64
+// func expF64StreamAVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·expF64StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  expF64StreamAVX512_check_unrolled
 
-DATA elc64_8_3ff<>+0(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+8(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+16(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+24(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+32(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+40(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+48(SB)/8, $0x00000000000003ff
-DATA elc64_8_3ff<>+56(SB)/8, $0x00000000000003ff
-GLOBL elc64_8_3ff<>(SB), RODATA|NOPTR, $64
+expF64StreamAVX512_unrolled:
+	VMOVUPD      (DX)(BX*8), Z0
+	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
+	VRNDSCALEPD  $0x00, Z6, Z6
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
+	VMOVUPD      Z1, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VSCALEFPD    Z6, Z7, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z2
+	VMOVNTPD     Z2, (CX)(BX*8)
+	VMOVUPD      64(DX)(BX*8), Z0
+	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
+	VRNDSCALEPD  $0x00, Z6, Z6
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
+	VMOVUPD      Z1, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
+	VSCALEFPD    Z6, Z7, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z3
+	VMOVNTPD     Z3, 64(CX)(BX*8)
+	ADDQ         $0x00000010, BX
+
+expF64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   expF64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  expF64StreamAVX512_check_vector
+
+expF64StreamAVX512_vector:
+	VMOVUPD      (DX)(BX*8), Z0
+	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z4
+	VMOVNTPD     Z4, (CX)(BX*8)
+	ADDQ         $0x00000008, BX
+
+expF64StreamAVX512_check_vector:
+	CMPQ         BX, SI
+	JB           expF64StreamAVX512_vector
+	CMPQ         BX, AX
+	JAE          expF64StreamAVX512_done
+	SUBQ         BX, AX
+	MOVQ         $-1, SI
+	BZHIQ        AX, SI, AX
+	KMOVQ        AX, K1
+	VMOVDQU64.Z  (DX)(BX*8), K1, Z0
+	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VBLENDMPD    Z0, Z1, K2, Z5
+	VMOVDQU64    Z5, K1, (CX)(BX*8)
+
+expF64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
 
 // func expm1F32AVX512(dst []float32, x []float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
@@ -42886,32 +55255,23 @@ expm1F32AVX512_unrolled:
 	VMINPS       elc64_4_42b20000<>+0(SB), Z1, Z1
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z8
 	VRNDSCALEPS  $0x00, Z8, Z8
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z8, Z1
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z8, Z1
 	VMOVUPS      Z1, Z9
 	VMOVUPS      elc64_4_37d00d01<>+0(SB), Z10
 	VFMADD213PS  elc64_4_39500d01<>+0(SB), Z10, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3ab60b61<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3c088889<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3d2aaaab<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3e2aaaab<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3f000000<>+0(SB), Z1, Z9
 	VMULPS       Z1, Z1, Z10
-	VMOVUPS      Z1, Z1
 	VFMADD231PS  Z9, Z10, Z1
 	VSUBPS       elc64_4_3f800000<>+0(SB), Z8, Z9
 	VADDPS       elc64_4_4b400000<>+0(SB), Z9, Z9
 	VPADDD       elc64_4_7f<>+0(SB), Z9, Z9
 	VPSLLD       $0x17, Z9, Z9
 	VSUBPS       elc64_4_3f000000<>+0(SB), Z9, Z10
-	VMOVUPS      Z10, Z10
 	VFMADD231PS  Z1, Z9, Z10
 	VADDPS       Z10, Z10, Z9
 	VCMPPS       $0x00, elc64_4_0<>+0(SB), Z8, K1
@@ -42938,32 +55298,23 @@ expm1F32AVX512_check_unrolled:
 	VMINPS       elc64_4_42b20000<>+0(SB), Z1, Z1
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z2, Z1
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z2, Z1
 	VMOVUPS      Z1, Z3
 	VMOVUPS      elc64_4_37d00d01<>+0(SB), Z4
 	VFMADD213PS  elc64_4_39500d01<>+0(SB), Z4, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3ab60b61<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3c088889<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3d2aaaab<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3e2aaaab<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f000000<>+0(SB), Z1, Z3
 	VMULPS       Z1, Z1, Z4
-	VMOVUPS      Z1, Z1
 	VFMADD231PS  Z3, Z4, Z1
 	VSUBPS       elc64_4_3f800000<>+0(SB), Z2, Z3
 	VADDPS       elc64_4_4b400000<>+0(SB), Z3, Z3
 	VPADDD       elc64_4_7f<>+0(SB), Z3, Z3
 	VPSLLD       $0x17, Z3, Z3
 	VSUBPS       elc64_4_3f000000<>+0(SB), Z3, Z4
-	VMOVUPS      Z4, Z4
 	VFMADD231PS  Z1, Z3, Z4
 	VADDPS       Z4, Z4, Z3
 	VCMPPS       $0x00, elc64_4_0<>+0(SB), Z2, K2
@@ -43302,42 +55653,28 @@ expm1F64AVX512_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z8
 	VRNDSCALEPD  $0x00, Z8, Z8
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z8, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z8, Z1
 	VMOVUPD      Z1, Z9
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z10
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z10, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z9
 	VMULPD       Z1, Z1, Z10
-	VMOVUPD      Z1, Z1
 	VFMADD231PD  Z9, Z10, Z1
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z8, Z9
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z9, Z9
 	VPADDQ       elc64_8_3ff<>+0(SB), Z9, Z9
 	VPSLLQ       $0x34, Z9, Z9
 	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z9, Z10
-	VMOVUPD      Z10, Z10
 	VFMADD231PD  Z1, Z9, Z10
 	VADDPD       Z10, Z10, Z9
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z8, K1
@@ -43364,42 +55701,28 @@ expm1F64AVX512_check_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VRNDSCALEPD  $0x00, Z2, Z2
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
 	VMULPD       Z1, Z1, Z4
-	VMOVUPD      Z1, Z1
 	VFMADD231PD  Z3, Z4, Z1
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z3, Z3
 	VPADDQ       elc64_8_3ff<>+0(SB), Z3, Z3
 	VPSLLQ       $0x34, Z3, Z3
 	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z3, Z4
-	VMOVUPD      Z4, Z4
 	VFMADD231PD  Z1, Z3, Z4
 	VADDPD       Z4, Z4, Z3
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z2, K2
@@ -43424,6 +55747,26 @@ DATA elc64_8_c043000000000000<>+40(SB)/8, $0xc043000000000000
 DATA elc64_8_c043000000000000<>+48(SB)/8, $0xc043000000000000
 DATA elc64_8_c043000000000000<>+56(SB)/8, $0xc043000000000000
 GLOBL elc64_8_c043000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_4338000000000000<>+0(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+8(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+16(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+24(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+32(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+40(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+48(SB)/8, $0x4338000000000000
+DATA elc64_8_4338000000000000<>+56(SB)/8, $0x4338000000000000
+GLOBL elc64_8_4338000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3ff<>+0(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+8(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+16(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+24(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+32(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+40(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+48(SB)/8, $0x00000000000003ff
+DATA elc64_8_3ff<>+56(SB)/8, $0x00000000000003ff
+GLOBL elc64_8_3ff<>(SB), RODATA|NOPTR, $64
 
 DATA elc64_8_0<>+0(SB)/8, $0x0000000000000000
 DATA elc64_8_0<>+8(SB)/8, $0x0000000000000000
@@ -43465,29 +55808,13 @@ exp2F32AVX512_unrolled:
 	VMOVUPS     Z1, Z5
 	VMOVUPS     elc64_4_377fe5fe<>+0(SB), Z6
 	VFMADD213PS elc64_4_39218489<>+0(SB), Z6, Z5
-	VMOVUPS     Z5, Z5
 	VFMADD213PS elc64_4_3aaec3ff<>+0(SB), Z1, Z5
-	VMOVUPS     Z5, Z5
 	VFMADD213PS elc64_4_3c1d955b<>+0(SB), Z1, Z5
-	VMOVUPS     Z5, Z5
 	VFMADD213PS elc64_4_3d635847<>+0(SB), Z1, Z5
-	VMOVUPS     Z5, Z5
 	VFMADD213PS elc64_4_3e75fdf0<>+0(SB), Z1, Z5
-	VMOVUPS     Z5, Z5
 	VFMADD213PS elc64_4_3f317218<>+0(SB), Z1, Z5
-	VMOVUPS     Z5, Z5
 	VFMADD213PS elc64_4_3f800000<>+0(SB), Z1, Z5
-	VMULPS      elc64_4_3f000000<>+0(SB), Z4, Z1
-	VRNDSCALEPS $0x01, Z1, Z1
-	VADDPS      elc64_4_4b400000<>+0(SB), Z1, Z6
-	VPADDD      elc64_4_7f<>+0(SB), Z6, Z6
-	VPSLLD      $0x17, Z6, Z6
-	VMULPS      Z6, Z5, Z5
-	VSUBPS      Z1, Z4, Z1
-	VADDPS      elc64_4_4b400000<>+0(SB), Z1, Z1
-	VPADDD      elc64_4_7f<>+0(SB), Z1, Z1
-	VPSLLD      $0x17, Z1, Z1
-	VMULPS      Z1, Z5, Z1
+	VSCALEFPS   Z4, Z5, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
 	VBLENDMPS   Z0, Z1, K1, Z2
 	VMOVDQU64   Z2, (CX)(BX*4)
@@ -43510,29 +55837,13 @@ exp2F32AVX512_check_unrolled:
 	VMOVUPS     Z1, Z4
 	VMOVUPS     elc64_4_377fe5fe<>+0(SB), Z5
 	VFMADD213PS elc64_4_39218489<>+0(SB), Z5, Z4
-	VMOVUPS     Z4, Z4
 	VFMADD213PS elc64_4_3aaec3ff<>+0(SB), Z1, Z4
-	VMOVUPS     Z4, Z4
 	VFMADD213PS elc64_4_3c1d955b<>+0(SB), Z1, Z4
-	VMOVUPS     Z4, Z4
 	VFMADD213PS elc64_4_3d635847<>+0(SB), Z1, Z4
-	VMOVUPS     Z4, Z4
 	VFMADD213PS elc64_4_3e75fdf0<>+0(SB), Z1, Z4
-	VMOVUPS     Z4, Z4
 	VFMADD213PS elc64_4_3f317218<>+0(SB), Z1, Z4
-	VMOVUPS     Z4, Z4
 	VFMADD213PS elc64_4_3f800000<>+0(SB), Z1, Z4
-	VMULPS      elc64_4_3f000000<>+0(SB), Z2, Z1
-	VRNDSCALEPS $0x01, Z1, Z1
-	VADDPS      elc64_4_4b400000<>+0(SB), Z1, Z5
-	VPADDD      elc64_4_7f<>+0(SB), Z5, Z5
-	VPSLLD      $0x17, Z5, Z5
-	VMULPS      Z5, Z4, Z4
-	VSUBPS      Z1, Z2, Z1
-	VADDPS      elc64_4_4b400000<>+0(SB), Z1, Z1
-	VPADDD      elc64_4_7f<>+0(SB), Z1, Z1
-	VPSLLD      $0x17, Z1, Z1
-	VMULPS      Z1, Z4, Z1
+	VSCALEFPS   Z2, Z4, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
 	VBLENDMPS   Z0, Z1, K2, Z3
 	VMOVDQU32   Z3, K1, (CX)(BX*4)
@@ -43723,41 +56034,19 @@ exp2F64AVX512_unrolled:
 	VMOVUPD     Z1, Z5
 	VMOVUPD     elc64_8_3d7816193166d0f5<>+0(SB), Z6
 	VFMADD213PD elc64_8_3dbc3bd650fc2981<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3dfe8cac7351bb20<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z1
-	VRNDSCALEPD $0x01, Z1, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z6
-	VPADDQ      elc64_8_3ff<>+0(SB), Z6, Z6
-	VPSLLQ      $0x34, Z6, Z6
-	VMULPD      Z6, Z5, Z5
-	VSUBPD      Z1, Z4, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ      $0x34, Z1, Z1
-	VMULPD      Z1, Z5, Z1
+	VSCALEFPD   Z4, Z5, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
 	VBLENDMPD   Z0, Z1, K1, Z2
 	VMOVDQU64   Z2, (CX)(BX*8)
@@ -43780,41 +56069,19 @@ exp2F64AVX512_check_unrolled:
 	VMOVUPD     Z1, Z4
 	VMOVUPD     elc64_8_3d7816193166d0f5<>+0(SB), Z5
 	VFMADD213PD elc64_8_3dbc3bd650fc2981<>+0(SB), Z5, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3dfe8cac7351bb20<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
-	VRNDSCALEPD $0x01, Z1, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z5
-	VPADDQ      elc64_8_3ff<>+0(SB), Z5, Z5
-	VPSLLQ      $0x34, Z5, Z5
-	VMULPD      Z5, Z4, Z4
-	VSUBPD      Z1, Z2, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ      $0x34, Z1, Z1
-	VMULPD      Z1, Z4, Z1
+	VSCALEFPD   Z2, Z4, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
 	VBLENDMPD   Z0, Z1, K2, Z3
 	VMOVDQU64   Z3, K1, (CX)(BX*8)
@@ -44002,28 +56269,19 @@ logF32AVX512_unrolled:
 	VMOVUPS     Z0, Z3
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z4
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z0, Z3
 	VMULPS      Z2, Z0, Z4
 	VMULPS      Z3, Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z2, Z3
 	VMOVUPS     Z3, Z2
 	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z1, Z2
 	VADDPS      Z2, Z0, Z0
-	VMOVUPS     Z0, Z0
 	VFMADD231PS elc64_4_3f318000<>+0(SB), Z1, Z0
 	VMOVDQU64   Z0, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
@@ -44053,28 +56311,19 @@ logF32AVX512_check_unrolled:
 	VMOVUPS     Z0, Z3
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z4
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z0, Z3
 	VMULPS      Z2, Z0, Z4
 	VMULPS      Z3, Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z2, Z3
 	VMOVUPS     Z3, Z2
 	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z1, Z2
 	VADDPS      Z2, Z0, Z0
-	VMOVUPS     Z0, Z0
 	VFMADD231PS elc64_4_3f318000<>+0(SB), Z1, Z0
 	VMOVDQU32   Z0, K2, (CX)(BX*4)
 
@@ -44371,15 +56620,12 @@ logF64AVX512_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z3, Z3
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
 	VADDPD      Z4, Z3, Z3
@@ -44387,11 +56633,9 @@ logF64AVX512_unrolled:
 	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
 	VADDPD      Z3, Z4, Z3
 	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD231PD Z3, Z2, Z5
 	VSUBPD      Z5, Z4, Z2
 	VSUBPD      Z0, Z2, Z0
-	VMOVUPD     Z0, Z0
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VMOVDQU64   Z0, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
@@ -44426,15 +56670,12 @@ logF64AVX512_check_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z3, Z3
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
 	VADDPD      Z4, Z3, Z3
@@ -44442,11 +56683,9 @@ logF64AVX512_check_unrolled:
 	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
 	VADDPD      Z3, Z4, Z3
 	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD231PD Z3, Z2, Z5
 	VSUBPD      Z5, Z4, Z2
 	VSUBPD      Z0, Z2, Z0
-	VMOVUPD     Z0, Z0
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VMOVDQU64   Z0, K2, (CX)(BX*8)
 
@@ -44626,26 +56865,17 @@ log2F32AVX512_unrolled:
 	VMOVUPS     Z0, Z3
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z4
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z0, Z3
 	VMULPS      Z2, Z0, Z4
 	VMULPS      Z3, Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z2, Z3
 	VMULPS      elc64_4_3ee2a8ed<>+0(SB), Z3, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3ee2a8ed<>+0(SB), Z0, Z2
 	VADDPS      Z3, Z2, Z2
 	VADDPS      Z0, Z2, Z0
@@ -44678,26 +56908,17 @@ log2F32AVX512_check_unrolled:
 	VMOVUPS     Z0, Z3
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z4
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z0, Z3
 	VMULPS      Z2, Z0, Z4
 	VMULPS      Z3, Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z2, Z3
 	VMULPS      elc64_4_3ee2a8ed<>+0(SB), Z3, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3ee2a8ed<>+0(SB), Z0, Z2
 	VADDPS      Z3, Z2, Z2
 	VADDPS      Z0, Z2, Z0
@@ -44763,15 +56984,12 @@ log2F64AVX512_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z3, Z3
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
 	VADDPD      Z4, Z3, Z3
@@ -44781,7 +56999,6 @@ log2F64AVX512_unrolled:
 	VMULPD      Z3, Z2, Z2
 	VSUBPD      Z2, Z4, Z2
 	VSUBPD      Z2, Z0, Z0
-	VMOVUPD     Z1, Z1
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z0, Z1
 	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
@@ -44816,15 +57033,12 @@ log2F64AVX512_check_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z3, Z3
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
 	VADDPD      Z4, Z3, Z3
@@ -44834,7 +57048,6 @@ log2F64AVX512_check_unrolled:
 	VMULPD      Z3, Z2, Z2
 	VSUBPD      Z2, Z4, Z2
 	VSUBPD      Z2, Z0, Z0
-	VMOVUPD     Z1, Z1
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z0, Z1
 	VMOVDQU64   Z1, K2, (CX)(BX*8)
 
@@ -44874,32 +57087,20 @@ log10F32AVX512_unrolled:
 	VMOVUPS     Z0, Z3
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z4
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z0, Z3
 	VMULPS      Z2, Z0, Z4
 	VMULPS      Z3, Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z2, Z3
 	VMULPS      elc64_4_3a37b152<>+0(SB), Z3, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3a37b152<>+0(SB), Z0, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_39826a14<>+0(SB), Z1, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3ede0000<>+0(SB), Z3, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3ede0000<>+0(SB), Z0, Z2
 	VMOVUPS     Z2, Z0
 	VFMADD231PS elc64_4_3e9a0000<>+0(SB), Z1, Z0
@@ -44931,32 +57132,20 @@ log10F32AVX512_check_unrolled:
 	VMOVUPS     Z0, Z3
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z4
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z0, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z0, Z3
 	VMULPS      Z2, Z0, Z4
 	VMULPS      Z3, Z4, Z3
-	VMOVUPS     Z3, Z3
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z2, Z3
 	VMULPS      elc64_4_3a37b152<>+0(SB), Z3, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3a37b152<>+0(SB), Z0, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_39826a14<>+0(SB), Z1, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3ede0000<>+0(SB), Z3, Z2
-	VMOVUPS     Z2, Z2
 	VFMADD231PS elc64_4_3ede0000<>+0(SB), Z0, Z2
 	VMOVUPS     Z2, Z0
 	VFMADD231PS elc64_4_3e9a0000<>+0(SB), Z1, Z0
@@ -45075,15 +57264,12 @@ log10F64AVX512_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z3, Z3
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
 	VADDPD      Z4, Z3, Z3
@@ -45091,11 +57277,9 @@ log10F64AVX512_unrolled:
 	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
 	VADDPD      Z3, Z4, Z3
 	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD231PD Z3, Z2, Z5
 	VSUBPD      Z5, Z4, Z2
 	VSUBPD      Z0, Z2, Z0
-	VMOVUPD     Z0, Z0
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VMULPD      elc64_8_3fdbcb7b1526e50e<>+0(SB), Z0, Z0
 	VMOVDQU64   Z0, (CX)(BX*8)
@@ -45131,15 +57315,12 @@ log10F64AVX512_check_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z3, Z3
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z4, Z4
 	VADDPD      Z4, Z3, Z3
@@ -45147,11 +57328,9 @@ log10F64AVX512_check_unrolled:
 	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
 	VADDPD      Z3, Z4, Z3
 	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD231PD Z3, Z2, Z5
 	VSUBPD      Z5, Z4, Z2
 	VSUBPD      Z0, Z2, Z0
-	VMOVUPD     Z0, Z0
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VMULPD      elc64_8_3fdbcb7b1526e50e<>+0(SB), Z0, Z0
 	VMOVDQU64   Z0, K2, (CX)(BX*8)
@@ -45206,28 +57385,19 @@ log1pF32AVX512_unrolled:
 	VMOVUPS     Z1, Z7
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z8
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z8, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z1, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z1, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z1, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z1, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z1, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z1, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z1, Z7
 	VMULPS      Z6, Z1, Z8
 	VMULPS      Z7, Z8, Z7
-	VMOVUPS     Z7, Z7
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z6, Z7
 	VMOVUPS     Z7, Z6
 	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z5, Z6
 	VADDPS      Z6, Z1, Z1
-	VMOVUPS     Z1, Z1
 	VFMADD231PS elc64_4_3f318000<>+0(SB), Z5, Z1
 	VADDPS      Z4, Z1, Z1
 	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z4
@@ -45265,28 +57435,19 @@ log1pF32AVX512_check_unrolled:
 	VMOVUPS     Z1, Z6
 	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z7
 	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z7, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_3def251a<>+0(SB), Z1, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z1, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z1, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z1, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z1, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z1, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z1, Z6
 	VMULPS      Z5, Z1, Z7
 	VMULPS      Z6, Z7, Z6
-	VMOVUPS     Z6, Z6
 	VFMADD231PS elc64_4_bf000000<>+0(SB), Z5, Z6
 	VMOVUPS     Z6, Z5
 	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z5
 	VADDPS      Z5, Z1, Z1
-	VMOVUPS     Z1, Z1
 	VFMADD231PS elc64_4_3f318000<>+0(SB), Z4, Z1
 	VADDPS      Z2, Z1, Z1
 	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z2
@@ -45357,15 +57518,12 @@ log1pF64AVX512_unrolled:
 	VMOVUPD     Z8, Z9
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VMOVUPD     Z9, Z9
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VMOVUPD     Z9, Z9
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
 	VMULPD      Z9, Z7, Z7
 	VMOVUPD     Z8, Z9
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VMOVUPD     Z9, Z9
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
 	VMULPD      Z9, Z8, Z8
 	VADDPD      Z8, Z7, Z7
@@ -45373,11 +57531,9 @@ log1pF64AVX512_unrolled:
 	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
 	VADDPD      Z7, Z8, Z7
 	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
-	VMOVUPD     Z9, Z9
 	VFMADD231PD Z7, Z6, Z9
 	VSUBPD      Z9, Z8, Z6
 	VSUBPD      Z1, Z6, Z1
-	VMOVUPD     Z1, Z1
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z1
 	VADDPD      Z4, Z1, Z1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z4
@@ -45420,15 +57576,12 @@ log1pF64AVX512_check_unrolled:
 	VMOVUPD     Z7, Z8
 	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
 	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
-	VMOVUPD     Z8, Z8
 	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
-	VMOVUPD     Z8, Z8
 	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
 	VMULPD      Z8, Z6, Z6
 	VMOVUPD     Z7, Z8
 	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
 	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
-	VMOVUPD     Z8, Z8
 	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
 	VMULPD      Z8, Z7, Z7
 	VADDPD      Z7, Z6, Z6
@@ -45436,11 +57589,9 @@ log1pF64AVX512_check_unrolled:
 	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
 	VADDPD      Z6, Z7, Z6
 	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
-	VMOVUPD     Z8, Z8
 	VFMADD231PD Z6, Z5, Z8
 	VSUBPD      Z8, Z7, Z5
 	VSUBPD      Z1, Z5, Z1
-	VMOVUPD     Z1, Z1
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z1
 	VADDPD      Z2, Z1, Z1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
@@ -45489,27 +57640,21 @@ sinF32AVX512_unrolled:
 	VRNDSCALEPD  $0x00, Z1, Z1
 	VMOVUPD      Z0, Z2
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
-	VMOVUPD      Z2, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z7
 	VMULPD       Z7, Z2, Z8
 	VMOVUPD      Z7, Z9
 	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z10
 	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z10, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z7, Z9
-	VMOVUPD      Z2, Z2
 	VFMADD231PD  Z9, Z8, Z2
 	VMULPD       Z7, Z7, Z8
 	VMOVUPD      Z7, Z9
 	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z10
 	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z10, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z7, Z9
-	VMOVUPD      Z7, Z7
 	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z10
 	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z10, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD231PD  Z9, Z8, Z7
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
@@ -45543,27 +57688,21 @@ sinF32AVX512_check_unrolled:
 	VRNDSCALEPD  $0x00, Z1, Z1
 	VMOVUPD      Z0, Z2
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
-	VMOVUPD      Z2, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z3
 	VMULPD       Z3, Z2, Z4
 	VMOVUPD      Z3, Z7
 	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z8
 	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z8, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z3, Z7
-	VMOVUPD      Z2, Z2
 	VFMADD231PD  Z7, Z4, Z2
 	VMULPD       Z3, Z3, Z4
 	VMOVUPD      Z3, Z7
 	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z8
 	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z8, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z3, Z7
-	VMOVUPD      Z3, Z3
 	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z8
 	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z8, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD231PD  Z7, Z4, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
@@ -45715,29 +57854,22 @@ cosF32AVX512_unrolled:
 	KORQ         K2, K1, K1
 	VMULPD       elc64_8_3fe45f306dc9c883<>+0(SB), Z0, Z1
 	VRNDSCALEPD  $0x00, Z1, Z1
-	VMOVUPD      Z0, Z0
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z0
-	VMOVUPD      Z0, Z0
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z0
 	VMULPD       Z0, Z0, Z2
 	VMULPD       Z2, Z0, Z5
 	VMOVUPD      Z2, Z6
 	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z7
 	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z7, Z6
-	VMOVUPD      Z6, Z6
 	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z2, Z6
-	VMOVUPD      Z0, Z0
 	VFMADD231PD  Z6, Z5, Z0
 	VMULPD       Z2, Z2, Z5
 	VMOVUPD      Z2, Z6
 	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z7
 	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z7, Z6
-	VMOVUPD      Z6, Z6
 	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z2, Z6
-	VMOVUPD      Z2, Z2
 	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z7
 	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z7, Z2
-	VMOVUPD      Z2, Z2
 	VFMADD231PD  Z6, Z5, Z2
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPADDQ       elc64_8_1<>+0(SB), Z1, Z1
@@ -45768,29 +57900,22 @@ cosF32AVX512_check_unrolled:
 	KORQ         K3, K1, K1
 	VMULPD       elc64_8_3fe45f306dc9c883<>+0(SB), Z0, Z1
 	VRNDSCALEPD  $0x00, Z1, Z1
-	VMOVUPD      Z0, Z0
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z0
-	VMOVUPD      Z0, Z0
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z0
 	VMULPD       Z0, Z0, Z2
 	VMULPD       Z2, Z0, Z3
 	VMOVUPD      Z2, Z5
 	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z6
 	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z6, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z2, Z5
-	VMOVUPD      Z0, Z0
 	VFMADD231PD  Z5, Z3, Z0
 	VMULPD       Z2, Z2, Z3
 	VMOVUPD      Z2, Z5
 	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z6
 	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z6, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z2, Z5
-	VMOVUPD      Z2, Z2
 	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
 	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z2
-	VMOVUPD      Z2, Z2
 	VFMADD231PD  Z5, Z3, Z2
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPADDQ       elc64_8_1<>+0(SB), Z1, Z1
@@ -45833,22 +57958,16 @@ tanF32AVX512_unrolled:
 	VRNDSCALEPD  $0x00, Z1, Z1
 	VMOVUPD      Z0, Z2
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
-	VMOVUPD      Z2, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z7
 	VMULPD       Z7, Z2, Z8
 	VMOVUPD      Z7, Z9
 	VMOVUPD      elc64_8_3f8338a7503b2a74<>+0(SB), Z10
 	VFMADD213PD  elc64_8_3f698ef38b885df7<>+0(SB), Z10, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f990436a338aa70<>+0(SB), Z7, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fab58b92fb13718<>+0(SB), Z7, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fc112db9823163f<>+0(SB), Z7, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fd5554dee68d5af<>+0(SB), Z7, Z9
-	VMOVUPD      Z2, Z2
 	VFMADD231PD  Z9, Z8, Z2
 	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z7
 	VDIVPD       Z2, Z7, Z7
@@ -45881,22 +58000,16 @@ tanF32AVX512_check_unrolled:
 	VRNDSCALEPD  $0x00, Z1, Z1
 	VMOVUPD      Z0, Z2
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
-	VMOVUPD      Z2, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z3
 	VMULPD       Z3, Z2, Z4
 	VMOVUPD      Z3, Z7
 	VMOVUPD      elc64_8_3f8338a7503b2a74<>+0(SB), Z8
 	VFMADD213PD  elc64_8_3f698ef38b885df7<>+0(SB), Z8, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3f990436a338aa70<>+0(SB), Z3, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fab58b92fb13718<>+0(SB), Z3, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fc112db9823163f<>+0(SB), Z3, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fd5554dee68d5af<>+0(SB), Z3, Z7
-	VMOVUPD      Z2, Z2
 	VFMADD231PD  Z7, Z4, Z2
 	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z3
 	VDIVPD       Z2, Z3, Z3
@@ -46026,20 +58139,13 @@ powF32AVX512_unrolled:
 	VMOVUPD     Z3, Z4
 	VMOVUPD     elc64_8_3fc1111111111111<>+0(SB), Z5
 	VFMADD213PD elc64_8_3fc3b13b13b13b14<>+0(SB), Z5, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fc745d1745d1746<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fcc71c71c71c71c<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd2492492492492<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd999999999999a<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fe5555555555555<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_4000000000000000<>+0(SB), Z3, Z4
 	VMULPD      Z4, Z0, Z0
-	VMOVUPD     Z2, Z2
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z0, Z2
 	VMULPD      Z2, Z1, Z0
 	VMAXPD      elc64_8_c091300000000000<>+0(SB), Z0, Z0
@@ -46049,35 +58155,16 @@ powF32AVX512_unrolled:
 	VMOVUPD     Z0, Z2
 	VMOVUPD     elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z3
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z3, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z2
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z1, Z0
-	VRNDSCALEPD $0x01, Z0, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z3
-	VPADDQ      elc64_8_3ff<>+0(SB), Z3, Z3
-	VPSLLQ      $0x34, Z3, Z3
-	VMULPD      Z3, Z2, Z2
-	VSUBPD      Z0, Z1, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z0
-	VPADDQ      elc64_8_3ff<>+0(SB), Z0, Z0
-	VPSLLQ      $0x34, Z0, Z0
-	VMULPD      Z0, Z2, Z0
+	VSCALEFPD   Z1, Z2, Z0
 	VCVTPD2PS   Z0, Y0
 	VMOVDQU64   Y0, (CX)(SI*4)
 	ADDQ        $0x00000008, SI
@@ -46118,20 +58205,13 @@ powF32AVX512_check_unrolled:
 	VMOVUPD     Z3, Z4
 	VMOVUPD     elc64_8_3fc1111111111111<>+0(SB), Z5
 	VFMADD213PD elc64_8_3fc3b13b13b13b14<>+0(SB), Z5, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fc745d1745d1746<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fcc71c71c71c71c<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd2492492492492<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd999999999999a<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fe5555555555555<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_4000000000000000<>+0(SB), Z3, Z4
 	VMULPD      Z4, Z0, Z0
-	VMOVUPD     Z2, Z2
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z0, Z2
 	VMULPD      Z2, Z1, Z0
 	VMAXPD      elc64_8_c091300000000000<>+0(SB), Z0, Z0
@@ -46141,35 +58221,16 @@ powF32AVX512_check_unrolled:
 	VMOVUPD     Z0, Z2
 	VMOVUPD     elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z3
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z3, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z2
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z1, Z0
-	VRNDSCALEPD $0x01, Z0, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z3
-	VPADDQ      elc64_8_3ff<>+0(SB), Z3, Z3
-	VPSLLQ      $0x34, Z3, Z3
-	VMULPD      Z3, Z2, Z2
-	VSUBPD      Z0, Z1, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z0
-	VPADDQ      elc64_8_3ff<>+0(SB), Z0, Z0
-	VPSLLQ      $0x34, Z0, Z0
-	VMULPD      Z0, Z2, Z0
+	VSCALEFPD   Z1, Z2, Z0
 	VCVTPD2PS   Z0, Y0
 	VMOVDQU32   Y0, K2, (CX)(SI*4)
 
@@ -46321,20 +58382,13 @@ powScalarF32AVX512_unrolled:
 	VMOVUPD     Z3, Z4
 	VMOVUPD     elc64_8_3fc1111111111111<>+0(SB), Z5
 	VFMADD213PD elc64_8_3fc3b13b13b13b14<>+0(SB), Z5, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fc745d1745d1746<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fcc71c71c71c71c<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd2492492492492<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd999999999999a<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fe5555555555555<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_4000000000000000<>+0(SB), Z3, Z4
 	VMULPD      Z4, Z1, Z1
-	VMOVUPD     Z2, Z2
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VMULPD      Z2, Z0, Z1
 	VMAXPD      elc64_8_c091300000000000<>+0(SB), Z1, Z1
@@ -46344,35 +58398,16 @@ powScalarF32AVX512_unrolled:
 	VMOVUPD     Z1, Z3
 	VMOVUPD     elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z4
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z4, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
-	VRNDSCALEPD $0x01, Z1, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z4
-	VPADDQ      elc64_8_3ff<>+0(SB), Z4, Z4
-	VPSLLQ      $0x34, Z4, Z4
-	VMULPD      Z4, Z3, Z3
-	VSUBPD      Z1, Z2, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ      $0x34, Z1, Z1
-	VMULPD      Z1, Z3, Z1
+	VSCALEFPD   Z2, Z3, Z1
 	VCVTPD2PS   Z1, Y1
 	VMOVDQU64   Y1, (CX)(BX*4)
 	ADDQ        $0x00000008, BX
@@ -46412,20 +58447,13 @@ powScalarF32AVX512_check_unrolled:
 	VMOVUPD     Z3, Z4
 	VMOVUPD     elc64_8_3fc1111111111111<>+0(SB), Z5
 	VFMADD213PD elc64_8_3fc3b13b13b13b14<>+0(SB), Z5, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fc745d1745d1746<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fcc71c71c71c71c<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd2492492492492<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd999999999999a<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fe5555555555555<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_4000000000000000<>+0(SB), Z3, Z4
 	VMULPD      Z4, Z1, Z1
-	VMOVUPD     Z2, Z2
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VMULPD      Z2, Z0, Z0
 	VMAXPD      elc64_8_c091300000000000<>+0(SB), Z0, Z0
@@ -46435,35 +58463,16 @@ powScalarF32AVX512_check_unrolled:
 	VMOVUPD     Z0, Z2
 	VMOVUPD     elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z3
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z3, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z2
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z1, Z0
-	VRNDSCALEPD $0x01, Z0, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z3
-	VPADDQ      elc64_8_3ff<>+0(SB), Z3, Z3
-	VPSLLQ      $0x34, Z3, Z3
-	VMULPD      Z3, Z2, Z2
-	VSUBPD      Z0, Z1, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z0
-	VPADDQ      elc64_8_3ff<>+0(SB), Z0, Z0
-	VPSLLQ      $0x34, Z0, Z0
-	VMULPD      Z0, Z2, Z0
+	VSCALEFPD   Z1, Z2, Z0
 	VCVTPD2PS   Z0, Y0
 	VMOVDQU32   Y0, K2, (CX)(BX*4)
 
@@ -46515,20 +58524,13 @@ scalarPowF32AVX512_unrolled:
 	VMOVUPD     Z4, Z5
 	VMOVUPD     elc64_8_3fc1111111111111<>+0(SB), Z6
 	VFMADD213PD elc64_8_3fc3b13b13b13b14<>+0(SB), Z6, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fc745d1745d1746<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fcc71c71c71c71c<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd2492492492492<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fd999999999999a<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_3fe5555555555555<>+0(SB), Z4, Z5
-	VMOVUPD     Z5, Z5
 	VFMADD213PD elc64_8_4000000000000000<>+0(SB), Z4, Z5
 	VMULPD      Z5, Z2, Z2
-	VMOVUPD     Z3, Z3
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z2, Z3
 	VMULPD      Z3, Z1, Z1
 	VMAXPD      elc64_8_c091300000000000<>+0(SB), Z1, Z1
@@ -46538,35 +58540,16 @@ scalarPowF32AVX512_unrolled:
 	VMOVUPD     Z1, Z3
 	VMOVUPD     elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z4
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z4, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z3
-	VMOVUPD     Z3, Z3
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
-	VRNDSCALEPD $0x01, Z1, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z4
-	VPADDQ      elc64_8_3ff<>+0(SB), Z4, Z4
-	VPSLLQ      $0x34, Z4, Z4
-	VMULPD      Z4, Z3, Z3
-	VSUBPD      Z1, Z2, Z1
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ      $0x34, Z1, Z1
-	VMULPD      Z1, Z3, Z1
+	VSCALEFPD   Z2, Z3, Z1
 	VCVTPD2PS   Z1, Y1
 	VMOVDQU64   Y1, (CX)(BX*4)
 	ADDQ        $0x00000008, BX
@@ -46606,20 +58589,13 @@ scalarPowF32AVX512_check_unrolled:
 	VMOVUPD     Z3, Z4
 	VMOVUPD     elc64_8_3fc1111111111111<>+0(SB), Z5
 	VFMADD213PD elc64_8_3fc3b13b13b13b14<>+0(SB), Z5, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fc745d1745d1746<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fcc71c71c71c71c<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd2492492492492<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fd999999999999a<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_3fe5555555555555<>+0(SB), Z3, Z4
-	VMOVUPD     Z4, Z4
 	VFMADD213PD elc64_8_4000000000000000<>+0(SB), Z3, Z4
 	VMULPD      Z4, Z0, Z0
-	VMOVUPD     Z2, Z2
 	VFMADD231PD elc64_8_3ff71547652b82fe<>+0(SB), Z0, Z2
 	VMULPD      Z2, Z1, Z0
 	VMAXPD      elc64_8_c091300000000000<>+0(SB), Z0, Z0
@@ -46629,35 +58605,16 @@ scalarPowF32AVX512_check_unrolled:
 	VMOVUPD     Z0, Z2
 	VMOVUPD     elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z3
 	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z3, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z0, Z2
-	VMOVUPD     Z2, Z2
 	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z2
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z1, Z0
-	VRNDSCALEPD $0x01, Z0, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z3
-	VPADDQ      elc64_8_3ff<>+0(SB), Z3, Z3
-	VPSLLQ      $0x34, Z3, Z3
-	VMULPD      Z3, Z2, Z2
-	VSUBPD      Z0, Z1, Z0
-	VADDPD      elc64_8_4338000000000000<>+0(SB), Z0, Z0
-	VPADDQ      elc64_8_3ff<>+0(SB), Z0, Z0
-	VPSLLQ      $0x34, Z0, Z0
-	VMULPD      Z0, Z2, Z0
+	VSCALEFPD   Z1, Z2, Z0
 	VCVTPD2PS   Z0, Y0
 	VMOVDQU32   Y0, K2, (CX)(BX*4)
 
@@ -46687,42 +58644,28 @@ tanhF64AVX512_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z12
 	VRNDSCALEPD  $0x00, Z12, Z12
-	VMOVUPD      Z3, Z3
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z12, Z3
-	VMOVUPD      Z3, Z3
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z12, Z3
 	VMOVUPD      Z3, Z13
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z14
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z14, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z13
-	VMOVUPD      Z13, Z13
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z13
 	VMULPD       Z3, Z3, Z14
-	VMOVUPD      Z3, Z3
 	VFMADD231PD  Z13, Z14, Z3
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z12, Z13
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z13, Z13
 	VPADDQ       elc64_8_3ff<>+0(SB), Z13, Z13
 	VPSLLQ       $0x34, Z13, Z13
 	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z13, Z14
-	VMOVUPD      Z14, Z14
 	VFMADD231PD  Z3, Z13, Z14
 	VADDPD       Z14, Z14, Z13
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z12, K1
@@ -46757,42 +58700,28 @@ tanhF64AVX512_check_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
 	VRNDSCALEPD  $0x00, Z4, Z4
-	VMOVUPD      Z3, Z3
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
-	VMOVUPD      Z3, Z3
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
 	VMOVUPD      Z3, Z5
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z5
-	VMOVUPD      Z5, Z5
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z5
 	VMULPD       Z3, Z3, Z6
-	VMOVUPD      Z3, Z3
 	VFMADD231PD  Z5, Z6, Z3
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z4, Z5
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z5, Z5
 	VPADDQ       elc64_8_3ff<>+0(SB), Z5, Z5
 	VPSLLQ       $0x34, Z5, Z5
 	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z5, Z6
-	VMOVUPD      Z6, Z6
 	VFMADD231PD  Z3, Z5, Z6
 	VADDPD       Z6, Z6, Z5
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z4, K2
@@ -46842,48 +58771,24 @@ sigmoidF64AVX512_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
 	VRNDSCALEPD  $0x00, Z6, Z6
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
 	VMOVUPD      Z1, Z7
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VMOVUPD      Z7, Z7
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z6, Z1
-	VRNDSCALEPD  $0x01, Z1, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z8
-	VPADDQ       elc64_8_3ff<>+0(SB), Z8, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VMULPD       Z8, Z7, Z7
-	VSUBPD       Z1, Z6, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ       elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ       $0x34, Z1, Z1
-	VMULPD       Z1, Z7, Z1
+	VSCALEFPD    Z6, Z7, Z1
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
 	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z6
 	VBLENDMPD    Z1, Z6, K1, Z2
@@ -46909,48 +58814,24 @@ sigmoidF64AVX512_check_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VRNDSCALEPD  $0x00, Z2, Z2
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
-	VRNDSCALEPD  $0x01, Z1, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z6
-	VPADDQ       elc64_8_3ff<>+0(SB), Z6, Z6
-	VPSLLQ       $0x34, Z6, Z6
-	VMULPD       Z6, Z3, Z3
-	VSUBPD       Z1, Z2, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ       elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ       $0x34, Z1, Z1
-	VMULPD       Z1, Z3, Z1
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
 	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z2
 	VBLENDMPD    Z1, Z2, K2, Z4
@@ -46982,48 +58863,21 @@ siluF32AVX512_unrolled:
 	VMINPS       elc64_4_42b20000<>+0(SB), Z1, Z1
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z8
 	VRNDSCALEPS  $0x00, Z8, Z8
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z8, Z1
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z8, Z1
 	VMOVUPS      Z1, Z9
 	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z10
 	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z10, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z9
-	VMULPS       elc64_4_3f000000<>+0(SB), Z8, Z1
-	VRNDSCALEPS  $0x01, Z1, Z1
-	VADDPS       elc64_4_4b400000<>+0(SB), Z1, Z10
-	VPADDD       elc64_4_7f<>+0(SB), Z10, Z10
-	VPSLLD       $0x17, Z10, Z10
-	VMULPS       Z10, Z9, Z10
-	VSUBPS       Z1, Z8, Z1
-	VADDPS       elc64_4_4b400000<>+0(SB), Z1, Z1
-	VPADDD       elc64_4_7f<>+0(SB), Z1, Z1
-	VPSLLD       $0x17, Z1, Z1
-	VMULPS       Z1, Z10, Z1
+	VSCALEFPS    Z8, Z9, Z1
 	VMAXPS       elc64_4_c2f00000<>+0(SB), Z0, Z10
 	VMULPS       Z9, Z10, Z9
 	VCMPPS       $0x01, elc64_4_0<>+0(SB), Z0, K1
-	VMULPS       elc64_4_3f000000<>+0(SB), Z8, Z10
-	VRNDSCALEPS  $0x01, Z10, Z10
-	VADDPS       elc64_4_4b400000<>+0(SB), Z10, Z11
-	VPADDD       elc64_4_7f<>+0(SB), Z11, Z11
-	VPSLLD       $0x17, Z11, Z11
-	VMULPS       Z11, Z9, Z9
-	VSUBPS       Z10, Z8, Z8
-	VADDPS       elc64_4_4b400000<>+0(SB), Z8, Z8
-	VPADDD       elc64_4_7f<>+0(SB), Z8, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VMULPS       Z8, Z9, Z8
+	VSCALEFPS    Z8, Z9, Z8
 	VBLENDMPS    Z8, Z0, K1, Z2
 	VADDPS       elc64_4_3f800000<>+0(SB), Z1, Z1
 	VDIVPS       Z1, Z2, Z1
@@ -47049,48 +58903,21 @@ siluF32AVX512_check_unrolled:
 	VMINPS       elc64_4_42b20000<>+0(SB), Z1, Z1
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z2
 	VRNDSCALEPS  $0x00, Z2, Z2
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z2, Z1
-	VMOVUPS      Z1, Z1
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z2, Z1
 	VMOVUPS      Z1, Z3
 	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z4
 	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z4, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z3
-	VMULPS       elc64_4_3f000000<>+0(SB), Z2, Z1
-	VRNDSCALEPS  $0x01, Z1, Z1
-	VADDPS       elc64_4_4b400000<>+0(SB), Z1, Z4
-	VPADDD       elc64_4_7f<>+0(SB), Z4, Z4
-	VPSLLD       $0x17, Z4, Z4
-	VMULPS       Z4, Z3, Z4
-	VSUBPS       Z1, Z2, Z1
-	VADDPS       elc64_4_4b400000<>+0(SB), Z1, Z1
-	VPADDD       elc64_4_7f<>+0(SB), Z1, Z1
-	VPSLLD       $0x17, Z1, Z1
-	VMULPS       Z1, Z4, Z1
+	VSCALEFPS    Z2, Z3, Z1
 	VMAXPS       elc64_4_c2f00000<>+0(SB), Z0, Z4
 	VMULPS       Z3, Z4, Z3
 	VCMPPS       $0x01, elc64_4_0<>+0(SB), Z0, K2
-	VMULPS       elc64_4_3f000000<>+0(SB), Z2, Z4
-	VRNDSCALEPS  $0x01, Z4, Z4
-	VADDPS       elc64_4_4b400000<>+0(SB), Z4, Z8
-	VPADDD       elc64_4_7f<>+0(SB), Z8, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VMULPS       Z8, Z3, Z3
-	VSUBPS       Z4, Z2, Z2
-	VADDPS       elc64_4_4b400000<>+0(SB), Z2, Z2
-	VPADDD       elc64_4_7f<>+0(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z2, Z3, Z2
+	VSCALEFPS    Z2, Z3, Z2
 	VBLENDMPS    Z2, Z0, K2, Z5
 	VADDPS       elc64_4_3f800000<>+0(SB), Z1, Z1
 	VDIVPS       Z1, Z5, Z1
@@ -47266,62 +59093,28 @@ siluF64AVX512_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z8
 	VRNDSCALEPD  $0x00, Z8, Z8
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z8, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z8, Z1
 	VMOVUPD      Z1, Z9
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z10
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z10, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z9
-	VMOVUPD      Z9, Z9
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z9
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z8, Z1
-	VRNDSCALEPD  $0x01, Z1, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z10
-	VPADDQ       elc64_8_3ff<>+0(SB), Z10, Z10
-	VPSLLQ       $0x34, Z10, Z10
-	VMULPD       Z10, Z9, Z10
-	VSUBPD       Z1, Z8, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ       elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ       $0x34, Z1, Z1
-	VMULPD       Z1, Z10, Z1
+	VSCALEFPD    Z8, Z9, Z1
 	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z0, Z10
 	VMULPD       Z9, Z10, Z9
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z8, Z10
-	VRNDSCALEPD  $0x01, Z10, Z10
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z10, Z11
-	VPADDQ       elc64_8_3ff<>+0(SB), Z11, Z11
-	VPSLLQ       $0x34, Z11, Z11
-	VMULPD       Z11, Z9, Z9
-	VSUBPD       Z10, Z8, Z8
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z8, Z8
-	VPADDQ       elc64_8_3ff<>+0(SB), Z8, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VMULPD       Z8, Z9, Z8
+	VSCALEFPD    Z8, Z9, Z8
 	VBLENDMPD    Z8, Z0, K1, Z2
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
 	VDIVPD       Z1, Z2, Z1
@@ -47347,62 +59140,28 @@ siluF64AVX512_check_unrolled:
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VRNDSCALEPD  $0x00, Z2, Z2
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
 	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
 	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VMOVUPD      Z3, Z3
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
-	VRNDSCALEPD  $0x01, Z1, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z4
-	VPADDQ       elc64_8_3ff<>+0(SB), Z4, Z4
-	VPSLLQ       $0x34, Z4, Z4
-	VMULPD       Z4, Z3, Z4
-	VSUBPD       Z1, Z2, Z1
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
-	VPADDQ       elc64_8_3ff<>+0(SB), Z1, Z1
-	VPSLLQ       $0x34, Z1, Z1
-	VMULPD       Z1, Z4, Z1
+	VSCALEFPD    Z2, Z3, Z1
 	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z0, Z4
 	VMULPD       Z3, Z4, Z3
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z2, Z4
-	VRNDSCALEPD  $0x01, Z4, Z4
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z4, Z8
-	VPADDQ       elc64_8_3ff<>+0(SB), Z8, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VMULPD       Z8, Z3, Z3
-	VSUBPD       Z4, Z2, Z2
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z2, Z2
-	VPADDQ       elc64_8_3ff<>+0(SB), Z2, Z2
-	VPSLLQ       $0x34, Z2, Z2
-	VMULPD       Z2, Z3, Z2
+	VSCALEFPD    Z2, Z3, Z2
 	VBLENDMPD    Z2, Z0, K2, Z5
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
 	VDIVPD       Z1, Z5, Z1
@@ -47468,59 +59227,34 @@ erfF32AVX512_unrolled:
 	VXORPS       elc64_4_80000000<>+0(SB), Z6, Z6
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z6, Z8
 	VRNDSCALEPS  $0x00, Z8, Z8
-	VMOVUPS      Z6, Z6
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z8, Z6
-	VMOVUPS      Z6, Z6
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z8, Z6
 	VSUBPS       Z7, Z6, Z6
 	VMOVUPS      Z6, Z7
 	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z9
 	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z9, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z6, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z6, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z6, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z6, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z6, Z7
-	VMULPS       elc64_4_3f000000<>+0(SB), Z8, Z6
-	VRNDSCALEPS  $0x01, Z6, Z6
-	VADDPS       elc64_4_4b400000<>+0(SB), Z6, Z9
-	VPADDD       elc64_4_7f<>+0(SB), Z9, Z9
-	VPSLLD       $0x17, Z9, Z9
-	VMULPS       Z9, Z7, Z7
-	VSUBPS       Z6, Z8, Z6
-	VADDPS       elc64_4_4b400000<>+0(SB), Z6, Z6
-	VPADDD       elc64_4_7f<>+0(SB), Z6, Z6
-	VPSLLD       $0x17, Z6, Z6
-	VMULPS       Z6, Z7, Z6
+	VSCALEFPS    Z8, Z7, Z6
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
 	VMOVUPS      Z1, Z7
 	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z8
 	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z8, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z7
 	VMOVUPS      Z1, Z8
 	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z9
 	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z9, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z8
 	VMOVUPS      elc64_4_40206c99<>+0(SB), Z9
 	VMULPS       Z1, Z9, Z1
-	VMOVUPS      Z7, Z7
 	VFMADD231PS  Z8, Z1, Z7
 	VADDPS       Z6, Z6, Z1
 	VMULPS       Z8, Z1, Z1
@@ -47536,11 +59270,8 @@ erfF32AVX512_unrolled:
 	VMOVUPS      Z6, Z7
 	VMOVUPS      elc64_4_38d849db<>+0(SB), Z8
 	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z8, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z6, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z6, Z7
-	VMOVUPS      Z7, Z7
 	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z6, Z7
 	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z6
 	VMULPS       Z7, Z6, Z6
@@ -47569,59 +59300,34 @@ erfF32AVX512_check_unrolled:
 	VXORPS       elc64_4_80000000<>+0(SB), Z2, Z2
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z2, Z6
 	VRNDSCALEPS  $0x00, Z6, Z6
-	VMOVUPS      Z2, Z2
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z6, Z2
-	VMOVUPS      Z2, Z2
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z6, Z2
 	VSUBPS       Z3, Z2, Z2
 	VMOVUPS      Z2, Z3
 	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z7
 	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z7, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
-	VMULPS       elc64_4_3f000000<>+0(SB), Z6, Z2
-	VRNDSCALEPS  $0x01, Z2, Z2
-	VADDPS       elc64_4_4b400000<>+0(SB), Z2, Z7
-	VPADDD       elc64_4_7f<>+0(SB), Z7, Z7
-	VPSLLD       $0x17, Z7, Z7
-	VMULPS       Z7, Z3, Z3
-	VSUBPS       Z2, Z6, Z2
-	VADDPS       elc64_4_4b400000<>+0(SB), Z2, Z2
-	VPADDD       elc64_4_7f<>+0(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z2, Z3, Z2
+	VSCALEFPS    Z6, Z3, Z2
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
 	VMOVUPS      Z1, Z3
 	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z6
 	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z6, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z3
 	VMOVUPS      Z1, Z6
 	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z7
 	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z7, Z6
-	VMOVUPS      Z6, Z6
 	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z6
-	VMOVUPS      Z6, Z6
 	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z6
-	VMOVUPS      Z6, Z6
 	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z6
-	VMOVUPS      Z6, Z6
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z6
 	VMOVUPS      elc64_4_40206c99<>+0(SB), Z7
 	VMULPS       Z1, Z7, Z1
-	VMOVUPS      Z3, Z3
 	VFMADD231PS  Z6, Z1, Z3
 	VADDPS       Z2, Z2, Z1
 	VMULPS       Z6, Z1, Z1
@@ -47637,11 +59343,8 @@ erfF32AVX512_check_unrolled:
 	VMOVUPS      Z2, Z3
 	VMOVUPS      elc64_4_38d849db<>+0(SB), Z6
 	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z6, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z2, Z3
 	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z2
 	VMULPS       Z3, Z2, Z2
@@ -48054,59 +59757,34 @@ erfcF32AVX512_unrolled:
 	VXORPS       elc64_4_80000000<>+0(SB), Z8, Z8
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z8, Z10
 	VRNDSCALEPS  $0x00, Z10, Z10
-	VMOVUPS      Z8, Z8
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z10, Z8
-	VMOVUPS      Z8, Z8
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z10, Z8
 	VSUBPS       Z9, Z8, Z8
 	VMOVUPS      Z8, Z9
 	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z11
 	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z11, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z8, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z8, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z8, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z8, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z8, Z9
-	VMULPS       elc64_4_3f000000<>+0(SB), Z10, Z8
-	VRNDSCALEPS  $0x01, Z8, Z8
-	VADDPS       elc64_4_4b400000<>+0(SB), Z8, Z11
-	VPADDD       elc64_4_7f<>+0(SB), Z11, Z11
-	VPSLLD       $0x17, Z11, Z11
-	VMULPS       Z11, Z9, Z9
-	VSUBPS       Z8, Z10, Z8
-	VADDPS       elc64_4_4b400000<>+0(SB), Z8, Z8
-	VPADDD       elc64_4_7f<>+0(SB), Z8, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VMULPS       Z8, Z9, Z8
+	VSCALEFPS    Z10, Z9, Z8
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
 	VMOVUPS      Z1, Z9
 	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z10
 	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z10, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z9
-	VMOVUPS      Z9, Z9
 	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z9
 	VMOVUPS      Z1, Z10
 	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z11
 	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z11, Z10
-	VMOVUPS      Z10, Z10
 	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z10
-	VMOVUPS      Z10, Z10
 	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z10
-	VMOVUPS      Z10, Z10
 	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z10
-	VMOVUPS      Z10, Z10
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z10
 	VMOVUPS      elc64_4_40206c99<>+0(SB), Z11
 	VMULPS       Z1, Z11, Z1
-	VMOVUPS      Z9, Z9
 	VFMADD231PS  Z10, Z1, Z9
 	VADDPS       Z8, Z8, Z1
 	VMULPS       Z10, Z1, Z1
@@ -48122,11 +59800,8 @@ erfcF32AVX512_unrolled:
 	VMOVUPS      Z1, Z8
 	VMOVUPS      elc64_4_38d849db<>+0(SB), Z9
 	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z9, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z1, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z1, Z8
-	VMOVUPS      Z8, Z8
 	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z1, Z8
 	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z1
 	VMULPS       Z8, Z1, Z1
@@ -48157,59 +59832,34 @@ erfcF32AVX512_check_unrolled:
 	VXORPS       elc64_4_80000000<>+0(SB), Z2, Z2
 	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z2, Z4
 	VRNDSCALEPS  $0x00, Z4, Z4
-	VMOVUPS      Z2, Z2
 	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z4, Z2
-	VMOVUPS      Z2, Z2
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z2
 	VSUBPS       Z3, Z2, Z2
 	VMOVUPS      Z2, Z3
 	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z8
 	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z8, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
-	VMULPS       elc64_4_3f000000<>+0(SB), Z4, Z2
-	VRNDSCALEPS  $0x01, Z2, Z2
-	VADDPS       elc64_4_4b400000<>+0(SB), Z2, Z8
-	VPADDD       elc64_4_7f<>+0(SB), Z8, Z8
-	VPSLLD       $0x17, Z8, Z8
-	VMULPS       Z8, Z3, Z3
-	VSUBPS       Z2, Z4, Z2
-	VADDPS       elc64_4_4b400000<>+0(SB), Z2, Z2
-	VPADDD       elc64_4_7f<>+0(SB), Z2, Z2
-	VPSLLD       $0x17, Z2, Z2
-	VMULPS       Z2, Z3, Z2
+	VSCALEFPS    Z4, Z3, Z2
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
 	VMOVUPS      Z1, Z3
 	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z4
 	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z4, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z3
-	VMOVUPS      Z3, Z3
 	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z3
 	VMOVUPS      Z1, Z4
 	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z8
 	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z8, Z4
-	VMOVUPS      Z4, Z4
 	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z4
-	VMOVUPS      Z4, Z4
 	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z4
-	VMOVUPS      Z4, Z4
 	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z4
-	VMOVUPS      Z4, Z4
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z4
 	VMOVUPS      elc64_4_40206c99<>+0(SB), Z8
 	VMULPS       Z1, Z8, Z1
-	VMOVUPS      Z3, Z3
 	VFMADD231PS  Z4, Z1, Z3
 	VADDPS       Z2, Z2, Z1
 	VMULPS       Z4, Z1, Z1
@@ -48225,11 +59875,8 @@ erfcF32AVX512_check_unrolled:
 	VMOVUPS      Z1, Z2
 	VMOVUPS      elc64_4_38d849db<>+0(SB), Z3
 	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z3, Z2
-	VMOVUPS      Z2, Z2
 	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z1, Z2
-	VMOVUPS      Z2, Z2
 	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z1, Z2
-	VMOVUPS      Z2, Z2
 	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z1, Z2
 	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z1
 	VMULPS       Z2, Z1, Z1

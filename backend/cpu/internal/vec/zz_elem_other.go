@@ -388,10 +388,119 @@ func ScalarMinimumU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elMin[uint8])
 }
 
+// FmaxF32 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmax[float32]).
+func FmaxF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, elFmax[float32])
+}
+
+// FmaxScalarF32 sets dst[i] = fmax(a[i], s), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmax[float32]).
+func FmaxScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, elFmax[float32])
+}
+
+// ScalarFmaxF32 sets dst[i] = fmax(s, a[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmax[float32]).
+func ScalarFmaxF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, elFmax[float32])
+}
+
+// FmaxF64 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmax[float64]).
+func FmaxF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, elFmax[float64])
+}
+
+// FmaxScalarF64 sets dst[i] = fmax(a[i], s), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmax[float64]).
+func FmaxScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, elFmax[float64])
+}
+
+// ScalarFmaxF64 sets dst[i] = fmax(s, a[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmax[float64]).
+func ScalarFmaxF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, elFmax[float64])
+}
+
+// FminF32 sets dst[i] = fmin(a[i], b[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmin[float32]).
+func FminF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, elFmin[float32])
+}
+
+// FminScalarF32 sets dst[i] = fmin(a[i], s), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmin[float32]).
+func FminScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, elFmin[float32])
+}
+
+// ScalarFminF32 sets dst[i] = fmin(s, a[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmin[float32]).
+func ScalarFminF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, elFmin[float32])
+}
+
+// FminF64 sets dst[i] = fmin(a[i], b[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryGo(dst, a, b, elFmin[float64]).
+func FminF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, elFmin[float64])
+}
+
+// FminScalarF64 sets dst[i] = fmin(a[i], s), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is binaryScalarGo(dst, a, s, elFmin[float64]).
+func FminScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, elFmin[float64])
+}
+
+// ScalarFminF64 sets dst[i] = fmin(s, a[i]), C's fmin (a NaN operand ignored, b's NaN if both are, -0 of ±0).
+// Its exact loop is scalarBinaryGo(dst, a, s, elFmin[float64]).
+func ScalarFminF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, elFmin[float64])
+}
+
+// NotI8 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int8]).
+func NotI8(dst []int8, x []int8) {
+	unaryGo(dst, x, elNot[int8])
+}
+
+// NotI16 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int16]).
+func NotI16(dst []int16, x []int16) {
+	unaryGo(dst, x, elNot[int16])
+}
+
+// NotI32 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int32]).
+func NotI32(dst []int32, x []int32) {
+	unaryGo(dst, x, elNot[int32])
+}
+
+// NotI64 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[int64]).
+func NotI64(dst []int64, x []int64) {
+	unaryGo(dst, x, elNot[int64])
+}
+
+// NotU8 sets dst[i] = ^x[i].
+// Its exact loop is unaryGo(dst, x, elNot[uint8]).
+func NotU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elNot[uint8])
+}
+
 // AddI8 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[int8]).
 func AddI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elAdd[int8])
+}
+
+// AddI8Stream is [AddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI8's.
+func AddI8Stream(dst []int8, a []int8, b []int8) {
+	AddI8(dst, a, b)
 }
 
 // AddScalarI8 sets dst[i] = a[i] + s.
@@ -400,10 +509,24 @@ func AddScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elAdd[int8])
 }
 
+// AddScalarI8Stream is [AddScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI8's.
+func AddScalarI8Stream(dst []int8, a []int8, s int8) {
+	AddScalarI8(dst, a, s)
+}
+
 // ScalarAddI8 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int8]).
 func ScalarAddI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elAdd[int8])
+}
+
+// ScalarAddI8Stream is [ScalarAddI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI8's.
+func ScalarAddI8Stream(dst []int8, a []int8, s int8) {
+	ScalarAddI8(dst, a, s)
 }
 
 // AddI16 sets dst[i] = a[i] + b[i].
@@ -412,10 +535,24 @@ func AddI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elAdd[int16])
 }
 
+// AddI16Stream is [AddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI16's.
+func AddI16Stream(dst []int16, a []int16, b []int16) {
+	AddI16(dst, a, b)
+}
+
 // AddScalarI16 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int16]).
 func AddScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elAdd[int16])
+}
+
+// AddScalarI16Stream is [AddScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI16's.
+func AddScalarI16Stream(dst []int16, a []int16, s int16) {
+	AddScalarI16(dst, a, s)
 }
 
 // ScalarAddI16 sets dst[i] = s + a[i].
@@ -424,10 +561,24 @@ func ScalarAddI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elAdd[int16])
 }
 
+// ScalarAddI16Stream is [ScalarAddI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI16's.
+func ScalarAddI16Stream(dst []int16, a []int16, s int16) {
+	ScalarAddI16(dst, a, s)
+}
+
 // AddI32 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[int32]).
 func AddI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elAdd[int32])
+}
+
+// AddI32Stream is [AddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI32's.
+func AddI32Stream(dst []int32, a []int32, b []int32) {
+	AddI32(dst, a, b)
 }
 
 // AddScalarI32 sets dst[i] = a[i] + s.
@@ -436,10 +587,24 @@ func AddScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elAdd[int32])
 }
 
+// AddScalarI32Stream is [AddScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI32's.
+func AddScalarI32Stream(dst []int32, a []int32, s int32) {
+	AddScalarI32(dst, a, s)
+}
+
 // ScalarAddI32 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[int32]).
 func ScalarAddI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elAdd[int32])
+}
+
+// ScalarAddI32Stream is [ScalarAddI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI32's.
+func ScalarAddI32Stream(dst []int32, a []int32, s int32) {
+	ScalarAddI32(dst, a, s)
 }
 
 // AddI64 sets dst[i] = a[i] + b[i].
@@ -448,10 +613,24 @@ func AddI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elAdd[int64])
 }
 
+// AddI64Stream is [AddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddI64's.
+func AddI64Stream(dst []int64, a []int64, b []int64) {
+	AddI64(dst, a, b)
+}
+
 // AddScalarI64 sets dst[i] = a[i] + s.
 // Its exact loop is binaryScalarGo(dst, a, s, elAdd[int64]).
 func AddScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elAdd[int64])
+}
+
+// AddScalarI64Stream is [AddScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarI64's.
+func AddScalarI64Stream(dst []int64, a []int64, s int64) {
+	AddScalarI64(dst, a, s)
 }
 
 // ScalarAddI64 sets dst[i] = s + a[i].
@@ -460,10 +639,24 @@ func ScalarAddI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elAdd[int64])
 }
 
+// ScalarAddI64Stream is [ScalarAddI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddI64's.
+func ScalarAddI64Stream(dst []int64, a []int64, s int64) {
+	ScalarAddI64(dst, a, s)
+}
+
 // AddU8 sets dst[i] = a[i] + b[i].
 // Its exact loop is binaryGo(dst, a, b, elAdd[uint8]).
 func AddU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elAdd[uint8])
+}
+
+// AddU8Stream is [AddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddU8's.
+func AddU8Stream(dst []uint8, a []uint8, b []uint8) {
+	AddU8(dst, a, b)
 }
 
 // AddScalarU8 sets dst[i] = a[i] + s.
@@ -472,10 +665,24 @@ func AddScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elAdd[uint8])
 }
 
+// AddScalarU8Stream is [AddScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarU8's.
+func AddScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	AddScalarU8(dst, a, s)
+}
+
 // ScalarAddU8 sets dst[i] = s + a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elAdd[uint8]).
 func ScalarAddU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elAdd[uint8])
+}
+
+// ScalarAddU8Stream is [ScalarAddU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddU8's.
+func ScalarAddU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarAddU8(dst, a, s)
 }
 
 // SubI8 sets dst[i] = a[i] - b[i].
@@ -484,10 +691,24 @@ func SubI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elSub[int8])
 }
 
+// SubI8Stream is [SubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI8's.
+func SubI8Stream(dst []int8, a []int8, b []int8) {
+	SubI8(dst, a, b)
+}
+
 // SubScalarI8 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int8]).
 func SubScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elSub[int8])
+}
+
+// SubScalarI8Stream is [SubScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI8's.
+func SubScalarI8Stream(dst []int8, a []int8, s int8) {
+	SubScalarI8(dst, a, s)
 }
 
 // ScalarSubI8 sets dst[i] = s - a[i].
@@ -496,10 +717,24 @@ func ScalarSubI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elSub[int8])
 }
 
+// ScalarSubI8Stream is [ScalarSubI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI8's.
+func ScalarSubI8Stream(dst []int8, a []int8, s int8) {
+	ScalarSubI8(dst, a, s)
+}
+
 // SubI16 sets dst[i] = a[i] - b[i].
 // Its exact loop is binaryGo(dst, a, b, elSub[int16]).
 func SubI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elSub[int16])
+}
+
+// SubI16Stream is [SubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI16's.
+func SubI16Stream(dst []int16, a []int16, b []int16) {
+	SubI16(dst, a, b)
 }
 
 // SubScalarI16 sets dst[i] = a[i] - s.
@@ -508,10 +743,24 @@ func SubScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elSub[int16])
 }
 
+// SubScalarI16Stream is [SubScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI16's.
+func SubScalarI16Stream(dst []int16, a []int16, s int16) {
+	SubScalarI16(dst, a, s)
+}
+
 // ScalarSubI16 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int16]).
 func ScalarSubI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elSub[int16])
+}
+
+// ScalarSubI16Stream is [ScalarSubI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI16's.
+func ScalarSubI16Stream(dst []int16, a []int16, s int16) {
+	ScalarSubI16(dst, a, s)
 }
 
 // SubI32 sets dst[i] = a[i] - b[i].
@@ -520,10 +769,24 @@ func SubI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elSub[int32])
 }
 
+// SubI32Stream is [SubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI32's.
+func SubI32Stream(dst []int32, a []int32, b []int32) {
+	SubI32(dst, a, b)
+}
+
 // SubScalarI32 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[int32]).
 func SubScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elSub[int32])
+}
+
+// SubScalarI32Stream is [SubScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI32's.
+func SubScalarI32Stream(dst []int32, a []int32, s int32) {
+	SubScalarI32(dst, a, s)
 }
 
 // ScalarSubI32 sets dst[i] = s - a[i].
@@ -532,10 +795,24 @@ func ScalarSubI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elSub[int32])
 }
 
+// ScalarSubI32Stream is [ScalarSubI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI32's.
+func ScalarSubI32Stream(dst []int32, a []int32, s int32) {
+	ScalarSubI32(dst, a, s)
+}
+
 // SubI64 sets dst[i] = a[i] - b[i].
 // Its exact loop is binaryGo(dst, a, b, elSub[int64]).
 func SubI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elSub[int64])
+}
+
+// SubI64Stream is [SubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubI64's.
+func SubI64Stream(dst []int64, a []int64, b []int64) {
+	SubI64(dst, a, b)
 }
 
 // SubScalarI64 sets dst[i] = a[i] - s.
@@ -544,10 +821,24 @@ func SubScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elSub[int64])
 }
 
+// SubScalarI64Stream is [SubScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarI64's.
+func SubScalarI64Stream(dst []int64, a []int64, s int64) {
+	SubScalarI64(dst, a, s)
+}
+
 // ScalarSubI64 sets dst[i] = s - a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elSub[int64]).
 func ScalarSubI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elSub[int64])
+}
+
+// ScalarSubI64Stream is [ScalarSubI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubI64's.
+func ScalarSubI64Stream(dst []int64, a []int64, s int64) {
+	ScalarSubI64(dst, a, s)
 }
 
 // SubU8 sets dst[i] = a[i] - b[i].
@@ -556,10 +847,24 @@ func SubU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elSub[uint8])
 }
 
+// SubU8Stream is [SubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubU8's.
+func SubU8Stream(dst []uint8, a []uint8, b []uint8) {
+	SubU8(dst, a, b)
+}
+
 // SubScalarU8 sets dst[i] = a[i] - s.
 // Its exact loop is binaryScalarGo(dst, a, s, elSub[uint8]).
 func SubScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elSub[uint8])
+}
+
+// SubScalarU8Stream is [SubScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarU8's.
+func SubScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	SubScalarU8(dst, a, s)
 }
 
 // ScalarSubU8 sets dst[i] = s - a[i].
@@ -568,10 +873,24 @@ func ScalarSubU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elSub[uint8])
 }
 
+// ScalarSubU8Stream is [ScalarSubU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubU8's.
+func ScalarSubU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarSubU8(dst, a, s)
+}
+
 // MulI8 sets dst[i] = a[i] * b[i].
 // Its exact loop is binaryGo(dst, a, b, elMul[int8]).
 func MulI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elMul[int8])
+}
+
+// MulI8Stream is [MulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI8's.
+func MulI8Stream(dst []int8, a []int8, b []int8) {
+	MulI8(dst, a, b)
 }
 
 // MulScalarI8 sets dst[i] = a[i] * s.
@@ -580,10 +899,24 @@ func MulScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elMul[int8])
 }
 
+// MulScalarI8Stream is [MulScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI8's.
+func MulScalarI8Stream(dst []int8, a []int8, s int8) {
+	MulScalarI8(dst, a, s)
+}
+
 // ScalarMulI8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int8]).
 func ScalarMulI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elMul[int8])
+}
+
+// ScalarMulI8Stream is [ScalarMulI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI8's.
+func ScalarMulI8Stream(dst []int8, a []int8, s int8) {
+	ScalarMulI8(dst, a, s)
 }
 
 // MulI16 sets dst[i] = a[i] * b[i].
@@ -592,10 +925,24 @@ func MulI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elMul[int16])
 }
 
+// MulI16Stream is [MulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI16's.
+func MulI16Stream(dst []int16, a []int16, b []int16) {
+	MulI16(dst, a, b)
+}
+
 // MulScalarI16 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int16]).
 func MulScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elMul[int16])
+}
+
+// MulScalarI16Stream is [MulScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI16's.
+func MulScalarI16Stream(dst []int16, a []int16, s int16) {
+	MulScalarI16(dst, a, s)
 }
 
 // ScalarMulI16 sets dst[i] = s * a[i].
@@ -604,10 +951,24 @@ func ScalarMulI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elMul[int16])
 }
 
+// ScalarMulI16Stream is [ScalarMulI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI16's.
+func ScalarMulI16Stream(dst []int16, a []int16, s int16) {
+	ScalarMulI16(dst, a, s)
+}
+
 // MulI32 sets dst[i] = a[i] * b[i].
 // Its exact loop is binaryGo(dst, a, b, elMul[int32]).
 func MulI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elMul[int32])
+}
+
+// MulI32Stream is [MulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI32's.
+func MulI32Stream(dst []int32, a []int32, b []int32) {
+	MulI32(dst, a, b)
 }
 
 // MulScalarI32 sets dst[i] = a[i] * s.
@@ -616,10 +977,24 @@ func MulScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elMul[int32])
 }
 
+// MulScalarI32Stream is [MulScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI32's.
+func MulScalarI32Stream(dst []int32, a []int32, s int32) {
+	MulScalarI32(dst, a, s)
+}
+
 // ScalarMulI32 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[int32]).
 func ScalarMulI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elMul[int32])
+}
+
+// ScalarMulI32Stream is [ScalarMulI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI32's.
+func ScalarMulI32Stream(dst []int32, a []int32, s int32) {
+	ScalarMulI32(dst, a, s)
 }
 
 // MulI64 sets dst[i] = a[i] * b[i].
@@ -628,10 +1003,24 @@ func MulI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elMul[int64])
 }
 
+// MulI64Stream is [MulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulI64's.
+func MulI64Stream(dst []int64, a []int64, b []int64) {
+	MulI64(dst, a, b)
+}
+
 // MulScalarI64 sets dst[i] = a[i] * s.
 // Its exact loop is binaryScalarGo(dst, a, s, elMul[int64]).
 func MulScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elMul[int64])
+}
+
+// MulScalarI64Stream is [MulScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarI64's.
+func MulScalarI64Stream(dst []int64, a []int64, s int64) {
+	MulScalarI64(dst, a, s)
 }
 
 // ScalarMulI64 sets dst[i] = s * a[i].
@@ -640,10 +1029,24 @@ func ScalarMulI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elMul[int64])
 }
 
+// ScalarMulI64Stream is [ScalarMulI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulI64's.
+func ScalarMulI64Stream(dst []int64, a []int64, s int64) {
+	ScalarMulI64(dst, a, s)
+}
+
 // MulU8 sets dst[i] = a[i] * b[i].
 // Its exact loop is binaryGo(dst, a, b, elMul[uint8]).
 func MulU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elMul[uint8])
+}
+
+// MulU8Stream is [MulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulU8's.
+func MulU8Stream(dst []uint8, a []uint8, b []uint8) {
+	MulU8(dst, a, b)
 }
 
 // MulScalarU8 sets dst[i] = a[i] * s.
@@ -652,10 +1055,24 @@ func MulScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elMul[uint8])
 }
 
+// MulScalarU8Stream is [MulScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarU8's.
+func MulScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	MulScalarU8(dst, a, s)
+}
+
 // ScalarMulU8 sets dst[i] = s * a[i].
 // Its exact loop is scalarBinaryGo(dst, a, s, elMul[uint8]).
 func ScalarMulU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elMul[uint8])
+}
+
+// ScalarMulU8Stream is [ScalarMulU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulU8's.
+func ScalarMulU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarMulU8(dst, a, s)
 }
 
 // AndI8 sets dst[i] = a[i] & b[i].
@@ -926,6 +1343,78 @@ func XorScalarU8(dst []uint8, a []uint8, s uint8) {
 // Its exact loop is scalarBinaryGo(dst, a, s, elXor[uint8]).
 func ScalarXorU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elXor[uint8])
+}
+
+// AddBF16 sets dst[i] = a[i] + b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Add).
+func AddBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Add)
+}
+
+// AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
+func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Add)
+}
+
+// ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Add).
+func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Add)
+}
+
+// SubBF16 sets dst[i] = a[i] - b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Sub).
+func SubBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Sub)
+}
+
+// SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Sub).
+func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Sub)
+}
+
+// ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
+func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Sub)
+}
+
+// MulBF16 sets dst[i] = a[i] * b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Mul).
+func MulBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Mul)
+}
+
+// MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
+func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Mul)
+}
+
+// ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Mul).
+func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Mul)
+}
+
+// DivBF16 sets dst[i] = a[i] / b[i], in float32, rounded to bfloat16.
+// Its exact loop is binaryGo(dst, a, b, bf16Div).
+func DivBF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, bf16Div)
+}
+
+// DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
+// Its exact loop is binaryScalarGo(dst, a, s, bf16Div).
+func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, bf16Div)
+}
+
+// ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
+// Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
+func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, bf16Div)
 }
 
 // EqF32 sets dst[i] = a[i] == b[i].
@@ -1688,6 +2177,13 @@ func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 // Its exact loop is unaryGo(dst, x, expF64).
 func ExpF64(dst []float64, x []float64) {
 	unaryGo(dst, x, expF64)
+}
+
+// ExpF64Stream is [ExpF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF64's.
+func ExpF64Stream(dst []float64, x []float64) {
+	ExpF64(dst, x)
 }
 
 // Expm1F32 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.

@@ -254,180 +254,440 @@ func minimumU8AVX2(dst []uint8, a []uint8, b []uint8)
 //go:noescape
 func minimumScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 
+// fmaxF32AVX2 is FmaxF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxF32AVX2(dst []float32, a []float32, b []float32)
+
+// fmaxScalarF32AVX2 is FmaxScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// scalarFmaxF32AVX2 is ScalarFmaxF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF32AVX2(dst []float32, a []float32, s float32)
+
+// fmaxF64AVX2 is FmaxF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxF64AVX2(dst []float64, a []float64, b []float64)
+
+// fmaxScalarF64AVX2 is FmaxScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// scalarFmaxF64AVX2 is ScalarFmaxF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF64AVX2(dst []float64, a []float64, s float64)
+
+// fminF32AVX2 is FminF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminF32AVX2(dst []float32, a []float32, b []float32)
+
+// fminScalarF32AVX2 is FminScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// scalarFminF32AVX2 is ScalarFminF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF32AVX2(dst []float32, a []float32, s float32)
+
+// fminF64AVX2 is FminF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminF64AVX2(dst []float64, a []float64, b []float64)
+
+// fminScalarF64AVX2 is FminScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// scalarFminF64AVX2 is ScalarFminF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF64AVX2(dst []float64, a []float64, s float64)
+
+// notI8AVX2 is NotI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI8AVX2(dst []int8, x []int8)
+
+// notI16AVX2 is NotI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI16AVX2(dst []int16, x []int16)
+
+// notI32AVX2 is NotI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI32AVX2(dst []int32, x []int32)
+
+// notI64AVX2 is NotI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notI64AVX2(dst []int64, x []int64)
+
+// notU8AVX2 is NotU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func notU8AVX2(dst []uint8, x []uint8)
+
 // addI8AVX2 is AddI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addI8AVX2(dst []int8, a []int8, b []int8)
+
+// addI8StreamAVX2 is AddI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addI8StreamAVX2(dst []int8, a []int8, b []int8)
 
 // addScalarI8AVX2 is AddScalarI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarI8AVX2(dst []int8, a []int8, s int8)
 
+// addScalarI8StreamAVX2 is AddScalarI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+
 // addI16AVX2 is AddI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addI16AVX2(dst []int16, a []int16, b []int16)
+
+// addI16StreamAVX2 is AddI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addI16StreamAVX2(dst []int16, a []int16, b []int16)
 
 // addScalarI16AVX2 is AddScalarI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarI16AVX2(dst []int16, a []int16, s int16)
 
+// addScalarI16StreamAVX2 is AddScalarI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+
 // addI32AVX2 is AddI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addI32AVX2(dst []int32, a []int32, b []int32)
+
+// addI32StreamAVX2 is AddI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addI32StreamAVX2(dst []int32, a []int32, b []int32)
 
 // addScalarI32AVX2 is AddScalarI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarI32AVX2(dst []int32, a []int32, s int32)
 
+// addScalarI32StreamAVX2 is AddScalarI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+
 // addI64AVX2 is AddI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addI64AVX2(dst []int64, a []int64, b []int64)
+
+// addI64StreamAVX2 is AddI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addI64StreamAVX2(dst []int64, a []int64, b []int64)
 
 // addScalarI64AVX2 is AddScalarI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarI64AVX2(dst []int64, a []int64, s int64)
 
+// addScalarI64StreamAVX2 is AddScalarI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+
 // addU8AVX2 is AddU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// addU8StreamAVX2 is AddU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
 
 // addScalarU8AVX2 is AddScalarU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 
+// addScalarU8StreamAVX2 is AddScalarU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+
 // subI8AVX2 is SubI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subI8AVX2(dst []int8, a []int8, b []int8)
+
+// subI8StreamAVX2 is SubI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subI8StreamAVX2(dst []int8, a []int8, b []int8)
 
 // subScalarI8AVX2 is SubScalarI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarI8AVX2(dst []int8, a []int8, s int8)
 
+// subScalarI8StreamAVX2 is SubScalarI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+
 // scalarSubI8AVX2 is ScalarSubI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI8AVX2(dst []int8, a []int8, s int8)
+
+// scalarSubI8StreamAVX2 is ScalarSubI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubI8StreamAVX2(dst []int8, a []int8, s int8)
 
 // subI16AVX2 is SubI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subI16AVX2(dst []int16, a []int16, b []int16)
 
+// subI16StreamAVX2 is SubI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subI16StreamAVX2(dst []int16, a []int16, b []int16)
+
 // subScalarI16AVX2 is SubScalarI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// subScalarI16StreamAVX2 is SubScalarI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarI16StreamAVX2(dst []int16, a []int16, s int16)
 
 // scalarSubI16AVX2 is ScalarSubI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI16AVX2(dst []int16, a []int16, s int16)
 
+// scalarSubI16StreamAVX2 is ScalarSubI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubI16StreamAVX2(dst []int16, a []int16, s int16)
+
 // subI32AVX2 is SubI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subI32AVX2(dst []int32, a []int32, b []int32)
+
+// subI32StreamAVX2 is SubI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subI32StreamAVX2(dst []int32, a []int32, b []int32)
 
 // subScalarI32AVX2 is SubScalarI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarI32AVX2(dst []int32, a []int32, s int32)
 
+// subScalarI32StreamAVX2 is SubScalarI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+
 // scalarSubI32AVX2 is ScalarSubI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI32AVX2(dst []int32, a []int32, s int32)
+
+// scalarSubI32StreamAVX2 is ScalarSubI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubI32StreamAVX2(dst []int32, a []int32, s int32)
 
 // subI64AVX2 is SubI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subI64AVX2(dst []int64, a []int64, b []int64)
 
+// subI64StreamAVX2 is SubI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subI64StreamAVX2(dst []int64, a []int64, b []int64)
+
 // subScalarI64AVX2 is SubScalarI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// subScalarI64StreamAVX2 is SubScalarI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarI64StreamAVX2(dst []int64, a []int64, s int64)
 
 // scalarSubI64AVX2 is ScalarSubI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI64AVX2(dst []int64, a []int64, s int64)
 
+// scalarSubI64StreamAVX2 is ScalarSubI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubI64StreamAVX2(dst []int64, a []int64, s int64)
+
 // subU8AVX2 is SubU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// subU8StreamAVX2 is SubU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
 
 // subScalarU8AVX2 is SubScalarU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 
+// subScalarU8StreamAVX2 is SubScalarU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+
 // scalarSubU8AVX2 is ScalarSubU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// scalarSubU8StreamAVX2 is ScalarSubU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubU8StreamAVX2(dst []uint8, a []uint8, s uint8)
 
 // mulI8AVX2 is MulI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulI8AVX2(dst []int8, a []int8, b []int8)
 
+// mulI8StreamAVX2 is MulI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulI8StreamAVX2(dst []int8, a []int8, b []int8)
+
 // mulScalarI8AVX2 is MulScalarI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// mulScalarI8StreamAVX2 is MulScalarI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarI8StreamAVX2(dst []int8, a []int8, s int8)
 
 // mulI16AVX2 is MulI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulI16AVX2(dst []int16, a []int16, b []int16)
 
+// mulI16StreamAVX2 is MulI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulI16StreamAVX2(dst []int16, a []int16, b []int16)
+
 // mulScalarI16AVX2 is MulScalarI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// mulScalarI16StreamAVX2 is MulScalarI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarI16StreamAVX2(dst []int16, a []int16, s int16)
 
 // mulI32AVX2 is MulI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulI32AVX2(dst []int32, a []int32, b []int32)
 
+// mulI32StreamAVX2 is MulI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulI32StreamAVX2(dst []int32, a []int32, b []int32)
+
 // mulScalarI32AVX2 is MulScalarI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// mulScalarI32StreamAVX2 is MulScalarI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarI32StreamAVX2(dst []int32, a []int32, s int32)
 
 // mulI64AVX2 is MulI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulI64AVX2(dst []int64, a []int64, b []int64)
 
+// mulI64StreamAVX2 is MulI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulI64StreamAVX2(dst []int64, a []int64, b []int64)
+
 // mulScalarI64AVX2 is MulScalarI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// mulScalarI64StreamAVX2 is MulScalarI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarI64StreamAVX2(dst []int64, a []int64, s int64)
 
 // mulU8AVX2 is MulU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulU8AVX2(dst []uint8, a []uint8, b []uint8)
 
+// mulU8StreamAVX2 is MulU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+
 // mulScalarU8AVX2 is MulScalarU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// mulScalarU8StreamAVX2 is MulScalarU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
 
 // andI8AVX2 is AndI8 in AVX2; see there for the exact loop.
 //
@@ -578,6 +838,66 @@ func xorU8AVX2(dst []uint8, a []uint8, b []uint8)
 //
 //go:noescape
 func xorScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// addBF16AVX2 is AddBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func addBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// addScalarBF16AVX2 is AddScalarBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarAddBF16AVX2 is ScalarAddBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// subBF16AVX2 is SubBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func subBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// subScalarBF16AVX2 is SubScalarBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubBF16AVX2 is ScalarSubBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// mulBF16AVX2 is MulBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func mulBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// mulScalarBF16AVX2 is MulScalarBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarMulBF16AVX2 is ScalarMulBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// divBF16AVX2 is DivBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func divBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// divScalarBF16AVX2 is DivScalarBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivBF16AVX2 is ScalarDivBF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
 
 // eqF32AVX2 is EqF32 in AVX2; see there for the exact loop.
 //
@@ -1003,6 +1323,11 @@ func geScalarU8AVX2(dst []bool, a []uint8, s uint8)
 //
 //go:noescape
 func expF64AVX2(dst []float64, x []float64)
+
+// expF64StreamAVX2 is ExpF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func expF64StreamAVX2(dst []float64, x []float64)
 
 // expm1F32AVX2 is Expm1F32 in AVX2; see there for the exact loop.
 //
@@ -1454,180 +1779,440 @@ func minimumU8AVX512(dst []uint8, a []uint8, b []uint8)
 //go:noescape
 func minimumScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 
+// fmaxF32AVX512 is FmaxF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxF32AVX512(dst []float32, a []float32, b []float32)
+
+// fmaxScalarF32AVX512 is FmaxScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF32AVX512(dst []float32, a []float32, s float32)
+
+// scalarFmaxF32AVX512 is ScalarFmaxF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF32AVX512(dst []float32, a []float32, s float32)
+
+// fmaxF64AVX512 is FmaxF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxF64AVX512(dst []float64, a []float64, b []float64)
+
+// fmaxScalarF64AVX512 is FmaxScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarF64AVX512(dst []float64, a []float64, s float64)
+
+// scalarFmaxF64AVX512 is ScalarFmaxF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFmaxF64AVX512(dst []float64, a []float64, s float64)
+
+// fminF32AVX512 is FminF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminF32AVX512(dst []float32, a []float32, b []float32)
+
+// fminScalarF32AVX512 is FminScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF32AVX512(dst []float32, a []float32, s float32)
+
+// scalarFminF32AVX512 is ScalarFminF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF32AVX512(dst []float32, a []float32, s float32)
+
+// fminF64AVX512 is FminF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminF64AVX512(dst []float64, a []float64, b []float64)
+
+// fminScalarF64AVX512 is FminScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarF64AVX512(dst []float64, a []float64, s float64)
+
+// scalarFminF64AVX512 is ScalarFminF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarFminF64AVX512(dst []float64, a []float64, s float64)
+
+// notI8AVX512 is NotI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI8AVX512(dst []int8, x []int8)
+
+// notI16AVX512 is NotI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI16AVX512(dst []int16, x []int16)
+
+// notI32AVX512 is NotI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI32AVX512(dst []int32, x []int32)
+
+// notI64AVX512 is NotI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notI64AVX512(dst []int64, x []int64)
+
+// notU8AVX512 is NotU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func notU8AVX512(dst []uint8, x []uint8)
+
 // addI8AVX512 is AddI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addI8AVX512(dst []int8, a []int8, b []int8)
+
+// addI8StreamAVX512 is AddI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addI8StreamAVX512(dst []int8, a []int8, b []int8)
 
 // addScalarI8AVX512 is AddScalarI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarI8AVX512(dst []int8, a []int8, s int8)
 
+// addScalarI8StreamAVX512 is AddScalarI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+
 // addI16AVX512 is AddI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addI16AVX512(dst []int16, a []int16, b []int16)
+
+// addI16StreamAVX512 is AddI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addI16StreamAVX512(dst []int16, a []int16, b []int16)
 
 // addScalarI16AVX512 is AddScalarI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarI16AVX512(dst []int16, a []int16, s int16)
 
+// addScalarI16StreamAVX512 is AddScalarI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+
 // addI32AVX512 is AddI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addI32AVX512(dst []int32, a []int32, b []int32)
+
+// addI32StreamAVX512 is AddI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addI32StreamAVX512(dst []int32, a []int32, b []int32)
 
 // addScalarI32AVX512 is AddScalarI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarI32AVX512(dst []int32, a []int32, s int32)
 
+// addScalarI32StreamAVX512 is AddScalarI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+
 // addI64AVX512 is AddI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addI64AVX512(dst []int64, a []int64, b []int64)
+
+// addI64StreamAVX512 is AddI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addI64StreamAVX512(dst []int64, a []int64, b []int64)
 
 // addScalarI64AVX512 is AddScalarI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarI64AVX512(dst []int64, a []int64, s int64)
 
+// addScalarI64StreamAVX512 is AddScalarI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+
 // addU8AVX512 is AddU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// addU8StreamAVX512 is AddU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
 
 // addScalarU8AVX512 is AddScalarU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 
+// addScalarU8StreamAVX512 is AddScalarU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+
 // subI8AVX512 is SubI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subI8AVX512(dst []int8, a []int8, b []int8)
+
+// subI8StreamAVX512 is SubI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subI8StreamAVX512(dst []int8, a []int8, b []int8)
 
 // subScalarI8AVX512 is SubScalarI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarI8AVX512(dst []int8, a []int8, s int8)
 
+// subScalarI8StreamAVX512 is SubScalarI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+
 // scalarSubI8AVX512 is ScalarSubI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI8AVX512(dst []int8, a []int8, s int8)
+
+// scalarSubI8StreamAVX512 is ScalarSubI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubI8StreamAVX512(dst []int8, a []int8, s int8)
 
 // subI16AVX512 is SubI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subI16AVX512(dst []int16, a []int16, b []int16)
 
+// subI16StreamAVX512 is SubI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subI16StreamAVX512(dst []int16, a []int16, b []int16)
+
 // subScalarI16AVX512 is SubScalarI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// subScalarI16StreamAVX512 is SubScalarI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarI16StreamAVX512(dst []int16, a []int16, s int16)
 
 // scalarSubI16AVX512 is ScalarSubI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI16AVX512(dst []int16, a []int16, s int16)
 
+// scalarSubI16StreamAVX512 is ScalarSubI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubI16StreamAVX512(dst []int16, a []int16, s int16)
+
 // subI32AVX512 is SubI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subI32AVX512(dst []int32, a []int32, b []int32)
+
+// subI32StreamAVX512 is SubI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subI32StreamAVX512(dst []int32, a []int32, b []int32)
 
 // subScalarI32AVX512 is SubScalarI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarI32AVX512(dst []int32, a []int32, s int32)
 
+// subScalarI32StreamAVX512 is SubScalarI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+
 // scalarSubI32AVX512 is ScalarSubI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI32AVX512(dst []int32, a []int32, s int32)
+
+// scalarSubI32StreamAVX512 is ScalarSubI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubI32StreamAVX512(dst []int32, a []int32, s int32)
 
 // subI64AVX512 is SubI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subI64AVX512(dst []int64, a []int64, b []int64)
 
+// subI64StreamAVX512 is SubI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subI64StreamAVX512(dst []int64, a []int64, b []int64)
+
 // subScalarI64AVX512 is SubScalarI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// subScalarI64StreamAVX512 is SubScalarI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarI64StreamAVX512(dst []int64, a []int64, s int64)
 
 // scalarSubI64AVX512 is ScalarSubI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubI64AVX512(dst []int64, a []int64, s int64)
 
+// scalarSubI64StreamAVX512 is ScalarSubI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubI64StreamAVX512(dst []int64, a []int64, s int64)
+
 // subU8AVX512 is SubU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// subU8StreamAVX512 is SubU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
 
 // subScalarU8AVX512 is SubScalarU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 
+// subScalarU8StreamAVX512 is SubScalarU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+
 // scalarSubU8AVX512 is ScalarSubU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// scalarSubU8StreamAVX512 is ScalarSubU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubU8StreamAVX512(dst []uint8, a []uint8, s uint8)
 
 // mulI8AVX512 is MulI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulI8AVX512(dst []int8, a []int8, b []int8)
 
+// mulI8StreamAVX512 is MulI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulI8StreamAVX512(dst []int8, a []int8, b []int8)
+
 // mulScalarI8AVX512 is MulScalarI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// mulScalarI8StreamAVX512 is MulScalarI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarI8StreamAVX512(dst []int8, a []int8, s int8)
 
 // mulI16AVX512 is MulI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulI16AVX512(dst []int16, a []int16, b []int16)
 
+// mulI16StreamAVX512 is MulI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulI16StreamAVX512(dst []int16, a []int16, b []int16)
+
 // mulScalarI16AVX512 is MulScalarI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// mulScalarI16StreamAVX512 is MulScalarI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarI16StreamAVX512(dst []int16, a []int16, s int16)
 
 // mulI32AVX512 is MulI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulI32AVX512(dst []int32, a []int32, b []int32)
 
+// mulI32StreamAVX512 is MulI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulI32StreamAVX512(dst []int32, a []int32, b []int32)
+
 // mulScalarI32AVX512 is MulScalarI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// mulScalarI32StreamAVX512 is MulScalarI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarI32StreamAVX512(dst []int32, a []int32, s int32)
 
 // mulI64AVX512 is MulI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulI64AVX512(dst []int64, a []int64, b []int64)
 
+// mulI64StreamAVX512 is MulI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulI64StreamAVX512(dst []int64, a []int64, b []int64)
+
 // mulScalarI64AVX512 is MulScalarI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// mulScalarI64StreamAVX512 is MulScalarI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarI64StreamAVX512(dst []int64, a []int64, s int64)
 
 // mulU8AVX512 is MulU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulU8AVX512(dst []uint8, a []uint8, b []uint8)
 
+// mulU8StreamAVX512 is MulU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+
 // mulScalarU8AVX512 is MulScalarU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// mulScalarU8StreamAVX512 is MulScalarU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
 
 // andI8AVX512 is AndI8 in AVX512; see there for the exact loop.
 //
@@ -1778,6 +2363,66 @@ func xorU8AVX512(dst []uint8, a []uint8, b []uint8)
 //
 //go:noescape
 func xorScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// addBF16AVX512 is AddBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func addBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// addScalarBF16AVX512 is AddScalarBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarAddBF16AVX512 is ScalarAddBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// subBF16AVX512 is SubBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func subBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// subScalarBF16AVX512 is SubScalarBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubBF16AVX512 is ScalarSubBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// mulBF16AVX512 is MulBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func mulBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// mulScalarBF16AVX512 is MulScalarBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarMulBF16AVX512 is ScalarMulBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// divBF16AVX512 is DivBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func divBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// divScalarBF16AVX512 is DivScalarBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivBF16AVX512 is ScalarDivBF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
 
 // eqF32AVX512 is EqF32 in AVX512; see there for the exact loop.
 //
@@ -2203,6 +2848,11 @@ func geScalarU8AVX512(dst []bool, a []uint8, s uint8)
 //
 //go:noescape
 func expF64AVX512(dst []float64, x []float64)
+
+// expF64StreamAVX512 is ExpF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func expF64StreamAVX512(dst []float64, x []float64)
 
 // expm1F32AVX512 is Expm1F32 in AVX512; see there for the exact loop.
 //
