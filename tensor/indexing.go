@@ -37,8 +37,8 @@ func Until(stop int) Item {
 
 // Idx is an advanced index item: an int64 tensor of positions (negative
 // from the end) of one dim, or a bool mask over as many dims as it has,
-// standing for the coordinates of its true elements. A 0-dim int64
-// tensor acts as [Pos].
+// standing for the coordinates of its true elements. A 0-dim tensor of
+// any integer dtype but uint8 acts as [Pos] (as in Python's indexing).
 func Idx(t *Tensor) Item { return Item{op.Item{Kind: op.ItemTensor, T: t.view()}} }
 
 // The index items without arguments.
@@ -401,6 +401,7 @@ func MaskedFill(t, mask, value *Tensor) *Tensor {
 // goes to the value.
 func maskedFillGrad(mask *Tensor) gradFn {
 	return func(n *node, g *Tensor) []*Tensor {
+		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
 		if n.needs(0) {
 			out[0] = MaskedFill(g, mask, zero(g))
@@ -419,6 +420,15 @@ func (t *Tensor) MaskedFillInPlace(mask, value *Tensor) *Tensor {
 	_, err := op.MaskedFill(t.view(), mask.view(), fillView(value), true)
 	must(err)
 	return endWrite(rec, "MaskedFillBackward0", t, []*Tensor{value}, maskedFillGrad(mask))
+}
+
+// boolOf returns a mask the op accepted (bool, or 0s and 1s of another
+// dtype: Note [Masks of other dtypes] in package op) as a bool tensor.
+func boolOf(mask *Tensor) *Tensor {
+	if mask.DType() == Bool {
+		return mask
+	}
+	return mask.To(Bool)
 }
 
 func fillView(value *Tensor) *raw.View {
@@ -445,9 +455,6 @@ func MaskedSelect(t, mask *Tensor) *Tensor {
 // selects (else a shape error).
 func MaskedScatter(t, mask, source *Tensor) *Tensor {
 	v, m := t.view(), mask.view()
-	if mask.DType() != Bool {
-		panic(errs.New(errs.DType, "masked_scatter", "masked_scatter_: expected BoolTensor for mask"))
-	}
 	sh, err := shape.Broadcast(v.Shape, m.Shape)
 	must(errs.WithOp(err, "masked_scatter"))
 	base := t.Expand(sh...).Contiguous()
@@ -464,6 +471,7 @@ func (t *Tensor) MaskedScatterInPlace(mask, source *Tensor) *Tensor {
 	_, err := op.MaskedScatter(t.view(), mask.view(), source.view())
 	must(err)
 	return endWrite(rec, "MaskedScatterBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
 		if n.needs(0) {
 			out[0] = MaskedFill(g, mask, zero(g))
