@@ -459,7 +459,7 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 	if len(ts) == 0 {
 		if values.DType != v.DType {
 			return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
-				torchName(v.DType), torchName(values.DType))
+				TorchName(v.DType), TorchName(values.DType))
 		}
 		if _, err := Expand(values, w.Shape); err != nil {
 			return nil, errs.New(errs.Shape, name, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
@@ -506,7 +506,7 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 	}
 	if values.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
-			torchName(v.DType), torchName(values.DType))
+			TorchName(v.DType), TorchName(values.DType))
 	}
 	// PyTorch only warns of a write into an expanded v; goten refuses it,
 	// after the checks PyTorch makes
@@ -549,9 +549,9 @@ func maskedFillPut(name string, w *raw.View, p pending, values *raw.View) error 
 	return errs.WithOp(err, name)
 }
 
-// torchName is PyTorch's ScalarType name of d (Float, Long, ...), as its
+// TorchName is PyTorch's ScalarType name of d (Float, Long, ...), as its
 // messages spell it.
-func torchName(d dtype.DType) string {
+func TorchName(d dtype.DType) string {
 	switch d {
 	case dtype.Bool:
 		return "Bool"
@@ -641,7 +641,7 @@ func IndexSelect(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
 func Take(v, index *raw.View) (*raw.View, error) {
 	const name = "take"
 	if index.DType != dtype.Int64 {
-		return nil, errs.New(errs.DType, name, "take(): Expected a long tensor for index, but got %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "take(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}
 	flat, err := Reshape(v, []int{-1})
 	if err != nil {
@@ -664,11 +664,11 @@ func Take(v, index *raw.View) (*raw.View, error) {
 func Put(v, index, source *raw.View, accumulate bool) (*raw.View, error) {
 	const name = "put_"
 	if index.DType != dtype.Int64 {
-		return nil, errs.New(errs.DType, name, "put_(): Expected a long tensor for index, but got %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "put_(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}
 	if source.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
-			torchName(v.DType), torchName(source.DType))
+			TorchName(v.DType), TorchName(source.DType))
 	}
 	if source.NumEl() != index.NumEl() {
 		return nil, errs.New(errs.Shape, name, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d",
@@ -738,10 +738,10 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 		return nil, errs.WithOp(err, name)
 	}
 	if index.DType != dtype.Int64 && index.DType != dtype.Int32 {
-		return nil, errs.New(errs.DType, name, "index_add_(): Expected dtype int32/int64 for index but got: %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "index_add_(): Expected dtype int32/int64 for index but got: %s", TorchName(index.DType))
 	}
 	if source.DType != v.DType {
-		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", torchName(v.DType), torchName(source.DType))
+		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", TorchName(v.DType), TorchName(source.DType))
 	}
 	if alpha.IsFloat() && v.DType.IsIntOrBool() {
 		return nil, errs.New(errs.DType, name, "For integral input tensors, argument alpha must not be a floating point number.")
@@ -780,11 +780,11 @@ func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error)
 		return nil, errs.WithOp(err, name)
 	}
 	if index.DType != dtype.Int64 {
-		return nil, errs.New(errs.DType, name, "index_copy_(): Expected a long tensor for index, but got %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "index_copy_(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}
 	if source.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
-			torchName(v.DType), torchName(source.DType))
+			TorchName(v.DType), TorchName(source.DType))
 	}
 	idx, err := oneDimIndex(name, index, "index_copy_(): Index should have dimension 1 or 0")
 	if err != nil {

@@ -125,7 +125,7 @@ func Nonzero(v *raw.View) (*raw.View, error) {
 func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
 	const name = "masked_scatter_"
 	if source.DType != v.DType {
-		return nil, errs.New(errs.DType, name, "masked_scatter: expected self and source to have same dtypes but got%s and %s", torchName(v.DType), torchName(source.DType))
+		return nil, errs.New(errs.DType, name, "masked_scatter: expected self and source to have same dtypes but got%s and %s", TorchName(v.DType), TorchName(source.DType))
 	}
 	me, err := Expand(mask, v.Shape)
 	if err != nil {
