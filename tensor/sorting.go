@@ -49,8 +49,10 @@ func TopK(t *Tensor, k, dim int, largest bool) (values, indices *Tensor) {
 }
 
 // KthValue returns the k-th smallest element of t along dim (k from 1)
-// and its index, dim kept with size 1 when keepdim. k outside [1,
-// size(dim)] is an index error.
+// and its index, dim kept with size 1 when keepdim. Of several equal
+// elements, the index is the one PyTorch 1.13's selection returns (Note
+// [kthvalue's tie order] in package kernel). k outside [1, size(dim)] is
+// an index error.
 func KthValue(t *Tensor, k, dim int, keepdim bool) (values, indices *Tensor) {
 	v, i, err := op.KthValue(t.view(), k, dim, keepdim)
 	must(err)
