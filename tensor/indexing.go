@@ -482,7 +482,9 @@ func fillValue(name string, value *Tensor) op.Scalar {
 
 // MaskedFill returns t with value where the bool mask is true: t and mask
 // broadcast together (the result may be larger than t). value is a
-// [Scalar] or a 0-dim tensor, converted to t's dtype.
+// [Scalar] or a 0-dim tensor, converted to t's dtype. A mask of another
+// dtype holding only 0s and 1s is taken as bool, any other value being a
+// value error (Note [Masks of other dtypes] in package op).
 func MaskedFill(t, mask, value *Tensor) *Tensor {
 	return recordNew("MaskedFillBackward0", []*Tensor{t, value}, newResult(op.MaskedFill(t.view(), mask.view(), fillView(value), false)),
 		maskedFillGrad(mask))
@@ -543,7 +545,8 @@ func MaskedSelect(t, mask *Tensor) *Tensor {
 // MaskedScatter returns a copy of t (broadcast with the bool mask) whose
 // elements where mask is true receive source's elements in row-major
 // order. source has t's dtype and at least as many elements as the mask
-// selects (else a shape error).
+// selects (else a shape error). A mask of another dtype is taken as in
+// [MaskedFill].
 func MaskedScatter(t, mask, source *Tensor) *Tensor {
 	v, m := t.view(), mask.view()
 	sh, err := shape.Broadcast(v.Shape, m.Shape)
