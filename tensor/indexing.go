@@ -93,7 +93,9 @@ func (t *Tensor) Index(its ...Item) *Tensor {
 // IndexPut returns a copy of t with values written at t[items...] (see
 // [Tensor.Index]); with accumulate they are added, duplicates adding up.
 // values has t's dtype (else a dtype error) and broadcasts to the shape
-// of t[items...] (else a shape error).
+// of t[items...] (else a shape error) — except, as in PyTorch, one value
+// written (not accumulated) through one mask, which is masked_fill: the
+// value is converted to t's dtype.
 func IndexPut(t *Tensor, its []Item, values *Tensor, accumulate bool) *Tensor {
 	return t.Clone().IndexPutInPlace(its, values, accumulate)
 }
