@@ -517,10 +517,13 @@ func logSigmoid(z *Tensor) *Tensor {
 	return z.Clamp(nil, Scalar(0)).Sub(z.Abs().Neg().Exp().Log1p())
 }
 
-// inPlaceOf is the dtype rule of PyTorch's in-place a.op_(b) whose
+// inPlaceOf is the rule of PyTorch's in-place a.op_(b) whose
 // out-of-place result is r: r cast to a's dtype, a dtype error where
-// torch.can_cast refuses the cast.
+// torch.can_cast refuses the cast, a shape error where r is larger.
 func inPlaceOf(name string, a, r *Tensor) *Tensor {
+	if !slices.Equal(r.v.Shape, a.v.Shape) { // an in-place op cannot grow a
+		panic(errs.New(errs.Shape, name, "output with shape %v doesn't match the broadcast shape %v", a.Shape(), r.Shape()))
+	}
 	if r.DType() == a.DType() {
 		return r
 	}

@@ -39,6 +39,12 @@ func TestLossDTypeRules(t *testing.T) {
 	if k := kindOf(func() { BinaryCrossEntropyWithLogits(FromSlice([]float64{1, 2}, 2), FromSlice([]uint8{0, 1}, 2)) }); k != DTypeError {
 		t.Errorf("bce_with_logits with a uint8 target: %q, want a dtype error", k)
 	}
+	// its in-place steps cannot grow the loss: a larger weight is a shape error
+	if k := kindOf(func() {
+		BinaryCrossEntropyWithLogits(FromSlice([]float64{1, 2, 3}, 3), FromSlice([]float64{0, 1, 0}, 3), LossOptions{Weight: Ones(Float64, 2, 3)})
+	}); k != ShapeError {
+		t.Errorf("bce_with_logits with a weight larger than x: %q, want a shape error", k)
+	}
 	// an infinite pos_weight: PyTorch's formula gives NaN, not ±Inf
 	xl := FromSlice([]float64{0.5}, 1).SetRequiresGrad(true)
 	BinaryCrossEntropyWithLogits(xl, FromSlice([]float64{0.25}, 1), LossOptions{PosWeight: FromSlice([]float64{math.Inf(-1)}, 1)}).Backward()
