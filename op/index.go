@@ -196,6 +196,28 @@ func readIndex(v *raw.View) (int64, error) {
 	return readInt64(v)
 }
 
+// planOf is the index plan of the index tensors ts over w (advancedOf,
+// then advancedPlan).
+func planOf(name string, w *raw.View, ts []pending) (*indexPlan, error) {
+	adv, err := advancedOf(name, w, ts)
+	if err != nil {
+		return nil, err
+	}
+	return advancedPlan(name, w, adv)
+}
+
+// checkMask checks that the sizes of mask t match those of v's dims from
+// d on.
+func checkMask(name string, t, v *raw.View, d int) error {
+	for j := 0; j < t.Dim(); j++ {
+		if t.Shape[j] != v.Shape[d+j] {
+			return errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+				shape.Format(t.Shape), j, shape.Format(v.Shape), d+j)
+		}
+	}
+	return nil
+}
+
 // advancedOf checks the index tensors ts over v (PyTorch's
 // checkIndexTensorTypes, then expandTensors) and returns them as int64
 // advanced indices, a mask as the coordinates of its true elements.
@@ -212,11 +234,8 @@ func advancedOf(name string, v *raw.View, ts []pending) ([]advanced, error) {
 			adv = append(adv, advanced{d, t})
 			continue
 		}
-		for j := 0; j < t.Dim(); j++ {
-			if t.Shape[j] != v.Shape[d+j] {
-				return nil, errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
-					shape.Format(t.Shape), j, shape.Format(v.Shape), d+j)
-			}
+		if err := checkMask(name, t, v, d); err != nil {
+			return nil, err
 		}
 		m := t
 		if m.DType != dtype.Bool {
@@ -423,11 +442,7 @@ func Index(v *raw.View, items []Item) (*raw.View, error) {
 	if len(ts) == 0 {
 		return w, nil
 	}
-	adv, err := advancedOf(name, w, ts)
-	if err != nil {
-		return nil, err
-	}
-	ip, err := advancedPlan(name, w, adv)
+	ip, err := planOf(name, w, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -492,11 +507,7 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 			return nil, err
 		}
 	}
-	adv, err := advancedOf(name, w, ts)
-	if err != nil {
-		return nil, err
-	}
-	ip, err := advancedPlan(name, w, adv)
+	ip, err := planOf(name, w, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -521,11 +532,8 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 // number and converted to w's dtype.
 func maskedFillPut(name string, w *raw.View, p pending, values *raw.View) error {
 	t := p.t
-	for j := 0; j < t.Dim(); j++ {
-		if t.Shape[j] != w.Shape[p.dim+j] {
-			return errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
-				shape.Format(t.Shape), j, shape.Format(w.Shape), p.dim+j)
-		}
+	if err := checkMask(name, t, w, p.dim); err != nil {
+		return err
 	}
 	// the mask over w's dims from p.dim on: leading dims broadcast
 	sizes := append([]int{}, t.Shape...)
