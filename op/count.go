@@ -32,7 +32,7 @@ func SearchSorted(seq, values *raw.View, right, outInt32 bool, sorter *raw.View)
 	}
 	if sorter != nil {
 		if sorter.DType != dtype.Int64 {
-			return nil, errs.New(errs.DType, name, "torch.searchsorted(): sorter must be a tensor of long dtype but got %s", torchName(sorter.DType))
+			return nil, errs.New(errs.DType, name, "torch.searchsorted(): sorter must be a tensor of long dtype but got %s", TorchName(sorter.DType))
 		}
 		if !shape.Equal(sorter.Shape, seq.Shape) {
 			return nil, errs.New(errs.Shape, name, "torch.searchsorted(): boundary and sorter must have the same size, but got boundary tensor %s and got sorter tensor %s",
@@ -98,7 +98,7 @@ func SearchSorted(seq, values *raw.View, right, outInt32 bool, sorter *raw.View)
 func Bincount(x, weights *raw.View, minlength int) (*raw.View, error) {
 	const name = "bincount"
 	if !x.DType.IsInt() {
-		return nil, errs.New(errs.DType, name, "\"bincount_%s\" not implemented for '%s'", Device(x), torchName(x.DType))
+		return nil, errs.New(errs.DType, name, "\"bincount_%s\" not implemented for '%s'", Device(x), TorchName(x.DType))
 	}
 	if x.Dim() != 1 {
 		return nil, errs.New(errs.Value, name, "bincount only supports 1-d non-negative integral inputs.")
@@ -170,7 +170,7 @@ func Bincount(x, weights *raw.View, minlength int) (*raw.View, error) {
 func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 	const name = "histc"
 	if !x.DType.IsFloat() {
-		return nil, errs.New(errs.DType, name, "\"histogram_%s\" not implemented for '%s'", Device(x), torchName(x.DType))
+		return nil, errs.New(errs.DType, name, "\"histogram_%s\" not implemented for '%s'", Device(x), TorchName(x.DType))
 	}
 	if bins <= 0 {
 		return nil, errs.New(errs.Value, name, "torch.histc(): bins must be > 0, but got %d for dimension 0", bins)

@@ -51,6 +51,10 @@ func Gather(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
 	if err != nil {
 		return nil, errs.WithOp(err, name)
 	}
+	if index.NumEl() == 0 {
+		// PyTorch checks neither the dtype nor the shape of an empty index
+		return empty(name, v.DType, index.Shape, v, index)
+	}
 	if index.DType != dtype.Int64 {
 		return nil, errs.New(errs.DType, name, "gather(): Expected dtype int64 for index")
 	}
@@ -81,6 +85,7 @@ func Gather(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
 type scatterArgs struct {
 	d             int
 	self, idx, sr *raw.View
+	none          bool // an empty index: nothing to check or write
 }
 
 // checkScatter runs scatter's checks (PyTorch's scatter_gather_dtype_check
@@ -91,11 +96,15 @@ func checkScatter(name string, v *raw.View, dim int, index, src *raw.View) (*sca
 	if err != nil {
 		return nil, errs.WithOp(err, name)
 	}
-	if index.DType != dtype.Int64 {
+	if index.NumEl() > 0 && index.DType != dtype.Int64 {
 		return nil, errs.New(errs.DType, name, "scatter(): Expected dtype int64 for index")
 	}
 	if src.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "scatter(): Expected self.dtype to be equal to src.dtype")
+	}
+	if index.NumEl() == 0 {
+		// PyTorch's scatter_shape_check skips an empty index
+		return &scatterArgs{d: d, none: true}, nil
 	}
 	if nonemptyDim(index) != nonemptyDim(v) {
 		return nil, errs.New(errs.Shape, name, "Index tensor must have the same number of dimensions as self tensor")
@@ -124,6 +133,9 @@ func checkScatter(name string, v *raw.View, dim int, index, src *raw.View) (*sca
 
 // run writes the checked scatter into out (v or a copy of it) with kop.
 func (a *scatterArgs) run(name string, kop *optable.Op, out *raw.View) error {
+	if a.none {
+		return nil
+	}
 	s := a.sr
 	if s.Storage.Device() != out.Storage.Device() { // a value made on the CPU
 		h, err := ToDevice(s.WithLayout([]int{}, []int{}, s.Offset), out.Storage.Allocator())

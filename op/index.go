@@ -1,6 +1,8 @@
 package op
 
 import (
+	"slices"
+
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
@@ -69,9 +71,19 @@ func readInt64(v *raw.View) (int64, error) {
 // deprecated uint8).
 func isMask(t *raw.View) bool { return t.DType == dtype.Bool || t.DType == dtype.Uint8 }
 
-// applyItems applies the basic items of an index to v and returns the
-// view, with the advanced indices on its dims (Note [Advanced indexing]).
-func applyItems(name string, v *raw.View, items []Item) (*raw.View, []advanced, error) {
+// pending is an index tensor of an index, on a dim of the view the basic
+// items make, not yet checked (PyTorch checks them in index, after
+// applySlicing has applied the basic items).
+type pending struct {
+	dim int
+	t   *raw.View
+}
+
+// applyItems applies the basic items of an index to v, as PyTorch's
+// applySlicing does, and returns the view with the index tensors left on
+// its dims (Note [Advanced indexing]). A 0-dim integer tensor is an
+// integer there, a 0-dim mask a new dim.
+func applyItems(name string, v *raw.View, items []Item) (*raw.View, []pending, error) {
 	consumed, ellipses := 0, 0
 	for _, it := range items {
 		switch it.Kind {
@@ -80,9 +92,6 @@ func applyItems(name string, v *raw.View, items []Item) (*raw.View, []advanced, 
 		case ItemTensor:
 			if it.T == nil {
 				return nil, nil, errs.New(errs.Value, name, "an index tensor is nil")
-			}
-			if it.T.DType != dtype.Int64 && !isMask(it.T) {
-				return nil, nil, errs.New(errs.DType, name, "tensors used as indices must be long, byte or bool tensors")
 			}
 		case ItemInt, ItemSlice, ItemNone:
 		default:
@@ -96,7 +105,7 @@ func applyItems(name string, v *raw.View, items []Item) (*raw.View, []advanced, 
 	if consumed > v.Dim() {
 		return nil, nil, errs.New(errs.Index, name, "too many indices for tensor of dimension %d", v.Dim())
 	}
-	var adv []advanced
+	var ts []pending
 	d := 0
 	var err error
 	before := 0 // the dims the items so far consume
@@ -132,65 +141,122 @@ func applyItems(name string, v *raw.View, items []Item) (*raw.View, []advanced, 
 		case ItemTensor:
 			t := it.T
 			switch {
-			case t.Dim() == 0 && t.DType == dtype.Int64:
-				i, err := readInt64(t)
+			case t.Dim() == 0 && t.DType.IsInt() && !isMask(t): // an integer
+				i, err := readIndex(t)
 				if err != nil {
 					return nil, nil, err
 				}
 				if v, err = selectIndex(name, v, d, int(i)); err != nil {
 					return nil, nil, err
 				}
-			case t.Dim() == 0: // a 0-dim mask: a new dim of size 1 or 0
+			case t.Dim() == 0 && isMask(t): // a new dim of size 1 or 0
 				if v, err = Unsqueeze(v, d); err != nil {
 					return nil, nil, err
 				}
-				b, err := readInt64(t)
+				b, err := readIndex(t)
 				if err != nil {
 					return nil, nil, err
 				}
-				idx, err := empty(name, dtype.Int64, []int{int(b & 1)}, v)
+				n := 0
+				if b != 0 {
+					n = 1
+				}
+				idx, err := empty(name, dtype.Int64, []int{n}, v)
 				if err != nil {
 					return nil, nil, err
 				}
-				if b&1 != 0 {
+				if n != 0 {
 					if _, err := Fill(idx, Int(0)); err != nil {
 						return nil, nil, err
 					}
 				}
-				adv = append(adv, advanced{d, idx})
+				ts = append(ts, pending{d, idx})
 				d++
-			case isMask(t):
-				for j := 0; j < t.Dim(); j++ {
-					if t.Shape[j] != v.Shape[d+j] {
-						return nil, nil, errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
-							shape.Format(t.Shape), j, shape.Format(v.Shape), d+j)
-					}
-				}
-				m := t
-				if m.DType != dtype.Bool {
-					if m, err = To(m, dtype.Bool); err != nil {
-						return nil, nil, err
-					}
-				}
-				nz, err := Nonzero(m)
-				if err != nil {
-					return nil, nil, err
-				}
-				for j := 0; j < t.Dim(); j++ {
-					col, err := Select(nz, 1, j)
-					if err != nil {
-						return nil, nil, err
-					}
-					adv = append(adv, advanced{d + j, col})
-				}
-				d += t.Dim()
 			default:
-				adv = append(adv, advanced{d, t})
-				d++
+				ts = append(ts, pending{d, t})
+				if isMask(t) {
+					d += t.Dim()
+				} else {
+					d++
+				}
 			}
 		}
 	}
-	return v, adv, nil
+	return v, ts, nil
+}
+
+// readIndex reads the one element of an integer (or bool) v as an int64.
+func readIndex(v *raw.View) (int64, error) {
+	if v.DType != dtype.Int64 {
+		var err error
+		if v, err = To(v, dtype.Int64); err != nil {
+			return 0, err
+		}
+	}
+	return readInt64(v)
+}
+
+// planOf is the index plan of the index tensors ts over w (advancedOf,
+// then advancedPlan).
+func planOf(name string, w *raw.View, ts []pending) (*indexPlan, error) {
+	adv, err := advancedOf(name, w, ts)
+	if err != nil {
+		return nil, err
+	}
+	return advancedPlan(name, w, adv)
+}
+
+// checkMask checks that the sizes of mask t match those of v's dims from
+// d on.
+func checkMask(name string, t, v *raw.View, d int) error {
+	for j := 0; j < t.Dim(); j++ {
+		if t.Shape[j] != v.Shape[d+j] {
+			return errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
+				shape.Format(t.Shape), j, shape.Format(v.Shape), d+j)
+		}
+	}
+	return nil
+}
+
+// advancedOf checks the index tensors ts over v (PyTorch's
+// checkIndexTensorTypes, then expandTensors) and returns them as int64
+// advanced indices, a mask as the coordinates of its true elements.
+func advancedOf(name string, v *raw.View, ts []pending) ([]advanced, error) {
+	for _, p := range ts {
+		if p.t.DType != dtype.Int64 && !isMask(p.t) {
+			return nil, errs.New(errs.DType, name, "tensors used as indices must be long, byte or bool tensors")
+		}
+	}
+	var adv []advanced
+	for _, p := range ts {
+		t, d := p.t, p.dim
+		if !isMask(t) {
+			adv = append(adv, advanced{d, t})
+			continue
+		}
+		if err := checkMask(name, t, v, d); err != nil {
+			return nil, err
+		}
+		m := t
+		if m.DType != dtype.Bool {
+			var err error
+			if m, err = To(m, dtype.Bool); err != nil {
+				return nil, err
+			}
+		}
+		nz, err := Nonzero(m)
+		if err != nil {
+			return nil, err
+		}
+		for j := 0; j < t.Dim(); j++ {
+			col, err := Select(nz, 1, j)
+			if err != nil {
+				return nil, err
+			}
+			adv = append(adv, advanced{d + j, col})
+		}
+	}
+	return adv, nil
 }
 
 // itemDims returns the dims of the indexed tensor an item takes.
@@ -251,6 +317,15 @@ func advancedPlan(name string, v *raw.View, adv []advanced) (*indexPlan, error) 
 			return nil, errs.New(errs.Shape, name, "shape mismatch: indexing tensors could not be broadcast together with shapes %s", shapes)
 		}
 		b = nb
+	}
+	if !slices.Contains(b, 0) {
+		for _, a := range adv {
+			if v.Shape[a.dim] == 0 {
+				// no position is valid in an empty dim (PyTorch's check
+				// before its restride_src)
+				return nil, errs.New(errs.Index, name, "index is out of bounds for dimension with size 0")
+			}
+		}
 	}
 	consecutive := true
 	indexed := make([]bool, v.Dim())
@@ -360,14 +435,14 @@ func Index(v *raw.View, items []Item) (*raw.View, error) {
 		// x[mask] over every dim: masked_select, without the coordinates
 		return MaskedSelect(v, items[0].T)
 	}
-	w, adv, err := applyItems(name, v, items)
+	w, ts, err := applyItems(name, v, items)
 	if err != nil {
 		return nil, err
 	}
-	if len(adv) == 0 {
+	if len(ts) == 0 {
 		return w, nil
 	}
-	ip, err := advancedPlan(name, w, adv)
+	ip, err := planOf(name, w, ts)
 	if err != nil {
 		return nil, err
 	}
@@ -382,35 +457,34 @@ func checkWritable(name string, self *raw.View) error {
 
 // IndexPut writes values into v[items] (Python's v[items] = values), or
 // adds them (accumulate: duplicates add up), and returns v. values must
-// have v's dtype and broadcast to the shape of v[items].
+// have v's dtype and broadcast to the shape of v[items]; as in PyTorch, a
+// single mask with one value (not accumulated) is masked_fill, which
+// converts the value to v's dtype. The checks run in PyTorch's order
+// (_index_put_impl_): the basic items, the masked_fill case, overlaps,
+// the index tensors, the values' shape, then their dtype.
 func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*raw.View, error) {
 	const name = "index_put_"
 	if v == nil || values == nil {
 		return nil, errs.New(errs.Value, name, "a tensor is nil")
 	}
-	for _, it := range items {
-		if it.Kind == ItemTensor && it.T != nil && it.T.DType != dtype.Int64 && !isMask(it.T) {
-			return nil, errs.New(errs.DType, name, "tensors used as indices must be long, byte or bool tensors")
-		}
-	}
-	if values.DType != v.DType {
-		return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
-			torchName(v.DType), torchName(values.DType))
-	}
-	if err := checkWritable(name, v); err != nil {
-		return nil, err
-	}
-	if err := iter.CheckNoOverlap(name, v, values); err != nil {
-		return nil, err
-	}
-	w, adv, err := applyItems(name, v, items)
+	w, ts, err := applyItems(name, v, items)
 	if err != nil {
 		return nil, err
 	}
-	if len(adv) == 0 {
+	if len(ts) == 0 {
+		if values.DType != v.DType {
+			return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+				TorchName(v.DType), TorchName(values.DType))
+		}
 		if _, err := Expand(values, w.Shape); err != nil {
 			return nil, errs.New(errs.Shape, name, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
 				shape.Format(values.Shape), shape.Format(w.Shape))
+		}
+		if err := checkWritable(name, v); err != nil {
+			return nil, err
+		}
+		if err := iter.CheckNoOverlap(name, v, values); err != nil {
+			return nil, err
 		}
 		if accumulate {
 			_, err = Pointwise(optable.Add, w, false, nil, w, values)
@@ -419,21 +493,73 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 		}
 		return v, err
 	}
-	ip, err := advancedPlan(name, w, adv)
+	if !accumulate && values.NumEl() == 1 && len(ts) == 1 && isMask(ts[0].t) && ts[0].t.Dim() > 0 {
+		if err := maskedFillPut(name, w, ts[0], values); err != nil {
+			return nil, err
+		}
+		return v, nil
+	}
+	if err := iter.CheckNoOverlap(name, v, values); err != nil {
+		return nil, err
+	}
+	for _, p := range ts {
+		if err := iter.CheckNoOverlap(name, v, p.t); err != nil {
+			return nil, err
+		}
+	}
+	ip, err := planOf(name, w, ts)
 	if err != nil {
 		return nil, err
 	}
-	for _, t := range ip.indices {
-		if err := iter.CheckNoOverlap(name, v, t); err != nil {
-			return nil, err
-		}
+	if _, err := Expand(values, ip.shape); err != nil {
+		return nil, errs.New(errs.Shape, name, "shape mismatch: value tensor of shape %s cannot be broadcast to indexing result of shape %s",
+			shape.Format(values.Shape), shape.Format(ip.shape))
+	}
+	if values.DType != v.DType {
+		return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
+			TorchName(v.DType), TorchName(values.DType))
+	}
+	// PyTorch only warns of a write into an expanded v; goten refuses it,
+	// after the checks PyTorch makes
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
 	}
 	return v, runIndexPut(name, ip, values, accumulate)
 }
 
-// torchName is PyTorch's ScalarType name of d (Float, Long, ...), as its
+// maskedFillPut is index_put_ with one mask p over w and one value: PyTorch's
+// canDispatchToMaskedFill case, masked_fill_ with the value read as a
+// number and converted to w's dtype.
+func maskedFillPut(name string, w *raw.View, p pending, values *raw.View) error {
+	t := p.t
+	if err := checkMask(name, t, w, p.dim); err != nil {
+		return err
+	}
+	// the mask over w's dims from p.dim on: leading dims broadcast
+	sizes := append([]int{}, t.Shape...)
+	strides := append([]int{}, t.Strides...)
+	for len(sizes) < w.Dim()-p.dim {
+		sizes = append(sizes, 1)
+		strides = append(strides, 0)
+	}
+	m := t.WithLayout(sizes, strides, t.Offset)
+	if m.DType != dtype.Bool {
+		var err error
+		if m, err = To(m, dtype.Bool); err != nil {
+			return err
+		}
+	}
+	val, err := Reshape(values, []int{})
+	if err != nil {
+		return err
+	}
+	_, err = MaskedFill(w, m, val, true)
+	return errs.WithOp(err, name)
+}
+
+// TorchName is PyTorch's ScalarType name of d (Float, Long, ...), as its
 // messages spell it.
-func torchName(d dtype.DType) string {
+func TorchName(d dtype.DType) string {
 	switch d {
 	case dtype.Bool:
 		return "Bool"
@@ -523,7 +649,7 @@ func IndexSelect(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
 func Take(v, index *raw.View) (*raw.View, error) {
 	const name = "take"
 	if index.DType != dtype.Int64 {
-		return nil, errs.New(errs.DType, name, "take(): Expected a long tensor for index, but got %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "take(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}
 	flat, err := Reshape(v, []int{-1})
 	if err != nil {
@@ -546,11 +672,11 @@ func Take(v, index *raw.View) (*raw.View, error) {
 func Put(v, index, source *raw.View, accumulate bool) (*raw.View, error) {
 	const name = "put_"
 	if index.DType != dtype.Int64 {
-		return nil, errs.New(errs.DType, name, "put_(): Expected a long tensor for index, but got %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "put_(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}
 	if source.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "put_(): self and source expected to have the same dtype, but got self.dtype = %s and source.dtype = %s",
-			torchName(v.DType), torchName(source.DType))
+			TorchName(v.DType), TorchName(source.DType))
 	}
 	if source.NumEl() != index.NumEl() {
 		return nil, errs.New(errs.Shape, name, "put_(): Expected source and index to have the same number of elements, but got source.numel() = %d, index.numel() = %d",
@@ -620,10 +746,10 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 		return nil, errs.WithOp(err, name)
 	}
 	if index.DType != dtype.Int64 && index.DType != dtype.Int32 {
-		return nil, errs.New(errs.DType, name, "index_add_(): Expected dtype int32/int64 for index but got: %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "index_add_(): Expected dtype int32/int64 for index but got: %s", TorchName(index.DType))
 	}
 	if source.DType != v.DType {
-		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", torchName(v.DType), torchName(source.DType))
+		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", TorchName(v.DType), TorchName(source.DType))
 	}
 	if alpha.IsFloat() && v.DType.IsIntOrBool() {
 		return nil, errs.New(errs.DType, name, "For integral input tensors, argument alpha must not be a floating point number.")
@@ -662,11 +788,11 @@ func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error)
 		return nil, errs.WithOp(err, name)
 	}
 	if index.DType != dtype.Int64 {
-		return nil, errs.New(errs.DType, name, "index_copy_(): Expected a long tensor for index, but got %s", torchName(index.DType))
+		return nil, errs.New(errs.DType, name, "index_copy_(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}
 	if source.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "index_copy_(): self and source expected to have the same dtype, but got (self) %s and (source) %s",
-			torchName(v.DType), torchName(source.DType))
+			TorchName(v.DType), TorchName(source.DType))
 	}
 	idx, err := oneDimIndex(name, index, "index_copy_(): Index should have dimension 1 or 0")
 	if err != nil {

@@ -124,17 +124,17 @@ func Nonzero(v *raw.View) (*raw.View, error) {
 // the mask selects. It returns v.
 func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
 	const name = "masked_scatter_"
-	if mask.DType != dtype.Bool {
-		return nil, errs.New(errs.DType, name, "masked_scatter_: expected BoolTensor for mask")
-	}
 	if source.DType != v.DType {
-		return nil, errs.New(errs.DType, name, "masked_scatter: expected self and source to have same dtypes but got%s and %s", torchName(v.DType), torchName(source.DType))
+		return nil, errs.New(errs.DType, name, "masked_scatter: expected self and source to have same dtypes but got%s and %s", TorchName(v.DType), TorchName(source.DType))
 	}
 	me, err := Expand(mask, v.Shape)
 	if err != nil {
 		return nil, errs.New(errs.Shape, name, "The shape of the mask %s does not match the shape of the tensor %s", shape.Format(mask.Shape), shape.Format(v.Shape))
 	}
 	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
+	if me, err = boolMask(name, me, v.NumEl() > 0); err != nil {
 		return nil, err
 	}
 	n, err := countNonzero(me)
@@ -155,6 +155,48 @@ func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
 	args.Packed, args.PackedLen = src.Strides, src.NumEl()
 	err = runMask(name, optable.MaskedScatter, v.Shape, v, []*raw.View{restrideZero(src, v.Shape), me}, &args)
 	return v, err
+}
+
+// Note [Masks of other dtypes]
+//
+// PyTorch 1.13's masked_fill_ and masked_scatter_ on the CPU take a mask
+// of any dtype: their kernel reads a mask that is not bool as bytes (the
+// first byte of each element), refusing a byte that is neither 0 nor 1
+// ("Mask tensor can take 0 and 1 values only") when it reaches it. goten
+// takes such a mask by its values instead: an element 0 is false, 1 true,
+// any other a value error. On integer masks of 0s and 1s (and any mask
+// over no elements) this is what PyTorch does; where PyTorch misreads the
+// memory (a float 1.0 is false there, an int16 256 false too) goten gives
+// the sensible answer or refuses.
+
+// boolMask returns mask as a bool mask (Note [Masks of other dtypes]);
+// used is whether any element of it will be read.
+func boolMask(name string, mask *raw.View, used bool) (*raw.View, error) {
+	if mask.DType == dtype.Bool {
+		return mask, nil
+	}
+	if used && mask.NumEl() > 0 {
+		not0, err := Pointwise(optable.Ne, nil, false, nil, mask, Int(0).Wrap())
+		if err != nil {
+			return nil, errs.WithOp(err, name)
+		}
+		not1, err := Pointwise(optable.Ne, nil, false, nil, mask, Int(1).Wrap())
+		if err != nil {
+			return nil, errs.WithOp(err, name)
+		}
+		bad, err := Pointwise(optable.LogicalAnd, nil, false, nil, not0, not1)
+		if err != nil {
+			return nil, errs.WithOp(err, name)
+		}
+		n, err := countNonzero(bad)
+		if err != nil {
+			return nil, err
+		}
+		if n > 0 {
+			return nil, errs.New(errs.Value, name, "Mask tensor can take 0 and 1 values only")
+		}
+	}
+	return To(mask, dtype.Bool)
 }
 
 // maskedFillValue checks masked_fill's value — a 0-dim tensor, or a
@@ -195,12 +237,18 @@ func MaskedFill(v, mask, value *raw.View, inPlace bool) (*raw.View, error) {
 	if inPlace {
 		name = "masked_fill_"
 	}
-	if mask.DType != dtype.Bool {
-		return nil, errs.New(errs.DType, name, "masked_fill_ only supports boolean masks, but got mask with dtype %s", mask.DType)
-	}
 	val, err := maskedFillValue(name, value, v.DType)
 	if err != nil {
 		return nil, err
+	}
+	if mask.DType != dtype.Bool {
+		used := v.NumEl() > 0
+		if sh, err := shape.Broadcast(v.Shape, mask.Shape); err == nil {
+			used = shape.NumEl(sh) > 0
+		}
+		if mask, err = boolMask(name, mask, used); err != nil {
+			return nil, err
+		}
 	}
 	var out *raw.View
 	if inPlace {

@@ -247,8 +247,8 @@ func sumUnneeded(t *Tensor, order []int, need func(int) bool) *Tensor {
 }
 
 // contractPair multiplies the aligned a and b and sums the labels that
-// needed lacks, by one Bmm (Note [Einsum by batched products]); the result
-// is aligned too.
+// needed lacks, by one Bmm (Note [Einsum by batched products]), or by Mul
+// when no label is summed; the result is aligned too.
 func contractPair(a, b *Tensor, order []int, needed map[int]bool) *Tensor {
 	a = sumUnneeded(a, order, func(l int) bool { return needed[l] || b.Size(slices.Index(order, l)) != 1 })
 	b = sumUnneeded(b, order, func(l int) bool { return needed[l] || a.Size(slices.Index(order, l)) != 1 })
@@ -265,6 +265,11 @@ func contractPair(a, b *Tensor, order []int, needed map[int]bool) *Tensor {
 		default:
 			right = append(right, d)
 		}
+	}
+	if len(sum) == 0 {
+		// nothing to contract: PyTorch's sumproduct_pair multiplies, which
+		// promotes two dtypes where its bmm would refuse them
+		return a.Mul(b)
 	}
 	prod := func(t *Tensor, ds []int) int {
 		n := 1

@@ -37,8 +37,8 @@ func Until(stop int) Item {
 
 // Idx is an advanced index item: an int64 tensor of positions (negative
 // from the end) of one dim, or a bool mask over as many dims as it has,
-// standing for the coordinates of its true elements. A 0-dim int64
-// tensor acts as [Pos].
+// standing for the coordinates of its true elements. A 0-dim tensor of
+// any integer dtype but uint8 acts as [Pos] (as in Python's indexing).
 func Idx(t *Tensor) Item { return Item{op.Item{Kind: op.ItemTensor, T: t.view()}} }
 
 // The index items without arguments.
@@ -93,7 +93,9 @@ func (t *Tensor) Index(its ...Item) *Tensor {
 // IndexPut returns a copy of t with values written at t[items...] (see
 // [Tensor.Index]); with accumulate they are added, duplicates adding up.
 // values has t's dtype (else a dtype error) and broadcasts to the shape
-// of t[items...] (else a shape error).
+// of t[items...] (else a shape error) — except, as in PyTorch, one value
+// written (not accumulated) through one mask, which is masked_fill: the
+// value is converted to t's dtype.
 func IndexPut(t *Tensor, its []Item, values *Tensor, accumulate bool) *Tensor {
 	return t.Clone().IndexPutInPlace(its, values, accumulate)
 }
@@ -178,15 +180,18 @@ const (
 // or ReduceProd, combines each value with the element instead (PyTorch's
 // reduce "add" and "multiply").
 func Scatter(t *Tensor, dim int, index, src *Tensor, reduce ...Reduction) *Tensor {
-	return scatter(t, dim, index, src, false, reduce)
+	return scatter(t, dim, index, src, false, reduce, len(reduce) > 0)
 }
 
 // ScatterInPlace is [Scatter] into t; it returns t.
 func (t *Tensor) ScatterInPlace(dim int, index, src *Tensor, reduce ...Reduction) *Tensor {
-	return scatter(t, dim, index, src, true, reduce)
+	return scatter(t, dim, index, src, true, reduce, len(reduce) > 0)
 }
 
-func scatter(t *Tensor, dim int, index, src *Tensor, inPlace bool, reduce []Reduction) *Tensor {
+// scatter is scatter(_) with reduce, or scatter_add(_) (reduce ReduceSum,
+// byReduce false): PyTorch 1.13 has a derivative for scatter_add but none
+// for scatter's reduce= form, even "add".
+func scatter(t *Tensor, dim int, index, src *Tensor, inPlace bool, reduce []Reduction, byReduce bool) *Tensor {
 	name := "scatter"
 	if inPlace {
 		name = "scatter_"
@@ -217,6 +222,9 @@ func scatter(t *Tensor, dim int, index, src *Tensor, inPlace bool, reduce []Redu
 	r, err := op.Scatter(name, kop, t.view(), dim, index.view(), s, inPlace)
 	must(err)
 	grad := scatterGrad(kop, dim, index, src)
+	if byReduce {
+		grad = notImplementedAten("scatter")
+	}
 	if inPlace {
 		return endWrite(rec, "ScatterBackward0", t, []*Tensor{src}, grad)
 	}
@@ -263,30 +271,115 @@ func padTo(g *Tensor, sh []int) *Tensor {
 // ScatterAdd returns a copy of t with src added along dim at the positions
 // of index (duplicates add up).
 func ScatterAdd(t *Tensor, dim int, index, src *Tensor) *Tensor {
-	return scatter(t, dim, index, src, false, []Reduction{ReduceSum})
+	return scatter(t, dim, index, src, false, []Reduction{ReduceSum}, false)
 }
 
 // ScatterAddInPlace is [ScatterAdd] into t; it returns t.
 func (t *Tensor) ScatterAddInPlace(dim int, index, src *Tensor) *Tensor {
-	return scatter(t, dim, index, src, true, []Reduction{ReduceSum})
+	return scatter(t, dim, index, src, true, []Reduction{ReduceSum}, false)
 }
 
 // ScatterReduce returns a copy of t where each element that index targets
 // along dim becomes the reduction r of the src values sent to it, and of
 // its own value when includeSelf; the others keep theirs. ReduceMean
-// rounds down for integers; ReduceAmax and ReduceAmin propagate NaN.
+// rounds down for integers; ReduceAmax and ReduceAmin propagate NaN. Its
+// gradients are PyTorch's (scatterReduceGrad).
 func ScatterReduce(t *Tensor, dim int, index, src *Tensor, r Reduction, includeSelf bool) *Tensor {
-	return recordNew("ScatterReduceBackward0", []*Tensor{t, src},
-		newResult(op.ScatterReduce(t.view(), dim, index.view(), src.view(), op.ScatterReduceMode(r), includeSelf, false)),
-		notDifferentiable("scatter_reduce"))
+	res := newResult(op.ScatterReduce(t.view(), dim, index.view(), src.view(), op.ScatterReduceMode(r), includeSelf, false))
+	return recordNew("ScatterReduceBackward0", []*Tensor{t, src}, res, scatterReduceGrad(t, dim, index, src, r, includeSelf, res))
 }
 
 // ScatterReduceInPlace is [ScatterReduce] into t; it returns t.
 func (t *Tensor) ScatterReduceInPlace(dim int, index, src *Tensor, r Reduction, includeSelf bool) *Tensor {
 	rec := beginWrite("scatter_reduce_", t, src)
+	var old *Tensor
+	if rec && t.DType().IsFloat() {
+		old = t.Clone() // the backward reads t's values before the write
+	}
 	_, err := op.ScatterReduce(t.view(), dim, index.view(), src.view(), op.ScatterReduceMode(r), includeSelf, true)
 	must(err)
-	return endWrite(rec, "ScatterReduceBackward0", t, []*Tensor{src}, notDifferentiable("scatter_reduce"))
+	if old == nil {
+		return endWrite(rec, "ScatterReduceBackward0", t, []*Tensor{src}, nil)
+	}
+	return endWrite(rec, "ScatterReduceBackward0", t, []*Tensor{src}, scatterReduceGrad(old, dim, index, src, r, includeSelf, nil))
+}
+
+// scatterReduceGrad is PyTorch 1.13's scatter_reduce_backward: the
+// gradients of self and src of result = self.scatter_reduce(dim, index,
+// src, r, includeSelf), from g, the gradient of result.
+//
+//   - sum: g for self, g gathered at index for src;
+//   - prod: g·result/self and g·result/src, where a zero is replaced by 1
+//     in the divisor and in the product recomputed without it (a src that
+//     is the only zero sent to its element gets g times the product of
+//     the others);
+//   - mean: g divided by the number of values reduced into each element;
+//   - amax, amin: g split evenly between the values (of self and of src)
+//     equal to the result;
+//
+// and with includeSelf false the targeted elements of self get none. A
+// nil result (the in-place op, whose output is self's storage) is
+// recomputed from self and src, so that it is differentiable again.
+func scatterReduceGrad(self *Tensor, dim int, index, src *Tensor, r Reduction, includeSelf bool, result *Tensor) gradFn {
+	return func(n *node, g *Tensor) []*Tensor {
+		result := result
+		if result == nil && (r == ReduceProd || r == ReduceAmax || r == ReduceAmin) {
+			result = ScatterReduce(self, dim, index, src, r, includeSelf)
+		}
+		// the part of src that scatter reads: index's shape
+		s := src
+		if index.Dim() == src.Dim() && index.Dim() > 0 {
+			for d, k := range index.v.Shape {
+				s = s.Narrow(d, 0, k)
+			}
+		}
+		var gSelf, gSrc *Tensor
+		dt := self.DType()
+		switch r {
+		case ReduceSum:
+			gSelf, gSrc = g, g.Gather(dim, index)
+		case ReduceProd:
+			one := Scalar(1)
+			maskedSelf := MaskedFill(self, self.Eq(Scalar(0)), one)
+			gSelf = g.Mul(ScatterReduce(maskedSelf, dim, index, s, ReduceProd, includeSelf)).Div(maskedSelf)
+			srcZero := s.Eq(Scalar(0))
+			zeros := ZerosLike(self)
+			nZeros := ScatterAdd(zeros, dim, index, srcZero.To(dt)).Gather(dim, index)
+			single := srcZero.LogicalAnd(nZeros.Eq(Scalar(1)))
+			without := ScatterReduce(self, dim, index, MaskedFill(s, single, one), ReduceProd, includeSelf)
+			gSrc = Where(single, g.Mul(without).Gather(dim, index),
+				g.Mul(result).Gather(dim, index).Div(MaskedFill(s, srcZero, one)))
+		case ReduceMean:
+			cnt := ZerosLike(g)
+			if includeSelf {
+				cnt = OnesLike(g)
+			}
+			cnt = ScatterAdd(cnt, dim, index, OnesLike(s))
+			cnt = Where(cnt.Eq(Scalar(0)), Scalar(1), cnt)
+			gSelf = g.Div(cnt)
+			gSrc = g.Gather(dim, index).Div(cnt.Gather(dim, index))
+		case ReduceAmax, ReduceAmin:
+			value := result.Gather(dim, index)
+			selfIs := self.Eq(result).To(dt)
+			srcIs := s.Eq(value).To(dt)
+			shared := g.Div(ScatterAdd(selfIs, dim, index, srcIs))
+			gSelf = selfIs.Mul(shared)
+			gSrc = srcIs.Mul(shared.Gather(dim, index))
+		default:
+			panic(errs.New(errs.Value, "scatter_reduce", "reduce argument must be either sum, prod, mean, amax or amin"))
+		}
+		out := make([]*Tensor, 2)
+		if n.needs(0) {
+			if !includeSelf {
+				gSelf = Scatter(gSelf, dim, index, Scalar(0))
+			}
+			out[0] = gSelf
+		}
+		if n.needs(1) {
+			out[1] = padTo(gSrc, src.Shape())
+		}
+		return out
+	}
 }
 
 // alphaOf reads index_add's optional alpha (1 when absent).
@@ -391,7 +484,9 @@ func fillValue(name string, value *Tensor) op.Scalar {
 
 // MaskedFill returns t with value where the bool mask is true: t and mask
 // broadcast together (the result may be larger than t). value is a
-// [Scalar] or a 0-dim tensor, converted to t's dtype.
+// [Scalar] or a 0-dim tensor, converted to t's dtype. A mask of another
+// dtype holding only 0s and 1s is taken as bool, any other value being a
+// value error (Note [Masks of other dtypes] in package op).
 func MaskedFill(t, mask, value *Tensor) *Tensor {
 	return recordNew("MaskedFillBackward0", []*Tensor{t, value}, newResult(op.MaskedFill(t.view(), mask.view(), fillView(value), false)),
 		maskedFillGrad(mask))
@@ -401,6 +496,7 @@ func MaskedFill(t, mask, value *Tensor) *Tensor {
 // goes to the value.
 func maskedFillGrad(mask *Tensor) gradFn {
 	return func(n *node, g *Tensor) []*Tensor {
+		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
 		if n.needs(0) {
 			out[0] = MaskedFill(g, mask, zero(g))
@@ -419,6 +515,15 @@ func (t *Tensor) MaskedFillInPlace(mask, value *Tensor) *Tensor {
 	_, err := op.MaskedFill(t.view(), mask.view(), fillView(value), true)
 	must(err)
 	return endWrite(rec, "MaskedFillBackward0", t, []*Tensor{value}, maskedFillGrad(mask))
+}
+
+// boolOf returns a mask the op accepted (bool, or 0s and 1s of another
+// dtype: Note [Masks of other dtypes] in package op) as a bool tensor.
+func boolOf(mask *Tensor) *Tensor {
+	if mask.DType() == Bool {
+		return mask
+	}
+	return mask.To(Bool)
 }
 
 func fillView(value *Tensor) *raw.View {
@@ -442,12 +547,10 @@ func MaskedSelect(t, mask *Tensor) *Tensor {
 // MaskedScatter returns a copy of t (broadcast with the bool mask) whose
 // elements where mask is true receive source's elements in row-major
 // order. source has t's dtype and at least as many elements as the mask
-// selects (else a shape error).
+// selects (else a shape error). A mask of another dtype is taken as in
+// [MaskedFill].
 func MaskedScatter(t, mask, source *Tensor) *Tensor {
 	v, m := t.view(), mask.view()
-	if mask.DType() != Bool {
-		panic(errs.New(errs.DType, "masked_scatter", "masked_scatter_: expected BoolTensor for mask"))
-	}
 	sh, err := shape.Broadcast(v.Shape, m.Shape)
 	must(errs.WithOp(err, "masked_scatter"))
 	base := t.Expand(sh...).Contiguous()
@@ -464,6 +567,7 @@ func (t *Tensor) MaskedScatterInPlace(mask, source *Tensor) *Tensor {
 	_, err := op.MaskedScatter(t.view(), mask.view(), source.view())
 	must(err)
 	return endWrite(rec, "MaskedScatterBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
 		if n.needs(0) {
 			out[0] = MaskedFill(g, mask, zero(g))

@@ -19,11 +19,11 @@ import (
 // gradient read back at the positions it went to; sorts send each value's
 // gradient back to the position it came from (a scatter along the dim by
 // the indices). Index positions are captured, not saved: like PyTorch, a
-// later in-place change of an index tensor is not detected. Derivatives
-// PyTorch 1.13 has but goten does not yet (scatter with reduce,
-// scatter_reduce, kthvalue, median) record a node whose backward is
-// autograd's "not implemented" error, so that a gradient is never silently
-// dropped.
+// later in-place change of an index tensor is not detected. Where
+// PyTorch 1.13 has no derivative (scatter with reduce=, unique, bincount)
+// the op records a node whose backward is PyTorch's "not implemented"
+// error, so that a gradient is never silently dropped; histc's result,
+// as PyTorch's, does not require grad.
 
 // gradFn computes the gradients of a node's inputs from g, the gradient of
 // its output; n.needs(i) says which inputs want one.
@@ -75,6 +75,15 @@ func endWrite(rec bool, name string, t *Tensor, srcs []*Tensor, grad gradFn) *Te
 func notDifferentiable(name string) gradFn {
 	return func(*node, *Tensor) []*Tensor {
 		panic(errs.New(errs.Autograd, name, "the derivative for '%s' is not implemented.", name))
+	}
+}
+
+// notImplementedAten is the backward of an op that PyTorch 1.13 records
+// without a derivative formula (scatter with reduce=, bincount): its
+// error at backward.
+func notImplementedAten(name string) gradFn {
+	return func(*node, *Tensor) []*Tensor {
+		panic(errs.New(errs.Autograd, name, "derivative for aten::%s is not implemented", name))
 	}
 }
 

@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/shape"
 )
 
@@ -114,8 +116,27 @@ func broadcastable(name string, x, t *Tensor) {
 func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	opt := lossOptions("mse_loss", o)
 	broadcastable("mse_loss", x, t)
+	if x.DType() != t.DType() && recording(x, t) {
+		// PyTorch's forward promotes, its mse_loss_backward refuses
+		// operands of two dtypes: the error comes at backward
+		var r *Tensor
+		NoGrad(func() {
+			a, b := boolsAsNumbers(x, t)
+			r = reduceLoss(a.Sub(b).Square(), opt.Reduction)
+		})
+		return recordNew("MseLossBackward0", []*Tensor{x, t}, r, mixedDTypesGrad("mse_loss_backward", x, t))
+	}
 	x, t = boolsAsNumbers(x, t)
 	return reduceLoss(x.Sub(t).Square(), opt.Reduction)
+}
+
+// mixedDTypesGrad is the backward of a loss whose PyTorch backward runs
+// on a TensorIterator that wants one dtype: its error when the target's
+// dtype is not the input's.
+func mixedDTypesGrad(name string, x, t *Tensor) gradFn {
+	return func(*node, *Tensor) []*Tensor {
+		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", op.TorchName(t.DType()), op.TorchName(x.DType())))
+	}
 }
 
 // boolsAsNumbers returns x and t with a bool operand beside a number cast
@@ -190,11 +211,13 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 }
 
 // classTargets checks the class targets t of scores x ([N, C, d…] or
-// [C] with a 0-dim t): int64, of x's shape without the class dim, each
-// in [0, C) or the ignored class; a weight has length C.
-func classTargets(name string, x, t, weight *Tensor, ignore int) {
-	if t.DType() != Int64 {
-		panic(errs.New(errs.DType, name, "expected scalar type Long but found %s", t.DType()))
+// [C] with a 0-dim t): int64 (or uint8 where x has at most 2 dims, as
+// PyTorch's nll_loss kernel takes them, unlike its nll_loss2d), of x's
+// shape without the class dim, each in [0, C) or the ignored class; a
+// weight has length C and x's dtype. It returns t as int64.
+func classTargets(name string, x, t, weight *Tensor, ignore int) *Tensor {
+	if t.DType() != Int64 && (t.DType() != Uint8 || x.Dim() > 2) {
+		panic(errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType())))
 	}
 	if x.Dim() == 0 {
 		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
@@ -219,11 +242,18 @@ func classTargets(name string, x, t, weight *Tensor, ignore int) {
 	if weight != nil && (weight.Dim() != 1 || weight.Size(0) != c) {
 		panic(errs.New(errs.Shape, name, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %v", c, weight.Shape()))
 	}
+	if weight != nil && weight.DType() != x.DType() {
+		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(x.DType()), op.TorchName(weight.DType())))
+	}
 	for _, y := range t.Int64s() {
 		if y != int64(ignore) && (y < 0 || y >= int64(c)) {
 			panic(errs.New(errs.Index, name, "Target %d is out of bounds.", y))
 		}
 	}
+	if t.DType() != Int64 {
+		t = t.To(Int64)
+	}
+	return t
 }
 
 // classDim is the class dim of scores x: 1, or 0 for unbatched [C].
@@ -288,7 +318,7 @@ func weightedMean(sum, total *Tensor) *Tensor {
 func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "nll_loss"
 	opt := lossOptions(name, o)
-	classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
+	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
 	return nll(x, t, opt, 0)
 }
 
@@ -305,7 +335,7 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	if t.DType().IsFloat() && slices.Equal(t.v.Shape, x.v.Shape) {
 		return probCrossEntropy(x, t, opt)
 	}
-	classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
+	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
 	cd := classDim(x)
 	return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing)
 }
@@ -387,28 +417,120 @@ func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 // BinaryCrossEntropyWithLogits returns −w·(p·t·log σ(x) + (1 − t)·log(1 −
 // σ(x))) reduced as o says, σ the sigmoid, computed without overflow (w =
 // o.Weight broadcast to x; p = o.PosWeight broadcast along the last dim,
-// 1 by default). t has x's shape (else a shape error).
+// 1 by default). t has x's shape (else a shape error). As in PyTorch 1.13
+// (Note [bce_with_logits dtypes]), the loss has t's dtype, an integer t
+// is a dtype error, and the gradients are PyTorch's formulas; o.Weight
+// and o.PosWeight get none (an autograd error if asked for).
 func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "binary_cross_entropy_with_logits"
 	opt := lossOptions(name, o)
 	if !slices.Equal(x.v.Shape, t.v.Shape) {
 		panic(errs.New(errs.Shape, name, "Target size (%v) must be the same as input size (%v)", fmtShape(t), fmtShape(x)))
 	}
-	// PyTorch's formula: with m = max(−x, 0), log(1 + e^−x) = log(e^−m +
-	// e^(−x−m)) + m never overflows
-	one := Scalar(1)
-	m := x.Neg().Clamp(Scalar(0), nil)
-	softplus := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log().Add(m) // log(1 + e^−x)
-	l := one.Sub(t).Mul(x)
-	if opt.PosWeight != nil {
-		l = l.Add(opt.PosWeight.Sub(one).Mul(t).Add(one).Mul(softplus))
-	} else {
-		l = l.Add(softplus)
+	// Note [bce_with_logits dtypes]
+	//
+	// PyTorch 1.13 computes this loss with in-place ops on 1 − t, so the
+	// loss has t's dtype (an integer t cannot hold x·(1 − t): "result type
+	// Float can't be cast to the desired output type Byte"), each step
+	// rounded to it; with m = max(−x, 0), log(1 + e^−x) = log(e^−m +
+	// e^(−x−m)) + m never overflows. Its backward is not the derivative of
+	// these steps but BinaryCrossEntropyWithLogitsBackward0's formulas:
+	// (σ(x) − t)·g for x and −x·g for t (with pos_weight p: ((p·t + 1 − t)·σ(x)
+	// − p·t)·g and (log σ(−x) − p·log σ(x))·g), so an infinite p gives NaN.
+	var l *Tensor
+	NoGrad(func() {
+		one := Scalar(1)
+		m := x.Neg().Clamp(Scalar(0), nil)
+		logSum := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log() // x's dtype
+		omt := one.Sub(t)
+		if opt.PosWeight != nil {
+			lw := opt.PosWeight.Sub(one).Mul(t)
+			lw = inPlaceOf(name, lw, lw.Add(one))
+			lw = inPlaceOf(name, lw, lw.Mul(logSum.Add(m)))
+			l = inPlaceOf(name, omt, omt.Mul(x))
+			l = inPlaceOf(name, l, l.Add(lw))
+		} else {
+			l = inPlaceOf(name, omt, omt.Mul(x))
+			l = inPlaceOf(name, l, l.Add(m))
+			l = inPlaceOf(name, l, l.Add(logSum))
+		}
+		if opt.Weight != nil {
+			l = inPlaceOf(name, l, l.Mul(opt.Weight))
+		}
+		l = reduceLoss(l, opt.Reduction)
+	})
+	ins := []*Tensor{x, t}
+	for _, w := range []*Tensor{opt.Weight, opt.PosWeight} {
+		if w != nil {
+			ins = append(ins, w)
+		}
 	}
-	if opt.Weight != nil {
-		l = l.Mul(opt.Weight)
+	return recordNew("BinaryCrossEntropyWithLogitsBackward0", ins, l, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, len(ins))
+		for i := 2; i < len(ins); i++ {
+			if n.needs(i) {
+				arg := "weight"
+				if ins[i] == opt.PosWeight {
+					arg = "pos_weight"
+				}
+				panic(errs.New(errs.Autograd, name, "the derivative for '%s' is not implemented.", arg))
+			}
+		}
+		if opt.Reduction == ReduceLossMean {
+			g = g.Div(Scalar(float64(max(x.NumEl(), 1))))
+		}
+		if opt.Reduction != ReduceLossNone {
+			g = g.Expand(x.Shape()...)
+		}
+		if n.needs(0) {
+			var gx *Tensor
+			if p := opt.PosWeight; p != nil {
+				pt := p.Mul(t)
+				gx = pt.Add(Scalar(1)).Sub(t).Mul(x.Sigmoid()).Sub(pt).Mul(g)
+			} else {
+				gx = x.Sigmoid().Sub(t).Mul(g)
+			}
+			if opt.Weight != nil {
+				gx = gx.Mul(opt.Weight)
+			}
+			out[0] = gx
+		}
+		if n.needs(1) {
+			var gt *Tensor
+			if p := opt.PosWeight; p != nil {
+				gt = logSigmoid(x.Neg()).Sub(logSigmoid(x).Mul(p)).Mul(g)
+			} else {
+				gt = x.Neg().Mul(g)
+			}
+			if opt.Weight != nil {
+				gt = gt.Mul(opt.Weight)
+			}
+			out[1] = gt
+		}
+		return out
+	})
+}
+
+// logSigmoid is log σ(z) = min(z, 0) − log1p(e^−|z|), which neither
+// overflows nor loses the small values (PyTorch's log_sigmoid kernel).
+func logSigmoid(z *Tensor) *Tensor {
+	return z.Clamp(nil, Scalar(0)).Sub(z.Abs().Neg().Exp().Log1p())
+}
+
+// inPlaceOf is the rule of PyTorch's in-place a.op_(b) whose
+// out-of-place result is r: r cast to a's dtype, a dtype error where
+// torch.can_cast refuses the cast, a shape error where r is larger.
+func inPlaceOf(name string, a, r *Tensor) *Tensor {
+	if !slices.Equal(r.v.Shape, a.v.Shape) { // an in-place op cannot grow a
+		panic(errs.New(errs.Shape, name, "output with shape %v doesn't match the broadcast shape %v", a.Shape(), r.Shape()))
 	}
-	return reduceLoss(l, opt.Reduction)
+	if r.DType() == a.DType() {
+		return r
+	}
+	if !dtype.CanCast(r.DType(), a.DType()) {
+		panic(errs.New(errs.DType, name, "result type %s can't be cast to the desired output type %s", op.TorchName(r.DType()), op.TorchName(a.DType())))
+	}
+	return r.To(a.DType())
 }
 
 // KLDiv returns the Kullback–Leibler divergence loss of log-probabilities

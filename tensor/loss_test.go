@@ -49,6 +49,10 @@ func TestLossGradients(t *testing.T) {
 			}},
 		{"binary_cross_entropy_with_logits", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, domain{0, 1}, 2, 3)} },
 			func(x, y *Tensor) *Tensor { return BinaryCrossEntropyWithLogits(x, y, LossOptions{PosWeight: weight}) }},
+		{"binary_cross_entropy_with_logits-weight-sum", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, domain{0, 1}, 2, 3)} },
+			func(x, y *Tensor) *Tensor {
+				return BinaryCrossEntropyWithLogits(x, y, LossOptions{Weight: weight, Reduction: ReduceLossSum})
+			}},
 		{"kl_div", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, positive, 2, 3)} },
 			func(x, y *Tensor) *Tensor { return KLDiv(x, y, LossOptions{Reduction: ReduceLossBatchMean}) }},
 		{"kl_div-log_target", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, anywhere, 2, 3)} },

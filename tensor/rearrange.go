@@ -4,6 +4,7 @@ import (
 	"slices"
 
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/shape"
 )
 
@@ -343,6 +344,24 @@ func (t *Tensor) RepeatInterleave(repeats []int64, dim ...int) *Tensor {
 	return x.IndexSelect(d, onDeviceOf(x, idx))
 }
 
+// RepeatInterleaveBy is [Tensor.RepeatInterleave] with the counts in a
+// tensor (0-dim or 1-D, int32 or int64 as PyTorch's kernel takes them:
+// another dtype is a dtype error, after the check of the count's length).
+func (t *Tensor) RepeatInterleaveBy(repeats *Tensor, dim ...int) *Tensor {
+	const name = "repeat_interleave"
+	if repeats.Dim() > 1 {
+		panic(errs.New(errs.Value, name, "repeats must be 0-dim or 1-dim tensor"))
+	}
+	reps := repeats.Int64s()
+	if d := repeats.DType(); d != Int32 && d != Int64 {
+		if len(reps) != 1 {
+			t.RepeatInterleave(reps, dim...) // its shape error, if any
+		}
+		panic(errs.New(errs.DType, name, "\"repeat_interleave_cpu\" not implemented for '%s'", op.TorchName(d)))
+	}
+	return t.RepeatInterleave(reps, dim...)
+}
+
 // interleaveIndex returns i repeated repeats[i] times, as int64.
 func interleaveIndex(repeats []int64) (*Tensor, error) {
 	var idx []int64
@@ -361,6 +380,9 @@ func interleaveIndex(repeats []int64) (*Tensor, error) {
 // counts, none negative: else a value error), PyTorch's
 // repeat_interleave(repeats).
 func RepeatInterleaveCounts(counts *Tensor) *Tensor {
+	if d := counts.DType(); d != Int32 && d != Int64 {
+		panic(errs.New(errs.DType, "repeat_interleave", "\"repeat_interleave_cpu\" not implemented for '%s'", op.TorchName(d)))
+	}
 	idx, err := interleaveIndex(counts.Int64s())
 	must(err)
 	return onDeviceOf(counts, idx)
@@ -394,7 +416,12 @@ func (t *Tensor) Pad(pads []int, mode PadMode, value float64) *Tensor {
 	switch mode {
 	case "", PadConstant:
 		return padConstant(t, pads, value)
-	case PadReflect, PadReplicate, PadCircular:
+	case PadReplicate:
+		if d := t.DType(); d != Float32 && d != Float64 {
+			// PyTorch's replication_pad kernels are for float and double
+			panic(errs.New(errs.DType, name, "\"replication_pad%dd_cpu\" not implemented for '%s'", len(pads)/2, op.TorchName(d)))
+		}
+	case PadReflect, PadCircular:
 	default:
 		panic(errs.New(errs.Value, name, "Unrecognised padding mode %s", mode))
 	}
@@ -507,7 +534,8 @@ func Outer(a, b *Tensor) *Tensor {
 }
 
 // Kron returns the Kronecker product of a and b (ranks equalized with
-// leading 1s), with mul's type promotion.
+// leading 1s), with mul's type promotion. Like PyTorch's, it views its
+// product flat, so a product laid out as a permuted input is a view error.
 func Kron(a, b *Tensor) *Tensor {
 	n := max(a.Dim(), b.Dim())
 	as := append(slices.Repeat([]int{1}, n-a.Dim()), a.v.Shape...)
@@ -518,7 +546,9 @@ func Kron(a, b *Tensor) *Tensor {
 		bi = append(bi, 1, bs[d])
 		out[d] = as[d] * bs[d]
 	}
-	return a.Reshape(ai...).Mul(b.Reshape(bi...)).Reshape(out...)
+	// views, as PyTorch's _unsafe_view: a product laid out as a permuted
+	// input (the iterator keeps its order) cannot be viewed flat, a view error
+	return a.View(ai...).Mul(b.View(bi...)).View(out...)
 }
 
 // Cross returns the cross product of the 3-vectors along dim of a and b

@@ -54,7 +54,9 @@ func TestRearrangeGradients(t *testing.T) {
 	addOne("einsum-sum", func(x *Tensor) *Tensor { return Einsum("i...j->j", x) }, 3, 2, 4)
 	addTwo("einsum-matmul", func(a, b *Tensor) *Tensor { return Einsum("bij,bjk->bik", a, b) }, []int{2, 3, 4}, []int{2, 4, 5})
 	addTwo("einsum-broadcast", func(a, b *Tensor) *Tensor { return Einsum("ij,kj->ik", a, b) }, []int{3, 1}, []int{2, 4})
-	addTwo("kron", Kron, []int{2, 3}, []int{2, 1, 2})
+	// kron views its product, so (as in PyTorch) not of a permuted input
+	cases = append(cases, check{"kron", func() []*Tensor { return []*Tensor{draw(g, anywhere, 2, 3), draw(g, anywhere, 2, 1, 2)} },
+		func(x []*Tensor) []*Tensor { return []*Tensor{Kron(x[0], x[1])} }})
 	addTwo("cross", func(a, b *Tensor) *Tensor { return Cross(a, b, 1) }, []int{2, 3}, []int{2, 3})
 	addTwo("outer", Outer, []int{3}, []int{4})
 	addTwo("cartesian_prod", func(a, b *Tensor) *Tensor { return CartesianProd(a, b) }, []int{3}, []int{2})

@@ -1,6 +1,8 @@
 package tensor
 
 import (
+	"math"
+
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 )
@@ -47,8 +49,10 @@ func TopK(t *Tensor, k, dim int, largest bool) (values, indices *Tensor) {
 }
 
 // KthValue returns the k-th smallest element of t along dim (k from 1)
-// and its index, dim kept with size 1 when keepdim. k outside [1,
-// size(dim)] is an index error.
+// and its index, dim kept with size 1 when keepdim. Of several equal
+// elements, the index is the one PyTorch 1.13's selection returns (Note
+// [kthvalue's tie order] in package kernel). k outside [1, size(dim)] is
+// an index error.
 func KthValue(t *Tensor, k, dim int, keepdim bool) (values, indices *Tensor) {
 	v, i, err := op.KthValue(t.view(), k, dim, keepdim)
 	must(err)
@@ -59,7 +63,24 @@ func KthValue(t *Tensor, k, dim int, keepdim bool) (values, indices *Tensor) {
 // ⌊(n-1)/2⌋ of the sorted values) as a 0-dim tensor: NaN if an element is
 // NaN, or for a float t without elements.
 func Median(t *Tensor) *Tensor {
-	return recordNew("MedianBackward0", []*Tensor{t}, newResult(op.MedianAll(t.view(), false)), notDifferentiable("median"))
+	r := newResult(op.MedianAll(t.view(), false))
+	return recordNew("MedianBackward0", []*Tensor{t}, r, evenlyDistributed(t, r))
+}
+
+// evenlyDistributed is the backward of a median of all of t whose value
+// is r: PyTorch's evenly_distribute_backward, g split evenly between the
+// elements equal to r (the NaNs when r is NaN).
+func evenlyDistributed(t, r *Tensor) gradFn {
+	return func(_ *node, g *Tensor) []*Tensor {
+		var mask *Tensor
+		if math.IsNaN(r.Item()) {
+			mask = t.IsNan()
+		} else {
+			mask = t.Eq(r)
+		}
+		share := g.Div(mask.To(g.DType()).Sum())
+		return []*Tensor{Where(mask, share, Scalar(0)).To(t.DType())}
+	}
 }
 
 // MedianDim returns the lower median of t along dim and its index (a row
@@ -73,7 +94,8 @@ func MedianDim(t *Tensor, dim int, keepdim bool) (values, indices *Tensor) {
 
 // NanMedian is [Median] of the elements that are not NaN (NaN if all are).
 func NanMedian(t *Tensor) *Tensor {
-	return recordNew("NanmedianBackward0", []*Tensor{t}, newResult(op.MedianAll(t.view(), true)), notDifferentiable("nanmedian"))
+	r := newResult(op.MedianAll(t.view(), true))
+	return recordNew("NanmedianBackward0", []*Tensor{t}, r, evenlyDistributed(t, r))
 }
 
 // NanMedianDim is [MedianDim] of the elements that are not NaN.
@@ -136,15 +158,16 @@ func SearchSorted(seq, values *Tensor, o ...SearchOptions) *Tensor {
 // float32 weights, else float64. A negative element is a value error, a
 // float t a dtype error.
 func Bincount(t, weights *Tensor, minlength int) *Tensor {
-	return recordNew("BincountBackward0", []*Tensor{weights}, newResult(op.Bincount(t.view(), weights.view(), minlength)), notDifferentiable("bincount"))
+	return recordNew("BincountBackward0", []*Tensor{weights}, newResult(op.Bincount(t.view(), weights.view(), minlength)), notImplementedAten("bincount"))
 }
 
 // Histc returns a histogram of the float t's elements in bins equal bins
 // over [lo, hi], of t's dtype: x counts in bin ⌊(x-lo)·bins/(hi-lo)⌋, hi
 // in the last bin; elements outside [lo, hi] (and NaN) are left out. lo =
-// hi uses t's smallest and largest elements instead.
+// hi uses t's smallest and largest elements instead. As in PyTorch 1.13,
+// the result does not require grad.
 func Histc(t *Tensor, bins int, lo, hi float64) *Tensor {
-	return recordNew("HistcBackward0", []*Tensor{t}, newResult(op.Histc(t.view(), bins, lo, hi)), notDifferentiable("histc"))
+	return newResult(op.Histc(t.view(), bins, lo, hi))
 }
 
 // recordSelected records values, taken along dim of t at indices (dim

@@ -219,12 +219,17 @@ func (c *sortCall) row(s *sortScratch, p [3]unsafe.Pointer) {
 		s.keys[t] = c.key(unsafe.Add(in, t*sin)) ^ flip
 		s.pos[t] = int32(t)
 	}
+	if c.op == optable.KthValue { // PyTorch's selection: Note [kthvalue's tie order]
+		keys, pos := s.keys[:c.n], s.pos[:c.n]
+		kernel.QuickSelect(c.n, c.args.K-1, func(i, j int) bool { return keys[i] > keys[j] },
+			func(i, j int) { keys[i], keys[j], pos[i], pos[j] = keys[j], keys[i], pos[j], pos[i] })
+		c.write(p, pos[c.args.K-1:c.args.K])
+		return
+	}
 	keys, pos := s.radixSort()
 	switch c.op {
 	case optable.SortOp, optable.TopK:
 		c.write(p, pos[:c.m])
-	case optable.KthValue:
-		c.write(p, pos[c.args.K-1:c.args.K])
 	case optable.Median, optable.NanMedian:
 		nums := c.n
 		for c.hasNaN && nums > 0 && keys[nums-1] == c.nan {

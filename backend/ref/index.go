@@ -314,6 +314,13 @@ func (*Backend) Sort(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 				failed = errs.New(errs.Index, op.Name, "selected number k out of range")
 				return
 			}
+			// PyTorch's selection on the row in its own order, not the
+			// sort's (Note [kthvalue's tie order])
+			for t := range row {
+				row[t] = item{load(rowAt(p, nout, idx, dim, t), d), int64(t)}
+			}
+			kernel.QuickSelect(n, args.K-1, func(i, j int) bool { return less(row[j].v, row[i].v, d) },
+				func(i, j int) { row[i], row[j] = row[j], row[i] })
 			pick = row[args.K-1 : args.K]
 		case optable.Median, optable.NanMedian:
 			if n == 0 {

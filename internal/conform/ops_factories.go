@@ -108,7 +108,9 @@ func opArange(c *call) result {
 	allInt := true
 	fs := make([]float64, len(vs))
 	for i, v := range vs {
-		if _, ok := v.sc.(int64); !ok {
+		switch v.sc.(type) {
+		case int64, bool: // PyTorch infers int64 from a bool bound too
+		default:
 			allInt = false
 		}
 		fs[i] = v.float()
@@ -167,19 +169,14 @@ func opRepeatInterleave(c *call) result {
 	if !ok {
 		return one(tensor.RepeatInterleaveCounts(a.t))
 	}
-	var reps []int64
-	if r.kind == argInt {
-		reps = []int64{int64(r.i)}
-	} else {
-		reps = r.t.Int64s()
-		if r.t.Dim() > 1 {
-			panic(c.missing("repeats of more than 1 dim"))
-		}
-	}
+	var dims []int
 	if d, ok := c.optInt(2, "dim"); ok {
-		return one(a.t.RepeatInterleave(reps, d))
+		dims = []int{d}
 	}
-	return one(a.t.RepeatInterleave(reps))
+	if r.kind == argInt {
+		return one(a.t.RepeatInterleave([]int64{int64(r.i)}, dims...))
+	}
+	return one(a.t.RepeatInterleaveBy(r.t, dims...))
 }
 
 func opPad(c *call) result {
