@@ -217,3 +217,66 @@ func BenchmarkIndexAddDim0(b *testing.B) {
 		})
 	}
 }
+
+// TestTopKThresholds compares float32 topk (Note [Top-k thresholds]) with
+// the first k of a stable sort of the same rows, values and positions bit
+// for bit: rows with NaNs, both zeros, ties and infinities, largest and
+// smallest, k around the fast path's edges, contiguous and strided.
+func TestTopKThresholds(t *testing.T) {
+	specials := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), 7.875, -7.875}
+	for _, n := range []int{8, 31, 64, 129, 1000} {
+		for _, k := range []int{1, 2, 3, 8, 16, 64} {
+			if k > n {
+				continue
+			}
+			for _, strided := range []bool{false, true} {
+				for _, nans := range []int{0, 1, 3} {
+					v := patternView(dtype.Float32, 13, strided, 3, n)
+					for i := range 3 * n {
+						switch {
+						case nans > 0 && (7*i+nans)%(n/2+3) == 0:
+							setElem(v, i, math.NaN())
+						case (5*i)%97 < len(specials):
+							setElem(v, i, specials[(5*i)%97])
+						}
+					}
+					for _, largest := range []bool{true, false} {
+						name := fmt.Sprintf("n=%d/k=%d/strided=%v/nans=%d/largest=%v", n, k, strided, nans, largest)
+						vals, idx, err := op.TopK(v, k, 1, largest)
+						if err != nil {
+							t.Fatal(err)
+						}
+						sv, si, err := op.Sort(v, 1, largest)
+						if err != nil {
+							t.Fatal(err)
+						}
+						wv, wi := bits(sv), bits(si)
+						gv, gi := bits(vals), bits(idx)
+						for r := range 3 {
+							sameBits(t, name+"/values", gv[r*k:(r+1)*k], wv[r*n:r*n+k])
+							sameBits(t, name+"/indices", gi[r*k:(r+1)*k], wi[r*n:r*n+k])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// BenchmarkTopKDim1 is the bench workload topk_dim1: the 16 largest of
+// each row of a 4096×4096 float32.
+func BenchmarkTopKDim1(b *testing.B) {
+	m := patternView(dtype.Float32, 13, false, 4096, 4096)
+	for _, procs := range []int{1, 2} {
+		b.Run(fmt.Sprintf("procs=%d", procs), func(b *testing.B) {
+			withProcs(procs, 0, func() {
+				b.SetBytes(4 * 4096 * 4096)
+				benchCPU(b, func() {
+					if _, _, err := op.TopK(m, 16, 1, true); err != nil {
+						b.Fatal(err)
+					}
+				})
+			})
+		})
+	}
+}
