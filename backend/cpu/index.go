@@ -1,12 +1,15 @@
 package cpu
 
 import (
+	"math"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/internal/parallel"
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/optable"
@@ -64,6 +67,26 @@ type combiner struct {
 	dt, lt   dtype.DType
 	toLoop   castFn // dt → lt (nil: dt is the loop dtype)
 	fromLoop castFn
+	// addRow, when set, is the Combine add's contiguous row for float32 or
+	// float64, called without the loop's layout switches (Note [Put
+	// partitions]); the loop would call the same vec primitive.
+	addRow func(dst, src unsafe.Pointer, n int)
+}
+
+// addRowOf returns the contiguous row of add with the given alpha as addVec
+// runs it: dst = dst + src when alpha (in T) is 1, else vec's axpy.
+func addRowOf[T float](v *arith[T], alphaF float64) func(dst, src unsafe.Pointer, n int) {
+	alpha := T(alphaF)
+	if alpha == 1 {
+		return func(dst, src unsafe.Pointer, n int) {
+			d := unsafe.Slice((*T)(dst), n)
+			v.add(d, d, unsafe.Slice((*T)(src), n))
+		}
+	}
+	return func(dst, src unsafe.Pointer, n int) {
+		d := unsafe.Slice((*T)(dst), n)
+		v.axpy(d, d, unsafe.Slice((*T)(src), n), alpha)
+	}
 }
 
 func newCombiner(op *optable.Op, dt dtype.DType, args *kernel.Args) (*combiner, error) {
@@ -80,11 +103,24 @@ func newCombiner(op *optable.Op, dt dtype.DType, args *kernel.Args) (*combiner, 
 	if lt != dt {
 		cb.toLoop, cb.fromLoop = casts[dt][lt], casts[lt][dt]
 	}
+	if c == optable.Add && lt == dt && args != nil {
+		// what pointwiseLoops[Add] (simdAddF32, simdAddF64: addVec) runs
+		switch dt {
+		case dtype.Float32:
+			cb.addRow = addRowOf(&vecF32, args.AlphaF)
+		case dtype.Float64:
+			cb.addRow = addRowOf(&vecF64, args.AlphaF)
+		}
+	}
 	return cb, nil
 }
 
 // row combines n elements: dst at byte stride ds, src at ss.
 func (c *combiner) row(dst, src unsafe.Pointer, ds, ss, n int) {
+	if c.addRow != nil && ds == c.dt.Size() && ss == ds {
+		c.addRow(dst, src, n)
+		return
+	}
 	if c.toLoop == nil {
 		c.fn([4]unsafe.Pointer{dst, dst, src}, [4]int{ds, ds, ss}, n, c.args)
 		return
@@ -196,7 +232,34 @@ func (c *indexCall) check(offs, strides []int, n0, n1 int) {
 
 // loop is the Loop2D that moves (or combines) the elements of its range.
 func (c *indexCall) loop(offs, strides []int, n0, n1 int) {
+	c.part(offs, strides, n0, n1, math.MinInt64, math.MaxInt64)
+}
+
+// putPart is one worker's share of a put whose writes collide (Note [Put
+// partitions]): the elements whose first index lies in [lo, hi).
+type putPart struct {
+	c      *indexCall
+	lo, hi int64
+}
+
+func (q *putPart) loop(offs, strides []int, n0, n1 int) { q.c.part(offs, strides, n0, n1, q.lo, q.hi) }
+
+// first returns the first index at row offsets offs (plus i·s0), wrapped
+// to [0, size): the put's indices are checked before it writes.
+func (c *indexCall) first(offs, strides []int, i int) int64 {
+	v := *(*int64)(unsafe.Add(c.base[2], offs[2]+i*strides[2]))
+	if v < 0 {
+		v += int64(c.sizes[0])
+	}
+	return v
+}
+
+// part moves (or combines) the elements of its range whose first index
+// lies in [lo, hi); reads, and puts without partitions, pass the whole
+// int64 range.
+func (c *indexCall) part(offs, strides []int, n0, n1 int, lo, hi int64) {
 	nops := c.nidx + 2
+	all := lo == math.MinInt64 && hi == math.MaxInt64
 	constant := true // every index has stride 0 along the rows
 	for k := 0; k < c.nidx; k++ {
 		if strides[2+k] != 0 {
@@ -218,6 +281,11 @@ func (c *indexCall) loop(offs, strides []int, n0, n1 int) {
 		}
 		out, in := unsafe.Add(c.base[0], row[0]), unsafe.Add(c.base[1], row[1])
 		if constant {
+			if !all {
+				if v := c.first(row, strides, 0); v < lo || v >= hi {
+					continue
+				}
+			}
 			d, ok := c.delta(row, strides, 0)
 			if !ok {
 				return
@@ -233,6 +301,11 @@ func (c *indexCall) loop(offs, strides []int, n0, n1 int) {
 			continue
 		}
 		for i := 0; i < n0; i++ {
+			if !all {
+				if v := c.first(row, strides, i); v < lo || v >= hi {
+					continue
+				}
+			}
 			d, ok := c.delta(row, strides, i)
 			if !ok {
 				return
@@ -283,8 +356,72 @@ func (*Backend) Index(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			return err
 		}
 	}
+	if op.Put && nidx > 0 && p.NumEl() >= 2*iter.GrainSize && collides(p) {
+		// Note [Put partitions]
+		size := int64(c.sizes[0])
+		nw := int64(min(runtime.GOMAXPROCS(0), maxPutParts))
+		if putParts > 0 {
+			nw = int64(putParts)
+		}
+		nw = min(nw, size)
+		if nw >= 2 {
+			parallel.For(int(nw), 1, func(b, e int) {
+				for w := int64(b); w < int64(e); w++ {
+					q := &putPart{c: c, lo: size * w / nw, hi: size * (w + 1) / nw}
+					p.SerialForEach(q.loop, 0, p.NumEl())
+				}
+			})
+			return c.errs.get()
+		}
+	}
 	p.ForEach(c.loop)
 	return c.errs.get()
+}
+
+// maxPutParts bounds the workers of a partitioned put: each walks every
+// index, and the hardware prefetchers stream the source rows it skips too
+// (two partitions cost 1.45× the CPU time of one on index_add_dim0), so
+// many partitions would multiply that traffic.
+const maxPutParts = 8
+
+// putParts, when positive, is the number of partitions of a put instead of
+// GOMAXPROCS: the tests' way to run many partitions on few cores.
+var putParts int
+
+// Note [Put partitions]
+//
+// A put's plan has the destination restrided with stride 0 along the
+// indexed dims, so ForEach, which never splits where two chunks could write
+// one element, runs it on one goroutine (index_add over dim 0: 2^18 rows of
+// 64 floats into 65536). The put is still parallel by destination: each of
+// W workers walks the whole plan in plan order but moves only the elements
+// whose first index (wrapped) lies in its share [size·w/W, size·(w+1)/W) of
+// that dim. Two elements that write one destination element have the same
+// indices, so they fall to the same worker, which meets them in the serial
+// order: every destination element sees the same updates in the same order
+// as on one goroutine, and the result (accumulated floats, or the last of
+// duplicate plain writes) does not depend on W, which may therefore follow
+// GOMAXPROCS. Each worker rereads the index operands (8 bytes per row of
+// the index_add above) and skips what is not its own; a skewed index only
+// makes one worker do the serial work. The indices are all checked before
+// (Note [Index kernels]), so the skipped rows hide no error.
+//
+// Rows of that index_add are short (64 floats), so the call chain of the
+// Combine's generated loop (addVec, vecBinary, binaryLayout: layout
+// switches around vec.AddF32) cost more than the add itself; a float32 or
+// float64 add with contiguous rows calls the same vec primitive directly
+// (combiner.addRow), so its results are the loop's bit for bit.
+
+// collides reports whether ForEach would run the whole plan on one
+// goroutine because its outermost dim of size above 1 has output stride 0.
+func collides(p *iter.Plan) bool {
+	sh, st := p.Shape(), p.Operand(0).Strides
+	for d := len(sh) - 1; d >= 0; d-- {
+		if sh[d] > 1 {
+			return st[d] == 0
+		}
+	}
+	return false
 }
 
 // gatherCall is the state of one Gather call.
@@ -300,7 +437,17 @@ type gatherCall struct {
 	errs     firstErr
 	es       int
 	checkRow bool
+	// touchSelf: read each self row in line order before gathering from
+	// it (Note [Gather rows])
+	touchSelf bool
 }
+
+// touchSink keeps the touches' loads alive.
+var touchSink atomic.Uint32
+
+// gatherFast enables the paths of Note [Gather rows]; the package's
+// benchmarks turn it off to time the plain row loop beside them.
+var gatherFast = true
 
 func (c *gatherCall) fail(j int64) {
 	c.errs.set(errs.New(errs.Index, c.op.Name, "index %d is out of bounds for dimension %d with size %d", j, c.dim, c.size))
@@ -341,6 +488,9 @@ func (c *gatherCall) loop(offs, strides []int, n0, n1 int) {
 // row moves or combines one row.
 func (c *gatherCall) row(p [3]unsafe.Pointer) {
 	if !c.op.Put {
+		if c.touchSelf {
+			touchSink.Add(uint32(touch(p[2], 0, 1, c.size*c.es)))
+		}
 		switch c.es {
 		case 1:
 			gatherRow[uint8](c, p[0], p[1], p[2])
@@ -364,10 +514,42 @@ func (c *gatherCall) row(p [3]unsafe.Pointer) {
 	}
 }
 
+// Note [Gather rows]
+//
+// A gather row (out[t] = self[index[t]] along the dim) reads self at
+// positions no prefetcher can guess: gather_dim1 (4096 rows, 512 indices
+// into each 16 KiB row of self) touches most lines of every row, each
+// first met at a random place, so each line cost a miss in the order the
+// indices asked for it. When the row's indices are at least one per cache
+// line of the self row (n·64 ≥ row bytes), self is contiguous along the dim
+// and the row is at least 4 KiB, the row is first touched in line order (a
+// byte of each line, as the tiles of Note [Tiles for crossed operands] do):
+// the stream prefetcher then brings the row at memory speed and the
+// gather finds it in L1/L2. Rows whose output, index and self are all
+// contiguous along the dim run a slice loop (one compare per element, no
+// stride products). The CPU time of gather_dim1 fell from 4–8 ms to
+// 2.7–3.4 ms in one process on a loaded machine; interleaving the touches
+// of the next row with the gather of this one was slower than touching
+// first.
+
 // gatherRow is Gather's row for elements of type W.
 func gatherRow[W uint8 | uint16 | uint32 | uint64](c *gatherCall, out, index, self unsafe.Pointer) {
 	size := int64(c.size)
 	so, si, ss := c.st[0], c.st[1], c.st[2]
+	if es := int(unsafe.Sizeof(W(0))); so == es && si == 8 && ss == es && gatherFast {
+		o := unsafe.Slice((*W)(out), c.n)
+		ix := unsafe.Slice((*int64)(index), c.n)
+		sv := unsafe.Slice((*W)(self), c.size)
+		o = o[:len(ix)]
+		for t, j := range ix {
+			if uint64(j) >= uint64(len(sv)) {
+				c.fail(j)
+				return
+			}
+			o[t] = sv[j]
+		}
+		return
+	}
 	for t := 0; t < c.n; t++ {
 		j := *(*int64)(unsafe.Add(index, t*si))
 		if uint64(j) >= uint64(size) {
@@ -413,6 +595,7 @@ func (*Backend) Gather(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if p.NumEl() == 0 || c.n == 0 {
 		return nil
 	}
+	c.touchSelf = gatherFast && !op.Put && c.st[0] == c.es && c.st[1] == 8 && c.st[2] == c.es && c.n*64 >= c.size*c.es && c.size*c.es >= 4096
 	grain := max(1, iter.GrainSize/c.n)
 	if op.Put {
 		p.ForEachGrain(c.check, grain)

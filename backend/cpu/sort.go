@@ -266,15 +266,7 @@ func (c *sortCall) topK(s *sortScratch, p [3]unsafe.Pointer, flip uint64) {
 	}
 	got := 0
 	if c.f32 {
-		// the float32 rows read their keys inline: most elements are
-		// rejected by one compare, which a call per element would dominate
-		for t := 0; t < c.n; t++ {
-			key := f32Key(*(*uint32)(unsafe.Add(in, t*sin))) ^ flip
-			if got == k && key >= keys[k-1] {
-				continue
-			}
-			got = insertTop(keys, pos, got, k, key, t)
-		}
+		topKF32(keys, pos, k, c.n, in, sin, flip)
 		c.write(p, pos[:k])
 		return
 	}
@@ -286,6 +278,53 @@ func (c *sortCall) topK(s *sortScratch, p [3]unsafe.Pointer, flip uint64) {
 		got = insertTop(keys, pos, got, k, key, t)
 	}
 	c.write(p, pos[:k])
+}
+
+// Note [Top-k thresholds]
+//
+// Once a float32 row has k candidates, an element is kept only if its key
+// beats the k-th best key. While that key is not NaN's, the test is one
+// float compare with the k-th best value th: for the largest k the element
+// is rejected iff x <= th (false for a NaN x, which does go in), for the
+// smallest k iff !(x < th) (true for a NaN x, the largest key); -0 and +0
+// compare equal as their keys do. Runs of rejected elements are skipped
+// four compares at a time without computing keys; the first element not
+// rejected goes through the key path, so the kept pairs and their order
+// are those of the key loop.
+
+// topKF32 fills keys and pos with the k best pairs of the float32 row of n
+// elements at in (byte stride sin), keys complemented by flip.
+func topKF32(keys []uint64, pos []int32, k, n int, in unsafe.Pointer, sin int, flip uint64) {
+	at := func(t int) float32 { return *(*float32)(unsafe.Add(in, t*sin)) }
+	got := 0
+	for t := 0; t < n; t++ {
+		if got == k && keys[k-1]^flip != math.MaxUint32 {
+			th := at(int(pos[k-1]))
+			if flip != 0 {
+				for t+4 <= n && at(t) <= th && at(t+1) <= th && at(t+2) <= th && at(t+3) <= th {
+					t += 4
+				}
+				for t < n && at(t) <= th {
+					t++
+				}
+			} else {
+				for t+4 <= n && !(at(t) < th) && !(at(t+1) < th) && !(at(t+2) < th) && !(at(t+3) < th) {
+					t += 4
+				}
+				for t < n && !(at(t) < th) {
+					t++
+				}
+			}
+			if t == n {
+				break
+			}
+		}
+		key := f32Key(*(*uint32)(unsafe.Add(in, t*sin))) ^ flip
+		if got == k && key >= keys[k-1] {
+			continue
+		}
+		got = insertTop(keys, pos, got, k, key, t)
+	}
 }
 
 // insertTop inserts (key, t) into the got ≤ k best pairs, sorted by key,
