@@ -427,7 +427,7 @@ func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
 				}
 				s.scanRow(q, carry)
 			} else {
-				if rowBufs == nil {
+				if rowBufs == nil && !s.direct {
 					rowBufs = [][]uint64{make([]uint64, (s.n*s.es+7)/8), make([]uint64, (s.n*s.es+7)/8)}
 				}
 				s.rowOp(q, rowBufs)
