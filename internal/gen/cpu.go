@@ -301,8 +301,12 @@ func cpuFolds() []byte {
 					cols = name
 				}
 			}
-			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s[%s], cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
-				foldName("scanInit", op, i), goType(d), foldName("scanRow", op, i), goType(d), cols)
+			row := fmt.Sprintf("%s[%s]", foldName("scanRow", op, i), goType(d))
+			if _, ok := f.CPU["row"][d]; ok || f.CPU["row"][dtype.Invalid] != "" {
+				row = cpuPiece("row", op, i, d) // a hand-written scan of contiguous elements
+			}
+			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s, cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
+				foldName("scanInit", op, i), goType(d), row, cols)
 		}
 		w.WriteString("}\n")
 	}
