@@ -45,7 +45,7 @@ var (
 		Op{Grad: []string{"scanIndexGrad(c, g, x, indices)"}, Outputs: 2}, runningArg("Highest", "<=", "<=", "!$v || $s.V")...)
 	LogCumSumExp = scan("logcumsumexp", "LogCumSumExp", "the running log Σe^x along the dim", Op{Grad: []string{"logCumSumExpGrad(c, g, x, result)"}, NeedsFloat: "logcumsumexp_out_{dev}"},
 		Fold{Types: Floats, State: "float64", Init: "$s = math.Inf(-1)", Acc: "$s = elem.LogAddExp($s, float64($v))", Project: "T($s)",
-			CPU: cpu(dtype.Invalid, "row", "logCumSumExpRow[%s]")})
+			CPU: cpu(dtype.Invalid, "row", "logCumSumExpRow[%s]", "cols", "logCumSumExpCols[%s]")})
 )
 
 // The row ops: each reads its whole row before writing it, so backends

@@ -28,7 +28,8 @@ import (
 // +Inf, takes the generated scalar recurrence (elem.LogAddExp) instead, so
 // specials come out exactly as the reference backend's. The results
 // differ from the scalar recurrence by rounding only (a few float64 ulps
-// over a row, far inside float32's precision).
+// over a row, far inside float32's precision). Over an outer dim the
+// recurrence itself vectorises across neighbouring rows (logCumSumExpCols).
 
 // lcseBlock is the block of Note [Vectorised logcumsumexp].
 const lcseBlock = 256
@@ -116,4 +117,44 @@ func lcseScalar[T float32 | float64](y []T, x []float64, s float64) float64 {
 		y[k] = T(s)
 	}
 	return s
+}
+
+// logCumSumExpCols is logcumsumexp's outer-dim scan (Note [Scans and row
+// ops]): w neighbouring rows advance together, step t of every row at
+// once, each step the recurrence s = hi + log1p(e^(lo-hi)) (lo, hi the
+// min and max of s and x) on vectorised float64 ops. A NaN where the
+// recurrence gives one (equal infinities, or a NaN) is recomputed by
+// elem.LogAddExp, so specials are the scalar recurrence's.
+func logCumSumExpCols[T float32 | float64](y, _, x unsafe.Pointer, ys, _, xs, n, w int, carry unsafe.Pointer) {
+	acc := unsafe.Slice((*float64)(carry), w)
+	buf := make([]float64, 4*w)
+	xf, lo, hi, d := buf[:w], buf[w:2*w], buf[2*w:3*w], buf[3*w:]
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		switch xr := any(xr).(type) {
+		case []float32:
+			vec.F32ToF64(xf, xr)
+		case []float64:
+			copy(xf, xr)
+		}
+		vec.MinimumF64(lo, acc, xf)
+		vec.MaximumF64(hi, acc, xf)
+		vec.SubF64(d, lo, hi)
+		vec.ExpF64(d, d)
+		vec.Log1pF64(d, d)
+		vec.AddF64(d, hi, d)
+		for j, v := range d {
+			if v != v {
+				d[j] = elem.LogAddExp(acc[j], xf[j])
+			}
+		}
+		copy(acc, d)
+		switch yr := any(yr).(type) {
+		case []float32:
+			vec.F64ToF32(yr, acc)
+		case []float64:
+			copy(yr, acc)
+		}
+	}
 }

@@ -4406,7 +4406,7 @@ func init() {
 		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMin2[float64], row: scanRowCumMin2[float64], cols: scanColsCumMin2[float64]},
 	}
 	scanTable[optable.LogCumSumExp.Code] = [dtype.Count]scanFuncs{
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float32], row: logCumSumExpRow[float32], cols: scanColsLogCumSumExp0[float32]},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float64], row: logCumSumExpRow[float64], cols: scanColsLogCumSumExp0[float64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float32], row: logCumSumExpRow[float32], cols: logCumSumExpCols[float32]},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float64], row: logCumSumExpRow[float64], cols: logCumSumExpCols[float64]},
 	}
 }

@@ -294,14 +294,15 @@ func cpuFolds() []byte {
 				continue
 			}
 			f := op.Folds[i]
-			cols := cpuPiece("scanCols", op, i, d)
-			if name, ok := f.CPU["cols"][d]; ok {
-				cols = name
+			// hand-written pieces where the table names them: "row" for
+			// the scan of contiguous elements, "cols" for the outer-dim scan
+			piece := func(key, generated string) string {
+				if _, ok := f.CPU[key][d]; ok || f.CPU[key][dtype.Invalid] != "" {
+					return cpuPiece(key, op, i, d)
+				}
+				return fmt.Sprintf("%s[%s]", foldName(generated, op, i), goType(d))
 			}
-			row := fmt.Sprintf("%s[%s]", foldName("scanRow", op, i), goType(d))
-			if _, ok := f.CPU["row"][d]; ok || f.CPU["row"][dtype.Invalid] != "" {
-				row = cpuPiece("row", op, i, d) // a hand-written scan of contiguous elements
-			}
+			cols, row := piece("cols", "scanCols"), piece("row", "scanRow")
 			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s, cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
 				foldName("scanInit", op, i), goType(d), row, cols)
 		}
