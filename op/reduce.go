@@ -13,7 +13,12 @@ import (
 // ReduceDims wraps dims for an input of ndim dims and returns a mask of the
 // reduced dims; no dims means all of them. A repeated dim is a value error.
 func ReduceDims(name string, dims []int, ndim int) ([]bool, error) {
-	mask := make([]bool, ndim)
+	return reduceDims(name, dims, make([]bool, ndim))
+}
+
+// reduceDims is ReduceDims into mask, of the input's number of dims.
+func reduceDims(name string, dims []int, mask []bool) ([]bool, error) {
+	ndim := len(mask)
 	if len(dims) == 0 {
 		for i := range mask {
 			mask[i] = true
@@ -78,14 +83,23 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 			return nil, err
 		}
 	}
-	mask, err := ReduceDims(r.Name, dims, in.Dim())
+	var maskBuf [16]bool // Note [Per-op overhead]: no allocation for the usual few dims
+	mask := maskBuf[:0]
+	if in.Dim() <= len(maskBuf) {
+		mask = maskBuf[:in.Dim()]
+	} else {
+		mask = make([]bool, in.Dim())
+	}
+	mask, err = reduceDims(r.Name, dims, mask)
 	if err != nil {
 		return nil, err
 	}
 	if r.NoIdentity && in.NumEl() == 0 && len(dims) == 0 {
 		return nil, errs.New(errs.Index, r.Name, "%s(): Expected reduction dim to be specified for input.numel() == 0. Specify the reduction dim with the 'dim' argument.", r.Name)
 	}
-	keepShape := make([]int, in.Dim())
+	// the kept shape and each output's strides in one allocation
+	lay := make([]int, (1+r.Outputs)*in.Dim())
+	keepShape := lay[:in.Dim():in.Dim()]
 	outShape := []int{}
 	for i, s := range in.Shape {
 		if mask[i] {
@@ -184,8 +198,8 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 		kern = r.Pick(args.P)
 	}
 	cfg := iter.NewConfig().Op(r.Name).IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(compute)
-	for _, o := range res {
-		cfg.AddOutput(keptView(o, mask, keepShape, keepdim))
+	for i, o := range res {
+		cfg.AddOutput(keptView(o, mask, keepShape, keepdim, lay[(1+i)*in.Dim():(2+i)*in.Dim():(2+i)*in.Dim()]))
 	}
 	p, err := cfg.AddInput(in).Build()
 	if err != nil {
@@ -195,7 +209,9 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 	if err != nil {
 		return nil, err
 	}
-	if err := be.Reduce(kern, p, args); err != nil {
+	err = be.Reduce(kern, p, args)
+	p.Release() // Note [Reusing plans] in package iter
+	if err != nil {
 		return nil, err
 	}
 	return res, nil
@@ -221,9 +237,9 @@ func ReduceFlat(r *optable.Op, in *raw.View, outs []*raw.View) ([]*raw.View, err
 }
 
 // keptView returns o seen with the input's number of dims: size 1 and
-// stride 0 on the reduced dims.
-func keptView(o *raw.View, mask []bool, keepShape []int, keepdim bool) *raw.View {
-	strides := make([]int, len(keepShape))
+// stride 0 on the reduced dims, its strides written to strides (of
+// len(keepShape), all zero).
+func keptView(o *raw.View, mask []bool, keepShape []int, keepdim bool, strides []int) *raw.View {
 	j := 0
 	for i := range keepShape {
 		if mask[i] && !keepdim {

@@ -297,7 +297,8 @@ type Fold struct {
 	// "combine"; "cols8", which folds eight rows at once, and "rowBF16",
 	// "rowF16", which fold rows of bfloat16 or float16 elements into a
 	// float32 loop's state, have no generated default) and loop dtype;
-	// dtype.Invalid matches every dtype.
+	// dtype.Invalid matches every dtype. For a scan, "row" replaces the
+	// scan of contiguous elements and "cols" the outer-dim scan.
 	CPU map[string]map[dtype.DType]string
 }
 

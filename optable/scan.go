@@ -44,7 +44,8 @@ var (
 	CumMin = scan("cummin", "CumMin", "the running minimum along the dim and the int64 index where it was reached (an equal value or a NaN takes over)",
 		Op{Grad: []string{"scanIndexGrad(c, g, x, indices)"}, Outputs: 2}, runningArg("Highest", "<=", "<=", "!$v || $s.V")...)
 	LogCumSumExp = scan("logcumsumexp", "LogCumSumExp", "the running log Σe^x along the dim", Op{Grad: []string{"logCumSumExpGrad(c, g, x, result)"}, NeedsFloat: "logcumsumexp_out_{dev}"},
-		Fold{Types: Floats, State: "float64", Init: "$s = math.Inf(-1)", Acc: "$s = elem.LogAddExp($s, float64($v))", Project: "T($s)"})
+		Fold{Types: Floats, State: "float64", Init: "$s = math.Inf(-1)", Acc: "$s = elem.LogAddExp($s, float64($v))", Project: "T($s)",
+			CPU: cpu(dtype.Invalid, "row", "logCumSumExpRow[%s]", "cols", "logCumSumExpCols[%s]")})
 )
 
 // The row ops: each reads its whole row before writing it, so backends

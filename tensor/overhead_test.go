@@ -71,3 +71,43 @@ func TestVarAllocs(t *testing.T) {
 		}
 	}
 }
+
+// TestSmallReduceAllocs holds the reduction side of Note [Per-op overhead]
+// (package op): a sum of 16 elements allocates its result (the tensor, its
+// view, storage and data), the results slice, the kept output view and its
+// layout, and reuses the plan and the CPU reducer (once 17 allocations).
+func TestSmallReduceAllocs(t *testing.T) {
+	if testing.Short() {
+		t.Skip("allocation counts need a normal build")
+	}
+	a := FromSlice(make([]float32, 16), 16)
+	out := Empty(Float32)
+	for _, c := range []struct {
+		name string
+		max  float64
+		f    func()
+	}{
+		{"Sum", 8, func() { a.Sum() }},
+		{"SumTo", 4, func() { SumTo(out, a) }},
+	} {
+		c.f()
+		if n := testing.AllocsPerRun(100, c.f); n > c.max {
+			t.Errorf("%s of 16 float32 allocates %v times, want at most %v", c.name, n, c.max)
+		}
+	}
+}
+
+// BenchmarkSum is Sum/<dtype>/<shape>/contiguous from the user API: at 16
+// elements, the per-op overhead of a reduction (the sum_16 workload).
+func BenchmarkSum(b *testing.B) {
+	for _, n := range []int{16, 1 << 14} {
+		x := FromSlice(make([]float32, n), n)
+		b.Run(fmt.Sprintf("float32/%d/contiguous", n), func(b *testing.B) {
+			b.SetBytes(int64(4 * n))
+			b.ReportAllocs()
+			for range b.N {
+				x.Sum()
+			}
+		})
+	}
+}

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"sync"
 	"unsafe"
 
 	"github.com/goten-ml/goten/dtype"
@@ -107,7 +108,9 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			return notImplemented(op, p.Operand(k).DType)
 		}
 	}
-	r := &reducer{f: f, lt: lt, nout: nout}
+	r := reducerPool.Get().(*reducer)
+	defer r.release()
+	*r = reducer{f: f, lt: lt, nout: nout}
 	r.c.Correction, r.c.P = args.Correction, args.P
 	if compute.IsReduced() {
 		r.c.RoundTo = compute
@@ -161,6 +164,17 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	return nil
 }
 
+// reducerPool holds reducers between calls: a reducer is a few hundred
+// bytes, a small reduction's largest allocation (Note [Per-op overhead] in
+// package op).
+var reducerPool = sync.Pool{New: func() any { return new(reducer) }}
+
+// release clears r, which keeps no operand alive, and hands it back.
+func (r *reducer) release() {
+	*r = reducer{}
+	reducerPool.Put(r)
+}
+
 // redDim is a plan dim of a reduction: its size, the input's byte stride,
 // the outputs' byte strides.
 type redDim struct {
@@ -185,11 +199,16 @@ type reducer struct {
 	outES   [2]int   // byte size of a result
 	rd, kd  []redDim // reduced and kept dims, fastest first (size-1 dims left out)
 	R, K    int      // number of reduced positions, of outputs
+	// the usual few dims and a small reduction's states, held here rather
+	// than allocated (Note [Per-op overhead] in package op)
+	rdBuf, kdBuf [4]redDim
+	small        [8]uint64
 }
 
 func (r *reducer) geometry(p *iter.Plan) {
 	shape := p.Shape()
 	r.R, r.K = 1, 1
+	r.rd, r.kd = r.rdBuf[:0], r.kdBuf[:0]
 	inSt := p.Operand(r.nout).Strides
 	for d, s := range shape {
 		if s == 1 {
@@ -407,8 +426,23 @@ func copyStrided(dst, src unsafe.Pointer, ds, es, n int) {
 func (r *reducer) full() {
 	grain := max(iter.GrainSize, (r.R+fullChunks-1)/fullChunks)
 	size, count := parallel.Chunks(r.R, grain)
-	parts := make([]uint64, count*r.words(1))
-	part := func(k int) []uint64 { return parts[k*r.words(1) : (k+1)*r.words(1)] }
+	nw := r.words(1)
+	if count == 1 && 2*nw <= len(r.small) {
+		// One chunk (Note [Per-op overhead] in package op): the steps below
+		// on the reducer's own words, without the parallel loop's closure;
+		// a cascade of one block is one combine.
+		part, st := r.small[:nw], r.small[nw:2*nw]
+		r.f.init(ptr(part), 1)
+		w := getWork()
+		r.foldRange(ptr(part), r.in, 0, r.R, w)
+		r.f.init(ptr(st), 1)
+		r.f.combine(ptr(st), ptr(part), 1, &r.c)
+		r.write(ptr(st), 1, r.out, [2]int{}, w)
+		w.put()
+		return
+	}
+	parts := make([]uint64, count*nw)
+	part := func(k int) []uint64 { return parts[k*nw : (k+1)*nw] }
 	r.f.init(ptr(parts), count)
 	for k := 1; k < count; k++ { // one state per chunk, each on its own words
 		r.f.init(ptr(part(k)), 1)
@@ -419,7 +453,7 @@ func (r *reducer) full() {
 		w.put()
 	})
 	// combine in chunk order: pairwise for cascading ops
-	st := make([]uint64, r.words(1))
+	st := make([]uint64, nw)
 	r.f.init(ptr(st), 1)
 	if r.f.cascade {
 		q := cascade{r: r, n: 1}

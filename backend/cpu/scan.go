@@ -273,6 +273,14 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			s.cols = false
 		}
 	}
+	if s.row != nil && !s.anyCvt(p.NumOperands()) && p.Ndim() > 0 && p.Shape()[0] >= rowColsMin {
+		s.rowCols = rowColsTable[op.Code][lt]
+		for k := 0; k < p.NumOperands() && s.rowCols != nil; k++ {
+			if st[k] != p.Operand(k).DType.Size() {
+				s.rowCols = nil
+			}
+		}
+	}
 	for k := 0; k < p.NumOperands(); k++ {
 		s.base[k] = p.Operand(k).Storage.Pointer()
 	}
@@ -282,6 +290,9 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	grain := max(1, iter.GrainSize/s.n)
 	if s.cols {
 		grain = max(grain, scanWidth)
+	}
+	if s.rowCols != nil {
+		grain = max(grain, rowColsWidth)
 	}
 	p.ForEachGrain(s.loop, grain)
 	return nil
@@ -296,21 +307,22 @@ func b2n(b bool) int {
 
 // scanner is the state of one Scan call, shared read-only by its workers.
 type scanner struct {
-	op     *optable.Op
-	args   *kernel.Args
-	nout   int
-	lt     dtype.DType
-	es     int // loop dtype size
-	scan   *scanFuncs
-	row    rowFn
-	n      int               // row length
-	dimSt  [4]int            // byte stride along the row, per operand
-	conv   [4]conv           // per operand: to (inputs) or from (outputs) the loop dtype
-	cvt    [4]bool           // conv needed
-	direct bool              // every row is contiguous in the loop dtype
-	cols   bool              // the outer-dim fast path applies
-	wb     [2][]byte         // LayerNorm weight and bias rows in the loop dtype (nil: absent)
-	base   [4]unsafe.Pointer // each operand's storage address (the walk hands offsets)
+	op      *optable.Op
+	args    *kernel.Args
+	nout    int
+	lt      dtype.DType
+	es      int // loop dtype size
+	scan    *scanFuncs
+	row     rowFn
+	rowCols rowColsFn         // the outer-dim path of a row op (Note [Row ops over an outer dim])
+	n       int               // row length
+	dimSt   [4]int            // byte stride along the row, per operand
+	conv    [4]conv           // per operand: to (inputs) or from (outputs) the loop dtype
+	cvt     [4]bool           // conv needed
+	direct  bool              // every row is contiguous in the loop dtype
+	cols    bool              // the outer-dim fast path applies
+	wb      [2][]byte         // LayerNorm weight and bias rows in the loop dtype (nil: absent)
+	base    [4]unsafe.Pointer // each operand's storage address (the walk hands offsets)
 }
 
 func (s *scanner) anyCvt(n int) bool {
@@ -385,9 +397,17 @@ func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
 	var ptrs [4]unsafe.Pointer
 	var carry []uint64
 	var rowBufs [][]uint64
+	var scratch []float64
 	for j := 0; j < n1; j++ {
 		for k := 0; k < nt; k++ {
 			ptrs[k] = unsafe.Add(s.base[k], offs[k]+j*strides[nt+k])
+		}
+		if s.rowCols != nil && n0 > 1 {
+			if scratch == nil {
+				scratch = make([]float64, 4*rowColsWidth)
+			}
+			s.rowColsBlock(ptrs, n0, scratch)
+			continue
 		}
 		if s.cols && n0 > 1 {
 			if carry == nil {
@@ -407,7 +427,7 @@ func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
 				}
 				s.scanRow(q, carry)
 			} else {
-				if rowBufs == nil {
+				if rowBufs == nil && !s.direct {
 					rowBufs = [][]uint64{make([]uint64, (s.n*s.es+7)/8), make([]uint64, (s.n*s.es+7)/8)}
 				}
 				s.rowOp(q, rowBufs)

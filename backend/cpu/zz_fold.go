@@ -3794,6 +3794,27 @@ func scanRowCumMax0[T bool](y, yi, x unsafe.Pointer, n, idx int, carry unsafe.Po
 	*(*elem.Arg[T])(carry) = s
 }
 
+// scanColsCumMax0 scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y, and yi with 8-byte elements), carries c[0:w].
+func scanColsCumMax0[T bool](y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, carry unsafe.Pointer) {
+	var c elem.Ctx
+	_ = c
+	acc := unsafe.Slice((*elem.Arg[T])(carry), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)
+		ir = ir[:len(acc)]
+		for j := range acc {
+			if xr[j] || !acc[j].V {
+				acc[j].V, acc[j].I = xr[j], int64(t)
+			}
+			yr[j] = acc[j].V
+			ir[j] = acc[j].I
+		}
+	}
+}
+
 // scanInitCumMax1 sets n carries of cummax to $s = elem.Arg[T]{V: elem.Lowest[T]()}.
 func scanInitCumMax1[T uint8 | int8 | int16 | int32 | int64](carry unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(carry), n)
@@ -3819,6 +3840,27 @@ func scanRowCumMax1[T uint8 | int8 | int16 | int32 | int64](y, yi, x unsafe.Poin
 		is[k] = s.I
 	}
 	*(*elem.Arg[T])(carry) = s
+}
+
+// scanColsCumMax1 scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y, and yi with 8-byte elements), carries c[0:w].
+func scanColsCumMax1[T uint8 | int8 | int16 | int32 | int64](y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, carry unsafe.Pointer) {
+	var c elem.Ctx
+	_ = c
+	acc := unsafe.Slice((*elem.Arg[T])(carry), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)
+		ir = ir[:len(acc)]
+		for j := range acc {
+			if xr[j] >= acc[j].V {
+				acc[j].V, acc[j].I = xr[j], int64(t)
+			}
+			yr[j] = acc[j].V
+			ir[j] = acc[j].I
+		}
+	}
 }
 
 // scanInitCumMax2 sets n carries of cummax to $s = elem.Arg[T]{V: elem.Lowest[T]()}.
@@ -3848,6 +3890,27 @@ func scanRowCumMax2[T float32 | float64](y, yi, x unsafe.Pointer, n, idx int, ca
 	*(*elem.Arg[T])(carry) = s
 }
 
+// scanColsCumMax2 scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y, and yi with 8-byte elements), carries c[0:w].
+func scanColsCumMax2[T float32 | float64](y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, carry unsafe.Pointer) {
+	var c elem.Ctx
+	_ = c
+	acc := unsafe.Slice((*elem.Arg[T])(carry), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)
+		ir = ir[:len(acc)]
+		for j := range acc {
+			if acc[j].V == acc[j].V && (xr[j] != xr[j] || xr[j] >= acc[j].V) {
+				acc[j].V, acc[j].I = xr[j], int64(t)
+			}
+			yr[j] = acc[j].V
+			ir[j] = acc[j].I
+		}
+	}
+}
+
 // scanInitCumMin0 sets n carries of cummin to $s = elem.Arg[T]{V: elem.Highest[T]()}.
 func scanInitCumMin0[T bool](carry unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(carry), n)
@@ -3873,6 +3936,27 @@ func scanRowCumMin0[T bool](y, yi, x unsafe.Pointer, n, idx int, carry unsafe.Po
 		is[k] = s.I
 	}
 	*(*elem.Arg[T])(carry) = s
+}
+
+// scanColsCumMin0 scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y, and yi with 8-byte elements), carries c[0:w].
+func scanColsCumMin0[T bool](y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, carry unsafe.Pointer) {
+	var c elem.Ctx
+	_ = c
+	acc := unsafe.Slice((*elem.Arg[T])(carry), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)
+		ir = ir[:len(acc)]
+		for j := range acc {
+			if !xr[j] || acc[j].V {
+				acc[j].V, acc[j].I = xr[j], int64(t)
+			}
+			yr[j] = acc[j].V
+			ir[j] = acc[j].I
+		}
+	}
 }
 
 // scanInitCumMin1 sets n carries of cummin to $s = elem.Arg[T]{V: elem.Highest[T]()}.
@@ -3902,6 +3986,27 @@ func scanRowCumMin1[T uint8 | int8 | int16 | int32 | int64](y, yi, x unsafe.Poin
 	*(*elem.Arg[T])(carry) = s
 }
 
+// scanColsCumMin1 scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y, and yi with 8-byte elements), carries c[0:w].
+func scanColsCumMin1[T uint8 | int8 | int16 | int32 | int64](y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, carry unsafe.Pointer) {
+	var c elem.Ctx
+	_ = c
+	acc := unsafe.Slice((*elem.Arg[T])(carry), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)
+		ir = ir[:len(acc)]
+		for j := range acc {
+			if xr[j] <= acc[j].V {
+				acc[j].V, acc[j].I = xr[j], int64(t)
+			}
+			yr[j] = acc[j].V
+			ir[j] = acc[j].I
+		}
+	}
+}
+
 // scanInitCumMin2 sets n carries of cummin to $s = elem.Arg[T]{V: elem.Highest[T]()}.
 func scanInitCumMin2[T float32 | float64](carry unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(carry), n)
@@ -3927,6 +4032,27 @@ func scanRowCumMin2[T float32 | float64](y, yi, x unsafe.Pointer, n, idx int, ca
 		is[k] = s.I
 	}
 	*(*elem.Arg[T])(carry) = s
+}
+
+// scanColsCumMin2 scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y, and yi with 8-byte elements), carries c[0:w].
+func scanColsCumMin2[T float32 | float64](y, yi, x unsafe.Pointer, ys, yis, xs, n, w int, carry unsafe.Pointer) {
+	var c elem.Ctx
+	_ = c
+	acc := unsafe.Slice((*elem.Arg[T])(carry), w)
+	for t := 0; t < n; t++ {
+		xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)
+		yr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)
+		xr, yr = xr[:len(acc)], yr[:len(acc)]
+		ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)
+		ir = ir[:len(acc)]
+		for j := range acc {
+			if acc[j].V == acc[j].V && (xr[j] != xr[j] || xr[j] <= acc[j].V) {
+				acc[j].V, acc[j].I = xr[j], int64(t)
+			}
+			yr[j] = acc[j].V
+			ir[j] = acc[j].I
+		}
+	}
 }
 
 // scanInitLogCumSumExp0 sets n carries of logcumsumexp to $s = math.Inf(-1).
@@ -4260,27 +4386,27 @@ func init() {
 		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumProd1[float64], row: scanRowCumProd1[float64], cols: scanColsCumProd1[float64]},
 	}
 	scanTable[optable.CumMax.Code] = [dtype.Count]scanFuncs{
-		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMax0[bool], row: scanRowCumMax0[bool], cols: nil},
-		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMax1[uint8], row: scanRowCumMax1[uint8], cols: nil},
-		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMax1[int8], row: scanRowCumMax1[int8], cols: nil},
-		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMax1[int16], row: scanRowCumMax1[int16], cols: nil},
-		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMax1[int32], row: scanRowCumMax1[int32], cols: nil},
-		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMax1[int64], row: scanRowCumMax1[int64], cols: nil},
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMax2[float32], row: scanRowCumMax2[float32], cols: nil},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMax2[float64], row: scanRowCumMax2[float64], cols: nil},
+		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMax0[bool], row: scanRowCumMax0[bool], cols: scanColsCumMax0[bool]},
+		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMax1[uint8], row: scanRowCumMax1[uint8], cols: scanColsCumMax1[uint8]},
+		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMax1[int8], row: scanRowCumMax1[int8], cols: scanColsCumMax1[int8]},
+		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMax1[int16], row: scanRowCumMax1[int16], cols: scanColsCumMax1[int16]},
+		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMax1[int32], row: scanRowCumMax1[int32], cols: scanColsCumMax1[int32]},
+		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMax1[int64], row: scanRowCumMax1[int64], cols: scanColsCumMax1[int64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMax2[float32], row: scanRowCumMax2[float32], cols: scanColsCumMax2[float32]},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMax2[float64], row: scanRowCumMax2[float64], cols: scanColsCumMax2[float64]},
 	}
 	scanTable[optable.CumMin.Code] = [dtype.Count]scanFuncs{
-		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMin0[bool], row: scanRowCumMin0[bool], cols: nil},
-		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMin1[uint8], row: scanRowCumMin1[uint8], cols: nil},
-		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMin1[int8], row: scanRowCumMin1[int8], cols: nil},
-		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMin1[int16], row: scanRowCumMin1[int16], cols: nil},
-		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMin1[int32], row: scanRowCumMin1[int32], cols: nil},
-		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMin1[int64], row: scanRowCumMin1[int64], cols: nil},
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMin2[float32], row: scanRowCumMin2[float32], cols: nil},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMin2[float64], row: scanRowCumMin2[float64], cols: nil},
+		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMin0[bool], row: scanRowCumMin0[bool], cols: scanColsCumMin0[bool]},
+		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMin1[uint8], row: scanRowCumMin1[uint8], cols: scanColsCumMin1[uint8]},
+		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMin1[int8], row: scanRowCumMin1[int8], cols: scanColsCumMin1[int8]},
+		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMin1[int16], row: scanRowCumMin1[int16], cols: scanColsCumMin1[int16]},
+		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMin1[int32], row: scanRowCumMin1[int32], cols: scanColsCumMin1[int32]},
+		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMin1[int64], row: scanRowCumMin1[int64], cols: scanColsCumMin1[int64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMin2[float32], row: scanRowCumMin2[float32], cols: scanColsCumMin2[float32]},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMin2[float64], row: scanRowCumMin2[float64], cols: scanColsCumMin2[float64]},
 	}
 	scanTable[optable.LogCumSumExp.Code] = [dtype.Count]scanFuncs{
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float32], row: scanRowLogCumSumExp0[float32], cols: scanColsLogCumSumExp0[float32]},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float64], row: scanRowLogCumSumExp0[float64], cols: scanColsLogCumSumExp0[float64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float32], row: logCumSumExpRow[float32], cols: logCumSumExpCols[float32]},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float64], row: logCumSumExpRow[float64], cols: logCumSumExpCols[float64]},
 	}
 }

@@ -297,15 +297,17 @@ func cpuFolds() []byte {
 				continue
 			}
 			f := op.Folds[i]
-			cols := "nil"
-			if !f.Index {
-				cols = cpuPiece("scanCols", op, i, d)
-				if name, ok := f.CPU["cols"][d]; ok {
-					cols = name
+			// hand-written pieces where the table names them: "row" for
+			// the scan of contiguous elements, "cols" for the outer-dim scan
+			piece := func(key, generated string) string {
+				if _, ok := f.CPU[key][d]; ok || f.CPU[key][dtype.Invalid] != "" {
+					return cpuPiece(key, op, i, d)
 				}
+				return fmt.Sprintf("%s[%s]", foldName(generated, op, i), goType(d))
 			}
-			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s[%s], cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
-				foldName("scanInit", op, i), goType(d), foldName("scanRow", op, i), goType(d), cols)
+			cols, row := piece("cols", "scanCols"), piece("row", "scanRow")
+			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s, cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
+				foldName("scanInit", op, i), goType(d), row, cols)
 		}
 		w.WriteString("}\n")
 	}
@@ -403,12 +405,20 @@ func emitScanFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
 		w.WriteString("is[k] = s.I\n")
 	}
 	printf(w, "}\n*(*%s)(carry) = s\n}\n\n", st)
+	yi, yis, likewise := "_", "_", "y"
 	if f.Index {
-		return
+		yi, yis, likewise = "yi", "yis", "y, and yi with 8-byte elements"
 	}
-	printf(w, "// %s scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise y), carries c[0:w].\n", name("scanCols"))
-	printf(w, "func %s[T %s](y, _, x unsafe.Pointer, ys, _, xs, n, w int, carry unsafe.Pointer) {\n%s", name("scanCols"), cons, c)
+	printf(w, "// %s scans w neighbouring rows together over n steps: element t of row j of x is at x + t·xs + j·es (likewise %s), carries c[0:w].\n", name("scanCols"), likewise)
+	printf(w, "func %s[T %s](y, %s, x unsafe.Pointer, ys, %s, xs, n, w int, carry unsafe.Pointer) {\n%s", name("scanCols"), cons, yi, yis, c)
 	printf(w, "acc := unsafe.Slice((*%s)(carry), w)\nfor t := 0; t < n; t++ {\n", st)
 	w.WriteString("xr := unsafe.Slice((*T)(unsafe.Add(x, t*xs)), w)\nyr := unsafe.Slice((*T)(unsafe.Add(y, t*ys)), w)\nxr, yr = xr[:len(acc)], yr[:len(acc)]\n")
-	printf(w, "for j := range acc {\n%s\nyr[j] = %s\n}\n}\n}\n\n", sub(f.Acc, "$s", "acc[j]", "$v", "xr[j]", "$i", "t"), sub(f.Project, "$s", "acc[j]"))
+	if f.Index {
+		w.WriteString("ir := unsafe.Slice((*int64)(unsafe.Add(yi, t*yis)), w)\nir = ir[:len(acc)]\n")
+	}
+	printf(w, "for j := range acc {\n%s\nyr[j] = %s\n", sub(f.Acc, "$s", "acc[j]", "$v", "xr[j]", "$i", "t"), sub(f.Project, "$s", "acc[j]"))
+	if f.Index {
+		w.WriteString("ir[j] = acc[j].I\n")
+	}
+	w.WriteString("}\n}\n}\n\n")
 }
