@@ -1,6 +1,8 @@
 package nested
 
 import (
+	"slices"
+
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/tensor"
 )
@@ -40,6 +42,9 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 		}
 		sh = outputSize
 	}
+	if r := paddedRows(x, padding, sh); r != nil {
+		return r
+	}
 	if x.RequiresGrad() && tensor.IsGradEnabled() {
 		return paddedStack(x, padding, sh)
 	}
@@ -54,6 +59,52 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 	}
 	return out
 }
+
+// paddedRows is [ToPadded] when only the first dim of the components is
+// ragged (their other sizes are sh[2:]), in one pass (Note [Padding by
+// rows]); nil when the components are not of that kind.
+func paddedRows(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
+	if x.ndim < 1 || x.Len() == 0 {
+		return nil
+	}
+	short := 0 // the most rows of padding a component needs
+	for i := range x.offsets {
+		s := x.sizes[i*x.ndim : (i+1)*x.ndim]
+		for d := 1; d < x.ndim; d++ {
+			if int(s[d]) != sh[d+1] {
+				return nil
+			}
+		}
+		short = max(short, sh[1]-int(s[0]))
+	}
+	var blk *tensor.Tensor
+	if short > 0 {
+		bs := slices.Clone(sh[1:])
+		bs[0] = short
+		blk = on(x.values, tensor.Full(padding, x.DType(), bs...))
+	}
+	cs := x.Unbind()
+	parts := make([]*tensor.Tensor, 0, 2*len(cs))
+	for _, c := range cs {
+		parts = append(parts, c)
+		if n := c.Size(0); n < sh[1] {
+			parts = append(parts, blk.Narrow(0, 0, sh[1]-n))
+		}
+	}
+	return tensor.Cat(parts, 0).View(sh...)
+}
+
+// Note [Padding by rows]
+//
+// When only the first dim is ragged, slice i of the padded tensor is
+// component i followed by rows of padding, and the slices follow one
+// another: the padded tensor is the concatenation of components and
+// blocks of padding. One cat writes each element of it once (no fill of
+// the whole tensor before the copies: the output's memory is taken
+// uninitialised), and the blocks of padding are views of one block of the
+// largest needed size, small enough to stay in cache while it is copied
+// from. Under autograd cat's backward is views of the padded gradient, as
+// paddedStack's.
 
 // paddedStack is [ToPadded] for autograd: each component padded by
 // concatenating blocks of padding, then stacked, so that the backward is
