@@ -180,6 +180,11 @@ func (t *Tensor) compDim(name string, dim int) int {
 // agree, else per component.
 func alongDim(name string, x *Tensor, dim int, f func(c *tensor.Tensor, d int) *tensor.Tensor) *Tensor {
 	d := x.compDim(name, dim)
+	if d == 0 && (name == "softmax" || name == "log_softmax") {
+		if r := raggedSoftmax(x, name == "log_softmax"); r != nil {
+			return r
+		}
+	}
 	if d == x.ndim-1 {
 		if rows, _, ok := x.rows(1); ok {
 			r := f(rows, -1)
@@ -206,12 +211,19 @@ type ReduceFunc func(t *tensor.Tensor, o ...tensor.Dims) *tensor.Tensor
 
 // Reduce returns the reduction f (name is its op's name) of each component
 // along nested dim dim, keeping it with size 1 when keepDim: over the last
-// dim one call over the buffer's rows, over other dims per component.
+// dim one call over the buffer's rows, over the ragged dim (component dim
+// 0) a segment reduction for sum, mean, amax and amin (Note [Reductions
+// over the ragged dim]), over other dims per component.
 func Reduce(name string, f ReduceFunc, x *Tensor, dim int, keepDim bool) *Tensor {
 	d := x.compDim(name, dim)
 	o := tensor.Over(d)
 	if keepDim {
 		o = o.KeepDim()
+	}
+	if d == 0 {
+		if r := raggedReduce(name, x, keepDim); r != nil {
+			return r
+		}
 	}
 	if d == x.ndim-1 {
 		if rows, _, ok := x.rows(1); ok {
