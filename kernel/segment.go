@@ -38,3 +38,28 @@ type SegmentReducer interface {
 	// SegmentReduce runs op over the segments of s.
 	SegmentReduce(op *optable.Op, s *Segments) error
 }
+
+// Note [Segment padding]
+//
+// Segment padding is to_padded_tensor of a nested tensor ragged in its
+// first dim only: segment b of In (rows [Offsets[b], Offsets[b+1])) goes
+// to rows [b·Rows, b·Rows + its length) of Out, a [(len(Offsets)−1)·Rows,
+// Inner] matrix, and the rest of those Rows rows is filled with Value (the
+// bytes of one element of DType, any dtype). Each element of Out is
+// written once, its previous contents ignored; no segment is longer than
+// Rows (the op layer checks). Elements are moved, not converted.
+
+// Padding describes a segment padding (Note [Segment padding]).
+type Padding struct {
+	Segments
+	Rows  int
+	Value []byte
+}
+
+// SegmentPadder is the optional [Backend] method that runs segment
+// paddings (Note [Segment padding]); the op layer refuses them on a
+// backend without it.
+type SegmentPadder interface {
+	// SegmentPad writes the padded form of p.In into p.Out.
+	SegmentPad(p *Padding) error
+}

@@ -77,6 +77,9 @@ func paddedRows(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 		}
 		short = max(short, sh[1]-int(s[0]))
 	}
+	if buf, offs, ok := x.segmentRows(); ok {
+		return tensor.SegmentPad(buf, offs, sh[1], padding)
+	}
 	var blk *tensor.Tensor
 	if short > 0 {
 		bs := slices.Clone(sh[1:])
@@ -98,13 +101,14 @@ func paddedRows(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 //
 // When only the first dim is ragged, slice i of the padded tensor is
 // component i followed by rows of padding, and the slices follow one
-// another: the padded tensor is the concatenation of components and
-// blocks of padding. One cat writes each element of it once (no fill of
-// the whole tensor before the copies: the output's memory is taken
-// uninitialised), and the blocks of padding are views of one block of the
-// largest needed size, small enough to stay in cache while it is copied
-// from. Under autograd cat's backward is views of the padded gradient, as
-// paddedStack's.
+// another. For a packed tensor that is a segment padding of the buffer
+// (tensor.SegmentPad): one pass, parallel over the components, writing
+// each element of the output once into memory taken uninitialised. Other
+// layouts (a transposed view) concatenate components and blocks of
+// padding with one cat, which also writes each element once; the blocks
+// are views of one block of the largest needed size, small enough to stay
+// in cache while it is copied from. Under autograd either backward reads
+// each component's rows of the padded gradient.
 
 // paddedStack is [ToPadded] for autograd: each component padded by
 // concatenating blocks of padding, then stacked, so that the backward is

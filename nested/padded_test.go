@@ -75,10 +75,9 @@ func TestPaddedByRowsGrad(t *testing.T) {
 	}
 }
 
-// BenchmarkToPadded times the nested_to_padded workload's shape (64
-// components of 16..512 rows × 256 float32); bytes are those read and
-// written once each, as WORKLOADS.md counts them.
-func BenchmarkToPadded(b *testing.B) {
+// benchComponents returns the nested_to_padded workload's components (64
+// of 16..512 rows × 256 float32), their rows and the longest.
+func benchComponents() ([]*tensor.Tensor, int, int) {
 	cs := make([]*tensor.Tensor, 64)
 	rows, most := 0, 0
 	for i := range cs {
@@ -86,10 +85,48 @@ func BenchmarkToPadded(b *testing.B) {
 		cs[i] = tensor.Ones(tensor.Float32, n, 256)
 		rows, most = rows+n, max(most, n)
 	}
+	return cs, rows, most
+}
+
+// BenchmarkToPadded times the nested_to_padded workload's shape (64
+// components of 16..512 rows × 256 float32); bytes are those read and
+// written once each, as WORKLOADS.md counts them.
+func BenchmarkToPadded(b *testing.B) {
+	cs, rows, most := benchComponents()
 	x := nested.New(cs, tensor.Float32)
 	b.SetBytes(int64(4 * (rows + 64*most) * 256))
 	b.ResetTimer()
 	for range b.N {
 		nested.ToPadded(x, tensor.Scalar(0.0), nil)
+	}
+}
+
+// BenchmarkToPaddedByCat times the same through one cat of components
+// and padding blocks (the path of layouts other than packed), for
+// comparison.
+func BenchmarkToPaddedByCat(b *testing.B) {
+	cs, rows, most := benchComponents()
+	b.SetBytes(int64(4 * (rows + 64*most) * 256))
+	b.ResetTimer()
+	for range b.N {
+		blk := tensor.Zeros(tensor.Float32, most, 256)
+		parts := make([]*tensor.Tensor, 0, 2*len(cs))
+		for _, c := range cs {
+			parts = append(parts, c, blk.Narrow(0, 0, most-c.Size(0)))
+		}
+		tensor.Cat(parts, 0)
+	}
+}
+
+// BenchmarkCopySameBytes copies a tensor of the padded one's size into a
+// new one: the memory bandwidth to compare the padding's with (it moves
+// more bytes: it reads the whole padded size).
+func BenchmarkCopySameBytes(b *testing.B) {
+	_, _, most := benchComponents()
+	src := tensor.Ones(tensor.Float32, 64*most, 256)
+	b.SetBytes(int64(2 * 4 * 64 * most * 256))
+	b.ResetTimer()
+	for range b.N {
+		src.Clone()
 	}
 }

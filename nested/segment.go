@@ -25,7 +25,17 @@ var segmentReductions = map[string]tensor.Reduction{
 // offsets of its components, when x's component dim 0 can be reduced as
 // segments (Note [Reductions over the ragged dim]).
 func (t *Tensor) segments() (*tensor.Tensor, []int64, bool) {
-	if t.ndim < 1 || (t.DType() != tensor.Float32 && t.DType() != tensor.Float64) {
+	if t.DType() != tensor.Float32 && t.DType() != tensor.Float64 {
+		return nil, nil, false
+	}
+	return t.segmentRows()
+}
+
+// segmentRows is [Tensor.segments] for any dtype: the buffer as [rows,
+// trailing...] and the components' row offsets, when x is packed and its
+// components share their trailing sizes.
+func (t *Tensor) segmentRows() (*tensor.Tensor, []int64, bool) {
+	if t.ndim < 1 {
 		return nil, nil, false
 	}
 	rows, _, ok := t.rows(t.ndim - 1)

@@ -88,3 +88,43 @@ func segmentGrad(r Reduction, g, x, result *Tensor, offsets []int64) *Tensor {
 	}
 	return g.IndexSelect(0, idx)
 }
+
+// SegmentPad returns the padded form of runs of x's first dim: a tensor
+// [len(offsets)−1, rows, x's other sizes...] whose slice b holds x's
+// slices offsets[b] up to offsets[b+1] first and padding (a [Scalar],
+// converted to x's dtype as by [Full]) after them — to_padded_tensor of a
+// nested tensor ragged in its first dim only, whose buffer x is. One pass
+// writes each element of the result once, parallel over the segments
+// (Note [Segment padding] in package kernel). Offsets start at 0, never
+// decrease and end at x's first size, and no run is longer than rows:
+// else a value error. Under autograd each slice of x gets its row of the
+// result's gradient.
+func SegmentPad(x *Tensor, offsets []int64, rows int, padding *Tensor) *Tensor {
+	const name = "to_padded_tensor"
+	if x.in(name).Dim() == 0 {
+		panic(errs.New(errs.Value, name, "segment padding needs at least one dim"))
+	}
+	sh := x.Shape()
+	inner := 1
+	for _, s := range sh[1:] {
+		inner *= s
+	}
+	val := Full(padding, x.DType(), 1).ToDevice(x.Device())
+	res := newResult(op.SegmentPad(x.Reshape(sh[0], inner).v, offsets, rows, val.v))
+	osh := append([]int{len(offsets) - 1, rows}, sh[1:]...)
+	out := res.View(osh...)
+	if !recording(x) {
+		return out
+	}
+	at := make([]int64, sh[0]) // the row of the result each row of x went to
+	for b := 0; b+1 < len(offsets); b++ {
+		for r := offsets[b]; r < offsets[b+1]; r++ {
+			at[r] = int64(b*rows) + r - offsets[b]
+		}
+	}
+	record("SegmentPadBackward", []*Tensor{x}, []*Tensor{out}, func(_ *node, gs []*Tensor) []*Tensor {
+		idx := FromSlice(at, len(at)).ToDevice(x.Device())
+		return []*Tensor{gs[0].Reshape((len(offsets)-1)*rows, inner).IndexSelect(0, idx).View(sh...)}
+	})
+	return out
+}

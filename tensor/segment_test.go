@@ -126,3 +126,41 @@ func errorKindOf(f func()) ErrorKind {
 	}
 	return 0
 }
+
+// SegmentPad against its definition, for a float and an int dtype and a
+// strided input; its gradient against finite differences; its errors.
+func TestSegmentPad(t *testing.T) {
+	g := NewGenerator(23)
+	offsets := []int64{0, 2, 2, 5}
+	for _, x := range []*Tensor{g.Randn(Float64, 5, 2, 3), g.Randn(Float32, 3, 5).T(), Arange(0, 10, 1, Int16).View(5, 2)} {
+		p := SegmentPad(x, offsets, 4, Scalar(-2))
+		if p.Size(0) != 3 || p.Size(1) != 4 || p.DType() != x.DType() {
+			t.Fatalf("%v: shape %v", x.DType(), p.Shape())
+		}
+		flat, xs := p.Reshape(3, 4, -1), x.Reshape(5, -1)
+		for b := range 3 {
+			for r := range 4 {
+				for c := range flat.Size(2) {
+					want := -2.0
+					if n := offsets[b+1] - offsets[b]; int64(r) < n {
+						want = xs.At(int(offsets[b])+r, c)
+					}
+					if got := flat.At(b, r, c); got != want {
+						t.Fatalf("%v: (%d, %d, %d) is %v, want %v", x.DType(), b, r, c, got, want)
+					}
+				}
+			}
+		}
+	}
+	x := g.Randn(Float64, 5, 2).SetRequiresGrad(true)
+	f := func(in []*Tensor) []*Tensor { return []*Tensor{SegmentPad(in[0], offsets, 3, Scalar(0.5))} }
+	if err := gradcheck.Check(f, []*Tensor{x}, gradcheck.Options{}); err != nil {
+		t.Error(err)
+	}
+	if k := errorKindOf(func() { SegmentPad(x, offsets, 2, Scalar(0)) }); k != ValueError {
+		t.Errorf("a segment longer than rows: kind %v", k)
+	}
+	if k := errorKindOf(func() { SegmentPad(x, []int64{0, 4}, 5, Scalar(0)) }); k != ValueError {
+		t.Errorf("offsets short of the rows: kind %v", k)
+	}
+}

@@ -159,3 +159,62 @@ func foldExtreme[T float32 | float64](isMax bool, st *T, v T) {
 		*st = v
 	}
 }
+
+var _ kernel.SegmentPadder = (*Backend)(nil)
+
+// SegmentPad implements [kernel.SegmentPadder]: one pass, parallel over
+// segments; a segment of contiguous rows into contiguous rows of Out is
+// one memmove, and its padding one fill by doubling copies of Value.
+func (*Backend) SegmentPad(p *kernel.Padding) error {
+	n := len(p.Offsets) - 1
+	if n <= 0 || p.Rows == 0 || p.Inner == 0 {
+		return nil
+	}
+	es := p.DType.Size()
+	bytesAt := func(m kernel.Matrix, r, c, count int) []byte {
+		return unsafe.Slice((*byte)(unsafe.Add(m.Storage.Pointer(), (m.Offset+r*m.RowStride+c*m.ColStride)*es)), count*es)
+	}
+	dense := func(m kernel.Matrix) bool { return (m.ColStride == 1 || p.Inner == 1) && m.RowStride == p.Inner }
+	inDense, outDense := dense(p.In), dense(p.Out)
+	grain := max(1, 65536/(p.Rows*p.Inner))
+	parallel.For(n, grain, func(b, e int) {
+		for seg := b; seg < e; seg++ {
+			lo, hi := int(p.Offsets[seg]), int(p.Offsets[seg+1])
+			first := seg * p.Rows
+			if outDense {
+				if inDense {
+					copy(bytesAt(p.Out, first, 0, (hi-lo)*p.Inner), bytesAt(p.In, lo, 0, (hi-lo)*p.Inner))
+				} else {
+					for r := lo; r < hi; r++ {
+						for c := range p.Inner {
+							copy(bytesAt(p.Out, first+r-lo, c, 1), bytesAt(p.In, r, c, 1))
+						}
+					}
+				}
+				if pad := (p.Rows - (hi - lo)) * p.Inner; pad > 0 {
+					fillBytes(bytesAt(p.Out, first+hi-lo, 0, pad), p.Value)
+				}
+				continue
+			}
+			for r := range p.Rows {
+				for c := range p.Inner {
+					if lo+r < hi {
+						copy(bytesAt(p.Out, first+r, c, 1), bytesAt(p.In, lo+r, c, 1))
+					} else {
+						copy(bytesAt(p.Out, first+r, c, 1), p.Value)
+					}
+				}
+			}
+		}
+	})
+	return nil
+}
+
+// fillBytes fills dst with copies of the element v (len(dst) a multiple of
+// len(v)): one element, then copies of what is written, doubling.
+func fillBytes(dst, v []byte) {
+	k := copy(dst, v)
+	for k < len(dst) {
+		k += copy(dst[k:], dst[:min(k, 1<<16)])
+	}
+}

@@ -72,3 +72,26 @@ func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
 	}
 	return nil
 }
+
+var _ kernel.SegmentPadder = (*Backend)(nil)
+
+// SegmentPad implements [kernel.SegmentPadder] element by element.
+func (*Backend) SegmentPad(p *kernel.Padding) error {
+	es := p.DType.Size()
+	at := func(m kernel.Matrix, r, c int) []byte {
+		return unsafe.Slice((*byte)(unsafe.Add(m.Storage.Pointer(), (m.Offset+r*m.RowStride+c*m.ColStride)*es)), es)
+	}
+	for b := 0; b+1 < len(p.Offsets); b++ {
+		lo, hi := int(p.Offsets[b]), int(p.Offsets[b+1])
+		for r := range p.Rows {
+			for c := range p.Inner {
+				if lo+r < hi {
+					copy(at(p.Out, b*p.Rows+r, c), at(p.In, lo+r, c))
+				} else {
+					copy(at(p.Out, b*p.Rows+r, c), p.Value)
+				}
+			}
+		}
+	}
+	return nil
+}

@@ -36,8 +36,8 @@
 //   - sort.go: every sort op × its arguments × dtypes × dims × layouts,
 //     and searchsorted;
 //   - random.go: every random op × dtypes × layouts (the streams exactly);
-//   - segment.go: the segment reductions × dtypes × segmentations ×
-//     layouts.
+//   - segment.go: the segment reductions and paddings × dtypes ×
+//     segmentations × layouts.
 //
 // harness.go places operands on a device, brings them back and compares
 // them; values.go draws the inputs.
@@ -133,6 +133,7 @@ func (s *suite) all() []check {
 	s.sorts()
 	s.randoms()
 	s.segments()
+	s.paddings()
 	return s.checks
 }
 
