@@ -2,6 +2,7 @@ package nested_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/goten-ml/goten/nested"
@@ -128,5 +129,77 @@ func BenchmarkCopySameBytes(b *testing.B) {
 	b.ResetTimer()
 	for range b.N {
 		src.Clone()
+	}
+}
+
+// checkMask checks a mask against the definition: true exactly at the
+// elements of the padded shape that lie inside component i.
+func checkMask(t *testing.T, what string, m *tensor.Tensor, shapes [][]int) {
+	t.Helper()
+	if m.DType() != tensor.Bool {
+		t.Fatalf("%s: mask of %v", what, m.DType())
+	}
+	for i, sh := range shapes {
+		for r := range m.Size(1) {
+			for c := range m.Size(2) {
+				want := 0.0
+				if r < sh[0] && c < sh[1] {
+					want = 1
+				}
+				if got := m.At(i, r, c); got != want {
+					t.Fatalf("%s: mask (%d, %d, %d) is %v, want %v", what, i, r, c, got, want)
+				}
+			}
+		}
+	}
+}
+
+func TestPaddedWithMask(t *testing.T) {
+	g := tensor.NewGenerator(14)
+	rowsOnly := [][]int{{3, 2}, {1, 2}, {0, 2}}
+	cs := ragged(g, rowsOnly...)
+	p, m := nested.ToPaddedWithMask(nested.New(cs, tensor.Float64), tensor.Scalar(-1.0), nil)
+	checkPadded(t, "padded", p, cs, -1)
+	checkMask(t, "rows only", m, rowsOnly)
+	if st := m.Strides(); st[2] != 0 {
+		t.Errorf("the mask of a first-dim raggedness is not an expanded view: strides %v", st)
+	}
+	// padded values under the mask are the components': masked_select gives the buffer
+	x := nested.New(cs, tensor.Float64)
+	if got, want := tensor.MaskedSelect(p, m).Float64s(), x.Values().Float64s(); !slices.Equal(got, want) {
+		t.Errorf("masked_select(padded, mask) = %v, want the buffer %v", got, want)
+	}
+	both := [][]int{{2, 3}, {1, 4}}
+	cs2 := ragged(g, both...)
+	p2, m2 := nested.ToPaddedWithMask(nested.New(cs2, tensor.Float64), tensor.Scalar(0.0), []int{2, 3, 5})
+	checkPadded(t, "padded, two ragged dims", p2, cs2, 0)
+	checkMask(t, "two ragged dims", m2, both)
+}
+
+func TestCuSeqlens(t *testing.T) {
+	g := tensor.NewGenerator(15)
+	x := nested.New(ragged(g, []int{3, 2}, []int{0, 2}, []int{4, 2}), tensor.Float64)
+	for _, dt := range []tensor.DType{tensor.Int64, tensor.Int32} {
+		cu := x.CuSeqlens(dt)
+		if cu.DType() != dt || !slices.Equal(cu.Float64s(), []float64{0, 3, 3, 7}) {
+			t.Fatalf("cu_seqlens %v %v", cu.DType(), cu.Float64s())
+		}
+	}
+	rows := x.Values().View(7, 2)
+	y := nested.FromCuSeqlens(rows, x.CuSeqlens(tensor.Int32))
+	if !y.Values().SharesStorage(rows) || y.Len() != 3 {
+		t.Fatalf("from_cu_seqlens copied or lost components: %v", y)
+	}
+	for i := range x.Len() {
+		near(t, "from_cu_seqlens", y.Component(i), x.Component(i))
+	}
+	for what, f := range map[string]func(){
+		"float dtype":        func() { x.CuSeqlens(tensor.Float32) },
+		"not ending at rows": func() { nested.FromCuSeqlens(rows, tensor.FromSlice([]int64{0, 3}, 2)) },
+		"decreasing":         func() { nested.FromCuSeqlens(rows, tensor.FromSlice([]int64{0, 4, 3, 7}, 4)) },
+	} {
+		if k := errKind(f); k != tensor.ValueError {
+			t.Errorf("%s: kind %v, want value", what, k)
+		}
 	}
 }
