@@ -133,8 +133,9 @@ func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 
 // Note [Padding under autograd]
 //
-// Without autograd, ToPadded fills the padded tensor once and copies each
-// component into its corner: one write of every element. Under autograd
+// When more than the first dim is ragged (Note [Padding by rows] has the
+// other case), ToPadded without autograd fills the padded tensor and
+// copies each component into its corner. Under autograd
 // those copies are in-place writes into views, each recorded as a
 // CopySlices node whose backward handles the whole padded gradient, which
 // costs n times the padded size. Padding each component by concatenation
