@@ -65,3 +65,48 @@ func closeTo(t *testing.T, what string, got, want *tensor.Tensor) {
 		t.Fatalf("%s: got %v %v %v, want %v %v %v", what, got.DType(), got.Shape(), got.Float64s(), want.DType(), want.Shape(), want.Float64s())
 	}
 }
+
+// BenchmarkRaggedSum sums the nested_to_padded workload's components over
+// their ragged dim by one segment reduction; BenchmarkRaggedSumPerComponent
+// does it by one dense reduction per component, for comparison.
+func BenchmarkRaggedSum(b *testing.B) {
+	cs, rows, _ := benchComponents()
+	x := nested.New(cs, tensor.Float32)
+	b.SetBytes(int64(4 * rows * 256))
+	b.ResetTimer()
+	for range b.N {
+		nested.Reduce("sum", tensor.Sum, x, 1, false)
+	}
+}
+
+func BenchmarkRaggedSumPerComponent(b *testing.B) {
+	cs, rows, _ := benchComponents()
+	x := nested.New(cs, tensor.Float32)
+	b.SetBytes(int64(4 * rows * 256))
+	b.ResetTimer()
+	for range b.N {
+		nested.Map(x, func(c *tensor.Tensor) *tensor.Tensor { return c.Sum(tensor.Over(0)) })
+	}
+}
+
+// BenchmarkRaggedSoftmax is softmax over the ragged dim by segment
+// reductions; BenchmarkRaggedSoftmaxPerComponent per component.
+func BenchmarkRaggedSoftmax(b *testing.B) {
+	cs, rows, _ := benchComponents()
+	x := nested.New(cs, tensor.Float32)
+	b.SetBytes(int64(8 * rows * 256))
+	b.ResetTimer()
+	for range b.N {
+		nested.Softmax(x, 1)
+	}
+}
+
+func BenchmarkRaggedSoftmaxPerComponent(b *testing.B) {
+	cs, rows, _ := benchComponents()
+	x := nested.New(cs, tensor.Float32)
+	b.SetBytes(int64(8 * rows * 256))
+	b.ResetTimer()
+	for range b.N {
+		nested.Map(x, func(c *tensor.Tensor) *tensor.Tensor { return c.Softmax(tensor.Over(0)) })
+	}
+}
