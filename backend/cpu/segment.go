@@ -172,6 +172,9 @@ func (*Backend) SegmentPad(p *kernel.Padding) error {
 	}
 	es := p.DType.Size()
 	bytesAt := func(m kernel.Matrix, r, c, count int) []byte {
+		if count == 0 {
+			return nil // an empty segment may start past the last row: no address of it
+		}
 		return unsafe.Slice((*byte)(unsafe.Add(m.Storage.Pointer(), (m.Offset+r*m.RowStride+c*m.ColStride)*es)), count*es)
 	}
 	dense := func(m kernel.Matrix) bool { return (m.ColStride == 1 || p.Inner == 1) && m.RowStride == p.Inner }

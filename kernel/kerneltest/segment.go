@@ -21,7 +21,7 @@ var segmentOps = []*optable.Op{optable.Sum, optable.Mean, optable.Amax, optable.
 
 // segmentations are lists of segment lengths; those with an empty segment
 // run for Sum and Mean only.
-var segmentations = [][]int{{5}, {1, 1, 1}, {3, 0, 4, 1}, {0}, {7, 2, 9, 1, 6}, {40, 3, 25}}
+var segmentations = [][]int{{5}, {1, 1, 1}, {3, 0, 4, 1}, {2, 3, 0}, {0}, {7, 2, 9, 1, 6}, {40, 3, 25}}
 
 // segments adds the segment reduction cases.
 func (s *suite) segments() {
