@@ -17,8 +17,17 @@
 // pointwise op is the dense function, given to [Unary] or [Binary], run over
 // the values buffer in one call when the components are packed (Note
 // [Packed nested tensors]); ops over trailing dims run once over the buffer
-// viewed as rows; the rest run per component on views of the buffer, and
-// their results are packed again with one copy.
+// viewed as rows; reductions and softmax over the ragged dim (component
+// dim 0) are segment reductions over the buffer's rows (Note [Reductions
+// over the ragged dim]); the rest run per component on views of the
+// buffer, and their results are packed again with one copy.
+//
+// # Dense forms
+//
+// [ToPadded] and [FromPadded] convert to and from the padded form;
+// [ToPaddedWithMask] adds the mask of the real elements; [Tensor.CuSeqlens]
+// and [FromCuSeqlens] give the packed form's row offsets and take a packed
+// [rows, ...] tensor back without a copy.
 //
 // # Autograd
 //

@@ -289,6 +289,17 @@ func TestEmbedding(t *testing.T) {
 	if k := errKind(func() { nested.Embedding(bad, w) }); k != tensor.IndexError {
 		t.Errorf("index 3 of 3 rows: kind %v", k)
 	}
+	neg := nested.New([]*tensor.Tensor{tensor.FromSlice([]int64{0, -1}, 2)}, tensor.Int64)
+	if k := errKind(func() { nested.Embedding(neg, w) }); k != tensor.IndexError {
+		t.Errorf("index -1 (PyTorch's embedding refuses it): kind %v", k)
+	}
+	// a repeated index adds both rows' gradients into the weight's
+	wg := w.To(tensor.Float64).SetRequiresGrad(true)
+	rep := nested.New([]*tensor.Tensor{tensor.FromSlice([]int32{1, 1}, 2), tensor.FromSlice([]int32{2}, 1)}, tensor.Int32)
+	nested.Embedding(rep, wg).Values().Sum().Backward(nil)
+	if got := wg.Grad().Float64s(); !slices.Equal(got, []float64{0, 0, 2, 2, 1, 1}) {
+		t.Errorf("embedding grad %v", got)
+	}
 }
 
 // TestOneCallWhenPacked checks Note [Packed nested tensors]: over packed

@@ -180,6 +180,11 @@ func (t *Tensor) compDim(name string, dim int) int {
 // agree, else per component.
 func alongDim(name string, x *Tensor, dim int, f func(c *tensor.Tensor, d int) *tensor.Tensor) *Tensor {
 	d := x.compDim(name, dim)
+	if d == 0 && (name == "softmax" || name == "log_softmax") {
+		if r := raggedSoftmax(x, name == "log_softmax"); r != nil {
+			return r
+		}
+	}
 	if d == x.ndim-1 {
 		if rows, _, ok := x.rows(1); ok {
 			r := f(rows, -1)
@@ -206,12 +211,19 @@ type ReduceFunc func(t *tensor.Tensor, o ...tensor.Dims) *tensor.Tensor
 
 // Reduce returns the reduction f (name is its op's name) of each component
 // along nested dim dim, keeping it with size 1 when keepDim: over the last
-// dim one call over the buffer's rows, over other dims per component.
+// dim one call over the buffer's rows, over the ragged dim (component dim
+// 0) a segment reduction for sum, mean, amax and amin (Note [Reductions
+// over the ragged dim]), over other dims per component.
 func Reduce(name string, f ReduceFunc, x *Tensor, dim int, keepDim bool) *Tensor {
 	d := x.compDim(name, dim)
 	o := tensor.Over(d)
 	if keepDim {
 		o = o.KeepDim()
+	}
+	if d == 0 {
+		if r := raggedReduce(name, x, keepDim); r != nil {
+			return r
+		}
 	}
 	if d == x.ndim-1 {
 		if rows, _, ok := x.rows(1); ok {
@@ -333,10 +345,12 @@ func Attention(q, k, v *Tensor, causal bool) *Tensor {
 
 // Embedding returns the rows of weight (2-D) picked by the int64 indices
 // of idx: component i has shape idx_i's + [weight's row size]
-// (torch.nn.functional.embedding). An index out of range is an index error.
+// (torch.nn.functional.embedding). An index outside [0, rows) is an index
+// error.
 //
-// It gathers row views and copies them once; a gather kernel belongs to
-// the indexing ops.
+// The rows are gathered by one index_select over the packed indices (per
+// component when idx is not packed); its backward adds each row's
+// gradient into the weight's.
 func Embedding(idx *Tensor, weight *tensor.Tensor) *Tensor {
 	if idx.DType() != tensor.Int64 && idx.DType() != tensor.Int32 {
 		panic(errs.New(errs.DType, "embedding", "Expected tensor for argument #1 'indices' to have one of the following scalar types: Long, Int; but got %v instead", idx.DType()))
@@ -345,18 +359,11 @@ func Embedding(idx *Tensor, weight *tensor.Tensor) *Tensor {
 		panic(errs.New(errs.Value, "embedding", "'weight' must be 2-D"))
 	}
 	gather := func(c *tensor.Tensor) *tensor.Tensor {
-		ids := c.To(tensor.Int64).Int64s()
-		if len(ids) == 0 {
-			return on(weight, tensor.Empty(weight.DType(), append(c.Shape(), weight.Size(1))...))
+		ids := c.Reshape(c.NumEl()).To(tensor.Int64)
+		if ids.NumEl() > 0 && (ids.Amin().Item() < 0 || ids.Amax().Item() >= float64(weight.Size(0))) {
+			panic(errs.New(errs.Index, "embedding", "index out of range in self"))
 		}
-		rows := make([]*tensor.Tensor, len(ids))
-		for j, id := range ids {
-			if id < -int64(weight.Size(0)) || id >= int64(weight.Size(0)) {
-				panic(errs.New(errs.Index, "embedding", "index out of range in self"))
-			}
-			rows[j] = weight.Select(0, int(id))
-		}
-		return tensor.Stack(rows, 0).Reshape(append(c.Shape(), weight.Size(1))...)
+		return weight.IndexSelect(0, ids).Reshape(append(c.Shape(), weight.Size(1))...)
 	}
 	if idx.IsPacked() && idx.values.NumEl() > 0 {
 		r := gather(idx.values)

@@ -35,7 +35,9 @@
 //     layouts;
 //   - sort.go: every sort op × its arguments × dtypes × dims × layouts,
 //     and searchsorted;
-//   - random.go: every random op × dtypes × layouts (the streams exactly).
+//   - random.go: every random op × dtypes × layouts (the streams exactly);
+//   - segment.go: the segment reductions and paddings × dtypes ×
+//     segmentations × layouts.
 //
 // harness.go places operands on a device, brings them back and compares
 // them; values.go draws the inputs.
@@ -130,6 +132,8 @@ func (s *suite) all() []check {
 	s.masks()
 	s.sorts()
 	s.randoms()
+	s.segments()
+	s.paddings()
 	return s.checks
 }
 
