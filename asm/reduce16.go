@@ -488,33 +488,8 @@ func (w wide) maxF32(isMax bool) {
 		VMOVMSKPS(ynan, r)
 	}
 	ORL(r, flag)
-	// merge: op(op(a0, a1), op(a2, a3)), then the lanes: l with l+8, l+4,
-	// l+2, l+1; every merge a ⊕ b is ins(b, a, a): a > b ? a : b
-	for p := 0; p < w.parts(); p++ {
-		ins(acc[1][p], acc[0][p], acc[0][p])
-		ins(acc[3][p], acc[2][p], acc[2][p])
-		ins(acc[2][p], acc[0][p], acc[0][p])
-	}
-	var y reg.VecVirtual
-	if w.avx512 {
-		h := YMM()
-		VEXTRACTF64X4(U8(1), acc[0][0], h)
-		y = asY(acc[0][0])
-		ins(h, y, y)
-	} else {
-		y = acc[0][0]
-		ins(acc[0][1], y, y)
-	}
-	s := asX(y)
-	h := XMM()
-	w.extract128(y, h)
-	ins(h, s, s)
-	t := XMM()
-	VMOVHLPS(s, s, t)
-	ins(t, s, s)
-	t2 := XMM()
-	VMOVSHDUP(s, t2)
-	ins(t2, s, s)
+	// every merge a ⊕ b is ins(b, a, a): a > b ? a : b
+	s := w.foldAccs(acc, func(b, a reg.VecVirtual) { ins(b, a, a) })
 	tail(name+"_scalar", n, i, func() {
 		v := XMM()
 		VMOVSS(elem(x, i, 4, 0), v)
@@ -703,6 +678,39 @@ func (w wide) accRows8F32F64() {
 	RET()
 }
 
+// foldAccs merges four rows of accumulators into lane 0 of the returned
+// XMM register with merge(b, a), which sets a to a ⊕ b: (a0 ⊕ a1) ⊕
+// (a2 ⊕ a3), then the lanes l with l+8, l+4, l+2 and l+1. Lanes other than
+// 0 of the result are left over from the merges.
+func (w wide) foldAccs(acc [][]reg.VecVirtual, merge func(b, a reg.VecVirtual)) reg.VecVirtual {
+	for p := 0; p < w.parts(); p++ {
+		merge(acc[1][p], acc[0][p])
+		merge(acc[3][p], acc[2][p])
+		merge(acc[2][p], acc[0][p])
+	}
+	var y reg.VecVirtual
+	if w.avx512 {
+		h := YMM()
+		VEXTRACTF64X4(U8(1), acc[0][0], h)
+		y = asY(acc[0][0])
+		merge(h, y)
+	} else {
+		y = acc[0][0]
+		merge(acc[0][1], y)
+	}
+	s := asX(y)
+	h := XMM()
+	w.extract128(y, h)
+	merge(h, s)
+	t := XMM()
+	VMOVHLPS(s, s, t)
+	merge(t, s)
+	t2 := XMM()
+	VMOVSHDUP(s, t2)
+	merge(t2, s)
+	return s
+}
+
 // prodF32 emits prodF32Go: four 16-lane accumulators of products, 64
 // elements per step (element i into lane i mod 16 of accumulator (i/16)
 // mod 4), single vectors into accumulator 0, then the accumulators merged
@@ -743,31 +751,7 @@ func (w wide) prodF32() {
 			VMULPS(elem(x, i, 4, w.lanes()*p), acc[0][p], acc[0][p])
 		}
 	})
-	for p := 0; p < w.parts(); p++ {
-		VMULPS(acc[1][p], acc[0][p], acc[0][p])
-		VMULPS(acc[3][p], acc[2][p], acc[2][p])
-		VMULPS(acc[2][p], acc[0][p], acc[0][p])
-	}
-	var y reg.VecVirtual
-	if w.avx512 {
-		h := YMM()
-		VEXTRACTF64X4(U8(1), acc[0][0], h)
-		y = asY(acc[0][0])
-		VMULPS(h, y, y)
-	} else {
-		y = acc[0][0]
-		VMULPS(acc[0][1], y, y)
-	}
-	s := asX(y)
-	h := XMM()
-	w.extract128(y, h)
-	VMULPS(h, s, s)
-	t := XMM()
-	VMOVHLPS(s, s, t)
-	VMULPS(t, s, s)
-	t2 := XMM()
-	VMOVSHDUP(s, t2)
-	VMULSS(t2, s, s)
+	s := w.foldAccs(acc, func(b, a reg.VecVirtual) { VMULPS(b, a, a) })
 	tail(name+"_scalar", n, i, func() {
 		VMULSS(elem(x, i, 4, 0), s, s)
 	})

@@ -779,7 +779,7 @@ prodF32AVX512_vector_check:
 	VMOVHLPS      X0, X0, X1
 	VMULPS        X1, X0, X0
 	VMOVSHDUP     X0, X1
-	VMULSS        X1, X0, X0
+	VMULPS        X1, X0, X0
 	JMP           prodF32AVX512_scalar_check
 
 prodF32AVX512_scalar:

@@ -2003,7 +2003,7 @@ prodF32AVX2_vector_check:
 	VMOVHLPS     X0, X0, X1
 	VMULPS       X1, X0, X0
 	VMOVSHDUP    X0, X1
-	VMULSS       X1, X0, X0
+	VMULPS       X1, X0, X0
 	JMP          prodF32AVX2_scalar_check
 
 prodF32AVX2_scalar:
