@@ -38,9 +38,9 @@ func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
 		}
 		for seg := b; seg < e; seg++ {
 			if s.DType == dtype.Float32 {
-				segmentF32(op, s, seg, st)
+				segmentOf(op, s, seg, st, vec.AccF32F64, vec.MaxAccF32, vec.MinAccF32)
 			} else {
-				segmentF64(op, s, seg, st)
+				segmentOf(op, s, seg, st, func(st, x []float64) { vec.AddF64(st, st, x) }, nil, nil)
 			}
 		}
 	})
@@ -64,21 +64,24 @@ func elemAt[T float32 | float64](m kernel.Matrix, r, c int) *T {
 	return (*T)(unsafe.Add(m.Storage.Pointer(), (m.Offset+r*m.RowStride+c*m.ColStride)*int(unsafe.Sizeof(z))))
 }
 
-// segmentF32 reduces segment seg of a float32 reduction; st is scratch
-// for sums.
-func segmentF32(op *optable.Op, s *kernel.Segments, seg int, st []float64) {
+// segmentOf reduces segment seg of a float32 or float64 reduction; st is
+// scratch for sums (float64 whatever T is). accRow adds a contiguous row
+// into st; maxAcc and minAcc, when not nil, fold a contiguous row into a
+// contiguous output row.
+func segmentOf[T float32 | float64](op *optable.Op, s *kernel.Segments, seg int, st []float64,
+	accRow func(st []float64, x []T), maxAcc, minAcc func(o, x []T)) {
 	lo, hi := int(s.Offsets[seg]), int(s.Offsets[seg+1])
 	in, out := s.In, s.Out
 	switch op {
 	case optable.Sum, optable.Mean:
 		clear(st)
 		for r := lo; r < hi; r++ {
-			if x := row[float32](in, r, s.Inner); x != nil {
-				vec.AccF32F64(st, x)
+			if x := row[T](in, r, s.Inner); x != nil {
+				accRow(st, x)
 				continue
 			}
 			for c := range st {
-				st[c] += float64(*elemAt[float32](in, r, c))
+				st[c] += float64(*elemAt[T](in, r, c))
 			}
 		}
 		div := 1.0
@@ -86,68 +89,25 @@ func segmentF32(op *optable.Op, s *kernel.Segments, seg int, st []float64) {
 			div = float64(hi - lo)
 		}
 		for c, v := range st {
-			*elemAt[float32](out, seg, c) = float32(v / div)
+			*elemAt[T](out, seg, c) = T(v / div)
 		}
 	default:
-		init := float32(math.Inf(-1))
-		if op == optable.Amin {
-			init = float32(math.Inf(1))
+		isMax := op == optable.Amax
+		init, fold := T(math.Inf(1)), minAcc
+		if isMax {
+			init, fold = T(math.Inf(-1)), maxAcc
 		}
-		o := row[float32](out, seg, s.Inner)
 		for c := range s.Inner {
-			*elemAt[float32](out, seg, c) = init
+			*elemAt[T](out, seg, c) = init
 		}
+		o := row[T](out, seg, s.Inner)
 		for r := lo; r < hi; r++ {
-			x := row[float32](in, r, s.Inner)
-			switch {
-			case o != nil && x != nil && op == optable.Amax:
-				vec.MaxAccF32(o, x)
-			case o != nil && x != nil:
-				vec.MinAccF32(o, x)
-			default:
-				for c := range s.Inner {
-					foldExtreme(op == optable.Amax, elemAt[float32](out, seg, c), *elemAt[float32](in, r, c))
-				}
-			}
-		}
-	}
-}
-
-// segmentF64 reduces segment seg of a float64 reduction; st is scratch
-// for sums.
-func segmentF64(op *optable.Op, s *kernel.Segments, seg int, st []float64) {
-	lo, hi := int(s.Offsets[seg]), int(s.Offsets[seg+1])
-	in, out := s.In, s.Out
-	switch op {
-	case optable.Sum, optable.Mean:
-		clear(st)
-		for r := lo; r < hi; r++ {
-			if x := row[float64](in, r, s.Inner); x != nil {
-				vec.AddF64(st, st, x)
+			if x := row[T](in, r, s.Inner); fold != nil && o != nil && x != nil {
+				fold(o, x)
 				continue
 			}
-			for c := range st {
-				st[c] += *elemAt[float64](in, r, c)
-			}
-		}
-		div := 1.0
-		if op == optable.Mean {
-			div = float64(hi - lo)
-		}
-		for c, v := range st {
-			*elemAt[float64](out, seg, c) = v / div
-		}
-	default:
-		init := math.Inf(-1)
-		if op == optable.Amin {
-			init = math.Inf(1)
-		}
-		for c := range s.Inner {
-			*elemAt[float64](out, seg, c) = init
-		}
-		for r := lo; r < hi; r++ {
 			for c := range s.Inner {
-				foldExtreme(op == optable.Amax, elemAt[float64](out, seg, c), *elemAt[float64](in, r, c))
+				foldExtreme(isMax, elemAt[T](out, seg, c), *elemAt[T](in, r, c))
 			}
 		}
 	}
