@@ -401,4 +401,13 @@ var elemKernels = []elemKernel{
 	{name: "RsqrtF64", stem: "Rsqrt", variant: "", fn: RsqrtF64, elem: rsqrtF64},
 	{name: "ReciprocalF32", stem: "Reciprocal", variant: "", fn: ReciprocalF32, elem: reciprocalF32},
 	{name: "ReciprocalF64", stem: "Reciprocal", variant: "", fn: ReciprocalF64, elem: reciprocalF64},
+	{name: "AtanF32", stem: "Atan", variant: "", fn: AtanF32, elem: atanF32},
+	{name: "AsinF32", stem: "Asin", variant: "", fn: AsinF32, elem: asinF32},
+	{name: "AcosF32", stem: "Acos", variant: "", fn: AcosF32, elem: acosF32},
+	{name: "SinhF32", stem: "Sinh", variant: "", fn: SinhF32, elem: sinhF32},
+	{name: "CoshF32", stem: "Cosh", variant: "", fn: CoshF32, elem: coshF32},
+	{name: "AsinhF32", stem: "Asinh", variant: "", fn: AsinhF32, elem: asinhF32},
+	{name: "AcoshF32", stem: "Acosh", variant: "", fn: AcoshF32, elem: acoshF32},
+	{name: "AtanhF32", stem: "Atanh", variant: "", fn: AtanhF32, elem: atanhF32},
+	{name: "GeluTanhF32", stem: "GeluTanh", variant: "", fn: GeluTanhF32, elem: geluTanhF32},
 }
