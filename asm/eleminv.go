@@ -157,6 +157,15 @@ func geluTanhBody(e *em, in []reg.Register) val {
 	return vv(e.nanPass(x, y))
 }
 
+// logitBody: log(x/(1 − x)) for x in (0, 1), where x/(1 − x) is a
+// positive normal float64 (1 − x exact, one rounding in the division, as
+// optable/elem's Logit computes it).
+func logitBody(e *em, in []reg.Register) val {
+	x := in[0]
+	e.Flag(e.MOr(e.Cmp(cmpNLT, e.C(0), x), e.Cmp(cmpNLT, x, e.C(1))))
+	return vv(e.log64Of(e.Div(x, e.Sub(e.C(1), x))))
+}
+
 // inverseOps adds this file's functions to the table.
 func inverseOps() {
 	f32 := []*etype{eF32}
@@ -173,6 +182,7 @@ func inverseOps() {
 		{"Asinh", "asinh %s", "within 1 ulp for finite x", asinhBody},
 		{"Acosh", "acosh %s", "within 1 ulp for x ≥ 1", acoshBody},
 		{"Atanh", "atanh %s", "within 1 ulp for |x| < 1", atanhBody},
+		{"Logit", "log(%[1]s/(1 - %[1]s))", "within 1 ulp for x in (0, 1)", logitBody},
 	} {
 		(&efunc{stem: f.stem, kind: kUnary, types: f32, expr: f.expr, unroll: 1, fix: true, via64: true, body: f.body,
 			note: "computed in float64, " + f.note + ", " + slowNote}).add()

@@ -1034,8 +1034,33 @@ func simdSigmoidF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// loopLogitF1 computes elem.Logit(a, 0, 0, false) for float32, float64.
+func loopLogitF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.Logit(a, 0, 0, false)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Logit(a, 0, 0, false)
+	}
+}
+
 // loopLogitF computes elem.Logit(a, lo, hi, clamp) for float32, float64.
 func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !args.HasEps {
+		loopLogitF1[T](p, s, n, args)
+		return
+	}
 	lo := T(args.Eps)
 	hi := T(args.EpsHi)
 	clamp := args.HasEps
@@ -1054,6 +1079,13 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Logit(a, lo, hi, clamp)
+	}
+}
+
+// simdLogitF32 is logit's SIMD loop for float32.
+func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n)) {
+		loopLogitF[float32](p, s, n, args)
 	}
 }
 
@@ -6082,7 +6114,7 @@ func init() {
 	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanhF32, dtype.Float64: loopAtanhF[float64]}
 	pointwiseLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32, dtype.Float64: simdSigmoidF64}
 	streamLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32Stream}
-	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: loopLogitF[float32], dtype.Float64: loopLogitF[float64]}
+	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: loopLogitF[float64]}
 	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
 	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: loopGeluTanhF[float64]}
 	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: loopGeluF[float64]}

@@ -21,13 +21,15 @@ import "math"
 //   - asinh a = log1p(a + a²/(1 + √(1+a²))), acosh x = log1p(t + √(t²+2t))
 //     with t = x − 1 exact, atanh a = log1p(2a/(1−a))/2: the log1p forms
 //     keep small arguments exact; log1p is Log1pF64's.
+//   - logit: log(x/(1−x)) for x in (0, 1) (1 − x exact, the quotient a
+//     positive normal float64 rounded once, as optable/elem's Logit has it).
 //   - gelu (tanh approximation): PyTorch's 0.5x(1 + tanh u), u =
 //     √(2/π)(x + 0.044715x³), as x·sigmoid(2u): x/(1+e) for x ≥ 0, x·e/(1+e)
 //     below, e = e^−2|u| (1 + tanh u cancels for negative x; this does not).
 //
 // Odd functions take x's sign bit at the end (±0 give ±0). Operands
 // outside the stated domains (NaN, ±Inf, |x| > 1 for asin, x < 1 for
-// acosh, |x| ≥ 1 for atanh) take the slow path: the float64 reference.
+// acosh, |x| ≥ 1 for atanh, x outside (0, 1) for logit) take the slow path: the float64 reference.
 
 // atanQ returns the coefficients of (atan t − t)/t³ in t², highest
 // degree first (asm/eleminv.go's).
@@ -188,4 +190,14 @@ func geluTanhF32(x float32) float32 {
 		y = xd
 	}
 	return float32(y)
+}
+
+func logitF32Slow(x float32) bool { return !(x > 0 && x < 1) }
+
+func logitF32(x float32) float32 {
+	xd := float64(x)
+	if logitF32Slow(x) {
+		return float32(math.Log(xd / (1 - xd)))
+	}
+	return float32(log64Of(xd / (1 - xd)))
 }

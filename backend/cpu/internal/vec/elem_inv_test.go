@@ -37,6 +37,8 @@ func TestInvDomainEdges(t *testing.T) {
 			[]float32{inf, -inf, 0, negz, float32(math.Sinh(float64(float32(89.4)))), inf, -inf, inf}},
 		{"CoshF32", CoshF32, []float32{inf, -inf, 0, negz, 89.5, -math.MaxFloat32},
 			[]float32{inf, inf, 1, 1, inf, inf}},
+		{"LogitF32", LogitF32, []float32{0, negz, 1, 0.5, 2, -1, above1, inf, -inf},
+			[]float32{-inf, -inf, inf, 0, nan, nan, nan, nan, nan}},
 		{"GeluTanhF32", GeluTanhF32, []float32{inf, -inf, 0, negz, -1e30, 1e30, math.MaxFloat32},
 			[]float32{inf, nan, 0, negz, negz, 1e30, math.MaxFloat32}},
 	}
@@ -106,6 +108,7 @@ func BenchmarkInv(b *testing.B) {
 		{"acosh", AcoshF32, math.Acosh, 1, 100},
 		{"atanh", AtanhF32, math.Atanh, -1, 1},
 		{"gelu_tanh", GeluTanhF32, geluTanhOld, -6, 6},
+		{"logit", LogitF32, func(x float64) float64 { return math.Log(x / (1 - x)) }, 0, 1},
 	} {
 		xs := domain(c.lo, c.hi)
 		dst := make([]float32, n)

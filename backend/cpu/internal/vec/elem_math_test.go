@@ -66,6 +66,7 @@ var mathCases32 = []mathCase32{
 	{"AcoshF32", AcoshF32, math.Acosh, 1},
 	{"AtanhF32", AtanhF32, math.Atanh, 1},
 	{"GeluTanhF32", GeluTanhF32, geluTanh64, 1},
+	{"LogitF32", LogitF32, func(x float64) float64 { return math.Log(x / (1 - x)) }, 1},
 }
 
 // geluTanh64 is PyTorch's 0.5x(1 + tanh u), u = √(2/π)(x + 0.044715x³),
@@ -169,7 +170,7 @@ func TestMathAccuracyF32(t *testing.T) {
 func TestMathNaNF32(t *testing.T) {
 	anyNaN := map[string]bool{"SignF32": true, "LogF32": true, "Log2F32": true, "Log10F32": true, "Log1pF32": true,
 		"SinF32": true, "CosF32": true, "TanF32": true, "AtanF32": true, "AsinF32": true, "AcosF32": true,
-		"SinhF32": true, "CoshF32": true, "AsinhF32": true, "AcoshF32": true, "AtanhF32": true}
+		"SinhF32": true, "CoshF32": true, "AsinhF32": true, "AcoshF32": true, "AtanhF32": true, "LogitF32": true}
 	quieted := map[string]bool{"RsqrtF32": true, "GeluTanhF32": true}
 	for _, c := range mathCases32 {
 		if anyNaN[c.name] {

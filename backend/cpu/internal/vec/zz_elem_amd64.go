@@ -5651,6 +5651,39 @@ func atanhF32Kernels(dst []float32, x []float32) {
 	}
 }
 
+// LogitF32 sets dst[i] = log(x[i]/(1 - x[i])), computed in float64, within 1 ulp for x in (0, 1), other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF32).
+func LogitF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logitF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logitF32Kernels(dst, x)
+}
+
+// logitF32Kernels is LogitF32 on inputs dst does not overlap.
+func logitF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if logitF32AVX512(dst, x) {
+			fixUnary(dst, x, logitF32, logitF32Slow)
+		}
+	case useAVX2:
+		if logitF32AVX2(dst, x) {
+			fixUnary(dst, x, logitF32, logitF32Slow)
+		}
+	default:
+		unaryGo(dst, x, logitF32)
+	}
+}
+
 // GeluTanhF32 sets dst[i] = 0.5·x[i]·(1 + tanh(√(2/π)·(x[i] + 0.044715·x[i]³))), computed in float64 as x·sigmoid(2u), within 1 ulp; a NaN comes back quieted.
 // Its exact loop is unaryGo(dst, x, geluTanhF32).
 func GeluTanhF32(dst []float32, x []float32) {

@@ -39968,6 +39968,153 @@ DATA elc32_8_3fefffffe0000000<>+16(SB)/8, $0x3fefffffe0000000
 DATA elc32_8_3fefffffe0000000<>+24(SB)/8, $0x3fefffffe0000000
 GLOBL elc32_8_3fefffffe0000000<>(SB), RODATA|NOPTR, $32
 
+// func logitF32AVX2(dst []float32, x []float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·logitF32AVX2(SB), NOSPLIT, $64-49
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  x_base+24(FP), DX
+	VPXOR Y0, Y0, Y0
+	XORQ  BX, BX
+	MOVQ  AX, SI
+	ANDQ  $-4, SI
+	JMP   logitF32AVX2_check_unrolled
+
+logitF32AVX2_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Y1
+	VMOVUPD     elc32_8_0<>+0(SB), Y2
+	VCMPPD      $0x05, Y1, Y2, Y2
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VPOR        Y2, Y0, Y0
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y2
+	VSUBPD      Y1, Y2, Y2
+	VDIVPD      Y2, Y1, Y1
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y1, Y1
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y1, Y2
+	VPSRLQ      $0x34, Y2, Y2
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y2, Y2
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y1, Y1
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y1, Y1
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y1, Y1
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y1, Y3
+	VDIVPD      Y3, Y1, Y3
+	VMULPD      Y3, Y3, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y4, Y4
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y5
+	VADDPD      Y5, Y4, Y4
+	VMULPD      Y1, Y1, Y5
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
+	VFMADD231PD Y4, Y3, Y6
+	VSUBPD      Y6, Y5, Y3
+	VSUBPD      Y1, Y3, Y1
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (CX)(BX*4)
+	ADDQ        $0x00000004, BX
+
+logitF32AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      logitF32AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     logitF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+logitF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  logitF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  logitF32AVX2_copy1
+
+logitF32AVX2_copied2:
+	XORQ        BX, BX
+	VCVTPS2PD   (DI)(BX*4), Y1
+	VMOVUPD     elc32_8_0<>+0(SB), Y2
+	VCMPPD      $0x05, Y1, Y2, Y2
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y1, Y3
+	VPOR        Y3, Y2, Y2
+	VPOR        Y2, Y0, Y0
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y2
+	VSUBPD      Y1, Y2, Y2
+	VDIVPD      Y2, Y1, Y1
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y1, Y1
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y1, Y2
+	VPSRLQ      $0x34, Y2, Y2
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y2, Y2
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y2, Y2
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y1, Y1
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y1, Y1
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y1, Y1
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y1, Y3
+	VDIVPD      Y3, Y1, Y3
+	VMULPD      Y3, Y3, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y4, Y4
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y5
+	VADDPD      Y5, Y4, Y4
+	VMULPD      Y1, Y1, Y5
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y2, Y6
+	VFMADD231PD Y4, Y3, Y6
+	VSUBPD      Y6, Y5, Y3
+	VSUBPD      Y1, Y3, Y1
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (SI)(BX*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+logitF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  logitF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  logitF32AVX2_copy3
+
+logitF32AVX2_copied4:
+logitF32AVX2_done:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+48(FP)
+	VZEROUPPER
+	RET
+
 // func geluTanhF32AVX2(dst []float32, x []float32)
 // Requires: AVX, AVX2, FMA3
 TEXT ·geluTanhF32AVX2(SB), NOSPLIT, $64-48
@@ -63671,6 +63818,124 @@ DATA elc64_8_3fefffffe0000000<>+40(SB)/8, $0x3fefffffe0000000
 DATA elc64_8_3fefffffe0000000<>+48(SB)/8, $0x3fefffffe0000000
 DATA elc64_8_3fefffffe0000000<>+56(SB)/8, $0x3fefffffe0000000
 GLOBL elc64_8_3fefffffe0000000<>(SB), RODATA|NOPTR, $64
+
+// func logitF32AVX512(dst []float32, x []float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·logitF32AVX512(SB), NOSPLIT, $0-49
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  x_base+24(FP), DX
+	KXORQ K1, K1, K1
+	XORQ  BX, BX
+	MOVQ  AX, SI
+	ANDQ  $-8, SI
+	JMP   logitF32AVX512_check_unrolled
+
+logitF32AVX512_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Z0
+	VMOVUPD     elc64_8_0<>+0(SB), Z1
+	VCMPPD      $0x05, Z0, Z1, K2
+	VCMPPD      $0x05, elc64_8_3ff0000000000000<>+0(SB), Z0, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z1
+	VSUBPD      Z0, Z1, Z1
+	VDIVPD      Z1, Z0, Z0
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z0, Z1
+	VPSRLQ      $0x34, Z1, Z1
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z1, Z1
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z0
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z2
+	VDIVPD      Z2, Z0, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z3, Z3
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z4, Z4
+	VADDPD      Z4, Z3, Z3
+	VMULPD      Z0, Z0, Z4
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
+	VADDPD      Z3, Z4, Z3
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
+	VFMADD231PD Z3, Z2, Z5
+	VSUBPD      Z5, Z4, Z2
+	VSUBPD      Z0, Z2, Z0
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU64   Y0, (CX)(BX*4)
+	ADDQ        $0x00000008, BX
+
+logitF32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          logitF32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         logitF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(BX*4), K2, Z0
+	VMOVUPD     elc64_8_0<>+0(SB), Z1
+	VCMPPD      $0x05, Z0, Z1, K3
+	VCMPPD      $0x05, elc64_8_3ff0000000000000<>+0(SB), Z0, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z1
+	VSUBPD      Z0, Z1, Z1
+	VDIVPD      Z1, Z0, Z0
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z0, Z1
+	VPSRLQ      $0x34, Z1, Z1
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z1, Z1
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z0
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z2
+	VDIVPD      Z2, Z0, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z3, Z3
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z4, Z4
+	VADDPD      Z4, Z3, Z3
+	VMULPD      Z0, Z0, Z4
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
+	VADDPD      Z3, Z4, Z3
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
+	VFMADD231PD Z3, Z2, Z5
+	VSUBPD      Z5, Z4, Z2
+	VSUBPD      Z0, Z2, Z0
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(BX*4)
+
+logitF32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+48(FP)
+	VZEROUPPER
+	RET
 
 // func geluTanhF32AVX512(dst []float32, x []float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2

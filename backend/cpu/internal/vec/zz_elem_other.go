@@ -2474,6 +2474,12 @@ func AtanhF32(dst []float32, x []float32) {
 	unaryGo(dst, x, atanhF32)
 }
 
+// LogitF32 sets dst[i] = log(x[i]/(1 - x[i])), computed in float64, within 1 ulp for x in (0, 1), other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF32).
+func LogitF32(dst []float32, x []float32) {
+	unaryGo(dst, x, logitF32)
+}
+
 // GeluTanhF32 sets dst[i] = 0.5·x[i]·(1 + tanh(√(2/π)·(x[i] + 0.044715·x[i]³))), computed in float64 as x·sigmoid(2u), within 1 ulp; a NaN comes back quieted.
 // Its exact loop is unaryGo(dst, x, geluTanhF32).
 func GeluTanhF32(dst []float32, x []float32) {

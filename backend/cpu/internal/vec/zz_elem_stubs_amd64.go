@@ -1569,6 +1569,11 @@ func acoshF32AVX2(dst []float32, x []float32) bool
 //go:noescape
 func atanhF32AVX2(dst []float32, x []float32) bool
 
+// logitF32AVX2 is LogitF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logitF32AVX2(dst []float32, x []float32) bool
+
 // geluTanhF32AVX2 is GeluTanhF32 in AVX2; see there for the exact loop.
 //
 //go:noescape
@@ -3138,6 +3143,11 @@ func acoshF32AVX512(dst []float32, x []float32) bool
 //
 //go:noescape
 func atanhF32AVX512(dst []float32, x []float32) bool
+
+// logitF32AVX512 is LogitF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logitF32AVX512(dst []float32, x []float32) bool
 
 // geluTanhF32AVX512 is GeluTanhF32 in AVX512; see there for the exact loop.
 //

@@ -409,5 +409,6 @@ var elemKernels = []elemKernel{
 	{name: "AsinhF32", stem: "Asinh", variant: "", fn: AsinhF32, elem: asinhF32},
 	{name: "AcoshF32", stem: "Acosh", variant: "", fn: AcoshF32, elem: acoshF32},
 	{name: "AtanhF32", stem: "Atanh", variant: "", fn: AtanhF32, elem: atanhF32},
+	{name: "LogitF32", stem: "Logit", variant: "", fn: LogitF32, elem: logitF32},
 	{name: "GeluTanhF32", stem: "GeluTanh", variant: "", fn: GeluTanhF32, elem: geluTanhF32},
 }
