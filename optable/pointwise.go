@@ -67,22 +67,22 @@ var (
 	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin"}, IntToFloat: true}, viaFloat64("Sin"))
 	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos"}, IntToFloat: true}, viaFloat64("Cos"))
 	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan"}, IntToFloat: true}, viaFloat64("Tan"))
-	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asin"))
-	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true}, viaFloat64("Acos"))
-	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atan"))
-	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true}, viaFloat64("Sinh"))
-	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true}, viaFloat64("Cosh"))
+	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asin"}}, viaFloat64("Asin"))
+	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true, SIMD: SIMD{Unary: "Acos"}}, viaFloat64("Acos"))
+	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atan"}}, viaFloat64("Atan"))
+	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Sinh"}}, viaFloat64("Sinh"))
+	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Cosh"}}, viaFloat64("Cosh"))
 	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: Of(dtype.Float32)}}, viaFloat64("Tanh"))
-	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Asinh"))
-	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true}, viaFloat64("Acosh"))
-	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true}, viaFloat64("Atanh"))
+	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asinh"}}, viaFloat64("Asinh"))
+	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Acosh"}}, viaFloat64("Acosh"))
+	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atanh"}}, viaFloat64("Atanh"))
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute},
-		loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"))
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit"}},
+		unit(loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, SIMD: SIMD{Unary: "Relu", Types: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
-	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true},
+	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh"}},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",

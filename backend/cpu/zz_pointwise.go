@@ -747,6 +747,13 @@ func loopAsinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdAsinF32 is asin's SIMD loop for float32.
+func simdAsinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AsinF32, p, s, n)) {
+		loopAsinF[float32](p, s, n, args)
+	}
+}
+
 // loopAcosF computes T(math.Acos(float64(a))) for float32, float64.
 func loopAcosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -765,6 +772,13 @@ func loopAcosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Acos(float64(a)))
+	}
+}
+
+// simdAcosF32 is acos's SIMD loop for float32.
+func simdAcosF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AcosF32, p, s, n)) {
+		loopAcosF[float32](p, s, n, args)
 	}
 }
 
@@ -789,6 +803,13 @@ func loopAtanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdAtanF32 is atan's SIMD loop for float32.
+func simdAtanF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AtanF32, p, s, n)) {
+		loopAtanF[float32](p, s, n, args)
+	}
+}
+
 // loopSinhF computes T(math.Sinh(float64(a))) for float32, float64.
 func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -810,6 +831,13 @@ func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdSinhF32 is sinh's SIMD loop for float32.
+func simdSinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SinhF32, p, s, n)) {
+		loopSinhF[float32](p, s, n, args)
+	}
+}
+
 // loopCoshF computes T(math.Cosh(float64(a))) for float32, float64.
 func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -828,6 +856,13 @@ func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Cosh(float64(a)))
+	}
+}
+
+// simdCoshF32 is cosh's SIMD loop for float32.
+func simdCoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CoshF32, p, s, n)) {
+		loopCoshF[float32](p, s, n, args)
 	}
 }
 
@@ -894,6 +929,13 @@ func loopAsinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdAsinhF32 is asinh's SIMD loop for float32.
+func simdAsinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AsinhF32, p, s, n)) {
+		loopAsinhF[float32](p, s, n, args)
+	}
+}
+
 // loopAcoshF computes T(math.Acosh(float64(a))) for float32, float64.
 func loopAcoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -915,6 +957,13 @@ func loopAcoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdAcoshF32 is acosh's SIMD loop for float32.
+func simdAcoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AcoshF32, p, s, n)) {
+		loopAcoshF[float32](p, s, n, args)
+	}
+}
+
 // loopAtanhF computes T(math.Atanh(float64(a))) for float32, float64.
 func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -933,6 +982,13 @@ func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Atanh(float64(a)))
+	}
+}
+
+// simdAtanhF32 is atanh's SIMD loop for float32.
+func simdAtanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AtanhF32, p, s, n)) {
+		loopAtanhF[float32](p, s, n, args)
 	}
 }
 
@@ -978,8 +1034,33 @@ func simdSigmoidF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// loopLogitF1 computes elem.Logit(a, 0, 0, false) for float32, float64.
+func loopLogitF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.Logit(a, 0, 0, false)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Logit(a, 0, 0, false)
+	}
+}
+
 // loopLogitF computes elem.Logit(a, lo, hi, clamp) for float32, float64.
 func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !args.HasEps {
+		loopLogitF1[T](p, s, n, args)
+		return
+	}
 	lo := T(args.Eps)
 	hi := T(args.EpsHi)
 	clamp := args.HasEps
@@ -998,6 +1079,13 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Logit(a, lo, hi, clamp)
+	}
+}
+
+// simdLogitF32 is logit's SIMD loop for float32.
+func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n)) {
+		loopLogitF[float32](p, s, n, args)
 	}
 }
 
@@ -1089,6 +1177,13 @@ func loopGeluTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.GeluTanh(float64(a)))
+	}
+}
+
+// simdGeluTanhF32 is gelu's SIMD loop for float32.
+func simdGeluTanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.GeluTanhF32, p, s, n)) {
+		loopGeluTanhF[float32](p, s, n, args)
 	}
 }
 
@@ -6007,21 +6102,21 @@ func init() {
 	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: loopSinF[float64]}
 	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: loopCosF[float64]}
 	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: loopTanF[float64]}
-	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: loopAsinF[float32], dtype.Float64: loopAsinF[float64]}
-	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: loopAcosF[float32], dtype.Float64: loopAcosF[float64]}
-	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtanF[float32], dtype.Float64: loopAtanF[float64]}
-	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: loopSinhF[float32], dtype.Float64: loopSinhF[float64]}
-	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: loopCoshF[float32], dtype.Float64: loopCoshF[float64]}
+	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinF32, dtype.Float64: loopAsinF[float64]}
+	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcosF32, dtype.Float64: loopAcosF[float64]}
+	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanF32, dtype.Float64: loopAtanF[float64]}
+	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinhF32, dtype.Float64: loopSinhF[float64]}
+	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdCoshF32, dtype.Float64: loopCoshF[float64]}
 	pointwiseLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32, dtype.Float64: simdTanhF64}
 	streamLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32Stream}
-	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: loopAsinhF[float32], dtype.Float64: loopAsinhF[float64]}
-	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: loopAcoshF[float32], dtype.Float64: loopAcoshF[float64]}
-	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtanhF[float32], dtype.Float64: loopAtanhF[float64]}
+	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinhF32, dtype.Float64: loopAsinhF[float64]}
+	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcoshF32, dtype.Float64: loopAcoshF[float64]}
+	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanhF32, dtype.Float64: loopAtanhF[float64]}
 	pointwiseLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32, dtype.Float64: simdSigmoidF64}
 	streamLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32Stream}
-	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: loopLogitF[float32], dtype.Float64: loopLogitF[float64]}
+	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: loopLogitF[float64]}
 	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
-	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: loopGeluTanhF[float32], dtype.Float64: loopGeluTanhF[float64]}
+	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: loopGeluTanhF[float64]}
 	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: loopGeluF[float64]}
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
 	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: simdSiluF32, dtype.Float64: simdSiluF64}

@@ -486,6 +486,9 @@ func evalSigmoid(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bo
 
 // elemLogit0 is logit of one element of float32, float64: elem.Logit(a, lo, hi, clamp).
 func elemLogit0[T float32 | float64](a T, args *kernel.Args) T {
+	if !args.HasEps {
+		return elem.Logit(a, 0, 0, false)
+	}
 	lo := T(args.Eps)
 	hi := T(args.EpsHi)
 	clamp := args.HasEps

@@ -57,6 +57,27 @@ var mathCases32 = []mathCase32{
 	{"SignF32", SignF32, sign64Ref, 0},
 	{"RsqrtF32", RsqrtF32, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1},
 	{"ReciprocalF32", ReciprocalF32, func(x float64) float64 { return 1 / x }, 0.5},
+	{"AtanF32", AtanF32, math.Atan, 1},
+	{"AsinF32", AsinF32, math.Asin, 1},
+	{"AcosF32", AcosF32, math.Acos, 1},
+	{"SinhF32", SinhF32, math.Sinh, 1},
+	{"CoshF32", CoshF32, math.Cosh, 1},
+	{"AsinhF32", AsinhF32, math.Asinh, 1},
+	{"AcoshF32", AcoshF32, math.Acosh, 1},
+	{"AtanhF32", AtanhF32, math.Atanh, 1},
+	{"GeluTanhF32", GeluTanhF32, geluTanh64, 1},
+	{"LogitF32", LogitF32, func(x float64) float64 { return math.Log(x / (1 - x)) }, 1},
+}
+
+// geluTanh64 is PyTorch's 0.5x(1 + tanh u), u = √(2/π)(x + 0.044715x³),
+// as x·sigmoid(2u): 1 + tanh u cancels in float64 too for x below about
+// -6, where the result is still a normal float32.
+func geluTanh64(x float64) float64 {
+	if math.IsInf(x, -1) {
+		return math.NaN() // −∞·0, as PyTorch's formula gives
+	}
+	u := math.Sqrt(2/math.Pi) * (x + 0.044715*x*x*x)
+	return x * sigmoid64(2*u)
 }
 
 func sign64Ref(x float64) float64 {
@@ -148,8 +169,9 @@ func TestMathAccuracyF32(t *testing.T) {
 // float64); those with a slow path return some NaN (TestMathAccuracyF32).
 func TestMathNaNF32(t *testing.T) {
 	anyNaN := map[string]bool{"SignF32": true, "LogF32": true, "Log2F32": true, "Log10F32": true, "Log1pF32": true,
-		"SinF32": true, "CosF32": true, "TanF32": true}
-	quieted := map[string]bool{"RsqrtF32": true}
+		"SinF32": true, "CosF32": true, "TanF32": true, "AtanF32": true, "AsinF32": true, "AcosF32": true,
+		"SinhF32": true, "CoshF32": true, "AsinhF32": true, "AcoshF32": true, "AtanhF32": true, "LogitF32": true}
+	quieted := map[string]bool{"RsqrtF32": true, "GeluTanhF32": true}
 	for _, c := range mathCases32 {
 		if anyNaN[c.name] {
 			continue

@@ -5386,3 +5386,314 @@ func ReciprocalF64(dst []float64, x []float64) {
 		unaryGo(dst, x, reciprocalF64)
 	}
 }
+
+// AtanF32 sets dst[i] = atan x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, atanF32).
+func AtanF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			atanF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	atanF32Kernels(dst, x)
+}
+
+// atanF32Kernels is AtanF32 on inputs dst does not overlap.
+func atanF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if atanF32AVX512(dst, x) {
+			fixUnary(dst, x, atanF32, atanF32Slow)
+		}
+	case useAVX2:
+		if atanF32AVX2(dst, x) {
+			fixUnary(dst, x, atanF32, atanF32Slow)
+		}
+	default:
+		unaryGo(dst, x, atanF32)
+	}
+}
+
+// AsinF32 sets dst[i] = asin x[i], computed in float64, within 1 ulp for |x| ≤ 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, asinF32).
+func AsinF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			asinF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	asinF32Kernels(dst, x)
+}
+
+// asinF32Kernels is AsinF32 on inputs dst does not overlap.
+func asinF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if asinF32AVX512(dst, x) {
+			fixUnary(dst, x, asinF32, asinF32Slow)
+		}
+	case useAVX2:
+		if asinF32AVX2(dst, x) {
+			fixUnary(dst, x, asinF32, asinF32Slow)
+		}
+	default:
+		unaryGo(dst, x, asinF32)
+	}
+}
+
+// AcosF32 sets dst[i] = acos x[i], computed in float64, within 1 ulp for |x| ≤ 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, acosF32).
+func AcosF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			acosF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	acosF32Kernels(dst, x)
+}
+
+// acosF32Kernels is AcosF32 on inputs dst does not overlap.
+func acosF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if acosF32AVX512(dst, x) {
+			fixUnary(dst, x, acosF32, acosF32Slow)
+		}
+	case useAVX2:
+		if acosF32AVX2(dst, x) {
+			fixUnary(dst, x, acosF32, acosF32Slow)
+		}
+	default:
+		unaryGo(dst, x, acosF32)
+	}
+}
+
+// SinhF32 sets dst[i] = sinh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, sinhF32).
+func SinhF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			sinhF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	sinhF32Kernels(dst, x)
+}
+
+// sinhF32Kernels is SinhF32 on inputs dst does not overlap.
+func sinhF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if sinhF32AVX512(dst, x) {
+			fixUnary(dst, x, sinhF32, sinhF32Slow)
+		}
+	case useAVX2:
+		if sinhF32AVX2(dst, x) {
+			fixUnary(dst, x, sinhF32, sinhF32Slow)
+		}
+	default:
+		unaryGo(dst, x, sinhF32)
+	}
+}
+
+// CoshF32 sets dst[i] = cosh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, coshF32).
+func CoshF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			coshF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	coshF32Kernels(dst, x)
+}
+
+// coshF32Kernels is CoshF32 on inputs dst does not overlap.
+func coshF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if coshF32AVX512(dst, x) {
+			fixUnary(dst, x, coshF32, coshF32Slow)
+		}
+	case useAVX2:
+		if coshF32AVX2(dst, x) {
+			fixUnary(dst, x, coshF32, coshF32Slow)
+		}
+	default:
+		unaryGo(dst, x, coshF32)
+	}
+}
+
+// AsinhF32 sets dst[i] = asinh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, asinhF32).
+func AsinhF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			asinhF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	asinhF32Kernels(dst, x)
+}
+
+// asinhF32Kernels is AsinhF32 on inputs dst does not overlap.
+func asinhF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if asinhF32AVX512(dst, x) {
+			fixUnary(dst, x, asinhF32, asinhF32Slow)
+		}
+	case useAVX2:
+		if asinhF32AVX2(dst, x) {
+			fixUnary(dst, x, asinhF32, asinhF32Slow)
+		}
+	default:
+		unaryGo(dst, x, asinhF32)
+	}
+}
+
+// AcoshF32 sets dst[i] = acosh x[i], computed in float64, within 1 ulp for x ≥ 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, acoshF32).
+func AcoshF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			acoshF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	acoshF32Kernels(dst, x)
+}
+
+// acoshF32Kernels is AcoshF32 on inputs dst does not overlap.
+func acoshF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if acoshF32AVX512(dst, x) {
+			fixUnary(dst, x, acoshF32, acoshF32Slow)
+		}
+	case useAVX2:
+		if acoshF32AVX2(dst, x) {
+			fixUnary(dst, x, acoshF32, acoshF32Slow)
+		}
+	default:
+		unaryGo(dst, x, acoshF32)
+	}
+}
+
+// AtanhF32 sets dst[i] = atanh x[i], computed in float64, within 1 ulp for |x| < 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, atanhF32).
+func AtanhF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			atanhF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	atanhF32Kernels(dst, x)
+}
+
+// atanhF32Kernels is AtanhF32 on inputs dst does not overlap.
+func atanhF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if atanhF32AVX512(dst, x) {
+			fixUnary(dst, x, atanhF32, atanhF32Slow)
+		}
+	case useAVX2:
+		if atanhF32AVX2(dst, x) {
+			fixUnary(dst, x, atanhF32, atanhF32Slow)
+		}
+	default:
+		unaryGo(dst, x, atanhF32)
+	}
+}
+
+// LogitF32 sets dst[i] = log(x[i]/(1 - x[i])), computed in float64, within 1 ulp for x in (0, 1), other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF32).
+func LogitF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logitF32Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logitF32Kernels(dst, x)
+}
+
+// logitF32Kernels is LogitF32 on inputs dst does not overlap.
+func logitF32Kernels(dst []float32, x []float32) {
+	switch {
+	case useAVX512:
+		if logitF32AVX512(dst, x) {
+			fixUnary(dst, x, logitF32, logitF32Slow)
+		}
+	case useAVX2:
+		if logitF32AVX2(dst, x) {
+			fixUnary(dst, x, logitF32, logitF32Slow)
+		}
+	default:
+		unaryGo(dst, x, logitF32)
+	}
+}
+
+// GeluTanhF32 sets dst[i] = 0.5·x[i]·(1 + tanh(√(2/π)·(x[i] + 0.044715·x[i]³))), computed in float64 as x·sigmoid(2u), within 1 ulp; a NaN comes back quieted.
+// Its exact loop is unaryGo(dst, x, geluTanhF32).
+func GeluTanhF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		geluTanhF32AVX512(dst, x)
+	case useAVX2:
+		geluTanhF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, geluTanhF32)
+	}
+}

@@ -2425,3 +2425,63 @@ func ReciprocalF32(dst []float32, x []float32) {
 func ReciprocalF64(dst []float64, x []float64) {
 	unaryGo(dst, x, reciprocalF64)
 }
+
+// AtanF32 sets dst[i] = atan x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, atanF32).
+func AtanF32(dst []float32, x []float32) {
+	unaryGo(dst, x, atanF32)
+}
+
+// AsinF32 sets dst[i] = asin x[i], computed in float64, within 1 ulp for |x| ≤ 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, asinF32).
+func AsinF32(dst []float32, x []float32) {
+	unaryGo(dst, x, asinF32)
+}
+
+// AcosF32 sets dst[i] = acos x[i], computed in float64, within 1 ulp for |x| ≤ 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, acosF32).
+func AcosF32(dst []float32, x []float32) {
+	unaryGo(dst, x, acosF32)
+}
+
+// SinhF32 sets dst[i] = sinh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, sinhF32).
+func SinhF32(dst []float32, x []float32) {
+	unaryGo(dst, x, sinhF32)
+}
+
+// CoshF32 sets dst[i] = cosh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, coshF32).
+func CoshF32(dst []float32, x []float32) {
+	unaryGo(dst, x, coshF32)
+}
+
+// AsinhF32 sets dst[i] = asinh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, asinhF32).
+func AsinhF32(dst []float32, x []float32) {
+	unaryGo(dst, x, asinhF32)
+}
+
+// AcoshF32 sets dst[i] = acosh x[i], computed in float64, within 1 ulp for x ≥ 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, acoshF32).
+func AcoshF32(dst []float32, x []float32) {
+	unaryGo(dst, x, acoshF32)
+}
+
+// AtanhF32 sets dst[i] = atanh x[i], computed in float64, within 1 ulp for |x| < 1, other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, atanhF32).
+func AtanhF32(dst []float32, x []float32) {
+	unaryGo(dst, x, atanhF32)
+}
+
+// LogitF32 sets dst[i] = log(x[i]/(1 - x[i])), computed in float64, within 1 ulp for x in (0, 1), other operands as the float64 reference (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF32).
+func LogitF32(dst []float32, x []float32) {
+	unaryGo(dst, x, logitF32)
+}
+
+// GeluTanhF32 sets dst[i] = 0.5·x[i]·(1 + tanh(√(2/π)·(x[i] + 0.044715·x[i]³))), computed in float64 as x·sigmoid(2u), within 1 ulp; a NaN comes back quieted.
+// Its exact loop is unaryGo(dst, x, geluTanhF32).
+func GeluTanhF32(dst []float32, x []float32) {
+	unaryGo(dst, x, geluTanhF32)
+}

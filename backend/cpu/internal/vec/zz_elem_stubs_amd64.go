@@ -1529,6 +1529,56 @@ func reciprocalF32AVX2(dst []float32, x []float32)
 //go:noescape
 func reciprocalF64AVX2(dst []float64, x []float64)
 
+// atanF32AVX2 is AtanF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atanF32AVX2(dst []float32, x []float32) bool
+
+// asinF32AVX2 is AsinF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func asinF32AVX2(dst []float32, x []float32) bool
+
+// acosF32AVX2 is AcosF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func acosF32AVX2(dst []float32, x []float32) bool
+
+// sinhF32AVX2 is SinhF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sinhF32AVX2(dst []float32, x []float32) bool
+
+// coshF32AVX2 is CoshF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func coshF32AVX2(dst []float32, x []float32) bool
+
+// asinhF32AVX2 is AsinhF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func asinhF32AVX2(dst []float32, x []float32) bool
+
+// acoshF32AVX2 is AcoshF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func acoshF32AVX2(dst []float32, x []float32) bool
+
+// atanhF32AVX2 is AtanhF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atanhF32AVX2(dst []float32, x []float32) bool
+
+// logitF32AVX2 is LogitF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logitF32AVX2(dst []float32, x []float32) bool
+
+// geluTanhF32AVX2 is GeluTanhF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func geluTanhF32AVX2(dst []float32, x []float32)
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -3053,3 +3103,53 @@ func reciprocalF32AVX512(dst []float32, x []float32)
 //
 //go:noescape
 func reciprocalF64AVX512(dst []float64, x []float64)
+
+// atanF32AVX512 is AtanF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atanF32AVX512(dst []float32, x []float32) bool
+
+// asinF32AVX512 is AsinF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func asinF32AVX512(dst []float32, x []float32) bool
+
+// acosF32AVX512 is AcosF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func acosF32AVX512(dst []float32, x []float32) bool
+
+// sinhF32AVX512 is SinhF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sinhF32AVX512(dst []float32, x []float32) bool
+
+// coshF32AVX512 is CoshF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func coshF32AVX512(dst []float32, x []float32) bool
+
+// asinhF32AVX512 is AsinhF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func asinhF32AVX512(dst []float32, x []float32) bool
+
+// acoshF32AVX512 is AcoshF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func acoshF32AVX512(dst []float32, x []float32) bool
+
+// atanhF32AVX512 is AtanhF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atanhF32AVX512(dst []float32, x []float32) bool
+
+// logitF32AVX512 is LogitF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logitF32AVX512(dst []float32, x []float32) bool
+
+// geluTanhF32AVX512 is GeluTanhF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func geluTanhF32AVX512(dst []float32, x []float32)
