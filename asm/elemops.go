@@ -55,10 +55,10 @@ func elemOps() {
 			}
 			return vv(e.IAbs(in[0]))
 		}}).add()
-	(&efunc{stem: "Sqrt", kind: kUnary, types: floatTypes, expr: "√%s",
+	(&efunc{stem: "Sqrt", stream: true, kind: kUnary, types: floatTypes, expr: "√%s",
 		note: "correctly rounded; a NaN comes back unchanged",
 		body: func(e *em, in []reg.Register) val { return vv(e.nanPass(in[0], e.Sqrt(in[0]))) }}).add()
-	(&efunc{stem: "Relu", kind: kUnary, types: numTypes, expr: "max(%s, 0)",
+	(&efunc{stem: "Relu", stream: true, kind: kUnary, types: numTypes, expr: "max(%s, 0)",
 		note: "Go's max (+0 for -0, a NaN unchanged)", gofn: "elRelu[%[2]s]",
 		body: func(e *em, in []reg.Register) val {
 			z := e.vec()
@@ -68,7 +68,7 @@ func elemOps() {
 			}
 			return vv(e.IMax(in[0], z))
 		}}).add()
-	(&efunc{stem: "Maximum", kind: kBinary, types: numTypes, expr: "max(%s, %s)", comm: true,
+	(&efunc{stem: "Maximum", stream: true, kind: kBinary, types: numTypes, expr: "max(%s, %s)", comm: true,
 		note: "Go's max (NaN if either is, +0 of ±0)", gofn: "elMax[%[2]s]",
 		body: func(e *em, in []reg.Register) val {
 			if e.t.float {
@@ -76,7 +76,7 @@ func elemOps() {
 			}
 			return vv(e.IMax(in[0], in[1]))
 		}}).add()
-	(&efunc{stem: "Minimum", kind: kBinary, types: numTypes, expr: "min(%s, %s)", comm: true,
+	(&efunc{stem: "Minimum", stream: true, kind: kBinary, types: numTypes, expr: "min(%s, %s)", comm: true,
 		note: "Go's min (NaN if either is, -0 of ±0)", gofn: "elMin[%[2]s]",
 		body: func(e *em, in []reg.Register) val {
 			if e.t.float {

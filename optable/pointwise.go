@@ -60,7 +60,7 @@ var (
 	Log2       = unary("log2", "Log2", "the base-2 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln2)))"}, SIMD: SIMD{Unary: "Log2", Types: Floats}, IntToFloat: true}, viaFloat64("Log2"))
 	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln10)))"}, SIMD: SIMD{Unary: "Log10", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
 	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{Grad: []string{"g.Div(x.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Log1p", Types: Floats}, IntToFloat: true}, viaFloat64("Log1p"))
-	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats}, IntToFloat: true}, viaFloat64("Sqrt"))
+	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats, Stream: Numbers}, IntToFloat: true}, viaFloat64("Sqrt"))
 	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
 	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
 	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, BoolToInt64: true}, loop(Numbers, "a * a"))
@@ -81,7 +81,7 @@ var (
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
 	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit"}},
 		unit(loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
-	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, SIMD: SIMD{Unary: "Relu", Types: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
+	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, SIMD: SIMD{Unary: "Relu", Types: Numbers, Stream: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh"}},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
@@ -136,8 +136,8 @@ var (
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
 	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow"}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
-	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
+	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
+	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmax", Types: Floats}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
 	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmin", Types: Floats}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
 	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
@@ -167,9 +167,9 @@ var (
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound
 	// (its maximum and minimum of bools).
-	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, SIMD: SIMD{Binary: "Maximum", Types: Numbers}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, SIMD: SIMD{Binary: "Minimum", Types: Numbers}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 )
 

@@ -544,9 +544,23 @@ func simdSqrtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSqrtF32Stream is sqrt's streaming SIMD loop for float32.
+func simdSqrtF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SqrtF32Stream, p, s, n)) {
+		loopSqrtF[float32](p, s, n, args)
+	}
+}
+
 // simdSqrtF64 is sqrt's SIMD loop for float64.
 func simdSqrtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.SqrtF64, p, s, n)) {
+		loopSqrtF[float64](p, s, n, args)
+	}
+}
+
+// simdSqrtF64Stream is sqrt's streaming SIMD loop for float64.
+func simdSqrtF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SqrtF64Stream, p, s, n)) {
 		loopSqrtF[float64](p, s, n, args)
 	}
 }
@@ -1117,9 +1131,23 @@ func simdReluU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdReluU8Stream is relu's streaming SIMD loop for uint8.
+func simdReluU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluU8Stream, p, s, n)) {
+		loopReluN[uint8](p, s, n, args)
+	}
+}
+
 // simdReluI8 is relu's SIMD loop for int8.
 func simdReluI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ReluI8, p, s, n)) {
+		loopReluN[int8](p, s, n, args)
+	}
+}
+
+// simdReluI8Stream is relu's streaming SIMD loop for int8.
+func simdReluI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI8Stream, p, s, n)) {
 		loopReluN[int8](p, s, n, args)
 	}
 }
@@ -1131,9 +1159,23 @@ func simdReluI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdReluI16Stream is relu's streaming SIMD loop for int16.
+func simdReluI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI16Stream, p, s, n)) {
+		loopReluN[int16](p, s, n, args)
+	}
+}
+
 // simdReluI32 is relu's SIMD loop for int32.
 func simdReluI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ReluI32, p, s, n)) {
+		loopReluN[int32](p, s, n, args)
+	}
+}
+
+// simdReluI32Stream is relu's streaming SIMD loop for int32.
+func simdReluI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI32Stream, p, s, n)) {
 		loopReluN[int32](p, s, n, args)
 	}
 }
@@ -1145,6 +1187,13 @@ func simdReluI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdReluI64Stream is relu's streaming SIMD loop for int64.
+func simdReluI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluI64Stream, p, s, n)) {
+		loopReluN[int64](p, s, n, args)
+	}
+}
+
 // simdReluF32 is relu's SIMD loop for float32.
 func simdReluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ReluF32, p, s, n)) {
@@ -1152,9 +1201,23 @@ func simdReluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdReluF32Stream is relu's streaming SIMD loop for float32.
+func simdReluF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluF32Stream, p, s, n)) {
+		loopReluN[float32](p, s, n, args)
+	}
+}
+
 // simdReluF64 is relu's SIMD loop for float64.
 func simdReluF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ReluF64, p, s, n)) {
+		loopReluN[float64](p, s, n, args)
+	}
+}
+
+// simdReluF64Stream is relu's streaming SIMD loop for float64.
+func simdReluF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ReluF64Stream, p, s, n)) {
 		loopReluN[float64](p, s, n, args)
 	}
 }
@@ -3304,9 +3367,23 @@ func simdMaximumU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMaximumU8Stream is maximum's streaming SIMD loop for uint8.
+func simdMaximumU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumU8Stream, vec.MaximumScalarU8Stream, vec.ScalarMaximumU8Stream, p, s, n)) {
+		loopMaximumN[uint8](p, s, n, args)
+	}
+}
+
 // simdMaximumI8 is maximum's SIMD loop for int8.
 func simdMaximumI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumI8, vec.MaximumScalarI8, vec.ScalarMaximumI8, p, s, n)) {
+		loopMaximumN[int8](p, s, n, args)
+	}
+}
+
+// simdMaximumI8Stream is maximum's streaming SIMD loop for int8.
+func simdMaximumI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI8Stream, vec.MaximumScalarI8Stream, vec.ScalarMaximumI8Stream, p, s, n)) {
 		loopMaximumN[int8](p, s, n, args)
 	}
 }
@@ -3318,9 +3395,23 @@ func simdMaximumI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMaximumI16Stream is maximum's streaming SIMD loop for int16.
+func simdMaximumI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI16Stream, vec.MaximumScalarI16Stream, vec.ScalarMaximumI16Stream, p, s, n)) {
+		loopMaximumN[int16](p, s, n, args)
+	}
+}
+
 // simdMaximumI32 is maximum's SIMD loop for int32.
 func simdMaximumI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumI32, vec.MaximumScalarI32, vec.ScalarMaximumI32, p, s, n)) {
+		loopMaximumN[int32](p, s, n, args)
+	}
+}
+
+// simdMaximumI32Stream is maximum's streaming SIMD loop for int32.
+func simdMaximumI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI32Stream, vec.MaximumScalarI32Stream, vec.ScalarMaximumI32Stream, p, s, n)) {
 		loopMaximumN[int32](p, s, n, args)
 	}
 }
@@ -3332,6 +3423,13 @@ func simdMaximumI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMaximumI64Stream is maximum's streaming SIMD loop for int64.
+func simdMaximumI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI64Stream, vec.MaximumScalarI64Stream, vec.ScalarMaximumI64Stream, p, s, n)) {
+		loopMaximumN[int64](p, s, n, args)
+	}
+}
+
 // simdMaximumF32 is maximum's SIMD loop for float32.
 func simdMaximumF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumF32, vec.MaximumScalarF32, vec.ScalarMaximumF32, p, s, n)) {
@@ -3339,9 +3437,23 @@ func simdMaximumF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMaximumF32Stream is maximum's streaming SIMD loop for float32.
+func simdMaximumF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF32Stream, vec.MaximumScalarF32Stream, vec.ScalarMaximumF32Stream, p, s, n)) {
+		loopMaximumN[float32](p, s, n, args)
+	}
+}
+
 // simdMaximumF64 is maximum's SIMD loop for float64.
 func simdMaximumF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumF64, vec.MaximumScalarF64, vec.ScalarMaximumF64, p, s, n)) {
+		loopMaximumN[float64](p, s, n, args)
+	}
+}
+
+// simdMaximumF64Stream is maximum's streaming SIMD loop for float64.
+func simdMaximumF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF64Stream, vec.MaximumScalarF64Stream, vec.ScalarMaximumF64Stream, p, s, n)) {
 		loopMaximumN[float64](p, s, n, args)
 	}
 }
@@ -3441,9 +3553,23 @@ func simdMinimumU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMinimumU8Stream is minimum's streaming SIMD loop for uint8.
+func simdMinimumU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumU8Stream, vec.MinimumScalarU8Stream, vec.ScalarMinimumU8Stream, p, s, n)) {
+		loopMinimumN[uint8](p, s, n, args)
+	}
+}
+
 // simdMinimumI8 is minimum's SIMD loop for int8.
 func simdMinimumI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumI8, vec.MinimumScalarI8, vec.ScalarMinimumI8, p, s, n)) {
+		loopMinimumN[int8](p, s, n, args)
+	}
+}
+
+// simdMinimumI8Stream is minimum's streaming SIMD loop for int8.
+func simdMinimumI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI8Stream, vec.MinimumScalarI8Stream, vec.ScalarMinimumI8Stream, p, s, n)) {
 		loopMinimumN[int8](p, s, n, args)
 	}
 }
@@ -3455,9 +3581,23 @@ func simdMinimumI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMinimumI16Stream is minimum's streaming SIMD loop for int16.
+func simdMinimumI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI16Stream, vec.MinimumScalarI16Stream, vec.ScalarMinimumI16Stream, p, s, n)) {
+		loopMinimumN[int16](p, s, n, args)
+	}
+}
+
 // simdMinimumI32 is minimum's SIMD loop for int32.
 func simdMinimumI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumI32, vec.MinimumScalarI32, vec.ScalarMinimumI32, p, s, n)) {
+		loopMinimumN[int32](p, s, n, args)
+	}
+}
+
+// simdMinimumI32Stream is minimum's streaming SIMD loop for int32.
+func simdMinimumI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI32Stream, vec.MinimumScalarI32Stream, vec.ScalarMinimumI32Stream, p, s, n)) {
 		loopMinimumN[int32](p, s, n, args)
 	}
 }
@@ -3469,6 +3609,13 @@ func simdMinimumI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMinimumI64Stream is minimum's streaming SIMD loop for int64.
+func simdMinimumI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI64Stream, vec.MinimumScalarI64Stream, vec.ScalarMinimumI64Stream, p, s, n)) {
+		loopMinimumN[int64](p, s, n, args)
+	}
+}
+
 // simdMinimumF32 is minimum's SIMD loop for float32.
 func simdMinimumF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumF32, vec.MinimumScalarF32, vec.ScalarMinimumF32, p, s, n)) {
@@ -3476,9 +3623,23 @@ func simdMinimumF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdMinimumF32Stream is minimum's streaming SIMD loop for float32.
+func simdMinimumF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF32Stream, vec.MinimumScalarF32Stream, vec.ScalarMinimumF32Stream, p, s, n)) {
+		loopMinimumN[float32](p, s, n, args)
+	}
+}
+
 // simdMinimumF64 is minimum's SIMD loop for float64.
 func simdMinimumF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumF64, vec.MinimumScalarF64, vec.ScalarMinimumF64, p, s, n)) {
+		loopMinimumN[float64](p, s, n, args)
+	}
+}
+
+// simdMinimumF64Stream is minimum's streaming SIMD loop for float64.
+func simdMinimumF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF64Stream, vec.MinimumScalarF64Stream, vec.ScalarMinimumF64Stream, p, s, n)) {
 		loopMinimumN[float64](p, s, n, args)
 	}
 }
@@ -5457,9 +5618,23 @@ func simdClampMinU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMinU8Stream is clamp's streaming SIMD loop for uint8.
+func simdClampMinU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumU8Stream, vec.MaximumScalarU8Stream, vec.ScalarMaximumU8Stream, p, s, n)) {
+		loopClampMinN[uint8](p, s, n, args)
+	}
+}
+
 // simdClampMinI8 is clamp's SIMD loop for int8.
 func simdClampMinI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumI8, vec.MaximumScalarI8, vec.ScalarMaximumI8, p, s, n)) {
+		loopClampMinN[int8](p, s, n, args)
+	}
+}
+
+// simdClampMinI8Stream is clamp's streaming SIMD loop for int8.
+func simdClampMinI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI8Stream, vec.MaximumScalarI8Stream, vec.ScalarMaximumI8Stream, p, s, n)) {
 		loopClampMinN[int8](p, s, n, args)
 	}
 }
@@ -5471,9 +5646,23 @@ func simdClampMinI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMinI16Stream is clamp's streaming SIMD loop for int16.
+func simdClampMinI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI16Stream, vec.MaximumScalarI16Stream, vec.ScalarMaximumI16Stream, p, s, n)) {
+		loopClampMinN[int16](p, s, n, args)
+	}
+}
+
 // simdClampMinI32 is clamp's SIMD loop for int32.
 func simdClampMinI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumI32, vec.MaximumScalarI32, vec.ScalarMaximumI32, p, s, n)) {
+		loopClampMinN[int32](p, s, n, args)
+	}
+}
+
+// simdClampMinI32Stream is clamp's streaming SIMD loop for int32.
+func simdClampMinI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI32Stream, vec.MaximumScalarI32Stream, vec.ScalarMaximumI32Stream, p, s, n)) {
 		loopClampMinN[int32](p, s, n, args)
 	}
 }
@@ -5485,6 +5674,13 @@ func simdClampMinI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMinI64Stream is clamp's streaming SIMD loop for int64.
+func simdClampMinI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumI64Stream, vec.MaximumScalarI64Stream, vec.ScalarMaximumI64Stream, p, s, n)) {
+		loopClampMinN[int64](p, s, n, args)
+	}
+}
+
 // simdClampMinF32 is clamp's SIMD loop for float32.
 func simdClampMinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumF32, vec.MaximumScalarF32, vec.ScalarMaximumF32, p, s, n)) {
@@ -5492,9 +5688,23 @@ func simdClampMinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMinF32Stream is clamp's streaming SIMD loop for float32.
+func simdClampMinF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF32Stream, vec.MaximumScalarF32Stream, vec.ScalarMaximumF32Stream, p, s, n)) {
+		loopClampMinN[float32](p, s, n, args)
+	}
+}
+
 // simdClampMinF64 is clamp's SIMD loop for float64.
 func simdClampMinF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MaximumF64, vec.MaximumScalarF64, vec.ScalarMaximumF64, p, s, n)) {
+		loopClampMinN[float64](p, s, n, args)
+	}
+}
+
+// simdClampMinF64Stream is clamp's streaming SIMD loop for float64.
+func simdClampMinF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MaximumF64Stream, vec.MaximumScalarF64Stream, vec.ScalarMaximumF64Stream, p, s, n)) {
 		loopClampMinN[float64](p, s, n, args)
 	}
 }
@@ -5594,9 +5804,23 @@ func simdClampMaxU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMaxU8Stream is clamp's streaming SIMD loop for uint8.
+func simdClampMaxU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumU8Stream, vec.MinimumScalarU8Stream, vec.ScalarMinimumU8Stream, p, s, n)) {
+		loopClampMaxN[uint8](p, s, n, args)
+	}
+}
+
 // simdClampMaxI8 is clamp's SIMD loop for int8.
 func simdClampMaxI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumI8, vec.MinimumScalarI8, vec.ScalarMinimumI8, p, s, n)) {
+		loopClampMaxN[int8](p, s, n, args)
+	}
+}
+
+// simdClampMaxI8Stream is clamp's streaming SIMD loop for int8.
+func simdClampMaxI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI8Stream, vec.MinimumScalarI8Stream, vec.ScalarMinimumI8Stream, p, s, n)) {
 		loopClampMaxN[int8](p, s, n, args)
 	}
 }
@@ -5608,9 +5832,23 @@ func simdClampMaxI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMaxI16Stream is clamp's streaming SIMD loop for int16.
+func simdClampMaxI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI16Stream, vec.MinimumScalarI16Stream, vec.ScalarMinimumI16Stream, p, s, n)) {
+		loopClampMaxN[int16](p, s, n, args)
+	}
+}
+
 // simdClampMaxI32 is clamp's SIMD loop for int32.
 func simdClampMaxI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumI32, vec.MinimumScalarI32, vec.ScalarMinimumI32, p, s, n)) {
+		loopClampMaxN[int32](p, s, n, args)
+	}
+}
+
+// simdClampMaxI32Stream is clamp's streaming SIMD loop for int32.
+func simdClampMaxI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI32Stream, vec.MinimumScalarI32Stream, vec.ScalarMinimumI32Stream, p, s, n)) {
 		loopClampMaxN[int32](p, s, n, args)
 	}
 }
@@ -5622,6 +5860,13 @@ func simdClampMaxI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMaxI64Stream is clamp's streaming SIMD loop for int64.
+func simdClampMaxI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumI64Stream, vec.MinimumScalarI64Stream, vec.ScalarMinimumI64Stream, p, s, n)) {
+		loopClampMaxN[int64](p, s, n, args)
+	}
+}
+
 // simdClampMaxF32 is clamp's SIMD loop for float32.
 func simdClampMaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumF32, vec.MinimumScalarF32, vec.ScalarMinimumF32, p, s, n)) {
@@ -5629,9 +5874,23 @@ func simdClampMaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdClampMaxF32Stream is clamp's streaming SIMD loop for float32.
+func simdClampMaxF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF32Stream, vec.MinimumScalarF32Stream, vec.ScalarMinimumF32Stream, p, s, n)) {
+		loopClampMaxN[float32](p, s, n, args)
+	}
+}
+
 // simdClampMaxF64 is clamp's SIMD loop for float64.
 func simdClampMaxF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.MinimumF64, vec.MinimumScalarF64, vec.ScalarMinimumF64, p, s, n)) {
+		loopClampMaxN[float64](p, s, n, args)
+	}
+}
+
+// simdClampMaxF64Stream is clamp's streaming SIMD loop for float64.
+func simdClampMaxF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.MinimumF64Stream, vec.MinimumScalarF64Stream, vec.ScalarMinimumF64Stream, p, s, n)) {
 		loopClampMaxN[float64](p, s, n, args)
 	}
 }
@@ -6096,6 +6355,7 @@ func init() {
 	pointwiseLoops[optable.Log10.Code] = [dtype.Count]loopFn{dtype.Float32: simdLog10F32, dtype.Float64: simdLog10F64}
 	pointwiseLoops[optable.Log1p.Code] = [dtype.Count]loopFn{dtype.Float32: simdLog1pF32, dtype.Float64: simdLog1pF64}
 	pointwiseLoops[optable.Sqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdSqrtF32, dtype.Float64: simdSqrtF64}
+	streamLoops[optable.Sqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdSqrtF32Stream, dtype.Float64: simdSqrtF64Stream}
 	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdRsqrtF32, dtype.Float64: simdRsqrtF64}
 	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: simdReciprocalF32, dtype.Float64: simdReciprocalF64}
 	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: loopSquareN[uint8], dtype.Int8: loopSquareN[int8], dtype.Int16: loopSquareN[int16], dtype.Int32: loopSquareN[int32], dtype.Int64: loopSquareN[int64], dtype.Float32: loopSquareN[float32], dtype.Float64: loopSquareN[float64]}
@@ -6116,6 +6376,7 @@ func init() {
 	streamLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32Stream}
 	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: loopLogitF[float64]}
 	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
+	streamLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8Stream, dtype.Int8: simdReluI8Stream, dtype.Int16: simdReluI16Stream, dtype.Int32: simdReluI32Stream, dtype.Int64: simdReluI64Stream, dtype.Float32: simdReluF32Stream, dtype.Float64: simdReluF64Stream}
 	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: loopGeluTanhF[float64]}
 	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: loopGeluF[float64]}
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
@@ -6148,7 +6409,9 @@ func init() {
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
 	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}
 	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: simdMaximumU8, dtype.Int8: simdMaximumI8, dtype.Int16: simdMaximumI16, dtype.Int32: simdMaximumI32, dtype.Int64: simdMaximumI64, dtype.Float32: simdMaximumF32, dtype.Float64: simdMaximumF64}
+	streamLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMaximumU8Stream, dtype.Int8: simdMaximumI8Stream, dtype.Int16: simdMaximumI16Stream, dtype.Int32: simdMaximumI32Stream, dtype.Int64: simdMaximumI64Stream, dtype.Float32: simdMaximumF32Stream, dtype.Float64: simdMaximumF64Stream}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
+	streamLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMinimumU8Stream, dtype.Int8: simdMinimumI8Stream, dtype.Int16: simdMinimumI16Stream, dtype.Int32: simdMinimumI32Stream, dtype.Int64: simdMinimumI64Stream, dtype.Float32: simdMinimumF32Stream, dtype.Float64: simdMinimumF64Stream}
 	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
 	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
 	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
@@ -6169,7 +6432,9 @@ func init() {
 	pointwiseLoops[optable.BitwiseLeftShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseLeftShiftI[uint8], dtype.Int8: loopBitwiseLeftShiftI[int8], dtype.Int16: loopBitwiseLeftShiftI[int16], dtype.Int32: loopBitwiseLeftShiftI[int32], dtype.Int64: loopBitwiseLeftShiftI[int64]}
 	pointwiseLoops[optable.BitwiseRightShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseRightShiftI[uint8], dtype.Int8: loopBitwiseRightShiftI[int8], dtype.Int16: loopBitwiseRightShiftI[int16], dtype.Int32: loopBitwiseRightShiftI[int32], dtype.Int64: loopBitwiseRightShiftI[int64]}
 	pointwiseLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMinB[bool], dtype.Uint8: simdClampMinU8, dtype.Int8: simdClampMinI8, dtype.Int16: simdClampMinI16, dtype.Int32: simdClampMinI32, dtype.Int64: simdClampMinI64, dtype.Float32: simdClampMinF32, dtype.Float64: simdClampMinF64}
+	streamLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMinU8Stream, dtype.Int8: simdClampMinI8Stream, dtype.Int16: simdClampMinI16Stream, dtype.Int32: simdClampMinI32Stream, dtype.Int64: simdClampMinI64Stream, dtype.Float32: simdClampMinF32Stream, dtype.Float64: simdClampMinF64Stream}
 	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}
+	streamLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMaxU8Stream, dtype.Int8: simdClampMaxI8Stream, dtype.Int16: simdClampMaxI16Stream, dtype.Int32: simdClampMaxI32Stream, dtype.Int64: simdClampMaxI64Stream, dtype.Float32: simdClampMaxF32Stream, dtype.Float64: simdClampMaxF64Stream}
 	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: loopWhereA[uint8], dtype.Int8: loopWhereA[int8], dtype.Int16: loopWhereA[int16], dtype.Int32: loopWhereA[int32], dtype.Int64: loopWhereA[int64], dtype.Float32: loopWhereA[float32], dtype.Float64: loopWhereA[float64]}
 	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: loopClampN[uint8], dtype.Int8: loopClampN[int8], dtype.Int16: loopClampN[int16], dtype.Int32: loopClampN[int32], dtype.Int64: loopClampN[int64], dtype.Float32: loopClampN[float32], dtype.Float64: loopClampN[float64]}
 	pointwiseLoops[optable.Addcmul.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAddcmulI[uint8], dtype.Int8: loopAddcmulI[int8], dtype.Int16: loopAddcmulI[int16], dtype.Int32: loopAddcmulI[int32], dtype.Int64: loopAddcmulI[int64], dtype.Float32: loopAddcmulF[float32], dtype.Float64: loopAddcmulF[float64]}

@@ -200,6 +200,25 @@ func SqrtF32(dst []float32, x []float32) {
 	}
 }
 
+// SqrtF32Stream is [SqrtF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SqrtF32's.
+func SqrtF32Stream(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SqrtF32(dst, x)
+		return
+	}
+	SqrtF32(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		sqrtF32StreamAVX512(dst, x)
+	} else {
+		sqrtF32StreamAVX2(dst, x)
+	}
+}
+
 // SqrtF64 sets dst[i] = √x[i], correctly rounded; a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, sqrtF64).
 func SqrtF64(dst []float64, x []float64) {
@@ -211,6 +230,25 @@ func SqrtF64(dst []float64, x []float64) {
 		sqrtF64AVX2(dst, x)
 	default:
 		unaryGo(dst, x, sqrtF64)
+	}
+}
+
+// SqrtF64Stream is [SqrtF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SqrtF64's.
+func SqrtF64Stream(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SqrtF64(dst, x)
+		return
+	}
+	SqrtF64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		sqrtF64StreamAVX512(dst, x)
+	} else {
+		sqrtF64StreamAVX2(dst, x)
 	}
 }
 
@@ -228,6 +266,25 @@ func ReluF32(dst []float32, x []float32) {
 	}
 }
 
+// ReluF32Stream is [ReluF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluF32's.
+func ReluF32Stream(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluF32(dst, x)
+		return
+	}
+	ReluF32(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluF32StreamAVX512(dst, x)
+	} else {
+		reluF32StreamAVX2(dst, x)
+	}
+}
+
 // ReluF64 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[float64]).
 func ReluF64(dst []float64, x []float64) {
@@ -239,6 +296,25 @@ func ReluF64(dst []float64, x []float64) {
 		reluF64AVX2(dst, x)
 	default:
 		unaryGo(dst, x, elRelu[float64])
+	}
+}
+
+// ReluF64Stream is [ReluF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluF64's.
+func ReluF64Stream(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluF64(dst, x)
+		return
+	}
+	ReluF64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluF64StreamAVX512(dst, x)
+	} else {
+		reluF64StreamAVX2(dst, x)
 	}
 }
 
@@ -256,6 +332,25 @@ func ReluI8(dst []int8, x []int8) {
 	}
 }
 
+// ReluI8Stream is [ReluI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI8's.
+func ReluI8Stream(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluI8(dst, x)
+		return
+	}
+	ReluI8(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluI8StreamAVX512(dst, x)
+	} else {
+		reluI8StreamAVX2(dst, x)
+	}
+}
+
 // ReluI16 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[int16]).
 func ReluI16(dst []int16, x []int16) {
@@ -267,6 +362,25 @@ func ReluI16(dst []int16, x []int16) {
 		reluI16AVX2(dst, x)
 	default:
 		unaryGo(dst, x, elRelu[int16])
+	}
+}
+
+// ReluI16Stream is [ReluI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI16's.
+func ReluI16Stream(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluI16(dst, x)
+		return
+	}
+	ReluI16(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluI16StreamAVX512(dst, x)
+	} else {
+		reluI16StreamAVX2(dst, x)
 	}
 }
 
@@ -284,6 +398,25 @@ func ReluI32(dst []int32, x []int32) {
 	}
 }
 
+// ReluI32Stream is [ReluI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI32's.
+func ReluI32Stream(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluI32(dst, x)
+		return
+	}
+	ReluI32(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluI32StreamAVX512(dst, x)
+	} else {
+		reluI32StreamAVX2(dst, x)
+	}
+}
+
 // ReluI64 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[int64]).
 func ReluI64(dst []int64, x []int64) {
@@ -298,6 +431,25 @@ func ReluI64(dst []int64, x []int64) {
 	}
 }
 
+// ReluI64Stream is [ReluI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI64's.
+func ReluI64Stream(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluI64(dst, x)
+		return
+	}
+	ReluI64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluI64StreamAVX512(dst, x)
+	} else {
+		reluI64StreamAVX2(dst, x)
+	}
+}
+
 // ReluU8 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[uint8]).
 func ReluU8(dst []uint8, x []uint8) {
@@ -309,6 +461,25 @@ func ReluU8(dst []uint8, x []uint8) {
 		reluU8AVX2(dst, x)
 	default:
 		unaryGo(dst, x, elRelu[uint8])
+	}
+}
+
+// ReluU8Stream is [ReluU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluU8's.
+func ReluU8Stream(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ReluU8(dst, x)
+		return
+	}
+	ReluU8(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		reluU8StreamAVX512(dst, x)
+	} else {
+		reluU8StreamAVX2(dst, x)
 	}
 }
 
@@ -327,6 +498,26 @@ func MaximumF32(dst []float32, a []float32, b []float32) {
 	}
 }
 
+// MaximumF32Stream is [MaximumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumF32's.
+func MaximumF32Stream(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumF32(dst, a, b)
+		return
+	}
+	MaximumF32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumF32StreamAVX512(dst, a, b)
+	} else {
+		maximumF32StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarF32 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[float32]).
 func MaximumScalarF32(dst []float32, a []float32, s float32) {
@@ -341,10 +532,36 @@ func MaximumScalarF32(dst []float32, a []float32, s float32) {
 	}
 }
 
+// MaximumScalarF32Stream is [MaximumScalarF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarF32's.
+func MaximumScalarF32Stream(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarF32(dst, a, s)
+		return
+	}
+	MaximumScalarF32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarF32StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarF32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumF32 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[float32]).
 func ScalarMaximumF32(dst []float32, a []float32, s float32) {
 	MaximumScalarF32(dst, a, s)
+}
+
+// ScalarMaximumF32Stream is [ScalarMaximumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumF32's.
+func ScalarMaximumF32Stream(dst []float32, a []float32, s float32) {
+	MaximumScalarF32Stream(dst, a, s)
 }
 
 // MaximumF64 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -362,6 +579,26 @@ func MaximumF64(dst []float64, a []float64, b []float64) {
 	}
 }
 
+// MaximumF64Stream is [MaximumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumF64's.
+func MaximumF64Stream(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumF64(dst, a, b)
+		return
+	}
+	MaximumF64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumF64StreamAVX512(dst, a, b)
+	} else {
+		maximumF64StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarF64 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[float64]).
 func MaximumScalarF64(dst []float64, a []float64, s float64) {
@@ -376,10 +613,36 @@ func MaximumScalarF64(dst []float64, a []float64, s float64) {
 	}
 }
 
+// MaximumScalarF64Stream is [MaximumScalarF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarF64's.
+func MaximumScalarF64Stream(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarF64(dst, a, s)
+		return
+	}
+	MaximumScalarF64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarF64StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarF64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumF64 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[float64]).
 func ScalarMaximumF64(dst []float64, a []float64, s float64) {
 	MaximumScalarF64(dst, a, s)
+}
+
+// ScalarMaximumF64Stream is [ScalarMaximumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumF64's.
+func ScalarMaximumF64Stream(dst []float64, a []float64, s float64) {
+	MaximumScalarF64Stream(dst, a, s)
 }
 
 // MaximumI8 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -397,6 +660,26 @@ func MaximumI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// MaximumI8Stream is [MaximumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI8's.
+func MaximumI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumI8(dst, a, b)
+		return
+	}
+	MaximumI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumI8StreamAVX512(dst, a, b)
+	} else {
+		maximumI8StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarI8 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[int8]).
 func MaximumScalarI8(dst []int8, a []int8, s int8) {
@@ -411,10 +694,36 @@ func MaximumScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// MaximumScalarI8Stream is [MaximumScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI8's.
+func MaximumScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarI8(dst, a, s)
+		return
+	}
+	MaximumScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarI8StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumI8 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[int8]).
 func ScalarMaximumI8(dst []int8, a []int8, s int8) {
 	MaximumScalarI8(dst, a, s)
+}
+
+// ScalarMaximumI8Stream is [ScalarMaximumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI8's.
+func ScalarMaximumI8Stream(dst []int8, a []int8, s int8) {
+	MaximumScalarI8Stream(dst, a, s)
 }
 
 // MaximumI16 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -432,6 +741,26 @@ func MaximumI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// MaximumI16Stream is [MaximumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI16's.
+func MaximumI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumI16(dst, a, b)
+		return
+	}
+	MaximumI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumI16StreamAVX512(dst, a, b)
+	} else {
+		maximumI16StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarI16 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[int16]).
 func MaximumScalarI16(dst []int16, a []int16, s int16) {
@@ -446,10 +775,36 @@ func MaximumScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// MaximumScalarI16Stream is [MaximumScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI16's.
+func MaximumScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarI16(dst, a, s)
+		return
+	}
+	MaximumScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarI16StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumI16 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[int16]).
 func ScalarMaximumI16(dst []int16, a []int16, s int16) {
 	MaximumScalarI16(dst, a, s)
+}
+
+// ScalarMaximumI16Stream is [ScalarMaximumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI16's.
+func ScalarMaximumI16Stream(dst []int16, a []int16, s int16) {
+	MaximumScalarI16Stream(dst, a, s)
 }
 
 // MaximumI32 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -467,6 +822,26 @@ func MaximumI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// MaximumI32Stream is [MaximumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI32's.
+func MaximumI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumI32(dst, a, b)
+		return
+	}
+	MaximumI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumI32StreamAVX512(dst, a, b)
+	} else {
+		maximumI32StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarI32 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[int32]).
 func MaximumScalarI32(dst []int32, a []int32, s int32) {
@@ -481,10 +856,36 @@ func MaximumScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// MaximumScalarI32Stream is [MaximumScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI32's.
+func MaximumScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarI32(dst, a, s)
+		return
+	}
+	MaximumScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarI32StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumI32 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[int32]).
 func ScalarMaximumI32(dst []int32, a []int32, s int32) {
 	MaximumScalarI32(dst, a, s)
+}
+
+// ScalarMaximumI32Stream is [ScalarMaximumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI32's.
+func ScalarMaximumI32Stream(dst []int32, a []int32, s int32) {
+	MaximumScalarI32Stream(dst, a, s)
 }
 
 // MaximumI64 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -502,6 +903,26 @@ func MaximumI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// MaximumI64Stream is [MaximumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI64's.
+func MaximumI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumI64(dst, a, b)
+		return
+	}
+	MaximumI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumI64StreamAVX512(dst, a, b)
+	} else {
+		maximumI64StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarI64 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[int64]).
 func MaximumScalarI64(dst []int64, a []int64, s int64) {
@@ -516,10 +937,36 @@ func MaximumScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// MaximumScalarI64Stream is [MaximumScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI64's.
+func MaximumScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarI64(dst, a, s)
+		return
+	}
+	MaximumScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarI64StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumI64 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[int64]).
 func ScalarMaximumI64(dst []int64, a []int64, s int64) {
 	MaximumScalarI64(dst, a, s)
+}
+
+// ScalarMaximumI64Stream is [ScalarMaximumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI64's.
+func ScalarMaximumI64Stream(dst []int64, a []int64, s int64) {
+	MaximumScalarI64Stream(dst, a, s)
 }
 
 // MaximumU8 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -537,6 +984,26 @@ func MaximumU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// MaximumU8Stream is [MaximumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumU8's.
+func MaximumU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumU8(dst, a, b)
+		return
+	}
+	MaximumU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		maximumU8StreamAVX512(dst, a, b)
+	} else {
+		maximumU8StreamAVX2(dst, a, b)
+	}
+}
+
 // MaximumScalarU8 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[uint8]).
 func MaximumScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -551,10 +1018,36 @@ func MaximumScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// MaximumScalarU8Stream is [MaximumScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarU8's.
+func MaximumScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MaximumScalarU8(dst, a, s)
+		return
+	}
+	MaximumScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		maximumScalarU8StreamAVX512(dst, a, s)
+	} else {
+		maximumScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMaximumU8 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[uint8]).
 func ScalarMaximumU8(dst []uint8, a []uint8, s uint8) {
 	MaximumScalarU8(dst, a, s)
+}
+
+// ScalarMaximumU8Stream is [ScalarMaximumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumU8's.
+func ScalarMaximumU8Stream(dst []uint8, a []uint8, s uint8) {
+	MaximumScalarU8Stream(dst, a, s)
 }
 
 // MinimumF32 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -572,6 +1065,26 @@ func MinimumF32(dst []float32, a []float32, b []float32) {
 	}
 }
 
+// MinimumF32Stream is [MinimumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumF32's.
+func MinimumF32Stream(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumF32(dst, a, b)
+		return
+	}
+	MinimumF32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumF32StreamAVX512(dst, a, b)
+	} else {
+		minimumF32StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarF32 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[float32]).
 func MinimumScalarF32(dst []float32, a []float32, s float32) {
@@ -586,10 +1099,36 @@ func MinimumScalarF32(dst []float32, a []float32, s float32) {
 	}
 }
 
+// MinimumScalarF32Stream is [MinimumScalarF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarF32's.
+func MinimumScalarF32Stream(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarF32(dst, a, s)
+		return
+	}
+	MinimumScalarF32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarF32StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarF32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumF32 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[float32]).
 func ScalarMinimumF32(dst []float32, a []float32, s float32) {
 	MinimumScalarF32(dst, a, s)
+}
+
+// ScalarMinimumF32Stream is [ScalarMinimumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumF32's.
+func ScalarMinimumF32Stream(dst []float32, a []float32, s float32) {
+	MinimumScalarF32Stream(dst, a, s)
 }
 
 // MinimumF64 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -607,6 +1146,26 @@ func MinimumF64(dst []float64, a []float64, b []float64) {
 	}
 }
 
+// MinimumF64Stream is [MinimumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumF64's.
+func MinimumF64Stream(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumF64(dst, a, b)
+		return
+	}
+	MinimumF64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumF64StreamAVX512(dst, a, b)
+	} else {
+		minimumF64StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarF64 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[float64]).
 func MinimumScalarF64(dst []float64, a []float64, s float64) {
@@ -621,10 +1180,36 @@ func MinimumScalarF64(dst []float64, a []float64, s float64) {
 	}
 }
 
+// MinimumScalarF64Stream is [MinimumScalarF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarF64's.
+func MinimumScalarF64Stream(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarF64(dst, a, s)
+		return
+	}
+	MinimumScalarF64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarF64StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarF64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumF64 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[float64]).
 func ScalarMinimumF64(dst []float64, a []float64, s float64) {
 	MinimumScalarF64(dst, a, s)
+}
+
+// ScalarMinimumF64Stream is [ScalarMinimumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumF64's.
+func ScalarMinimumF64Stream(dst []float64, a []float64, s float64) {
+	MinimumScalarF64Stream(dst, a, s)
 }
 
 // MinimumI8 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -642,6 +1227,26 @@ func MinimumI8(dst []int8, a []int8, b []int8) {
 	}
 }
 
+// MinimumI8Stream is [MinimumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI8's.
+func MinimumI8Stream(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumI8(dst, a, b)
+		return
+	}
+	MinimumI8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumI8StreamAVX512(dst, a, b)
+	} else {
+		minimumI8StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarI8 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[int8]).
 func MinimumScalarI8(dst []int8, a []int8, s int8) {
@@ -656,10 +1261,36 @@ func MinimumScalarI8(dst []int8, a []int8, s int8) {
 	}
 }
 
+// MinimumScalarI8Stream is [MinimumScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI8's.
+func MinimumScalarI8Stream(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarI8(dst, a, s)
+		return
+	}
+	MinimumScalarI8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarI8StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarI8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumI8 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[int8]).
 func ScalarMinimumI8(dst []int8, a []int8, s int8) {
 	MinimumScalarI8(dst, a, s)
+}
+
+// ScalarMinimumI8Stream is [ScalarMinimumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI8's.
+func ScalarMinimumI8Stream(dst []int8, a []int8, s int8) {
+	MinimumScalarI8Stream(dst, a, s)
 }
 
 // MinimumI16 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -677,6 +1308,26 @@ func MinimumI16(dst []int16, a []int16, b []int16) {
 	}
 }
 
+// MinimumI16Stream is [MinimumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI16's.
+func MinimumI16Stream(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumI16(dst, a, b)
+		return
+	}
+	MinimumI16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumI16StreamAVX512(dst, a, b)
+	} else {
+		minimumI16StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarI16 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[int16]).
 func MinimumScalarI16(dst []int16, a []int16, s int16) {
@@ -691,10 +1342,36 @@ func MinimumScalarI16(dst []int16, a []int16, s int16) {
 	}
 }
 
+// MinimumScalarI16Stream is [MinimumScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI16's.
+func MinimumScalarI16Stream(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarI16(dst, a, s)
+		return
+	}
+	MinimumScalarI16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarI16StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarI16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumI16 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[int16]).
 func ScalarMinimumI16(dst []int16, a []int16, s int16) {
 	MinimumScalarI16(dst, a, s)
+}
+
+// ScalarMinimumI16Stream is [ScalarMinimumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI16's.
+func ScalarMinimumI16Stream(dst []int16, a []int16, s int16) {
+	MinimumScalarI16Stream(dst, a, s)
 }
 
 // MinimumI32 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -712,6 +1389,26 @@ func MinimumI32(dst []int32, a []int32, b []int32) {
 	}
 }
 
+// MinimumI32Stream is [MinimumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI32's.
+func MinimumI32Stream(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumI32(dst, a, b)
+		return
+	}
+	MinimumI32(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumI32StreamAVX512(dst, a, b)
+	} else {
+		minimumI32StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarI32 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[int32]).
 func MinimumScalarI32(dst []int32, a []int32, s int32) {
@@ -726,10 +1423,36 @@ func MinimumScalarI32(dst []int32, a []int32, s int32) {
 	}
 }
 
+// MinimumScalarI32Stream is [MinimumScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI32's.
+func MinimumScalarI32Stream(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarI32(dst, a, s)
+		return
+	}
+	MinimumScalarI32(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarI32StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarI32StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumI32 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[int32]).
 func ScalarMinimumI32(dst []int32, a []int32, s int32) {
 	MinimumScalarI32(dst, a, s)
+}
+
+// ScalarMinimumI32Stream is [ScalarMinimumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI32's.
+func ScalarMinimumI32Stream(dst []int32, a []int32, s int32) {
+	MinimumScalarI32Stream(dst, a, s)
 }
 
 // MinimumI64 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -747,6 +1470,26 @@ func MinimumI64(dst []int64, a []int64, b []int64) {
 	}
 }
 
+// MinimumI64Stream is [MinimumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI64's.
+func MinimumI64Stream(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumI64(dst, a, b)
+		return
+	}
+	MinimumI64(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumI64StreamAVX512(dst, a, b)
+	} else {
+		minimumI64StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarI64 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[int64]).
 func MinimumScalarI64(dst []int64, a []int64, s int64) {
@@ -761,10 +1504,36 @@ func MinimumScalarI64(dst []int64, a []int64, s int64) {
 	}
 }
 
+// MinimumScalarI64Stream is [MinimumScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI64's.
+func MinimumScalarI64Stream(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarI64(dst, a, s)
+		return
+	}
+	MinimumScalarI64(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarI64StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarI64StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumI64 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[int64]).
 func ScalarMinimumI64(dst []int64, a []int64, s int64) {
 	MinimumScalarI64(dst, a, s)
+}
+
+// ScalarMinimumI64Stream is [ScalarMinimumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI64's.
+func ScalarMinimumI64Stream(dst []int64, a []int64, s int64) {
+	MinimumScalarI64Stream(dst, a, s)
 }
 
 // MinimumU8 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -782,6 +1551,26 @@ func MinimumU8(dst []uint8, a []uint8, b []uint8) {
 	}
 }
 
+// MinimumU8Stream is [MinimumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumU8's.
+func MinimumU8Stream(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumU8(dst, a, b)
+		return
+	}
+	MinimumU8(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		minimumU8StreamAVX512(dst, a, b)
+	} else {
+		minimumU8StreamAVX2(dst, a, b)
+	}
+}
+
 // MinimumScalarU8 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[uint8]).
 func MinimumScalarU8(dst []uint8, a []uint8, s uint8) {
@@ -796,10 +1585,36 @@ func MinimumScalarU8(dst []uint8, a []uint8, s uint8) {
 	}
 }
 
+// MinimumScalarU8Stream is [MinimumScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarU8's.
+func MinimumScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MinimumScalarU8(dst, a, s)
+		return
+	}
+	MinimumScalarU8(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		minimumScalarU8StreamAVX512(dst, a, s)
+	} else {
+		minimumScalarU8StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMinimumU8 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[uint8]).
 func ScalarMinimumU8(dst []uint8, a []uint8, s uint8) {
 	MinimumScalarU8(dst, a, s)
+}
+
+// ScalarMinimumU8Stream is [ScalarMinimumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumU8's.
+func ScalarMinimumU8Stream(dst []uint8, a []uint8, s uint8) {
+	MinimumScalarU8Stream(dst, a, s)
 }
 
 // FmaxF32 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).

@@ -1274,6 +1274,104 @@ sqrtF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func sqrtF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·sqrtF32StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  sqrtF32StreamAVX2_check_unrolled
+
+sqrtF32StreamAVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVNTPS  Y0, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVNTPS  Y0, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVNTPS  Y0, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVNTPS  Y0, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+sqrtF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   sqrtF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  sqrtF32StreamAVX2_check_vector
+
+sqrtF32StreamAVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVNTPS  Y0, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+sqrtF32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      sqrtF32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     sqrtF32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+sqrtF32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  sqrtF32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  sqrtF32StreamAVX2_copy1
+
+sqrtF32StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+sqrtF32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  sqrtF32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  sqrtF32StreamAVX2_copy3
+
+sqrtF32StreamAVX2_copied4:
+sqrtF32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func sqrtF64AVX2(dst []float64, x []float64)
 // Requires: AVX, AVX2
 TEXT ·sqrtF64AVX2(SB), NOSPLIT, $64-48
@@ -1368,6 +1466,104 @@ sqrtF64AVX2_copy3:
 
 sqrtF64AVX2_copied4:
 sqrtF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func sqrtF64StreamAVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·sqrtF64StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  sqrtF64StreamAVX2_check_unrolled
+
+sqrtF64StreamAVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y0
+	VSQRTPD   Y0, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y0
+	VSQRTPD   Y0, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y0
+	VSQRTPD   Y0, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y0
+	VSQRTPD   Y0, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+sqrtF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   sqrtF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  sqrtF64StreamAVX2_check_vector
+
+sqrtF64StreamAVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y0
+	VSQRTPD   Y0, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+sqrtF64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      sqrtF64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     sqrtF64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+sqrtF64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  sqrtF64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  sqrtF64StreamAVX2_copy1
+
+sqrtF64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y0
+	VSQRTPD   Y0, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+sqrtF64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  sqrtF64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  sqrtF64StreamAVX2_copy3
+
+sqrtF64StreamAVX2_copied4:
+sqrtF64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1504,6 +1700,140 @@ reluF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func reluF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluF32StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluF32StreamAVX2_check_unrolled
+
+reluF32StreamAVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+reluF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  reluF32StreamAVX2_check_vector
+
+reluF32StreamAVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+reluF32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluF32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluF32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+reluF32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluF32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluF32StreamAVX2_copy1
+
+reluF32StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+reluF32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluF32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluF32StreamAVX2_copy3
+
+reluF32StreamAVX2_copied4:
+reluF32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluF64AVX2(dst []float64, x []float64)
 // Requires: AVX, AVX2
 TEXT ·reluF64AVX2(SB), NOSPLIT, $64-48
@@ -1637,6 +1967,140 @@ reluF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func reluF64StreamAVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluF64StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluF64StreamAVX2_check_unrolled
+
+reluF64StreamAVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+reluF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  reluF64StreamAVX2_check_vector
+
+reluF64StreamAVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+reluF64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluF64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluF64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+reluF64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluF64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluF64StreamAVX2_copy1
+
+reluF64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+reluF64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluF64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluF64StreamAVX2_copy3
+
+reluF64StreamAVX2_copied4:
+reluF64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluI8AVX2(dst []int8, x []int8)
 // Requires: AVX, AVX2
 TEXT ·reluI8AVX2(SB), NOSPLIT, $64-48
@@ -1723,6 +2187,96 @@ reluI8AVX2_copy3:
 
 reluI8AVX2_copied4:
 reluI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func reluI8StreamAVX2(dst []int8, x []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluI8StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  reluI8StreamAVX2_check_unrolled
+
+reluI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+reluI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluI8StreamAVX2_check_vector
+
+reluI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+reluI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+reluI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluI8StreamAVX2_copy1
+
+reluI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPXOR   Y1, Y1, Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+reluI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluI8StreamAVX2_copy3
+
+reluI8StreamAVX2_copied4:
+reluI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -1817,6 +2371,98 @@ reluI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func reluI16StreamAVX2(dst []int16, x []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluI16StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  reluI16StreamAVX2_check_unrolled
+
+reluI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+reluI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluI16StreamAVX2_check_vector
+
+reluI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+reluI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+reluI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluI16StreamAVX2_copy1
+
+reluI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y0
+	VPXOR   Y1, Y1, Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+reluI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluI16StreamAVX2_copy3
+
+reluI16StreamAVX2_copied4:
+reluI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluI32AVX2(dst []int32, x []int32)
 // Requires: AVX, AVX2
 TEXT ·reluI32AVX2(SB), NOSPLIT, $64-48
@@ -1905,6 +2551,98 @@ reluI32AVX2_copy3:
 
 reluI32AVX2_copied4:
 reluI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func reluI32StreamAVX2(dst []int32, x []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluI32StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluI32StreamAVX2_check_unrolled
+
+reluI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+reluI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  reluI32StreamAVX2_check_vector
+
+reluI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+reluI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+reluI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluI32StreamAVX2_copy1
+
+reluI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y0
+	VPXOR   Y1, Y1, Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+reluI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluI32StreamAVX2_copy3
+
+reluI32StreamAVX2_copied4:
+reluI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2005,6 +2743,104 @@ reluI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func reluI64StreamAVX2(dst []int64, x []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluI64StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluI64StreamAVX2_check_unrolled
+
+reluI64StreamAVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 32(CX)(BX*8)
+	VMOVDQU   64(DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 64(CX)(BX*8)
+	VMOVDQU   96(DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+reluI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  reluI64StreamAVX2_check_vector
+
+reluI64StreamAVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+reluI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+reluI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluI64StreamAVX2_copy1
+
+reluI64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y0
+	VPXOR     Y1, Y1, Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+reluI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluI64StreamAVX2_copy3
+
+reluI64StreamAVX2_copied4:
+reluI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluU8AVX2(dst []uint8, x []uint8)
 // Requires: AVX, AVX2
 TEXT ·reluU8AVX2(SB), NOSPLIT, $64-48
@@ -2091,6 +2927,96 @@ reluU8AVX2_copy3:
 
 reluU8AVX2_copied4:
 reluU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func reluU8StreamAVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·reluU8StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  reluU8StreamAVX2_check_unrolled
+
+reluU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+reluU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   reluU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluU8StreamAVX2_check_vector
+
+reluU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPXOR    Y1, Y1, Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+reluU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      reluU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     reluU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+reluU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  reluU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  reluU8StreamAVX2_copy1
+
+reluU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPXOR   Y1, Y1, Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+reluU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  reluU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  reluU8StreamAVX2_copy3
+
+reluU8StreamAVX2_copied4:
+reluU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2244,6 +3170,157 @@ maximumF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumF32StreamAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumF32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumF32StreamAVX2_check_unrolled
+
+maximumF32StreamAVX2_unrolled:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, (CX)(SI*4)
+	VMOVUPS   32(DX)(SI*4), Y0
+	VMOVUPS   32(BX)(SI*4), Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Y0
+	VMOVUPS   64(BX)(SI*4), Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 64(CX)(SI*4)
+	VMOVUPS   96(DX)(SI*4), Y0
+	VMOVUPS   96(BX)(SI*4), Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 96(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+maximumF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  maximumF32StreamAVX2_check_vector
+
+maximumF32StreamAVX2_vector:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+maximumF32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumF32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumF32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+maximumF32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumF32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumF32StreamAVX2_copy1
+
+maximumF32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+maximumF32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumF32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumF32StreamAVX2_copy3
+
+maximumF32StreamAVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPS   (R8)(SI*4), Y0
+	VMOVUPS   (DX)(SI*4), Y1
+	VMAXPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VANDPS    Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+maximumF32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumF32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumF32StreamAVX2_copy5
+
+maximumF32StreamAVX2_copied6:
+maximumF32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarF32AVX2(dst []float32, a []float32, s float32)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarF32AVX2(SB), NOSPLIT, $64-52
@@ -2369,6 +3446,135 @@ maximumScalarF32AVX2_copy3:
 
 maximumScalarF32AVX2_copied4:
 maximumScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarF32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          maximumScalarF32StreamAVX2_check_unrolled
+
+maximumScalarF32StreamAVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VMAXPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VANDPS    Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VMAXPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VANDPS    Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VMAXPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VANDPS    Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VMAXPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VANDPS    Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+maximumScalarF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  maximumScalarF32StreamAVX2_check_vector
+
+maximumScalarF32StreamAVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VMAXPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VANDPS    Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+maximumScalarF32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarF32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarF32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+maximumScalarF32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarF32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarF32StreamAVX2_copy1
+
+maximumScalarF32StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VMAXPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VANDPS    Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+maximumScalarF32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarF32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarF32StreamAVX2_copy3
+
+maximumScalarF32StreamAVX2_copied4:
+maximumScalarF32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2522,6 +3728,157 @@ maximumF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumF64StreamAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumF64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumF64StreamAVX2_check_unrolled
+
+maximumF64StreamAVX2_unrolled:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	VMOVUPD   32(DX)(SI*8), Y0
+	VMOVUPD   32(BX)(SI*8), Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 32(CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Y0
+	VMOVUPD   64(BX)(SI*8), Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 64(CX)(SI*8)
+	VMOVUPD   96(DX)(SI*8), Y0
+	VMOVUPD   96(BX)(SI*8), Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+maximumF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  maximumF64StreamAVX2_check_vector
+
+maximumF64StreamAVX2_vector:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+maximumF64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumF64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumF64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+maximumF64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumF64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumF64StreamAVX2_copy1
+
+maximumF64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+maximumF64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumF64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumF64StreamAVX2_copy3
+
+maximumF64StreamAVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPD   (R8)(SI*8), Y0
+	VMOVUPD   (DX)(SI*8), Y1
+	VMAXPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VANDPD    Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+maximumF64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumF64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumF64StreamAVX2_copy5
+
+maximumF64StreamAVX2_copied6:
+maximumF64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarF64AVX2(dst []float64, a []float64, s float64)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarF64AVX2(SB), NOSPLIT, $64-56
@@ -2650,6 +4007,135 @@ maximumScalarF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarF64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          maximumScalarF64StreamAVX2_check_unrolled
+
+maximumScalarF64StreamAVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VMAXPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VANDPD    Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VMAXPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VANDPD    Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VMAXPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VANDPD    Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VMAXPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VANDPD    Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+maximumScalarF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  maximumScalarF64StreamAVX2_check_vector
+
+maximumScalarF64StreamAVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VMAXPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VANDPD    Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+maximumScalarF64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarF64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarF64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+maximumScalarF64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarF64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarF64StreamAVX2_copy1
+
+maximumScalarF64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VMAXPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VANDPD    Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+maximumScalarF64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarF64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarF64StreamAVX2_copy3
+
+maximumScalarF64StreamAVX2_copied4:
+maximumScalarF64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumI8AVX2(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX2
 TEXT ·maximumI8AVX2(SB), NOSPLIT, $96-72
@@ -2755,6 +4241,112 @@ maximumI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  maximumI8StreamAVX2_check_unrolled
+
+maximumI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+maximumI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumI8StreamAVX2_check_vector
+
+maximumI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMAXSB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+maximumI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+maximumI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumI8StreamAVX2_copy1
+
+maximumI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+maximumI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumI8StreamAVX2_copy3
+
+maximumI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+maximumI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumI8StreamAVX2_copy5
+
+maximumI8StreamAVX2_copied6:
+maximumI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -2836,6 +4428,91 @@ maximumScalarI8AVX2_copy3:
 
 maximumScalarI8AVX2_copied4:
 maximumScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          maximumScalarI8StreamAVX2_check_unrolled
+
+maximumScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMAXSB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMAXSB  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMAXSB  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMAXSB  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+maximumScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  maximumScalarI8StreamAVX2_check_vector
+
+maximumScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMAXSB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+maximumScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+maximumScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarI8StreamAVX2_copy1
+
+maximumScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+maximumScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarI8StreamAVX2_copy3
+
+maximumScalarI8StreamAVX2_copied4:
+maximumScalarI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -2947,6 +4624,115 @@ maximumI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  maximumI16StreamAVX2_check_unrolled
+
+maximumI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+maximumI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumI16StreamAVX2_check_vector
+
+maximumI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMAXSW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+maximumI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+maximumI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumI16StreamAVX2_copy1
+
+maximumI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+maximumI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumI16StreamAVX2_copy3
+
+maximumI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+maximumI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumI16StreamAVX2_copy5
+
+maximumI16StreamAVX2_copied6:
+maximumI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -3030,6 +4816,93 @@ maximumScalarI16AVX2_copy3:
 
 maximumScalarI16AVX2_copied4:
 maximumScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          maximumScalarI16StreamAVX2_check_unrolled
+
+maximumScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMAXSW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPMAXSW  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPMAXSW  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPMAXSW  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+maximumScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  maximumScalarI16StreamAVX2_check_vector
+
+maximumScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMAXSW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+maximumScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+maximumScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarI16StreamAVX2_copy1
+
+maximumScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+maximumScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarI16StreamAVX2_copy3
+
+maximumScalarI16StreamAVX2_copied4:
+maximumScalarI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3141,6 +5014,115 @@ maximumI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumI32StreamAVX2_check_unrolled
+
+maximumI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+maximumI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  maximumI32StreamAVX2_check_vector
+
+maximumI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMAXSD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+maximumI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+maximumI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumI32StreamAVX2_copy1
+
+maximumI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+maximumI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumI32StreamAVX2_copy3
+
+maximumI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+maximumI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumI32StreamAVX2_copy5
+
+maximumI32StreamAVX2_copied6:
+maximumI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -3226,6 +5208,95 @@ maximumScalarI32AVX2_copy3:
 
 maximumScalarI32AVX2_copied4:
 maximumScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          maximumScalarI32StreamAVX2_check_unrolled
+
+maximumScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMAXSD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPMAXSD  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPMAXSD  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPMAXSD  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+maximumScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  maximumScalarI32StreamAVX2_check_vector
+
+maximumScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMAXSD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+maximumScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+maximumScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarI32StreamAVX2_copy1
+
+maximumScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+maximumScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarI32StreamAVX2_copy3
+
+maximumScalarI32StreamAVX2_copied4:
+maximumScalarI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3343,6 +5414,121 @@ maximumI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumI64StreamAVX2_check_unrolled
+
+maximumI64StreamAVX2_unrolled:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	VMOVDQU   32(DX)(SI*8), Y0
+	VMOVDQU   32(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 32(CX)(SI*8)
+	VMOVDQU   64(DX)(SI*8), Y0
+	VMOVDQU   64(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 64(CX)(SI*8)
+	VMOVDQU   96(DX)(SI*8), Y0
+	VMOVDQU   96(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+maximumI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  maximumI64StreamAVX2_check_vector
+
+maximumI64StreamAVX2_vector:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+maximumI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+maximumI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumI64StreamAVX2_copy1
+
+maximumI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+maximumI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumI64StreamAVX2_copy3
+
+maximumI64StreamAVX2_copied4:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*8), Y0
+	VMOVDQU   (DX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+maximumI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumI64StreamAVX2_copy5
+
+maximumI64StreamAVX2_copied6:
+maximumI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -3432,6 +5618,99 @@ maximumScalarI64AVX2_copy3:
 
 maximumScalarI64AVX2_copied4:
 maximumScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          maximumScalarI64StreamAVX2_check_unrolled
+
+maximumScalarI64StreamAVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVNTPD  Y1, 32(CX)(BX*8)
+	VMOVDQU   64(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVNTPD  Y1, 64(CX)(BX*8)
+	VMOVDQU   96(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVNTPD  Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+maximumScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  maximumScalarI64StreamAVX2_check_vector
+
+maximumScalarI64StreamAVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+maximumScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+maximumScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarI64StreamAVX2_copy1
+
+maximumScalarI64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+maximumScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarI64StreamAVX2_copy3
+
+maximumScalarI64StreamAVX2_copied4:
+maximumScalarI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3540,6 +5819,112 @@ maximumU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func maximumU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  maximumU8StreamAVX2_check_unrolled
+
+maximumU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+maximumU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumU8StreamAVX2_check_vector
+
+maximumU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMAXUB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+maximumU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      maximumU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     maximumU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+maximumU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  maximumU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  maximumU8StreamAVX2_copy1
+
+maximumU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+maximumU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  maximumU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  maximumU8StreamAVX2_copy3
+
+maximumU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+maximumU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  maximumU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumU8StreamAVX2_copy5
+
+maximumU8StreamAVX2_copied6:
+maximumU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·maximumScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -3621,6 +6006,91 @@ maximumScalarU8AVX2_copy3:
 
 maximumScalarU8AVX2_copied4:
 maximumScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·maximumScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          maximumScalarU8StreamAVX2_check_unrolled
+
+maximumScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMAXUB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMAXUB  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMAXUB  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMAXUB  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+maximumScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  maximumScalarU8StreamAVX2_check_vector
+
+maximumScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMAXUB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+maximumScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      maximumScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     maximumScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+maximumScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  maximumScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  maximumScalarU8StreamAVX2_copy1
+
+maximumScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+maximumScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  maximumScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  maximumScalarU8StreamAVX2_copy3
+
+maximumScalarU8StreamAVX2_copied4:
+maximumScalarU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -3774,6 +6244,157 @@ minimumF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumF32StreamAVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumF32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumF32StreamAVX2_check_unrolled
+
+minimumF32StreamAVX2_unrolled:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VMINPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VORPS     Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, (CX)(SI*4)
+	VMOVUPS   32(DX)(SI*4), Y0
+	VMOVUPS   32(BX)(SI*4), Y1
+	VMINPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VORPS     Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Y0
+	VMOVUPS   64(BX)(SI*4), Y1
+	VMINPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VORPS     Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 64(CX)(SI*4)
+	VMOVUPS   96(DX)(SI*4), Y0
+	VMOVUPS   96(BX)(SI*4), Y1
+	VMINPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VORPS     Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, 96(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+minimumF32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumF32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  minimumF32StreamAVX2_check_vector
+
+minimumF32StreamAVX2_vector:
+	VMOVUPS   (DX)(SI*4), Y0
+	VMOVUPS   (BX)(SI*4), Y1
+	VMINPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VORPS     Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVNTPS  Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+minimumF32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumF32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumF32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+minimumF32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumF32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumF32StreamAVX2_copy1
+
+minimumF32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+minimumF32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumF32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumF32StreamAVX2_copy3
+
+minimumF32StreamAVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPS   (R8)(SI*4), Y0
+	VMOVUPS   (DX)(SI*4), Y1
+	VMINPS    Y1, Y0, Y2
+	VCMPPS    $0x00, Y1, Y0, Y3
+	VORPS     Y1, Y0, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y0, Y0, Y3
+	VBLENDVPS Y3, Y0, Y2, Y0
+	VCMPPS    $0x03, Y1, Y1, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+minimumF32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumF32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumF32StreamAVX2_copy5
+
+minimumF32StreamAVX2_copied6:
+minimumF32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarF32AVX2(dst []float32, a []float32, s float32)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarF32AVX2(SB), NOSPLIT, $64-52
@@ -3899,6 +6520,135 @@ minimumScalarF32AVX2_copy3:
 
 minimumScalarF32AVX2_copied4:
 minimumScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarF32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          minimumScalarF32StreamAVX2_check_unrolled
+
+minimumScalarF32StreamAVX2_unrolled:
+	VMOVUPS   (DX)(BX*4), Y1
+	VMINPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VORPS     Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y1
+	VMINPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VORPS     Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y1
+	VMINPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VORPS     Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y1
+	VMINPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VORPS     Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+minimumScalarF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  minimumScalarF32StreamAVX2_check_vector
+
+minimumScalarF32StreamAVX2_vector:
+	VMOVUPS   (DX)(BX*4), Y1
+	VMINPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VORPS     Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y1
+	VMOVNTPS  Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+minimumScalarF32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarF32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarF32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+minimumScalarF32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarF32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarF32StreamAVX2_copy1
+
+minimumScalarF32StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y1
+	VMINPS    Y0, Y1, Y2
+	VCMPPS    $0x00, Y0, Y1, Y3
+	VORPS     Y0, Y1, Y4
+	VBLENDVPS Y3, Y4, Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+minimumScalarF32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarF32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarF32StreamAVX2_copy3
+
+minimumScalarF32StreamAVX2_copied4:
+minimumScalarF32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4052,6 +6802,157 @@ minimumF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumF64StreamAVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumF64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumF64StreamAVX2_check_unrolled
+
+minimumF64StreamAVX2_unrolled:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VMINPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VORPD     Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	VMOVUPD   32(DX)(SI*8), Y0
+	VMOVUPD   32(BX)(SI*8), Y1
+	VMINPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VORPD     Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 32(CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Y0
+	VMOVUPD   64(BX)(SI*8), Y1
+	VMINPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VORPD     Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 64(CX)(SI*8)
+	VMOVUPD   96(DX)(SI*8), Y0
+	VMOVUPD   96(BX)(SI*8), Y1
+	VMINPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VORPD     Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+minimumF64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumF64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  minimumF64StreamAVX2_check_vector
+
+minimumF64StreamAVX2_vector:
+	VMOVUPD   (DX)(SI*8), Y0
+	VMOVUPD   (BX)(SI*8), Y1
+	VMINPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VORPD     Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+minimumF64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumF64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumF64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+minimumF64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumF64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumF64StreamAVX2_copy1
+
+minimumF64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+minimumF64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumF64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumF64StreamAVX2_copy3
+
+minimumF64StreamAVX2_copied4:
+	XORQ      SI, SI
+	VMOVUPD   (R8)(SI*8), Y0
+	VMOVUPD   (DX)(SI*8), Y1
+	VMINPD    Y1, Y0, Y2
+	VCMPPD    $0x00, Y1, Y0, Y3
+	VORPD     Y1, Y0, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y0, Y0, Y3
+	VBLENDVPD Y3, Y0, Y2, Y0
+	VCMPPD    $0x03, Y1, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+minimumF64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumF64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumF64StreamAVX2_copy5
+
+minimumF64StreamAVX2_copied6:
+minimumF64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarF64AVX2(dst []float64, a []float64, s float64)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarF64AVX2(SB), NOSPLIT, $64-56
@@ -4180,6 +7081,135 @@ minimumScalarF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarF64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          minimumScalarF64StreamAVX2_check_unrolled
+
+minimumScalarF64StreamAVX2_unrolled:
+	VMOVUPD   (DX)(BX*8), Y1
+	VMINPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VORPD     Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	VMOVUPD   32(DX)(BX*8), Y1
+	VMINPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VORPD     Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 32(CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Y1
+	VMINPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VORPD     Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 64(CX)(BX*8)
+	VMOVUPD   96(DX)(BX*8), Y1
+	VMINPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VORPD     Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+minimumScalarF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  minimumScalarF64StreamAVX2_check_vector
+
+minimumScalarF64StreamAVX2_vector:
+	VMOVUPD   (DX)(BX*8), Y1
+	VMINPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VORPD     Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+minimumScalarF64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarF64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarF64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+minimumScalarF64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarF64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarF64StreamAVX2_copy1
+
+minimumScalarF64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVUPD   (DI)(BX*8), Y1
+	VMINPD    Y0, Y1, Y2
+	VCMPPD    $0x00, Y0, Y1, Y3
+	VORPD     Y0, Y1, Y4
+	VBLENDVPD Y3, Y4, Y2, Y2
+	VCMPPD    $0x03, Y1, Y1, Y3
+	VBLENDVPD Y3, Y1, Y2, Y1
+	VCMPPD    $0x03, Y0, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+minimumScalarF64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarF64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarF64StreamAVX2_copy3
+
+minimumScalarF64StreamAVX2_copied4:
+minimumScalarF64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumI8AVX2(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX2
 TEXT ·minimumI8AVX2(SB), NOSPLIT, $96-72
@@ -4285,6 +7315,112 @@ minimumI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumI8StreamAVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumI8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  minimumI8StreamAVX2_check_unrolled
+
+minimumI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMINSB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMINSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMINSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMINSB  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+minimumI8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumI8StreamAVX2_check_vector
+
+minimumI8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMINSB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+minimumI8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumI8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumI8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+minimumI8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumI8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumI8StreamAVX2_copy1
+
+minimumI8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+minimumI8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumI8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumI8StreamAVX2_copy3
+
+minimumI8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+minimumI8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumI8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumI8StreamAVX2_copy5
+
+minimumI8StreamAVX2_copied6:
+minimumI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI8AVX2(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarI8AVX2(SB), NOSPLIT, $64-49
@@ -4366,6 +7502,91 @@ minimumScalarI8AVX2_copy3:
 
 minimumScalarI8AVX2_copied4:
 minimumScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarI8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          minimumScalarI8StreamAVX2_check_unrolled
+
+minimumScalarI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMINSB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMINSB  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMINSB  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMINSB  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+minimumScalarI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  minimumScalarI8StreamAVX2_check_vector
+
+minimumScalarI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMINSB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+minimumScalarI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+minimumScalarI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarI8StreamAVX2_copy1
+
+minimumScalarI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMINSB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+minimumScalarI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarI8StreamAVX2_copy3
+
+minimumScalarI8StreamAVX2_copied4:
+minimumScalarI8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4477,6 +7698,115 @@ minimumI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumI16StreamAVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumI16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  minimumI16StreamAVX2_check_unrolled
+
+minimumI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMINSW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	VMOVDQU  32(DX)(SI*2), Y0
+	VMOVDQU  32(BX)(SI*2), Y1
+	VPMINSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*2)
+	VMOVDQU  64(DX)(SI*2), Y0
+	VMOVDQU  64(BX)(SI*2), Y1
+	VPMINSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*2)
+	VMOVDQU  96(DX)(SI*2), Y0
+	VMOVDQU  96(BX)(SI*2), Y1
+	VPMINSW  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*2)
+	ADDQ     $0x00000040, SI
+
+minimumI16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumI16StreamAVX2_check_vector
+
+minimumI16StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*2), Y0
+	VMOVDQU  (BX)(SI*2), Y1
+	VPMINSW  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*2)
+	ADDQ     $0x00000010, SI
+
+minimumI16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumI16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumI16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+minimumI16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumI16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumI16StreamAVX2_copy1
+
+minimumI16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+minimumI16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumI16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumI16StreamAVX2_copy3
+
+minimumI16StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+minimumI16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumI16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumI16StreamAVX2_copy5
+
+minimumI16StreamAVX2_copied6:
+minimumI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI16AVX2(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarI16AVX2(SB), NOSPLIT, $64-50
@@ -4560,6 +7890,93 @@ minimumScalarI16AVX2_copy3:
 
 minimumScalarI16AVX2_copied4:
 minimumScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarI16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          minimumScalarI16StreamAVX2_check_unrolled
+
+minimumScalarI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMINSW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y1
+	VPMINSW  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y1
+	VPMINSW  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y1
+	VPMINSW  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+minimumScalarI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  minimumScalarI16StreamAVX2_check_vector
+
+minimumScalarI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y1
+	VPMINSW  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+minimumScalarI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+minimumScalarI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarI16StreamAVX2_copy1
+
+minimumScalarI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPMINSW Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+minimumScalarI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarI16StreamAVX2_copy3
+
+minimumScalarI16StreamAVX2_copied4:
+minimumScalarI16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4671,6 +8088,115 @@ minimumI32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumI32StreamAVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumI32StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumI32StreamAVX2_check_unrolled
+
+minimumI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMINSD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	VMOVDQU  32(DX)(SI*4), Y0
+	VMOVDQU  32(BX)(SI*4), Y1
+	VPMINSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*4)
+	VMOVDQU  64(DX)(SI*4), Y0
+	VMOVDQU  64(BX)(SI*4), Y1
+	VPMINSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*4)
+	VMOVDQU  96(DX)(SI*4), Y0
+	VMOVDQU  96(BX)(SI*4), Y1
+	VPMINSD  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*4)
+	ADDQ     $0x00000020, SI
+
+minimumI32StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI32StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  minimumI32StreamAVX2_check_vector
+
+minimumI32StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*4), Y0
+	VMOVDQU  (BX)(SI*4), Y1
+	VPMINSD  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*4)
+	ADDQ     $0x00000008, SI
+
+minimumI32StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumI32StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumI32StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+minimumI32StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumI32StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumI32StreamAVX2_copy1
+
+minimumI32StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+minimumI32StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumI32StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumI32StreamAVX2_copy3
+
+minimumI32StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+minimumI32StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumI32StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumI32StreamAVX2_copy5
+
+minimumI32StreamAVX2_copied6:
+minimumI32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI32AVX2(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarI32AVX2(SB), NOSPLIT, $64-52
@@ -4756,6 +8282,95 @@ minimumScalarI32AVX2_copy3:
 
 minimumScalarI32AVX2_copied4:
 minimumScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarI32StreamAVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          minimumScalarI32StreamAVX2_check_unrolled
+
+minimumScalarI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMINSD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y1
+	VPMINSD  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y1
+	VPMINSD  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y1
+	VPMINSD  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+minimumScalarI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  minimumScalarI32StreamAVX2_check_vector
+
+minimumScalarI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y1
+	VPMINSD  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+minimumScalarI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+minimumScalarI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarI32StreamAVX2_copy1
+
+minimumScalarI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPMINSD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+minimumScalarI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarI32StreamAVX2_copy3
+
+minimumScalarI32StreamAVX2_copied4:
+minimumScalarI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -4873,6 +8488,121 @@ minimumI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumI64StreamAVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumI64StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumI64StreamAVX2_check_unrolled
+
+minimumI64StreamAVX2_unrolled:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	VMOVDQU   32(DX)(SI*8), Y0
+	VMOVDQU   32(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 32(CX)(SI*8)
+	VMOVDQU   64(DX)(SI*8), Y0
+	VMOVDQU   64(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 64(CX)(SI*8)
+	VMOVDQU   96(DX)(SI*8), Y0
+	VMOVDQU   96(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+minimumI64StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI64StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  minimumI64StreamAVX2_check_vector
+
+minimumI64StreamAVX2_vector:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVNTPD  Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+minimumI64StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumI64StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumI64StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+minimumI64StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumI64StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumI64StreamAVX2_copy1
+
+minimumI64StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+minimumI64StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumI64StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumI64StreamAVX2_copy3
+
+minimumI64StreamAVX2_copied4:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*8), Y0
+	VMOVDQU   (DX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+minimumI64StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumI64StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumI64StreamAVX2_copy5
+
+minimumI64StreamAVX2_copied6:
+minimumI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI64AVX2(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarI64AVX2(SB), NOSPLIT, $64-56
@@ -4962,6 +8692,99 @@ minimumScalarI64AVX2_copy3:
 
 minimumScalarI64AVX2_copied4:
 minimumScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarI64StreamAVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          minimumScalarI64StreamAVX2_check_unrolled
+
+minimumScalarI64StreamAVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 32(CX)(BX*8)
+	VMOVDQU   64(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 64(CX)(BX*8)
+	VMOVDQU   96(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+minimumScalarI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  minimumScalarI64StreamAVX2_check_vector
+
+minimumScalarI64StreamAVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVNTPD  Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+minimumScalarI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+minimumScalarI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarI64StreamAVX2_copy1
+
+minimumScalarI64StreamAVX2_copied2:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+minimumScalarI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarI64StreamAVX2_copy3
+
+minimumScalarI64StreamAVX2_copied4:
+minimumScalarI64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -5070,6 +8893,112 @@ minimumU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func minimumU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumU8StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  minimumU8StreamAVX2_check_unrolled
+
+minimumU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMINUB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	VMOVDQU  32(DX)(SI*1), Y0
+	VMOVDQU  32(BX)(SI*1), Y1
+	VPMINUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(SI*1)
+	VMOVDQU  64(DX)(SI*1), Y0
+	VMOVDQU  64(BX)(SI*1), Y1
+	VPMINUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(SI*1)
+	VMOVDQU  96(DX)(SI*1), Y0
+	VMOVDQU  96(BX)(SI*1), Y1
+	VPMINUB  Y1, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(SI*1)
+	ADDQ     $0x00000080, SI
+
+minimumU8StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumU8StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumU8StreamAVX2_check_vector
+
+minimumU8StreamAVX2_vector:
+	VMOVDQU  (DX)(SI*1), Y0
+	VMOVDQU  (BX)(SI*1), Y1
+	VPMINUB  Y1, Y0, Y0
+	VMOVNTPS Y0, (CX)(SI*1)
+	ADDQ     $0x00000020, SI
+
+minimumU8StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      minimumU8StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     minimumU8StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+minimumU8StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  minimumU8StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  minimumU8StreamAVX2_copy1
+
+minimumU8StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+minimumU8StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  minimumU8StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  minimumU8StreamAVX2_copy3
+
+minimumU8StreamAVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+minimumU8StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  minimumU8StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumU8StreamAVX2_copy5
+
+minimumU8StreamAVX2_copied6:
+minimumU8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX2
 TEXT ·minimumScalarU8AVX2(SB), NOSPLIT, $64-49
@@ -5151,6 +9080,91 @@ minimumScalarU8AVX2_copy3:
 
 minimumScalarU8AVX2_copied4:
 minimumScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·minimumScalarU8StreamAVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          minimumScalarU8StreamAVX2_check_unrolled
+
+minimumScalarU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMINUB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y1
+	VPMINUB  Y0, Y1, Y1
+	VMOVNTPS Y1, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y1
+	VPMINUB  Y0, Y1, Y1
+	VMOVNTPS Y1, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y1
+	VPMINUB  Y0, Y1, Y1
+	VMOVNTPS Y1, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+minimumScalarU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  minimumScalarU8StreamAVX2_check_vector
+
+minimumScalarU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y1
+	VPMINUB  Y0, Y1, Y1
+	VMOVNTPS Y1, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+minimumScalarU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      minimumScalarU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     minimumScalarU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+minimumScalarU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  minimumScalarU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  minimumScalarU8StreamAVX2_copy1
+
+minimumScalarU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMINUB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+minimumScalarU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  minimumScalarU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  minimumScalarU8StreamAVX2_copy3
+
+minimumScalarU8StreamAVX2_copied4:
+minimumScalarU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41066,6 +45080,65 @@ sqrtF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func sqrtF32StreamAVX512(dst []float32, x []float32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·sqrtF32StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  sqrtF32StreamAVX512_check_unrolled
+
+sqrtF32StreamAVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z0
+	VSQRTPS   Z0, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z1, K1, Z2
+	VMOVNTPS  Z2, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z0
+	VSQRTPS   Z0, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z1, K1, Z3
+	VMOVNTPS  Z3, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+sqrtF32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   sqrtF32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  sqrtF32StreamAVX512_check_vector
+
+sqrtF32StreamAVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z0
+	VSQRTPS   Z0, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z1, K1, Z4
+	VMOVNTPS  Z4, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+sqrtF32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          sqrtF32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         sqrtF32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VSQRTPS     Z0, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z0, Z1, K2, Z5
+	VMOVDQU32   Z5, K1, (CX)(BX*4)
+
+sqrtF32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func sqrtF64AVX512(dst []float64, x []float64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·sqrtF64AVX512(SB), NOSPLIT, $0-48
@@ -41121,6 +45194,65 @@ sqrtF64AVX512_check_vector:
 	VMOVDQU64   Z5, K1, (CX)(BX*8)
 
 sqrtF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func sqrtF64StreamAVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·sqrtF64StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  sqrtF64StreamAVX512_check_unrolled
+
+sqrtF64StreamAVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z0
+	VSQRTPD   Z0, Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z1, K1, Z2
+	VMOVNTPD  Z2, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z0
+	VSQRTPD   Z0, Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z1, K1, Z3
+	VMOVNTPD  Z3, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+sqrtF64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   sqrtF64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  sqrtF64StreamAVX512_check_vector
+
+sqrtF64StreamAVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z0
+	VSQRTPD   Z0, Z1
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z1, K1, Z4
+	VMOVNTPD  Z4, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+sqrtF64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          sqrtF64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         sqrtF64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VSQRTPD     Z0, Z1
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z0, Z1, K2, Z5
+	VMOVDQU64   Z5, K1, (CX)(BX*8)
+
+sqrtF64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41206,6 +45338,89 @@ reluF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func reluF32StreamAVX512(dst []float32, x []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·reluF32StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluF32StreamAVX512_check_unrolled
+
+reluF32StreamAVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z0
+	VPXORD    Z1, Z1, Z1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z4
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z4, K1, Z5
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z5, K1, Z6
+	VMOVNTPS  Z6, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z0
+	VPXORD    Z7, Z7, Z7
+	VMAXPS    Z7, Z0, Z2
+	VCMPPS    $0x00, Z7, Z0, K1
+	VANDPS    Z7, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z8
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z8, K1, Z9
+	VCMPPS    $0x03, Z7, Z7, K1
+	VBLENDMPS Z7, Z9, K1, Z10
+	VMOVNTPS  Z10, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+reluF32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluF32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluF32StreamAVX512_check_vector
+
+reluF32StreamAVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z0
+	VPXORD    Z11, Z11, Z11
+	VMAXPS    Z11, Z0, Z1
+	VCMPPS    $0x00, Z11, Z0, K1
+	VANDPS    Z11, Z0, Z2
+	VBLENDMPS Z2, Z1, K1, Z12
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z12, K1, Z13
+	VCMPPS    $0x03, Z11, Z11, K1
+	VBLENDMPS Z11, Z13, K1, Z14
+	VMOVNTPS  Z14, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+reluF32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          reluF32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         reluF32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPXORD      Z15, Z15, Z15
+	VMAXPS      Z15, Z0, Z1
+	VCMPPS      $0x00, Z15, Z0, K2
+	VANDPS      Z15, Z0, Z2
+	VBLENDMPS   Z2, Z1, K2, Z16
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z0, Z16, K2, Z17
+	VCMPPS      $0x03, Z15, Z15, K2
+	VBLENDMPS   Z15, Z17, K2, Z18
+	VMOVDQU32   Z18, K1, (CX)(BX*4)
+
+reluF32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluF64AVX512(dst []float64, x []float64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·reluF64AVX512(SB), NOSPLIT, $0-48
@@ -41288,6 +45503,89 @@ reluF64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func reluF64StreamAVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·reluF64StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluF64StreamAVX512_check_unrolled
+
+reluF64StreamAVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z0
+	VPXORD    Z1, Z1, Z1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z4
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z4, K1, Z5
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z5, K1, Z6
+	VMOVNTPD  Z6, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z0
+	VPXORD    Z7, Z7, Z7
+	VMAXPD    Z7, Z0, Z2
+	VCMPPD    $0x00, Z7, Z0, K1
+	VANDPD    Z7, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z8
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z8, K1, Z9
+	VCMPPD    $0x03, Z7, Z7, K1
+	VBLENDMPD Z7, Z9, K1, Z10
+	VMOVNTPD  Z10, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+reluF64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluF64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  reluF64StreamAVX512_check_vector
+
+reluF64StreamAVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z0
+	VPXORD    Z11, Z11, Z11
+	VMAXPD    Z11, Z0, Z1
+	VCMPPD    $0x00, Z11, Z0, K1
+	VANDPD    Z11, Z0, Z2
+	VBLENDMPD Z2, Z1, K1, Z12
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z12, K1, Z13
+	VCMPPD    $0x03, Z11, Z11, K1
+	VBLENDMPD Z11, Z13, K1, Z14
+	VMOVNTPD  Z14, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+reluF64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          reluF64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         reluF64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPXORD      Z15, Z15, Z15
+	VMAXPD      Z15, Z0, Z1
+	VCMPPD      $0x00, Z15, Z0, K2
+	VANDPD      Z15, Z0, Z2
+	VBLENDMPD   Z2, Z1, K2, Z16
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z0, Z16, K2, Z17
+	VCMPPD      $0x03, Z15, Z15, K2
+	VBLENDMPD   Z15, Z17, K2, Z18
+	VMOVDQU64   Z18, K1, (CX)(BX*8)
+
+reluF64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluI8AVX512(dst []int8, x []int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·reluI8AVX512(SB), NOSPLIT, $0-48
@@ -41339,6 +45637,61 @@ reluI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 reluI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func reluI8StreamAVX512(dst []int8, x []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·reluI8StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  reluI8StreamAVX512_check_unrolled
+
+reluI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    Z1, Z1, Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPXORD    Z2, Z2, Z2
+	VPMAXSB   Z2, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+reluI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  reluI8StreamAVX512_check_vector
+
+reluI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    Z3, Z3, Z3
+	VPMAXSB   Z3, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+reluI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         reluI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        reluI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPXORD     Z4, Z4, Z4
+	VPMAXSB    Z4, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+reluI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41396,6 +45749,61 @@ reluI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func reluI16StreamAVX512(dst []int16, x []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·reluI16StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  reluI16StreamAVX512_check_unrolled
+
+reluI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPXORD    Z1, Z1, Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z0
+	VPXORD    Z2, Z2, Z2
+	VPMAXSW   Z2, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+reluI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluI16StreamAVX512_check_vector
+
+reluI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPXORD    Z3, Z3, Z3
+	VPMAXSW   Z3, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+reluI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          reluI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         reluI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z0
+	VPXORD      Z4, Z4, Z4
+	VPMAXSW     Z4, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+reluI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluI32AVX512(dst []int32, x []int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·reluI32AVX512(SB), NOSPLIT, $0-48
@@ -41447,6 +45855,61 @@ reluI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 reluI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func reluI32StreamAVX512(dst []int32, x []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·reluI32StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  reluI32StreamAVX512_check_unrolled
+
+reluI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPXORD    Z1, Z1, Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z0
+	VPXORD    Z2, Z2, Z2
+	VPMAXSD   Z2, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+reluI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluI32StreamAVX512_check_vector
+
+reluI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPXORD    Z3, Z3, Z3
+	VPMAXSD   Z3, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+reluI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          reluI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         reluI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPXORD      Z4, Z4, Z4
+	VPMAXSD     Z4, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+reluI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41504,6 +45967,61 @@ reluI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func reluI64StreamAVX512(dst []int64, x []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·reluI64StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  reluI64StreamAVX512_check_unrolled
+
+reluI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPXORD    Z1, Z1, Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z0
+	VPXORD    Z2, Z2, Z2
+	VPMAXSQ   Z2, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+reluI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  reluI64StreamAVX512_check_vector
+
+reluI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPXORD    Z3, Z3, Z3
+	VPMAXSQ   Z3, Z0, Z0
+	VMOVNTPD  Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+reluI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          reluI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         reluI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPXORD      Z4, Z4, Z4
+	VPMAXSQ     Z4, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+reluI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func reluU8AVX512(dst []uint8, x []uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·reluU8AVX512(SB), NOSPLIT, $0-48
@@ -41555,6 +46073,61 @@ reluU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 reluU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func reluU8StreamAVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·reluU8StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  reluU8StreamAVX512_check_unrolled
+
+reluU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    Z1, Z1, Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPXORD    Z2, Z2, Z2
+	VPMAXUB   Z2, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+reluU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   reluU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  reluU8StreamAVX512_check_vector
+
+reluU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPXORD    Z3, Z3, Z3
+	VPMAXUB   Z3, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+reluU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         reluU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        reluU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPXORD     Z4, Z4, Z4
+	VPMAXUB    Z4, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+reluU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41641,6 +46214,90 @@ maximumF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumF32StreamAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·maximumF32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumF32StreamAVX512_check_unrolled
+
+maximumF32StreamAVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z4
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z4, K1, Z5
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z5, K1, Z6
+	VMOVNTPS  Z6, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z7, K1, Z8
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z8, K1, Z9
+	VMOVNTPS  Z9, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+maximumF32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumF32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumF32StreamAVX512_check_vector
+
+maximumF32StreamAVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VMAXPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VANDPS    Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z10
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z10, K1, Z11
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z11, K1, Z12
+	VMOVNTPS  Z12, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+maximumF32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          maximumF32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         maximumF32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VMAXPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K2
+	VANDPS      Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K2, Z13
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z0, Z13, K2, Z14
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z1, Z14, K2, Z15
+	VMOVDQU32   Z15, K1, (CX)(SI*4)
+
+maximumF32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarF32AVX512(dst []float32, a []float32, s float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·maximumScalarF32AVX512(SB), NOSPLIT, $0-52
@@ -41717,6 +46374,86 @@ maximumScalarF32AVX512_check_vector:
 	VMOVDQU32   Z15, K1, (CX)(BX*4)
 
 maximumScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarF32StreamAVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarF32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          maximumScalarF32StreamAVX512_check_unrolled
+
+maximumScalarF32StreamAVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K1
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K1, Z4
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z4, K1, Z5
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVNTPS  Z6, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K1
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K1, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z8, K1, Z9
+	VMOVNTPS  Z9, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+maximumScalarF32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarF32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  maximumScalarF32StreamAVX512_check_vector
+
+maximumScalarF32StreamAVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VMAXPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K1
+	VANDPS    Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K1, Z10
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z10, K1, Z11
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z11, K1, Z12
+	VMOVNTPS  Z12, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+maximumScalarF32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          maximumScalarF32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         maximumScalarF32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VMAXPS      Z0, Z1, Z2
+	VCMPPS      $0x00, Z0, Z1, K2
+	VANDPS      Z0, Z1, Z3
+	VBLENDMPS   Z3, Z2, K2, Z13
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z1, Z13, K2, Z14
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z0, Z14, K2, Z15
+	VMOVDQU32   Z15, K1, (CX)(BX*4)
+
+maximumScalarF32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -41803,6 +46540,90 @@ maximumF64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumF64StreamAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·maximumF64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumF64StreamAVX512_check_unrolled
+
+maximumF64StreamAVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z4
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z4, K1, Z5
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z5, K1, Z6
+	VMOVNTPD  Z6, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z7, K1, Z8
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z8, K1, Z9
+	VMOVNTPD  Z9, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+maximumF64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumF64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  maximumF64StreamAVX512_check_vector
+
+maximumF64StreamAVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VMAXPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VANDPD    Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z10
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z10, K1, Z11
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z11, K1, Z12
+	VMOVNTPD  Z12, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+maximumF64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          maximumF64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         maximumF64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VMAXPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K2
+	VANDPD      Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K2, Z13
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z0, Z13, K2, Z14
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z1, Z14, K2, Z15
+	VMOVDQU64   Z15, K1, (CX)(SI*8)
+
+maximumF64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarF64AVX512(dst []float64, a []float64, s float64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·maximumScalarF64AVX512(SB), NOSPLIT, $0-56
@@ -41882,6 +46703,86 @@ maximumScalarF64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumScalarF64StreamAVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarF64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          maximumScalarF64StreamAVX512_check_unrolled
+
+maximumScalarF64StreamAVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K1
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K1, Z4
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z4, K1, Z5
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVNTPD  Z6, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K1
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K1, Z7
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z8, K1, Z9
+	VMOVNTPD  Z9, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+maximumScalarF64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarF64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  maximumScalarF64StreamAVX512_check_vector
+
+maximumScalarF64StreamAVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VMAXPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K1
+	VANDPD    Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K1, Z10
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z10, K1, Z11
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z11, K1, Z12
+	VMOVNTPD  Z12, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+maximumScalarF64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          maximumScalarF64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         maximumScalarF64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VMAXPD      Z0, Z1, Z2
+	VCMPPD      $0x00, Z0, Z1, K2
+	VANDPD      Z0, Z1, Z3
+	VBLENDMPD   Z3, Z2, K2, Z13
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z1, Z13, K2, Z14
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z0, Z14, K2, Z15
+	VMOVDQU64   Z15, K1, (CX)(BX*8)
+
+maximumScalarF64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumI8AVX512(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·maximumI8AVX512(SB), NOSPLIT, $0-72
@@ -41937,6 +46838,62 @@ maximumI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  maximumI8StreamAVX512_check_unrolled
+
+maximumI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+maximumI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  maximumI8StreamAVX512_check_vector
+
+maximumI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+maximumI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         maximumI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        maximumI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMAXSB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+maximumI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·maximumScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -41985,6 +46942,58 @@ maximumScalarI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 maximumScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          maximumScalarI8StreamAVX512_check_unrolled
+
+maximumScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+maximumScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  maximumScalarI8StreamAVX512_check_vector
+
+maximumScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+maximumScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         maximumScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        maximumScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMAXSB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+maximumScalarI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42043,6 +47052,62 @@ maximumI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  maximumI16StreamAVX512_check_unrolled
+
+maximumI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+maximumI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumI16StreamAVX512_check_vector
+
+maximumI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+maximumI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          maximumI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         maximumI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPMAXSW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+maximumI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·maximumScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -42091,6 +47156,58 @@ maximumScalarI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 maximumScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          maximumScalarI16StreamAVX512_check_unrolled
+
+maximumScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+maximumScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  maximumScalarI16StreamAVX512_check_vector
+
+maximumScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+maximumScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          maximumScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         maximumScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPMAXSW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+maximumScalarI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42149,6 +47266,62 @@ maximumI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  maximumI32StreamAVX512_check_unrolled
+
+maximumI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+maximumI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumI32StreamAVX512_check_vector
+
+maximumI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+maximumI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          maximumI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         maximumI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPMAXSD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+maximumI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·maximumScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -42199,6 +47372,60 @@ maximumScalarI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 maximumScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          maximumScalarI32StreamAVX512_check_unrolled
+
+maximumScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+maximumScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  maximumScalarI32StreamAVX512_check_vector
+
+maximumScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+maximumScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          maximumScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         maximumScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPMAXSD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+maximumScalarI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42257,6 +47484,62 @@ maximumI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  maximumI64StreamAVX512_check_unrolled
+
+maximumI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+maximumI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  maximumI64StreamAVX512_check_vector
+
+maximumI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+maximumI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          maximumI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         maximumI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPMAXSQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+maximumI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·maximumScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -42305,6 +47588,58 @@ maximumScalarI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 maximumScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          maximumScalarI64StreamAVX512_check_unrolled
+
+maximumScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+maximumScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  maximumScalarI64StreamAVX512_check_vector
+
+maximumScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+maximumScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          maximumScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         maximumScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPMAXSQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+maximumScalarI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42363,6 +47698,62 @@ maximumU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func maximumU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  maximumU8StreamAVX512_check_unrolled
+
+maximumU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+maximumU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   maximumU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  maximumU8StreamAVX512_check_vector
+
+maximumU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+maximumU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         maximumU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        maximumU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMAXUB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+maximumU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func maximumScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·maximumScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -42411,6 +47802,58 @@ maximumScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 maximumScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func maximumScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·maximumScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          maximumScalarU8StreamAVX512_check_unrolled
+
+maximumScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXUB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMAXUB   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+maximumScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   maximumScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  maximumScalarU8StreamAVX512_check_vector
+
+maximumScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXUB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+maximumScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         maximumScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        maximumScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMAXUB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+maximumScalarU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42497,6 +47940,90 @@ minimumF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumF32StreamAVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·minimumF32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumF32StreamAVX512_check_unrolled
+
+minimumF32StreamAVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z4
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z4, K1, Z5
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z5, K1, Z6
+	VMOVNTPS  Z6, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z7
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z7, K1, Z8
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z8, K1, Z9
+	VMOVNTPS  Z9, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+minimumF32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumF32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumF32StreamAVX512_check_vector
+
+minimumF32StreamAVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VMINPS    Z1, Z0, Z2
+	VCMPPS    $0x00, Z1, Z0, K1
+	VORPS     Z1, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z10
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z10, K1, Z11
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z11, K1, Z12
+	VMOVNTPS  Z12, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+minimumF32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          minimumF32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         minimumF32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VMINPS      Z1, Z0, Z2
+	VCMPPS      $0x00, Z1, Z0, K2
+	VORPS       Z1, Z0, Z3
+	VBLENDMPS   Z3, Z2, K2, Z13
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z0, Z13, K2, Z14
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z1, Z14, K2, Z15
+	VMOVDQU32   Z15, K1, (CX)(SI*4)
+
+minimumF32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarF32AVX512(dst []float32, a []float32, s float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·minimumScalarF32AVX512(SB), NOSPLIT, $0-52
@@ -42573,6 +48100,86 @@ minimumScalarF32AVX512_check_vector:
 	VMOVDQU32   Z15, K1, (CX)(BX*4)
 
 minimumScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarF32StreamAVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarF32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          minimumScalarF32StreamAVX512_check_unrolled
+
+minimumScalarF32StreamAVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K1
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K1, Z4
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z4, K1, Z5
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z5, K1, Z6
+	VMOVNTPS  Z6, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K1
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K1, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z7, K1, Z8
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z8, K1, Z9
+	VMOVNTPS  Z9, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+minimumScalarF32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarF32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  minimumScalarF32StreamAVX512_check_vector
+
+minimumScalarF32StreamAVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VMINPS    Z0, Z1, Z2
+	VCMPPS    $0x00, Z0, Z1, K1
+	VORPS     Z0, Z1, Z3
+	VBLENDMPS Z3, Z2, K1, Z10
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z1, Z10, K1, Z11
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z0, Z11, K1, Z12
+	VMOVNTPS  Z12, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+minimumScalarF32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          minimumScalarF32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         minimumScalarF32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VMINPS      Z0, Z1, Z2
+	VCMPPS      $0x00, Z0, Z1, K2
+	VORPS       Z0, Z1, Z3
+	VBLENDMPS   Z3, Z2, K2, Z13
+	VCMPPS      $0x03, Z1, Z1, K2
+	VBLENDMPS   Z1, Z13, K2, Z14
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z0, Z14, K2, Z15
+	VMOVDQU32   Z15, K1, (CX)(BX*4)
+
+minimumScalarF32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42659,6 +48266,90 @@ minimumF64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumF64StreamAVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·minimumF64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumF64StreamAVX512_check_unrolled
+
+minimumF64StreamAVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z4
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z4, K1, Z5
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z5, K1, Z6
+	VMOVNTPD  Z6, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z7
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z7, K1, Z8
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z8, K1, Z9
+	VMOVNTPD  Z9, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+minimumF64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumF64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  minimumF64StreamAVX512_check_vector
+
+minimumF64StreamAVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VMINPD    Z1, Z0, Z2
+	VCMPPD    $0x00, Z1, Z0, K1
+	VORPD     Z1, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z10
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z10, K1, Z11
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z11, K1, Z12
+	VMOVNTPD  Z12, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+minimumF64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          minimumF64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         minimumF64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VMINPD      Z1, Z0, Z2
+	VCMPPD      $0x00, Z1, Z0, K2
+	VORPD       Z1, Z0, Z3
+	VBLENDMPD   Z3, Z2, K2, Z13
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z0, Z13, K2, Z14
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z1, Z14, K2, Z15
+	VMOVDQU64   Z15, K1, (CX)(SI*8)
+
+minimumF64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarF64AVX512(dst []float64, a []float64, s float64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·minimumScalarF64AVX512(SB), NOSPLIT, $0-56
@@ -42738,6 +48429,86 @@ minimumScalarF64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumScalarF64StreamAVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarF64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          minimumScalarF64StreamAVX512_check_unrolled
+
+minimumScalarF64StreamAVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K1
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K1, Z4
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z4, K1, Z5
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z5, K1, Z6
+	VMOVNTPD  Z6, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K1
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K1, Z7
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z7, K1, Z8
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z8, K1, Z9
+	VMOVNTPD  Z9, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+minimumScalarF64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarF64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  minimumScalarF64StreamAVX512_check_vector
+
+minimumScalarF64StreamAVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VMINPD    Z0, Z1, Z2
+	VCMPPD    $0x00, Z0, Z1, K1
+	VORPD     Z0, Z1, Z3
+	VBLENDMPD Z3, Z2, K1, Z10
+	VCMPPD    $0x03, Z1, Z1, K1
+	VBLENDMPD Z1, Z10, K1, Z11
+	VCMPPD    $0x03, Z0, Z0, K1
+	VBLENDMPD Z0, Z11, K1, Z12
+	VMOVNTPD  Z12, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+minimumScalarF64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          minimumScalarF64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         minimumScalarF64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VMINPD      Z0, Z1, Z2
+	VCMPPD      $0x00, Z0, Z1, K2
+	VORPD       Z0, Z1, Z3
+	VBLENDMPD   Z3, Z2, K2, Z13
+	VCMPPD      $0x03, Z1, Z1, K2
+	VBLENDMPD   Z1, Z13, K2, Z14
+	VCMPPD      $0x03, Z0, Z0, K2
+	VBLENDMPD   Z0, Z14, K2, Z15
+	VMOVDQU64   Z15, K1, (CX)(BX*8)
+
+minimumScalarF64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumI8AVX512(dst []int8, a []int8, b []int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·minimumI8AVX512(SB), NOSPLIT, $0-72
@@ -42793,6 +48564,62 @@ minimumI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumI8StreamAVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumI8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  minimumI8StreamAVX512_check_unrolled
+
+minimumI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMINSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+minimumI8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  minimumI8StreamAVX512_check_vector
+
+minimumI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINSB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+minimumI8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         minimumI8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        minimumI8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMINSB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+minimumI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI8AVX512(dst []int8, a []int8, s int8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·minimumScalarI8AVX512(SB), NOSPLIT, $0-49
@@ -42841,6 +48668,58 @@ minimumScalarI8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 minimumScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarI8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          minimumScalarI8StreamAVX512_check_unrolled
+
+minimumScalarI8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINSB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMINSB   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+minimumScalarI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  minimumScalarI8StreamAVX512_check_vector
+
+minimumScalarI8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINSB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+minimumScalarI8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         minimumScalarI8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        minimumScalarI8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMINSB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+minimumScalarI8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -42899,6 +48778,62 @@ minimumI16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumI16StreamAVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumI16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  minimumI16StreamAVX512_check_unrolled
+
+minimumI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+minimumI16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumI16StreamAVX512_check_vector
+
+minimumI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+minimumI16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          minimumI16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         minimumI16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPMINSW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+minimumI16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI16AVX512(dst []int16, a []int16, s int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·minimumScalarI16AVX512(SB), NOSPLIT, $0-50
@@ -42947,6 +48882,58 @@ minimumScalarI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 minimumScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarI16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          minimumScalarI16StreamAVX512_check_unrolled
+
+minimumScalarI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMINSW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPMINSW   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+minimumScalarI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  minimumScalarI16StreamAVX512_check_vector
+
+minimumScalarI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMINSW   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+minimumScalarI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          minimumScalarI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         minimumScalarI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPMINSW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+minimumScalarI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43005,6 +48992,62 @@ minimumI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumI32StreamAVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumI32StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  minimumI32StreamAVX512_check_unrolled
+
+minimumI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMINSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPMINSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+minimumI32StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI32StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumI32StreamAVX512_check_vector
+
+minimumI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMINSD   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+minimumI32StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          minimumI32StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         minimumI32StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPMINSD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+minimumI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI32AVX512(dst []int32, a []int32, s int32)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·minimumScalarI32AVX512(SB), NOSPLIT, $0-52
@@ -43055,6 +49098,60 @@ minimumScalarI32AVX512_check_vector:
 	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 minimumScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarI32StreamAVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          minimumScalarI32StreamAVX512_check_unrolled
+
+minimumScalarI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMINSD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPMINSD   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+minimumScalarI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  minimumScalarI32StreamAVX512_check_vector
+
+minimumScalarI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMINSD   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+minimumScalarI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          minimumScalarI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         minimumScalarI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPMINSD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+minimumScalarI32StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43113,6 +49210,62 @@ minimumI64AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumI64StreamAVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumI64StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  minimumI64StreamAVX512_check_unrolled
+
+minimumI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMINSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPMINSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+minimumI64StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumI64StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  minimumI64StreamAVX512_check_vector
+
+minimumI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMINSQ   Z1, Z0, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+minimumI64StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          minimumI64StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         minimumI64StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPMINSQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+minimumI64StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarI64AVX512(dst []int64, a []int64, s int64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·minimumScalarI64AVX512(SB), NOSPLIT, $0-56
@@ -43161,6 +49314,58 @@ minimumScalarI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 minimumScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarI64StreamAVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          minimumScalarI64StreamAVX512_check_unrolled
+
+minimumScalarI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMINSQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPMINSQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+minimumScalarI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  minimumScalarI64StreamAVX512_check_vector
+
+minimumScalarI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMINSQ   Z0, Z1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+minimumScalarI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          minimumScalarI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         minimumScalarI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPMINSQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+minimumScalarI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -43219,6 +49424,62 @@ minimumU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func minimumU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumU8StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  minimumU8StreamAVX512_check_unrolled
+
+minimumU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMINUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+minimumU8StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   minimumU8StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  minimumU8StreamAVX512_check_vector
+
+minimumU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINUB   Z1, Z0, Z0
+	VMOVNTPS  Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+minimumU8StreamAVX512_check_vector:
+	CMPQ       SI, DI
+	JB         minimumU8StreamAVX512_vector
+	CMPQ       SI, AX
+	JAE        minimumU8StreamAVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMINUB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+minimumU8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func minimumScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·minimumScalarU8AVX512(SB), NOSPLIT, $0-49
@@ -43267,6 +49528,58 @@ minimumScalarU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 minimumScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func minimumScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·minimumScalarU8StreamAVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          minimumScalarU8StreamAVX512_check_unrolled
+
+minimumScalarU8StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+minimumScalarU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   minimumScalarU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  minimumScalarU8StreamAVX512_check_vector
+
+minimumScalarU8StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVNTPS  Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+minimumScalarU8StreamAVX512_check_vector:
+	CMPQ       BX, SI
+	JB         minimumScalarU8StreamAVX512_vector
+	CMPQ       BX, AX
+	JAE        minimumScalarU8StreamAVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMINUB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+minimumScalarU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 

@@ -88,10 +88,24 @@ func SqrtF32(dst []float32, x []float32) {
 	unaryGo(dst, x, sqrtF32)
 }
 
+// SqrtF32Stream is [SqrtF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SqrtF32's.
+func SqrtF32Stream(dst []float32, x []float32) {
+	SqrtF32(dst, x)
+}
+
 // SqrtF64 sets dst[i] = √x[i], correctly rounded; a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, sqrtF64).
 func SqrtF64(dst []float64, x []float64) {
 	unaryGo(dst, x, sqrtF64)
+}
+
+// SqrtF64Stream is [SqrtF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SqrtF64's.
+func SqrtF64Stream(dst []float64, x []float64) {
+	SqrtF64(dst, x)
 }
 
 // ReluF32 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
@@ -100,10 +114,24 @@ func ReluF32(dst []float32, x []float32) {
 	unaryGo(dst, x, elRelu[float32])
 }
 
+// ReluF32Stream is [ReluF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluF32's.
+func ReluF32Stream(dst []float32, x []float32) {
+	ReluF32(dst, x)
+}
+
 // ReluF64 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[float64]).
 func ReluF64(dst []float64, x []float64) {
 	unaryGo(dst, x, elRelu[float64])
+}
+
+// ReluF64Stream is [ReluF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluF64's.
+func ReluF64Stream(dst []float64, x []float64) {
+	ReluF64(dst, x)
 }
 
 // ReluI8 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
@@ -112,10 +140,24 @@ func ReluI8(dst []int8, x []int8) {
 	unaryGo(dst, x, elRelu[int8])
 }
 
+// ReluI8Stream is [ReluI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI8's.
+func ReluI8Stream(dst []int8, x []int8) {
+	ReluI8(dst, x)
+}
+
 // ReluI16 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[int16]).
 func ReluI16(dst []int16, x []int16) {
 	unaryGo(dst, x, elRelu[int16])
+}
+
+// ReluI16Stream is [ReluI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI16's.
+func ReluI16Stream(dst []int16, x []int16) {
+	ReluI16(dst, x)
 }
 
 // ReluI32 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
@@ -124,10 +166,24 @@ func ReluI32(dst []int32, x []int32) {
 	unaryGo(dst, x, elRelu[int32])
 }
 
+// ReluI32Stream is [ReluI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI32's.
+func ReluI32Stream(dst []int32, x []int32) {
+	ReluI32(dst, x)
+}
+
 // ReluI64 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
 // Its exact loop is unaryGo(dst, x, elRelu[int64]).
 func ReluI64(dst []int64, x []int64) {
 	unaryGo(dst, x, elRelu[int64])
+}
+
+// ReluI64Stream is [ReluI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluI64's.
+func ReluI64Stream(dst []int64, x []int64) {
+	ReluI64(dst, x)
 }
 
 // ReluU8 sets dst[i] = max(x[i], 0), Go's max (+0 for -0, a NaN unchanged).
@@ -136,10 +192,24 @@ func ReluU8(dst []uint8, x []uint8) {
 	unaryGo(dst, x, elRelu[uint8])
 }
 
+// ReluU8Stream is [ReluU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ReluU8's.
+func ReluU8Stream(dst []uint8, x []uint8) {
+	ReluU8(dst, x)
+}
+
 // MaximumF32 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMax[float32]).
 func MaximumF32(dst []float32, a []float32, b []float32) {
 	binaryGo(dst, a, b, elMax[float32])
+}
+
+// MaximumF32Stream is [MaximumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumF32's.
+func MaximumF32Stream(dst []float32, a []float32, b []float32) {
+	MaximumF32(dst, a, b)
 }
 
 // MaximumScalarF32 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
@@ -148,10 +218,24 @@ func MaximumScalarF32(dst []float32, a []float32, s float32) {
 	binaryScalarGo(dst, a, s, elMax[float32])
 }
 
+// MaximumScalarF32Stream is [MaximumScalarF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarF32's.
+func MaximumScalarF32Stream(dst []float32, a []float32, s float32) {
+	MaximumScalarF32(dst, a, s)
+}
+
 // ScalarMaximumF32 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[float32]).
 func ScalarMaximumF32(dst []float32, a []float32, s float32) {
 	scalarBinaryGo(dst, a, s, elMax[float32])
+}
+
+// ScalarMaximumF32Stream is [ScalarMaximumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumF32's.
+func ScalarMaximumF32Stream(dst []float32, a []float32, s float32) {
+	ScalarMaximumF32(dst, a, s)
 }
 
 // MaximumF64 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -160,10 +244,24 @@ func MaximumF64(dst []float64, a []float64, b []float64) {
 	binaryGo(dst, a, b, elMax[float64])
 }
 
+// MaximumF64Stream is [MaximumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumF64's.
+func MaximumF64Stream(dst []float64, a []float64, b []float64) {
+	MaximumF64(dst, a, b)
+}
+
 // MaximumScalarF64 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[float64]).
 func MaximumScalarF64(dst []float64, a []float64, s float64) {
 	binaryScalarGo(dst, a, s, elMax[float64])
+}
+
+// MaximumScalarF64Stream is [MaximumScalarF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarF64's.
+func MaximumScalarF64Stream(dst []float64, a []float64, s float64) {
+	MaximumScalarF64(dst, a, s)
 }
 
 // ScalarMaximumF64 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
@@ -172,10 +270,24 @@ func ScalarMaximumF64(dst []float64, a []float64, s float64) {
 	scalarBinaryGo(dst, a, s, elMax[float64])
 }
 
+// ScalarMaximumF64Stream is [ScalarMaximumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumF64's.
+func ScalarMaximumF64Stream(dst []float64, a []float64, s float64) {
+	ScalarMaximumF64(dst, a, s)
+}
+
 // MaximumI8 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMax[int8]).
 func MaximumI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elMax[int8])
+}
+
+// MaximumI8Stream is [MaximumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI8's.
+func MaximumI8Stream(dst []int8, a []int8, b []int8) {
+	MaximumI8(dst, a, b)
 }
 
 // MaximumScalarI8 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
@@ -184,10 +296,24 @@ func MaximumScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elMax[int8])
 }
 
+// MaximumScalarI8Stream is [MaximumScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI8's.
+func MaximumScalarI8Stream(dst []int8, a []int8, s int8) {
+	MaximumScalarI8(dst, a, s)
+}
+
 // ScalarMaximumI8 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[int8]).
 func ScalarMaximumI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elMax[int8])
+}
+
+// ScalarMaximumI8Stream is [ScalarMaximumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI8's.
+func ScalarMaximumI8Stream(dst []int8, a []int8, s int8) {
+	ScalarMaximumI8(dst, a, s)
 }
 
 // MaximumI16 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -196,10 +322,24 @@ func MaximumI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elMax[int16])
 }
 
+// MaximumI16Stream is [MaximumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI16's.
+func MaximumI16Stream(dst []int16, a []int16, b []int16) {
+	MaximumI16(dst, a, b)
+}
+
 // MaximumScalarI16 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[int16]).
 func MaximumScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elMax[int16])
+}
+
+// MaximumScalarI16Stream is [MaximumScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI16's.
+func MaximumScalarI16Stream(dst []int16, a []int16, s int16) {
+	MaximumScalarI16(dst, a, s)
 }
 
 // ScalarMaximumI16 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
@@ -208,10 +348,24 @@ func ScalarMaximumI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elMax[int16])
 }
 
+// ScalarMaximumI16Stream is [ScalarMaximumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI16's.
+func ScalarMaximumI16Stream(dst []int16, a []int16, s int16) {
+	ScalarMaximumI16(dst, a, s)
+}
+
 // MaximumI32 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMax[int32]).
 func MaximumI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elMax[int32])
+}
+
+// MaximumI32Stream is [MaximumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI32's.
+func MaximumI32Stream(dst []int32, a []int32, b []int32) {
+	MaximumI32(dst, a, b)
 }
 
 // MaximumScalarI32 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
@@ -220,10 +374,24 @@ func MaximumScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elMax[int32])
 }
 
+// MaximumScalarI32Stream is [MaximumScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI32's.
+func MaximumScalarI32Stream(dst []int32, a []int32, s int32) {
+	MaximumScalarI32(dst, a, s)
+}
+
 // ScalarMaximumI32 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[int32]).
 func ScalarMaximumI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elMax[int32])
+}
+
+// ScalarMaximumI32Stream is [ScalarMaximumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI32's.
+func ScalarMaximumI32Stream(dst []int32, a []int32, s int32) {
+	ScalarMaximumI32(dst, a, s)
 }
 
 // MaximumI64 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
@@ -232,10 +400,24 @@ func MaximumI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elMax[int64])
 }
 
+// MaximumI64Stream is [MaximumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumI64's.
+func MaximumI64Stream(dst []int64, a []int64, b []int64) {
+	MaximumI64(dst, a, b)
+}
+
 // MaximumScalarI64 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMax[int64]).
 func MaximumScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elMax[int64])
+}
+
+// MaximumScalarI64Stream is [MaximumScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarI64's.
+func MaximumScalarI64Stream(dst []int64, a []int64, s int64) {
+	MaximumScalarI64(dst, a, s)
 }
 
 // ScalarMaximumI64 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
@@ -244,10 +426,24 @@ func ScalarMaximumI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elMax[int64])
 }
 
+// ScalarMaximumI64Stream is [ScalarMaximumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumI64's.
+func ScalarMaximumI64Stream(dst []int64, a []int64, s int64) {
+	ScalarMaximumI64(dst, a, s)
+}
+
 // MaximumU8 sets dst[i] = max(a[i], b[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMax[uint8]).
 func MaximumU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elMax[uint8])
+}
+
+// MaximumU8Stream is [MaximumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumU8's.
+func MaximumU8Stream(dst []uint8, a []uint8, b []uint8) {
+	MaximumU8(dst, a, b)
 }
 
 // MaximumScalarU8 sets dst[i] = max(a[i], s), Go's max (NaN if either is, +0 of ±0).
@@ -256,10 +452,24 @@ func MaximumScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elMax[uint8])
 }
 
+// MaximumScalarU8Stream is [MaximumScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MaximumScalarU8's.
+func MaximumScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	MaximumScalarU8(dst, a, s)
+}
+
 // ScalarMaximumU8 sets dst[i] = max(s, a[i]), Go's max (NaN if either is, +0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMax[uint8]).
 func ScalarMaximumU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elMax[uint8])
+}
+
+// ScalarMaximumU8Stream is [ScalarMaximumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMaximumU8's.
+func ScalarMaximumU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarMaximumU8(dst, a, s)
 }
 
 // MinimumF32 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -268,10 +478,24 @@ func MinimumF32(dst []float32, a []float32, b []float32) {
 	binaryGo(dst, a, b, elMin[float32])
 }
 
+// MinimumF32Stream is [MinimumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumF32's.
+func MinimumF32Stream(dst []float32, a []float32, b []float32) {
+	MinimumF32(dst, a, b)
+}
+
 // MinimumScalarF32 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[float32]).
 func MinimumScalarF32(dst []float32, a []float32, s float32) {
 	binaryScalarGo(dst, a, s, elMin[float32])
+}
+
+// MinimumScalarF32Stream is [MinimumScalarF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarF32's.
+func MinimumScalarF32Stream(dst []float32, a []float32, s float32) {
+	MinimumScalarF32(dst, a, s)
 }
 
 // ScalarMinimumF32 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
@@ -280,10 +504,24 @@ func ScalarMinimumF32(dst []float32, a []float32, s float32) {
 	scalarBinaryGo(dst, a, s, elMin[float32])
 }
 
+// ScalarMinimumF32Stream is [ScalarMinimumF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumF32's.
+func ScalarMinimumF32Stream(dst []float32, a []float32, s float32) {
+	ScalarMinimumF32(dst, a, s)
+}
+
 // MinimumF64 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMin[float64]).
 func MinimumF64(dst []float64, a []float64, b []float64) {
 	binaryGo(dst, a, b, elMin[float64])
+}
+
+// MinimumF64Stream is [MinimumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumF64's.
+func MinimumF64Stream(dst []float64, a []float64, b []float64) {
+	MinimumF64(dst, a, b)
 }
 
 // MinimumScalarF64 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
@@ -292,10 +530,24 @@ func MinimumScalarF64(dst []float64, a []float64, s float64) {
 	binaryScalarGo(dst, a, s, elMin[float64])
 }
 
+// MinimumScalarF64Stream is [MinimumScalarF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarF64's.
+func MinimumScalarF64Stream(dst []float64, a []float64, s float64) {
+	MinimumScalarF64(dst, a, s)
+}
+
 // ScalarMinimumF64 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[float64]).
 func ScalarMinimumF64(dst []float64, a []float64, s float64) {
 	scalarBinaryGo(dst, a, s, elMin[float64])
+}
+
+// ScalarMinimumF64Stream is [ScalarMinimumF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumF64's.
+func ScalarMinimumF64Stream(dst []float64, a []float64, s float64) {
+	ScalarMinimumF64(dst, a, s)
 }
 
 // MinimumI8 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -304,10 +556,24 @@ func MinimumI8(dst []int8, a []int8, b []int8) {
 	binaryGo(dst, a, b, elMin[int8])
 }
 
+// MinimumI8Stream is [MinimumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI8's.
+func MinimumI8Stream(dst []int8, a []int8, b []int8) {
+	MinimumI8(dst, a, b)
+}
+
 // MinimumScalarI8 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[int8]).
 func MinimumScalarI8(dst []int8, a []int8, s int8) {
 	binaryScalarGo(dst, a, s, elMin[int8])
+}
+
+// MinimumScalarI8Stream is [MinimumScalarI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI8's.
+func MinimumScalarI8Stream(dst []int8, a []int8, s int8) {
+	MinimumScalarI8(dst, a, s)
 }
 
 // ScalarMinimumI8 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
@@ -316,10 +582,24 @@ func ScalarMinimumI8(dst []int8, a []int8, s int8) {
 	scalarBinaryGo(dst, a, s, elMin[int8])
 }
 
+// ScalarMinimumI8Stream is [ScalarMinimumI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI8's.
+func ScalarMinimumI8Stream(dst []int8, a []int8, s int8) {
+	ScalarMinimumI8(dst, a, s)
+}
+
 // MinimumI16 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMin[int16]).
 func MinimumI16(dst []int16, a []int16, b []int16) {
 	binaryGo(dst, a, b, elMin[int16])
+}
+
+// MinimumI16Stream is [MinimumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI16's.
+func MinimumI16Stream(dst []int16, a []int16, b []int16) {
+	MinimumI16(dst, a, b)
 }
 
 // MinimumScalarI16 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
@@ -328,10 +608,24 @@ func MinimumScalarI16(dst []int16, a []int16, s int16) {
 	binaryScalarGo(dst, a, s, elMin[int16])
 }
 
+// MinimumScalarI16Stream is [MinimumScalarI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI16's.
+func MinimumScalarI16Stream(dst []int16, a []int16, s int16) {
+	MinimumScalarI16(dst, a, s)
+}
+
 // ScalarMinimumI16 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[int16]).
 func ScalarMinimumI16(dst []int16, a []int16, s int16) {
 	scalarBinaryGo(dst, a, s, elMin[int16])
+}
+
+// ScalarMinimumI16Stream is [ScalarMinimumI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI16's.
+func ScalarMinimumI16Stream(dst []int16, a []int16, s int16) {
+	ScalarMinimumI16(dst, a, s)
 }
 
 // MinimumI32 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -340,10 +634,24 @@ func MinimumI32(dst []int32, a []int32, b []int32) {
 	binaryGo(dst, a, b, elMin[int32])
 }
 
+// MinimumI32Stream is [MinimumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI32's.
+func MinimumI32Stream(dst []int32, a []int32, b []int32) {
+	MinimumI32(dst, a, b)
+}
+
 // MinimumScalarI32 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[int32]).
 func MinimumScalarI32(dst []int32, a []int32, s int32) {
 	binaryScalarGo(dst, a, s, elMin[int32])
+}
+
+// MinimumScalarI32Stream is [MinimumScalarI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI32's.
+func MinimumScalarI32Stream(dst []int32, a []int32, s int32) {
+	MinimumScalarI32(dst, a, s)
 }
 
 // ScalarMinimumI32 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
@@ -352,10 +660,24 @@ func ScalarMinimumI32(dst []int32, a []int32, s int32) {
 	scalarBinaryGo(dst, a, s, elMin[int32])
 }
 
+// ScalarMinimumI32Stream is [ScalarMinimumI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI32's.
+func ScalarMinimumI32Stream(dst []int32, a []int32, s int32) {
+	ScalarMinimumI32(dst, a, s)
+}
+
 // MinimumI64 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryGo(dst, a, b, elMin[int64]).
 func MinimumI64(dst []int64, a []int64, b []int64) {
 	binaryGo(dst, a, b, elMin[int64])
+}
+
+// MinimumI64Stream is [MinimumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumI64's.
+func MinimumI64Stream(dst []int64, a []int64, b []int64) {
+	MinimumI64(dst, a, b)
 }
 
 // MinimumScalarI64 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
@@ -364,10 +686,24 @@ func MinimumScalarI64(dst []int64, a []int64, s int64) {
 	binaryScalarGo(dst, a, s, elMin[int64])
 }
 
+// MinimumScalarI64Stream is [MinimumScalarI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarI64's.
+func MinimumScalarI64Stream(dst []int64, a []int64, s int64) {
+	MinimumScalarI64(dst, a, s)
+}
+
 // ScalarMinimumI64 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[int64]).
 func ScalarMinimumI64(dst []int64, a []int64, s int64) {
 	scalarBinaryGo(dst, a, s, elMin[int64])
+}
+
+// ScalarMinimumI64Stream is [ScalarMinimumI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumI64's.
+func ScalarMinimumI64Stream(dst []int64, a []int64, s int64) {
+	ScalarMinimumI64(dst, a, s)
 }
 
 // MinimumU8 sets dst[i] = min(a[i], b[i]), Go's min (NaN if either is, -0 of ±0).
@@ -376,16 +712,37 @@ func MinimumU8(dst []uint8, a []uint8, b []uint8) {
 	binaryGo(dst, a, b, elMin[uint8])
 }
 
+// MinimumU8Stream is [MinimumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumU8's.
+func MinimumU8Stream(dst []uint8, a []uint8, b []uint8) {
+	MinimumU8(dst, a, b)
+}
+
 // MinimumScalarU8 sets dst[i] = min(a[i], s), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is binaryScalarGo(dst, a, s, elMin[uint8]).
 func MinimumScalarU8(dst []uint8, a []uint8, s uint8) {
 	binaryScalarGo(dst, a, s, elMin[uint8])
 }
 
+// MinimumScalarU8Stream is [MinimumScalarU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MinimumScalarU8's.
+func MinimumScalarU8Stream(dst []uint8, a []uint8, s uint8) {
+	MinimumScalarU8(dst, a, s)
+}
+
 // ScalarMinimumU8 sets dst[i] = min(s, a[i]), Go's min (NaN if either is, -0 of ±0).
 // Its exact loop is scalarBinaryGo(dst, a, s, elMin[uint8]).
 func ScalarMinimumU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elMin[uint8])
+}
+
+// ScalarMinimumU8Stream is [ScalarMinimumU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMinimumU8's.
+func ScalarMinimumU8Stream(dst []uint8, a []uint8, s uint8) {
+	ScalarMinimumU8(dst, a, s)
 }
 
 // FmaxF32 sets dst[i] = fmax(a[i], b[i]), C's fmax (a NaN operand ignored, b's NaN if both are, +0 of ±0).

@@ -74,185 +74,370 @@ func absI64AVX2(dst []int64, x []int64)
 //go:noescape
 func sqrtF32AVX2(dst []float32, x []float32)
 
+// sqrtF32StreamAVX2 is SqrtF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func sqrtF32StreamAVX2(dst []float32, x []float32)
+
 // sqrtF64AVX2 is SqrtF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func sqrtF64AVX2(dst []float64, x []float64)
+
+// sqrtF64StreamAVX2 is SqrtF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func sqrtF64StreamAVX2(dst []float64, x []float64)
 
 // reluF32AVX2 is ReluF32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluF32AVX2(dst []float32, x []float32)
 
+// reluF32StreamAVX2 is ReluF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluF32StreamAVX2(dst []float32, x []float32)
+
 // reluF64AVX2 is ReluF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluF64AVX2(dst []float64, x []float64)
+
+// reluF64StreamAVX2 is ReluF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluF64StreamAVX2(dst []float64, x []float64)
 
 // reluI8AVX2 is ReluI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluI8AVX2(dst []int8, x []int8)
 
+// reluI8StreamAVX2 is ReluI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluI8StreamAVX2(dst []int8, x []int8)
+
 // reluI16AVX2 is ReluI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluI16AVX2(dst []int16, x []int16)
+
+// reluI16StreamAVX2 is ReluI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluI16StreamAVX2(dst []int16, x []int16)
 
 // reluI32AVX2 is ReluI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluI32AVX2(dst []int32, x []int32)
 
+// reluI32StreamAVX2 is ReluI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluI32StreamAVX2(dst []int32, x []int32)
+
 // reluI64AVX2 is ReluI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluI64AVX2(dst []int64, x []int64)
+
+// reluI64StreamAVX2 is ReluI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluI64StreamAVX2(dst []int64, x []int64)
 
 // reluU8AVX2 is ReluU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func reluU8AVX2(dst []uint8, x []uint8)
 
+// reluU8StreamAVX2 is ReluU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func reluU8StreamAVX2(dst []uint8, x []uint8)
+
 // maximumF32AVX2 is MaximumF32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumF32AVX2(dst []float32, a []float32, b []float32)
+
+// maximumF32StreamAVX2 is MaximumF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumF32StreamAVX2(dst []float32, a []float32, b []float32)
 
 // maximumScalarF32AVX2 is MaximumScalarF32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarF32AVX2(dst []float32, a []float32, s float32)
 
+// maximumScalarF32StreamAVX2 is MaximumScalarF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+
 // maximumF64AVX2 is MaximumF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumF64AVX2(dst []float64, a []float64, b []float64)
+
+// maximumF64StreamAVX2 is MaximumF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumF64StreamAVX2(dst []float64, a []float64, b []float64)
 
 // maximumScalarF64AVX2 is MaximumScalarF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarF64AVX2(dst []float64, a []float64, s float64)
 
+// maximumScalarF64StreamAVX2 is MaximumScalarF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+
 // maximumI8AVX2 is MaximumI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumI8AVX2(dst []int8, a []int8, b []int8)
+
+// maximumI8StreamAVX2 is MaximumI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumI8StreamAVX2(dst []int8, a []int8, b []int8)
 
 // maximumScalarI8AVX2 is MaximumScalarI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI8AVX2(dst []int8, a []int8, s int8)
 
+// maximumScalarI8StreamAVX2 is MaximumScalarI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+
 // maximumI16AVX2 is MaximumI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumI16AVX2(dst []int16, a []int16, b []int16)
+
+// maximumI16StreamAVX2 is MaximumI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumI16StreamAVX2(dst []int16, a []int16, b []int16)
 
 // maximumScalarI16AVX2 is MaximumScalarI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI16AVX2(dst []int16, a []int16, s int16)
 
+// maximumScalarI16StreamAVX2 is MaximumScalarI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+
 // maximumI32AVX2 is MaximumI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumI32AVX2(dst []int32, a []int32, b []int32)
+
+// maximumI32StreamAVX2 is MaximumI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumI32StreamAVX2(dst []int32, a []int32, b []int32)
 
 // maximumScalarI32AVX2 is MaximumScalarI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI32AVX2(dst []int32, a []int32, s int32)
 
+// maximumScalarI32StreamAVX2 is MaximumScalarI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+
 // maximumI64AVX2 is MaximumI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumI64AVX2(dst []int64, a []int64, b []int64)
+
+// maximumI64StreamAVX2 is MaximumI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumI64StreamAVX2(dst []int64, a []int64, b []int64)
 
 // maximumScalarI64AVX2 is MaximumScalarI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI64AVX2(dst []int64, a []int64, s int64)
 
+// maximumScalarI64StreamAVX2 is MaximumScalarI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+
 // maximumU8AVX2 is MaximumU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// maximumU8StreamAVX2 is MaximumU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
 
 // maximumScalarU8AVX2 is MaximumScalarU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 
+// maximumScalarU8StreamAVX2 is MaximumScalarU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func maximumScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
+
 // minimumF32AVX2 is MinimumF32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumF32AVX2(dst []float32, a []float32, b []float32)
+
+// minimumF32StreamAVX2 is MinimumF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumF32StreamAVX2(dst []float32, a []float32, b []float32)
 
 // minimumScalarF32AVX2 is MinimumScalarF32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarF32AVX2(dst []float32, a []float32, s float32)
 
+// minimumScalarF32StreamAVX2 is MinimumScalarF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarF32StreamAVX2(dst []float32, a []float32, s float32)
+
 // minimumF64AVX2 is MinimumF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumF64AVX2(dst []float64, a []float64, b []float64)
+
+// minimumF64StreamAVX2 is MinimumF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumF64StreamAVX2(dst []float64, a []float64, b []float64)
 
 // minimumScalarF64AVX2 is MinimumScalarF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarF64AVX2(dst []float64, a []float64, s float64)
 
+// minimumScalarF64StreamAVX2 is MinimumScalarF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarF64StreamAVX2(dst []float64, a []float64, s float64)
+
 // minimumI8AVX2 is MinimumI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumI8AVX2(dst []int8, a []int8, b []int8)
+
+// minimumI8StreamAVX2 is MinimumI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumI8StreamAVX2(dst []int8, a []int8, b []int8)
 
 // minimumScalarI8AVX2 is MinimumScalarI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI8AVX2(dst []int8, a []int8, s int8)
 
+// minimumScalarI8StreamAVX2 is MinimumScalarI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarI8StreamAVX2(dst []int8, a []int8, s int8)
+
 // minimumI16AVX2 is MinimumI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumI16AVX2(dst []int16, a []int16, b []int16)
+
+// minimumI16StreamAVX2 is MinimumI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumI16StreamAVX2(dst []int16, a []int16, b []int16)
 
 // minimumScalarI16AVX2 is MinimumScalarI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI16AVX2(dst []int16, a []int16, s int16)
 
+// minimumScalarI16StreamAVX2 is MinimumScalarI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarI16StreamAVX2(dst []int16, a []int16, s int16)
+
 // minimumI32AVX2 is MinimumI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumI32AVX2(dst []int32, a []int32, b []int32)
+
+// minimumI32StreamAVX2 is MinimumI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumI32StreamAVX2(dst []int32, a []int32, b []int32)
 
 // minimumScalarI32AVX2 is MinimumScalarI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI32AVX2(dst []int32, a []int32, s int32)
 
+// minimumScalarI32StreamAVX2 is MinimumScalarI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarI32StreamAVX2(dst []int32, a []int32, s int32)
+
 // minimumI64AVX2 is MinimumI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumI64AVX2(dst []int64, a []int64, b []int64)
+
+// minimumI64StreamAVX2 is MinimumI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumI64StreamAVX2(dst []int64, a []int64, b []int64)
 
 // minimumScalarI64AVX2 is MinimumScalarI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI64AVX2(dst []int64, a []int64, s int64)
 
+// minimumScalarI64StreamAVX2 is MinimumScalarI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarI64StreamAVX2(dst []int64, a []int64, s int64)
+
 // minimumU8AVX2 is MinimumU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumU8AVX2(dst []uint8, a []uint8, b []uint8)
 
+// minimumU8StreamAVX2 is MinimumU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumU8StreamAVX2(dst []uint8, a []uint8, b []uint8)
+
 // minimumScalarU8AVX2 is MinimumScalarU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// minimumScalarU8StreamAVX2 is MinimumScalarU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func minimumScalarU8StreamAVX2(dst []uint8, a []uint8, s uint8)
 
 // fmaxF32AVX2 is FmaxF32 in AVX2; see there for the exact loop.
 //
@@ -1649,185 +1834,370 @@ func absI64AVX512(dst []int64, x []int64)
 //go:noescape
 func sqrtF32AVX512(dst []float32, x []float32)
 
+// sqrtF32StreamAVX512 is SqrtF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func sqrtF32StreamAVX512(dst []float32, x []float32)
+
 // sqrtF64AVX512 is SqrtF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func sqrtF64AVX512(dst []float64, x []float64)
+
+// sqrtF64StreamAVX512 is SqrtF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func sqrtF64StreamAVX512(dst []float64, x []float64)
 
 // reluF32AVX512 is ReluF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluF32AVX512(dst []float32, x []float32)
 
+// reluF32StreamAVX512 is ReluF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluF32StreamAVX512(dst []float32, x []float32)
+
 // reluF64AVX512 is ReluF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluF64AVX512(dst []float64, x []float64)
+
+// reluF64StreamAVX512 is ReluF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluF64StreamAVX512(dst []float64, x []float64)
 
 // reluI8AVX512 is ReluI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluI8AVX512(dst []int8, x []int8)
 
+// reluI8StreamAVX512 is ReluI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluI8StreamAVX512(dst []int8, x []int8)
+
 // reluI16AVX512 is ReluI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluI16AVX512(dst []int16, x []int16)
+
+// reluI16StreamAVX512 is ReluI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluI16StreamAVX512(dst []int16, x []int16)
 
 // reluI32AVX512 is ReluI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluI32AVX512(dst []int32, x []int32)
 
+// reluI32StreamAVX512 is ReluI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluI32StreamAVX512(dst []int32, x []int32)
+
 // reluI64AVX512 is ReluI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluI64AVX512(dst []int64, x []int64)
+
+// reluI64StreamAVX512 is ReluI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluI64StreamAVX512(dst []int64, x []int64)
 
 // reluU8AVX512 is ReluU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func reluU8AVX512(dst []uint8, x []uint8)
 
+// reluU8StreamAVX512 is ReluU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func reluU8StreamAVX512(dst []uint8, x []uint8)
+
 // maximumF32AVX512 is MaximumF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumF32AVX512(dst []float32, a []float32, b []float32)
+
+// maximumF32StreamAVX512 is MaximumF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumF32StreamAVX512(dst []float32, a []float32, b []float32)
 
 // maximumScalarF32AVX512 is MaximumScalarF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarF32AVX512(dst []float32, a []float32, s float32)
 
+// maximumScalarF32StreamAVX512 is MaximumScalarF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarF32StreamAVX512(dst []float32, a []float32, s float32)
+
 // maximumF64AVX512 is MaximumF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumF64AVX512(dst []float64, a []float64, b []float64)
+
+// maximumF64StreamAVX512 is MaximumF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumF64StreamAVX512(dst []float64, a []float64, b []float64)
 
 // maximumScalarF64AVX512 is MaximumScalarF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarF64AVX512(dst []float64, a []float64, s float64)
 
+// maximumScalarF64StreamAVX512 is MaximumScalarF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarF64StreamAVX512(dst []float64, a []float64, s float64)
+
 // maximumI8AVX512 is MaximumI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumI8AVX512(dst []int8, a []int8, b []int8)
+
+// maximumI8StreamAVX512 is MaximumI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumI8StreamAVX512(dst []int8, a []int8, b []int8)
 
 // maximumScalarI8AVX512 is MaximumScalarI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI8AVX512(dst []int8, a []int8, s int8)
 
+// maximumScalarI8StreamAVX512 is MaximumScalarI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+
 // maximumI16AVX512 is MaximumI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumI16AVX512(dst []int16, a []int16, b []int16)
+
+// maximumI16StreamAVX512 is MaximumI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumI16StreamAVX512(dst []int16, a []int16, b []int16)
 
 // maximumScalarI16AVX512 is MaximumScalarI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI16AVX512(dst []int16, a []int16, s int16)
 
+// maximumScalarI16StreamAVX512 is MaximumScalarI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+
 // maximumI32AVX512 is MaximumI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumI32AVX512(dst []int32, a []int32, b []int32)
+
+// maximumI32StreamAVX512 is MaximumI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumI32StreamAVX512(dst []int32, a []int32, b []int32)
 
 // maximumScalarI32AVX512 is MaximumScalarI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI32AVX512(dst []int32, a []int32, s int32)
 
+// maximumScalarI32StreamAVX512 is MaximumScalarI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+
 // maximumI64AVX512 is MaximumI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumI64AVX512(dst []int64, a []int64, b []int64)
+
+// maximumI64StreamAVX512 is MaximumI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumI64StreamAVX512(dst []int64, a []int64, b []int64)
 
 // maximumScalarI64AVX512 is MaximumScalarI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarI64AVX512(dst []int64, a []int64, s int64)
 
+// maximumScalarI64StreamAVX512 is MaximumScalarI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+
 // maximumU8AVX512 is MaximumU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// maximumU8StreamAVX512 is MaximumU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
 
 // maximumScalarU8AVX512 is MaximumScalarU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func maximumScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 
+// maximumScalarU8StreamAVX512 is MaximumScalarU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func maximumScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
+
 // minimumF32AVX512 is MinimumF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumF32AVX512(dst []float32, a []float32, b []float32)
+
+// minimumF32StreamAVX512 is MinimumF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumF32StreamAVX512(dst []float32, a []float32, b []float32)
 
 // minimumScalarF32AVX512 is MinimumScalarF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarF32AVX512(dst []float32, a []float32, s float32)
 
+// minimumScalarF32StreamAVX512 is MinimumScalarF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarF32StreamAVX512(dst []float32, a []float32, s float32)
+
 // minimumF64AVX512 is MinimumF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumF64AVX512(dst []float64, a []float64, b []float64)
+
+// minimumF64StreamAVX512 is MinimumF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumF64StreamAVX512(dst []float64, a []float64, b []float64)
 
 // minimumScalarF64AVX512 is MinimumScalarF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarF64AVX512(dst []float64, a []float64, s float64)
 
+// minimumScalarF64StreamAVX512 is MinimumScalarF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarF64StreamAVX512(dst []float64, a []float64, s float64)
+
 // minimumI8AVX512 is MinimumI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumI8AVX512(dst []int8, a []int8, b []int8)
+
+// minimumI8StreamAVX512 is MinimumI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumI8StreamAVX512(dst []int8, a []int8, b []int8)
 
 // minimumScalarI8AVX512 is MinimumScalarI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI8AVX512(dst []int8, a []int8, s int8)
 
+// minimumScalarI8StreamAVX512 is MinimumScalarI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarI8StreamAVX512(dst []int8, a []int8, s int8)
+
 // minimumI16AVX512 is MinimumI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumI16AVX512(dst []int16, a []int16, b []int16)
+
+// minimumI16StreamAVX512 is MinimumI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumI16StreamAVX512(dst []int16, a []int16, b []int16)
 
 // minimumScalarI16AVX512 is MinimumScalarI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI16AVX512(dst []int16, a []int16, s int16)
 
+// minimumScalarI16StreamAVX512 is MinimumScalarI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarI16StreamAVX512(dst []int16, a []int16, s int16)
+
 // minimumI32AVX512 is MinimumI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumI32AVX512(dst []int32, a []int32, b []int32)
+
+// minimumI32StreamAVX512 is MinimumI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumI32StreamAVX512(dst []int32, a []int32, b []int32)
 
 // minimumScalarI32AVX512 is MinimumScalarI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI32AVX512(dst []int32, a []int32, s int32)
 
+// minimumScalarI32StreamAVX512 is MinimumScalarI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarI32StreamAVX512(dst []int32, a []int32, s int32)
+
 // minimumI64AVX512 is MinimumI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumI64AVX512(dst []int64, a []int64, b []int64)
+
+// minimumI64StreamAVX512 is MinimumI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumI64StreamAVX512(dst []int64, a []int64, b []int64)
 
 // minimumScalarI64AVX512 is MinimumScalarI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarI64AVX512(dst []int64, a []int64, s int64)
 
+// minimumScalarI64StreamAVX512 is MinimumScalarI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarI64StreamAVX512(dst []int64, a []int64, s int64)
+
 // minimumU8AVX512 is MinimumU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumU8AVX512(dst []uint8, a []uint8, b []uint8)
 
+// minimumU8StreamAVX512 is MinimumU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumU8StreamAVX512(dst []uint8, a []uint8, b []uint8)
+
 // minimumScalarU8AVX512 is MinimumScalarU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func minimumScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// minimumScalarU8StreamAVX512 is MinimumScalarU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func minimumScalarU8StreamAVX512(dst []uint8, a []uint8, s uint8)
 
 // fmaxF32AVX512 is FmaxF32 in AVX512; see there for the exact loop.
 //
