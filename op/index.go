@@ -1,6 +1,7 @@
 package op
 
 import (
+	"fmt"
 	"slices"
 
 	"github.com/goten-ml/goten/device"
@@ -761,22 +762,35 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
 		return nil, err
 	}
-	if err := checkWritable(name, v); err != nil {
-		return nil, err
-	}
-	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
-	if err != nil {
-		return nil, err
-	}
-	ip.args.NoWrap = true
-	ip.args.AlphaF, ip.args.AlphaI, ip.args.AlphaFloat = alpha.F, alpha.I, alpha.IsFloat()
-	if err := runIndexPut(name, ip, asRank1(source), true); err != nil {
-		if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
-			return nil, errs.New(errs.Index, name, "index out of range in self")
-		}
+	if err := putAlong(name, v, d, idx, asRank1(source), &alpha, "index out of range in self"); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// putAlong writes src into the slices of v along dim d that idx picks —
+// adding alpha·src (index_add_) when alpha is not nil, else copying
+// (index_copy_) — once v is known writable. An index error of the put
+// becomes one with the op's own message outOfRange.
+func putAlong(name string, v *raw.View, d int, idx, src *raw.View, alpha *Scalar, outOfRange string) error {
+	if err := checkWritable(name, v); err != nil {
+		return err
+	}
+	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
+	if err != nil {
+		return err
+	}
+	ip.args.NoWrap = true
+	if alpha != nil {
+		ip.args.AlphaF, ip.args.AlphaI, ip.args.AlphaFloat = alpha.F, alpha.I, alpha.IsFloat()
+	}
+	if err := runIndexPut(name, ip, src, alpha != nil); err != nil {
+		if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
+			return errs.New(errs.Index, name, "%s", outOfRange)
+		}
+		return err
+	}
+	return nil
 }
 
 // IndexCopy is Tensor.index_copy_: for each j, v.select(dim, index[j]) =
@@ -805,18 +819,8 @@ func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error)
 	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
 		return nil, err
 	}
-	if err := checkWritable(name, v); err != nil {
-		return nil, err
-	}
-	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
-	if err != nil {
-		return nil, err
-	}
-	ip.args.NoWrap = true
-	if err := runIndexPut(name, ip, src, false); err != nil {
-		if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
-			return nil, errs.New(errs.Index, name, "index_copy_(): index out of bounds for dimension %d with size %d", d, asRank1(v).Shape[d])
-		}
+	outOfRange := fmt.Sprintf("index_copy_(): index out of bounds for dimension %d with size %d", d, asRank1(v).Shape[d])
+	if err := putAlong(name, v, d, idx, src, nil, outOfRange); err != nil {
 		return nil, err
 	}
 	return v, nil
