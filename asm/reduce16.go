@@ -418,24 +418,7 @@ func (w wide) maxF32(isMax bool) {
 	n := Load(Param("x").Len(), GP64())
 	flag := GP32()
 	XORL(flag, flag)
-	c := GP32()
-	MOVL(U32(math.Float32bits(float32(init))), c)
-	first := w.vreg()
-	VMOVD(c, first.AsX())
-	VPBROADCASTD(first.AsX(), first)
-	// acc[k][p]: accumulator k, part p
-	acc := make([][]reg.VecVirtual, 4)
-	for k := range acc {
-		for p := 0; p < w.parts(); p++ {
-			if k == 0 && p == 0 {
-				acc[k] = append(acc[k], first)
-				continue
-			}
-			r := w.vreg()
-			VMOVUPS(first, r)
-			acc[k] = append(acc[k], r)
-		}
-	}
+	acc := w.filledAccs(float32(init))
 	i := GP64()
 	XORQ(i, i)
 	// the NaN test: a mask register (AVX-512) or a vector of masks (AVX2)
@@ -678,6 +661,29 @@ func (w wide) accRows8F32F64() {
 	RET()
 }
 
+// filledAccs returns four rows of accumulators, acc[k][p] accumulator k
+// part p, every lane set to v.
+func (w wide) filledAccs(v float32) [][]reg.VecVirtual {
+	c := GP32()
+	MOVL(U32(math.Float32bits(v)), c)
+	first := w.vreg()
+	VMOVD(c, first.AsX())
+	VPBROADCASTD(first.AsX(), first)
+	acc := make([][]reg.VecVirtual, 4)
+	for k := range acc {
+		for p := 0; p < w.parts(); p++ {
+			if k == 0 && p == 0 {
+				acc[k] = append(acc[k], first)
+				continue
+			}
+			r := w.vreg()
+			VMOVUPS(first, r)
+			acc[k] = append(acc[k], r)
+		}
+	}
+	return acc
+}
+
 // foldAccs merges four rows of accumulators into lane 0 of the returned
 // XMM register with merge(b, a), which sets a to a ⊕ b: (a0 ⊕ a1) ⊕
 // (a2 ⊕ a3), then the lanes l with l+8, l+4, l+2 and l+1. Lanes other than
@@ -720,23 +726,7 @@ func (w wide) prodF32() {
 	name := w.begin("prodF32", "func(x []float32) float32", "prodF32Go")
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("x").Len(), GP64())
-	c := GP32()
-	MOVL(U32(math.Float32bits(1)), c)
-	first := w.vreg()
-	VMOVD(c, first.AsX())
-	VPBROADCASTD(first.AsX(), first)
-	acc := make([][]reg.VecVirtual, 4)
-	for k := range acc {
-		for p := 0; p < w.parts(); p++ {
-			if k == 0 && p == 0 {
-				acc[k] = append(acc[k], first)
-				continue
-			}
-			r := w.vreg()
-			VMOVUPS(first, r)
-			acc[k] = append(acc[k], r)
-		}
-	}
+	acc := w.filledAccs(1)
 	i := GP64()
 	XORQ(i, i)
 	loop(name+"_main", n, i, 64, func() { // no prefetch: Note [Streaming without prefetch]
