@@ -461,6 +461,16 @@ func mathOps() {
 // ---------------------------------------------------------------------------
 // Trigonometry (float32 through float64)
 
+// reducePiO2 returns j = round(x·2/π) and r = x − j·π/2 (two parts,
+// fused) for the trigonometric bodies, flagging |x| > 2^20, ±Inf and NaN
+// for the slow path.
+func reducePiO2(e *em, x reg.Register) (j, r reg.Register) {
+	e.flagUnless(e.Abs(x), 0, 0x1p20)
+	j = e.Round(e.Mul(x, e.C(twoOPi)), rNearest)
+	r = e.FNMA(j, e.C(pio2Hi), x)
+	return j, e.FNMA(j, e.C(pio2Lo), r)
+}
+
 // sincosBody: sin (cos: quadrant + 1) of float32 x computed in float64:
 // j = round(x·2/π), r = x − j·π/2 (two parts, fused), the Cephes
 // polynomials of sin and cos on r, chosen and signed by j mod 4. |x| >
@@ -468,10 +478,7 @@ func mathOps() {
 func sincosBody(cos bool) func(e *em, in []reg.Register) val {
 	return func(e *em, in []reg.Register) val {
 		x := in[0]
-		e.flagUnless(e.Abs(x), 0, 0x1p20)
-		j := e.Round(e.Mul(x, e.C(twoOPi)), rNearest)
-		r := e.FNMA(j, e.C(pio2Hi), x)
-		r = e.FNMA(j, e.C(pio2Lo), r)
+		j, r := reducePiO2(e, x)
 		z := e.Mul(r, r)
 		s := e.FMA(e.Mul(r, z), e.Horner(z, sin32Poly...), r)
 		c := e.FMA(e.Mul(z, z), e.Horner(z, cos32Poly...), e.FNMA(z, e.C(0.5), e.C(1)))
@@ -491,10 +498,7 @@ func sincosBody(cos bool) func(e *em, in []reg.Register) val {
 // tanBody: tan r, or −1/tan r for odd j (float32 through float64).
 func tanBody(e *em, in []reg.Register) val {
 	x := in[0]
-	e.flagUnless(e.Abs(x), 0, 0x1p20)
-	j := e.Round(e.Mul(x, e.C(twoOPi)), rNearest)
-	r := e.FNMA(j, e.C(pio2Hi), x)
-	r = e.FNMA(j, e.C(pio2Lo), r)
+	j, r := reducePiO2(e, x)
 	z := e.Mul(r, r)
 	t := e.FMA(e.Mul(r, z), e.Horner(z, tan32Poly...), r)
 	inv := e.Div(e.C(-1), t)
