@@ -279,29 +279,11 @@ func identityOf(mode ScatterReduceMode, d dtype.DType) Scalar {
 		if d.IsFloat() {
 			return Float(math.Inf(int(sign)))
 		}
-		lo, hi := intRange(d)
+		l := &scalarLimits[d]
 		if mode == ReduceAmax {
-			return Int(lo)
+			return Int(l.ilo)
 		}
-		return Int(hi)
+		return Int(l.ihi)
 	}
 	return Int(0)
-}
-
-// intRange returns the smallest and largest values of integer (or bool)
-// dtype d.
-func intRange(d dtype.DType) (int64, int64) {
-	switch d {
-	case dtype.Bool:
-		return 0, 1
-	case dtype.Uint8:
-		return 0, math.MaxUint8
-	case dtype.Int8:
-		return math.MinInt8, math.MaxInt8
-	case dtype.Int16:
-		return math.MinInt16, math.MaxInt16
-	case dtype.Int32:
-		return math.MinInt32, math.MaxInt32
-	}
-	return math.MinInt64, math.MaxInt64
 }

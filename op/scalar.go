@@ -113,12 +113,12 @@ func ScalarOf(v *raw.View) Scalar {
 type limits struct {
 	name   string
 	lo, hi float64 // float dtypes: -max, max
-	ilo    int64   // integer dtypes: lowest and max
+	ilo    int64   // integer and bool dtypes: lowest and max
 	ihi    int64
 }
 
 var scalarLimits = [dtype.Count]limits{
-	dtype.Bool:     {name: "bool"},
+	dtype.Bool:     {name: "bool", hi: 1, ihi: 1},
 	dtype.Uint8:    {name: "uint8_t", lo: 0, hi: math.MaxUint8, ilo: 0, ihi: math.MaxUint8},
 	dtype.Int8:     {name: "int8_t", lo: math.MinInt8, hi: math.MaxInt8, ilo: math.MinInt8, ihi: math.MaxInt8},
 	dtype.Int16:    {name: "int16_t", lo: math.MinInt16, hi: math.MaxInt16, ilo: math.MinInt16, ihi: math.MaxInt16},
