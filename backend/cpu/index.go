@@ -482,14 +482,19 @@ func (c *gatherCall) check(offs, strides []int, n0, n1 int) {
 }
 
 func (c *gatherCall) loop(offs, strides []int, n0, n1 int) {
-	c.rows(offs, strides, n0, n1, c.row)
+	var sink uint8
+	c.rows(offs, strides, n0, n1, func(p [3]unsafe.Pointer) { c.row(p, &sink) })
+	if c.touchSelf {
+		touchSink.Add(uint32(sink)) // once a block: the workers share touchSink's line
+	}
 }
 
-// row moves or combines one row.
-func (c *gatherCall) row(p [3]unsafe.Pointer) {
+// row moves or combines one row; the touches of a gather row add into
+// *sink.
+func (c *gatherCall) row(p [3]unsafe.Pointer, sink *uint8) {
 	if !c.op.Put {
 		if c.touchSelf {
-			touchSink.Add(uint32(touch(p[2], 0, 1, c.size*c.es)))
+			*sink += touch(p[2], 0, 1, c.size*c.es)
 		}
 		switch c.es {
 		case 1:
