@@ -319,15 +319,14 @@ func cumProdGradExact(c *gradCall, g, x *Tensor) *Tensor {
 }
 
 // scanIndexGrad is cummax's and cummin's derivative: each output's
-// gradient goes to the element its index names (a scatter-add along the
-// dim, written as a comparison of every output index with every position:
-// O(n²) per row).
+// gradient goes to the element its index names, a scatter-add along the
+// dim into zeros (PyTorch's cummaxmin_backward), which is O(n) per row and
+// itself differentiable.
 func scanIndexGrad(c *gradCall, g, x, indices *Tensor) *Tensor {
-	n := x.v.Shape[c.dim]
-	// [..., n(outputs j), ..., n(positions k)] with k last
-	hits := indices.Unsqueeze(-1).Eq(Arange(0, float64(n), 1, Int64).ToDevice(x.Device()))
-	spread := keepGrad(g.Unsqueeze(-1), hits)
-	return spread.Sum(Over(c.dim)).Movedim([]int{x.Dim() - 1}, []int{c.dim})
+	if x.NumEl() == 0 {
+		return ZerosLike(x)
+	}
+	return ScatterAdd(ZerosLike(g), c.dim, indices, g)
 }
 
 // logCumSumExpGrad is logcumsumexp's derivative, computed in log space by
