@@ -1,0 +1,41 @@
+package nested
+
+import (
+	"testing"
+
+	"github.com/goten-ml/goten/tensor"
+)
+
+// BenchmarkAttention times attention over the bench's nested_attention
+// workload shape (32 components of 16 to 256 rows, 4 heads of 64) as
+// grouped products and a ragged softmax against the per-component loop
+// they replaced, in one process.
+func BenchmarkAttention(b *testing.B) {
+	g := tensor.NewGenerator(1)
+	cs := make([]*tensor.Tensor, 32)
+	for i := range cs {
+		l := 16 + ((7919*i+13)%1009)%241
+		cs[i] = g.Randn(tensor.Float32, 4, l, 64)
+	}
+	q := New(cs, tensor.Float32)
+	b.Run("grouped", func(b *testing.B) {
+		for range b.N {
+			groupedAttention(q, q, q, false)
+		}
+	})
+	b.Run("loop", func(b *testing.B) {
+		for range b.N {
+			attentionLoop(q, q, q, false)
+		}
+	})
+	b.Run("grouped-causal", func(b *testing.B) {
+		for range b.N {
+			groupedAttention(q, q, q, true)
+		}
+	})
+	b.Run("loop-causal", func(b *testing.B) {
+		for range b.N {
+			attentionLoop(q, q, q, true)
+		}
+	})
+}
