@@ -28,7 +28,7 @@ import (
 // raises the dense error), a values buffer that is not contiguous, and,
 // for attention, dtypes other than float32 and float64 (the ragged
 // softmax has no kernel for them) or components whose last size differs
-// (one scale per call).
+// (one scale per call) or 0.
 
 // groupable reports whether t's values buffer can be read by grouped
 // products: a contiguous 1-D tensor.
@@ -163,8 +163,8 @@ func groupedAttention(q, k, v *Tensor, causal bool) *Tensor {
 		return nil
 	}
 	d, ok := q.trailing(1)
-	if !ok {
-		return nil
+	if !ok || d[0] == 0 {
+		return nil // no one scale; or a scale of 1/0, whose NaNs the dense ops make
 	}
 	scores, _, n, ok := products(q, k, true)
 	if !ok {
