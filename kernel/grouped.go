@@ -64,11 +64,12 @@ type GroupedMatMuler interface {
 // A ragged softmax is the softmax over every row of a list of row-major
 // matrices of different widths packed in one storage: the scores of
 // attention over nested tensors, matrix g being the [Lq_g, Lk_g] scores of
-// one component (and one head). Matrix g has Rows rows of Cols elements
-// from element Offset, row stride Cols, in In and at the same place in Out
-// (and Grad). With Causal, row i of a matrix keeps only its columns j ≤ i
-// (the top-left aligned causal mask: −∞ before the softmax, so 0 in Out);
-// no row is then empty, since column 0 is always kept.
+// one component (and one head). Matrix g has Rows rows of Cols elements,
+// row stride Cols, from element InOff + Offset of In, GradOff + Offset of
+// Grad and OutOff + Offset of Out. With Causal, row i of a matrix keeps
+// only its columns j ≤ i (the top-left aligned causal mask: −∞ before the
+// softmax, so 0 in Out); a row that has columns keeps column 0, so no
+// kept row is empty.
 //
 // Forward (Backward false) writes Out = softmax(In) row by row. Backward
 // writes the gradient of the input from In = the forward's output Y and
