@@ -149,7 +149,9 @@ func TestKitCatches(t *testing.T) {
 		{"matmul reads C with beta 0", readsC{cpu.New()}, []string{"matmul/float32/", "matmul/int32/"},
 			func(path string) bool { return strings.HasSuffix(path, "-beta0") }, false},
 		{"grouped products read C with beta 0, softmax unmasked", groupsReadC{cpu.New()}, []string{"grouped/float32/", "grouped/int64/", "ragged-softmax/"},
-			func(path string) bool { return strings.HasSuffix(path, "-beta0") || strings.Contains(path, "causaltrue") }, false},
+			func(path string) bool {
+				return strings.HasSuffix(path, "-beta0") || strings.Contains(path, "causaltrue")
+			}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			failed, ran := outcome(t, c.b, c.prefixes...)
