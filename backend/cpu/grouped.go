@@ -17,7 +17,7 @@ var _ kernel.GroupedMatMuler = (*Backend)(nil)
 
 // GroupedMatMul implements [kernel.GroupedMatMuler] on the packed GEMM:
 // one parallel pass over work items cut from all the groups (the gemm
-// package's Note [Grouped products]), each run by the driver of single
+// package's Note [Grouped work items]), each run by the driver of single
 // products.
 func (*Backend) GroupedMatMul(g *kernel.Grouped) error {
 	gs := make([]gemm.Group, 0, len(g.Groups))

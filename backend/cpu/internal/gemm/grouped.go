@@ -15,7 +15,7 @@ type Group struct {
 	OffC, RsC, CsC int
 }
 
-// Note [Grouped products]
+// Note [Grouped work items]
 //
 // A grouped call computes independent products of different sizes (the
 // components of a nested tensor: one of 16 rows beside one of 512) in one
@@ -49,7 +49,7 @@ type Group struct {
 // with the groups' operands in a, b and c (see [Group] and F32 for the
 // conventions: strides ≥ 0, C without zero strides, beta 0 ignoring C).
 // The C blocks of different groups must not overlap each other nor any A
-// or B. It panics as F32 does for any group. See Note [Grouped products].
+// or B. It panics as F32 does for any group. See Note [Grouped work items].
 func F32Grouped(gs []Group, alpha float32, a, b []float32, beta float32, c []float32) {
 	grouped(f32, "F32Grouped", gs, alpha, beta, a, b, c)
 }
@@ -79,7 +79,7 @@ func IntGrouped[T integer](gs []Group, alpha int64, a, b []T, beta int64, c []T)
 	grouped(intImpl[T](), "IntGrouped", gs, alpha, beta, a, b, c)
 }
 
-// grouped runs the groups' products; see Note [Grouped products].
+// grouped runs the groups' products; see Note [Grouped work items].
 func grouped[S elem, P packed, T num](im *impl[S, P, T], name string, gs []Group, alpha, beta T, a, b, c []S) {
 	items := make([]problem[S, T], 0, len(gs))
 	total := 0
