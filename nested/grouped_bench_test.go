@@ -18,24 +18,18 @@ func BenchmarkAttention(b *testing.B) {
 		cs[i] = g.Randn(tensor.Float32, 4, l, 64)
 	}
 	q := New(cs, tensor.Float32)
-	b.Run("grouped", func(b *testing.B) {
-		for range b.N {
-			groupedAttention(q, q, q, false)
-		}
-	})
-	b.Run("loop", func(b *testing.B) {
-		for range b.N {
-			attentionLoop(q, q, q, false)
-		}
-	})
-	b.Run("grouped-causal", func(b *testing.B) {
-		for range b.N {
-			groupedAttention(q, q, q, true)
-		}
-	})
-	b.Run("loop-causal", func(b *testing.B) {
-		for range b.N {
-			attentionLoop(q, q, q, true)
-		}
-	})
+	for _, c := range []struct {
+		name   string
+		f      func(q, k, v *Tensor, causal bool) *Tensor
+		causal bool
+	}{
+		{"grouped", groupedAttention, false}, {"loop", attentionLoop, false},
+		{"grouped-causal", groupedAttention, true}, {"loop-causal", attentionLoop, true},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			for range b.N {
+				c.f(q, q, q, c.causal)
+			}
+		})
+	}
 }
