@@ -16,10 +16,11 @@ import (
 // decreases and ends at In's number of rows; the op layer checks them.
 // The op is optable.Sum, Mean, Amax or Amin (as the dense reductions:
 // NaN propagates through Amax and Amin; a float32 sum accumulates in
-// float64). Over an empty segment Sum writes 0 and Mean NaN; Amax and
-// Amin have no value there, and the op layer refuses such segments. Out
-// and In have dtype DType, float32 or float64 (a backend refuses others
-// with an errs.DType error); Out must not overlap In. Segments write
+// float64, float16 and bfloat16 in float32 or wider, rounded once). Over
+// an empty segment Sum writes 0 and Mean NaN; Amax and Amin have no value
+// there, and the op layer refuses such segments. Out and In have dtype
+// DType, a float dtype (a backend refuses others with an errs.DType
+// error); Out must not overlap In. Segments write
 // disjoint rows, so a backend runs them in any order, in parallel.
 
 // Segments describes a segment reduction (Note [Segment reductions]).

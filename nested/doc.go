@@ -19,8 +19,11 @@
 // [Packed nested tensors]); ops over trailing dims run once over the buffer
 // viewed as rows; reductions and softmax over the ragged dim (component
 // dim 0) are segment reductions over the buffer's rows (Note [Reductions
-// over the ragged dim]); the rest run per component on views of the
-// buffer, and their results are packed again with one copy.
+// over the ragged dim]); products of two nested tensors ([Matmul], [Bmm])
+// and [Attention] are grouped products over the buffers, every component
+// and head in one parallel pass (Note [Grouped products of components]);
+// the rest run per component on views of the buffer, and their results
+// are packed again with one copy.
 //
 // # Dense forms
 //

@@ -37,9 +37,12 @@ type Tensor struct {
 // the same trailing sizes, the buffer is a dense [rows, trailing...] tensor
 // and ops over those trailing dims (softmax and reductions over the last dim,
 // layer_norm, linear, matmul by a dense matrix) are one dense call over it.
-// Anything else (a transposed view, reductions over the ragged dim, products
-// of two nested tensors) runs per component through views of the buffer,
-// and the results are packed again with one copy.
+// Products of two nested tensors and attention are grouped products over
+// the buffers (Note [Grouped products of components]), reductions over the
+// ragged dim segment reductions (Note [Reductions over the ragged dim]).
+// Anything else (a transposed view under a pointwise op, ...) runs per
+// component through views of the buffer, and the results are packed again
+// with one copy.
 
 // Len returns the number of components.
 func (t *Tensor) Len() int { return len(t.offsets) }

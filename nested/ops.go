@@ -1,7 +1,6 @@
 package nested
 
 import (
-	"math"
 	"slices"
 
 	"github.com/goten-ml/goten/errs"
@@ -288,17 +287,6 @@ func pairs(name string, a, b *Tensor, f BinaryFunc) *Tensor {
 	return packOn(a.values, rs, a.DType())
 }
 
-// Matmul returns [tensor.Matmul] of each pair of components (a_i @ b_i).
-func Matmul(a, b *Tensor) *Tensor { return pairs("matmul", a, b, tensor.Matmul) }
-
-// Bmm returns [tensor.Mm] of each pair of 2-D components.
-func Bmm(a, b *Tensor) *Tensor {
-	if a.ndim != 2 || b.ndim != 2 {
-		panic(errs.New(errs.Value, "bmm", "batch1 must be a 3D tensor"))
-	}
-	return pairs("bmm", a, b, tensor.Mm)
-}
-
 // Transpose returns the view of x whose components have their dims d0 and
 // d1 (nested dims, translated) swapped; it shares x's buffer.
 func Transpose(x *Tensor, d0, d1 int) *Tensor {
@@ -311,36 +299,6 @@ func Transpose(x *Tensor, d0, d1 int) *Tensor {
 		r.strides[o+a], r.strides[o+b] = r.strides[o+b], r.strides[o+a]
 	}
 	return r
-}
-
-// Attention returns scaled dot-product attention over nested q, k, v:
-// for each component softmax(q·kᵀ/√d + mask)·v with d = q's last size,
-// components [L, d] or [H, L, d]; with causal the mask is −∞ where the key
-// index j exceeds the query index i (top-left aligned).
-func Attention(q, k, v *Tensor, causal bool) *Tensor {
-	const name = "scaled_dot_product_attention"
-	if q.Len() != k.Len() || q.Len() != v.Len() {
-		panic(errs.New(errs.Shape, name, "nested tensors with different numbers of components: %d, %d and %d", q.Len(), k.Len(), v.Len()))
-	}
-	qs, ks, vs := q.Unbind(), k.Unbind(), v.Unbind()
-	rs := make([]*tensor.Tensor, q.Len())
-	for i := range rs {
-		qc, kc, vc := qs[i], ks[i], vs[i]
-		d := qc.Size(-1)
-		s := tensor.Mul(tensor.Matmul(qc, kc.Transpose(-2, -1)), tensor.Scalar(1/math.Sqrt(float64(d))))
-		if causal {
-			lq, lk := s.Size(-2), s.Size(-1)
-			m := make([]bool, lq*lk)
-			for r := range lq {
-				for c := r + 1; c < lk; c++ {
-					m[r*lk+c] = true
-				}
-			}
-			s = tensor.Where(on(s, tensor.FromSlice(m, lq, lk)), tensor.Scalar(math.Inf(-1)), s)
-		}
-		rs[i] = tensor.Matmul(s.Softmax(tensor.Over(-1)), vc)
-	}
-	return packOn(q.values, rs, q.DType())
 }
 
 // Embedding returns the rows of weight (2-D) picked by the int64 indices

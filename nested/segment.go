@@ -23,9 +23,12 @@ var segmentReductions = map[string]tensor.Reduction{
 
 // segments returns the buffer of x as [rows, trailing...] and the row
 // offsets of its components, when x's component dim 0 can be reduced as
-// segments (Note [Reductions over the ragged dim]).
-func (t *Tensor) segments() (*tensor.Tensor, []int64, bool) {
-	if t.DType() != tensor.Float32 && t.DType() != tensor.Float64 {
+// segments (Note [Reductions over the ragged dim]): half also admits
+// float16 and bfloat16, whose segment reductions accumulate in float32
+// (softmax, built of several ops, keeps them per component, where the
+// dense softmax computes in float32 throughout).
+func (t *Tensor) segments(half bool) (*tensor.Tensor, []int64, bool) {
+	if dt := t.DType(); dt != tensor.Float32 && dt != tensor.Float64 && !(half && (dt == tensor.Float16 || dt == tensor.BFloat16)) {
 		return nil, nil, false
 	}
 	return t.segmentRows()
@@ -68,7 +71,7 @@ func raggedReduce(name string, x *Tensor, keepDim bool) *Tensor {
 	if !ok {
 		return nil
 	}
-	rows, offs, ok := x.segments()
+	rows, offs, ok := x.segments(true)
 	if !ok {
 		return nil
 	}
@@ -87,7 +90,7 @@ func raggedReduce(name string, x *Tensor, keepDim bool) *Tensor {
 // raggedSoftmax is softmax (log_softmax when log) over component dim 0 by
 // segment reductions; nil when x has no segment form.
 func raggedSoftmax(x *Tensor, log bool) *Tensor {
-	rows, offs, ok := x.segments()
+	rows, offs, ok := x.segments(false)
 	if !ok {
 		return nil
 	}

@@ -110,3 +110,40 @@ func BenchmarkRaggedSoftmaxPerComponent(b *testing.B) {
 		nested.Map(x, func(c *tensor.Tensor) *tensor.Tensor { return c.Softmax(tensor.Over(0)) })
 	}
 }
+
+// Reductions over the ragged dim of float16 and bfloat16 tensors are
+// segment reductions too (their result is not packed from per-component
+// results) and
+// agree with the dense reductions of each component, which also
+// accumulate in float32, to within an ulp of the dtype (the two sum in
+// different orders before their one rounding).
+func TestRaggedDimReductions16(t *testing.T) {
+	g := tensor.NewGenerator(32)
+	cs := ragged(g, []int{3, 2, 4}, []int{1, 2, 4}, []int{7, 2, 4})
+	for _, dt := range []tensor.DType{tensor.Float16, tensor.BFloat16} {
+		ulp := 1.0 / 1024
+		if dt == tensor.BFloat16 {
+			ulp = 1.0 / 128
+		}
+		hs := make([]*tensor.Tensor, len(cs))
+		for i, c := range cs {
+			hs[i] = c.To(dt)
+		}
+		x := nested.New(hs, dt).SetRequiresGrad(true)
+		for name, f := range denseReductions {
+			got := nested.Reduce(name, f, x, 1, false)
+			// the per-component path packs its results by Cat
+			if fn := got.Values().GradFn(); fn == "CatBackward0" {
+				t.Errorf("%s %v: recorded %q, a loop per component", name, dt, fn)
+			}
+			for i, c := range hs {
+				want := f(c, tensor.Over(0)).To(tensor.Float64)
+				diff := got.Component(i).To(tensor.Float64).Sub(want).Abs()
+				bound := want.Abs().Mul(tensor.Scalar(ulp)).Add(tensor.Scalar(1e-6))
+				if diff.Le(bound).All().Item() == 0 {
+					t.Errorf("%s %v component %d: %v, want %v", name, dt, i, got.Component(i).To(tensor.Float64).Float64s(), want.Float64s())
+				}
+			}
+		}
+	}
+}

@@ -2,7 +2,6 @@ package op
 
 import (
 	"github.com/goten-ml/goten/device"
-	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/optable"
@@ -13,7 +12,7 @@ import (
 // reduction o (Sum, Mean, Amax or Amin) of rows [offsets[b], offsets[b+1])
 // of the matrix x [rows, inner], column by column (Note [Segment
 // reductions] in package kernel). Offsets must start at 0, never decrease
-// and end at x's rows (else a value error); x must be float32 or float64
+// and end at x's rows (else a value error); x must be of a float dtype
 // (else a dtype error); Amax and Amin refuse an empty segment with
 // PyTorch's index error.
 func SegmentReduce(o *optable.Op, x *raw.View, offsets []int64) (*raw.View, error) {
@@ -21,7 +20,7 @@ func SegmentReduce(o *optable.Op, x *raw.View, offsets []int64) (*raw.View, erro
 	if x.Dim() != 2 {
 		return nil, errs.New(errs.Value, name, "a segment reduction takes a matrix, got %d dims", x.Dim())
 	}
-	if x.DType != dtype.Float32 && x.DType != dtype.Float64 {
+	if !x.DType.IsFloat() {
 		return nil, errs.New(errs.DType, name, "segment reduction not implemented for '%s'", x.DType)
 	}
 	if len(offsets) == 0 || offsets[0] != 0 || offsets[len(offsets)-1] != int64(x.Shape[0]) {

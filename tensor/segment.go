@@ -16,7 +16,8 @@ import (
 // [Segment reductions] in package kernel). It is the reduction over the
 // ragged dim of a nested tensor whose buffer x is. Offsets start at 0,
 // never decrease and end at x's first size (else a value error); x is
-// float32 or float64 (else a dtype error); an empty segment gives 0 for a
+// of a float dtype (else a dtype error; float16 and bfloat16 accumulate
+// in float32); an empty segment gives 0 for a
 // sum, NaN for a mean, and an index error for amax and amin. The gradient
 // of amax and amin is split evenly among the elements equal to the
 // result, as for [Tensor.Amax].

@@ -17,9 +17,10 @@ var _ kernel.SegmentReducer = (*Backend)(nil)
 // SegmentReduce implements [kernel.SegmentReducer]: one pass over the
 // input, parallel over segments, each folding its rows into a row of
 // states with the vector kernels of the column reductions (float32 sums
-// into float64 states, as the dense sums).
+// into float64 states, as the dense sums; float16 and bfloat16 rows
+// converted to float32 first, Note [Segment reductions of 16-bit floats]).
 func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
-	if s.DType != dtype.Float32 && s.DType != dtype.Float64 {
+	if !s.DType.IsFloat() {
 		return errs.New(errs.DType, op.Name, "segment reduction not implemented for '%s'", s.DType)
 	}
 	if op != optable.Sum && op != optable.Mean && op != optable.Amax && op != optable.Amin {
@@ -36,7 +37,15 @@ func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
 		if op == optable.Sum || op == optable.Mean {
 			st = make([]float64, s.Inner)
 		}
+		var h *half16
+		if s.DType.IsReduced() {
+			h = newHalf16(s.DType, s.Inner)
+		}
 		for seg := b; seg < e; seg++ {
+			if h != nil {
+				h.segment(op, s, seg, st)
+				continue
+			}
 			if s.DType == dtype.Float32 {
 				segmentOf(op, s, seg, st, vec.AccF32F64, vec.MaxAccF32, vec.MinAccF32)
 			} else {

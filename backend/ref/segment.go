@@ -4,7 +4,6 @@ import (
 	"math"
 	"unsafe"
 
-	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/optable"
@@ -13,9 +12,10 @@ import (
 var _ kernel.SegmentReducer = (*Backend)(nil)
 
 // SegmentReduce implements [kernel.SegmentReducer]: each output element
-// folds its column of the segment in row order, in float64.
+// folds its column of the segment in row order, in float64, and is
+// rounded once to the dtype.
 func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
-	if s.DType != dtype.Float32 && s.DType != dtype.Float64 {
+	if !s.DType.IsFloat() {
 		return errs.New(errs.DType, op.Name, "segment reduction not implemented for '%s'", s.DType)
 	}
 	if op != optable.Sum && op != optable.Mean && op != optable.Amax && op != optable.Amin {
@@ -25,12 +25,7 @@ func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
 	at := func(m kernel.Matrix, r, c int) unsafe.Pointer {
 		return unsafe.Add(m.Storage.Pointer(), (m.Offset+r*m.RowStride+c*m.ColStride)*es)
 	}
-	get := func(p unsafe.Pointer) float64 {
-		if s.DType == dtype.Float32 {
-			return float64(*(*float32)(p))
-		}
-		return *(*float64)(p)
-	}
+	get := func(p unsafe.Pointer) float64 { return load(p, s.DType).f }
 	for b := 0; b+1 < len(s.Offsets); b++ {
 		lo, hi := int(s.Offsets[b]), int(s.Offsets[b+1])
 		for c := range s.Inner {
@@ -62,12 +57,7 @@ func (*Backend) SegmentReduce(op *optable.Op, s *kernel.Segments) error {
 			if op == optable.Mean {
 				acc /= float64(hi - lo) // 0/0 is NaN over an empty segment
 			}
-			p := at(s.Out, b, c)
-			if s.DType == dtype.Float32 {
-				*(*float32)(p) = float32(acc)
-			} else {
-				*(*float64)(p) = acc
-			}
+			store(at(s.Out, b, c), s.DType, value{f: acc}, true)
 		}
 	}
 	return nil

@@ -134,6 +134,7 @@ func (s *suite) all() []check {
 	s.randoms()
 	s.segments()
 	s.paddings()
+	s.groupeds()
 	return s.checks
 }
 

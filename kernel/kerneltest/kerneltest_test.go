@@ -69,6 +69,24 @@ func (b readsC) MatMul(g *kernel.Gemm) error {
 	return b.Backend.MatMul(&h)
 }
 
+// groupsReadC is the CPU backend whose grouped products add C's old
+// contents with beta 0, and whose ragged softmax ignores the causal mask.
+type groupsReadC struct{ *cpu.Backend }
+
+func (b groupsReadC) GroupedMatMul(g *kernel.Grouped) error {
+	h := *g
+	if h.Beta == 0 {
+		h.Beta = 1
+	}
+	return b.Backend.GroupedMatMul(&h)
+}
+
+func (b groupsReadC) RaggedSoftmax(s *kernel.RaggedSoftmax) error {
+	r := *s
+	r.Causal = false
+	return b.Backend.RaggedSoftmax(&r)
+}
+
 // elementOffset returns the storage element offset of element i, in plan
 // order (dim 0 fastest), of operand k of a plan with nonnegative strides.
 func elementOffset(p *iter.Plan, k, i int) int {
@@ -130,6 +148,10 @@ func TestKitCatches(t *testing.T) {
 			func(path string) bool { return strings.Contains(path, "correction=1") }, false},
 		{"matmul reads C with beta 0", readsC{cpu.New()}, []string{"matmul/float32/", "matmul/int32/"},
 			func(path string) bool { return strings.HasSuffix(path, "-beta0") }, false},
+		{"grouped products read C with beta 0, softmax unmasked", groupsReadC{cpu.New()}, []string{"grouped/float32/", "grouped/int64/", "ragged-softmax/"},
+			func(path string) bool {
+				return strings.HasSuffix(path, "-beta0") || strings.Contains(path, "causaltrue")
+			}, false},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			failed, ran := outcome(t, c.b, c.prefixes...)

@@ -156,4 +156,6 @@
 //     summed in float32 and rounded once.
 //   - Note [Integer products] (int.go): integers in int64.
 //   - Note [Matrix-vector products] (gemv.go): products with m or n of 1.
+//   - Note [Grouped work items] (grouped.go): many products of different
+//     sizes in one parallel pass (F32Grouped, ...).
 package gemm
