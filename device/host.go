@@ -30,10 +30,12 @@ func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer
 // A large tensor streamed through once per op (a sum, a copy, an add over
 // 64 MiB) touches a new 4 KiB page every 4 KiB, and on the machines goten
 // is measured on (virtual machines, where a TLB miss walks two levels of
-// page tables) the misses cost 5-15% of the memory bandwidth a reduction
+// page tables) the misses cost some of the memory bandwidth a reduction
 // reaches with two workers: summing 2^24 float32 in 64 chunks streamed at
-// 47-53 GB/s from 4 KiB pages and 57-71 GB/s from 2 MiB pages, side by
-// side in one process. Linux gives anonymous memory transparent huge pages
+// 47-51 GB/s from 4 KiB pages and 57-58 GB/s from 2 MiB pages (medians,
+// side by side in one process, three runs on a 2-core AMD EPYC VM in its
+// slow memory state); with one core left by a busy machine, cmd/bench's
+// sums and copies gained 2-4%. Linux gives anonymous memory transparent huge pages
 // only where the program asks (the common setting "madvise"), and the Go
 // runtime does not ask for its heap. So the host allocator advises
 // MADV_HUGEPAGE on the 2 MiB-aligned interior of every allocation of at
@@ -43,7 +45,16 @@ func mallocgc(size uintptr, typ unsafe.Pointer, needzero bool) unsafe.Pointer
 // while memory the heap reuses keeps the pages it has until the kernel's
 // khugepaged merges them. Smaller allocations are left alone: most of
 // their pages would straddle other objects, and the system call (about a
-// microsecond) would weigh on them.
+// microsecond) would weigh on them. The price, which made the Go runtime
+// itself stop advising huge pages: a fault in an advised range may stall
+// in the kernel's compaction when free memory is fragmented (with the
+// common defrag setting "madvise"; go.dev/issue/61718), and the advice
+// outlives the storage: in an advised range that the runtime has partly
+// given back to the system, khugepaged may bring whole huge pages back in
+// around the parts still in use, so a program that frees large tensors and
+// reuses their memory for small objects can hold more resident memory
+// (go.dev/issue/64332). GOTEN_HUGEPAGES=0 in the environment turns the
+// advice off.
 
 // hugeMin is the least allocation, in bytes, whose pages the host
 // allocator advises to be huge (Note [Huge pages]); hugePage the size of a

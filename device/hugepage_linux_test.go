@@ -54,6 +54,9 @@ func TestHugePageAdvice(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
 		t.Skip("no transparent huge pages on this kernel")
 	}
+	if hugeOff {
+		t.Skip("GOTEN_HUGEPAGES=0")
+	}
 	s, err := CPUAllocator.Alloc(hugeMin+hugePage, false)
 	if err != nil {
 		t.Fatal(err)
