@@ -5,6 +5,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 func TestChunks(t *testing.T) {
@@ -106,5 +107,49 @@ func TestForSmallNoAlloc(t *testing.T) {
 	allocs := testing.AllocsPerRun(100, func() { For(100, 1000, fn) })
 	if allocs != 0 {
 		t.Fatalf("small For allocates %v times", allocs)
+	}
+}
+
+// TestSpinUntil checks that a spin ends (Note [Spinning workers]): at
+// once when its condition holds, after about spinFor when it never does,
+// and when another goroutine makes it hold, even with one P (the spin
+// yields it).
+func TestSpinUntil(t *testing.T) {
+	if !spinUntil(func() bool { return true }) {
+		t.Fatal("spinUntil of a true condition reported false")
+	}
+	start := time.Now()
+	if spinUntil(func() bool { return false }) {
+		t.Fatal("spinUntil of a false condition reported true")
+	}
+	if d := time.Since(start); d < spinFor || d > spinFor+time.Second {
+		t.Errorf("spinUntil gave up after %v, want about %v", d, spinFor)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	var flag atomic.Bool
+	go flag.Store(true)
+	for !spinUntil(flag.Load) {
+	}
+}
+
+// TestForBackToBack runs many small Fors in a row, so that the workers
+// take jobs while spinning as well as after blocking, and checks every
+// index is covered once (run with -race to check the hand-off).
+func TestForBackToBack(t *testing.T) {
+	hits := make([]int32, 4096)
+	for k := 0; k < 2000; k++ {
+		For(len(hits), 64, func(b, e int) {
+			for i := b; i < e; i++ {
+				atomic.AddInt32(&hits[i], 1)
+			}
+		})
+		if k%500 == 499 {
+			time.Sleep(2 * spinFor) // let the workers block
+		}
+	}
+	for i, h := range hits {
+		if h != 2000 {
+			t.Fatalf("index %d visited %d times, want 2000", i, h)
+		}
 	}
 }
