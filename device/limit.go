@@ -33,8 +33,8 @@ import (
 var ErrMemoryLimit = errors.New("can't allocate memory")
 
 // defaultMemoryLimit is the limit where the machine's memory cannot be
-// read: 1 TiB.
-const defaultMemoryLimit = 1 << 40
+// read: 1 TiB, or what an int holds on a 32-bit platform.
+const defaultMemoryLimit = min(1<<40, maxMemoryLimit)
 
 // maxMemoryLimit caps any limit so that rounding a size up stays an int.
 const maxMemoryLimit = math.MaxInt - 1<<20

@@ -67,7 +67,7 @@ func cpuNanos() (int64, int64) {
 	if syscall.Getrusage(syscall.RUSAGE_SELF, &ru) != nil {
 		return 0, 0
 	}
-	return ru.Utime.Nano() + ru.Stime.Nano(), ru.Minflt
+	return ru.Utime.Nano() + ru.Stime.Nano(), int64(ru.Minflt)
 }
 
 // benchCPU runs fn b.N times and reports its CPU time and minor page

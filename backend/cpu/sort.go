@@ -395,7 +395,7 @@ func (*Backend) Sort(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if p.NumEl() == 0 || c.m == 0 {
 		return nil
 	}
-	if c.n >= 1<<31 {
+	if int64(c.n) >= 1<<31 {
 		return errs.New(errs.Value, op.Name, "rows of %d elements are too long to sort", c.n)
 	}
 	p.ForEachGrain(c.loop, max(1, iter.GrainSize/max(c.n, 1)))

@@ -271,7 +271,7 @@ func (p *lit) tuple() ([]int, bool) {
 			p.i++
 		}
 		n, err := strconv.Atoi(p.s[j:p.i])
-		if err != nil || n > tensorio.MaxBytes {
+		if err != nil || int64(n) > tensorio.MaxBytes {
 			return nil, false
 		}
 		if p.i < len(p.s) && p.s[p.i] == 'L' {

@@ -187,7 +187,7 @@ func withBlocking[S elem, P packed, T num](im *impl[S, P, T], kc, mc, nc int, f 
 	kc0, mc0, nc0 := im.kc, im.mc, im.nc
 	pw0, wt0, bs0 := im.parallelWork, im.workPerThread, im.batchSmallWork
 	im.kc, im.mc, im.nc = kc, mc, nc
-	im.parallelWork, im.workPerThread, im.batchSmallWork = 1, 1, 1<<62
+	im.parallelWork, im.workPerThread, im.batchSmallWork = 1, 1, math.MaxInt
 	defer func() {
 		im.kc, im.mc, im.nc = kc0, mc0, nc0
 		im.parallelWork, im.workPerThread, im.batchSmallWork = pw0, wt0, bs0
