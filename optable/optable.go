@@ -265,6 +265,15 @@ type SIMD struct {
 	// vector-scalar and scalar-vector primitives and their streaming
 	// twins; Binary and Types may name other dtypes' kernels beside it.
 	Arith string
+	// Half lists the storage dtypes (bfloat16, float16) for which vec
+	// has the binary family's kernels on the 16-bit elements themselves,
+	// converting in registers: vec.<F><S>, vec.<F>Scalar<S> and
+	// vec.Scalar<F><S> over []uint16, S "BF16" or "F16", F the Binary
+	// family or, without one, the Arith family capitalised. They compute
+	// exactly what the float32 loop between buffered casts computes; the
+	// CPU runs them when every operand has that dtype (Note [Storage-dtype
+	// loops] in backend/cpu).
+	Half DTypes
 }
 
 // Fold is a reduction's or scan's scalar meaning for a family of loop

@@ -2177,6 +2177,13 @@ func simdAddF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	addVec(&streamF64, loopAddF[float64], p, s, n, args)
 }
 
+// simdAddBF16 is add's loop for bfloat16 operands.
+func simdAddBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddBF16, vec.AddScalarBF16, vec.ScalarAddBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
 // loopSubI1 computes a - b for uint8, int8, int16, int32, int64.
 func loopSubI1[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2451,6 +2458,13 @@ func simdSubF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	subVec(&streamF64, loopSubF[float64], p, s, n, args)
 }
 
+// simdSubBF16 is sub's loop for bfloat16 operands.
+func simdSubBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubBF16, vec.SubScalarBF16, vec.ScalarSubBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
 // loopMulB computes a && b for bool.
 func loopMulB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2627,6 +2641,13 @@ func simdMulF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 // simdMulF64Stream is mul's streaming SIMD loop for float64.
 func simdMulF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	mulVec(&streamF64, loopMulN[float64], p, s, n, args)
+}
+
+// simdMulBF16 is mul's loop for bfloat16 operands.
+func simdMulBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulBF16, vec.MulScalarBF16, vec.ScalarMulBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdMulF32, 3, p, s, n, args)
+	}
 }
 
 // loopDivTruncI computes elem.DivTrunc(a, b) for uint8, int8, int16, int32, int64.
@@ -2911,6 +2932,13 @@ func simdDivF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 // simdDivF64Stream is div's streaming SIMD loop for float64.
 func simdDivF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	divVec(&streamF64, loopDivF[float64], p, s, n, args)
+}
+
+// simdDivBF16 is div's loop for bfloat16 operands.
+func simdDivBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivBF16, vec.DivScalarBF16, vec.ScalarDivBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdDivF32, 3, p, s, n, args)
+	}
 }
 
 // loopRemainderU computes elem.ModTrunc(a, b) for uint8.
@@ -6340,8 +6368,9 @@ func loopLerpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 }
 
 // init fills the dispatch tables of Pointwise by op code and loop dtype:
-// the generated loops, the SIMD kernels where the table names them, and
-// their streaming twins (Note [Streaming stores]).
+// the generated loops, the SIMD kernels where the table names them,
+// their streaming twins (Note [Streaming stores]) and the loops of
+// storage dtypes (Note [Storage-dtype loops]).
 func init() {
 	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: simdNegU8, dtype.Int8: simdNegI8, dtype.Int16: simdNegI16, dtype.Int32: simdNegI32, dtype.Int64: simdNegI64, dtype.Float32: simdNegF32, dtype.Float64: simdNegF64}
 	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
@@ -6396,14 +6425,26 @@ func init() {
 	pointwiseLoops[optable.IsFinite.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsFiniteBI[bool], dtype.Uint8: loopIsFiniteBI[uint8], dtype.Int8: loopIsFiniteBI[int8], dtype.Int16: loopIsFiniteBI[int16], dtype.Int32: loopIsFiniteBI[int32], dtype.Int64: loopIsFiniteBI[int64], dtype.Float32: loopIsFiniteF[float32], dtype.Float64: loopIsFiniteF[float64]}
 	pointwiseLoops[optable.Signbit.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignbitB[bool], dtype.Uint8: loopSignbitI[uint8], dtype.Int8: loopSignbitI[int8], dtype.Int16: loopSignbitI[int16], dtype.Int32: loopSignbitI[int32], dtype.Int64: loopSignbitI[int64], dtype.Float32: loopSignbitF[float32], dtype.Float64: loopSignbitF[float64]}
 	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: simdAddU8, dtype.Int8: simdAddI8, dtype.Int16: simdAddI16, dtype.Int32: simdAddI32, dtype.Int64: simdAddI64, dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
+	if vec.SIMD {
+		pointwiseLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16
+	}
 	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAddU8Stream, dtype.Int8: simdAddI8Stream, dtype.Int16: simdAddI16Stream, dtype.Int32: simdAddI32Stream, dtype.Int64: simdAddI64Stream, dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
 	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
+	if vec.SIMD {
+		pointwiseLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16
+	}
 	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
 	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
+	if vec.SIMD {
+		pointwiseLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16
+	}
 	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
 	pointwiseLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32, dtype.Float64: simdDivF64}
+	if vec.SIMD {
+		pointwiseLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16
+	}
 	streamLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32Stream, dtype.Float64: simdDivF64Stream}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
