@@ -657,7 +657,10 @@ func (g *egen) toBF16(r reg.Register) reg.Register {
 
 // storeVec stores register r (any width) to m, under the tail mask if any.
 func (g *egen) storeVec(r reg.Register, m Mem, size int) {
-	if g.tail == nil && g.k.stream && size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes {
+	// a whole vector's elements of dst: full width, or bfloat16's half
+	// (its vectors are half a vector's bytes apart, so aligned to them)
+	whole := size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes || size == 2 && g.k.dst == eBF16
+	if g.tail == nil && g.k.stream && whole {
 		if size == 8 {
 			VMOVNTPD(r, m)
 		} else { // integers too: the store moves bits

@@ -258,7 +258,8 @@ type SIMD struct {
 	// Stream lists the loop dtypes T for which vec also has the Unary or
 	// Binary family's Stream variants (<Unary><T>Stream; <Binary><T>Stream,
 	// <Binary>Scalar<T>Stream, Scalar<Binary><T>Stream), which store with
-	// non-temporal stores (Note [Streaming stores] in backend/cpu).
+	// non-temporal stores (Note [Streaming stores] in backend/cpu); a
+	// storage dtype of Half here means its kernels' Stream variants.
 	Stream DTypes
 	// Arith names the CPU's float32 and float64 arithmetic family ("add",
 	// "sub", "mul", "div"), which runs vec's vector-vector,

@@ -24,7 +24,10 @@ import (
 // anyway. A layout the kernels do not take (a strided operand) or an
 // argument they do not (add's alpha ≠ 1) runs viaFloat32: the buffered
 // path's own row, so the bits are those of the buffered path by
-// construction. Without the assembly (vec.SIMD false) the table has no
+// construction. Where SIMD.Stream names the dtype as well, the loop has
+// a streaming twin in streamLoops (Note [Streaming stores]): add_bf16's
+// 16M elements (a 32 MiB output) took 1.5–1.7 ms with it against
+// 2.1–2.3 ms without, side by side on a loaded machine. Without the assembly (vec.SIMD false) the table has no
 // such loop and the buffered path, whose float32 loops are generated Go,
 // stays: the kernels' twins convert through function calls.
 

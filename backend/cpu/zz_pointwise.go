@@ -2184,6 +2184,13 @@ func simdAddBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAddBF16Stream is add's streaming loop for bfloat16 operands.
+func simdAddBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddBF16Stream, vec.AddScalarBF16Stream, vec.ScalarAddBF16Stream, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
 // loopSubI1 computes a - b for uint8, int8, int16, int32, int64.
 func loopSubI1[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2465,6 +2472,13 @@ func simdSubBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSubBF16Stream is sub's streaming loop for bfloat16 operands.
+func simdSubBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubBF16Stream, vec.SubScalarBF16Stream, vec.ScalarSubBF16Stream, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
 // loopMulB computes a && b for bool.
 func loopMulB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2646,6 +2660,13 @@ func simdMulF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 // simdMulBF16 is mul's loop for bfloat16 operands.
 func simdMulBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryLayout(vec.MulBF16, vec.MulScalarBF16, vec.ScalarMulBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdMulF32, 3, p, s, n, args)
+	}
+}
+
+// simdMulBF16Stream is mul's streaming loop for bfloat16 operands.
+func simdMulBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulBF16Stream, vec.MulScalarBF16Stream, vec.ScalarMulBF16Stream, p, s, n)) {
 		viaFloat32(dtype.BFloat16, simdMulF32, 3, p, s, n, args)
 	}
 }
@@ -2937,6 +2958,13 @@ func simdDivF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 // simdDivBF16 is div's loop for bfloat16 operands.
 func simdDivBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryLayout(vec.DivBF16, vec.DivScalarBF16, vec.ScalarDivBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdDivF32, 3, p, s, n, args)
+	}
+}
+
+// simdDivBF16Stream is div's streaming loop for bfloat16 operands.
+func simdDivBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivBF16Stream, vec.DivScalarBF16Stream, vec.ScalarDivBF16Stream, p, s, n)) {
 		viaFloat32(dtype.BFloat16, simdDivF32, 3, p, s, n, args)
 	}
 }
@@ -6425,27 +6453,31 @@ func init() {
 	pointwiseLoops[optable.IsFinite.Code] = [dtype.Count]loopFn{dtype.Bool: loopIsFiniteBI[bool], dtype.Uint8: loopIsFiniteBI[uint8], dtype.Int8: loopIsFiniteBI[int8], dtype.Int16: loopIsFiniteBI[int16], dtype.Int32: loopIsFiniteBI[int32], dtype.Int64: loopIsFiniteBI[int64], dtype.Float32: loopIsFiniteF[float32], dtype.Float64: loopIsFiniteF[float64]}
 	pointwiseLoops[optable.Signbit.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignbitB[bool], dtype.Uint8: loopSignbitI[uint8], dtype.Int8: loopSignbitI[int8], dtype.Int16: loopSignbitI[int16], dtype.Int32: loopSignbitI[int32], dtype.Int64: loopSignbitI[int64], dtype.Float32: loopSignbitF[float32], dtype.Float64: loopSignbitF[float64]}
 	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: simdAddU8, dtype.Int8: simdAddI8, dtype.Int16: simdAddI16, dtype.Int32: simdAddI32, dtype.Int64: simdAddI64, dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
+	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAddU8Stream, dtype.Int8: simdAddI8Stream, dtype.Int16: simdAddI16Stream, dtype.Int32: simdAddI32Stream, dtype.Int64: simdAddI64Stream, dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
 	if vec.SIMD {
 		pointwiseLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16
+		streamLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16Stream
 	}
-	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAddU8Stream, dtype.Int8: simdAddI8Stream, dtype.Int16: simdAddI16Stream, dtype.Int32: simdAddI32Stream, dtype.Int64: simdAddI64Stream, dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
 	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
+	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
 	if vec.SIMD {
 		pointwiseLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16
+		streamLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16Stream
 	}
-	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
 	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
+	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	if vec.SIMD {
 		pointwiseLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16
+		streamLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16Stream
 	}
-	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
 	pointwiseLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32, dtype.Float64: simdDivF64}
+	streamLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32Stream, dtype.Float64: simdDivF64Stream}
 	if vec.SIMD {
 		pointwiseLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16
+		streamLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16Stream
 	}
-	streamLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32Stream, dtype.Float64: simdDivF64Stream}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
 	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}

@@ -102,23 +102,37 @@ func emitHalf(w *bytes.Buffer, op *optable.Op) {
 		if !ok {
 			panic(fmt.Sprintf("%s: SIMD.Half without a float32 loop", op.Name))
 		}
-		f, name := halfFamily(op), "simd"+op.Go+h.sfx
-		printf(w, "// %s is %s's loop for %s operands.\n", name, op.Name, h.d)
-		printf(w, "func %s(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n", name)
-		call := fmt.Sprintf("binaryLayout(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", f, h.sfx, f, h.sfx, f, h.sfx)
-		if l.UnitIf != "" {
-			call = fmt.Sprintf("(%s) && %s", l.UnitIf, call)
+		for _, st := range []bool{false, true} {
+			if st && !op.SIMD.Stream.Has(h.d) {
+				continue
+			}
+			f, name, sfx := halfFamily(op), "simd"+op.Go+h.sfx, h.sfx
+			what := "loop"
+			if st {
+				name, sfx, what = name+"Stream", sfx+"Stream", "streaming loop"
+			}
+			printf(w, "// %s is %s's %s for %s operands.\n", name, op.Name, what, h.d)
+			printf(w, "func %s(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n", name)
+			call := fmt.Sprintf("binaryLayout(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", f, sfx, f, sfx, f, sfx)
+			if l.UnitIf != "" {
+				call = fmt.Sprintf("(%s) && %s", l.UnitIf, call)
+			}
+			printf(w, "if !(%s) {\nviaFloat32(%s, %s, %d, p, s, n, args)\n}\n}\n\n", call, dtypeName(h.d), entry(op, dtype.Float32), op.Arity+1)
 		}
-		printf(w, "if !(%s) {\nviaFloat32(%s, %s, %d, p, s, n, args)\n}\n}\n\n", call, dtypeName(h.d), entry(op, dtype.Float32), op.Arity+1)
 	}
 }
 
 // emitHalfInit writes the table entries of op's storage-dtype loops.
 func emitHalfInit(w *bytes.Buffer, op *optable.Op) {
 	for _, h := range halfDTypes {
-		if op.SIMD.Half.Has(h.d) {
-			printf(w, "if %s {\npointwiseLoops[optable.%s.Code][%s] = simd%s%s\n}\n", h.enabled, op.Go, dtypeName(h.d), op.Go, h.sfx)
+		if !op.SIMD.Half.Has(h.d) {
+			continue
 		}
+		printf(w, "if %s {\npointwiseLoops[optable.%s.Code][%s] = simd%s%s\n", h.enabled, op.Go, dtypeName(h.d), op.Go, h.sfx)
+		if op.SIMD.Stream.Has(h.d) {
+			printf(w, "streamLoops[optable.%s.Code][%s] = simd%s%sStream\n", op.Go, dtypeName(h.d), op.Go, h.sfx)
+		}
+		w.WriteString("}\n")
 	}
 }
 
@@ -147,7 +161,6 @@ func cpuPointwise() []byte {
 			}
 		}
 		w.WriteString("}\n")
-		emitHalfInit(&w, op)
 		if ds := streamTypes(op); len(ds) > 0 {
 			printf(&w, "streamLoops[optable.%s.Code] = [dtype.Count]loopFn{", op.Go)
 			for _, d := range ds {
@@ -155,6 +168,7 @@ func cpuPointwise() []byte {
 			}
 			w.WriteString("}\n")
 		}
+		emitHalfInit(&w, op)
 	}
 	w.WriteString("}\n")
 	return w.Bytes()

@@ -3714,6 +3714,26 @@ func AddBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// AddBF16Stream is [AddBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddBF16's.
+func AddBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddBF16(dst, a, b)
+		return
+	}
+	AddBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addBF16StreamAVX512(dst, a, b)
+	} else {
+		addBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
 func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3728,6 +3748,25 @@ func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// AddScalarBF16Stream is [AddScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarBF16's.
+func AddScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarBF16(dst, a, s)
+		return
+	}
+	AddScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		addScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Add).
 func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
@@ -3739,6 +3778,25 @@ func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
 		scalarAddBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Add)
+	}
+}
+
+// ScalarAddBF16Stream is [ScalarAddBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddBF16's.
+func ScalarAddBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarAddBF16(dst, a, s)
+		return
+	}
+	ScalarAddBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarAddBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarAddBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -3757,6 +3815,26 @@ func SubBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// SubBF16Stream is [SubBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubBF16's.
+func SubBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubBF16(dst, a, b)
+		return
+	}
+	SubBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subBF16StreamAVX512(dst, a, b)
+	} else {
+		subBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Sub).
 func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3771,6 +3849,25 @@ func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// SubScalarBF16Stream is [SubScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarBF16's.
+func SubScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarBF16(dst, a, s)
+		return
+	}
+	SubScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		subScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
 func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
@@ -3782,6 +3879,25 @@ func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
 		scalarSubBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Sub)
+	}
+}
+
+// ScalarSubBF16Stream is [ScalarSubBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubBF16's.
+func ScalarSubBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubBF16(dst, a, s)
+		return
+	}
+	ScalarSubBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarSubBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -3800,6 +3916,26 @@ func MulBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// MulBF16Stream is [MulBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulBF16's.
+func MulBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulBF16(dst, a, b)
+		return
+	}
+	MulBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulBF16StreamAVX512(dst, a, b)
+	} else {
+		mulBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
 func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3814,6 +3950,25 @@ func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// MulScalarBF16Stream is [MulScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarBF16's.
+func MulScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarBF16(dst, a, s)
+		return
+	}
+	MulScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		mulScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Mul).
 func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
@@ -3825,6 +3980,25 @@ func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
 		scalarMulBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Mul)
+	}
+}
+
+// ScalarMulBF16Stream is [ScalarMulBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulBF16's.
+func ScalarMulBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarMulBF16(dst, a, s)
+		return
+	}
+	ScalarMulBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarMulBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarMulBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -3843,6 +4017,26 @@ func DivBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// DivBF16Stream is [DivBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivBF16's.
+func DivBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		DivBF16(dst, a, b)
+		return
+	}
+	DivBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		divBF16StreamAVX512(dst, a, b)
+	} else {
+		divBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Div).
 func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3857,6 +4051,25 @@ func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// DivScalarBF16Stream is [DivScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivScalarBF16's.
+func DivScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		DivScalarBF16(dst, a, s)
+		return
+	}
+	DivScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		divScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		divScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
 func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
@@ -3868,6 +4081,25 @@ func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
 		scalarDivBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Div)
+	}
+}
+
+// ScalarDivBF16Stream is [ScalarDivBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarDivBF16's.
+func ScalarDivBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarDivBF16(dst, a, s)
+		return
+	}
+	ScalarDivBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarDivBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarDivBF16StreamAVX2(dst, a, s)
 	}
 }
 

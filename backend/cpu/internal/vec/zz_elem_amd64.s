@@ -21808,6 +21808,193 @@ DATA elc32_4_40<>+24(SB)/4, $0x00000040
 DATA elc32_4_40<>+28(SB)/4, $0x00000040
 GLOBL elc32_4_40<>(SB), RODATA|NOPTR, $32
 
+// func addBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16StreamAVX2_check_unrolled
+
+addBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+addBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addBF16StreamAVX2_check_vector
+
+addBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+addBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addBF16StreamAVX2_copy1
+
+addBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addBF16StreamAVX2_copy3
+
+addBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addBF16StreamAVX2_copy5
+
+addBF16StreamAVX2_copied6:
+addBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·addScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -21969,6 +22156,168 @@ addScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16StreamAVX2_check_unrolled
+
+addScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+addScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarBF16StreamAVX2_check_vector
+
+addScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+addScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarBF16StreamAVX2_copy1
+
+addScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarBF16StreamAVX2_copy3
+
+addScalarBF16StreamAVX2_copied4:
+addScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarAddBF16AVX2(SB), NOSPLIT, $64-50
@@ -22127,6 +22476,168 @@ scalarAddBF16AVX2_copy3:
 
 scalarAddBF16AVX2_copied4:
 scalarAddBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarAddBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16StreamAVX2_check_unrolled
+
+scalarAddBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarAddBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarAddBF16StreamAVX2_check_vector
+
+scalarAddBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarAddBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarAddBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarAddBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarAddBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAddBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAddBF16StreamAVX2_copy1
+
+scalarAddBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarAddBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAddBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAddBF16StreamAVX2_copy3
+
+scalarAddBF16StreamAVX2_copied4:
+scalarAddBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22316,6 +22827,193 @@ subBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16StreamAVX2_check_unrolled
+
+subBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+subBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subBF16StreamAVX2_check_vector
+
+subBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+subBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subBF16StreamAVX2_copy1
+
+subBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subBF16StreamAVX2_copy3
+
+subBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subBF16StreamAVX2_copy5
+
+subBF16StreamAVX2_copied6:
+subBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·subScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -22477,6 +23175,168 @@ subScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16StreamAVX2_check_unrolled
+
+subScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+subScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarBF16StreamAVX2_check_vector
+
+subScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+subScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarBF16StreamAVX2_copy1
+
+subScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarBF16StreamAVX2_copy3
+
+subScalarBF16StreamAVX2_copied4:
+subScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarSubBF16AVX2(SB), NOSPLIT, $64-50
@@ -22635,6 +23495,168 @@ scalarSubBF16AVX2_copy3:
 
 scalarSubBF16AVX2_copied4:
 scalarSubBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16StreamAVX2_check_unrolled
+
+scalarSubBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarSubBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubBF16StreamAVX2_check_vector
+
+scalarSubBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarSubBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubBF16StreamAVX2_copy1
+
+scalarSubBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarSubBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubBF16StreamAVX2_copy3
+
+scalarSubBF16StreamAVX2_copied4:
+scalarSubBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22824,6 +23846,193 @@ mulBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16StreamAVX2_check_unrolled
+
+mulBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+mulBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulBF16StreamAVX2_check_vector
+
+mulBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+mulBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulBF16StreamAVX2_copy1
+
+mulBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulBF16StreamAVX2_copy3
+
+mulBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulBF16StreamAVX2_copy5
+
+mulBF16StreamAVX2_copied6:
+mulBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -22985,6 +24194,168 @@ mulScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16StreamAVX2_check_unrolled
+
+mulScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+mulScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarBF16StreamAVX2_check_vector
+
+mulScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+mulScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarBF16StreamAVX2_copy1
+
+mulScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarBF16StreamAVX2_copy3
+
+mulScalarBF16StreamAVX2_copied4:
+mulScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarMulBF16AVX2(SB), NOSPLIT, $64-50
@@ -23143,6 +24514,168 @@ scalarMulBF16AVX2_copy3:
 
 scalarMulBF16AVX2_copied4:
 scalarMulBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarMulBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16StreamAVX2_check_unrolled
+
+scalarMulBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarMulBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarMulBF16StreamAVX2_check_vector
+
+scalarMulBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarMulBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarMulBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarMulBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarMulBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarMulBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarMulBF16StreamAVX2_copy1
+
+scalarMulBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarMulBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarMulBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarMulBF16StreamAVX2_copy3
+
+scalarMulBF16StreamAVX2_copied4:
+scalarMulBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23332,6 +24865,193 @@ divBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func divBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·divBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16StreamAVX2_check_unrolled
+
+divBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+divBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  divBF16StreamAVX2_check_vector
+
+divBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+divBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      divBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     divBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+divBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  divBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  divBF16StreamAVX2_copy1
+
+divBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+divBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  divBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  divBF16StreamAVX2_copy3
+
+divBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  divBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divBF16StreamAVX2_copy5
+
+divBF16StreamAVX2_copied6:
+divBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·divScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -23493,6 +25213,168 @@ divScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func divScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·divScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16StreamAVX2_check_unrolled
+
+divScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+divScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  divScalarBF16StreamAVX2_check_vector
+
+divScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+divScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      divScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     divScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+divScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  divScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  divScalarBF16StreamAVX2_copy1
+
+divScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  divScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divScalarBF16StreamAVX2_copy3
+
+divScalarBF16StreamAVX2_copied4:
+divScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarDivBF16AVX2(SB), NOSPLIT, $64-50
@@ -23651,6 +25533,168 @@ scalarDivBF16AVX2_copy3:
 
 scalarDivBF16AVX2_copied4:
 scalarDivBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarDivBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16StreamAVX2_check_unrolled
+
+scalarDivBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarDivBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarDivBF16StreamAVX2_check_vector
+
+scalarDivBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarDivBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarDivBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarDivBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarDivBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarDivBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarDivBF16StreamAVX2_copy1
+
+scalarDivBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarDivBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarDivBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarDivBF16StreamAVX2_copy3
+
+scalarDivBF16StreamAVX2_copied4:
+scalarDivBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -56837,6 +58881,110 @@ DATA elc64_4_40<>+56(SB)/4, $0x00000040
 DATA elc64_4_40<>+60(SB)/4, $0x00000040
 GLOBL elc64_4_40<>(SB), RODATA|NOPTR, $64
 
+// func addBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·addBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16StreamAVX512_check_unrolled
+
+addBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addBF16StreamAVX512_check_vector
+
+addBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+addBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+addBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·addScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -56935,6 +59083,105 @@ addScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·addScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16StreamAVX512_check_unrolled
+
+addScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarBF16StreamAVX512_check_vector
+
+addScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+addScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+addScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarAddBF16AVX512(SB), NOSPLIT, $0-50
@@ -57030,6 +59277,105 @@ scalarAddBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarAddBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarAddBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16StreamAVX512_check_unrolled
+
+scalarAddBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarAddBF16StreamAVX512_check_vector
+
+scalarAddBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarAddBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarAddBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarAddBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarAddBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57136,6 +59482,110 @@ subBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·subBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16StreamAVX512_check_unrolled
+
+subBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subBF16StreamAVX512_check_vector
+
+subBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+subBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+subBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·subScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -57234,6 +59684,105 @@ subScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·subScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16StreamAVX512_check_unrolled
+
+subScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarBF16StreamAVX512_check_vector
+
+subScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+subScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+subScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarSubBF16AVX512(SB), NOSPLIT, $0-50
@@ -57329,6 +59878,105 @@ scalarSubBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarSubBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarSubBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16StreamAVX512_check_unrolled
+
+scalarSubBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubBF16StreamAVX512_check_vector
+
+scalarSubBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarSubBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarSubBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57435,6 +60083,110 @@ mulBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·mulBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16StreamAVX512_check_unrolled
+
+mulBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulBF16StreamAVX512_check_vector
+
+mulBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+mulBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+mulBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -57533,6 +60285,105 @@ mulScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·mulScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16StreamAVX512_check_unrolled
+
+mulScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarBF16StreamAVX512_check_vector
+
+mulScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+mulScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+mulScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarMulBF16AVX512(SB), NOSPLIT, $0-50
@@ -57628,6 +60479,105 @@ scalarMulBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarMulBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarMulBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16StreamAVX512_check_unrolled
+
+scalarMulBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarMulBF16StreamAVX512_check_vector
+
+scalarMulBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarMulBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarMulBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarMulBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarMulBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57734,6 +60684,110 @@ divBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func divBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·divBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16StreamAVX512_check_unrolled
+
+divBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  divBF16StreamAVX512_check_vector
+
+divBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+divBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          divBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         divBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+divBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·divScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -57832,6 +60886,105 @@ divScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func divScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·divScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16StreamAVX512_check_unrolled
+
+divScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  divScalarBF16StreamAVX512_check_vector
+
+divScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+divScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          divScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         divScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+divScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarDivBF16AVX512(SB), NOSPLIT, $0-50
@@ -57927,6 +61080,105 @@ scalarDivBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarDivBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarDivBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16StreamAVX512_check_unrolled
+
+scalarDivBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarDivBF16StreamAVX512_check_vector
+
+scalarDivBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarDivBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarDivBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarDivBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarDivBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 

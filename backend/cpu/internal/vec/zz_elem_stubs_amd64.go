@@ -1029,60 +1029,120 @@ func xorScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 //go:noescape
 func addBF16AVX2(dst []uint16, a []uint16, b []uint16)
 
+// addBF16StreamAVX2 is AddBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
 // addScalarBF16AVX2 is AddScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// addScalarBF16StreamAVX2 is AddScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // scalarAddBF16AVX2 is ScalarAddBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// scalarAddBF16StreamAVX2 is ScalarAddBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarAddBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // subBF16AVX2 is SubBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// subBF16StreamAVX2 is SubBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
 
 // subScalarBF16AVX2 is SubScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// subScalarBF16StreamAVX2 is SubScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // scalarSubBF16AVX2 is ScalarSubBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubBF16StreamAVX2 is ScalarSubBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // mulBF16AVX2 is MulBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulBF16AVX2(dst []uint16, a []uint16, b []uint16)
 
+// mulBF16StreamAVX2 is MulBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
 // mulScalarBF16AVX2 is MulScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// mulScalarBF16StreamAVX2 is MulScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // scalarMulBF16AVX2 is ScalarMulBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// scalarMulBF16StreamAVX2 is ScalarMulBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarMulBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // divBF16AVX2 is DivBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func divBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// divBF16StreamAVX2 is DivBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
 
 // divScalarBF16AVX2 is DivScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// divScalarBF16StreamAVX2 is DivScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // scalarDivBF16AVX2 is ScalarDivBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivBF16StreamAVX2 is ScalarDivBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarDivBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // eqF32AVX2 is EqF32 in AVX2; see there for the exact loop.
 //
@@ -2789,60 +2849,120 @@ func xorScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 //go:noescape
 func addBF16AVX512(dst []uint16, a []uint16, b []uint16)
 
+// addBF16StreamAVX512 is AddBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
 // addScalarBF16AVX512 is AddScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// addScalarBF16StreamAVX512 is AddScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // scalarAddBF16AVX512 is ScalarAddBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// scalarAddBF16StreamAVX512 is ScalarAddBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarAddBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // subBF16AVX512 is SubBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// subBF16StreamAVX512 is SubBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
 
 // subScalarBF16AVX512 is SubScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// subScalarBF16StreamAVX512 is SubScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // scalarSubBF16AVX512 is ScalarSubBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubBF16StreamAVX512 is ScalarSubBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // mulBF16AVX512 is MulBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulBF16AVX512(dst []uint16, a []uint16, b []uint16)
 
+// mulBF16StreamAVX512 is MulBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
 // mulScalarBF16AVX512 is MulScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// mulScalarBF16StreamAVX512 is MulScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // scalarMulBF16AVX512 is ScalarMulBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// scalarMulBF16StreamAVX512 is ScalarMulBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarMulBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // divBF16AVX512 is DivBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func divBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16StreamAVX512 is DivBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
 
 // divScalarBF16AVX512 is DivScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// divScalarBF16StreamAVX512 is DivScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // scalarDivBF16AVX512 is ScalarDivBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivBF16StreamAVX512 is ScalarDivBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarDivBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // eqF32AVX512 is EqF32 in AVX512; see there for the exact loop.
 //
