@@ -591,6 +591,8 @@ func (g *egen) load(p, v int) reg.Register {
 			VPMOVZXWD(m, d)
 		}
 		VPSLLD(U8(16), d, d)
+	case t == eBool && e.t != eBool: // a condition (ternary.go)
+		g.loadBools(m, d)
 	case t != e.t:
 		panic(fmt.Sprintf("%s: cannot load %s as %s", g.k.fname, t.name, e.t.name))
 	case masked:

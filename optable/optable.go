@@ -252,7 +252,13 @@ type SIMD struct {
 	// loop with UnitIf runs the kernel, which computes UnitExpr, only
 	// when UnitIf holds.
 	Binary string
-	// Types lists the loop dtypes of Unary and Binary (float16 and
+	// Ternary names a ternary family: vec.<Ternary><L><T>(dst, a, b, c)
+	// for each loop dtype T of Types and each layout L of the last two
+	// inputs ("": slices, "VS": c a broadcast scalar, "SV": b one, "SS":
+	// both; Note [Ternary kernels] in asm/ternary.go); a is a slice,
+	// []bool for a CondBool op.
+	Ternary string
+	// Types lists the loop dtypes of Unary, Binary and Ternary (float16 and
 	// bfloat16 run float32's); zero means float32 alone.
 	Types DTypes
 	// Stream lists the loop dtypes T for which vec also has the Unary or

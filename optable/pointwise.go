@@ -179,12 +179,12 @@ var (
 	// backends read converted to bool (nonzero is true), like any operand
 	// of another dtype.
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
-		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
+		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, SIMD: SIMD{Ternary: "Select", Types: Numbers}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
 		loop(AnyDType, "elem.Select(a, b, c)"))
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
 	// kernel for both bounds.
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
-		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute}, loop(Numbers, "min(max(a, b), c)"))
+		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},

@@ -6025,6 +6025,55 @@ func loopWhereA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float6
 	}
 }
 
+// simdWhereU8 is where's SIMD loop for uint8.
+func simdWhereU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectU8, vec.SelectVSU8, vec.SelectSVU8, vec.SelectSSU8, p, s, n)) {
+		loopWhereA[uint8](p, s, n, args)
+	}
+}
+
+// simdWhereI8 is where's SIMD loop for int8.
+func simdWhereI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI8, vec.SelectVSI8, vec.SelectSVI8, vec.SelectSSI8, p, s, n)) {
+		loopWhereA[int8](p, s, n, args)
+	}
+}
+
+// simdWhereI16 is where's SIMD loop for int16.
+func simdWhereI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI16, vec.SelectVSI16, vec.SelectSVI16, vec.SelectSSI16, p, s, n)) {
+		loopWhereA[int16](p, s, n, args)
+	}
+}
+
+// simdWhereI32 is where's SIMD loop for int32.
+func simdWhereI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI32, vec.SelectVSI32, vec.SelectSVI32, vec.SelectSSI32, p, s, n)) {
+		loopWhereA[int32](p, s, n, args)
+	}
+}
+
+// simdWhereI64 is where's SIMD loop for int64.
+func simdWhereI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI64, vec.SelectVSI64, vec.SelectSVI64, vec.SelectSSI64, p, s, n)) {
+		loopWhereA[int64](p, s, n, args)
+	}
+}
+
+// simdWhereF32 is where's SIMD loop for float32.
+func simdWhereF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectF32, vec.SelectVSF32, vec.SelectSVF32, vec.SelectSSF32, p, s, n)) {
+		loopWhereA[float32](p, s, n, args)
+	}
+}
+
+// simdWhereF64 is where's SIMD loop for float64.
+func simdWhereF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectF64, vec.SelectVSF64, vec.SelectSVF64, vec.SelectSSF64, p, s, n)) {
+		loopWhereA[float64](p, s, n, args)
+	}
+}
+
 // loopClampN computes min(max(a, b), c) for uint8, int8, int16, int32, int64, float32, float64.
 func loopClampN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -6096,6 +6145,55 @@ func loopClampN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		c := *(*T)(unsafe.Add(p[3], i*s[3]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = min(max(a, b), c)
+	}
+}
+
+// simdClampU8 is clamp's SIMD loop for uint8.
+func simdClampU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampU8, vec.ClampVSU8, vec.ClampSVU8, vec.ClampSSU8, p, s, n)) {
+		loopClampN[uint8](p, s, n, args)
+	}
+}
+
+// simdClampI8 is clamp's SIMD loop for int8.
+func simdClampI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI8, vec.ClampVSI8, vec.ClampSVI8, vec.ClampSSI8, p, s, n)) {
+		loopClampN[int8](p, s, n, args)
+	}
+}
+
+// simdClampI16 is clamp's SIMD loop for int16.
+func simdClampI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI16, vec.ClampVSI16, vec.ClampSVI16, vec.ClampSSI16, p, s, n)) {
+		loopClampN[int16](p, s, n, args)
+	}
+}
+
+// simdClampI32 is clamp's SIMD loop for int32.
+func simdClampI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI32, vec.ClampVSI32, vec.ClampSVI32, vec.ClampSSI32, p, s, n)) {
+		loopClampN[int32](p, s, n, args)
+	}
+}
+
+// simdClampI64 is clamp's SIMD loop for int64.
+func simdClampI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI64, vec.ClampVSI64, vec.ClampSVI64, vec.ClampSSI64, p, s, n)) {
+		loopClampN[int64](p, s, n, args)
+	}
+}
+
+// simdClampF32 is clamp's SIMD loop for float32.
+func simdClampF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampF32, vec.ClampVSF32, vec.ClampSVF32, vec.ClampSSF32, p, s, n)) {
+		loopClampN[float32](p, s, n, args)
+	}
+}
+
+// simdClampF64 is clamp's SIMD loop for float64.
+func simdClampF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampF64, vec.ClampVSF64, vec.ClampSVF64, vec.ClampSSF64, p, s, n)) {
+		loopClampN[float64](p, s, n, args)
 	}
 }
 
@@ -6508,8 +6606,8 @@ func init() {
 	streamLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMinU8Stream, dtype.Int8: simdClampMinI8Stream, dtype.Int16: simdClampMinI16Stream, dtype.Int32: simdClampMinI32Stream, dtype.Int64: simdClampMinI64Stream, dtype.Float32: simdClampMinF32Stream, dtype.Float64: simdClampMinF64Stream}
 	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}
 	streamLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMaxU8Stream, dtype.Int8: simdClampMaxI8Stream, dtype.Int16: simdClampMaxI16Stream, dtype.Int32: simdClampMaxI32Stream, dtype.Int64: simdClampMaxI64Stream, dtype.Float32: simdClampMaxF32Stream, dtype.Float64: simdClampMaxF64Stream}
-	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: loopWhereA[uint8], dtype.Int8: loopWhereA[int8], dtype.Int16: loopWhereA[int16], dtype.Int32: loopWhereA[int32], dtype.Int64: loopWhereA[int64], dtype.Float32: loopWhereA[float32], dtype.Float64: loopWhereA[float64]}
-	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: loopClampN[uint8], dtype.Int8: loopClampN[int8], dtype.Int16: loopClampN[int16], dtype.Int32: loopClampN[int32], dtype.Int64: loopClampN[int64], dtype.Float32: loopClampN[float32], dtype.Float64: loopClampN[float64]}
+	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: simdWhereU8, dtype.Int8: simdWhereI8, dtype.Int16: simdWhereI16, dtype.Int32: simdWhereI32, dtype.Int64: simdWhereI64, dtype.Float32: simdWhereF32, dtype.Float64: simdWhereF64}
+	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampU8, dtype.Int8: simdClampI8, dtype.Int16: simdClampI16, dtype.Int32: simdClampI32, dtype.Int64: simdClampI64, dtype.Float32: simdClampF32, dtype.Float64: simdClampF64}
 	pointwiseLoops[optable.Addcmul.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAddcmulI[uint8], dtype.Int8: loopAddcmulI[int8], dtype.Int16: loopAddcmulI[int16], dtype.Int32: loopAddcmulI[int32], dtype.Int64: loopAddcmulI[int64], dtype.Float32: loopAddcmulF[float32], dtype.Float64: loopAddcmulF[float64]}
 	pointwiseLoops[optable.Addcdiv.Code] = [dtype.Count]loopFn{dtype.Float32: loopAddcdivF[float32], dtype.Float64: loopAddcdivF[float64]}
 	pointwiseLoops[optable.Lerp.Code] = [dtype.Count]loopFn{dtype.Float32: loopLerpF[float32], dtype.Float64: loopLerpF[float64]}

@@ -32,7 +32,7 @@ func simdTypes(op *optable.Op) []dtype.DType {
 	if op.SIMD.Arith != "" {
 		s |= optable.Of(dtype.Float32, dtype.Float64)
 	}
-	if op.SIMD.Unary != "" || op.SIMD.Binary != "" {
+	if op.SIMD.Unary != "" || op.SIMD.Binary != "" || op.SIMD.Ternary != "" {
 		if op.SIMD.Types == 0 {
 			s |= optable.Of(dtype.Float32)
 		}
@@ -213,6 +213,12 @@ func emitSIMD(w *bytes.Buffer, op *optable.Op) {
 					prim += "Stream"
 				}
 				call = fmt.Sprintf("unaryVec(%s, p, s, n)", prim)
+			case op.SIMD.Ternary != "":
+				if st {
+					panic(fmt.Sprintf("%s: no streaming ternary kernels", op.Name))
+				}
+				t := op.SIMD.Ternary
+				call = fmt.Sprintf("ternaryLayout(vec.%s%s, vec.%sVS%s, vec.%sSV%s, vec.%sSS%s, p, s, n)", t, sfx, t, sfx, t, sfx, t, sfx)
 			default:
 				b, ss := op.SIMD.Binary, sfx
 				if st {
