@@ -14,11 +14,12 @@ import (
 // buffered casts (Note [Buffered casts]): each chunk converted into a
 // float32 scratch buffer per input, the float32 loop, the result converted
 // back. An op whose optable.SIMD names the storage dtype in Half (add,
-// sub, mul and div of bfloat16) also has a loop for that dtype itself in
-// pointwiseLoops, generated into zz_pointwise.go: vec's kernels on the
-// 16-bit elements, which convert in registers and pass over memory once
-// (Note [Bfloat16 kernels] in internal/vec), the same bits as the
-// buffered path, whose float32 operation and roundings they repeat.
+// sub, mul and div of bfloat16 and float16) also has a loop for that
+// dtype itself in pointwiseLoops, generated into zz_pointwise.go: vec's
+// kernels on the 16-bit elements, which convert in registers and pass over
+// memory once (Note [Bfloat16 kernels] in internal/vec; float16's convert
+// with F16C's VCVTPH2PS and VCVTPS2PH, asm/half.go), the same bits as
+// the buffered path, whose float32 operation and roundings they repeat.
 // Pointwise runs that loop when every operand, the output included, has
 // the dtype (storageLoop); one of another dtype needs the buffered casts
 // anyway. A layout the kernels do not take (a strided operand) or an
@@ -27,9 +28,11 @@ import (
 // construction. Where SIMD.Stream names the dtype as well, the loop has
 // a streaming twin in streamLoops (Note [Streaming stores]): add_bf16's
 // 16M elements (a 32 MiB output) took 1.5–1.7 ms with it against
-// 2.1–2.3 ms without, side by side on a loaded machine. Without the assembly (vec.SIMD false) the table has no
-// such loop and the buffered path, whose float32 loops are generated Go,
-// stays: the kernels' twins convert through function calls.
+// 2.1–2.3 ms without, side by side on a loaded machine. Without the
+// assembly (vec.SIMD false for bfloat16, vec.SIMDF16 for float16: AVX2
+// without F16C) the table has no such loop and the buffered path, whose
+// float32 loops are generated Go, stays: the kernels' twins convert
+// through function calls.
 
 // storageLoop returns the loop of op code c for p's common dtype d where
 // it is a storage dtype with a loop of its own and every operand has it

@@ -44,7 +44,7 @@ func TestStreamLoops(t *testing.T) {
 				checkStreamLoop[int64](t, r, code, fn, sfn)
 			case dtype.Uint8:
 				checkStreamLoop[uint8](t, r, code, fn, sfn)
-			case dtype.BFloat16: // as bits (Note [Storage-dtype loops])
+			case dtype.BFloat16, dtype.Float16: // as bits (Note [Storage-dtype loops])
 				checkStreamLoop[uint16](t, r, code, fn, sfn)
 			default:
 				t.Fatalf("%s: streaming loop for %s", code.Name, d)

@@ -2191,6 +2191,20 @@ func simdAddBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 	}
 }
 
+// simdAddF16 is add's loop for float16 operands.
+func simdAddF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddF16, vec.AddScalarF16, vec.ScalarAddF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
+// simdAddF16Stream is add's streaming loop for float16 operands.
+func simdAddF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddF16Stream, vec.AddScalarF16Stream, vec.ScalarAddF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
 // loopSubI1 computes a - b for uint8, int8, int16, int32, int64.
 func loopSubI1[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2479,6 +2493,20 @@ func simdSubBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 	}
 }
 
+// simdSubF16 is sub's loop for float16 operands.
+func simdSubF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubF16, vec.SubScalarF16, vec.ScalarSubF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
+// simdSubF16Stream is sub's streaming loop for float16 operands.
+func simdSubF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubF16Stream, vec.SubScalarF16Stream, vec.ScalarSubF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
 // loopMulB computes a && b for bool.
 func loopMulB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2668,6 +2696,20 @@ func simdMulBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 func simdMulBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryLayout(vec.MulBF16Stream, vec.MulScalarBF16Stream, vec.ScalarMulBF16Stream, p, s, n)) {
 		viaFloat32(dtype.BFloat16, simdMulF32, 3, p, s, n, args)
+	}
+}
+
+// simdMulF16 is mul's loop for float16 operands.
+func simdMulF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulF16, vec.MulScalarF16, vec.ScalarMulF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdMulF32, 3, p, s, n, args)
+	}
+}
+
+// simdMulF16Stream is mul's streaming loop for float16 operands.
+func simdMulF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulF16Stream, vec.MulScalarF16Stream, vec.ScalarMulF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdMulF32, 3, p, s, n, args)
 	}
 }
 
@@ -2966,6 +3008,20 @@ func simdDivBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 func simdDivBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryLayout(vec.DivBF16Stream, vec.DivScalarBF16Stream, vec.ScalarDivBF16Stream, p, s, n)) {
 		viaFloat32(dtype.BFloat16, simdDivF32, 3, p, s, n, args)
+	}
+}
+
+// simdDivF16 is div's loop for float16 operands.
+func simdDivF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivF16, vec.DivScalarF16, vec.ScalarDivF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdDivF32, 3, p, s, n, args)
+	}
+}
+
+// simdDivF16Stream is div's streaming loop for float16 operands.
+func simdDivF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivF16Stream, vec.DivScalarF16Stream, vec.ScalarDivF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdDivF32, 3, p, s, n, args)
 	}
 }
 
@@ -6556,17 +6612,29 @@ func init() {
 		pointwiseLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16
 		streamLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16Stream
 	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Add.Code][dtype.Float16] = simdAddF16
+		streamLoops[optable.Add.Code][dtype.Float16] = simdAddF16Stream
+	}
 	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
 	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
 	if vec.SIMD {
 		pointwiseLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16
 		streamLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16Stream
 	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Sub.Code][dtype.Float16] = simdSubF16
+		streamLoops[optable.Sub.Code][dtype.Float16] = simdSubF16Stream
+	}
 	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
 	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
 	if vec.SIMD {
 		pointwiseLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16
 		streamLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16Stream
+	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Mul.Code][dtype.Float16] = simdMulF16
+		streamLoops[optable.Mul.Code][dtype.Float16] = simdMulF16Stream
 	}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
@@ -6575,6 +6643,10 @@ func init() {
 	if vec.SIMD {
 		pointwiseLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16
 		streamLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16Stream
+	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Div.Code][dtype.Float16] = simdDivF16
+		streamLoops[optable.Div.Code][dtype.Float16] = simdDivF16Stream
 	}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}

@@ -62,6 +62,7 @@ var halfDTypes = []struct {
 	sfx, enabled string
 }{
 	{dtype.BFloat16, "BF16", "vec.SIMD"},
+	{dtype.Float16, "F16", "vec.SIMDF16"},
 }
 
 // halfFamily returns the stem of vec's kernels of op for storage dtypes.

@@ -2614,6 +2614,162 @@ func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elGe[uint8])
 }
 
+// AddF16 sets dst[i] = a[i] + b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Add).
+func AddF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Add)
+}
+
+// AddF16Stream is [AddF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddF16's.
+func AddF16Stream(dst []uint16, a []uint16, b []uint16) {
+	AddF16(dst, a, b)
+}
+
+// AddScalarF16 sets dst[i] = a[i] + s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Add).
+func AddScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Add)
+}
+
+// AddScalarF16Stream is [AddScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarF16's.
+func AddScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	AddScalarF16(dst, a, s)
+}
+
+// ScalarAddF16 sets dst[i] = s + a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Add).
+func ScalarAddF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Add)
+}
+
+// ScalarAddF16Stream is [ScalarAddF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddF16's.
+func ScalarAddF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarAddF16(dst, a, s)
+}
+
+// SubF16 sets dst[i] = a[i] - b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Sub).
+func SubF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Sub)
+}
+
+// SubF16Stream is [SubF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubF16's.
+func SubF16Stream(dst []uint16, a []uint16, b []uint16) {
+	SubF16(dst, a, b)
+}
+
+// SubScalarF16 sets dst[i] = a[i] - s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Sub).
+func SubScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Sub)
+}
+
+// SubScalarF16Stream is [SubScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarF16's.
+func SubScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	SubScalarF16(dst, a, s)
+}
+
+// ScalarSubF16 sets dst[i] = s - a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Sub).
+func ScalarSubF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Sub)
+}
+
+// ScalarSubF16Stream is [ScalarSubF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubF16's.
+func ScalarSubF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarSubF16(dst, a, s)
+}
+
+// MulF16 sets dst[i] = a[i] * b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Mul).
+func MulF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Mul)
+}
+
+// MulF16Stream is [MulF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulF16's.
+func MulF16Stream(dst []uint16, a []uint16, b []uint16) {
+	MulF16(dst, a, b)
+}
+
+// MulScalarF16 sets dst[i] = a[i] * s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Mul).
+func MulScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Mul)
+}
+
+// MulScalarF16Stream is [MulScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarF16's.
+func MulScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	MulScalarF16(dst, a, s)
+}
+
+// ScalarMulF16 sets dst[i] = s * a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Mul).
+func ScalarMulF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Mul)
+}
+
+// ScalarMulF16Stream is [ScalarMulF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulF16's.
+func ScalarMulF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarMulF16(dst, a, s)
+}
+
+// DivF16 sets dst[i] = a[i] / b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Div).
+func DivF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Div)
+}
+
+// DivF16Stream is [DivF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivF16's.
+func DivF16Stream(dst []uint16, a []uint16, b []uint16) {
+	DivF16(dst, a, b)
+}
+
+// DivScalarF16 sets dst[i] = a[i] / s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Div).
+func DivScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Div)
+}
+
+// DivScalarF16Stream is [DivScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivScalarF16's.
+func DivScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	DivScalarF16(dst, a, s)
+}
+
+// ScalarDivF16 sets dst[i] = s / a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Div).
+func ScalarDivF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Div)
+}
+
+// ScalarDivF16Stream is [ScalarDivF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarDivF16's.
+func ScalarDivF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarDivF16(dst, a, s)
+}
+
 // ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, expF64).
 func ExpF64(dst []float64, x []float64) {

@@ -1564,6 +1564,126 @@ func geU8AVX2(dst []bool, a []uint8, b []uint8)
 //go:noescape
 func geScalarU8AVX2(dst []bool, a []uint8, s uint8)
 
+// addF16AVX2 is AddF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func addF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// addF16StreamAVX2 is AddF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// addScalarF16AVX2 is AddScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func addScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// addScalarF16StreamAVX2 is AddScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16AVX2 is ScalarAddF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAddF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16StreamAVX2 is ScalarAddF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarAddF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// subF16AVX2 is SubF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func subF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// subF16StreamAVX2 is SubF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// subScalarF16AVX2 is SubScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func subScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// subScalarF16StreamAVX2 is SubScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16AVX2 is ScalarSubF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarSubF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16StreamAVX2 is ScalarSubF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// mulF16AVX2 is MulF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func mulF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// mulF16StreamAVX2 is MulF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// mulScalarF16AVX2 is MulScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func mulScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// mulScalarF16StreamAVX2 is MulScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16AVX2 is ScalarMulF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarMulF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16StreamAVX2 is ScalarMulF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarMulF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// divF16AVX2 is DivF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func divF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// divF16StreamAVX2 is DivF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// divScalarF16AVX2 is DivScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func divScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// divScalarF16StreamAVX2 is DivScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16AVX2 is ScalarDivF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarDivF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16StreamAVX2 is ScalarDivF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarDivF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // expF64AVX2 is ExpF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
@@ -3383,6 +3503,126 @@ func geU8AVX512(dst []bool, a []uint8, b []uint8)
 //
 //go:noescape
 func geScalarU8AVX512(dst []bool, a []uint8, s uint8)
+
+// addF16AVX512 is AddF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func addF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// addF16StreamAVX512 is AddF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// addScalarF16AVX512 is AddScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func addScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// addScalarF16StreamAVX512 is AddScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16AVX512 is ScalarAddF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAddF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16StreamAVX512 is ScalarAddF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarAddF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// subF16AVX512 is SubF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func subF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// subF16StreamAVX512 is SubF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// subScalarF16AVX512 is SubScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func subScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// subScalarF16StreamAVX512 is SubScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16AVX512 is ScalarSubF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarSubF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16StreamAVX512 is ScalarSubF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// mulF16AVX512 is MulF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func mulF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// mulF16StreamAVX512 is MulF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// mulScalarF16AVX512 is MulScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func mulScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// mulScalarF16StreamAVX512 is MulScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16AVX512 is ScalarMulF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarMulF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16StreamAVX512 is ScalarMulF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarMulF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// divF16AVX512 is DivF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func divF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// divF16StreamAVX512 is DivF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divScalarF16AVX512 is DivScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func divScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// divScalarF16StreamAVX512 is DivScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16AVX512 is ScalarDivF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarDivF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16StreamAVX512 is ScalarDivF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarDivF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // expF64AVX512 is ExpF64 in AVX512; see there for the exact loop.
 //
