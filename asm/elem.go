@@ -591,6 +591,10 @@ func (g *egen) load(p, v int) reg.Register {
 			VPMOVZXWD(m, d)
 		}
 		VPSLLD(U8(16), d, d)
+	case t == eF16 && e.t == eF32: // half.go
+		g.loadF16(m, d)
+	case t == eBool && e.t != eBool: // a condition (ternary.go)
+		g.loadBools(m, d)
 	case t != e.t:
 		panic(fmt.Sprintf("%s: cannot load %s as %s", g.k.fname, t.name, e.t.name))
 	case masked:
@@ -627,6 +631,8 @@ func (g *egen) store(r val, v int) {
 		g.storeVec(h, m, 4)
 	case t == eBF16 && e.t == eF32:
 		g.storeVec(g.toBF16(r.v), m, 2)
+	case t == eF16 && e.t == eF32:
+		g.storeVec(g.toF16(r.v), m, 2)
 	case t != e.t:
 		panic(fmt.Sprintf("%s: cannot store %s as %s", g.k.fname, e.t.name, t.name))
 	default:
@@ -657,7 +663,10 @@ func (g *egen) toBF16(r reg.Register) reg.Register {
 
 // storeVec stores register r (any width) to m, under the tail mask if any.
 func (g *egen) storeVec(r reg.Register, m Mem, size int) {
-	if g.tail == nil && g.k.stream && size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes {
+	// a whole vector's elements of dst: full width, or a 16-bit float's half
+	// (its vectors are half a vector's bytes apart, so aligned to them)
+	whole := size == g.k.ct.size && int(r.Size()) == g.e.isa.bytes || size == 2 && (g.k.dst == eBF16 || g.k.dst == eF16)
+	if g.tail == nil && g.k.stream && whole {
 		if size == 8 {
 			VMOVNTPD(r, m)
 		} else { // integers too: the store moves bits
@@ -778,6 +787,8 @@ func (g *egen) broadcast(p eparam) reg.Register {
 		SHLL(U8(16), r)
 		VMOVD(r, x)
 		VPBROADCASTD(x, d)
+	case p.t == eF16 && e.t == eF32:
+		broadcastF16(b.Addr, d)
 	case p.t == eF32:
 		VBROADCASTSS(b.Addr, d)
 	case p.t == eF64:

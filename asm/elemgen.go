@@ -117,6 +117,7 @@ func lowerFirst(s string) string { return strings.ToLower(s[:1]) + s[1:] }
 func genElem(api string) {
 	ConstraintExpr("amd64,!purego")
 	elemOps()
+	halfOps()
 	mathOps()
 	for _, s := range []*isa{isaAVX2, isaAVX512} {
 		for _, f := range efuncs {
@@ -129,7 +130,7 @@ func genElem(api string) {
 					if f.via64 && t == eF32 {
 						ct = eF64
 					}
-					if t == eBF16 {
+					if t == eBF16 || t == eF16 {
 						ct = eF32
 					}
 					dst := t
@@ -246,6 +247,9 @@ func writeStreamWrapper(w *bytes.Buffer, f *efunc, t *etype, v variant, asm bool
 	fmt.Fprintf(w, "%s(dst[:h], %s)\n", name, strings.Join(heads, ", "))
 	fmt.Fprintf(w, "dst, %s = dst[h:], %s\n", strings.Join(slices, ", "), strings.Join(rests, ", "))
 	inner := lowerFirst(name) + "Stream"
+	if t == eF16 { // AVX2 without F16C has no float16 kernels
+		fmt.Fprintf(w, "if !useAVX512 && !useF16C {\n%s(dst, %s)\nreturn\n}\n", name, strings.Join(args, ", "))
+	}
 	fmt.Fprintf(w, "if useAVX512 {\n%sAVX512(dst, %s)\n} else {\n%sAVX2(dst, %s)\n}\n}\n\n", inner, strings.Join(args, ", "), inner, strings.Join(args, ", "))
 }
 
@@ -342,7 +346,7 @@ func writeWrapper(w *bytes.Buffer, f *efunc, t *etype, v variant, asm bool) {
 	}
 	w.WriteString("switch {\n")
 	for _, s := range []*isa{isaAVX512, isaAVX2} {
-		fmt.Fprintf(w, "case use%s:\n", s.name)
+		fmt.Fprintf(w, "case %s:\n", levelFlag(s, t))
 		call := fmt.Sprintf("%s%s(dst, %s)", lowerFirst(name), s.name, strings.Join(args, ", "))
 		if f.fix {
 			fmt.Fprintf(w, "if %s {\n%s\n}\n", call, fixCall(f, t, v))
@@ -351,6 +355,15 @@ func writeWrapper(w *bytes.Buffer, f *efunc, t *etype, v variant, asm bool) {
 		}
 	}
 	fmt.Fprintf(w, "default:\n%s\n}\n}\n\n", twin)
+}
+
+// levelFlag returns the flag under which the kernels of t at level s run:
+// useAVX512, useAVX2, or useF16C for float16's AVX2 kernels.
+func levelFlag(s *isa, t *etype) string {
+	if t == eF16 && !s.evex() {
+		return "useF16C"
+	}
+	return "use" + s.name
 }
 
 // fixCall returns the statement that redoes the flagged elements of a

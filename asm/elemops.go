@@ -124,13 +124,13 @@ func elemOps() {
 	// is vec.go's); not comm: of two NaNs, x86 keeps the first operand's
 	// payload, so s∘a is its own kernel
 	bf16 := []*etype{eBF16}
-	(&efunc{stem: "Add", kind: kBinary, types: bf16, expr: "%s + %s", gofn: "bf16Add%.0[1]s",
+	(&efunc{stem: "Add", kind: kBinary, types: bf16, stream: true, expr: "%s + %s", gofn: "bf16Add%.0[1]s",
 		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Add(in[0], in[1])) }}).add()
-	(&efunc{stem: "Sub", kind: kBinary, types: bf16, expr: "%s - %s", gofn: "bf16Sub%.0[1]s",
+	(&efunc{stem: "Sub", kind: kBinary, types: bf16, stream: true, expr: "%s - %s", gofn: "bf16Sub%.0[1]s",
 		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Sub(in[0], in[1])) }}).add()
-	(&efunc{stem: "Mul", kind: kBinary, types: bf16, expr: "%s * %s", gofn: "bf16Mul%.0[1]s",
+	(&efunc{stem: "Mul", kind: kBinary, types: bf16, stream: true, expr: "%s * %s", gofn: "bf16Mul%.0[1]s",
 		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Mul(in[0], in[1])) }}).add()
-	(&efunc{stem: "Div", kind: kBinary, types: bf16, expr: "%s / %s", gofn: "bf16Div%.0[1]s",
+	(&efunc{stem: "Div", kind: kBinary, types: bf16, stream: true, expr: "%s / %s", gofn: "bf16Div%.0[1]s",
 		note: "in float32, rounded to bfloat16", body: func(e *em, in []reg.Register) val { return vv(e.Div(in[0], in[1])) }}).add()
 
 	// comparisons into bool

@@ -61,6 +61,8 @@ func main() {
 		genUnary()
 	case pkg == "vec" && *part == "elem":
 		genElem(*api)
+	case pkg == "vec" && *part == "ternary":
+		genTernary(*api)
 	case pkg == "vec":
 		genVec()
 	case pkg == "gemm":
@@ -73,7 +75,7 @@ func main() {
 		os.Exit(2)
 	}
 	Generate()
-	if *part == "elem" {
+	if *part == "elem" || *part == "ternary" {
 		dropSelfMoves(flag.Lookup("out").Value.String())
 	}
 }

@@ -252,19 +252,35 @@ type SIMD struct {
 	// loop with UnitIf runs the kernel, which computes UnitExpr, only
 	// when UnitIf holds.
 	Binary string
-	// Types lists the loop dtypes of Unary and Binary (float16 and
+	// Ternary names a ternary family: vec.<Ternary><L><T>(dst, a, b, c)
+	// for each loop dtype T of Types and each layout L of the last two
+	// inputs ("": slices, "VS": c a broadcast scalar, "SV": b one, "SS":
+	// both; Note [Ternary kernels] in asm/ternary.go); a is a slice,
+	// []bool for a CondBool op.
+	Ternary string
+	// Types lists the loop dtypes of Unary, Binary and Ternary (float16 and
 	// bfloat16 run float32's); zero means float32 alone.
 	Types DTypes
 	// Stream lists the loop dtypes T for which vec also has the Unary or
 	// Binary family's Stream variants (<Unary><T>Stream; <Binary><T>Stream,
 	// <Binary>Scalar<T>Stream, Scalar<Binary><T>Stream), which store with
-	// non-temporal stores (Note [Streaming stores] in backend/cpu).
+	// non-temporal stores (Note [Streaming stores] in backend/cpu); a
+	// storage dtype of Half here means its kernels' Stream variants.
 	Stream DTypes
 	// Arith names the CPU's float32 and float64 arithmetic family ("add",
 	// "sub", "mul", "div"), which runs vec's vector-vector,
 	// vector-scalar and scalar-vector primitives and their streaming
 	// twins; Binary and Types may name other dtypes' kernels beside it.
 	Arith string
+	// Half lists the storage dtypes (bfloat16, float16) for which vec
+	// has the binary family's kernels on the 16-bit elements themselves,
+	// converting in registers: vec.<F><S>, vec.<F>Scalar<S> and
+	// vec.Scalar<F><S> over []uint16, S "BF16" or "F16", F the Binary
+	// family or, without one, the Arith family capitalised. They compute
+	// exactly what the float32 loop between buffered casts computes; the
+	// CPU runs them when every operand has that dtype (Note [Storage-dtype
+	// loops] in backend/cpu).
+	Half DTypes
 }
 
 // Fold is a reduction's or scan's scalar meaning for a family of loop

@@ -112,22 +112,22 @@ var (
 
 // The binary pointwise ops.
 var (
-	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add", Binary: "Add", Types: Ints, Stream: Ints}},
+	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add", Binary: "Add", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
 		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
-	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub", Binary: "Sub", Types: Ints, Stream: Ints}, Accepts: NotBool, Check: subBool,
+	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub", Binary: "Sub", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Accepts: NotBool, Check: subBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
 		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
-	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints, Stream: Ints}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
+	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
 	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
 	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
 	// Div takes an optional rounding mode: DivTrunc, DivFloor.
 	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
-		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a).Div(b.Square())"}, IntToFloat: true, SIMD: SIMD{Arith: "div"}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
+		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a).Div(b.Square())"}, IntToFloat: true, SIMD: SIMD{Arith: "div", Stream: Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
 	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}", ZeroDivisor: true, Accepts: NotBool})
 	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}, ZeroDivisor: true, Accepts: NotBool},
@@ -179,12 +179,12 @@ var (
 	// backends read converted to bool (nonzero is true), like any operand
 	// of another dtype.
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
-		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
+		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, SIMD: SIMD{Ternary: "Select", Types: Numbers}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
 		loop(AnyDType, "elem.Select(a, b, c)"))
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
 	// kernel for both bounds.
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
-		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute}, loop(Numbers, "min(max(a, b), c)"))
+		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},

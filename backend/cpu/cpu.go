@@ -79,8 +79,8 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	if fn == nil {
 		return notImplemented(op, compute)
 	}
-	if bf := bf16Fast(op, p, args); bf != nil {
-		fn, lt = bf, compute // Note [Bfloat16 loops]
+	if sf := storageLoop(op.Code, compute, p); sf != nil {
+		fn, lt = sf, compute // Note [Storage-dtype loops]
 	}
 	if args == nil {
 		args = &kernel.DefaultArgs

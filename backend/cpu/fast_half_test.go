@@ -12,24 +12,49 @@ import (
 	"github.com/goten-ml/goten/raw"
 )
 
-// TestBF16Loops checks when Pointwise takes the bfloat16 loops (Note
-// [Bfloat16 loops]) and that they give, on contiguous, broadcast and
-// strided operands, the float32 result rounded to bfloat16.
-func TestBF16Loops(t *testing.T) {
-	bf, f32 := dtype.BFloat16, dtype.Float32
+// halfLoopsOn reports whether the storage-dtype loops of d run on this
+// CPU (the generator's condition, Note [Storage-dtype loops]).
+func halfLoopsOn(d dtype.DType) bool {
+	return d == dtype.BFloat16 && vec.SIMD || d == dtype.Float16 && vec.SIMDF16
+}
+
+// TestStorageLoops checks when Pointwise takes the loops of a storage
+// dtype (Note [Storage-dtype loops]) and that they give, on contiguous,
+// broadcast and strided operands and with alpha ≠ 1, the float32 result
+// rounded once: the value computed here, and bit for bit what the
+// buffered path writes (the same inputs into a float32 output, which
+// that path rounds to the common dtype first).
+func TestStorageLoops(t *testing.T) {
+	for _, d := range []dtype.DType{dtype.BFloat16, dtype.Float16} {
+		checkStorageLoops(t, d)
+	}
+}
+
+func checkStorageLoops(t *testing.T, hd dtype.DType) {
+	f32 := dtype.Float32
 	r := rand.New(rand.NewSource(5))
-	specials := []uint16{0, 0x8000, 0x3f80, 0x7f80, 0xff80, 0x7fc0, 0x0001, 0x807f, 0x7f7f}
+	// ±0, ±1, ±Inf, NaN, the least subnormal and its negation, the largest
+	specials := map[dtype.DType][]uint16{
+		dtype.BFloat16: {0, 0x8000, 0x3f80, 0xbf80, 0x7f80, 0xff80, 0x7fc0, 0x0001, 0x807f, 0x7f7f},
+		dtype.Float16:  {0, 0x8000, 0x3c00, 0xbc00, 0x7c00, 0xfc00, 0x7e00, 0x0001, 0x8001, 0x7bff},
+	}[hd]
+	float := func(b uint16) float32 {
+		if hd == dtype.Float16 {
+			return dtype.Half(b).Float32()
+		}
+		return dtype.BF16(b).Float32()
+	}
 	val := func(int) float64 {
 		b := uint16(r.Uint32())
 		if r.Intn(4) == 0 {
 			b = specials[r.Intn(len(specials))]
 		}
-		return float64(dtype.BF16(b).Float32())
+		return float64(float(b))
 	}
 	n := 1000
-	a, b := filled(bf, []int{n}, val), filled(bf, []int{n}, val)
-	s := filled(bf, []int{1}, val)
-	wide := filled(bf, []int{2 * n}, val)
+	a, b := filled(hd, []int{n}, val), filled(hd, []int{n}, val)
+	s := filled(hd, []int{1}, val)
+	wide := filled(hd, []int{2 * n}, val)
 	strided := wide.WithLayout([]int{n}, []int{2}, 1)
 	f := map[*optable.Op]func(x, y float32) float32{
 		optable.Add: func(x, y float32) float32 { return x + y },
@@ -38,16 +63,33 @@ func TestBF16Loops(t *testing.T) {
 		optable.Div: func(x, y float32) float32 { return x / y },
 	}
 	be := New()
+	same := func(g, w float64) bool { return math.Float64bits(g) == math.Float64bits(w) || g != g && w != w }
 	for op, fn := range f {
+		if !op.SIMD.Half.Has(hd) {
+			t.Fatalf("%s: the table names no %s kernels", op.Name, hd)
+		}
 		for _, c := range []struct {
-			name string
-			x, y *raw.View
-		}{{"contiguous", a, b}, {"scalar right", a, s}, {"scalar left", s, b}, {"strided", strided, b}} {
-			p := build(t, nil, c.x, c.y)
-			if got := bf16Fast(op, p, nil) != nil; got != vec.SIMD {
-				t.Errorf("%s %s: bfloat16 loop %v, want %v", op.Name, c.name, got, vec.SIMD)
+			name  string
+			x, y  *raw.View
+			alpha float64
+		}{{"contiguous", a, b, 1}, {"scalar right", a, s, 1}, {"scalar left", s, b, 1}, {"strided", strided, b, 1},
+			{"alpha", a, b, 2.5}, {"alpha scalar", a, s, -3}} {
+			if c.alpha != 1 && op != optable.Add && op != optable.Sub {
+				continue
 			}
-			if err := be.Pointwise(op, p, nil); err != nil {
+			args := &kernel.Args{AlphaF: c.alpha}
+			p := build(t, nil, c.x, c.y)
+			if got := storageLoop(op.Code, p.CommonDType(), p) != nil; got != halfLoopsOn(hd) {
+				t.Errorf("%s %s %s: storage-dtype loop %v, want %v", hd, op.Name, c.name, got, halfLoopsOn(hd))
+			}
+			if err := be.Pointwise(op, p, args); err != nil {
+				t.Fatal(err)
+			}
+			ref := build(t, raw.New(f32, []int{n}), c.x, c.y)
+			if storageLoop(op.Code, ref.CommonDType(), ref) != nil {
+				t.Fatalf("%s %s %s into float32: storage-dtype loop", hd, op.Name, c.name)
+			}
+			if err := be.Pointwise(op, ref, args); err != nil {
 				t.Fatal(err)
 			}
 			out := p.Output(0)
@@ -59,24 +101,25 @@ func TestBF16Loops(t *testing.T) {
 				if c.y == s {
 					yi = 0
 				}
-				w := float64(dtype.BF16FromFloat32(fn(float32(getElem(c.x, xi)), float32(getElem(c.y, yi)))).Float32())
-				if g := getElem(out, i); math.Float64bits(g) != math.Float64bits(w) && !(g != g && w != w) {
-					t.Fatalf("%s %s: [%d] %v ∘ %v = %v, want %v", op.Name, c.name, i, getElem(c.x, xi), getElem(c.y, yi), g, w)
+				g := getElem(out, i)
+				if w := getElem(ref.Output(0), i); !same(g, w) {
+					t.Fatalf("%s %s %s: [%d] %v ∘ %v = %v, the buffered path %v", hd, op.Name, c.name, i, getElem(c.x, xi), getElem(c.y, yi), g, w)
+				}
+				if c.alpha != 1 {
+					continue
+				}
+				w := roundTo(hd, float64(fn(float32(getElem(c.x, xi)), float32(getElem(c.y, yi)))))
+				if !same(g, w) {
+					t.Fatalf("%s %s %s: [%d] %v ∘ %v = %v, want %v", hd, op.Name, c.name, i, getElem(c.x, xi), getElem(c.y, yi), g, w)
 				}
 			}
 		}
 	}
-	// the buffered path: another dtype among the operands, or alpha ≠ 1
-	if bf16Fast(optable.Add, build(t, nil, a, filled(f32, []int{n}, val)), nil) != nil {
-		t.Errorf("bfloat16 + float32: bfloat16 loop")
+	// the buffered path: another dtype among the operands
+	if storageLoop(optable.Add.Code, hd, build(t, nil, a, filled(f32, []int{n}, val))) != nil {
+		t.Errorf("%s + float32: storage-dtype loop", hd)
 	}
-	if bf16Fast(optable.Add, build(t, raw.New(f32, []int{n}), a, b), nil) != nil {
-		t.Errorf("bfloat16 + bfloat16 into float32: bfloat16 loop")
-	}
-	if bf16Fast(optable.Sub, build(t, nil, a, b), &kernel.Args{AlphaF: 2}) != nil {
-		t.Errorf("sub with alpha 2: bfloat16 loop")
-	}
-	if bf16Fast(optable.Maximum, build(t, nil, a, b), nil) != nil {
-		t.Errorf("maximum: bfloat16 loop")
+	if storageLoop(optable.Maximum.Code, hd, build(t, nil, a, b)) != nil {
+		t.Errorf("%s maximum: storage-dtype loop", hd)
 	}
 }

@@ -44,6 +44,8 @@ func TestStreamLoops(t *testing.T) {
 				checkStreamLoop[int64](t, r, code, fn, sfn)
 			case dtype.Uint8:
 				checkStreamLoop[uint8](t, r, code, fn, sfn)
+			case dtype.BFloat16, dtype.Float16: // as bits (Note [Storage-dtype loops])
+				checkStreamLoop[uint16](t, r, code, fn, sfn)
 			default:
 				t.Fatalf("%s: streaming loop for %s", code.Name, d)
 			}
@@ -51,9 +53,10 @@ func TestStreamLoops(t *testing.T) {
 	}
 }
 
-// streamElem is the element types of the streaming loops.
+// streamElem is the element types of the streaming loops (uint16: the
+// bits of a 16-bit float).
 type streamElem interface {
-	float32 | float64 | int8 | int16 | int32 | int64 | uint8
+	float32 | float64 | int8 | int16 | int32 | int64 | uint8 | uint16
 }
 
 func checkStreamLoop[T streamElem](t *testing.T, r *rand.Rand, code *optable.Op, fn, sfn loopFn) {
@@ -69,6 +72,10 @@ func checkStreamLoop[T streamElem](t *testing.T, r *rand.Rand, code *optable.Op,
 	gen := func(n int) []T {
 		v := make([]T, n+8)
 		for i := range v {
+			if _, bits := any(z).(uint16); bits {
+				v[i] = any(uint16(r.Uint32())).(T) // every bfloat16, NaNs too
+				continue
+			}
 			v[i] = T(r.NormFloat64() * 3)
 		}
 		return v

@@ -25,7 +25,8 @@ func pointwiseOps() []*optable.Op {
 // TestSupportTable checks the CPU's loop table against PyTorch's dtype
 // categories, which the kit cannot (it asks the reference backend, whose
 // loops come from the same op table), and that float16 and bfloat16 have
-// no loops of their own (they compute in the float32 loops).
+// loops of their own only where the table names SIMD kernels for them
+// (Note [Storage-dtype loops]); the others compute in the float32 loops.
 func TestSupportTable(t *testing.T) {
 	// what PyTorch supports, by category
 	floatOnly := []*optable.Op{optable.Exp, optable.Log, optable.Sqrt, optable.Sigmoid, optable.Gelu, optable.Floor,
@@ -47,8 +48,11 @@ func TestSupportTable(t *testing.T) {
 		}
 	}
 	for _, code := range pointwiseOps() {
-		if pointwiseLoops[code.Code][dtype.Float16] != nil || pointwiseLoops[code.Code][dtype.BFloat16] != nil {
-			t.Errorf("%s: 16-bit loop", code.Name)
+		for _, d := range []dtype.DType{dtype.Float16, dtype.BFloat16} {
+			want := code.SIMD.Half.Has(d) && halfLoopsOn(d)
+			if got := pointwiseLoops[code.Code][d] != nil; got != want {
+				t.Errorf("%s: %s loop %v, want %v", code.Name, d, got, want)
+			}
 		}
 	}
 }

@@ -2177,6 +2177,34 @@ func simdAddF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	addVec(&streamF64, loopAddF[float64], p, s, n, args)
 }
 
+// simdAddBF16 is add's loop for bfloat16 operands.
+func simdAddBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddBF16, vec.AddScalarBF16, vec.ScalarAddBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
+// simdAddBF16Stream is add's streaming loop for bfloat16 operands.
+func simdAddBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddBF16Stream, vec.AddScalarBF16Stream, vec.ScalarAddBF16Stream, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
+// simdAddF16 is add's loop for float16 operands.
+func simdAddF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddF16, vec.AddScalarF16, vec.ScalarAddF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
+// simdAddF16Stream is add's streaming loop for float16 operands.
+func simdAddF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.AddF16Stream, vec.AddScalarF16Stream, vec.ScalarAddF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdAddF32, 3, p, s, n, args)
+	}
+}
+
 // loopSubI1 computes a - b for uint8, int8, int16, int32, int64.
 func loopSubI1[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2451,6 +2479,34 @@ func simdSubF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	subVec(&streamF64, loopSubF[float64], p, s, n, args)
 }
 
+// simdSubBF16 is sub's loop for bfloat16 operands.
+func simdSubBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubBF16, vec.SubScalarBF16, vec.ScalarSubBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
+// simdSubBF16Stream is sub's streaming loop for bfloat16 operands.
+func simdSubBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubBF16Stream, vec.SubScalarBF16Stream, vec.ScalarSubBF16Stream, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
+// simdSubF16 is sub's loop for float16 operands.
+func simdSubF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubF16, vec.SubScalarF16, vec.ScalarSubF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
+// simdSubF16Stream is sub's streaming loop for float16 operands.
+func simdSubF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((args.AlphaF == 1) && binaryLayout(vec.SubF16Stream, vec.SubScalarF16Stream, vec.ScalarSubF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdSubF32, 3, p, s, n, args)
+	}
+}
+
 // loopMulB computes a && b for bool.
 func loopMulB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -2627,6 +2683,34 @@ func simdMulF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 // simdMulF64Stream is mul's streaming SIMD loop for float64.
 func simdMulF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	mulVec(&streamF64, loopMulN[float64], p, s, n, args)
+}
+
+// simdMulBF16 is mul's loop for bfloat16 operands.
+func simdMulBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulBF16, vec.MulScalarBF16, vec.ScalarMulBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdMulF32, 3, p, s, n, args)
+	}
+}
+
+// simdMulBF16Stream is mul's streaming loop for bfloat16 operands.
+func simdMulBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulBF16Stream, vec.MulScalarBF16Stream, vec.ScalarMulBF16Stream, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdMulF32, 3, p, s, n, args)
+	}
+}
+
+// simdMulF16 is mul's loop for float16 operands.
+func simdMulF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulF16, vec.MulScalarF16, vec.ScalarMulF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdMulF32, 3, p, s, n, args)
+	}
+}
+
+// simdMulF16Stream is mul's streaming loop for float16 operands.
+func simdMulF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.MulF16Stream, vec.MulScalarF16Stream, vec.ScalarMulF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdMulF32, 3, p, s, n, args)
+	}
 }
 
 // loopDivTruncI computes elem.DivTrunc(a, b) for uint8, int8, int16, int32, int64.
@@ -2911,6 +2995,34 @@ func simdDivF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 // simdDivF64Stream is div's streaming SIMD loop for float64.
 func simdDivF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	divVec(&streamF64, loopDivF[float64], p, s, n, args)
+}
+
+// simdDivBF16 is div's loop for bfloat16 operands.
+func simdDivBF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivBF16, vec.DivScalarBF16, vec.ScalarDivBF16, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdDivF32, 3, p, s, n, args)
+	}
+}
+
+// simdDivBF16Stream is div's streaming loop for bfloat16 operands.
+func simdDivBF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivBF16Stream, vec.DivScalarBF16Stream, vec.ScalarDivBF16Stream, p, s, n)) {
+		viaFloat32(dtype.BFloat16, simdDivF32, 3, p, s, n, args)
+	}
+}
+
+// simdDivF16 is div's loop for float16 operands.
+func simdDivF16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivF16, vec.DivScalarF16, vec.ScalarDivF16, p, s, n)) {
+		viaFloat32(dtype.Float16, simdDivF32, 3, p, s, n, args)
+	}
+}
+
+// simdDivF16Stream is div's streaming loop for float16 operands.
+func simdDivF16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryLayout(vec.DivF16Stream, vec.DivScalarF16Stream, vec.ScalarDivF16Stream, p, s, n)) {
+		viaFloat32(dtype.Float16, simdDivF32, 3, p, s, n, args)
+	}
 }
 
 // loopRemainderU computes elem.ModTrunc(a, b) for uint8.
@@ -5969,6 +6081,55 @@ func loopWhereA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float6
 	}
 }
 
+// simdWhereU8 is where's SIMD loop for uint8.
+func simdWhereU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectU8, vec.SelectVSU8, vec.SelectSVU8, vec.SelectSSU8, p, s, n)) {
+		loopWhereA[uint8](p, s, n, args)
+	}
+}
+
+// simdWhereI8 is where's SIMD loop for int8.
+func simdWhereI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI8, vec.SelectVSI8, vec.SelectSVI8, vec.SelectSSI8, p, s, n)) {
+		loopWhereA[int8](p, s, n, args)
+	}
+}
+
+// simdWhereI16 is where's SIMD loop for int16.
+func simdWhereI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI16, vec.SelectVSI16, vec.SelectSVI16, vec.SelectSSI16, p, s, n)) {
+		loopWhereA[int16](p, s, n, args)
+	}
+}
+
+// simdWhereI32 is where's SIMD loop for int32.
+func simdWhereI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI32, vec.SelectVSI32, vec.SelectSVI32, vec.SelectSSI32, p, s, n)) {
+		loopWhereA[int32](p, s, n, args)
+	}
+}
+
+// simdWhereI64 is where's SIMD loop for int64.
+func simdWhereI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectI64, vec.SelectVSI64, vec.SelectSVI64, vec.SelectSSI64, p, s, n)) {
+		loopWhereA[int64](p, s, n, args)
+	}
+}
+
+// simdWhereF32 is where's SIMD loop for float32.
+func simdWhereF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectF32, vec.SelectVSF32, vec.SelectSVF32, vec.SelectSSF32, p, s, n)) {
+		loopWhereA[float32](p, s, n, args)
+	}
+}
+
+// simdWhereF64 is where's SIMD loop for float64.
+func simdWhereF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectF64, vec.SelectVSF64, vec.SelectSVF64, vec.SelectSSF64, p, s, n)) {
+		loopWhereA[float64](p, s, n, args)
+	}
+}
+
 // loopClampN computes min(max(a, b), c) for uint8, int8, int16, int32, int64, float32, float64.
 func loopClampN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -6040,6 +6201,55 @@ func loopClampN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		c := *(*T)(unsafe.Add(p[3], i*s[3]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = min(max(a, b), c)
+	}
+}
+
+// simdClampU8 is clamp's SIMD loop for uint8.
+func simdClampU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampU8, vec.ClampVSU8, vec.ClampSVU8, vec.ClampSSU8, p, s, n)) {
+		loopClampN[uint8](p, s, n, args)
+	}
+}
+
+// simdClampI8 is clamp's SIMD loop for int8.
+func simdClampI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI8, vec.ClampVSI8, vec.ClampSVI8, vec.ClampSSI8, p, s, n)) {
+		loopClampN[int8](p, s, n, args)
+	}
+}
+
+// simdClampI16 is clamp's SIMD loop for int16.
+func simdClampI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI16, vec.ClampVSI16, vec.ClampSVI16, vec.ClampSSI16, p, s, n)) {
+		loopClampN[int16](p, s, n, args)
+	}
+}
+
+// simdClampI32 is clamp's SIMD loop for int32.
+func simdClampI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI32, vec.ClampVSI32, vec.ClampSVI32, vec.ClampSSI32, p, s, n)) {
+		loopClampN[int32](p, s, n, args)
+	}
+}
+
+// simdClampI64 is clamp's SIMD loop for int64.
+func simdClampI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampI64, vec.ClampVSI64, vec.ClampSVI64, vec.ClampSSI64, p, s, n)) {
+		loopClampN[int64](p, s, n, args)
+	}
+}
+
+// simdClampF32 is clamp's SIMD loop for float32.
+func simdClampF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampF32, vec.ClampVSF32, vec.ClampSVF32, vec.ClampSSF32, p, s, n)) {
+		loopClampN[float32](p, s, n, args)
+	}
+}
+
+// simdClampF64 is clamp's SIMD loop for float64.
+func simdClampF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.ClampF64, vec.ClampVSF64, vec.ClampSVF64, vec.ClampSSF64, p, s, n)) {
+		loopClampN[float64](p, s, n, args)
 	}
 }
 
@@ -6340,8 +6550,9 @@ func loopLerpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 }
 
 // init fills the dispatch tables of Pointwise by op code and loop dtype:
-// the generated loops, the SIMD kernels where the table names them, and
-// their streaming twins (Note [Streaming stores]).
+// the generated loops, the SIMD kernels where the table names them,
+// their streaming twins (Note [Streaming stores]) and the loops of
+// storage dtypes (Note [Storage-dtype loops]).
 func init() {
 	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: simdNegU8, dtype.Int8: simdNegI8, dtype.Int16: simdNegI16, dtype.Int32: simdNegI32, dtype.Int64: simdNegI64, dtype.Float32: simdNegF32, dtype.Float64: simdNegF64}
 	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
@@ -6397,14 +6608,46 @@ func init() {
 	pointwiseLoops[optable.Signbit.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignbitB[bool], dtype.Uint8: loopSignbitI[uint8], dtype.Int8: loopSignbitI[int8], dtype.Int16: loopSignbitI[int16], dtype.Int32: loopSignbitI[int32], dtype.Int64: loopSignbitI[int64], dtype.Float32: loopSignbitF[float32], dtype.Float64: loopSignbitF[float64]}
 	pointwiseLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Bool: loopAddB[bool], dtype.Uint8: simdAddU8, dtype.Int8: simdAddI8, dtype.Int16: simdAddI16, dtype.Int32: simdAddI32, dtype.Int64: simdAddI64, dtype.Float32: simdAddF32, dtype.Float64: simdAddF64}
 	streamLoops[optable.Add.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAddU8Stream, dtype.Int8: simdAddI8Stream, dtype.Int16: simdAddI16Stream, dtype.Int32: simdAddI32Stream, dtype.Int64: simdAddI64Stream, dtype.Float32: simdAddF32Stream, dtype.Float64: simdAddF64Stream}
+	if vec.SIMD {
+		pointwiseLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16
+		streamLoops[optable.Add.Code][dtype.BFloat16] = simdAddBF16Stream
+	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Add.Code][dtype.Float16] = simdAddF16
+		streamLoops[optable.Add.Code][dtype.Float16] = simdAddF16Stream
+	}
 	pointwiseLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8, dtype.Int8: simdSubI8, dtype.Int16: simdSubI16, dtype.Int32: simdSubI32, dtype.Int64: simdSubI64, dtype.Float32: simdSubF32, dtype.Float64: simdSubF64}
 	streamLoops[optable.Sub.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSubU8Stream, dtype.Int8: simdSubI8Stream, dtype.Int16: simdSubI16Stream, dtype.Int32: simdSubI32Stream, dtype.Int64: simdSubI64Stream, dtype.Float32: simdSubF32Stream, dtype.Float64: simdSubF64Stream}
+	if vec.SIMD {
+		pointwiseLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16
+		streamLoops[optable.Sub.Code][dtype.BFloat16] = simdSubBF16Stream
+	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Sub.Code][dtype.Float16] = simdSubF16
+		streamLoops[optable.Sub.Code][dtype.Float16] = simdSubF16Stream
+	}
 	pointwiseLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Bool: loopMulB[bool], dtype.Uint8: simdMulU8, dtype.Int8: simdMulI8, dtype.Int16: simdMulI16, dtype.Int32: simdMulI32, dtype.Int64: simdMulI64, dtype.Float32: simdMulF32, dtype.Float64: simdMulF64}
 	streamLoops[optable.Mul.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMulU8Stream, dtype.Int8: simdMulI8Stream, dtype.Int16: simdMulI16Stream, dtype.Int32: simdMulI32Stream, dtype.Int64: simdMulI64Stream, dtype.Float32: simdMulF32Stream, dtype.Float64: simdMulF64Stream}
+	if vec.SIMD {
+		pointwiseLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16
+		streamLoops[optable.Mul.Code][dtype.BFloat16] = simdMulBF16Stream
+	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Mul.Code][dtype.Float16] = simdMulF16
+		streamLoops[optable.Mul.Code][dtype.Float16] = simdMulF16Stream
+	}
 	pointwiseLoops[optable.DivTrunc.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivTruncI[uint8], dtype.Int8: loopDivTruncI[int8], dtype.Int16: loopDivTruncI[int16], dtype.Int32: loopDivTruncI[int32], dtype.Int64: loopDivTruncI[int64], dtype.Float32: loopDivTruncF[float32], dtype.Float64: loopDivTruncF[float64]}
 	pointwiseLoops[optable.DivFloor.Code] = [dtype.Count]loopFn{dtype.Uint8: loopDivFloorU[uint8], dtype.Int8: loopDivFloorS[int8], dtype.Int16: loopDivFloorS[int16], dtype.Int32: loopDivFloorS[int32], dtype.Int64: loopDivFloorS[int64], dtype.Float32: loopDivFloorF[float32], dtype.Float64: loopDivFloorF[float64]}
 	pointwiseLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32, dtype.Float64: simdDivF64}
 	streamLoops[optable.Div.Code] = [dtype.Count]loopFn{dtype.Float32: simdDivF32Stream, dtype.Float64: simdDivF64Stream}
+	if vec.SIMD {
+		pointwiseLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16
+		streamLoops[optable.Div.Code][dtype.BFloat16] = simdDivBF16Stream
+	}
+	if vec.SIMDF16 {
+		pointwiseLoops[optable.Div.Code][dtype.Float16] = simdDivF16
+		streamLoops[optable.Div.Code][dtype.Float16] = simdDivF16Stream
+	}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
 	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}
@@ -6435,8 +6678,8 @@ func init() {
 	streamLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMinU8Stream, dtype.Int8: simdClampMinI8Stream, dtype.Int16: simdClampMinI16Stream, dtype.Int32: simdClampMinI32Stream, dtype.Int64: simdClampMinI64Stream, dtype.Float32: simdClampMinF32Stream, dtype.Float64: simdClampMinF64Stream}
 	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}
 	streamLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMaxU8Stream, dtype.Int8: simdClampMaxI8Stream, dtype.Int16: simdClampMaxI16Stream, dtype.Int32: simdClampMaxI32Stream, dtype.Int64: simdClampMaxI64Stream, dtype.Float32: simdClampMaxF32Stream, dtype.Float64: simdClampMaxF64Stream}
-	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: loopWhereA[uint8], dtype.Int8: loopWhereA[int8], dtype.Int16: loopWhereA[int16], dtype.Int32: loopWhereA[int32], dtype.Int64: loopWhereA[int64], dtype.Float32: loopWhereA[float32], dtype.Float64: loopWhereA[float64]}
-	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: loopClampN[uint8], dtype.Int8: loopClampN[int8], dtype.Int16: loopClampN[int16], dtype.Int32: loopClampN[int32], dtype.Int64: loopClampN[int64], dtype.Float32: loopClampN[float32], dtype.Float64: loopClampN[float64]}
+	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: simdWhereU8, dtype.Int8: simdWhereI8, dtype.Int16: simdWhereI16, dtype.Int32: simdWhereI32, dtype.Int64: simdWhereI64, dtype.Float32: simdWhereF32, dtype.Float64: simdWhereF64}
+	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampU8, dtype.Int8: simdClampI8, dtype.Int16: simdClampI16, dtype.Int32: simdClampI32, dtype.Int64: simdClampI64, dtype.Float32: simdClampF32, dtype.Float64: simdClampF64}
 	pointwiseLoops[optable.Addcmul.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAddcmulI[uint8], dtype.Int8: loopAddcmulI[int8], dtype.Int16: loopAddcmulI[int16], dtype.Int32: loopAddcmulI[int32], dtype.Int64: loopAddcmulI[int64], dtype.Float32: loopAddcmulF[float32], dtype.Float64: loopAddcmulF[float64]}
 	pointwiseLoops[optable.Addcdiv.Code] = [dtype.Count]loopFn{dtype.Float32: loopAddcdivF[float32], dtype.Float64: loopAddcdivF[float64]}
 	pointwiseLoops[optable.Lerp.Code] = [dtype.Count]loopFn{dtype.Float32: loopLerpF[float32], dtype.Float64: loopLerpF[float64]}

@@ -32,7 +32,7 @@ func simdTypes(op *optable.Op) []dtype.DType {
 	if op.SIMD.Arith != "" {
 		s |= optable.Of(dtype.Float32, dtype.Float64)
 	}
-	if op.SIMD.Unary != "" || op.SIMD.Binary != "" {
+	if op.SIMD.Unary != "" || op.SIMD.Binary != "" || op.SIMD.Ternary != "" {
 		if op.SIMD.Types == 0 {
 			s |= optable.Of(dtype.Float32)
 		}
@@ -53,6 +53,90 @@ func streamTypes(op *optable.Op) []dtype.DType {
 	return r
 }
 
+// halfDTypes are the storage dtypes the table may name in SIMD.Half, with
+// the suffix of vec's kernels and the condition under which they run in
+// assembly (their twins are slower than the buffered float32 loop: Note
+// [Storage-dtype loops] in backend/cpu).
+var halfDTypes = []struct {
+	d            dtype.DType
+	sfx, enabled string
+}{
+	{dtype.BFloat16, "BF16", "vec.SIMD"},
+	{dtype.Float16, "F16", "vec.SIMDF16"},
+}
+
+// halfFamily returns the stem of vec's kernels of op for storage dtypes.
+func halfFamily(op *optable.Op) string {
+	if op.SIMD.Binary != "" {
+		return op.SIMD.Binary
+	}
+	return strings.ToUpper(op.SIMD.Arith[:1]) + op.SIMD.Arith[1:]
+}
+
+// entry returns the loop the dispatch table holds for op and loop dtype
+// d: the SIMD wrapper, the generated loop, or "" if none.
+func entry(op *optable.Op, d dtype.DType) string {
+	for _, sd := range simdTypes(op) {
+		if sd == d {
+			return simdName(op, d)
+		}
+	}
+	if l, ok := loopFor(op, d); ok {
+		return fmt.Sprintf("%s[%s]", loopName(op, l), goType(d))
+	}
+	return ""
+}
+
+// emitHalf writes the loops of op for the storage dtypes SIMD.Half names:
+// vec's kernels on the 16-bit elements where the layout allows (and the
+// float32 loop's UnitIf holds), else the float32 loop between buffered
+// casts, viaFloat32 (Note [Storage-dtype loops] in backend/cpu).
+func emitHalf(w *bytes.Buffer, op *optable.Op) {
+	for _, h := range halfDTypes {
+		if !op.SIMD.Half.Has(h.d) {
+			continue
+		}
+		if op.Kind != optable.Pointwise || op.Arity != 2 || op.OutBool {
+			panic(fmt.Sprintf("%s: SIMD.Half needs a binary op", op.Name))
+		}
+		l, ok := loopFor(op, dtype.Float32)
+		if !ok {
+			panic(fmt.Sprintf("%s: SIMD.Half without a float32 loop", op.Name))
+		}
+		for _, st := range []bool{false, true} {
+			if st && !op.SIMD.Stream.Has(h.d) {
+				continue
+			}
+			f, name, sfx := halfFamily(op), "simd"+op.Go+h.sfx, h.sfx
+			what := "loop"
+			if st {
+				name, sfx, what = name+"Stream", sfx+"Stream", "streaming loop"
+			}
+			printf(w, "// %s is %s's %s for %s operands.\n", name, op.Name, what, h.d)
+			printf(w, "func %s(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {\n", name)
+			call := fmt.Sprintf("binaryLayout(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", f, sfx, f, sfx, f, sfx)
+			if l.UnitIf != "" {
+				call = fmt.Sprintf("(%s) && %s", l.UnitIf, call)
+			}
+			printf(w, "if !(%s) {\nviaFloat32(%s, %s, %d, p, s, n, args)\n}\n}\n\n", call, dtypeName(h.d), entry(op, dtype.Float32), op.Arity+1)
+		}
+	}
+}
+
+// emitHalfInit writes the table entries of op's storage-dtype loops.
+func emitHalfInit(w *bytes.Buffer, op *optable.Op) {
+	for _, h := range halfDTypes {
+		if !op.SIMD.Half.Has(h.d) {
+			continue
+		}
+		printf(w, "if %s {\npointwiseLoops[optable.%s.Code][%s] = simd%s%s\n", h.enabled, op.Go, dtypeName(h.d), op.Go, h.sfx)
+		if op.SIMD.Stream.Has(h.d) {
+			printf(w, "streamLoops[optable.%s.Code][%s] = simd%s%sStream\n", op.Go, dtypeName(h.d), op.Go, h.sfx)
+		}
+		w.WriteString("}\n")
+	}
+}
+
 func cpuPointwise() []byte {
 	var w bytes.Buffer
 	w.WriteString(header("cpu"))
@@ -67,19 +151,14 @@ func cpuPointwise() []byte {
 			emitLoop(&w, op, l, loopName(op, l))
 		}
 		emitSIMD(&w, op)
+		emitHalf(&w, op)
 	}
-	w.WriteString("// init fills the dispatch tables of Pointwise by op code and loop dtype:\n// the generated loops, the SIMD kernels where the table names them, and\n// their streaming twins (Note [Streaming stores]).\nfunc init() {\n")
+	w.WriteString("// init fills the dispatch tables of Pointwise by op code and loop dtype:\n// the generated loops, the SIMD kernels where the table names them,\n// their streaming twins (Note [Streaming stores]) and the loops of\n// storage dtypes (Note [Storage-dtype loops]).\nfunc init() {\n")
 	for _, op := range pw {
 		printf(&w, "pointwiseLoops[optable.%s.Code] = [dtype.Count]loopFn{", op.Go)
-		simd := map[dtype.DType]bool{}
-		for _, d := range simdTypes(op) {
-			simd[d] = true
-		}
 		for _, d := range loopTypes {
-			if simd[d] {
-				printf(&w, "%s: %s, ", dtypeName(d), simdName(op, d))
-			} else if l, ok := loopFor(op, d); ok {
-				printf(&w, "%s: %s[%s], ", dtypeName(d), loopName(op, l), goType(d))
+			if e := entry(op, d); e != "" {
+				printf(&w, "%s: %s, ", dtypeName(d), e)
 			}
 		}
 		w.WriteString("}\n")
@@ -90,6 +169,7 @@ func cpuPointwise() []byte {
 			}
 			w.WriteString("}\n")
 		}
+		emitHalfInit(&w, op)
 	}
 	w.WriteString("}\n")
 	return w.Bytes()
@@ -134,6 +214,12 @@ func emitSIMD(w *bytes.Buffer, op *optable.Op) {
 					prim += "Stream"
 				}
 				call = fmt.Sprintf("unaryVec(%s, p, s, n)", prim)
+			case op.SIMD.Ternary != "":
+				if st {
+					panic(fmt.Sprintf("%s: no streaming ternary kernels", op.Name))
+				}
+				t := op.SIMD.Ternary
+				call = fmt.Sprintf("ternaryLayout(vec.%s%s, vec.%sVS%s, vec.%sSV%s, vec.%sSS%s, p, s, n)", t, sfx, t, sfx, t, sfx, t, sfx)
 			default:
 				b, ss := op.SIMD.Binary, sfx
 				if st {

@@ -3714,6 +3714,26 @@ func AddBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// AddBF16Stream is [AddBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddBF16's.
+func AddBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddBF16(dst, a, b)
+		return
+	}
+	AddBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		addBF16StreamAVX512(dst, a, b)
+	} else {
+		addBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
 func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3728,6 +3748,25 @@ func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// AddScalarBF16Stream is [AddScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarBF16's.
+func AddScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarBF16(dst, a, s)
+		return
+	}
+	AddScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		addScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		addScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Add).
 func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
@@ -3739,6 +3778,25 @@ func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
 		scalarAddBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Add)
+	}
+}
+
+// ScalarAddBF16Stream is [ScalarAddBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddBF16's.
+func ScalarAddBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarAddBF16(dst, a, s)
+		return
+	}
+	ScalarAddBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarAddBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarAddBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -3757,6 +3815,26 @@ func SubBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// SubBF16Stream is [SubBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubBF16's.
+func SubBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubBF16(dst, a, b)
+		return
+	}
+	SubBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		subBF16StreamAVX512(dst, a, b)
+	} else {
+		subBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Sub).
 func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3771,6 +3849,25 @@ func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// SubScalarBF16Stream is [SubScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarBF16's.
+func SubScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarBF16(dst, a, s)
+		return
+	}
+	SubScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		subScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		subScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
 func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
@@ -3782,6 +3879,25 @@ func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
 		scalarSubBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Sub)
+	}
+}
+
+// ScalarSubBF16Stream is [ScalarSubBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubBF16's.
+func ScalarSubBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubBF16(dst, a, s)
+		return
+	}
+	ScalarSubBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarSubBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarSubBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -3800,6 +3916,26 @@ func MulBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// MulBF16Stream is [MulBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulBF16's.
+func MulBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulBF16(dst, a, b)
+		return
+	}
+	MulBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		mulBF16StreamAVX512(dst, a, b)
+	} else {
+		mulBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
 func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3814,6 +3950,25 @@ func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// MulScalarBF16Stream is [MulScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarBF16's.
+func MulScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarBF16(dst, a, s)
+		return
+	}
+	MulScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		mulScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		mulScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Mul).
 func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
@@ -3825,6 +3980,25 @@ func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
 		scalarMulBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Mul)
+	}
+}
+
+// ScalarMulBF16Stream is [ScalarMulBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulBF16's.
+func ScalarMulBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarMulBF16(dst, a, s)
+		return
+	}
+	ScalarMulBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarMulBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarMulBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -3843,6 +4017,26 @@ func DivBF16(dst []uint16, a []uint16, b []uint16) {
 	}
 }
 
+// DivBF16Stream is [DivBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivBF16's.
+func DivBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		DivBF16(dst, a, b)
+		return
+	}
+	DivBF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if useAVX512 {
+		divBF16StreamAVX512(dst, a, b)
+	} else {
+		divBF16StreamAVX2(dst, a, b)
+	}
+}
+
 // DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Div).
 func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
@@ -3857,6 +4051,25 @@ func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
+// DivScalarBF16Stream is [DivScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivScalarBF16's.
+func DivScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		DivScalarBF16(dst, a, s)
+		return
+	}
+	DivScalarBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		divScalarBF16StreamAVX512(dst, a, s)
+	} else {
+		divScalarBF16StreamAVX2(dst, a, s)
+	}
+}
+
 // ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
 func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
@@ -3868,6 +4081,25 @@ func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
 		scalarDivBF16AVX2(dst, a, s)
 	default:
 		scalarBinaryGo(dst, a, s, bf16Div)
+	}
+}
+
+// ScalarDivBF16Stream is [ScalarDivBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarDivBF16's.
+func ScalarDivBF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarDivBF16(dst, a, s)
+		return
+	}
+	ScalarDivBF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if useAVX512 {
+		scalarDivBF16StreamAVX512(dst, a, s)
+	} else {
+		scalarDivBF16StreamAVX2(dst, a, s)
 	}
 }
 
@@ -5339,6 +5571,458 @@ func GeScalarU8(dst []bool, a []uint8, s uint8) {
 // Its exact loop is scalarBinaryGo(dst, a, s, elGe[uint8]).
 func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 	LeScalarU8(dst, a, s)
+}
+
+// AddF16 sets dst[i] = a[i] + b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Add).
+func AddF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		addF16AVX512(dst, a, b)
+	case useF16C:
+		addF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, f16Add)
+	}
+}
+
+// AddF16Stream is [AddF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddF16's.
+func AddF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddF16(dst, a, b)
+		return
+	}
+	AddF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if !useAVX512 && !useF16C {
+		AddF16(dst, a, b)
+		return
+	}
+	if useAVX512 {
+		addF16StreamAVX512(dst, a, b)
+	} else {
+		addF16StreamAVX2(dst, a, b)
+	}
+}
+
+// AddScalarF16 sets dst[i] = a[i] + s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Add).
+func AddScalarF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		addScalarF16AVX512(dst, a, s)
+	case useF16C:
+		addScalarF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, f16Add)
+	}
+}
+
+// AddScalarF16Stream is [AddScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarF16's.
+func AddScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		AddScalarF16(dst, a, s)
+		return
+	}
+	AddScalarF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		AddScalarF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		addScalarF16StreamAVX512(dst, a, s)
+	} else {
+		addScalarF16StreamAVX2(dst, a, s)
+	}
+}
+
+// ScalarAddF16 sets dst[i] = s + a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Add).
+func ScalarAddF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarAddF16AVX512(dst, a, s)
+	case useF16C:
+		scalarAddF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, f16Add)
+	}
+}
+
+// ScalarAddF16Stream is [ScalarAddF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddF16's.
+func ScalarAddF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarAddF16(dst, a, s)
+		return
+	}
+	ScalarAddF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		ScalarAddF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		scalarAddF16StreamAVX512(dst, a, s)
+	} else {
+		scalarAddF16StreamAVX2(dst, a, s)
+	}
+}
+
+// SubF16 sets dst[i] = a[i] - b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Sub).
+func SubF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		subF16AVX512(dst, a, b)
+	case useF16C:
+		subF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, f16Sub)
+	}
+}
+
+// SubF16Stream is [SubF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubF16's.
+func SubF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubF16(dst, a, b)
+		return
+	}
+	SubF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if !useAVX512 && !useF16C {
+		SubF16(dst, a, b)
+		return
+	}
+	if useAVX512 {
+		subF16StreamAVX512(dst, a, b)
+	} else {
+		subF16StreamAVX2(dst, a, b)
+	}
+}
+
+// SubScalarF16 sets dst[i] = a[i] - s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Sub).
+func SubScalarF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		subScalarF16AVX512(dst, a, s)
+	case useF16C:
+		subScalarF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, f16Sub)
+	}
+}
+
+// SubScalarF16Stream is [SubScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarF16's.
+func SubScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SubScalarF16(dst, a, s)
+		return
+	}
+	SubScalarF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		SubScalarF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		subScalarF16StreamAVX512(dst, a, s)
+	} else {
+		subScalarF16StreamAVX2(dst, a, s)
+	}
+}
+
+// ScalarSubF16 sets dst[i] = s - a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Sub).
+func ScalarSubF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarSubF16AVX512(dst, a, s)
+	case useF16C:
+		scalarSubF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, f16Sub)
+	}
+}
+
+// ScalarSubF16Stream is [ScalarSubF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubF16's.
+func ScalarSubF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarSubF16(dst, a, s)
+		return
+	}
+	ScalarSubF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		ScalarSubF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		scalarSubF16StreamAVX512(dst, a, s)
+	} else {
+		scalarSubF16StreamAVX2(dst, a, s)
+	}
+}
+
+// MulF16 sets dst[i] = a[i] * b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Mul).
+func MulF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		mulF16AVX512(dst, a, b)
+	case useF16C:
+		mulF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, f16Mul)
+	}
+}
+
+// MulF16Stream is [MulF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulF16's.
+func MulF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulF16(dst, a, b)
+		return
+	}
+	MulF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if !useAVX512 && !useF16C {
+		MulF16(dst, a, b)
+		return
+	}
+	if useAVX512 {
+		mulF16StreamAVX512(dst, a, b)
+	} else {
+		mulF16StreamAVX2(dst, a, b)
+	}
+}
+
+// MulScalarF16 sets dst[i] = a[i] * s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Mul).
+func MulScalarF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		mulScalarF16AVX512(dst, a, s)
+	case useF16C:
+		mulScalarF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, f16Mul)
+	}
+}
+
+// MulScalarF16Stream is [MulScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarF16's.
+func MulScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		MulScalarF16(dst, a, s)
+		return
+	}
+	MulScalarF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		MulScalarF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		mulScalarF16StreamAVX512(dst, a, s)
+	} else {
+		mulScalarF16StreamAVX2(dst, a, s)
+	}
+}
+
+// ScalarMulF16 sets dst[i] = s * a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Mul).
+func ScalarMulF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarMulF16AVX512(dst, a, s)
+	case useF16C:
+		scalarMulF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, f16Mul)
+	}
+}
+
+// ScalarMulF16Stream is [ScalarMulF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulF16's.
+func ScalarMulF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarMulF16(dst, a, s)
+		return
+	}
+	ScalarMulF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		ScalarMulF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		scalarMulF16StreamAVX512(dst, a, s)
+	} else {
+		scalarMulF16StreamAVX2(dst, a, s)
+	}
+}
+
+// DivF16 sets dst[i] = a[i] / b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Div).
+func DivF16(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		divF16AVX512(dst, a, b)
+	case useF16C:
+		divF16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, f16Div)
+	}
+}
+
+// DivF16Stream is [DivF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivF16's.
+func DivF16Stream(dst []uint16, a []uint16, b []uint16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		DivF16(dst, a, b)
+		return
+	}
+	DivF16(dst[:h], a[:h], b[:h])
+	dst, a, b = dst[h:], a[h:], b[h:]
+	if !useAVX512 && !useF16C {
+		DivF16(dst, a, b)
+		return
+	}
+	if useAVX512 {
+		divF16StreamAVX512(dst, a, b)
+	} else {
+		divF16StreamAVX2(dst, a, b)
+	}
+}
+
+// DivScalarF16 sets dst[i] = a[i] / s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Div).
+func DivScalarF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		divScalarF16AVX512(dst, a, s)
+	case useF16C:
+		divScalarF16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, f16Div)
+	}
+}
+
+// DivScalarF16Stream is [DivScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivScalarF16's.
+func DivScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		DivScalarF16(dst, a, s)
+		return
+	}
+	DivScalarF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		DivScalarF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		divScalarF16StreamAVX512(dst, a, s)
+	} else {
+		divScalarF16StreamAVX2(dst, a, s)
+	}
+}
+
+// ScalarDivF16 sets dst[i] = s / a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Div).
+func ScalarDivF16(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarDivF16AVX512(dst, a, s)
+	case useF16C:
+		scalarDivF16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, f16Div)
+	}
+}
+
+// ScalarDivF16Stream is [ScalarDivF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarDivF16's.
+func ScalarDivF16Stream(dst []uint16, a []uint16, s uint16) {
+	a = a[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ScalarDivF16(dst, a, s)
+		return
+	}
+	ScalarDivF16(dst[:h], a[:h], s)
+	dst, a = dst[h:], a[h:]
+	if !useAVX512 && !useF16C {
+		ScalarDivF16(dst, a, s)
+		return
+	}
+	if useAVX512 {
+		scalarDivF16StreamAVX512(dst, a, s)
+	} else {
+		scalarDivF16StreamAVX2(dst, a, s)
+	}
 }
 
 // ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.

@@ -21808,6 +21808,193 @@ DATA elc32_4_40<>+24(SB)/4, $0x00000040
 DATA elc32_4_40<>+28(SB)/4, $0x00000040
 GLOBL elc32_4_40<>(SB), RODATA|NOPTR, $32
 
+// func addBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16StreamAVX2_check_unrolled
+
+addBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+addBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addBF16StreamAVX2_check_vector
+
+addBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+addBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addBF16StreamAVX2_copy1
+
+addBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addBF16StreamAVX2_copy3
+
+addBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addBF16StreamAVX2_copy5
+
+addBF16StreamAVX2_copied6:
+addBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·addScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -21969,6 +22156,168 @@ addScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·addScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16StreamAVX2_check_unrolled
+
+addScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+addScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarBF16StreamAVX2_check_vector
+
+addScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+addScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarBF16StreamAVX2_copy1
+
+addScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+addScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarBF16StreamAVX2_copy3
+
+addScalarBF16StreamAVX2_copied4:
+addScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarAddBF16AVX2(SB), NOSPLIT, $64-50
@@ -22127,6 +22476,168 @@ scalarAddBF16AVX2_copy3:
 
 scalarAddBF16AVX2_copied4:
 scalarAddBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarAddBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16StreamAVX2_check_unrolled
+
+scalarAddBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarAddBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarAddBF16StreamAVX2_check_vector
+
+scalarAddBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarAddBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarAddBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarAddBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarAddBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAddBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAddBF16StreamAVX2_copy1
+
+scalarAddBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarAddBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAddBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAddBF16StreamAVX2_copy3
+
+scalarAddBF16StreamAVX2_copied4:
+scalarAddBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22316,6 +22827,193 @@ subBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16StreamAVX2_check_unrolled
+
+subBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+subBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subBF16StreamAVX2_check_vector
+
+subBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+subBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subBF16StreamAVX2_copy1
+
+subBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subBF16StreamAVX2_copy3
+
+subBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subBF16StreamAVX2_copy5
+
+subBF16StreamAVX2_copied6:
+subBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·subScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -22477,6 +23175,168 @@ subScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func subScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·subScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16StreamAVX2_check_unrolled
+
+subScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+subScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarBF16StreamAVX2_check_vector
+
+subScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+subScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarBF16StreamAVX2_copy1
+
+subScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+subScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarBF16StreamAVX2_copy3
+
+subScalarBF16StreamAVX2_copied4:
+subScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarSubBF16AVX2(SB), NOSPLIT, $64-50
@@ -22635,6 +23495,168 @@ scalarSubBF16AVX2_copy3:
 
 scalarSubBF16AVX2_copied4:
 scalarSubBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarSubBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16StreamAVX2_check_unrolled
+
+scalarSubBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarSubBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubBF16StreamAVX2_check_vector
+
+scalarSubBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarSubBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubBF16StreamAVX2_copy1
+
+scalarSubBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VSUBPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarSubBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubBF16StreamAVX2_copy3
+
+scalarSubBF16StreamAVX2_copied4:
+scalarSubBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -22824,6 +23846,193 @@ mulBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16StreamAVX2_check_unrolled
+
+mulBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+mulBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulBF16StreamAVX2_check_vector
+
+mulBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+mulBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulBF16StreamAVX2_copy1
+
+mulBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulBF16StreamAVX2_copy3
+
+mulBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulBF16StreamAVX2_copy5
+
+mulBF16StreamAVX2_copied6:
+mulBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·mulScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -22985,6 +24194,168 @@ mulScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·mulScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16StreamAVX2_check_unrolled
+
+mulScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+mulScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarBF16StreamAVX2_check_vector
+
+mulScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+mulScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarBF16StreamAVX2_copy1
+
+mulScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+mulScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarBF16StreamAVX2_copy3
+
+mulScalarBF16StreamAVX2_copied4:
+mulScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarMulBF16AVX2(SB), NOSPLIT, $64-50
@@ -23143,6 +24514,168 @@ scalarMulBF16AVX2_copy3:
 
 scalarMulBF16AVX2_copied4:
 scalarMulBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarMulBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16StreamAVX2_check_unrolled
+
+scalarMulBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarMulBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarMulBF16StreamAVX2_check_vector
+
+scalarMulBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarMulBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarMulBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarMulBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarMulBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarMulBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarMulBF16StreamAVX2_copy1
+
+scalarMulBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarMulBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarMulBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarMulBF16StreamAVX2_copy3
+
+scalarMulBF16StreamAVX2_copied4:
+scalarMulBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -23332,6 +24865,193 @@ divBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func divBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·divBF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16StreamAVX2_check_unrolled
+
+divBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	VPMOVZXWD    16(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    16(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 16(CX)(SI*2)
+	VPMOVZXWD    32(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    32(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 32(CX)(SI*2)
+	VPMOVZXWD    48(DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    48(BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, 48(CX)(SI*2)
+	ADDQ         $0x00000020, SI
+
+divBF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  divBF16StreamAVX2_check_vector
+
+divBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (BX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVNTPS     X0, (CX)(SI*2)
+	ADDQ         $0x00000008, SI
+
+divBF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      divBF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     divBF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+divBF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  divBF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  divBF16StreamAVX2_copy1
+
+divBF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+divBF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  divBF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  divBF16StreamAVX2_copy3
+
+divBF16StreamAVX2_copied4:
+	XORQ         SI, SI
+	VPMOVZXWD    (R8)(SI*2), Y0
+	VPSLLD       $0x10, Y0, Y0
+	VPMOVZXWD    (DX)(SI*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (DI)(SI*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divBF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  divBF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divBF16StreamAVX2_copy5
+
+divBF16StreamAVX2_copied6:
+divBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·divScalarBF16AVX2(SB), NOSPLIT, $64-50
@@ -23493,6 +25213,168 @@ divScalarBF16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func divScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·divScalarBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16StreamAVX2_check_unrolled
+
+divScalarBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+divScalarBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  divScalarBF16StreamAVX2_check_vector
+
+divScalarBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+divScalarBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      divScalarBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     divScalarBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+divScalarBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  divScalarBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  divScalarBF16StreamAVX2_copy1
+
+divScalarBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y0, Y1, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+divScalarBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  divScalarBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divScalarBF16StreamAVX2_copy3
+
+divScalarBF16StreamAVX2_copied4:
+divScalarBF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX2
 TEXT ·scalarDivBF16AVX2(SB), NOSPLIT, $64-50
@@ -23651,6 +25533,168 @@ scalarDivBF16AVX2_copy3:
 
 scalarDivBF16AVX2_copied4:
 scalarDivBF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·scalarDivBF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16StreamAVX2_check_unrolled
+
+scalarDivBF16StreamAVX2_unrolled:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	VPMOVZXWD    16(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 16(CX)(BX*2)
+	VPMOVZXWD    32(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 32(CX)(BX*2)
+	VPMOVZXWD    48(DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, 48(CX)(BX*2)
+	ADDQ         $0x00000020, BX
+
+scalarDivBF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarDivBF16StreamAVX2_check_vector
+
+scalarDivBF16StreamAVX2_vector:
+	VPMOVZXWD    (DX)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y1
+	VPSRLD       $0x10, Y1, Y2
+	VANDPS       elc32_4_1<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7fff<>+0(SB), Y1, Y3
+	VPADDD       Y2, Y3, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VPSRLD       $0x10, Y1, Y3
+	VORPS        elc32_4_40<>+0(SB), Y3, Y3
+	VCMPPS       $0x03, Y1, Y1, Y1
+	VBLENDVPS    Y1, Y3, Y2, Y1
+	VEXTRACTI128 $0x01, Y1, X2
+	VPACKUSDW    X2, X1, X1
+	VMOVNTPS     X1, (CX)(BX*2)
+	ADDQ         $0x00000008, BX
+
+scalarDivBF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarDivBF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarDivBF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarDivBF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarDivBF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarDivBF16StreamAVX2_copy1
+
+scalarDivBF16StreamAVX2_copied2:
+	XORQ         BX, BX
+	VPMOVZXWD    (DI)(BX*2), Y1
+	VPSLLD       $0x10, Y1, Y1
+	VDIVPS       Y1, Y0, Y0
+	VPSRLD       $0x10, Y0, Y1
+	VANDPS       elc32_4_1<>+0(SB), Y1, Y1
+	VPADDD       elc32_4_7fff<>+0(SB), Y0, Y2
+	VPADDD       Y1, Y2, Y1
+	VPSRLD       $0x10, Y1, Y1
+	VPSRLD       $0x10, Y0, Y2
+	VORPS        elc32_4_40<>+0(SB), Y2, Y2
+	VCMPPS       $0x03, Y0, Y0, Y0
+	VBLENDVPS    Y0, Y2, Y1, Y0
+	VEXTRACTI128 $0x01, Y0, X1
+	VPACKUSDW    X1, X0, X0
+	VMOVDQU      X0, (SI)(BX*2)
+	SHLQ         $0x01, AX
+	XORQ         DX, DX
+
+scalarDivBF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarDivBF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarDivBF16StreamAVX2_copy3
+
+scalarDivBF16StreamAVX2_copied4:
+scalarDivBF16StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -33814,6 +35858,3046 @@ geScalarU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func addF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·addF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addF16AVX2_check_unrolled
+
+addF16AVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addF16AVX2_check_vector
+
+addF16AVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+addF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     addF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  addF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addF16AVX2_copy1
+
+addF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  addF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addF16AVX2_copy3
+
+addF16AVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+addF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  addF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addF16AVX2_copy5
+
+addF16AVX2_copied6:
+addF16AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_ff800000<>+0(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+4(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+8(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+12(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+16(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+20(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+24(SB)/4, $0xff800000
+DATA elc32_4_ff800000<>+28(SB)/4, $0xff800000
+GLOBL elc32_4_ff800000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_400000<>+0(SB)/4, $0x00400000
+DATA elc32_4_400000<>+4(SB)/4, $0x00400000
+DATA elc32_4_400000<>+8(SB)/4, $0x00400000
+DATA elc32_4_400000<>+12(SB)/4, $0x00400000
+DATA elc32_4_400000<>+16(SB)/4, $0x00400000
+DATA elc32_4_400000<>+20(SB)/4, $0x00400000
+DATA elc32_4_400000<>+24(SB)/4, $0x00400000
+DATA elc32_4_400000<>+28(SB)/4, $0x00400000
+GLOBL elc32_4_400000<>(SB), RODATA|NOPTR, $32
+
+// func addF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·addF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addF16StreamAVX2_check_unrolled
+
+addF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   addF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  addF16StreamAVX2_check_vector
+
+addF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+addF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      addF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     addF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+addF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  addF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  addF16StreamAVX2_copy1
+
+addF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+addF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  addF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  addF16StreamAVX2_copy3
+
+addF16StreamAVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+addF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  addF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addF16StreamAVX2_copy5
+
+addF16StreamAVX2_copied6:
+addF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func addScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·addScalarF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarF16AVX2_check_unrolled
+
+addScalarF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarF16AVX2_check_vector
+
+addScalarF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+addScalarF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarF16AVX2_copy1
+
+addScalarF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VADDPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+addScalarF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarF16AVX2_copy3
+
+addScalarF16AVX2_copied4:
+addScalarF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func addScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·addScalarF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarF16StreamAVX2_check_unrolled
+
+addScalarF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  addScalarF16StreamAVX2_check_vector
+
+addScalarF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+addScalarF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      addScalarF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     addScalarF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+addScalarF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  addScalarF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  addScalarF16StreamAVX2_copy1
+
+addScalarF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VADDPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+addScalarF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  addScalarF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  addScalarF16StreamAVX2_copy3
+
+addScalarF16StreamAVX2_copied4:
+addScalarF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarAddF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·scalarAddF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddF16AVX2_check_unrolled
+
+scalarAddF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarAddF16AVX2_check_vector
+
+scalarAddF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarAddF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarAddF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarAddF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarAddF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAddF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAddF16AVX2_copy1
+
+scalarAddF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarAddF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAddF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAddF16AVX2_copy3
+
+scalarAddF16AVX2_copied4:
+scalarAddF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·scalarAddF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddF16StreamAVX2_check_unrolled
+
+scalarAddF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarAddF16StreamAVX2_check_vector
+
+scalarAddF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VADDPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarAddF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarAddF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarAddF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarAddF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAddF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAddF16StreamAVX2_copy1
+
+scalarAddF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VADDPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarAddF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAddF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAddF16StreamAVX2_copy3
+
+scalarAddF16StreamAVX2_copied4:
+scalarAddF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·subF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subF16AVX2_check_unrolled
+
+subF16AVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subF16AVX2_check_vector
+
+subF16AVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+subF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     subF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  subF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subF16AVX2_copy1
+
+subF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  subF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subF16AVX2_copy3
+
+subF16AVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+subF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  subF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subF16AVX2_copy5
+
+subF16AVX2_copied6:
+subF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func subF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·subF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subF16StreamAVX2_check_unrolled
+
+subF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   subF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  subF16StreamAVX2_check_vector
+
+subF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+subF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      subF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     subF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+subF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  subF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  subF16StreamAVX2_copy1
+
+subF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+subF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  subF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  subF16StreamAVX2_copy3
+
+subF16StreamAVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+subF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  subF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subF16StreamAVX2_copy5
+
+subF16StreamAVX2_copied6:
+subF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·subScalarF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarF16AVX2_check_unrolled
+
+subScalarF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarF16AVX2_check_vector
+
+subScalarF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+subScalarF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarF16AVX2_copy1
+
+subScalarF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+subScalarF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarF16AVX2_copy3
+
+subScalarF16AVX2_copied4:
+subScalarF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func subScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·subScalarF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarF16StreamAVX2_check_unrolled
+
+subScalarF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  subScalarF16StreamAVX2_check_vector
+
+subScalarF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+subScalarF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      subScalarF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     subScalarF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+subScalarF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  subScalarF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  subScalarF16StreamAVX2_copy1
+
+subScalarF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VSUBPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+subScalarF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  subScalarF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  subScalarF16StreamAVX2_copy3
+
+subScalarF16StreamAVX2_copied4:
+subScalarF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarSubF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·scalarSubF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubF16AVX2_check_unrolled
+
+scalarSubF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubF16AVX2_check_vector
+
+scalarSubF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarSubF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubF16AVX2_copy1
+
+scalarSubF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarSubF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubF16AVX2_copy3
+
+scalarSubF16AVX2_copied4:
+scalarSubF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·scalarSubF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubF16StreamAVX2_check_unrolled
+
+scalarSubF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarSubF16StreamAVX2_check_vector
+
+scalarSubF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarSubF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarSubF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarSubF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarSubF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarSubF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarSubF16StreamAVX2_copy1
+
+scalarSubF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VSUBPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarSubF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarSubF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarSubF16StreamAVX2_copy3
+
+scalarSubF16StreamAVX2_copied4:
+scalarSubF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·mulF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulF16AVX2_check_unrolled
+
+mulF16AVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulF16AVX2_check_vector
+
+mulF16AVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+mulF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     mulF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulF16AVX2_copy1
+
+mulF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulF16AVX2_copy3
+
+mulF16AVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+mulF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulF16AVX2_copy5
+
+mulF16AVX2_copied6:
+mulF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·mulF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulF16StreamAVX2_check_unrolled
+
+mulF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   mulF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  mulF16StreamAVX2_check_vector
+
+mulF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+mulF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      mulF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     mulF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+mulF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  mulF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  mulF16StreamAVX2_copy1
+
+mulF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+mulF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  mulF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  mulF16StreamAVX2_copy3
+
+mulF16StreamAVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+mulF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  mulF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulF16StreamAVX2_copy5
+
+mulF16StreamAVX2_copied6:
+mulF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·mulScalarF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarF16AVX2_check_unrolled
+
+mulScalarF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarF16AVX2_check_vector
+
+mulScalarF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+mulScalarF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarF16AVX2_copy1
+
+mulScalarF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VMULPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+mulScalarF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarF16AVX2_copy3
+
+mulScalarF16AVX2_copied4:
+mulScalarF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·mulScalarF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarF16StreamAVX2_check_unrolled
+
+mulScalarF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  mulScalarF16StreamAVX2_check_vector
+
+mulScalarF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+mulScalarF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      mulScalarF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     mulScalarF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+mulScalarF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  mulScalarF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  mulScalarF16StreamAVX2_copy1
+
+mulScalarF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VMULPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+mulScalarF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  mulScalarF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  mulScalarF16StreamAVX2_copy3
+
+mulScalarF16StreamAVX2_copied4:
+mulScalarF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarMulF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·scalarMulF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulF16AVX2_check_unrolled
+
+scalarMulF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarMulF16AVX2_check_vector
+
+scalarMulF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarMulF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarMulF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarMulF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarMulF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarMulF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarMulF16AVX2_copy1
+
+scalarMulF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarMulF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarMulF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarMulF16AVX2_copy3
+
+scalarMulF16AVX2_copied4:
+scalarMulF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·scalarMulF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulF16StreamAVX2_check_unrolled
+
+scalarMulF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarMulF16StreamAVX2_check_vector
+
+scalarMulF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VMULPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarMulF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarMulF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarMulF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarMulF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarMulF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarMulF16StreamAVX2_copy1
+
+scalarMulF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VMULPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarMulF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarMulF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarMulF16StreamAVX2_copy3
+
+scalarMulF16StreamAVX2_copied4:
+scalarMulF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF16AVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·divF16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divF16AVX2_check_unrolled
+
+divF16AVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divF16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divF16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  divF16AVX2_check_vector
+
+divF16AVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+divF16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      divF16AVX2_vector
+	CMPQ    SI, AX
+	JAE     divF16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+divF16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  divF16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  divF16AVX2_copy1
+
+divF16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+divF16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  divF16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  divF16AVX2_copy3
+
+divF16AVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+divF16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  divF16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divF16AVX2_copy5
+
+divF16AVX2_copied6:
+divF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func divF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·divF16StreamAVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divF16StreamAVX2_check_unrolled
+
+divF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	VCVTPH2PS 16(DX)(SI*2), Y0
+	VCVTPH2PS 16(BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 16(CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Y0
+	VCVTPH2PS 32(BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 32(CX)(SI*2)
+	VCVTPH2PS 48(DX)(SI*2), Y0
+	VCVTPH2PS 48(BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, 48(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divF16StreamAVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   divF16StreamAVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  divF16StreamAVX2_check_vector
+
+divF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(SI*2), Y0
+	VCVTPH2PS (BX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVNTPS  X0, (CX)(SI*2)
+	ADDQ      $0x00000008, SI
+
+divF16StreamAVX2_check_vector:
+	CMPQ    SI, DI
+	JB      divF16StreamAVX2_vector
+	CMPQ    SI, AX
+	JAE     divF16StreamAVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+divF16StreamAVX2_copy1:
+	CMPQ R10, R9
+	JAE  divF16StreamAVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  divF16StreamAVX2_copy1
+
+divF16StreamAVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+divF16StreamAVX2_copy3:
+	CMPQ R9, SI
+	JAE  divF16StreamAVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  divF16StreamAVX2_copy3
+
+divF16StreamAVX2_copied4:
+	XORQ      SI, SI
+	VCVTPH2PS (R8)(SI*2), Y0
+	VCVTPH2PS (DX)(SI*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+divF16StreamAVX2_copy5:
+	CMPQ DX, AX
+	JAE  divF16StreamAVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divF16StreamAVX2_copy5
+
+divF16StreamAVX2_copied6:
+divF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·divScalarF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarF16AVX2_check_unrolled
+
+divScalarF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  divScalarF16AVX2_check_vector
+
+divScalarF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+divScalarF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      divScalarF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     divScalarF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+divScalarF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  divScalarF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  divScalarF16AVX2_copy1
+
+divScalarF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+divScalarF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  divScalarF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divScalarF16AVX2_copy3
+
+divScalarF16AVX2_copied4:
+divScalarF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func divScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·divScalarF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarF16StreamAVX2_check_unrolled
+
+divScalarF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  divScalarF16StreamAVX2_check_vector
+
+divScalarF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+divScalarF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      divScalarF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     divScalarF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+divScalarF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  divScalarF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  divScalarF16StreamAVX2_copy1
+
+divScalarF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VDIVPS    Y0, Y1, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+divScalarF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  divScalarF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  divScalarF16StreamAVX2_copy3
+
+divScalarF16StreamAVX2_copied4:
+divScalarF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarDivF16AVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C
+TEXT ·scalarDivF16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivF16AVX2_check_unrolled
+
+scalarDivF16AVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivF16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivF16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarDivF16AVX2_check_vector
+
+scalarDivF16AVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVDQU   X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarDivF16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarDivF16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarDivF16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarDivF16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarDivF16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarDivF16AVX2_copy1
+
+scalarDivF16AVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarDivF16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarDivF16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarDivF16AVX2_copy3
+
+scalarDivF16AVX2_copied4:
+scalarDivF16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX2, F16C, MMX+
+TEXT ·scalarDivF16StreamAVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivF16StreamAVX2_check_unrolled
+
+scalarDivF16StreamAVX2_unrolled:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	VCVTPH2PS 16(DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 16(CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 32(CX)(BX*2)
+	VCVTPH2PS 48(DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, 48(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivF16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivF16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarDivF16StreamAVX2_check_vector
+
+scalarDivF16StreamAVX2_vector:
+	VCVTPH2PS (DX)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y1
+	VANDPS    elc32_4_ff800000<>+0(SB), Y1, Y2
+	VORPS     elc32_4_400000<>+0(SB), Y2, Y2
+	VCMPPS    $0x03, Y1, Y1, Y3
+	VBLENDVPS Y3, Y2, Y1, Y1
+	VCVTPS2PH $0x00, Y1, X1
+	VMOVNTPS  X1, (CX)(BX*2)
+	ADDQ      $0x00000008, BX
+
+scalarDivF16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarDivF16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarDivF16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarDivF16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarDivF16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarDivF16StreamAVX2_copy1
+
+scalarDivF16StreamAVX2_copied2:
+	XORQ      BX, BX
+	VCVTPH2PS (DI)(BX*2), Y1
+	VDIVPS    Y1, Y0, Y0
+	VANDPS    elc32_4_ff800000<>+0(SB), Y0, Y1
+	VORPS     elc32_4_400000<>+0(SB), Y1, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y1, Y0, Y0
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarDivF16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarDivF16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarDivF16StreamAVX2_copy3
+
+scalarDivF16StreamAVX2_copied4:
+scalarDivF16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func expF64AVX2(dst []float64, x []float64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·expF64AVX2(SB), NOSPLIT, $64-48
@@ -39688,16 +44772,6 @@ DATA elc32_4_3efffffe<>+20(SB)/4, $0x3efffffe
 DATA elc32_4_3efffffe<>+24(SB)/4, $0x3efffffe
 DATA elc32_4_3efffffe<>+28(SB)/4, $0x3efffffe
 GLOBL elc32_4_3efffffe<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_ff800000<>+0(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+4(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+8(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+12(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+16(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+20(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+24(SB)/4, $0xff800000
-DATA elc32_4_ff800000<>+28(SB)/4, $0xff800000
-GLOBL elc32_4_ff800000<>(SB), RODATA|NOPTR, $32
 
 DATA elc32_4_7fc00000<>+0(SB)/4, $0x7fc00000
 DATA elc32_4_7fc00000<>+4(SB)/4, $0x7fc00000
@@ -56837,6 +61911,110 @@ DATA elc64_4_40<>+56(SB)/4, $0x00000040
 DATA elc64_4_40<>+60(SB)/4, $0x00000040
 GLOBL elc64_4_40<>(SB), RODATA|NOPTR, $64
 
+// func addBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·addBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addBF16StreamAVX512_check_unrolled
+
+addBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addBF16StreamAVX512_check_vector
+
+addBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+addBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+addBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·addScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -56935,6 +62113,105 @@ addScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·addScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarBF16StreamAVX512_check_unrolled
+
+addScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarBF16StreamAVX512_check_vector
+
+addScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+addScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+addScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarAddBF16AVX512(SB), NOSPLIT, $0-50
@@ -57030,6 +62307,105 @@ scalarAddBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarAddBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarAddBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddBF16StreamAVX512_check_unrolled
+
+scalarAddBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarAddBF16StreamAVX512_check_vector
+
+scalarAddBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VADDPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarAddBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarAddBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarAddBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VADDPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarAddBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57136,6 +62512,110 @@ subBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·subBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subBF16StreamAVX512_check_unrolled
+
+subBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subBF16StreamAVX512_check_vector
+
+subBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+subBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+subBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·subScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -57234,6 +62714,105 @@ subScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func subScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·subScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarBF16StreamAVX512_check_unrolled
+
+subScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarBF16StreamAVX512_check_vector
+
+subScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+subScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+subScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarSubBF16AVX512(SB), NOSPLIT, $0-50
@@ -57329,6 +62908,105 @@ scalarSubBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarSubBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarSubBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubBF16StreamAVX512_check_unrolled
+
+scalarSubBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubBF16StreamAVX512_check_vector
+
+scalarSubBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VSUBPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarSubBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarSubBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57435,6 +63113,110 @@ mulBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·mulBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulBF16StreamAVX512_check_unrolled
+
+mulBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulBF16StreamAVX512_check_vector
+
+mulBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+mulBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+mulBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·mulScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -57533,6 +63315,105 @@ mulScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func mulScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·mulScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarBF16StreamAVX512_check_unrolled
+
+mulScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarBF16StreamAVX512_check_vector
+
+mulScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+mulScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+mulScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarMulBF16AVX512(SB), NOSPLIT, $0-50
@@ -57628,6 +63509,105 @@ scalarMulBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarMulBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarMulBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulBF16StreamAVX512_check_unrolled
+
+scalarMulBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarMulBF16StreamAVX512_check_vector
+
+scalarMulBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VMULPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarMulBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarMulBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarMulBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VMULPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarMulBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -57734,6 +63714,110 @@ divBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func divBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·divBF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divBF16StreamAVX512_check_unrolled
+
+divBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VPMOVDW   Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VPMOVZXWD 32(DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD 32(BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
+	VPADDD    Z1, Z6, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z6
+	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VPMOVDW   Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divBF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   divBF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  divBF16StreamAVX512_check_vector
+
+divBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(SI*2), Z0
+	VPSLLD    $0x10, Z0, Z0
+	VPMOVZXWD (BX)(SI*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z0
+	VPSRLD    $0x10, Z0, Z1
+	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VPMOVDW   Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+divBF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          divBF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         divBF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(SI*2), K1, Z0
+	VPSLLD      $0x10, Z0, Z0
+	VPMOVZXWD.Z (BX)(SI*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+divBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·divScalarBF16AVX512(SB), NOSPLIT, $0-50
@@ -57832,6 +63916,105 @@ divScalarBF16AVX512_done:
 	VZEROUPPER
 	RET
 
+// func divScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·divScalarBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarBF16StreamAVX512_check_unrolled
+
+divScalarBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  divScalarBF16StreamAVX512_check_vector
+
+divScalarBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+divScalarBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          divScalarBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         divScalarBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z0, Z1, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+divScalarBF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
 TEXT ·scalarDivBF16AVX512(SB), NOSPLIT, $0-50
@@ -57927,6 +64110,105 @@ scalarDivBF16AVX512_check_vector:
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarDivBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·scalarDivBF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	SHLL         $0x10, BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivBF16StreamAVX512_check_unrolled
+
+scalarDivBF16StreamAVX512_unrolled:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z2
+	VPMOVDW   Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VPMOVZXWD 32(DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z6
+	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
+	VPADDD    Z6, Z7, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VPSRLD    $0x10, Z1, Z7
+	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z7, Z6, K1, Z3
+	VPMOVDW   Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivBF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivBF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarDivBF16StreamAVX512_check_vector
+
+scalarDivBF16StreamAVX512_vector:
+	VPMOVZXWD (DX)(BX*2), Z1
+	VPSLLD    $0x10, Z1, Z1
+	VDIVPS    Z1, Z0, Z1
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z3, Z2, K1, Z4
+	VPMOVDW   Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarDivBF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarDivBF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarDivBF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VPMOVZXWD.Z (DX)(BX*2), K1, Z1
+	VPSLLD      $0x10, Z1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VPSRLD      $0x10, Z0, Z1
+	VANDPS      elc64_4_1<>+0(SB), Z1, Z1
+	VPADDD      elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD      Z1, Z2, Z1
+	VPSRLD      $0x10, Z1, Z1
+	VPSRLD      $0x10, Z0, Z2
+	VORPS       elc64_4_40<>+0(SB), Z2, Z2
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z2, Z1, K2, Z5
+	VPMOVDW     Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarDivBF16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -62796,6 +69078,1870 @@ geScalarU8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func addF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·addF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addF16AVX512_check_unrolled
+
+addF16AVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VADDPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VADDPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addF16AVX512_check_vector
+
+addF16AVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VADDPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+addF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         addF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VADDPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+addF16AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_4_ff800000<>+0(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+4(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+8(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+12(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+16(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+20(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+24(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+28(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+32(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+36(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+40(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+44(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+48(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+52(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+56(SB)/4, $0xff800000
+DATA elc64_4_ff800000<>+60(SB)/4, $0xff800000
+GLOBL elc64_4_ff800000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_4_400000<>+0(SB)/4, $0x00400000
+DATA elc64_4_400000<>+4(SB)/4, $0x00400000
+DATA elc64_4_400000<>+8(SB)/4, $0x00400000
+DATA elc64_4_400000<>+12(SB)/4, $0x00400000
+DATA elc64_4_400000<>+16(SB)/4, $0x00400000
+DATA elc64_4_400000<>+20(SB)/4, $0x00400000
+DATA elc64_4_400000<>+24(SB)/4, $0x00400000
+DATA elc64_4_400000<>+28(SB)/4, $0x00400000
+DATA elc64_4_400000<>+32(SB)/4, $0x00400000
+DATA elc64_4_400000<>+36(SB)/4, $0x00400000
+DATA elc64_4_400000<>+40(SB)/4, $0x00400000
+DATA elc64_4_400000<>+44(SB)/4, $0x00400000
+DATA elc64_4_400000<>+48(SB)/4, $0x00400000
+DATA elc64_4_400000<>+52(SB)/4, $0x00400000
+DATA elc64_4_400000<>+56(SB)/4, $0x00400000
+DATA elc64_4_400000<>+60(SB)/4, $0x00400000
+GLOBL elc64_4_400000<>(SB), RODATA|NOPTR, $64
+
+// func addF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·addF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  addF16StreamAVX512_check_unrolled
+
+addF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VADDPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VADDPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+addF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   addF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  addF16StreamAVX512_check_vector
+
+addF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VADDPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+addF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          addF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         addF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VADDPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+addF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func addScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·addScalarF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarF16AVX512_check_unrolled
+
+addScalarF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VADDPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarF16AVX512_check_vector
+
+addScalarF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+addScalarF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VADDPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+addScalarF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func addScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·addScalarF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          addScalarF16StreamAVX512_check_unrolled
+
+addScalarF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VADDPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+addScalarF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   addScalarF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  addScalarF16StreamAVX512_check_vector
+
+addScalarF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+addScalarF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          addScalarF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         addScalarF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VADDPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+addScalarF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarAddF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·scalarAddF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddF16AVX512_check_unrolled
+
+scalarAddF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VADDPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarAddF16AVX512_check_vector
+
+scalarAddF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarAddF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarAddF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarAddF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VADDPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarAddF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarAddF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·scalarAddF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarAddF16StreamAVX512_check_unrolled
+
+scalarAddF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VADDPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarAddF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarAddF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarAddF16StreamAVX512_check_vector
+
+scalarAddF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VADDPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarAddF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarAddF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarAddF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VADDPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarAddF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·subF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subF16AVX512_check_unrolled
+
+subF16AVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VSUBPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VSUBPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subF16AVX512_check_vector
+
+subF16AVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VSUBPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+subF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         subF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+subF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func subF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·subF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  subF16StreamAVX512_check_unrolled
+
+subF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VSUBPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VSUBPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+subF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   subF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  subF16StreamAVX512_check_vector
+
+subF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VSUBPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+subF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          subF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         subF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+subF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func subScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·subScalarF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarF16AVX512_check_unrolled
+
+subScalarF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VSUBPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarF16AVX512_check_vector
+
+subScalarF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+subScalarF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VSUBPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+subScalarF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func subScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·subScalarF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          subScalarF16StreamAVX512_check_unrolled
+
+subScalarF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VSUBPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+subScalarF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   subScalarF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  subScalarF16StreamAVX512_check_vector
+
+subScalarF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+subScalarF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          subScalarF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         subScalarF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VSUBPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+subScalarF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarSubF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·scalarSubF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubF16AVX512_check_unrolled
+
+scalarSubF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VSUBPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubF16AVX512_check_vector
+
+scalarSubF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarSubF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarSubF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarSubF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·scalarSubF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarSubF16StreamAVX512_check_unrolled
+
+scalarSubF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VSUBPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarSubF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarSubF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarSubF16StreamAVX512_check_vector
+
+scalarSubF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VSUBPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarSubF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarSubF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarSubF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VSUBPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarSubF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·mulF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulF16AVX512_check_unrolled
+
+mulF16AVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VMULPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VMULPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulF16AVX512_check_vector
+
+mulF16AVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VMULPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+mulF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         mulF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VMULPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+mulF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·mulF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  mulF16StreamAVX512_check_unrolled
+
+mulF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VMULPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VMULPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+mulF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   mulF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  mulF16StreamAVX512_check_vector
+
+mulF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VMULPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+mulF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          mulF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         mulF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VMULPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+mulF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func mulScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·mulScalarF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarF16AVX512_check_unrolled
+
+mulScalarF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VMULPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarF16AVX512_check_vector
+
+mulScalarF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+mulScalarF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VMULPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+mulScalarF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func mulScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·mulScalarF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          mulScalarF16StreamAVX512_check_unrolled
+
+mulScalarF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VMULPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+mulScalarF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   mulScalarF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  mulScalarF16StreamAVX512_check_vector
+
+mulScalarF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+mulScalarF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          mulScalarF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         mulScalarF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VMULPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+mulScalarF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarMulF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·scalarMulF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulF16AVX512_check_unrolled
+
+scalarMulF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VMULPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarMulF16AVX512_check_vector
+
+scalarMulF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarMulF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarMulF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarMulF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VMULPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarMulF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarMulF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·scalarMulF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarMulF16StreamAVX512_check_unrolled
+
+scalarMulF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VMULPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarMulF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarMulF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarMulF16StreamAVX512_check_vector
+
+scalarMulF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VMULPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarMulF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarMulF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarMulF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VMULPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarMulF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divF16AVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·divF16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divF16AVX512_check_unrolled
+
+divF16AVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VDIVPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VDIVPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVDQU64 Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divF16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   divF16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  divF16AVX512_check_vector
+
+divF16AVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VDIVPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVDQU64 Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+divF16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          divF16AVX512_vector
+	CMPQ        SI, AX
+	JAE         divF16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+divF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func divF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, MMX+
+TEXT ·divF16StreamAVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  divF16StreamAVX512_check_unrolled
+
+divF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VDIVPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	VCVTPH2PS 32(DX)(SI*2), Z0
+	VCVTPH2PS 32(BX)(SI*2), Z1
+	VDIVPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y0
+	VMOVNTPS  Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+divF16StreamAVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   divF16StreamAVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  divF16StreamAVX512_check_vector
+
+divF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(SI*2), Z0
+	VCVTPH2PS (BX)(SI*2), Z1
+	VDIVPS    Z1, Z0, Z0
+	VANDPS    elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS     elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS    $0x03, Z0, Z0, K1
+	VBLENDMPS Z1, Z0, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y0
+	VMOVNTPS  Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+divF16StreamAVX512_check_vector:
+	CMPQ        SI, DI
+	JB          divF16StreamAVX512_vector
+	CMPQ        SI, AX
+	JAE         divF16StreamAVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Y0
+	VCVTPH2PS   Y0, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(SI*2)
+
+divF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func divScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·divScalarF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarF16AVX512_check_unrolled
+
+divScalarF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VDIVPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  divScalarF16AVX512_check_vector
+
+divScalarF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+divScalarF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          divScalarF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         divScalarF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VDIVPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+divScalarF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func divScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·divScalarF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          divScalarF16StreamAVX512_check_unrolled
+
+divScalarF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VDIVPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+divScalarF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   divScalarF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  divScalarF16StreamAVX512_check_vector
+
+divScalarF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z0, Z1, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+divScalarF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          divScalarF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         divScalarF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VDIVPS      Z0, Z1, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+divScalarF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func scalarDivF16AVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C
+TEXT ·scalarDivF16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivF16AVX512_check_unrolled
+
+scalarDivF16AVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VDIVPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVDQU64 Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivF16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivF16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarDivF16AVX512_check_vector
+
+scalarDivF16AVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVDQU64 Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarDivF16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarDivF16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarDivF16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarDivF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarDivF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2, F16C, MMX+
+TEXT ·scalarDivF16StreamAVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVWLZX      s+48(FP), BX
+	VMOVD        BX, X0
+	VCVTPH2PS    X0, X0
+	VBROADCASTSS X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarDivF16StreamAVX512_check_unrolled
+
+scalarDivF16StreamAVX512_unrolled:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z2
+	VCVTPS2PH $0x00, Z2, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	VCVTPH2PS 32(DX)(BX*2), Z1
+	VDIVPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z6
+	VORPS     elc64_4_400000<>+0(SB), Z6, Z6
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z6, Z1, K1, Z3
+	VCVTPS2PH $0x00, Z3, Y1
+	VMOVNTPS  Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarDivF16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarDivF16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarDivF16StreamAVX512_check_vector
+
+scalarDivF16StreamAVX512_vector:
+	VCVTPH2PS (DX)(BX*2), Z1
+	VDIVPS    Z1, Z0, Z1
+	VANDPS    elc64_4_ff800000<>+0(SB), Z1, Z2
+	VORPS     elc64_4_400000<>+0(SB), Z2, Z2
+	VCMPPS    $0x03, Z1, Z1, K1
+	VBLENDMPS Z2, Z1, K1, Z4
+	VCVTPS2PH $0x00, Z4, Y1
+	VMOVNTPS  Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarDivF16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarDivF16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarDivF16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Y1
+	VCVTPH2PS   Y1, Z1
+	VDIVPS      Z1, Z0, Z0
+	VANDPS      elc64_4_ff800000<>+0(SB), Z0, Z1
+	VORPS       elc64_4_400000<>+0(SB), Z1, Z1
+	VCMPPS      $0x03, Z0, Z0, K2
+	VBLENDMPS   Z1, Z0, K2, Z5
+	VCVTPS2PH   $0x00, Z5, Y0
+	VMOVDQU16   Y0, K1, (CX)(BX*2)
+
+scalarDivF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func expF64AVX512(dst []float64, x []float64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·expF64AVX512(SB), NOSPLIT, $0-48
@@ -67061,24 +75207,6 @@ DATA elc64_4_3efffffe<>+52(SB)/4, $0x3efffffe
 DATA elc64_4_3efffffe<>+56(SB)/4, $0x3efffffe
 DATA elc64_4_3efffffe<>+60(SB)/4, $0x3efffffe
 GLOBL elc64_4_3efffffe<>(SB), RODATA|NOPTR, $64
-
-DATA elc64_4_ff800000<>+0(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+4(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+8(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+12(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+16(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+20(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+24(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+28(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+32(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+36(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+40(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+44(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+48(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+52(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+56(SB)/4, $0xff800000
-DATA elc64_4_ff800000<>+60(SB)/4, $0xff800000
-GLOBL elc64_4_ff800000<>(SB), RODATA|NOPTR, $64
 
 DATA elc64_4_7fc00000<>+0(SB)/4, $0x7fc00000
 DATA elc64_4_7fc00000<>+4(SB)/4, $0x7fc00000

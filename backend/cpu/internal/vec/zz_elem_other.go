@@ -1708,10 +1708,24 @@ func AddBF16(dst []uint16, a []uint16, b []uint16) {
 	binaryGo(dst, a, b, bf16Add)
 }
 
+// AddBF16Stream is [AddBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddBF16's.
+func AddBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	AddBF16(dst, a, b)
+}
+
 // AddScalarBF16 sets dst[i] = a[i] + s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Add).
 func AddScalarBF16(dst []uint16, a []uint16, s uint16) {
 	binaryScalarGo(dst, a, s, bf16Add)
+}
+
+// AddScalarBF16Stream is [AddScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarBF16's.
+func AddScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	AddScalarBF16(dst, a, s)
 }
 
 // ScalarAddBF16 sets dst[i] = s + a[i], in float32, rounded to bfloat16.
@@ -1720,10 +1734,24 @@ func ScalarAddBF16(dst []uint16, a []uint16, s uint16) {
 	scalarBinaryGo(dst, a, s, bf16Add)
 }
 
+// ScalarAddBF16Stream is [ScalarAddBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddBF16's.
+func ScalarAddBF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarAddBF16(dst, a, s)
+}
+
 // SubBF16 sets dst[i] = a[i] - b[i], in float32, rounded to bfloat16.
 // Its exact loop is binaryGo(dst, a, b, bf16Sub).
 func SubBF16(dst []uint16, a []uint16, b []uint16) {
 	binaryGo(dst, a, b, bf16Sub)
+}
+
+// SubBF16Stream is [SubBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubBF16's.
+func SubBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	SubBF16(dst, a, b)
 }
 
 // SubScalarBF16 sets dst[i] = a[i] - s, in float32, rounded to bfloat16.
@@ -1732,10 +1760,24 @@ func SubScalarBF16(dst []uint16, a []uint16, s uint16) {
 	binaryScalarGo(dst, a, s, bf16Sub)
 }
 
+// SubScalarBF16Stream is [SubScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarBF16's.
+func SubScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	SubScalarBF16(dst, a, s)
+}
+
 // ScalarSubBF16 sets dst[i] = s - a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Sub).
 func ScalarSubBF16(dst []uint16, a []uint16, s uint16) {
 	scalarBinaryGo(dst, a, s, bf16Sub)
+}
+
+// ScalarSubBF16Stream is [ScalarSubBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubBF16's.
+func ScalarSubBF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarSubBF16(dst, a, s)
 }
 
 // MulBF16 sets dst[i] = a[i] * b[i], in float32, rounded to bfloat16.
@@ -1744,10 +1786,24 @@ func MulBF16(dst []uint16, a []uint16, b []uint16) {
 	binaryGo(dst, a, b, bf16Mul)
 }
 
+// MulBF16Stream is [MulBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulBF16's.
+func MulBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	MulBF16(dst, a, b)
+}
+
 // MulScalarBF16 sets dst[i] = a[i] * s, in float32, rounded to bfloat16.
 // Its exact loop is binaryScalarGo(dst, a, s, bf16Mul).
 func MulScalarBF16(dst []uint16, a []uint16, s uint16) {
 	binaryScalarGo(dst, a, s, bf16Mul)
+}
+
+// MulScalarBF16Stream is [MulScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarBF16's.
+func MulScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	MulScalarBF16(dst, a, s)
 }
 
 // ScalarMulBF16 sets dst[i] = s * a[i], in float32, rounded to bfloat16.
@@ -1756,10 +1812,24 @@ func ScalarMulBF16(dst []uint16, a []uint16, s uint16) {
 	scalarBinaryGo(dst, a, s, bf16Mul)
 }
 
+// ScalarMulBF16Stream is [ScalarMulBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulBF16's.
+func ScalarMulBF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarMulBF16(dst, a, s)
+}
+
 // DivBF16 sets dst[i] = a[i] / b[i], in float32, rounded to bfloat16.
 // Its exact loop is binaryGo(dst, a, b, bf16Div).
 func DivBF16(dst []uint16, a []uint16, b []uint16) {
 	binaryGo(dst, a, b, bf16Div)
+}
+
+// DivBF16Stream is [DivBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivBF16's.
+func DivBF16Stream(dst []uint16, a []uint16, b []uint16) {
+	DivBF16(dst, a, b)
 }
 
 // DivScalarBF16 sets dst[i] = a[i] / s, in float32, rounded to bfloat16.
@@ -1768,10 +1838,24 @@ func DivScalarBF16(dst []uint16, a []uint16, s uint16) {
 	binaryScalarGo(dst, a, s, bf16Div)
 }
 
+// DivScalarBF16Stream is [DivScalarBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivScalarBF16's.
+func DivScalarBF16Stream(dst []uint16, a []uint16, s uint16) {
+	DivScalarBF16(dst, a, s)
+}
+
 // ScalarDivBF16 sets dst[i] = s / a[i], in float32, rounded to bfloat16.
 // Its exact loop is scalarBinaryGo(dst, a, s, bf16Div).
 func ScalarDivBF16(dst []uint16, a []uint16, s uint16) {
 	scalarBinaryGo(dst, a, s, bf16Div)
+}
+
+// ScalarDivBF16Stream is [ScalarDivBF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarDivBF16's.
+func ScalarDivBF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarDivBF16(dst, a, s)
 }
 
 // EqF32 sets dst[i] = a[i] == b[i].
@@ -2528,6 +2612,162 @@ func GeScalarU8(dst []bool, a []uint8, s uint8) {
 // Its exact loop is scalarBinaryGo(dst, a, s, elGe[uint8]).
 func ScalarGeU8(dst []bool, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elGe[uint8])
+}
+
+// AddF16 sets dst[i] = a[i] + b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Add).
+func AddF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Add)
+}
+
+// AddF16Stream is [AddF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddF16's.
+func AddF16Stream(dst []uint16, a []uint16, b []uint16) {
+	AddF16(dst, a, b)
+}
+
+// AddScalarF16 sets dst[i] = a[i] + s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Add).
+func AddScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Add)
+}
+
+// AddScalarF16Stream is [AddScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is AddScalarF16's.
+func AddScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	AddScalarF16(dst, a, s)
+}
+
+// ScalarAddF16 sets dst[i] = s + a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Add).
+func ScalarAddF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Add)
+}
+
+// ScalarAddF16Stream is [ScalarAddF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarAddF16's.
+func ScalarAddF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarAddF16(dst, a, s)
+}
+
+// SubF16 sets dst[i] = a[i] - b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Sub).
+func SubF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Sub)
+}
+
+// SubF16Stream is [SubF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubF16's.
+func SubF16Stream(dst []uint16, a []uint16, b []uint16) {
+	SubF16(dst, a, b)
+}
+
+// SubScalarF16 sets dst[i] = a[i] - s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Sub).
+func SubScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Sub)
+}
+
+// SubScalarF16Stream is [SubScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SubScalarF16's.
+func SubScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	SubScalarF16(dst, a, s)
+}
+
+// ScalarSubF16 sets dst[i] = s - a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Sub).
+func ScalarSubF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Sub)
+}
+
+// ScalarSubF16Stream is [ScalarSubF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarSubF16's.
+func ScalarSubF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarSubF16(dst, a, s)
+}
+
+// MulF16 sets dst[i] = a[i] * b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Mul).
+func MulF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Mul)
+}
+
+// MulF16Stream is [MulF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulF16's.
+func MulF16Stream(dst []uint16, a []uint16, b []uint16) {
+	MulF16(dst, a, b)
+}
+
+// MulScalarF16 sets dst[i] = a[i] * s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Mul).
+func MulScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Mul)
+}
+
+// MulScalarF16Stream is [MulScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is MulScalarF16's.
+func MulScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	MulScalarF16(dst, a, s)
+}
+
+// ScalarMulF16 sets dst[i] = s * a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Mul).
+func ScalarMulF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Mul)
+}
+
+// ScalarMulF16Stream is [ScalarMulF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarMulF16's.
+func ScalarMulF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarMulF16(dst, a, s)
+}
+
+// DivF16 sets dst[i] = a[i] / b[i], in float32, rounded to float16.
+// Its exact loop is binaryGo(dst, a, b, f16Div).
+func DivF16(dst []uint16, a []uint16, b []uint16) {
+	binaryGo(dst, a, b, f16Div)
+}
+
+// DivF16Stream is [DivF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivF16's.
+func DivF16Stream(dst []uint16, a []uint16, b []uint16) {
+	DivF16(dst, a, b)
+}
+
+// DivScalarF16 sets dst[i] = a[i] / s, in float32, rounded to float16.
+// Its exact loop is binaryScalarGo(dst, a, s, f16Div).
+func DivScalarF16(dst []uint16, a []uint16, s uint16) {
+	binaryScalarGo(dst, a, s, f16Div)
+}
+
+// DivScalarF16Stream is [DivScalarF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is DivScalarF16's.
+func DivScalarF16Stream(dst []uint16, a []uint16, s uint16) {
+	DivScalarF16(dst, a, s)
+}
+
+// ScalarDivF16 sets dst[i] = s / a[i], in float32, rounded to float16.
+// Its exact loop is scalarBinaryGo(dst, a, s, f16Div).
+func ScalarDivF16(dst []uint16, a []uint16, s uint16) {
+	scalarBinaryGo(dst, a, s, f16Div)
+}
+
+// ScalarDivF16Stream is [ScalarDivF16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ScalarDivF16's.
+func ScalarDivF16Stream(dst []uint16, a []uint16, s uint16) {
+	ScalarDivF16(dst, a, s)
 }
 
 // ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.

@@ -1029,60 +1029,120 @@ func xorScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 //go:noescape
 func addBF16AVX2(dst []uint16, a []uint16, b []uint16)
 
+// addBF16StreamAVX2 is AddBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
 // addScalarBF16AVX2 is AddScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func addScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// addScalarBF16StreamAVX2 is AddScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // scalarAddBF16AVX2 is ScalarAddBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarAddBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// scalarAddBF16StreamAVX2 is ScalarAddBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarAddBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // subBF16AVX2 is SubBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// subBF16StreamAVX2 is SubBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
 
 // subScalarBF16AVX2 is SubScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func subScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// subScalarBF16StreamAVX2 is SubScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // scalarSubBF16AVX2 is ScalarSubBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarSubBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubBF16StreamAVX2 is ScalarSubBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // mulBF16AVX2 is MulBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulBF16AVX2(dst []uint16, a []uint16, b []uint16)
 
+// mulBF16StreamAVX2 is MulBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
 // mulScalarBF16AVX2 is MulScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func mulScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// mulScalarBF16StreamAVX2 is MulScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // scalarMulBF16AVX2 is ScalarMulBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarMulBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// scalarMulBF16StreamAVX2 is ScalarMulBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarMulBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // divBF16AVX2 is DivBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func divBF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// divBF16StreamAVX2 is DivBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divBF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
 
 // divScalarBF16AVX2 is DivScalarBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func divScalarBF16AVX2(dst []uint16, a []uint16, s uint16)
 
+// divScalarBF16StreamAVX2 is DivScalarBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divScalarBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
 // scalarDivBF16AVX2 is ScalarDivBF16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func scalarDivBF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivBF16StreamAVX2 is ScalarDivBF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarDivBF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // eqF32AVX2 is EqF32 in AVX2; see there for the exact loop.
 //
@@ -1503,6 +1563,126 @@ func geU8AVX2(dst []bool, a []uint8, b []uint8)
 //
 //go:noescape
 func geScalarU8AVX2(dst []bool, a []uint8, s uint8)
+
+// addF16AVX2 is AddF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func addF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// addF16StreamAVX2 is AddF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// addScalarF16AVX2 is AddScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func addScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// addScalarF16StreamAVX2 is AddScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func addScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16AVX2 is ScalarAddF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAddF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16StreamAVX2 is ScalarAddF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarAddF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// subF16AVX2 is SubF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func subF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// subF16StreamAVX2 is SubF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// subScalarF16AVX2 is SubScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func subScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// subScalarF16StreamAVX2 is SubScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func subScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16AVX2 is ScalarSubF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarSubF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16StreamAVX2 is ScalarSubF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarSubF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// mulF16AVX2 is MulF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func mulF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// mulF16StreamAVX2 is MulF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// mulScalarF16AVX2 is MulScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func mulScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// mulScalarF16StreamAVX2 is MulScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func mulScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16AVX2 is ScalarMulF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarMulF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16StreamAVX2 is ScalarMulF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarMulF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// divF16AVX2 is DivF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func divF16AVX2(dst []uint16, a []uint16, b []uint16)
+
+// divF16StreamAVX2 is DivF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divF16StreamAVX2(dst []uint16, a []uint16, b []uint16)
+
+// divScalarF16AVX2 is DivScalarF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func divScalarF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// divScalarF16StreamAVX2 is DivScalarF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func divScalarF16StreamAVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16AVX2 is ScalarDivF16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarDivF16AVX2(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16StreamAVX2 is ScalarDivF16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func scalarDivF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
 // expF64AVX2 is ExpF64 in AVX2; see there for the exact loop.
 //
@@ -2789,60 +2969,120 @@ func xorScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 //go:noescape
 func addBF16AVX512(dst []uint16, a []uint16, b []uint16)
 
+// addBF16StreamAVX512 is AddBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
 // addScalarBF16AVX512 is AddScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func addScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// addScalarBF16StreamAVX512 is AddScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // scalarAddBF16AVX512 is ScalarAddBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarAddBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// scalarAddBF16StreamAVX512 is ScalarAddBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarAddBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // subBF16AVX512 is SubBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// subBF16StreamAVX512 is SubBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
 
 // subScalarBF16AVX512 is SubScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func subScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// subScalarBF16StreamAVX512 is SubScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // scalarSubBF16AVX512 is ScalarSubBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarSubBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubBF16StreamAVX512 is ScalarSubBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // mulBF16AVX512 is MulBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulBF16AVX512(dst []uint16, a []uint16, b []uint16)
 
+// mulBF16StreamAVX512 is MulBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
 // mulScalarBF16AVX512 is MulScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func mulScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// mulScalarBF16StreamAVX512 is MulScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // scalarMulBF16AVX512 is ScalarMulBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarMulBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// scalarMulBF16StreamAVX512 is ScalarMulBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarMulBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // divBF16AVX512 is DivBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func divBF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// divBF16StreamAVX512 is DivBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divBF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
 
 // divScalarBF16AVX512 is DivScalarBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func divScalarBF16AVX512(dst []uint16, a []uint16, s uint16)
 
+// divScalarBF16StreamAVX512 is DivScalarBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divScalarBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
 // scalarDivBF16AVX512 is ScalarDivBF16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func scalarDivBF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivBF16StreamAVX512 is ScalarDivBF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarDivBF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // eqF32AVX512 is EqF32 in AVX512; see there for the exact loop.
 //
@@ -3263,6 +3503,126 @@ func geU8AVX512(dst []bool, a []uint8, b []uint8)
 //
 //go:noescape
 func geScalarU8AVX512(dst []bool, a []uint8, s uint8)
+
+// addF16AVX512 is AddF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func addF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// addF16StreamAVX512 is AddF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// addScalarF16AVX512 is AddScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func addScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// addScalarF16StreamAVX512 is AddScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func addScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16AVX512 is ScalarAddF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAddF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarAddF16StreamAVX512 is ScalarAddF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarAddF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// subF16AVX512 is SubF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func subF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// subF16StreamAVX512 is SubF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// subScalarF16AVX512 is SubScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func subScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// subScalarF16StreamAVX512 is SubScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func subScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16AVX512 is ScalarSubF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarSubF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarSubF16StreamAVX512 is ScalarSubF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarSubF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// mulF16AVX512 is MulF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func mulF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// mulF16StreamAVX512 is MulF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// mulScalarF16AVX512 is MulScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func mulScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// mulScalarF16StreamAVX512 is MulScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func mulScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16AVX512 is ScalarMulF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarMulF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarMulF16StreamAVX512 is ScalarMulF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarMulF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// divF16AVX512 is DivF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func divF16AVX512(dst []uint16, a []uint16, b []uint16)
+
+// divF16StreamAVX512 is DivF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divF16StreamAVX512(dst []uint16, a []uint16, b []uint16)
+
+// divScalarF16AVX512 is DivScalarF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func divScalarF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// divScalarF16StreamAVX512 is DivScalarF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func divScalarF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16AVX512 is ScalarDivF16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarDivF16AVX512(dst []uint16, a []uint16, s uint16)
+
+// scalarDivF16StreamAVX512 is ScalarDivF16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func scalarDivF16StreamAVX512(dst []uint16, a []uint16, s uint16)
 
 // expF64AVX512 is ExpF64 in AVX512; see there for the exact loop.
 //
