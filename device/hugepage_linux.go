@@ -8,15 +8,15 @@ import (
 	"unsafe"
 )
 
-// hugeOff is set by GOTEN_HUGEPAGES=0 (Note [Huge pages]).
-var hugeOff = os.Getenv("GOTEN_HUGEPAGES") == "0"
+// hugeOn is set by GOTEN_HUGEPAGES=1 (Note [Huge pages]).
+var hugeOn = os.Getenv("GOTEN_HUGEPAGES") == "1"
 
 // adviseHuge asks the kernel to back the 2 MiB-aligned pages inside the n
 // bytes at p with transparent huge pages (Note [Huge pages]), when n is at
-// least hugeMin and GOTEN_HUGEPAGES is not 0. Errors are ignored: the advice is only a hint, and a
-// kernel without transparent huge pages refuses it.
+// least hugeMin and GOTEN_HUGEPAGES is 1. Errors are ignored: the advice
+// is only a hint, and a kernel without transparent huge pages refuses it.
 func adviseHuge(p unsafe.Pointer, n int) {
-	if n < hugeMin || hugeOff {
+	if n < hugeMin || !hugeOn {
 		return
 	}
 	lo := (uintptr(p) + hugePage - 1) &^ (hugePage - 1)

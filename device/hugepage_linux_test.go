@@ -48,15 +48,14 @@ func hasFlag(flags []string, f string) bool {
 	return false
 }
 
-// TestHugePageAdvice checks Note [Huge pages]: a large host storage's
+// TestHugePageAdvice checks Note [Huge pages]: with the advice on, a large host storage's
 // aligned interior is advised huge ("hg" in its mapping's VmFlags).
 func TestHugePageAdvice(t *testing.T) {
 	if _, err := os.Stat("/sys/kernel/mm/transparent_hugepage/enabled"); err != nil {
 		t.Skip("no transparent huge pages on this kernel")
 	}
-	if hugeOff {
-		t.Skip("GOTEN_HUGEPAGES=0")
-	}
+	defer func(on bool) { hugeOn = on }(hugeOn)
+	hugeOn = true
 	s, err := CPUAllocator.Alloc(hugeMin+hugePage, false)
 	if err != nil {
 		t.Fatal(err)
