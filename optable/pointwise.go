@@ -51,7 +51,7 @@ var (
 		loop(Numbers, "-a"))
 	Abs = unary("abs", "Abs", "|x|", Op{Grad: []string{"g.Mul(x.Sign())"}, SIMD: SIMD{Unary: "Abs", Types: Signed | Floats}, StrictOut: true, Accepts: NotBool},
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
-	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}},
+	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Sign", Types: Floats}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
 	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, viaFloat64("Exp"))
 	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
@@ -64,22 +64,22 @@ var (
 	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
 	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
 	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, BoolToInt64: true}, loop(Numbers, "a * a"))
-	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin"}, IntToFloat: true}, viaFloat64("Sin"))
-	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos"}, IntToFloat: true}, viaFloat64("Cos"))
-	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan"}, IntToFloat: true}, viaFloat64("Tan"))
-	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asin"}}, viaFloat64("Asin"))
-	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true, SIMD: SIMD{Unary: "Acos"}}, viaFloat64("Acos"))
-	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atan"}}, viaFloat64("Atan"))
-	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Sinh"}}, viaFloat64("Sinh"))
-	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Cosh"}}, viaFloat64("Cosh"))
+	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin", Types: Floats}, IntToFloat: true}, viaFloat64("Sin"))
+	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos", Types: Floats}, IntToFloat: true}, viaFloat64("Cos"))
+	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan", Types: Floats}, IntToFloat: true}, viaFloat64("Tan"))
+	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asin", Types: Floats}}, viaFloat64("Asin"))
+	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true, SIMD: SIMD{Unary: "Acos", Types: Floats}}, viaFloat64("Acos"))
+	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atan", Types: Floats}}, viaFloat64("Atan"))
+	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Sinh", Types: Floats}}, viaFloat64("Sinh"))
+	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Cosh", Types: Floats}}, viaFloat64("Cosh"))
 	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: Of(dtype.Float32)}}, viaFloat64("Tanh"))
-	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asinh"}}, viaFloat64("Asinh"))
-	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Acosh"}}, viaFloat64("Acosh"))
-	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atanh"}}, viaFloat64("Atanh"))
+	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asinh", Types: Floats}}, viaFloat64("Asinh"))
+	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Acosh", Types: Floats}}, viaFloat64("Acosh"))
+	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atanh", Types: Floats}}, viaFloat64("Atanh"))
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit"}},
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit", Types: Floats}},
 		unit(loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, SIMD: SIMD{Unary: "Relu", Types: Numbers, Stream: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh"}},

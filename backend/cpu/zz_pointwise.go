@@ -257,6 +257,20 @@ func loopSignSF[T int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.
 	}
 }
 
+// simdSignF32 is sign's SIMD loop for float32.
+func simdSignF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignF32, p, s, n)) {
+		loopSignSF[float32](p, s, n, args)
+	}
+}
+
+// simdSignF64 is sign's SIMD loop for float64.
+func simdSignF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignF64, p, s, n)) {
+		loopSignSF[float64](p, s, n, args)
+	}
+}
+
 // loopExpF computes T(math.Exp(float64(a))) for float32, float64.
 func loopExpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -684,6 +698,13 @@ func simdSinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSinF64 is sin's SIMD loop for float64.
+func simdSinF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SinF64, p, s, n)) {
+		loopSinF[float64](p, s, n, args)
+	}
+}
+
 // loopCosF computes T(math.Cos(float64(a))) for float32, float64.
 func loopCosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -709,6 +730,13 @@ func loopCosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 func simdCosF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.CosF32, p, s, n)) {
 		loopCosF[float32](p, s, n, args)
+	}
+}
+
+// simdCosF64 is cos's SIMD loop for float64.
+func simdCosF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CosF64, p, s, n)) {
+		loopCosF[float64](p, s, n, args)
 	}
 }
 
@@ -740,6 +768,13 @@ func simdTanF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdTanF64 is tan's SIMD loop for float64.
+func simdTanF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.TanF64, p, s, n)) {
+		loopTanF[float64](p, s, n, args)
+	}
+}
+
 // loopAsinF computes T(math.Asin(float64(a))) for float32, float64.
 func loopAsinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -765,6 +800,13 @@ func loopAsinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdAsinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AsinF32, p, s, n)) {
 		loopAsinF[float32](p, s, n, args)
+	}
+}
+
+// simdAsinF64 is asin's SIMD loop for float64.
+func simdAsinF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AsinF64, p, s, n)) {
+		loopAsinF[float64](p, s, n, args)
 	}
 }
 
@@ -796,6 +838,13 @@ func simdAcosF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAcosF64 is acos's SIMD loop for float64.
+func simdAcosF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AcosF64, p, s, n)) {
+		loopAcosF[float64](p, s, n, args)
+	}
+}
+
 // loopAtanF computes T(math.Atan(float64(a))) for float32, float64.
 func loopAtanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -821,6 +870,13 @@ func loopAtanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdAtanF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AtanF32, p, s, n)) {
 		loopAtanF[float32](p, s, n, args)
+	}
+}
+
+// simdAtanF64 is atan's SIMD loop for float64.
+func simdAtanF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AtanF64, p, s, n)) {
+		loopAtanF[float64](p, s, n, args)
 	}
 }
 
@@ -852,6 +908,13 @@ func simdSinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSinhF64 is sinh's SIMD loop for float64.
+func simdSinhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SinhF64, p, s, n)) {
+		loopSinhF[float64](p, s, n, args)
+	}
+}
+
 // loopCoshF computes T(math.Cosh(float64(a))) for float32, float64.
 func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -877,6 +940,13 @@ func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdCoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.CoshF32, p, s, n)) {
 		loopCoshF[float32](p, s, n, args)
+	}
+}
+
+// simdCoshF64 is cosh's SIMD loop for float64.
+func simdCoshF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CoshF64, p, s, n)) {
+		loopCoshF[float64](p, s, n, args)
 	}
 }
 
@@ -950,6 +1020,13 @@ func simdAsinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAsinhF64 is asinh's SIMD loop for float64.
+func simdAsinhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AsinhF64, p, s, n)) {
+		loopAsinhF[float64](p, s, n, args)
+	}
+}
+
 // loopAcoshF computes T(math.Acosh(float64(a))) for float32, float64.
 func loopAcoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -978,6 +1055,13 @@ func simdAcoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAcoshF64 is acosh's SIMD loop for float64.
+func simdAcoshF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AcoshF64, p, s, n)) {
+		loopAcoshF[float64](p, s, n, args)
+	}
+}
+
 // loopAtanhF computes T(math.Atanh(float64(a))) for float32, float64.
 func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1003,6 +1087,13 @@ func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 func simdAtanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AtanhF32, p, s, n)) {
 		loopAtanhF[float32](p, s, n, args)
+	}
+}
+
+// simdAtanhF64 is atanh's SIMD loop for float64.
+func simdAtanhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AtanhF64, p, s, n)) {
+		loopAtanhF[float64](p, s, n, args)
 	}
 }
 
@@ -1100,6 +1191,13 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n)) {
 		loopLogitF[float32](p, s, n, args)
+	}
+}
+
+// simdLogitF64 is logit's SIMD loop for float64.
+func simdLogitF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n)) {
+		loopLogitF[float64](p, s, n, args)
 	}
 }
 
@@ -6345,7 +6443,7 @@ func loopLerpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func init() {
 	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: simdNegU8, dtype.Int8: simdNegI8, dtype.Int16: simdNegI16, dtype.Int32: simdNegI32, dtype.Int64: simdNegI64, dtype.Float32: simdNegF32, dtype.Float64: simdNegF64}
 	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
-	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: loopSignSF[float32], dtype.Float64: loopSignSF[float64]}
+	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: simdSignF32, dtype.Float64: simdSignF64}
 	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: simdExpF64}
 	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream, dtype.Float64: simdExpF64Stream}
 	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: simdExp2F32, dtype.Float64: simdExp2F64}
@@ -6359,22 +6457,22 @@ func init() {
 	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdRsqrtF32, dtype.Float64: simdRsqrtF64}
 	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: simdReciprocalF32, dtype.Float64: simdReciprocalF64}
 	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: loopSquareN[uint8], dtype.Int8: loopSquareN[int8], dtype.Int16: loopSquareN[int16], dtype.Int32: loopSquareN[int32], dtype.Int64: loopSquareN[int64], dtype.Float32: loopSquareN[float32], dtype.Float64: loopSquareN[float64]}
-	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: loopSinF[float64]}
-	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: loopCosF[float64]}
-	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: loopTanF[float64]}
-	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinF32, dtype.Float64: loopAsinF[float64]}
-	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcosF32, dtype.Float64: loopAcosF[float64]}
-	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanF32, dtype.Float64: loopAtanF[float64]}
-	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinhF32, dtype.Float64: loopSinhF[float64]}
-	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdCoshF32, dtype.Float64: loopCoshF[float64]}
+	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: simdSinF64}
+	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: simdCosF64}
+	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: simdTanF64}
+	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinF32, dtype.Float64: simdAsinF64}
+	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcosF32, dtype.Float64: simdAcosF64}
+	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanF32, dtype.Float64: simdAtanF64}
+	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinhF32, dtype.Float64: simdSinhF64}
+	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdCoshF32, dtype.Float64: simdCoshF64}
 	pointwiseLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32, dtype.Float64: simdTanhF64}
 	streamLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32Stream}
-	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinhF32, dtype.Float64: loopAsinhF[float64]}
-	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcoshF32, dtype.Float64: loopAcoshF[float64]}
-	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanhF32, dtype.Float64: loopAtanhF[float64]}
+	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinhF32, dtype.Float64: simdAsinhF64}
+	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcoshF32, dtype.Float64: simdAcoshF64}
+	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanhF32, dtype.Float64: simdAtanhF64}
 	pointwiseLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32, dtype.Float64: simdSigmoidF64}
 	streamLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32Stream}
-	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: loopLogitF[float64]}
+	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: simdLogitF64}
 	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
 	streamLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8Stream, dtype.Int8: simdReluI8Stream, dtype.Int16: simdReluI16Stream, dtype.Int32: simdReluI32Stream, dtype.Int64: simdReluI64Stream, dtype.Float32: simdReluF32Stream, dtype.Float64: simdReluF64Stream}
 	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: loopGeluTanhF[float64]}

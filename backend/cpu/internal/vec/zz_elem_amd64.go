@@ -6512,3 +6512,380 @@ func GeluTanhF32(dst []float32, x []float32) {
 		unaryGo(dst, x, geluTanhF32)
 	}
 }
+
+// SinF64 sets dst[i] = sin x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinF64).
+func SinF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			sinF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	sinF64Kernels(dst, x)
+}
+
+// sinF64Kernels is SinF64 on inputs dst does not overlap.
+func sinF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if sinF64AVX512(dst, x) {
+			fixUnary(dst, x, sinF64, sinF64Slow)
+		}
+	case useAVX2:
+		if sinF64AVX2(dst, x) {
+			fixUnary(dst, x, sinF64, sinF64Slow)
+		}
+	default:
+		unaryGo(dst, x, sinF64)
+	}
+}
+
+// CosF64 sets dst[i] = cos x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, cosF64).
+func CosF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			cosF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	cosF64Kernels(dst, x)
+}
+
+// cosF64Kernels is CosF64 on inputs dst does not overlap.
+func cosF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if cosF64AVX512(dst, x) {
+			fixUnary(dst, x, cosF64, cosF64Slow)
+		}
+	case useAVX2:
+		if cosF64AVX2(dst, x) {
+			fixUnary(dst, x, cosF64, cosF64Slow)
+		}
+	default:
+		unaryGo(dst, x, cosF64)
+	}
+}
+
+// TanF64 sets dst[i] = tan x[i], within 3 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, tanF64).
+func TanF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			tanF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	tanF64Kernels(dst, x)
+}
+
+// tanF64Kernels is TanF64 on inputs dst does not overlap.
+func tanF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if tanF64AVX512(dst, x) {
+			fixUnary(dst, x, tanF64, tanF64Slow)
+		}
+	case useAVX2:
+		if tanF64AVX2(dst, x) {
+			fixUnary(dst, x, tanF64, tanF64Slow)
+		}
+	default:
+		unaryGo(dst, x, tanF64)
+	}
+}
+
+// AtanF64 sets dst[i] = atan x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, atanF64).
+func AtanF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		atanF64AVX512(dst, x)
+	case useAVX2:
+		atanF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, atanF64)
+	}
+}
+
+// AsinF64 sets dst[i] = asin x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinF64).
+func AsinF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			asinF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	asinF64Kernels(dst, x)
+}
+
+// asinF64Kernels is AsinF64 on inputs dst does not overlap.
+func asinF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if asinF64AVX512(dst, x) {
+			fixUnary(dst, x, asinF64, asinF64Slow)
+		}
+	case useAVX2:
+		if asinF64AVX2(dst, x) {
+			fixUnary(dst, x, asinF64, asinF64Slow)
+		}
+	default:
+		unaryGo(dst, x, asinF64)
+	}
+}
+
+// AcosF64 sets dst[i] = acos x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acosF64).
+func AcosF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			acosF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	acosF64Kernels(dst, x)
+}
+
+// acosF64Kernels is AcosF64 on inputs dst does not overlap.
+func acosF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if acosF64AVX512(dst, x) {
+			fixUnary(dst, x, acosF64, acosF64Slow)
+		}
+	case useAVX2:
+		if acosF64AVX2(dst, x) {
+			fixUnary(dst, x, acosF64, acosF64Slow)
+		}
+	default:
+		unaryGo(dst, x, acosF64)
+	}
+}
+
+// SinhF64 sets dst[i] = sinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinhF64).
+func SinhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			sinhF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	sinhF64Kernels(dst, x)
+}
+
+// sinhF64Kernels is SinhF64 on inputs dst does not overlap.
+func sinhF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if sinhF64AVX512(dst, x) {
+			fixUnary(dst, x, sinhF64, sinhF64Slow)
+		}
+	case useAVX2:
+		if sinhF64AVX2(dst, x) {
+			fixUnary(dst, x, sinhF64, sinhF64Slow)
+		}
+	default:
+		unaryGo(dst, x, sinhF64)
+	}
+}
+
+// CoshF64 sets dst[i] = cosh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, coshF64).
+func CoshF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			coshF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	coshF64Kernels(dst, x)
+}
+
+// coshF64Kernels is CoshF64 on inputs dst does not overlap.
+func coshF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if coshF64AVX512(dst, x) {
+			fixUnary(dst, x, coshF64, coshF64Slow)
+		}
+	case useAVX2:
+		if coshF64AVX2(dst, x) {
+			fixUnary(dst, x, coshF64, coshF64Slow)
+		}
+	default:
+		unaryGo(dst, x, coshF64)
+	}
+}
+
+// AsinhF64 sets dst[i] = asinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinhF64).
+func AsinhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			asinhF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	asinhF64Kernels(dst, x)
+}
+
+// asinhF64Kernels is AsinhF64 on inputs dst does not overlap.
+func asinhF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if asinhF64AVX512(dst, x) {
+			fixUnary(dst, x, asinhF64, asinhF64Slow)
+		}
+	case useAVX2:
+		if asinhF64AVX2(dst, x) {
+			fixUnary(dst, x, asinhF64, asinhF64Slow)
+		}
+	default:
+		unaryGo(dst, x, asinhF64)
+	}
+}
+
+// AcoshF64 sets dst[i] = acosh x[i], within 3 ulp for x ≥ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acoshF64).
+func AcoshF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			acoshF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	acoshF64Kernels(dst, x)
+}
+
+// acoshF64Kernels is AcoshF64 on inputs dst does not overlap.
+func acoshF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if acoshF64AVX512(dst, x) {
+			fixUnary(dst, x, acoshF64, acoshF64Slow)
+		}
+	case useAVX2:
+		if acoshF64AVX2(dst, x) {
+			fixUnary(dst, x, acoshF64, acoshF64Slow)
+		}
+	default:
+		unaryGo(dst, x, acoshF64)
+	}
+}
+
+// AtanhF64 sets dst[i] = atanh x[i], within 3 ulp for |x| < 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, atanhF64).
+func AtanhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			atanhF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	atanhF64Kernels(dst, x)
+}
+
+// atanhF64Kernels is AtanhF64 on inputs dst does not overlap.
+func atanhF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if atanhF64AVX512(dst, x) {
+			fixUnary(dst, x, atanhF64, atanhF64Slow)
+		}
+	case useAVX2:
+		if atanhF64AVX2(dst, x) {
+			fixUnary(dst, x, atanhF64, atanhF64Slow)
+		}
+	default:
+		unaryGo(dst, x, atanhF64)
+	}
+}
+
+// LogitF64 sets dst[i] = log(x[i]/(1 - x[i])), within 1 ulp of the quotient's log for x in [2^-1022, 1), other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF64).
+func LogitF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logitF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logitF64Kernels(dst, x)
+}
+
+// logitF64Kernels is LogitF64 on inputs dst does not overlap.
+func logitF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if logitF64AVX512(dst, x) {
+			fixUnary(dst, x, logitF64, logitF64Slow)
+		}
+	case useAVX2:
+		if logitF64AVX2(dst, x) {
+			fixUnary(dst, x, logitF64, logitF64Slow)
+		}
+	default:
+		unaryGo(dst, x, logitF64)
+	}
+}

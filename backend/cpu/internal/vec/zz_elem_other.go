@@ -2842,3 +2842,75 @@ func LogitF32(dst []float32, x []float32) {
 func GeluTanhF32(dst []float32, x []float32) {
 	unaryGo(dst, x, geluTanhF32)
 }
+
+// SinF64 sets dst[i] = sin x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinF64).
+func SinF64(dst []float64, x []float64) {
+	unaryGo(dst, x, sinF64)
+}
+
+// CosF64 sets dst[i] = cos x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, cosF64).
+func CosF64(dst []float64, x []float64) {
+	unaryGo(dst, x, cosF64)
+}
+
+// TanF64 sets dst[i] = tan x[i], within 3 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, tanF64).
+func TanF64(dst []float64, x []float64) {
+	unaryGo(dst, x, tanF64)
+}
+
+// AtanF64 sets dst[i] = atan x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, atanF64).
+func AtanF64(dst []float64, x []float64) {
+	unaryGo(dst, x, atanF64)
+}
+
+// AsinF64 sets dst[i] = asin x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinF64).
+func AsinF64(dst []float64, x []float64) {
+	unaryGo(dst, x, asinF64)
+}
+
+// AcosF64 sets dst[i] = acos x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acosF64).
+func AcosF64(dst []float64, x []float64) {
+	unaryGo(dst, x, acosF64)
+}
+
+// SinhF64 sets dst[i] = sinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinhF64).
+func SinhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, sinhF64)
+}
+
+// CoshF64 sets dst[i] = cosh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, coshF64).
+func CoshF64(dst []float64, x []float64) {
+	unaryGo(dst, x, coshF64)
+}
+
+// AsinhF64 sets dst[i] = asinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinhF64).
+func AsinhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, asinhF64)
+}
+
+// AcoshF64 sets dst[i] = acosh x[i], within 3 ulp for x ≥ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acoshF64).
+func AcoshF64(dst []float64, x []float64) {
+	unaryGo(dst, x, acoshF64)
+}
+
+// AtanhF64 sets dst[i] = atanh x[i], within 3 ulp for |x| < 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, atanhF64).
+func AtanhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, atanhF64)
+}
+
+// LogitF64 sets dst[i] = log(x[i]/(1 - x[i])), within 1 ulp of the quotient's log for x in [2^-1022, 1), other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF64).
+func LogitF64(dst []float64, x []float64) {
+	unaryGo(dst, x, logitF64)
+}

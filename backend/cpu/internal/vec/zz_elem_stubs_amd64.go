@@ -1764,6 +1764,66 @@ func logitF32AVX2(dst []float32, x []float32) bool
 //go:noescape
 func geluTanhF32AVX2(dst []float32, x []float32)
 
+// sinF64AVX2 is SinF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sinF64AVX2(dst []float64, x []float64) bool
+
+// cosF64AVX2 is CosF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func cosF64AVX2(dst []float64, x []float64) bool
+
+// tanF64AVX2 is TanF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func tanF64AVX2(dst []float64, x []float64) bool
+
+// atanF64AVX2 is AtanF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atanF64AVX2(dst []float64, x []float64)
+
+// asinF64AVX2 is AsinF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func asinF64AVX2(dst []float64, x []float64) bool
+
+// acosF64AVX2 is AcosF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func acosF64AVX2(dst []float64, x []float64) bool
+
+// sinhF64AVX2 is SinhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sinhF64AVX2(dst []float64, x []float64) bool
+
+// coshF64AVX2 is CoshF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func coshF64AVX2(dst []float64, x []float64) bool
+
+// asinhF64AVX2 is AsinhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func asinhF64AVX2(dst []float64, x []float64) bool
+
+// acoshF64AVX2 is AcoshF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func acoshF64AVX2(dst []float64, x []float64) bool
+
+// atanhF64AVX2 is AtanhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atanhF64AVX2(dst []float64, x []float64) bool
+
+// logitF64AVX2 is LogitF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logitF64AVX2(dst []float64, x []float64) bool
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -3523,3 +3583,63 @@ func logitF32AVX512(dst []float32, x []float32) bool
 //
 //go:noescape
 func geluTanhF32AVX512(dst []float32, x []float32)
+
+// sinF64AVX512 is SinF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sinF64AVX512(dst []float64, x []float64) bool
+
+// cosF64AVX512 is CosF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func cosF64AVX512(dst []float64, x []float64) bool
+
+// tanF64AVX512 is TanF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func tanF64AVX512(dst []float64, x []float64) bool
+
+// atanF64AVX512 is AtanF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atanF64AVX512(dst []float64, x []float64)
+
+// asinF64AVX512 is AsinF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func asinF64AVX512(dst []float64, x []float64) bool
+
+// acosF64AVX512 is AcosF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func acosF64AVX512(dst []float64, x []float64) bool
+
+// sinhF64AVX512 is SinhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sinhF64AVX512(dst []float64, x []float64) bool
+
+// coshF64AVX512 is CoshF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func coshF64AVX512(dst []float64, x []float64) bool
+
+// asinhF64AVX512 is AsinhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func asinhF64AVX512(dst []float64, x []float64) bool
+
+// acoshF64AVX512 is AcoshF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func acoshF64AVX512(dst []float64, x []float64) bool
+
+// atanhF64AVX512 is AtanhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atanhF64AVX512(dst []float64, x []float64) bool
+
+// logitF64AVX512 is LogitF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logitF64AVX512(dst []float64, x []float64) bool
