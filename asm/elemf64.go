@@ -236,4 +236,6 @@ func f64Ops() {
 	} {
 		(&efunc{stem: f.stem, kind: kUnary, types: f64, expr: f.expr, unroll: 2, fix: f.fix, body: f.body, note: f.note}).add()
 	}
+	extraOps()
+	erf64Ops()
 }

@@ -53,13 +53,10 @@ var simdNoSense = map[string]string{
 // simdTodo lists the gaps not yet filled (issue 12): remove an entry when
 // its kernel lands.
 var simdTodo = map[string]bool{
-	"Abs/int": true, "Atan2/float32": true, "Atan2/float64": true,
+	"Atan2/float32": true, "Atan2/float64": true,
 	"BitwiseLeftShift/int": true, "BitwiseRightShift/int": true,
-	"Copysign/float32": true, "Copysign/float64": true,
-	"Erf/float64": true, "Erfc/float64": true, "Fmax/int": true, "Fmin/int": true,
 	"Gelu/float64": true, "GeluTanh/float64": true, "Hypot/float32": true, "Hypot/float64": true,
-	"Pow/float64": true, "Pow/int": true, "Sign/int": true,
-	"Square/float32": true, "Square/float64": true, "Square/int": true,
+	"Pow/float64": true, "Pow/int": true,
 }
 
 // simdGaps returns the audit's gaps: "Op/float32", "Op/float64",

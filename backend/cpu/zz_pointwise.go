@@ -152,6 +152,13 @@ func loopAbsF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdAbsU8 is abs's SIMD loop for uint8.
+func simdAbsU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsU8, p, s, n)) {
+		loopAbsU[uint8](p, s, n, args)
+	}
+}
+
 // simdAbsI8 is abs's SIMD loop for int8.
 func simdAbsI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AbsI8, p, s, n)) {
@@ -254,6 +261,41 @@ func loopSignSF[T int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Sign(a)
+	}
+}
+
+// simdSignU8 is sign's SIMD loop for uint8.
+func simdSignU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignU8, p, s, n)) {
+		loopSignU[uint8](p, s, n, args)
+	}
+}
+
+// simdSignI8 is sign's SIMD loop for int8.
+func simdSignI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI8, p, s, n)) {
+		loopSignSF[int8](p, s, n, args)
+	}
+}
+
+// simdSignI16 is sign's SIMD loop for int16.
+func simdSignI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI16, p, s, n)) {
+		loopSignSF[int16](p, s, n, args)
+	}
+}
+
+// simdSignI32 is sign's SIMD loop for int32.
+func simdSignI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI32, p, s, n)) {
+		loopSignSF[int32](p, s, n, args)
+	}
+}
+
+// simdSignI64 is sign's SIMD loop for int64.
+func simdSignI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI64, p, s, n)) {
+		loopSignSF[int64](p, s, n, args)
 	}
 }
 
@@ -667,6 +709,55 @@ func loopSquareN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a * a
+	}
+}
+
+// simdSquareU8 is square's SIMD loop for uint8.
+func simdSquareU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareU8, p, s, n)) {
+		loopSquareN[uint8](p, s, n, args)
+	}
+}
+
+// simdSquareI8 is square's SIMD loop for int8.
+func simdSquareI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI8, p, s, n)) {
+		loopSquareN[int8](p, s, n, args)
+	}
+}
+
+// simdSquareI16 is square's SIMD loop for int16.
+func simdSquareI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI16, p, s, n)) {
+		loopSquareN[int16](p, s, n, args)
+	}
+}
+
+// simdSquareI32 is square's SIMD loop for int32.
+func simdSquareI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI32, p, s, n)) {
+		loopSquareN[int32](p, s, n, args)
+	}
+}
+
+// simdSquareI64 is square's SIMD loop for int64.
+func simdSquareI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI64, p, s, n)) {
+		loopSquareN[int64](p, s, n, args)
+	}
+}
+
+// simdSquareF32 is square's SIMD loop for float32.
+func simdSquareF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareF32, p, s, n)) {
+		loopSquareN[float32](p, s, n, args)
+	}
+}
+
+// simdSquareF64 is square's SIMD loop for float64.
+func simdSquareF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareF64, p, s, n)) {
+		loopSquareN[float64](p, s, n, args)
 	}
 }
 
@@ -1467,6 +1558,13 @@ func simdErfF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdErfF64 is erf's SIMD loop for float64.
+func simdErfF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ErfF64, p, s, n)) {
+		loopErfF[float64](p, s, n, args)
+	}
+}
+
 // loopErfcF computes T(math.Erfc(float64(a))) for float32, float64.
 func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1492,6 +1590,13 @@ func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdErfcF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ErfcF32, p, s, n)) {
 		loopErfcF[float32](p, s, n, args)
+	}
+}
+
+// simdErfcF64 is erfc's SIMD loop for float64.
+func simdErfcF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ErfcF64, p, s, n)) {
+		loopErfcF[float64](p, s, n, args)
 	}
 }
 
@@ -3874,6 +3979,41 @@ func loopFmaxF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdFmaxU8 is fmax's SIMD loop for uint8.
+func simdFmaxU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxU8, vec.FmaxScalarU8, vec.ScalarFmaxU8, p, s, n)) {
+		loopFmaxI[uint8](p, s, n, args)
+	}
+}
+
+// simdFmaxI8 is fmax's SIMD loop for int8.
+func simdFmaxI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI8, vec.FmaxScalarI8, vec.ScalarFmaxI8, p, s, n)) {
+		loopFmaxI[int8](p, s, n, args)
+	}
+}
+
+// simdFmaxI16 is fmax's SIMD loop for int16.
+func simdFmaxI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI16, vec.FmaxScalarI16, vec.ScalarFmaxI16, p, s, n)) {
+		loopFmaxI[int16](p, s, n, args)
+	}
+}
+
+// simdFmaxI32 is fmax's SIMD loop for int32.
+func simdFmaxI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI32, vec.FmaxScalarI32, vec.ScalarFmaxI32, p, s, n)) {
+		loopFmaxI[int32](p, s, n, args)
+	}
+}
+
+// simdFmaxI64 is fmax's SIMD loop for int64.
+func simdFmaxI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI64, vec.FmaxScalarI64, vec.ScalarFmaxI64, p, s, n)) {
+		loopFmaxI[int64](p, s, n, args)
+	}
+}
+
 // simdFmaxF32 is fmax's SIMD loop for float32.
 func simdFmaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.FmaxF32, vec.FmaxScalarF32, vec.ScalarFmaxF32, p, s, n)) {
@@ -4020,6 +4160,41 @@ func loopFminF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdFminU8 is fmin's SIMD loop for uint8.
+func simdFminU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminU8, vec.FminScalarU8, vec.ScalarFminU8, p, s, n)) {
+		loopFminI[uint8](p, s, n, args)
+	}
+}
+
+// simdFminI8 is fmin's SIMD loop for int8.
+func simdFminI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI8, vec.FminScalarI8, vec.ScalarFminI8, p, s, n)) {
+		loopFminI[int8](p, s, n, args)
+	}
+}
+
+// simdFminI16 is fmin's SIMD loop for int16.
+func simdFminI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI16, vec.FminScalarI16, vec.ScalarFminI16, p, s, n)) {
+		loopFminI[int16](p, s, n, args)
+	}
+}
+
+// simdFminI32 is fmin's SIMD loop for int32.
+func simdFminI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI32, vec.FminScalarI32, vec.ScalarFminI32, p, s, n)) {
+		loopFminI[int32](p, s, n, args)
+	}
+}
+
+// simdFminI64 is fmin's SIMD loop for int64.
+func simdFminI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI64, vec.FminScalarI64, vec.ScalarFminI64, p, s, n)) {
+		loopFminI[int64](p, s, n, args)
+	}
+}
+
 // simdFminF32 is fmin's SIMD loop for float32.
 func simdFminF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.FminF32, vec.FminScalarF32, vec.ScalarFminF32, p, s, n)) {
@@ -4163,6 +4338,20 @@ func loopCopysignF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Copysign(float64(a), float64(b)))
+	}
+}
+
+// simdCopysignF32 is copysign's SIMD loop for float32.
+func simdCopysignF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.CopysignF32, vec.CopysignScalarF32, vec.ScalarCopysignF32, p, s, n)) {
+		loopCopysignF[float32](p, s, n, args)
+	}
+}
+
+// simdCopysignF64 is copysign's SIMD loop for float64.
+func simdCopysignF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.CopysignF64, vec.CopysignScalarF64, vec.ScalarCopysignF64, p, s, n)) {
+		loopCopysignF[float64](p, s, n, args)
 	}
 }
 
@@ -6442,8 +6631,8 @@ func loopLerpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 // their streaming twins (Note [Streaming stores]).
 func init() {
 	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: simdNegU8, dtype.Int8: simdNegI8, dtype.Int16: simdNegI16, dtype.Int32: simdNegI32, dtype.Int64: simdNegI64, dtype.Float32: simdNegF32, dtype.Float64: simdNegF64}
-	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
-	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: simdSignF32, dtype.Float64: simdSignF64}
+	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAbsU8, dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
+	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: simdSignU8, dtype.Int8: simdSignI8, dtype.Int16: simdSignI16, dtype.Int32: simdSignI32, dtype.Int64: simdSignI64, dtype.Float32: simdSignF32, dtype.Float64: simdSignF64}
 	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: simdExpF64}
 	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream, dtype.Float64: simdExpF64Stream}
 	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: simdExp2F32, dtype.Float64: simdExp2F64}
@@ -6456,7 +6645,7 @@ func init() {
 	streamLoops[optable.Sqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdSqrtF32Stream, dtype.Float64: simdSqrtF64Stream}
 	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdRsqrtF32, dtype.Float64: simdRsqrtF64}
 	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: simdReciprocalF32, dtype.Float64: simdReciprocalF64}
-	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: loopSquareN[uint8], dtype.Int8: loopSquareN[int8], dtype.Int16: loopSquareN[int16], dtype.Int32: loopSquareN[int32], dtype.Int64: loopSquareN[int64], dtype.Float32: loopSquareN[float32], dtype.Float64: loopSquareN[float64]}
+	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSquareU8, dtype.Int8: simdSquareI8, dtype.Int16: simdSquareI16, dtype.Int32: simdSquareI32, dtype.Int64: simdSquareI64, dtype.Float32: simdSquareF32, dtype.Float64: simdSquareF64}
 	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: simdSinF64}
 	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: simdCosF64}
 	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: simdTanF64}
@@ -6480,8 +6669,8 @@ func init() {
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
 	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: simdSiluF32, dtype.Float64: simdSiluF64}
 	pointwiseLoops[optable.Softsign.Code] = [dtype.Count]loopFn{dtype.Float32: loopSoftsignF[float32], dtype.Float64: loopSoftsignF[float64]}
-	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfF32, dtype.Float64: loopErfF[float64]}
-	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfcF32, dtype.Float64: loopErfcF[float64]}
+	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfF32, dtype.Float64: simdErfF64}
+	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfcF32, dtype.Float64: simdErfcF64}
 	pointwiseLoops[optable.Floor.Code] = [dtype.Count]loopFn{dtype.Float32: simdFloorF32, dtype.Float64: simdFloorF64}
 	pointwiseLoops[optable.Ceil.Code] = [dtype.Count]loopFn{dtype.Float32: simdCeilF32, dtype.Float64: simdCeilF64}
 	pointwiseLoops[optable.Round.Code] = [dtype.Count]loopFn{dtype.Float32: simdRoundF32, dtype.Float64: simdRoundF64}
@@ -6510,11 +6699,11 @@ func init() {
 	streamLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMaximumU8Stream, dtype.Int8: simdMaximumI8Stream, dtype.Int16: simdMaximumI16Stream, dtype.Int32: simdMaximumI32Stream, dtype.Int64: simdMaximumI64Stream, dtype.Float32: simdMaximumF32Stream, dtype.Float64: simdMaximumF64Stream}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
 	streamLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMinimumU8Stream, dtype.Int8: simdMinimumI8Stream, dtype.Int16: simdMinimumI16Stream, dtype.Int32: simdMinimumI32Stream, dtype.Int64: simdMinimumI64Stream, dtype.Float32: simdMinimumF32Stream, dtype.Float64: simdMinimumF64Stream}
-	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
-	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
+	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: simdFmaxU8, dtype.Int8: simdFmaxI8, dtype.Int16: simdFmaxI16, dtype.Int32: simdFmaxI32, dtype.Int64: simdFmaxI64, dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
+	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: simdFminU8, dtype.Int8: simdFminI8, dtype.Int16: simdFminI16, dtype.Int32: simdFminI32, dtype.Int64: simdFminI64, dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
 	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
 	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: loopHypotF[float32], dtype.Float64: loopHypotF[float64]}
-	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: loopCopysignF[float32], dtype.Float64: loopCopysignF[float64]}
+	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: simdCopysignF32, dtype.Float64: simdCopysignF64}
 	pointwiseLoops[optable.Eq.Code] = [dtype.Count]loopFn{dtype.Bool: loopEqA[bool], dtype.Uint8: simdEqU8, dtype.Int8: simdEqI8, dtype.Int16: simdEqI16, dtype.Int32: simdEqI32, dtype.Int64: simdEqI64, dtype.Float32: simdEqF32, dtype.Float64: simdEqF64}
 	pointwiseLoops[optable.Ne.Code] = [dtype.Count]loopFn{dtype.Bool: loopNeA[bool], dtype.Uint8: simdNeU8, dtype.Int8: simdNeI8, dtype.Int16: simdNeI16, dtype.Int32: simdNeI32, dtype.Int64: simdNeI64, dtype.Float32: simdNeF32, dtype.Float64: simdNeF64}
 	pointwiseLoops[optable.Lt.Code] = [dtype.Count]loopFn{dtype.Bool: loopLtB[bool], dtype.Uint8: simdLtU8, dtype.Int8: simdLtI8, dtype.Int16: simdLtI16, dtype.Int32: simdLtI32, dtype.Int64: simdLtI64, dtype.Float32: simdLtF32, dtype.Float64: simdLtF64}

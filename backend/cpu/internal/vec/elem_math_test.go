@@ -294,6 +294,8 @@ var mathCases64 = []mathCase64{
 	{"AsinhF64", AsinhF64, math.Asinh, 3},
 	{"AcoshF64", AcoshF64, math.Acosh, 3},
 	{"AtanhF64", AtanhF64, math.Atanh, 3},
+	{"ErfF64", ErfF64, math.Erf, 2},
+	{"ErfcF64", ErfcF64, math.Erfc, 3},
 	{"LogitF64", LogitF64, func(x float64) float64 { return logRef64(x / (1 - x)) }, 1},
 }
 

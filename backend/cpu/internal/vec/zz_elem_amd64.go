@@ -6889,3 +6889,649 @@ func logitF64Kernels(dst []float64, x []float64) {
 		unaryGo(dst, x, logitF64)
 	}
 }
+
+// SquareF32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float32]).
+func SquareF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareF32AVX512(dst, x)
+	case useAVX2:
+		squareF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[float32])
+	}
+}
+
+// SquareF64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float64]).
+func SquareF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareF64AVX512(dst, x)
+	case useAVX2:
+		squareF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[float64])
+	}
+}
+
+// SquareI8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int8]).
+func SquareI8(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI8AVX512(dst, x)
+	case useAVX2:
+		squareI8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int8])
+	}
+}
+
+// SquareI16 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int16]).
+func SquareI16(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI16AVX512(dst, x)
+	case useAVX2:
+		squareI16AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int16])
+	}
+}
+
+// SquareI32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int32]).
+func SquareI32(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI32AVX512(dst, x)
+	case useAVX2:
+		squareI32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int32])
+	}
+}
+
+// SquareI64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int64]).
+func SquareI64(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI64AVX512(dst, x)
+	case useAVX2:
+		squareI64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int64])
+	}
+}
+
+// SquareU8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[uint8]).
+func SquareU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareU8AVX512(dst, x)
+	case useAVX2:
+		squareU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[uint8])
+	}
+}
+
+// CopysignF32 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF32).
+func CopysignF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignF32AVX512(dst, a, b)
+	case useAVX2:
+		copysignF32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elCopysignF32)
+	}
+}
+
+// CopysignScalarF32 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF32).
+func CopysignScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignScalarF32AVX512(dst, a, s)
+	case useAVX2:
+		copysignScalarF32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elCopysignF32)
+	}
+}
+
+// ScalarCopysignF32 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF32).
+func ScalarCopysignF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarCopysignF32AVX512(dst, a, s)
+	case useAVX2:
+		scalarCopysignF32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elCopysignF32)
+	}
+}
+
+// CopysignF64 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF64).
+func CopysignF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignF64AVX512(dst, a, b)
+	case useAVX2:
+		copysignF64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elCopysignF64)
+	}
+}
+
+// CopysignScalarF64 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF64).
+func CopysignScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignScalarF64AVX512(dst, a, s)
+	case useAVX2:
+		copysignScalarF64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elCopysignF64)
+	}
+}
+
+// ScalarCopysignF64 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF64).
+func ScalarCopysignF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarCopysignF64AVX512(dst, a, s)
+	case useAVX2:
+		scalarCopysignF64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elCopysignF64)
+	}
+}
+
+// FmaxI8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int8]).
+func FmaxI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI8AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int8])
+	}
+}
+
+// FmaxScalarI8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int8]).
+func FmaxScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int8])
+	}
+}
+
+// ScalarFmaxI8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int8]).
+func ScalarFmaxI8(dst []int8, a []int8, s int8) {
+	FmaxScalarI8(dst, a, s)
+}
+
+// FmaxI16 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int16]).
+func FmaxI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI16AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int16])
+	}
+}
+
+// FmaxScalarI16 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int16]).
+func FmaxScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int16])
+	}
+}
+
+// ScalarFmaxI16 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int16]).
+func ScalarFmaxI16(dst []int16, a []int16, s int16) {
+	FmaxScalarI16(dst, a, s)
+}
+
+// FmaxI32 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int32]).
+func FmaxI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI32AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int32])
+	}
+}
+
+// FmaxScalarI32 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int32]).
+func FmaxScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int32])
+	}
+}
+
+// ScalarFmaxI32 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int32]).
+func ScalarFmaxI32(dst []int32, a []int32, s int32) {
+	FmaxScalarI32(dst, a, s)
+}
+
+// FmaxI64 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int64]).
+func FmaxI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI64AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int64])
+	}
+}
+
+// FmaxScalarI64 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int64]).
+func FmaxScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int64])
+	}
+}
+
+// ScalarFmaxI64 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int64]).
+func ScalarFmaxI64(dst []int64, a []int64, s int64) {
+	FmaxScalarI64(dst, a, s)
+}
+
+// FmaxU8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[uint8]).
+func FmaxU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxU8AVX512(dst, a, b)
+	case useAVX2:
+		fmaxU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[uint8])
+	}
+}
+
+// FmaxScalarU8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[uint8]).
+func FmaxScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[uint8])
+	}
+}
+
+// ScalarFmaxU8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[uint8]).
+func ScalarFmaxU8(dst []uint8, a []uint8, s uint8) {
+	FmaxScalarU8(dst, a, s)
+}
+
+// FminI8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int8]).
+func FminI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI8AVX512(dst, a, b)
+	case useAVX2:
+		fminI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int8])
+	}
+}
+
+// FminScalarI8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int8]).
+func FminScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int8])
+	}
+}
+
+// ScalarFminI8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int8]).
+func ScalarFminI8(dst []int8, a []int8, s int8) {
+	FminScalarI8(dst, a, s)
+}
+
+// FminI16 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int16]).
+func FminI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI16AVX512(dst, a, b)
+	case useAVX2:
+		fminI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int16])
+	}
+}
+
+// FminScalarI16 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int16]).
+func FminScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int16])
+	}
+}
+
+// ScalarFminI16 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int16]).
+func ScalarFminI16(dst []int16, a []int16, s int16) {
+	FminScalarI16(dst, a, s)
+}
+
+// FminI32 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int32]).
+func FminI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI32AVX512(dst, a, b)
+	case useAVX2:
+		fminI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int32])
+	}
+}
+
+// FminScalarI32 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int32]).
+func FminScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int32])
+	}
+}
+
+// ScalarFminI32 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int32]).
+func ScalarFminI32(dst []int32, a []int32, s int32) {
+	FminScalarI32(dst, a, s)
+}
+
+// FminI64 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int64]).
+func FminI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI64AVX512(dst, a, b)
+	case useAVX2:
+		fminI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int64])
+	}
+}
+
+// FminScalarI64 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int64]).
+func FminScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int64])
+	}
+}
+
+// ScalarFminI64 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int64]).
+func ScalarFminI64(dst []int64, a []int64, s int64) {
+	FminScalarI64(dst, a, s)
+}
+
+// FminU8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[uint8]).
+func FminU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminU8AVX512(dst, a, b)
+	case useAVX2:
+		fminU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[uint8])
+	}
+}
+
+// FminScalarU8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[uint8]).
+func FminScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[uint8])
+	}
+}
+
+// ScalarFminU8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[uint8]).
+func ScalarFminU8(dst []uint8, a []uint8, s uint8) {
+	FminScalarU8(dst, a, s)
+}
+
+// AbsU8 sets dst[i] = x[i], (uint8's abs is the identity).
+// Its exact loop is unaryGo(dst, x, elIdent[uint8]).
+func AbsU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		absU8AVX512(dst, x)
+	case useAVX2:
+		absU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elIdent[uint8])
+	}
+}
+
+// SignI8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int8]).
+func SignI8(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI8AVX512(dst, x)
+	case useAVX2:
+		signI8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int8])
+	}
+}
+
+// SignI16 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int16]).
+func SignI16(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI16AVX512(dst, x)
+	case useAVX2:
+		signI16AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int16])
+	}
+}
+
+// SignI32 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int32]).
+func SignI32(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI32AVX512(dst, x)
+	case useAVX2:
+		signI32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int32])
+	}
+}
+
+// SignI64 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int64]).
+func SignI64(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI64AVX512(dst, x)
+	case useAVX2:
+		signI64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int64])
+	}
+}
+
+// SignU8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[uint8]).
+func SignU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signU8AVX512(dst, x)
+	case useAVX2:
+		signU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[uint8])
+	}
+}
+
+// ErfF64 sets dst[i] = erf x[i], fdlibm's branches as selects, within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfF64).
+func ErfF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		erfF64AVX512(dst, x)
+	case useAVX2:
+		erfF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, erfF64)
+	}
+}
+
+// ErfcF64 sets dst[i] = erfc x[i], fdlibm's branches as selects, within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfcF64).
+func ErfcF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		erfcF64AVX512(dst, x)
+	case useAVX2:
+		erfcF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, erfcF64)
+	}
+}

@@ -48248,6 +48248,5043 @@ logitF64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func squareF32AVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2
+TEXT ·squareF32AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareF32AVX2_check_unrolled
+
+squareF32AVX2_unrolled:
+	VMOVUPS (DX)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	VMOVUPS 32(DX)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*4)
+	VMOVUPS 64(DX)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*4)
+	VMOVUPS 96(DX)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+squareF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareF32AVX2_check_vector
+
+squareF32AVX2_vector:
+	VMOVUPS (DX)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+squareF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+squareF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareF32AVX2_copy1
+
+squareF32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPS (DI)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+squareF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareF32AVX2_copy3
+
+squareF32AVX2_copied4:
+squareF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareF64AVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2
+TEXT ·squareF64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareF64AVX2_check_unrolled
+
+squareF64AVX2_unrolled:
+	VMOVUPD (DX)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*8)
+	VMOVUPD 32(DX)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*8)
+	VMOVUPD 64(DX)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*8)
+	VMOVUPD 96(DX)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+squareF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  squareF64AVX2_check_vector
+
+squareF64AVX2_vector:
+	VMOVUPD (DX)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+squareF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+squareF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareF64AVX2_copy1
+
+squareF64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPD (DI)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+squareF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareF64AVX2_copy3
+
+squareF64AVX2_copied4:
+squareF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareI8AVX2(dst []int8, x []int8)
+// Requires: AVX, AVX2
+TEXT ·squareI8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareI8AVX2_check_unrolled
+
+squareI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+squareI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI8AVX2_check_vector
+
+squareI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+squareI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+squareI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI8AVX2_copy1
+
+squareI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+squareI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI8AVX2_copy3
+
+squareI8AVX2_copied4:
+squareI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareI16AVX2(dst []int16, x []int16)
+// Requires: AVX, AVX2
+TEXT ·squareI16AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareI16AVX2_check_unrolled
+
+squareI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+squareI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI16AVX2_check_vector
+
+squareI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+squareI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+squareI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI16AVX2_copy1
+
+squareI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+squareI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI16AVX2_copy3
+
+squareI16AVX2_copied4:
+squareI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareI32AVX2(dst []int32, x []int32)
+// Requires: AVX, AVX2
+TEXT ·squareI32AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI32AVX2_check_unrolled
+
+squareI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+squareI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareI32AVX2_check_vector
+
+squareI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+squareI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+squareI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI32AVX2_copy1
+
+squareI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+squareI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI32AVX2_copy3
+
+squareI32AVX2_copied4:
+squareI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareI64AVX2(dst []int64, x []int64)
+// Requires: AVX, AVX2
+TEXT ·squareI64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI64AVX2_check_unrolled
+
+squareI64AVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+squareI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  squareI64AVX2_check_vector
+
+squareI64AVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+squareI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+squareI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI64AVX2_copy1
+
+squareI64AVX2_copied2:
+	XORQ     BX, BX
+	VMOVDQU  (DI)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, (SI)(BX*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+squareI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI64AVX2_copy3
+
+squareI64AVX2_copied4:
+squareI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareU8AVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2
+TEXT ·squareU8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareU8AVX2_check_unrolled
+
+squareU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+squareU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareU8AVX2_check_vector
+
+squareU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+squareU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     squareU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+squareU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareU8AVX2_copy1
+
+squareU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+squareU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareU8AVX2_copy3
+
+squareU8AVX2_copied4:
+squareU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func copysignF32AVX2(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX2
+TEXT ·copysignF32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  copysignF32AVX2_check_unrolled
+
+copysignF32AVX2_unrolled:
+	VMOVUPS (DX)(SI*4), Y0
+	VMOVUPS (BX)(SI*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	VMOVUPS 32(DX)(SI*4), Y0
+	VMOVUPS 32(BX)(SI*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*4)
+	VMOVUPS 64(DX)(SI*4), Y0
+	VMOVUPS 64(BX)(SI*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*4)
+	VMOVUPS 96(DX)(SI*4), Y0
+	VMOVUPS 96(BX)(SI*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*4)
+	ADDQ    $0x00000020, SI
+
+copysignF32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   copysignF32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  copysignF32AVX2_check_vector
+
+copysignF32AVX2_vector:
+	VMOVUPS (DX)(SI*4), Y0
+	VMOVUPS (BX)(SI*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	ADDQ    $0x00000008, SI
+
+copysignF32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      copysignF32AVX2_vector
+	CMPQ    SI, AX
+	JAE     copysignF32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+copysignF32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  copysignF32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  copysignF32AVX2_copy1
+
+copysignF32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+copysignF32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  copysignF32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  copysignF32AVX2_copy3
+
+copysignF32AVX2_copied4:
+	XORQ    SI, SI
+	VMOVUPS (R8)(SI*4), Y0
+	VMOVUPS (DX)(SI*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+copysignF32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  copysignF32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  copysignF32AVX2_copy5
+
+copysignF32AVX2_copied6:
+copysignF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func copysignScalarF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·copysignScalarF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          copysignScalarF32AVX2_check_unrolled
+
+copysignScalarF32AVX2_unrolled:
+	VMOVUPS (DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y1, Y1
+	VANDPS  elc32_4_80000000<>+0(SB), Y0, Y2
+	VORPS   Y2, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVUPS 32(DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y1, Y1
+	VANDPS  elc32_4_80000000<>+0(SB), Y0, Y2
+	VORPS   Y2, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVUPS 64(DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y1, Y1
+	VANDPS  elc32_4_80000000<>+0(SB), Y0, Y2
+	VORPS   Y2, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVUPS 96(DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y1, Y1
+	VANDPS  elc32_4_80000000<>+0(SB), Y0, Y2
+	VORPS   Y2, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+copysignScalarF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   copysignScalarF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  copysignScalarF32AVX2_check_vector
+
+copysignScalarF32AVX2_vector:
+	VMOVUPS (DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y1, Y1
+	VANDPS  elc32_4_80000000<>+0(SB), Y0, Y2
+	VORPS   Y2, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+copysignScalarF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      copysignScalarF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     copysignScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+copysignScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  copysignScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  copysignScalarF32AVX2_copy1
+
+copysignScalarF32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPS (DI)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y1, Y1
+	VANDPS  elc32_4_80000000<>+0(SB), Y0, Y0
+	VORPS   Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+copysignScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  copysignScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  copysignScalarF32AVX2_copy3
+
+copysignScalarF32AVX2_copied4:
+copysignScalarF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarCopysignF32AVX2(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX2
+TEXT ·scalarCopysignF32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarCopysignF32AVX2_check_unrolled
+
+scalarCopysignF32AVX2_unrolled:
+	VMOVUPS (DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y2
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVUPS 32(DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y2
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVUPS 64(DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y2
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVUPS 96(DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y2
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+scalarCopysignF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarCopysignF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarCopysignF32AVX2_check_vector
+
+scalarCopysignF32AVX2_vector:
+	VMOVUPS (DX)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y2
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+scalarCopysignF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarCopysignF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarCopysignF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarCopysignF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarCopysignF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarCopysignF32AVX2_copy1
+
+scalarCopysignF32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPS (DI)(BX*4), Y1
+	VANDPS  elc32_4_7fffffff<>+0(SB), Y0, Y0
+	VANDPS  elc32_4_80000000<>+0(SB), Y1, Y1
+	VORPS   Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+scalarCopysignF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarCopysignF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarCopysignF32AVX2_copy3
+
+scalarCopysignF32AVX2_copied4:
+scalarCopysignF32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func copysignF64AVX2(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX2
+TEXT ·copysignF64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  copysignF64AVX2_check_unrolled
+
+copysignF64AVX2_unrolled:
+	VMOVUPD (DX)(SI*8), Y0
+	VMOVUPD (BX)(SI*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*8)
+	VMOVUPD 32(DX)(SI*8), Y0
+	VMOVUPD 32(BX)(SI*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*8)
+	VMOVUPD 64(DX)(SI*8), Y0
+	VMOVUPD 64(BX)(SI*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*8)
+	VMOVUPD 96(DX)(SI*8), Y0
+	VMOVUPD 96(BX)(SI*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*8)
+	ADDQ    $0x00000010, SI
+
+copysignF64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   copysignF64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  copysignF64AVX2_check_vector
+
+copysignF64AVX2_vector:
+	VMOVUPD (DX)(SI*8), Y0
+	VMOVUPD (BX)(SI*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*8)
+	ADDQ    $0x00000004, SI
+
+copysignF64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      copysignF64AVX2_vector
+	CMPQ    SI, AX
+	JAE     copysignF64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+copysignF64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  copysignF64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  copysignF64AVX2_copy1
+
+copysignF64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+copysignF64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  copysignF64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  copysignF64AVX2_copy3
+
+copysignF64AVX2_copied4:
+	XORQ    SI, SI
+	VMOVUPD (R8)(SI*8), Y0
+	VMOVUPD (DX)(SI*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+copysignF64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  copysignF64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  copysignF64AVX2_copy5
+
+copysignF64AVX2_copied6:
+copysignF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func copysignScalarF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·copysignScalarF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          copysignScalarF64AVX2_check_unrolled
+
+copysignScalarF64AVX2_unrolled:
+	VMOVUPD (DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y0, Y2
+	VORPD   Y2, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	VMOVUPD 32(DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y0, Y2
+	VORPD   Y2, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*8)
+	VMOVUPD 64(DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y0, Y2
+	VORPD   Y2, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*8)
+	VMOVUPD 96(DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y0, Y2
+	VORPD   Y2, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+copysignScalarF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   copysignScalarF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  copysignScalarF64AVX2_check_vector
+
+copysignScalarF64AVX2_vector:
+	VMOVUPD (DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y0, Y2
+	VORPD   Y2, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+copysignScalarF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      copysignScalarF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     copysignScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+copysignScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  copysignScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  copysignScalarF64AVX2_copy1
+
+copysignScalarF64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPD (DI)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y0, Y0
+	VORPD   Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+copysignScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  copysignScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  copysignScalarF64AVX2_copy3
+
+copysignScalarF64AVX2_copied4:
+copysignScalarF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarCopysignF64AVX2(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX2
+TEXT ·scalarCopysignF64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarCopysignF64AVX2_check_unrolled
+
+scalarCopysignF64AVX2_unrolled:
+	VMOVUPD (DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	VMOVUPD 32(DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*8)
+	VMOVUPD 64(DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*8)
+	VMOVUPD 96(DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+scalarCopysignF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarCopysignF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarCopysignF64AVX2_check_vector
+
+scalarCopysignF64AVX2_vector:
+	VMOVUPD (DX)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+scalarCopysignF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarCopysignF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarCopysignF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarCopysignF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarCopysignF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarCopysignF64AVX2_copy1
+
+scalarCopysignF64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPD (DI)(BX*8), Y1
+	VANDPD  elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VANDPD  elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD   Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+scalarCopysignF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarCopysignF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarCopysignF64AVX2_copy3
+
+scalarCopysignF64AVX2_copied4:
+scalarCopysignF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI8AVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2
+TEXT ·fmaxI8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fmaxI8AVX2_check_unrolled
+
+fmaxI8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+fmaxI8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxI8AVX2_check_vector
+
+fmaxI8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+fmaxI8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxI8AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxI8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+fmaxI8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxI8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxI8AVX2_copy1
+
+fmaxI8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+fmaxI8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxI8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxI8AVX2_copy3
+
+fmaxI8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMAXSB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+fmaxI8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxI8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxI8AVX2_copy5
+
+fmaxI8AVX2_copied6:
+fmaxI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fmaxScalarI8AVX2_check_unrolled
+
+fmaxScalarI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+fmaxScalarI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  fmaxScalarI8AVX2_check_vector
+
+fmaxScalarI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+fmaxScalarI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+fmaxScalarI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarI8AVX2_copy1
+
+fmaxScalarI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMAXSB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+fmaxScalarI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarI8AVX2_copy3
+
+fmaxScalarI8AVX2_copied4:
+fmaxScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI16AVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2
+TEXT ·fmaxI16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fmaxI16AVX2_check_unrolled
+
+fmaxI16AVX2_unrolled:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	VMOVDQU 32(DX)(SI*2), Y0
+	VMOVDQU 32(BX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*2)
+	VMOVDQU 64(DX)(SI*2), Y0
+	VMOVDQU 64(BX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*2)
+	VMOVDQU 96(DX)(SI*2), Y0
+	VMOVDQU 96(BX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*2)
+	ADDQ    $0x00000040, SI
+
+fmaxI16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxI16AVX2_check_vector
+
+fmaxI16AVX2_vector:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	ADDQ    $0x00000010, SI
+
+fmaxI16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxI16AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxI16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+fmaxI16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxI16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxI16AVX2_copy1
+
+fmaxI16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+fmaxI16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxI16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxI16AVX2_copy3
+
+fmaxI16AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPMAXSW Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+fmaxI16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxI16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxI16AVX2_copy5
+
+fmaxI16AVX2_copied6:
+fmaxI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          fmaxScalarI16AVX2_check_unrolled
+
+fmaxScalarI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+fmaxScalarI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fmaxScalarI16AVX2_check_vector
+
+fmaxScalarI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+fmaxScalarI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+fmaxScalarI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarI16AVX2_copy1
+
+fmaxScalarI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPMAXSW Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+fmaxScalarI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarI16AVX2_copy3
+
+fmaxScalarI16AVX2_copied4:
+fmaxScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI32AVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2
+TEXT ·fmaxI32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxI32AVX2_check_unrolled
+
+fmaxI32AVX2_unrolled:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	VMOVDQU 32(DX)(SI*4), Y0
+	VMOVDQU 32(BX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*4)
+	VMOVDQU 64(DX)(SI*4), Y0
+	VMOVDQU 64(BX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*4)
+	VMOVDQU 96(DX)(SI*4), Y0
+	VMOVDQU 96(BX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*4)
+	ADDQ    $0x00000020, SI
+
+fmaxI32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fmaxI32AVX2_check_vector
+
+fmaxI32AVX2_vector:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	ADDQ    $0x00000008, SI
+
+fmaxI32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxI32AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxI32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+fmaxI32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxI32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxI32AVX2_copy1
+
+fmaxI32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+fmaxI32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxI32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxI32AVX2_copy3
+
+fmaxI32AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPMAXSD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+fmaxI32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxI32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxI32AVX2_copy5
+
+fmaxI32AVX2_copied6:
+fmaxI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fmaxScalarI32AVX2_check_unrolled
+
+fmaxScalarI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+fmaxScalarI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fmaxScalarI32AVX2_check_vector
+
+fmaxScalarI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+fmaxScalarI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+fmaxScalarI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarI32AVX2_copy1
+
+fmaxScalarI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPMAXSD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+fmaxScalarI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarI32AVX2_copy3
+
+fmaxScalarI32AVX2_copied4:
+fmaxScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI64AVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2
+TEXT ·fmaxI64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxI64AVX2_check_unrolled
+
+fmaxI64AVX2_unrolled:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVDQU   32(DX)(SI*8), Y0
+	VMOVDQU   32(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	VMOVDQU   64(DX)(SI*8), Y0
+	VMOVDQU   64(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, 64(CX)(SI*8)
+	VMOVDQU   96(DX)(SI*8), Y0
+	VMOVDQU   96(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fmaxI64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  fmaxI64AVX2_check_vector
+
+fmaxI64AVX2_vector:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+fmaxI64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxI64AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxI64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+fmaxI64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxI64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxI64AVX2_copy1
+
+fmaxI64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+fmaxI64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxI64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxI64AVX2_copy3
+
+fmaxI64AVX2_copied4:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*8), Y0
+	VMOVDQU   (DX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fmaxI64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxI64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxI64AVX2_copy5
+
+fmaxI64AVX2_copied6:
+fmaxI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fmaxScalarI64AVX2_check_unrolled
+
+fmaxScalarI64AVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVDQU   64(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVDQU   96(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  fmaxScalarI64AVX2_check_vector
+
+fmaxScalarI64AVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+fmaxScalarI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+fmaxScalarI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarI64AVX2_copy1
+
+fmaxScalarI64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fmaxScalarI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarI64AVX2_copy3
+
+fmaxScalarI64AVX2_copied4:
+fmaxScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxU8AVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2
+TEXT ·fmaxU8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fmaxU8AVX2_check_unrolled
+
+fmaxU8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+fmaxU8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxU8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxU8AVX2_check_vector
+
+fmaxU8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+fmaxU8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fmaxU8AVX2_vector
+	CMPQ    SI, AX
+	JAE     fmaxU8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+fmaxU8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fmaxU8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fmaxU8AVX2_copy1
+
+fmaxU8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+fmaxU8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fmaxU8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fmaxU8AVX2_copy3
+
+fmaxU8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMAXUB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+fmaxU8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fmaxU8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxU8AVX2_copy5
+
+fmaxU8AVX2_copied6:
+fmaxU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·fmaxScalarU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fmaxScalarU8AVX2_check_unrolled
+
+fmaxScalarU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+fmaxScalarU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  fmaxScalarU8AVX2_check_vector
+
+fmaxScalarU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+fmaxScalarU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fmaxScalarU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     fmaxScalarU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+fmaxScalarU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fmaxScalarU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fmaxScalarU8AVX2_copy1
+
+fmaxScalarU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMAXUB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+fmaxScalarU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fmaxScalarU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fmaxScalarU8AVX2_copy3
+
+fmaxScalarU8AVX2_copied4:
+fmaxScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminI8AVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2
+TEXT ·fminI8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fminI8AVX2_check_unrolled
+
+fminI8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+fminI8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminI8AVX2_check_vector
+
+fminI8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+fminI8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminI8AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminI8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+fminI8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminI8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminI8AVX2_copy1
+
+fminI8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+fminI8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminI8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminI8AVX2_copy3
+
+fminI8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMINSB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+fminI8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminI8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminI8AVX2_copy5
+
+fminI8AVX2_copied6:
+fminI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·fminScalarI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fminScalarI8AVX2_check_unrolled
+
+fminScalarI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMINSB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPMINSB Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPMINSB Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPMINSB Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+fminScalarI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  fminScalarI8AVX2_check_vector
+
+fminScalarI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMINSB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+fminScalarI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+fminScalarI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarI8AVX2_copy1
+
+fminScalarI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMINSB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+fminScalarI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarI8AVX2_copy3
+
+fminScalarI8AVX2_copied4:
+fminScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminI16AVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2
+TEXT ·fminI16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fminI16AVX2_check_unrolled
+
+fminI16AVX2_unrolled:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	VMOVDQU 32(DX)(SI*2), Y0
+	VMOVDQU 32(BX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*2)
+	VMOVDQU 64(DX)(SI*2), Y0
+	VMOVDQU 64(BX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*2)
+	VMOVDQU 96(DX)(SI*2), Y0
+	VMOVDQU 96(BX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*2)
+	ADDQ    $0x00000040, SI
+
+fminI16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminI16AVX2_check_vector
+
+fminI16AVX2_vector:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	ADDQ    $0x00000010, SI
+
+fminI16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminI16AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminI16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+fminI16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminI16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminI16AVX2_copy1
+
+fminI16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+fminI16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminI16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminI16AVX2_copy3
+
+fminI16AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPMINSW Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+fminI16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminI16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminI16AVX2_copy5
+
+fminI16AVX2_copied6:
+fminI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·fminScalarI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          fminScalarI16AVX2_check_unrolled
+
+fminScalarI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VPMINSW Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VPMINSW Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y1
+	VPMINSW Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y1
+	VPMINSW Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+fminScalarI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fminScalarI16AVX2_check_vector
+
+fminScalarI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VPMINSW Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+fminScalarI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+fminScalarI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarI16AVX2_copy1
+
+fminScalarI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPMINSW Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+fminScalarI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarI16AVX2_copy3
+
+fminScalarI16AVX2_copied4:
+fminScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminI32AVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2
+TEXT ·fminI32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminI32AVX2_check_unrolled
+
+fminI32AVX2_unrolled:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	VMOVDQU 32(DX)(SI*4), Y0
+	VMOVDQU 32(BX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*4)
+	VMOVDQU 64(DX)(SI*4), Y0
+	VMOVDQU 64(BX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*4)
+	VMOVDQU 96(DX)(SI*4), Y0
+	VMOVDQU 96(BX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*4)
+	ADDQ    $0x00000020, SI
+
+fminI32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fminI32AVX2_check_vector
+
+fminI32AVX2_vector:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	ADDQ    $0x00000008, SI
+
+fminI32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminI32AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminI32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+fminI32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminI32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminI32AVX2_copy1
+
+fminI32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+fminI32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminI32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminI32AVX2_copy3
+
+fminI32AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPMINSD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+fminI32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminI32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminI32AVX2_copy5
+
+fminI32AVX2_copied6:
+fminI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·fminScalarI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fminScalarI32AVX2_check_unrolled
+
+fminScalarI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VPMINSD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VPMINSD Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y1
+	VPMINSD Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y1
+	VPMINSD Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+fminScalarI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fminScalarI32AVX2_check_vector
+
+fminScalarI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VPMINSD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+fminScalarI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+fminScalarI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarI32AVX2_copy1
+
+fminScalarI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPMINSD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+fminScalarI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarI32AVX2_copy3
+
+fminScalarI32AVX2_copied4:
+fminScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminI64AVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2
+TEXT ·fminI64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminI64AVX2_check_unrolled
+
+fminI64AVX2_unrolled:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVDQU   32(DX)(SI*8), Y0
+	VMOVDQU   32(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	VMOVDQU   64(DX)(SI*8), Y0
+	VMOVDQU   64(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, 64(CX)(SI*8)
+	VMOVDQU   96(DX)(SI*8), Y0
+	VMOVDQU   96(BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, 96(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fminI64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  fminI64AVX2_check_vector
+
+fminI64AVX2_vector:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+fminI64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminI64AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminI64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+fminI64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminI64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminI64AVX2_copy1
+
+fminI64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+fminI64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminI64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminI64AVX2_copy3
+
+fminI64AVX2_copied4:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*8), Y0
+	VMOVDQU   (DX)(SI*8), Y1
+	VPCMPGTQ  Y1, Y0, Y2
+	VBLENDVPD Y2, Y1, Y0, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fminI64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminI64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminI64AVX2_copy5
+
+fminI64AVX2_copied6:
+fminI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·fminScalarI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fminScalarI64AVX2_check_unrolled
+
+fminScalarI64AVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	VMOVDQU   64(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVDQU   Y1, 64(CX)(BX*8)
+	VMOVDQU   96(DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVDQU   Y1, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fminScalarI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  fminScalarI64AVX2_check_vector
+
+fminScalarI64AVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+fminScalarI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+fminScalarI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarI64AVX2_copy1
+
+fminScalarI64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y1
+	VPCMPGTQ  Y0, Y1, Y2
+	VBLENDVPD Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+fminScalarI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarI64AVX2_copy3
+
+fminScalarI64AVX2_copied4:
+fminScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminU8AVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2
+TEXT ·fminU8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fminU8AVX2_check_unrolled
+
+fminU8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+fminU8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   fminU8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminU8AVX2_check_vector
+
+fminU8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+fminU8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      fminU8AVX2_vector
+	CMPQ    SI, AX
+	JAE     fminU8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+fminU8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  fminU8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  fminU8AVX2_copy1
+
+fminU8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+fminU8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  fminU8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  fminU8AVX2_copy3
+
+fminU8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPMINUB Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+fminU8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  fminU8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminU8AVX2_copy5
+
+fminU8AVX2_copied6:
+fminU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·fminScalarU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fminScalarU8AVX2_check_unrolled
+
+fminScalarU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+fminScalarU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  fminScalarU8AVX2_check_vector
+
+fminScalarU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPMINUB Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+fminScalarU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      fminScalarU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     fminScalarU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+fminScalarU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  fminScalarU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  fminScalarU8AVX2_copy1
+
+fminScalarU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPMINUB Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+fminScalarU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  fminScalarU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  fminScalarU8AVX2_copy3
+
+fminScalarU8AVX2_copied4:
+fminScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func absU8AVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2
+TEXT ·absU8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  absU8AVX2_check_unrolled
+
+absU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+absU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   absU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  absU8AVX2_check_vector
+
+absU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+absU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      absU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     absU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+absU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  absU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  absU8AVX2_copy1
+
+absU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+absU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  absU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  absU8AVX2_copy3
+
+absU8AVX2_copied4:
+absU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func signI8AVX2(dst []int8, x []int8)
+// Requires: AVX, AVX2
+TEXT ·signI8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  signI8AVX2_check_unrolled
+
+signI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMAXSB elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPMAXSB elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPMAXSB elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPMAXSB elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+signI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   signI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  signI8AVX2_check_vector
+
+signI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMAXSB elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+signI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      signI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     signI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+signI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  signI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  signI8AVX2_copy1
+
+signI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPMAXSB elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+signI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  signI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  signI8AVX2_copy3
+
+signI8AVX2_copied4:
+signI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func signI16AVX2(dst []int16, x []int16)
+// Requires: AVX, AVX2
+TEXT ·signI16AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  signI16AVX2_check_unrolled
+
+signI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y0
+	VPMAXSW elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSW elc32_2_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y0
+	VPMAXSW elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSW elc32_2_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y0
+	VPMAXSW elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSW elc32_2_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y0
+	VPMAXSW elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSW elc32_2_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+signI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   signI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  signI16AVX2_check_vector
+
+signI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y0
+	VPMAXSW elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSW elc32_2_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+signI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      signI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     signI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+signI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  signI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  signI16AVX2_copy1
+
+signI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y0
+	VPMAXSW elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSW elc32_2_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+signI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  signI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  signI16AVX2_copy3
+
+signI16AVX2_copied4:
+signI16AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_2_1<>+0(SB)/2, $0x0001
+DATA elc32_2_1<>+2(SB)/2, $0x0001
+DATA elc32_2_1<>+4(SB)/2, $0x0001
+DATA elc32_2_1<>+6(SB)/2, $0x0001
+DATA elc32_2_1<>+8(SB)/2, $0x0001
+DATA elc32_2_1<>+10(SB)/2, $0x0001
+DATA elc32_2_1<>+12(SB)/2, $0x0001
+DATA elc32_2_1<>+14(SB)/2, $0x0001
+DATA elc32_2_1<>+16(SB)/2, $0x0001
+DATA elc32_2_1<>+18(SB)/2, $0x0001
+DATA elc32_2_1<>+20(SB)/2, $0x0001
+DATA elc32_2_1<>+22(SB)/2, $0x0001
+DATA elc32_2_1<>+24(SB)/2, $0x0001
+DATA elc32_2_1<>+26(SB)/2, $0x0001
+DATA elc32_2_1<>+28(SB)/2, $0x0001
+DATA elc32_2_1<>+30(SB)/2, $0x0001
+GLOBL elc32_2_1<>(SB), RODATA|NOPTR, $32
+
+// func signI32AVX2(dst []int32, x []int32)
+// Requires: AVX, AVX2
+TEXT ·signI32AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  signI32AVX2_check_unrolled
+
+signI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y0
+	VPMAXSD elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSD elc32_4_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y0
+	VPMAXSD elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSD elc32_4_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y0
+	VPMAXSD elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSD elc32_4_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y0
+	VPMAXSD elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSD elc32_4_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+signI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   signI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  signI32AVX2_check_vector
+
+signI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y0
+	VPMAXSD elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSD elc32_4_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+signI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      signI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     signI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+signI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  signI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  signI32AVX2_copy1
+
+signI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y0
+	VPMAXSD elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPMINSD elc32_4_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+signI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  signI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  signI32AVX2_copy3
+
+signI32AVX2_copied4:
+signI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func signI64AVX2(dst []int64, x []int64)
+// Requires: AVX, AVX2
+TEXT ·signI64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  signI64AVX2_check_unrolled
+
+signI64AVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y2
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VBLENDVPD Y1, elc32_8_1<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y2
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VBLENDVPD Y1, elc32_8_1<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 32(CX)(BX*8)
+	VMOVDQU   64(DX)(BX*8), Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y2
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VBLENDVPD Y1, elc32_8_1<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 64(CX)(BX*8)
+	VMOVDQU   96(DX)(BX*8), Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y2
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VBLENDVPD Y1, elc32_8_1<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, 96(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+signI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   signI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  signI64AVX2_check_vector
+
+signI64AVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y2
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VBLENDVPD Y1, elc32_8_1<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+signI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      signI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     signI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+signI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  signI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  signI64AVX2_copy1
+
+signI64AVX2_copied2:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y2
+	VBLENDVPD Y1, Y0, Y2, Y0
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPGTQ  Y1, Y0, Y1
+	VBLENDVPD Y1, elc32_8_1<>+0(SB), Y0, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+signI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  signI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  signI64AVX2_copy3
+
+signI64AVX2_copied4:
+signI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func signU8AVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2
+TEXT ·signU8AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  signU8AVX2_check_unrolled
+
+signU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMINUB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y0
+	VPMINUB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y0
+	VPMINUB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y0
+	VPMINUB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+signU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   signU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  signU8AVX2_check_vector
+
+signU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y0
+	VPMINUB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+signU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      signU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     signU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+signU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  signU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  signU8AVX2_copy1
+
+signU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPMINUB elc32_1_1<>+0(SB), Y0, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+signU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  signU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  signU8AVX2_copy3
+
+signU8AVX2_copied4:
+signU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func erfF64AVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·erfF64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  erfF64AVX2_check_unrolled
+
+erfF64AVX2_unrolled:
+	VMOVUPD      (DX)(BX*8), Y0
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y1
+	VMAXPD       elc32_8_3ff4000000000000<>+0(SB), Y1, Y2
+	VMINPD       elc32_8_403c000000000000<>+0(SB), Y2, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y4
+	VDIVPD       Y3, Y4, Y3
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y4
+	VMOVUPD      Y3, Y5
+	VMOVUPD      elc32_8_c07e384e9bdc383f<>+0(SB), Y6
+	VFMADD213PD  elc32_8_c09004616a2e5992<>+0(SB), Y6, Y5
+	VFMADD213PD  elc32_8_c083ec881375f228<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c064145d43c5ed98<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c031c209555f995a<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bfe993ba70c285de<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bf84341239e86f4a<>+0(SB), Y3, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c023a0efc69ac25c<>+0(SB), Y7
+	VFMADD213PD  elc32_8_c054526557e4d2f2<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_c067135cebccabb2<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0644cb184282266<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c04f300ae4cba38d<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0251e0441b0e726<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bfe63416e4ba7360<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bf843412600d6435<>+0(SB), Y3, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y4
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c03670e242712d62<>+0(SB), Y7
+	VFMADD213PD  elc32_8_407da874e79fe763<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_40a3f219cedf3be6<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40a8ffb7688c246a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_409802eb189d5118<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40745cae221b9f0a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_403e568b261d5190<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_bfaeeff2ee749a62<>+0(SB), Y8
+	VFMADD213PD  elc32_8_401a47ef8e484a93<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_405b28a3ee48ae2c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407ad02157700314<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_40842b1921ec2868<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407b290dd58a1a71<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4061350c526ae721<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4033a6b9bd707687<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y6, Y3
+	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y1, Y5
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bf61bf380a96073f<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3fa22a36599795eb<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bfbc63983d3e28ec<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fd45fca805120e4<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd7d240fbb8c3f1<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fda8d00ad92b34d<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bf6359b8bef77538<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_3f888b545735151d<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3f8bedc26b51dd1c<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3fc02660e763351f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fb2635cd99fe9a7<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fe14af092eb6f33<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fbb3e6618eee323<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y3
+	VMULPD       Y1, Y1, Y5
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bef8ead6120016ac<>+0(SB), Y8
+	VFMADD213PD  elc32_8_bf77a291236668e4<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bf9d2a51dbd7194f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd4cd7d691cb913<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fc06eba8214db68<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y1
+	VMOVUPD      Y5, Y6
+	VMOVUPD      elc32_8_bed09c4342a26120<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3f215dc9221c1a10<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3f74d022c4d36b0f<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fb0a54c5536ceba<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fd97779cddadc09<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y6
+	VBLENDVPD    Y1, Y6, Y3, Y1
+	VDIVPD       Y1, Y4, Y1
+	VANDPD       elc32_8_ffffffff00000000<>+0(SB), Y2, Y3
+	VMOVUPD      Y3, Y4
+	VFNMADD213PD elc32_8_bfe2000000000000<>+0(SB), Y3, Y4
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y4, Y4
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y4, Y4
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y5, Y4
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y5, Y4
+	VMOVUPD      Y4, Y6
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VSUBPD       Y2, Y3, Y4
+	VADDPD       Y2, Y3, Y3
+	VMOVUPD      Y1, Y7
+	VFMADD231PD  Y3, Y4, Y7
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y7, Y3
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMULPD       Y7, Y6, Y3
+	VDIVPD       Y2, Y3, Y2
+	VADDPD       Y4, Y5, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
+	VROUNDPD     $0x01, Y4, Y4
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y4, Y5
+	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y2, Y2
+	VSUBPD       Y4, Y3, Y3
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
+	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y3, Y2, Y2
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VANDPD       elc32_8_8000000000000000<>+0(SB), Y0, Y3
+	VORPD        Y3, Y2, Y2
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y3, Y3
+	VMOVUPD      elc32_8_3feb0ac160000000<>+0(SB), Y4
+	VADDPD       Y1, Y4, Y4
+	VANDPD       elc32_8_8000000000000000<>+0(SB), Y0, Y5
+	VORPD        Y5, Y4, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y2
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y3, Y3
+	VMOVUPD      Y0, Y4
+	VFMADD231PD  Y1, Y0, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, (CX)(BX*8)
+	ADDQ         $0x00000004, BX
+
+erfF64AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      erfF64AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     erfF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+erfF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  erfF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  erfF64AVX2_copy1
+
+erfF64AVX2_copied2:
+	XORQ         BX, BX
+	VMOVUPD      (DI)(BX*8), Y0
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y1
+	VMAXPD       elc32_8_3ff4000000000000<>+0(SB), Y1, Y2
+	VMINPD       elc32_8_403c000000000000<>+0(SB), Y2, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y4
+	VDIVPD       Y3, Y4, Y3
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y4
+	VMOVUPD      Y3, Y5
+	VMOVUPD      elc32_8_c07e384e9bdc383f<>+0(SB), Y6
+	VFMADD213PD  elc32_8_c09004616a2e5992<>+0(SB), Y6, Y5
+	VFMADD213PD  elc32_8_c083ec881375f228<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c064145d43c5ed98<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c031c209555f995a<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bfe993ba70c285de<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bf84341239e86f4a<>+0(SB), Y3, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c023a0efc69ac25c<>+0(SB), Y7
+	VFMADD213PD  elc32_8_c054526557e4d2f2<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_c067135cebccabb2<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0644cb184282266<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c04f300ae4cba38d<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0251e0441b0e726<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bfe63416e4ba7360<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bf843412600d6435<>+0(SB), Y3, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y4
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c03670e242712d62<>+0(SB), Y7
+	VFMADD213PD  elc32_8_407da874e79fe763<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_40a3f219cedf3be6<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40a8ffb7688c246a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_409802eb189d5118<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40745cae221b9f0a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_403e568b261d5190<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_bfaeeff2ee749a62<>+0(SB), Y8
+	VFMADD213PD  elc32_8_401a47ef8e484a93<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_405b28a3ee48ae2c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407ad02157700314<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_40842b1921ec2868<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407b290dd58a1a71<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4061350c526ae721<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4033a6b9bd707687<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y6, Y3
+	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y1, Y5
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bf61bf380a96073f<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3fa22a36599795eb<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bfbc63983d3e28ec<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fd45fca805120e4<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd7d240fbb8c3f1<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fda8d00ad92b34d<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bf6359b8bef77538<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_3f888b545735151d<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3f8bedc26b51dd1c<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3fc02660e763351f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fb2635cd99fe9a7<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fe14af092eb6f33<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fbb3e6618eee323<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y3
+	VMULPD       Y1, Y1, Y5
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bef8ead6120016ac<>+0(SB), Y8
+	VFMADD213PD  elc32_8_bf77a291236668e4<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bf9d2a51dbd7194f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd4cd7d691cb913<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fc06eba8214db68<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y1
+	VMOVUPD      Y5, Y6
+	VMOVUPD      elc32_8_bed09c4342a26120<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3f215dc9221c1a10<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3f74d022c4d36b0f<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fb0a54c5536ceba<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fd97779cddadc09<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y6
+	VBLENDVPD    Y1, Y6, Y3, Y1
+	VDIVPD       Y1, Y4, Y1
+	VANDPD       elc32_8_ffffffff00000000<>+0(SB), Y2, Y3
+	VMOVUPD      Y3, Y4
+	VFNMADD213PD elc32_8_bfe2000000000000<>+0(SB), Y3, Y4
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y4, Y4
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y4, Y4
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y5, Y4
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y5, Y4
+	VMOVUPD      Y4, Y6
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VSUBPD       Y2, Y3, Y4
+	VADDPD       Y2, Y3, Y3
+	VMOVUPD      Y1, Y7
+	VFMADD231PD  Y3, Y4, Y7
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y7, Y3
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMULPD       Y7, Y6, Y3
+	VDIVPD       Y2, Y3, Y2
+	VADDPD       Y4, Y5, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
+	VROUNDPD     $0x01, Y4, Y4
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y4, Y5
+	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y2, Y2
+	VSUBPD       Y4, Y3, Y3
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
+	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y3, Y2, Y2
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y3
+	VSUBPD       Y2, Y3, Y2
+	VANDPD       elc32_8_8000000000000000<>+0(SB), Y0, Y3
+	VORPD        Y3, Y2, Y2
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y3, Y3
+	VMOVUPD      elc32_8_3feb0ac160000000<>+0(SB), Y4
+	VADDPD       Y1, Y4, Y4
+	VANDPD       elc32_8_8000000000000000<>+0(SB), Y0, Y5
+	VORPD        Y5, Y4, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y2
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y3, Y3
+	VMOVUPD      Y0, Y4
+	VFMADD231PD  Y1, Y0, Y4
+	VBLENDVPD    Y3, Y4, Y2, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, (SI)(BX*8)
+	SHLQ         $0x03, AX
+	XORQ         DX, DX
+
+erfF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  erfF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  erfF64AVX2_copy3
+
+erfF64AVX2_copied4:
+erfF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_8_3ff4000000000000<>+0(SB)/8, $0x3ff4000000000000
+DATA elc32_8_3ff4000000000000<>+8(SB)/8, $0x3ff4000000000000
+DATA elc32_8_3ff4000000000000<>+16(SB)/8, $0x3ff4000000000000
+DATA elc32_8_3ff4000000000000<>+24(SB)/8, $0x3ff4000000000000
+GLOBL elc32_8_3ff4000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_403c000000000000<>+0(SB)/8, $0x403c000000000000
+DATA elc32_8_403c000000000000<>+8(SB)/8, $0x403c000000000000
+DATA elc32_8_403c000000000000<>+16(SB)/8, $0x403c000000000000
+DATA elc32_8_403c000000000000<>+24(SB)/8, $0x403c000000000000
+GLOBL elc32_8_403c000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_4006db6db6db6db7<>+0(SB)/8, $0x4006db6db6db6db7
+DATA elc32_8_4006db6db6db6db7<>+8(SB)/8, $0x4006db6db6db6db7
+DATA elc32_8_4006db6db6db6db7<>+16(SB)/8, $0x4006db6db6db6db7
+DATA elc32_8_4006db6db6db6db7<>+24(SB)/8, $0x4006db6db6db6db7
+GLOBL elc32_8_4006db6db6db6db7<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c07e384e9bdc383f<>+0(SB)/8, $0xc07e384e9bdc383f
+DATA elc32_8_c07e384e9bdc383f<>+8(SB)/8, $0xc07e384e9bdc383f
+DATA elc32_8_c07e384e9bdc383f<>+16(SB)/8, $0xc07e384e9bdc383f
+DATA elc32_8_c07e384e9bdc383f<>+24(SB)/8, $0xc07e384e9bdc383f
+GLOBL elc32_8_c07e384e9bdc383f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c09004616a2e5992<>+0(SB)/8, $0xc09004616a2e5992
+DATA elc32_8_c09004616a2e5992<>+8(SB)/8, $0xc09004616a2e5992
+DATA elc32_8_c09004616a2e5992<>+16(SB)/8, $0xc09004616a2e5992
+DATA elc32_8_c09004616a2e5992<>+24(SB)/8, $0xc09004616a2e5992
+GLOBL elc32_8_c09004616a2e5992<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c083ec881375f228<>+0(SB)/8, $0xc083ec881375f228
+DATA elc32_8_c083ec881375f228<>+8(SB)/8, $0xc083ec881375f228
+DATA elc32_8_c083ec881375f228<>+16(SB)/8, $0xc083ec881375f228
+DATA elc32_8_c083ec881375f228<>+24(SB)/8, $0xc083ec881375f228
+GLOBL elc32_8_c083ec881375f228<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c064145d43c5ed98<>+0(SB)/8, $0xc064145d43c5ed98
+DATA elc32_8_c064145d43c5ed98<>+8(SB)/8, $0xc064145d43c5ed98
+DATA elc32_8_c064145d43c5ed98<>+16(SB)/8, $0xc064145d43c5ed98
+DATA elc32_8_c064145d43c5ed98<>+24(SB)/8, $0xc064145d43c5ed98
+GLOBL elc32_8_c064145d43c5ed98<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c031c209555f995a<>+0(SB)/8, $0xc031c209555f995a
+DATA elc32_8_c031c209555f995a<>+8(SB)/8, $0xc031c209555f995a
+DATA elc32_8_c031c209555f995a<>+16(SB)/8, $0xc031c209555f995a
+DATA elc32_8_c031c209555f995a<>+24(SB)/8, $0xc031c209555f995a
+GLOBL elc32_8_c031c209555f995a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfe993ba70c285de<>+0(SB)/8, $0xbfe993ba70c285de
+DATA elc32_8_bfe993ba70c285de<>+8(SB)/8, $0xbfe993ba70c285de
+DATA elc32_8_bfe993ba70c285de<>+16(SB)/8, $0xbfe993ba70c285de
+DATA elc32_8_bfe993ba70c285de<>+24(SB)/8, $0xbfe993ba70c285de
+GLOBL elc32_8_bfe993ba70c285de<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bf84341239e86f4a<>+0(SB)/8, $0xbf84341239e86f4a
+DATA elc32_8_bf84341239e86f4a<>+8(SB)/8, $0xbf84341239e86f4a
+DATA elc32_8_bf84341239e86f4a<>+16(SB)/8, $0xbf84341239e86f4a
+DATA elc32_8_bf84341239e86f4a<>+24(SB)/8, $0xbf84341239e86f4a
+GLOBL elc32_8_bf84341239e86f4a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c023a0efc69ac25c<>+0(SB)/8, $0xc023a0efc69ac25c
+DATA elc32_8_c023a0efc69ac25c<>+8(SB)/8, $0xc023a0efc69ac25c
+DATA elc32_8_c023a0efc69ac25c<>+16(SB)/8, $0xc023a0efc69ac25c
+DATA elc32_8_c023a0efc69ac25c<>+24(SB)/8, $0xc023a0efc69ac25c
+GLOBL elc32_8_c023a0efc69ac25c<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c054526557e4d2f2<>+0(SB)/8, $0xc054526557e4d2f2
+DATA elc32_8_c054526557e4d2f2<>+8(SB)/8, $0xc054526557e4d2f2
+DATA elc32_8_c054526557e4d2f2<>+16(SB)/8, $0xc054526557e4d2f2
+DATA elc32_8_c054526557e4d2f2<>+24(SB)/8, $0xc054526557e4d2f2
+GLOBL elc32_8_c054526557e4d2f2<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c067135cebccabb2<>+0(SB)/8, $0xc067135cebccabb2
+DATA elc32_8_c067135cebccabb2<>+8(SB)/8, $0xc067135cebccabb2
+DATA elc32_8_c067135cebccabb2<>+16(SB)/8, $0xc067135cebccabb2
+DATA elc32_8_c067135cebccabb2<>+24(SB)/8, $0xc067135cebccabb2
+GLOBL elc32_8_c067135cebccabb2<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c0644cb184282266<>+0(SB)/8, $0xc0644cb184282266
+DATA elc32_8_c0644cb184282266<>+8(SB)/8, $0xc0644cb184282266
+DATA elc32_8_c0644cb184282266<>+16(SB)/8, $0xc0644cb184282266
+DATA elc32_8_c0644cb184282266<>+24(SB)/8, $0xc0644cb184282266
+GLOBL elc32_8_c0644cb184282266<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c04f300ae4cba38d<>+0(SB)/8, $0xc04f300ae4cba38d
+DATA elc32_8_c04f300ae4cba38d<>+8(SB)/8, $0xc04f300ae4cba38d
+DATA elc32_8_c04f300ae4cba38d<>+16(SB)/8, $0xc04f300ae4cba38d
+DATA elc32_8_c04f300ae4cba38d<>+24(SB)/8, $0xc04f300ae4cba38d
+GLOBL elc32_8_c04f300ae4cba38d<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c0251e0441b0e726<>+0(SB)/8, $0xc0251e0441b0e726
+DATA elc32_8_c0251e0441b0e726<>+8(SB)/8, $0xc0251e0441b0e726
+DATA elc32_8_c0251e0441b0e726<>+16(SB)/8, $0xc0251e0441b0e726
+DATA elc32_8_c0251e0441b0e726<>+24(SB)/8, $0xc0251e0441b0e726
+GLOBL elc32_8_c0251e0441b0e726<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfe63416e4ba7360<>+0(SB)/8, $0xbfe63416e4ba7360
+DATA elc32_8_bfe63416e4ba7360<>+8(SB)/8, $0xbfe63416e4ba7360
+DATA elc32_8_bfe63416e4ba7360<>+16(SB)/8, $0xbfe63416e4ba7360
+DATA elc32_8_bfe63416e4ba7360<>+24(SB)/8, $0xbfe63416e4ba7360
+GLOBL elc32_8_bfe63416e4ba7360<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bf843412600d6435<>+0(SB)/8, $0xbf843412600d6435
+DATA elc32_8_bf843412600d6435<>+8(SB)/8, $0xbf843412600d6435
+DATA elc32_8_bf843412600d6435<>+16(SB)/8, $0xbf843412600d6435
+DATA elc32_8_bf843412600d6435<>+24(SB)/8, $0xbf843412600d6435
+GLOBL elc32_8_bf843412600d6435<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_c03670e242712d62<>+0(SB)/8, $0xc03670e242712d62
+DATA elc32_8_c03670e242712d62<>+8(SB)/8, $0xc03670e242712d62
+DATA elc32_8_c03670e242712d62<>+16(SB)/8, $0xc03670e242712d62
+DATA elc32_8_c03670e242712d62<>+24(SB)/8, $0xc03670e242712d62
+GLOBL elc32_8_c03670e242712d62<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_407da874e79fe763<>+0(SB)/8, $0x407da874e79fe763
+DATA elc32_8_407da874e79fe763<>+8(SB)/8, $0x407da874e79fe763
+DATA elc32_8_407da874e79fe763<>+16(SB)/8, $0x407da874e79fe763
+DATA elc32_8_407da874e79fe763<>+24(SB)/8, $0x407da874e79fe763
+GLOBL elc32_8_407da874e79fe763<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_40a3f219cedf3be6<>+0(SB)/8, $0x40a3f219cedf3be6
+DATA elc32_8_40a3f219cedf3be6<>+8(SB)/8, $0x40a3f219cedf3be6
+DATA elc32_8_40a3f219cedf3be6<>+16(SB)/8, $0x40a3f219cedf3be6
+DATA elc32_8_40a3f219cedf3be6<>+24(SB)/8, $0x40a3f219cedf3be6
+GLOBL elc32_8_40a3f219cedf3be6<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_40a8ffb7688c246a<>+0(SB)/8, $0x40a8ffb7688c246a
+DATA elc32_8_40a8ffb7688c246a<>+8(SB)/8, $0x40a8ffb7688c246a
+DATA elc32_8_40a8ffb7688c246a<>+16(SB)/8, $0x40a8ffb7688c246a
+DATA elc32_8_40a8ffb7688c246a<>+24(SB)/8, $0x40a8ffb7688c246a
+GLOBL elc32_8_40a8ffb7688c246a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_409802eb189d5118<>+0(SB)/8, $0x409802eb189d5118
+DATA elc32_8_409802eb189d5118<>+8(SB)/8, $0x409802eb189d5118
+DATA elc32_8_409802eb189d5118<>+16(SB)/8, $0x409802eb189d5118
+DATA elc32_8_409802eb189d5118<>+24(SB)/8, $0x409802eb189d5118
+GLOBL elc32_8_409802eb189d5118<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_40745cae221b9f0a<>+0(SB)/8, $0x40745cae221b9f0a
+DATA elc32_8_40745cae221b9f0a<>+8(SB)/8, $0x40745cae221b9f0a
+DATA elc32_8_40745cae221b9f0a<>+16(SB)/8, $0x40745cae221b9f0a
+DATA elc32_8_40745cae221b9f0a<>+24(SB)/8, $0x40745cae221b9f0a
+GLOBL elc32_8_40745cae221b9f0a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_403e568b261d5190<>+0(SB)/8, $0x403e568b261d5190
+DATA elc32_8_403e568b261d5190<>+8(SB)/8, $0x403e568b261d5190
+DATA elc32_8_403e568b261d5190<>+16(SB)/8, $0x403e568b261d5190
+DATA elc32_8_403e568b261d5190<>+24(SB)/8, $0x403e568b261d5190
+GLOBL elc32_8_403e568b261d5190<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfaeeff2ee749a62<>+0(SB)/8, $0xbfaeeff2ee749a62
+DATA elc32_8_bfaeeff2ee749a62<>+8(SB)/8, $0xbfaeeff2ee749a62
+DATA elc32_8_bfaeeff2ee749a62<>+16(SB)/8, $0xbfaeeff2ee749a62
+DATA elc32_8_bfaeeff2ee749a62<>+24(SB)/8, $0xbfaeeff2ee749a62
+GLOBL elc32_8_bfaeeff2ee749a62<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_401a47ef8e484a93<>+0(SB)/8, $0x401a47ef8e484a93
+DATA elc32_8_401a47ef8e484a93<>+8(SB)/8, $0x401a47ef8e484a93
+DATA elc32_8_401a47ef8e484a93<>+16(SB)/8, $0x401a47ef8e484a93
+DATA elc32_8_401a47ef8e484a93<>+24(SB)/8, $0x401a47ef8e484a93
+GLOBL elc32_8_401a47ef8e484a93<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_405b28a3ee48ae2c<>+0(SB)/8, $0x405b28a3ee48ae2c
+DATA elc32_8_405b28a3ee48ae2c<>+8(SB)/8, $0x405b28a3ee48ae2c
+DATA elc32_8_405b28a3ee48ae2c<>+16(SB)/8, $0x405b28a3ee48ae2c
+DATA elc32_8_405b28a3ee48ae2c<>+24(SB)/8, $0x405b28a3ee48ae2c
+GLOBL elc32_8_405b28a3ee48ae2c<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_407ad02157700314<>+0(SB)/8, $0x407ad02157700314
+DATA elc32_8_407ad02157700314<>+8(SB)/8, $0x407ad02157700314
+DATA elc32_8_407ad02157700314<>+16(SB)/8, $0x407ad02157700314
+DATA elc32_8_407ad02157700314<>+24(SB)/8, $0x407ad02157700314
+GLOBL elc32_8_407ad02157700314<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_40842b1921ec2868<>+0(SB)/8, $0x40842b1921ec2868
+DATA elc32_8_40842b1921ec2868<>+8(SB)/8, $0x40842b1921ec2868
+DATA elc32_8_40842b1921ec2868<>+16(SB)/8, $0x40842b1921ec2868
+DATA elc32_8_40842b1921ec2868<>+24(SB)/8, $0x40842b1921ec2868
+GLOBL elc32_8_40842b1921ec2868<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_407b290dd58a1a71<>+0(SB)/8, $0x407b290dd58a1a71
+DATA elc32_8_407b290dd58a1a71<>+8(SB)/8, $0x407b290dd58a1a71
+DATA elc32_8_407b290dd58a1a71<>+16(SB)/8, $0x407b290dd58a1a71
+DATA elc32_8_407b290dd58a1a71<>+24(SB)/8, $0x407b290dd58a1a71
+GLOBL elc32_8_407b290dd58a1a71<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_4061350c526ae721<>+0(SB)/8, $0x4061350c526ae721
+DATA elc32_8_4061350c526ae721<>+8(SB)/8, $0x4061350c526ae721
+DATA elc32_8_4061350c526ae721<>+16(SB)/8, $0x4061350c526ae721
+DATA elc32_8_4061350c526ae721<>+24(SB)/8, $0x4061350c526ae721
+GLOBL elc32_8_4061350c526ae721<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_4033a6b9bd707687<>+0(SB)/8, $0x4033a6b9bd707687
+DATA elc32_8_4033a6b9bd707687<>+8(SB)/8, $0x4033a6b9bd707687
+DATA elc32_8_4033a6b9bd707687<>+16(SB)/8, $0x4033a6b9bd707687
+DATA elc32_8_4033a6b9bd707687<>+24(SB)/8, $0x4033a6b9bd707687
+GLOBL elc32_8_4033a6b9bd707687<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bf61bf380a96073f<>+0(SB)/8, $0xbf61bf380a96073f
+DATA elc32_8_bf61bf380a96073f<>+8(SB)/8, $0xbf61bf380a96073f
+DATA elc32_8_bf61bf380a96073f<>+16(SB)/8, $0xbf61bf380a96073f
+DATA elc32_8_bf61bf380a96073f<>+24(SB)/8, $0xbf61bf380a96073f
+GLOBL elc32_8_bf61bf380a96073f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fa22a36599795eb<>+0(SB)/8, $0x3fa22a36599795eb
+DATA elc32_8_3fa22a36599795eb<>+8(SB)/8, $0x3fa22a36599795eb
+DATA elc32_8_3fa22a36599795eb<>+16(SB)/8, $0x3fa22a36599795eb
+DATA elc32_8_3fa22a36599795eb<>+24(SB)/8, $0x3fa22a36599795eb
+GLOBL elc32_8_3fa22a36599795eb<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfbc63983d3e28ec<>+0(SB)/8, $0xbfbc63983d3e28ec
+DATA elc32_8_bfbc63983d3e28ec<>+8(SB)/8, $0xbfbc63983d3e28ec
+DATA elc32_8_bfbc63983d3e28ec<>+16(SB)/8, $0xbfbc63983d3e28ec
+DATA elc32_8_bfbc63983d3e28ec<>+24(SB)/8, $0xbfbc63983d3e28ec
+GLOBL elc32_8_bfbc63983d3e28ec<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fd45fca805120e4<>+0(SB)/8, $0x3fd45fca805120e4
+DATA elc32_8_3fd45fca805120e4<>+8(SB)/8, $0x3fd45fca805120e4
+DATA elc32_8_3fd45fca805120e4<>+16(SB)/8, $0x3fd45fca805120e4
+DATA elc32_8_3fd45fca805120e4<>+24(SB)/8, $0x3fd45fca805120e4
+GLOBL elc32_8_3fd45fca805120e4<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfd7d240fbb8c3f1<>+0(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc32_8_bfd7d240fbb8c3f1<>+8(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc32_8_bfd7d240fbb8c3f1<>+16(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc32_8_bfd7d240fbb8c3f1<>+24(SB)/8, $0xbfd7d240fbb8c3f1
+GLOBL elc32_8_bfd7d240fbb8c3f1<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fda8d00ad92b34d<>+0(SB)/8, $0x3fda8d00ad92b34d
+DATA elc32_8_3fda8d00ad92b34d<>+8(SB)/8, $0x3fda8d00ad92b34d
+DATA elc32_8_3fda8d00ad92b34d<>+16(SB)/8, $0x3fda8d00ad92b34d
+DATA elc32_8_3fda8d00ad92b34d<>+24(SB)/8, $0x3fda8d00ad92b34d
+GLOBL elc32_8_3fda8d00ad92b34d<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bf6359b8bef77538<>+0(SB)/8, $0xbf6359b8bef77538
+DATA elc32_8_bf6359b8bef77538<>+8(SB)/8, $0xbf6359b8bef77538
+DATA elc32_8_bf6359b8bef77538<>+16(SB)/8, $0xbf6359b8bef77538
+DATA elc32_8_bf6359b8bef77538<>+24(SB)/8, $0xbf6359b8bef77538
+GLOBL elc32_8_bf6359b8bef77538<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3f888b545735151d<>+0(SB)/8, $0x3f888b545735151d
+DATA elc32_8_3f888b545735151d<>+8(SB)/8, $0x3f888b545735151d
+DATA elc32_8_3f888b545735151d<>+16(SB)/8, $0x3f888b545735151d
+DATA elc32_8_3f888b545735151d<>+24(SB)/8, $0x3f888b545735151d
+GLOBL elc32_8_3f888b545735151d<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3f8bedc26b51dd1c<>+0(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc32_8_3f8bedc26b51dd1c<>+8(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc32_8_3f8bedc26b51dd1c<>+16(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc32_8_3f8bedc26b51dd1c<>+24(SB)/8, $0x3f8bedc26b51dd1c
+GLOBL elc32_8_3f8bedc26b51dd1c<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fc02660e763351f<>+0(SB)/8, $0x3fc02660e763351f
+DATA elc32_8_3fc02660e763351f<>+8(SB)/8, $0x3fc02660e763351f
+DATA elc32_8_3fc02660e763351f<>+16(SB)/8, $0x3fc02660e763351f
+DATA elc32_8_3fc02660e763351f<>+24(SB)/8, $0x3fc02660e763351f
+GLOBL elc32_8_3fc02660e763351f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fb2635cd99fe9a7<>+0(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc32_8_3fb2635cd99fe9a7<>+8(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc32_8_3fb2635cd99fe9a7<>+16(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc32_8_3fb2635cd99fe9a7<>+24(SB)/8, $0x3fb2635cd99fe9a7
+GLOBL elc32_8_3fb2635cd99fe9a7<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fe14af092eb6f33<>+0(SB)/8, $0x3fe14af092eb6f33
+DATA elc32_8_3fe14af092eb6f33<>+8(SB)/8, $0x3fe14af092eb6f33
+DATA elc32_8_3fe14af092eb6f33<>+16(SB)/8, $0x3fe14af092eb6f33
+DATA elc32_8_3fe14af092eb6f33<>+24(SB)/8, $0x3fe14af092eb6f33
+GLOBL elc32_8_3fe14af092eb6f33<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fbb3e6618eee323<>+0(SB)/8, $0x3fbb3e6618eee323
+DATA elc32_8_3fbb3e6618eee323<>+8(SB)/8, $0x3fbb3e6618eee323
+DATA elc32_8_3fbb3e6618eee323<>+16(SB)/8, $0x3fbb3e6618eee323
+DATA elc32_8_3fbb3e6618eee323<>+24(SB)/8, $0x3fbb3e6618eee323
+GLOBL elc32_8_3fbb3e6618eee323<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3feb000000000000<>+0(SB)/8, $0x3feb000000000000
+DATA elc32_8_3feb000000000000<>+8(SB)/8, $0x3feb000000000000
+DATA elc32_8_3feb000000000000<>+16(SB)/8, $0x3feb000000000000
+DATA elc32_8_3feb000000000000<>+24(SB)/8, $0x3feb000000000000
+GLOBL elc32_8_3feb000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bef8ead6120016ac<>+0(SB)/8, $0xbef8ead6120016ac
+DATA elc32_8_bef8ead6120016ac<>+8(SB)/8, $0xbef8ead6120016ac
+DATA elc32_8_bef8ead6120016ac<>+16(SB)/8, $0xbef8ead6120016ac
+DATA elc32_8_bef8ead6120016ac<>+24(SB)/8, $0xbef8ead6120016ac
+GLOBL elc32_8_bef8ead6120016ac<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bf77a291236668e4<>+0(SB)/8, $0xbf77a291236668e4
+DATA elc32_8_bf77a291236668e4<>+8(SB)/8, $0xbf77a291236668e4
+DATA elc32_8_bf77a291236668e4<>+16(SB)/8, $0xbf77a291236668e4
+DATA elc32_8_bf77a291236668e4<>+24(SB)/8, $0xbf77a291236668e4
+GLOBL elc32_8_bf77a291236668e4<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bf9d2a51dbd7194f<>+0(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc32_8_bf9d2a51dbd7194f<>+8(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc32_8_bf9d2a51dbd7194f<>+16(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc32_8_bf9d2a51dbd7194f<>+24(SB)/8, $0xbf9d2a51dbd7194f
+GLOBL elc32_8_bf9d2a51dbd7194f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfd4cd7d691cb913<>+0(SB)/8, $0xbfd4cd7d691cb913
+DATA elc32_8_bfd4cd7d691cb913<>+8(SB)/8, $0xbfd4cd7d691cb913
+DATA elc32_8_bfd4cd7d691cb913<>+16(SB)/8, $0xbfd4cd7d691cb913
+DATA elc32_8_bfd4cd7d691cb913<>+24(SB)/8, $0xbfd4cd7d691cb913
+GLOBL elc32_8_bfd4cd7d691cb913<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fc06eba8214db68<>+0(SB)/8, $0x3fc06eba8214db68
+DATA elc32_8_3fc06eba8214db68<>+8(SB)/8, $0x3fc06eba8214db68
+DATA elc32_8_3fc06eba8214db68<>+16(SB)/8, $0x3fc06eba8214db68
+DATA elc32_8_3fc06eba8214db68<>+24(SB)/8, $0x3fc06eba8214db68
+GLOBL elc32_8_3fc06eba8214db68<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bed09c4342a26120<>+0(SB)/8, $0xbed09c4342a26120
+DATA elc32_8_bed09c4342a26120<>+8(SB)/8, $0xbed09c4342a26120
+DATA elc32_8_bed09c4342a26120<>+16(SB)/8, $0xbed09c4342a26120
+DATA elc32_8_bed09c4342a26120<>+24(SB)/8, $0xbed09c4342a26120
+GLOBL elc32_8_bed09c4342a26120<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3f215dc9221c1a10<>+0(SB)/8, $0x3f215dc9221c1a10
+DATA elc32_8_3f215dc9221c1a10<>+8(SB)/8, $0x3f215dc9221c1a10
+DATA elc32_8_3f215dc9221c1a10<>+16(SB)/8, $0x3f215dc9221c1a10
+DATA elc32_8_3f215dc9221c1a10<>+24(SB)/8, $0x3f215dc9221c1a10
+GLOBL elc32_8_3f215dc9221c1a10<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3f74d022c4d36b0f<>+0(SB)/8, $0x3f74d022c4d36b0f
+DATA elc32_8_3f74d022c4d36b0f<>+8(SB)/8, $0x3f74d022c4d36b0f
+DATA elc32_8_3f74d022c4d36b0f<>+16(SB)/8, $0x3f74d022c4d36b0f
+DATA elc32_8_3f74d022c4d36b0f<>+24(SB)/8, $0x3f74d022c4d36b0f
+GLOBL elc32_8_3f74d022c4d36b0f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fb0a54c5536ceba<>+0(SB)/8, $0x3fb0a54c5536ceba
+DATA elc32_8_3fb0a54c5536ceba<>+8(SB)/8, $0x3fb0a54c5536ceba
+DATA elc32_8_3fb0a54c5536ceba<>+16(SB)/8, $0x3fb0a54c5536ceba
+DATA elc32_8_3fb0a54c5536ceba<>+24(SB)/8, $0x3fb0a54c5536ceba
+GLOBL elc32_8_3fb0a54c5536ceba<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fd97779cddadc09<>+0(SB)/8, $0x3fd97779cddadc09
+DATA elc32_8_3fd97779cddadc09<>+8(SB)/8, $0x3fd97779cddadc09
+DATA elc32_8_3fd97779cddadc09<>+16(SB)/8, $0x3fd97779cddadc09
+DATA elc32_8_3fd97779cddadc09<>+24(SB)/8, $0x3fd97779cddadc09
+GLOBL elc32_8_3fd97779cddadc09<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_ffffffff00000000<>+0(SB)/8, $0xffffffff00000000
+DATA elc32_8_ffffffff00000000<>+8(SB)/8, $0xffffffff00000000
+DATA elc32_8_ffffffff00000000<>+16(SB)/8, $0xffffffff00000000
+DATA elc32_8_ffffffff00000000<>+24(SB)/8, $0xffffffff00000000
+GLOBL elc32_8_ffffffff00000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_bfe2000000000000<>+0(SB)/8, $0xbfe2000000000000
+DATA elc32_8_bfe2000000000000<>+8(SB)/8, $0xbfe2000000000000
+DATA elc32_8_bfe2000000000000<>+16(SB)/8, $0xbfe2000000000000
+DATA elc32_8_bfe2000000000000<>+24(SB)/8, $0xbfe2000000000000
+GLOBL elc32_8_bfe2000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3feb0ac160000000<>+0(SB)/8, $0x3feb0ac160000000
+DATA elc32_8_3feb0ac160000000<>+8(SB)/8, $0x3feb0ac160000000
+DATA elc32_8_3feb0ac160000000<>+16(SB)/8, $0x3feb0ac160000000
+DATA elc32_8_3feb0ac160000000<>+24(SB)/8, $0x3feb0ac160000000
+GLOBL elc32_8_3feb0ac160000000<>(SB), RODATA|NOPTR, $32
+
+// func erfcF64AVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2, FMA3
+TEXT ·erfcF64AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  erfcF64AVX2_check_unrolled
+
+erfcF64AVX2_unrolled:
+	VMOVUPD      (DX)(BX*8), Y0
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y1
+	VMAXPD       elc32_8_3ff4000000000000<>+0(SB), Y1, Y2
+	VMINPD       elc32_8_403c000000000000<>+0(SB), Y2, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y4
+	VDIVPD       Y3, Y4, Y3
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y4
+	VMOVUPD      Y3, Y5
+	VMOVUPD      elc32_8_c07e384e9bdc383f<>+0(SB), Y6
+	VFMADD213PD  elc32_8_c09004616a2e5992<>+0(SB), Y6, Y5
+	VFMADD213PD  elc32_8_c083ec881375f228<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c064145d43c5ed98<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c031c209555f995a<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bfe993ba70c285de<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bf84341239e86f4a<>+0(SB), Y3, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c023a0efc69ac25c<>+0(SB), Y7
+	VFMADD213PD  elc32_8_c054526557e4d2f2<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_c067135cebccabb2<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0644cb184282266<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c04f300ae4cba38d<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0251e0441b0e726<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bfe63416e4ba7360<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bf843412600d6435<>+0(SB), Y3, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y4
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c03670e242712d62<>+0(SB), Y7
+	VFMADD213PD  elc32_8_407da874e79fe763<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_40a3f219cedf3be6<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40a8ffb7688c246a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_409802eb189d5118<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40745cae221b9f0a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_403e568b261d5190<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_bfaeeff2ee749a62<>+0(SB), Y8
+	VFMADD213PD  elc32_8_401a47ef8e484a93<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_405b28a3ee48ae2c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407ad02157700314<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_40842b1921ec2868<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407b290dd58a1a71<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4061350c526ae721<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4033a6b9bd707687<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y6, Y3
+	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y1, Y5
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bf61bf380a96073f<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3fa22a36599795eb<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bfbc63983d3e28ec<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fd45fca805120e4<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd7d240fbb8c3f1<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fda8d00ad92b34d<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bf6359b8bef77538<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_3f888b545735151d<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3f8bedc26b51dd1c<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3fc02660e763351f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fb2635cd99fe9a7<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fe14af092eb6f33<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fbb3e6618eee323<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y3
+	VMULPD       Y1, Y1, Y5
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bef8ead6120016ac<>+0(SB), Y8
+	VFMADD213PD  elc32_8_bf77a291236668e4<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bf9d2a51dbd7194f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd4cd7d691cb913<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fc06eba8214db68<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y1
+	VMOVUPD      Y5, Y6
+	VMOVUPD      elc32_8_bed09c4342a26120<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3f215dc9221c1a10<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3f74d022c4d36b0f<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fb0a54c5536ceba<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fd97779cddadc09<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y6
+	VBLENDVPD    Y1, Y6, Y3, Y1
+	VDIVPD       Y1, Y4, Y1
+	VANDPD       elc32_8_ffffffff00000000<>+0(SB), Y2, Y3
+	VMOVUPD      Y3, Y4
+	VFNMADD213PD elc32_8_bfe2000000000000<>+0(SB), Y3, Y4
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y4, Y4
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y4, Y4
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y5, Y4
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y5, Y4
+	VMOVUPD      Y4, Y6
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VSUBPD       Y2, Y3, Y4
+	VADDPD       Y2, Y3, Y3
+	VMOVUPD      Y1, Y7
+	VFMADD231PD  Y3, Y4, Y7
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y7, Y3
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMULPD       Y7, Y6, Y3
+	VDIVPD       Y2, Y3, Y2
+	VADDPD       Y4, Y5, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
+	VROUNDPD     $0x01, Y4, Y4
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y4, Y5
+	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y2, Y2
+	VSUBPD       Y4, Y3, Y3
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
+	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y3, Y2, Y2
+	VCMPPD       $0x01, elc32_8_3fd0000000000000<>+0(SB), Y0, Y3
+	VMOVUPD      elc32_8_3fe0000000000000<>+0(SB), Y4
+	VBLENDVPD    Y3, elc32_8_0<>+0(SB), Y4, Y3
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y4
+	VSUBPD       Y3, Y4, Y4
+	VSUBPD       Y3, Y0, Y3
+	VFMADD231PD  Y1, Y0, Y3
+	VSUBPD       Y3, Y4, Y3
+	VMOVUPD      elc32_8_3fc3d4fa80000000<>+0(SB), Y4
+	VSUBPD       Y1, Y4, Y4
+	VCMPPD       $0x01, elc32_8_0<>+0(SB), Y0, Y5
+	VMOVUPD      elc32_8_3feb0ac160000000<>+0(SB), Y6
+	VADDPD       Y1, Y6, Y1
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y6
+	VADDPD       Y1, Y6, Y1
+	VBLENDVPD    Y5, Y1, Y4, Y1
+	VCMPPD       $0x01, elc32_8_0<>+0(SB), Y0, Y4
+	VMOVUPD      elc32_8_4000000000000000<>+0(SB), Y5
+	VSUBPD       Y2, Y5, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y2
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y4
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y4, Y4
+	VBLENDVPD    Y4, Y1, Y2, Y1
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, (CX)(BX*8)
+	ADDQ         $0x00000004, BX
+
+erfcF64AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      erfcF64AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     erfcF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+erfcF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  erfcF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  erfcF64AVX2_copy1
+
+erfcF64AVX2_copied2:
+	XORQ         BX, BX
+	VMOVUPD      (DI)(BX*8), Y0
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y1
+	VMAXPD       elc32_8_3ff4000000000000<>+0(SB), Y1, Y2
+	VMINPD       elc32_8_403c000000000000<>+0(SB), Y2, Y2
+	VMULPD       Y2, Y2, Y3
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y4
+	VDIVPD       Y3, Y4, Y3
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y4
+	VMOVUPD      Y3, Y5
+	VMOVUPD      elc32_8_c07e384e9bdc383f<>+0(SB), Y6
+	VFMADD213PD  elc32_8_c09004616a2e5992<>+0(SB), Y6, Y5
+	VFMADD213PD  elc32_8_c083ec881375f228<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c064145d43c5ed98<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_c031c209555f995a<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bfe993ba70c285de<>+0(SB), Y3, Y5
+	VFMADD213PD  elc32_8_bf84341239e86f4a<>+0(SB), Y3, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c023a0efc69ac25c<>+0(SB), Y7
+	VFMADD213PD  elc32_8_c054526557e4d2f2<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_c067135cebccabb2<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0644cb184282266<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c04f300ae4cba38d<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_c0251e0441b0e726<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bfe63416e4ba7360<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_bf843412600d6435<>+0(SB), Y3, Y6
+	VBLENDVPD    Y4, Y6, Y5, Y4
+	VCMPPD       $0x01, elc32_8_4006db6db6db6db7<>+0(SB), Y1, Y5
+	VMOVUPD      Y3, Y6
+	VMOVUPD      elc32_8_c03670e242712d62<>+0(SB), Y7
+	VFMADD213PD  elc32_8_407da874e79fe763<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_40a3f219cedf3be6<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40a8ffb7688c246a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_409802eb189d5118<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_40745cae221b9f0a<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_403e568b261d5190<>+0(SB), Y3, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_bfaeeff2ee749a62<>+0(SB), Y8
+	VFMADD213PD  elc32_8_401a47ef8e484a93<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_405b28a3ee48ae2c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407ad02157700314<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_40842b1921ec2868<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_407b290dd58a1a71<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4061350c526ae721<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_4033a6b9bd707687<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VBLENDVPD    Y5, Y7, Y6, Y3
+	VSUBPD       elc32_8_3ff0000000000000<>+0(SB), Y1, Y5
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bf61bf380a96073f<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3fa22a36599795eb<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bfbc63983d3e28ec<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fd45fca805120e4<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd7d240fbb8c3f1<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fda8d00ad92b34d<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bf6359b8bef77538<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_3f888b545735151d<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3f8bedc26b51dd1c<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3fc02660e763351f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fb2635cd99fe9a7<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fe14af092eb6f33<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fbb3e6618eee323<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y3, Y3
+	VMULPD       Y1, Y1, Y5
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y6
+	VMOVUPD      Y5, Y7
+	VMOVUPD      elc32_8_bef8ead6120016ac<>+0(SB), Y8
+	VFMADD213PD  elc32_8_bf77a291236668e4<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_bf9d2a51dbd7194f<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_bfd4cd7d691cb913<>+0(SB), Y5, Y7
+	VFMADD213PD  elc32_8_3fc06eba8214db68<>+0(SB), Y5, Y7
+	VBLENDVPD    Y6, Y7, Y4, Y4
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y1, Y1
+	VMOVUPD      Y5, Y6
+	VMOVUPD      elc32_8_bed09c4342a26120<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3f215dc9221c1a10<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3f74d022c4d36b0f<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fb0a54c5536ceba<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3fd97779cddadc09<>+0(SB), Y5, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y5, Y6
+	VBLENDVPD    Y1, Y6, Y3, Y1
+	VDIVPD       Y1, Y4, Y1
+	VANDPD       elc32_8_ffffffff00000000<>+0(SB), Y2, Y3
+	VMOVUPD      Y3, Y4
+	VFNMADD213PD elc32_8_bfe2000000000000<>+0(SB), Y3, Y4
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y4, Y4
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y4, Y4
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y4, Y5
+	VROUNDPD     $0x00, Y5, Y5
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y5, Y4
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y5, Y4
+	VMOVUPD      Y4, Y6
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y7
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y7, Y6
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y4, Y6
+	VSUBPD       Y2, Y3, Y4
+	VADDPD       Y2, Y3, Y3
+	VMOVUPD      Y1, Y7
+	VFMADD231PD  Y3, Y4, Y7
+	VMAXPD       elc32_8_c087c00000000000<>+0(SB), Y7, Y3
+	VMINPD       elc32_8_4086300000000000<>+0(SB), Y3, Y3
+	VMULPD       elc32_8_3ff71547652b82fe<>+0(SB), Y3, Y4
+	VROUNDPD     $0x00, Y4, Y4
+	VFNMADD231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VFNMADD231PD elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y3
+	VMOVUPD      Y3, Y7
+	VMOVUPD      elc32_8_3de6124613a86d09<>+0(SB), Y8
+	VFMADD213PD  elc32_8_3e21eed8eff8d898<>+0(SB), Y8, Y7
+	VFMADD213PD  elc32_8_3e5ae64567f544e4<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3e927e4fb7789f5c<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ec71de3a556c734<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3efa01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f2a01a01a01a01a<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f56c16c16c16c17<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3f81111111111111<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fa5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fc5555555555555<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3fe0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VFMADD213PD  elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMULPD       Y7, Y6, Y3
+	VDIVPD       Y2, Y3, Y2
+	VADDPD       Y4, Y5, Y3
+	VMULPD       elc32_8_3fe0000000000000<>+0(SB), Y3, Y4
+	VROUNDPD     $0x01, Y4, Y4
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y4, Y5
+	VPADDQ       elc32_8_3ff<>+0(SB), Y5, Y5
+	VPSLLQ       $0x34, Y5, Y5
+	VMULPD       Y5, Y2, Y2
+	VSUBPD       Y4, Y3, Y3
+	VADDPD       elc32_8_4338000000000000<>+0(SB), Y3, Y3
+	VPADDQ       elc32_8_3ff<>+0(SB), Y3, Y3
+	VPSLLQ       $0x34, Y3, Y3
+	VMULPD       Y3, Y2, Y2
+	VCMPPD       $0x01, elc32_8_3fd0000000000000<>+0(SB), Y0, Y3
+	VMOVUPD      elc32_8_3fe0000000000000<>+0(SB), Y4
+	VBLENDVPD    Y3, elc32_8_0<>+0(SB), Y4, Y3
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y4
+	VSUBPD       Y3, Y4, Y4
+	VSUBPD       Y3, Y0, Y3
+	VFMADD231PD  Y1, Y0, Y3
+	VSUBPD       Y3, Y4, Y3
+	VMOVUPD      elc32_8_3fc3d4fa80000000<>+0(SB), Y4
+	VSUBPD       Y1, Y4, Y4
+	VCMPPD       $0x01, elc32_8_0<>+0(SB), Y0, Y5
+	VMOVUPD      elc32_8_3feb0ac160000000<>+0(SB), Y6
+	VADDPD       Y1, Y6, Y1
+	VMOVUPD      elc32_8_3ff0000000000000<>+0(SB), Y6
+	VADDPD       Y1, Y6, Y1
+	VBLENDVPD    Y5, Y1, Y4, Y1
+	VCMPPD       $0x01, elc32_8_0<>+0(SB), Y0, Y4
+	VMOVUPD      elc32_8_4000000000000000<>+0(SB), Y5
+	VSUBPD       Y2, Y5, Y5
+	VBLENDVPD    Y4, Y5, Y2, Y2
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y4
+	VCMPPD       $0x01, elc32_8_3ff4000000000000<>+0(SB), Y4, Y4
+	VBLENDVPD    Y4, Y1, Y2, Y1
+	VANDPD       elc32_8_7fffffffffffffff<>+0(SB), Y0, Y2
+	VCMPPD       $0x01, elc32_8_3feb000000000000<>+0(SB), Y2, Y2
+	VBLENDVPD    Y2, Y3, Y1, Y1
+	VCMPPD       $0x03, Y0, Y0, Y2
+	VBLENDVPD    Y2, Y0, Y1, Y0
+	VMOVDQU      Y0, (SI)(BX*8)
+	SHLQ         $0x03, AX
+	XORQ         DX, DX
+
+erfcF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  erfcF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  erfcF64AVX2_copy3
+
+erfcF64AVX2_copied4:
+erfcF64AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_8_3fd0000000000000<>+0(SB)/8, $0x3fd0000000000000
+DATA elc32_8_3fd0000000000000<>+8(SB)/8, $0x3fd0000000000000
+DATA elc32_8_3fd0000000000000<>+16(SB)/8, $0x3fd0000000000000
+DATA elc32_8_3fd0000000000000<>+24(SB)/8, $0x3fd0000000000000
+GLOBL elc32_8_3fd0000000000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_3fc3d4fa80000000<>+0(SB)/8, $0x3fc3d4fa80000000
+DATA elc32_8_3fc3d4fa80000000<>+8(SB)/8, $0x3fc3d4fa80000000
+DATA elc32_8_3fc3d4fa80000000<>+16(SB)/8, $0x3fc3d4fa80000000
+DATA elc32_8_3fc3d4fa80000000<>+24(SB)/8, $0x3fc3d4fa80000000
+GLOBL elc32_8_3fc3d4fa80000000<>(SB), RODATA|NOPTR, $32
+
 // func negF32AVX512(dst []float32, x []float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·negF32AVX512(SB), NOSPLIT, $0-48
@@ -48989,13 +54026,13 @@ sqrtF32AVX512_unrolled:
 	VMOVUPS   (DX)(BX*4), Z0
 	VSQRTPS   Z0, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z2
-	VMOVDQU64 Z2, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z0
 	VSQRTPS   Z0, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z3
-	VMOVDQU64 Z3, 64(CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 sqrtF32AVX512_check_unrolled:
@@ -49009,8 +54046,8 @@ sqrtF32AVX512_vector:
 	VMOVUPS   (DX)(BX*4), Z0
 	VSQRTPS   Z0, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z4
-	VMOVDQU64 Z4, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 sqrtF32AVX512_check_vector:
@@ -49025,8 +54062,8 @@ sqrtF32AVX512_check_vector:
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
 	VSQRTPS     Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 sqrtF32AVX512_done:
 	VZEROUPPER
@@ -49047,13 +54084,13 @@ sqrtF32StreamAVX512_unrolled:
 	VMOVUPS   (DX)(BX*4), Z0
 	VSQRTPS   Z0, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z2
-	VMOVNTPS  Z2, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z0
 	VSQRTPS   Z0, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z3
-	VMOVNTPS  Z3, 64(CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 sqrtF32StreamAVX512_check_unrolled:
@@ -49067,8 +54104,8 @@ sqrtF32StreamAVX512_vector:
 	VMOVUPS   (DX)(BX*4), Z0
 	VSQRTPS   Z0, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z4
-	VMOVNTPS  Z4, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 sqrtF32StreamAVX512_check_vector:
@@ -49083,8 +54120,8 @@ sqrtF32StreamAVX512_check_vector:
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
 	VSQRTPS     Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 sqrtF32StreamAVX512_done:
 	SFENCE
@@ -49106,13 +54143,13 @@ sqrtF64AVX512_unrolled:
 	VMOVUPD   (DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z2
-	VMOVDQU64 Z2, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z3
-	VMOVDQU64 Z3, 64(CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 sqrtF64AVX512_check_unrolled:
@@ -49126,8 +54163,8 @@ sqrtF64AVX512_vector:
 	VMOVUPD   (DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z4
-	VMOVDQU64 Z4, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 sqrtF64AVX512_check_vector:
@@ -49142,8 +54179,8 @@ sqrtF64AVX512_check_vector:
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
 	VSQRTPD     Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 sqrtF64AVX512_done:
 	VZEROUPPER
@@ -49164,13 +54201,13 @@ sqrtF64StreamAVX512_unrolled:
 	VMOVUPD   (DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z2
-	VMOVNTPD  Z2, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z3
-	VMOVNTPD  Z3, 64(CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 sqrtF64StreamAVX512_check_unrolled:
@@ -49184,8 +54221,8 @@ sqrtF64StreamAVX512_vector:
 	VMOVUPD   (DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z4
-	VMOVNTPD  Z4, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 sqrtF64StreamAVX512_check_vector:
@@ -49200,8 +54237,8 @@ sqrtF64StreamAVX512_check_vector:
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
 	VSQRTPD     Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 sqrtF64StreamAVX512_done:
 	SFENCE
@@ -49225,23 +54262,25 @@ reluF32AVX512_unrolled:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z4, K1, Z5
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(BX*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z0
-	VPXORD    Z7, Z7, Z7
-	VMAXPS    Z7, Z0, Z2
-	VCMPPS    $0x00, Z7, Z0, K1
-	VANDPS    Z7, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z8
+	VPXORD    Z4, Z4, Z4
+	VMAXPS    Z4, Z0, Z2
+	VCMPPS    $0x00, Z4, Z0, K1
+	VANDPS    Z4, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z8, K1, Z9
-	VCMPPS    $0x03, Z7, Z7, K1
-	VBLENDMPS Z7, Z9, K1, Z10
-	VMOVDQU64 Z10, 64(CX)(BX*4)
+	VBLENDMPS Z0, Z2, K1, Z2
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z4, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 reluF32AVX512_check_unrolled:
@@ -49253,16 +54292,17 @@ reluF32AVX512_check_unrolled:
 
 reluF32AVX512_vector:
 	VMOVUPS   (DX)(BX*4), Z0
-	VPXORD    Z11, Z11, Z11
-	VMAXPS    Z11, Z0, Z1
-	VCMPPS    $0x00, Z11, Z0, K1
-	VANDPS    Z11, Z0, Z2
-	VBLENDMPS Z2, Z1, K1, Z12
+	VPXORD    Z5, Z5, Z5
+	VMAXPS    Z5, Z0, Z1
+	VCMPPS    $0x00, Z5, Z0, K1
+	VANDPS    Z5, Z0, Z2
+	VBLENDMPS Z2, Z1, K1, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z12, K1, Z13
-	VCMPPS    $0x03, Z11, Z11, K1
-	VBLENDMPS Z11, Z13, K1, Z14
-	VMOVDQU64 Z14, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z5, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 reluF32AVX512_check_vector:
@@ -49275,16 +54315,17 @@ reluF32AVX512_check_vector:
 	BZHIQ       AX, SI, AX
 	KMOVQ       AX, K1
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
-	VPXORD      Z15, Z15, Z15
-	VMAXPS      Z15, Z0, Z1
-	VCMPPS      $0x00, Z15, Z0, K2
-	VANDPS      Z15, Z0, Z2
-	VBLENDMPS   Z2, Z1, K2, Z16
+	VPXORD      Z6, Z6, Z6
+	VMAXPS      Z6, Z0, Z1
+	VCMPPS      $0x00, Z6, Z0, K2
+	VANDPS      Z6, Z0, Z2
+	VBLENDMPS   Z2, Z1, K2, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z16, K2, Z17
-	VCMPPS      $0x03, Z15, Z15, K2
-	VBLENDMPS   Z15, Z17, K2, Z18
-	VMOVDQU32   Z18, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VCMPPS      $0x03, Z6, Z6, K2
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z6, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 reluF32AVX512_done:
 	VZEROUPPER
@@ -49307,23 +54348,25 @@ reluF32StreamAVX512_unrolled:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z4, K1, Z5
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z5, K1, Z6
-	VMOVNTPS  Z6, (CX)(BX*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z0
-	VPXORD    Z7, Z7, Z7
-	VMAXPS    Z7, Z0, Z2
-	VCMPPS    $0x00, Z7, Z0, K1
-	VANDPS    Z7, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z8
+	VPXORD    Z4, Z4, Z4
+	VMAXPS    Z4, Z0, Z2
+	VCMPPS    $0x00, Z4, Z0, K1
+	VANDPS    Z4, Z0, Z3
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z8, K1, Z9
-	VCMPPS    $0x03, Z7, Z7, K1
-	VBLENDMPS Z7, Z9, K1, Z10
-	VMOVNTPS  Z10, 64(CX)(BX*4)
+	VBLENDMPS Z0, Z2, K1, Z2
+	VCMPPS    $0x03, Z4, Z4, K1
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z4, Z0, K1, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 reluF32StreamAVX512_check_unrolled:
@@ -49335,16 +54378,17 @@ reluF32StreamAVX512_check_unrolled:
 
 reluF32StreamAVX512_vector:
 	VMOVUPS   (DX)(BX*4), Z0
-	VPXORD    Z11, Z11, Z11
-	VMAXPS    Z11, Z0, Z1
-	VCMPPS    $0x00, Z11, Z0, K1
-	VANDPS    Z11, Z0, Z2
-	VBLENDMPS Z2, Z1, K1, Z12
+	VPXORD    Z5, Z5, Z5
+	VMAXPS    Z5, Z0, Z1
+	VCMPPS    $0x00, Z5, Z0, K1
+	VANDPS    Z5, Z0, Z2
+	VBLENDMPS Z2, Z1, K1, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z12, K1, Z13
-	VCMPPS    $0x03, Z11, Z11, K1
-	VBLENDMPS Z11, Z13, K1, Z14
-	VMOVNTPS  Z14, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VCMPPS    $0x03, Z5, Z5, K1
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z5, Z0, K1, Z0
+	VMOVNTPS  Z0, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 reluF32StreamAVX512_check_vector:
@@ -49357,16 +54401,17 @@ reluF32StreamAVX512_check_vector:
 	BZHIQ       AX, SI, AX
 	KMOVQ       AX, K1
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
-	VPXORD      Z15, Z15, Z15
-	VMAXPS      Z15, Z0, Z1
-	VCMPPS      $0x00, Z15, Z0, K2
-	VANDPS      Z15, Z0, Z2
-	VBLENDMPS   Z2, Z1, K2, Z16
+	VPXORD      Z6, Z6, Z6
+	VMAXPS      Z6, Z0, Z1
+	VCMPPS      $0x00, Z6, Z0, K2
+	VANDPS      Z6, Z0, Z2
+	VBLENDMPS   Z2, Z1, K2, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z16, K2, Z17
-	VCMPPS      $0x03, Z15, Z15, K2
-	VBLENDMPS   Z15, Z17, K2, Z18
-	VMOVDQU32   Z18, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VCMPPS      $0x03, Z6, Z6, K2
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z6, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 reluF32StreamAVX512_done:
 	SFENCE
@@ -49390,23 +54435,25 @@ reluF64AVX512_unrolled:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z4, K1, Z5
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(BX*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
-	VPXORD    Z7, Z7, Z7
-	VMAXPD    Z7, Z0, Z2
-	VCMPPD    $0x00, Z7, Z0, K1
-	VANDPD    Z7, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z8
+	VPXORD    Z4, Z4, Z4
+	VMAXPD    Z4, Z0, Z2
+	VCMPPD    $0x00, Z4, Z0, K1
+	VANDPD    Z4, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z8, K1, Z9
-	VCMPPD    $0x03, Z7, Z7, K1
-	VBLENDMPD Z7, Z9, K1, Z10
-	VMOVDQU64 Z10, 64(CX)(BX*8)
+	VBLENDMPD Z0, Z2, K1, Z2
+	VCMPPD    $0x03, Z4, Z4, K1
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z4, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 reluF64AVX512_check_unrolled:
@@ -49418,16 +54465,17 @@ reluF64AVX512_check_unrolled:
 
 reluF64AVX512_vector:
 	VMOVUPD   (DX)(BX*8), Z0
-	VPXORD    Z11, Z11, Z11
-	VMAXPD    Z11, Z0, Z1
-	VCMPPD    $0x00, Z11, Z0, K1
-	VANDPD    Z11, Z0, Z2
-	VBLENDMPD Z2, Z1, K1, Z12
+	VPXORD    Z5, Z5, Z5
+	VMAXPD    Z5, Z0, Z1
+	VCMPPD    $0x00, Z5, Z0, K1
+	VANDPD    Z5, Z0, Z2
+	VBLENDMPD Z2, Z1, K1, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z12, K1, Z13
-	VCMPPD    $0x03, Z11, Z11, K1
-	VBLENDMPD Z11, Z13, K1, Z14
-	VMOVDQU64 Z14, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VCMPPD    $0x03, Z5, Z5, K1
+	VMOVUPD   Z1, Z0
+	VBLENDMPD Z5, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 reluF64AVX512_check_vector:
@@ -49440,16 +54488,17 @@ reluF64AVX512_check_vector:
 	BZHIQ       AX, SI, AX
 	KMOVQ       AX, K1
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
-	VPXORD      Z15, Z15, Z15
-	VMAXPD      Z15, Z0, Z1
-	VCMPPD      $0x00, Z15, Z0, K2
-	VANDPD      Z15, Z0, Z2
-	VBLENDMPD   Z2, Z1, K2, Z16
+	VPXORD      Z6, Z6, Z6
+	VMAXPD      Z6, Z0, Z1
+	VCMPPD      $0x00, Z6, Z0, K2
+	VANDPD      Z6, Z0, Z2
+	VBLENDMPD   Z2, Z1, K2, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z16, K2, Z17
-	VCMPPD      $0x03, Z15, Z15, K2
-	VBLENDMPD   Z15, Z17, K2, Z18
-	VMOVDQU64   Z18, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VCMPPD      $0x03, Z6, Z6, K2
+	VMOVUPD     Z1, Z0
+	VBLENDMPD   Z6, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 reluF64AVX512_done:
 	VZEROUPPER
@@ -49472,23 +54521,25 @@ reluF64StreamAVX512_unrolled:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z4, K1, Z5
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z5, K1, Z6
-	VMOVNTPD  Z6, (CX)(BX*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
-	VPXORD    Z7, Z7, Z7
-	VMAXPD    Z7, Z0, Z2
-	VCMPPD    $0x00, Z7, Z0, K1
-	VANDPD    Z7, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z8
+	VPXORD    Z4, Z4, Z4
+	VMAXPD    Z4, Z0, Z2
+	VCMPPD    $0x00, Z4, Z0, K1
+	VANDPD    Z4, Z0, Z3
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z8, K1, Z9
-	VCMPPD    $0x03, Z7, Z7, K1
-	VBLENDMPD Z7, Z9, K1, Z10
-	VMOVNTPD  Z10, 64(CX)(BX*8)
+	VBLENDMPD Z0, Z2, K1, Z2
+	VCMPPD    $0x03, Z4, Z4, K1
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z4, Z0, K1, Z0
+	VMOVNTPD  Z0, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 reluF64StreamAVX512_check_unrolled:
@@ -49500,16 +54551,17 @@ reluF64StreamAVX512_check_unrolled:
 
 reluF64StreamAVX512_vector:
 	VMOVUPD   (DX)(BX*8), Z0
-	VPXORD    Z11, Z11, Z11
-	VMAXPD    Z11, Z0, Z1
-	VCMPPD    $0x00, Z11, Z0, K1
-	VANDPD    Z11, Z0, Z2
-	VBLENDMPD Z2, Z1, K1, Z12
+	VPXORD    Z5, Z5, Z5
+	VMAXPD    Z5, Z0, Z1
+	VCMPPD    $0x00, Z5, Z0, K1
+	VANDPD    Z5, Z0, Z2
+	VBLENDMPD Z2, Z1, K1, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z12, K1, Z13
-	VCMPPD    $0x03, Z11, Z11, K1
-	VBLENDMPD Z11, Z13, K1, Z14
-	VMOVNTPD  Z14, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VCMPPD    $0x03, Z5, Z5, K1
+	VMOVUPD   Z1, Z0
+	VBLENDMPD Z5, Z0, K1, Z0
+	VMOVNTPD  Z0, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 reluF64StreamAVX512_check_vector:
@@ -49522,16 +54574,17 @@ reluF64StreamAVX512_check_vector:
 	BZHIQ       AX, SI, AX
 	KMOVQ       AX, K1
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
-	VPXORD      Z15, Z15, Z15
-	VMAXPD      Z15, Z0, Z1
-	VCMPPD      $0x00, Z15, Z0, K2
-	VANDPD      Z15, Z0, Z2
-	VBLENDMPD   Z2, Z1, K2, Z16
+	VPXORD      Z6, Z6, Z6
+	VMAXPD      Z6, Z0, Z1
+	VCMPPD      $0x00, Z6, Z0, K2
+	VANDPD      Z6, Z0, Z2
+	VBLENDMPD   Z2, Z1, K2, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z16, K2, Z17
-	VCMPPD      $0x03, Z15, Z15, K2
-	VBLENDMPD   Z15, Z17, K2, Z18
-	VMOVDQU64   Z18, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VCMPPD      $0x03, Z6, Z6, K2
+	VMOVUPD     Z1, Z0
+	VBLENDMPD   Z6, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 reluF64StreamAVX512_done:
 	SFENCE
@@ -50101,23 +55154,25 @@ maximumF32AVX512_unrolled:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z4, K1, Z5
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	VMOVUPS   64(DX)(SI*4), Z0
 	VMOVUPS   64(BX)(SI*4), Z1
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z7, K1, Z8
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
 	ADDQ      $0x00000020, SI
 
 maximumF32AVX512_check_unrolled:
@@ -50133,12 +55188,13 @@ maximumF32AVX512_vector:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z10, K1, Z11
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	ADDQ      $0x00000010, SI
 
 maximumF32AVX512_check_vector:
@@ -50155,12 +55211,13 @@ maximumF32AVX512_check_vector:
 	VMAXPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K2
 	VANDPS      Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z13, K2, Z14
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(SI*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
 
 maximumF32AVX512_done:
 	VZEROUPPER
@@ -50184,23 +55241,25 @@ maximumF32StreamAVX512_unrolled:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z4, K1, Z5
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z5, K1, Z6
-	VMOVNTPS  Z6, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
 	VMOVUPS   64(DX)(SI*4), Z0
 	VMOVUPS   64(BX)(SI*4), Z1
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z7, K1, Z8
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z8, K1, Z9
-	VMOVNTPS  Z9, 64(CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
 	ADDQ      $0x00000020, SI
 
 maximumF32StreamAVX512_check_unrolled:
@@ -50216,12 +55275,13 @@ maximumF32StreamAVX512_vector:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z10, K1, Z11
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z11, K1, Z12
-	VMOVNTPS  Z12, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
 	ADDQ      $0x00000010, SI
 
 maximumF32StreamAVX512_check_vector:
@@ -50238,12 +55298,13 @@ maximumF32StreamAVX512_check_vector:
 	VMAXPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K2
 	VANDPS      Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z13, K2, Z14
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(SI*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
 
 maximumF32StreamAVX512_done:
 	SFENCE
@@ -50267,22 +55328,24 @@ maximumScalarF32AVX512_unrolled:
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z4, K1, Z5
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z7, K1, Z8
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 maximumScalarF32AVX512_check_unrolled:
@@ -50297,12 +55360,13 @@ maximumScalarF32AVX512_vector:
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z10, K1, Z11
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 maximumScalarF32AVX512_check_vector:
@@ -50318,12 +55382,13 @@ maximumScalarF32AVX512_check_vector:
 	VMAXPS      Z0, Z1, Z2
 	VCMPPS      $0x00, Z0, Z1, K2
 	VANDPS      Z0, Z1, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z13, K2, Z14
+	VBLENDMPS   Z1, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z1
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 maximumScalarF32AVX512_done:
 	VZEROUPPER
@@ -50346,22 +55411,24 @@ maximumScalarF32StreamAVX512_unrolled:
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z4, K1, Z5
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z5, K1, Z6
-	VMOVNTPS  Z6, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z7, K1, Z8
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z8, K1, Z9
-	VMOVNTPS  Z9, 64(CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 maximumScalarF32StreamAVX512_check_unrolled:
@@ -50376,12 +55443,13 @@ maximumScalarF32StreamAVX512_vector:
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z10, K1, Z11
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z11, K1, Z12
-	VMOVNTPS  Z12, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 maximumScalarF32StreamAVX512_check_vector:
@@ -50397,12 +55465,13 @@ maximumScalarF32StreamAVX512_check_vector:
 	VMAXPS      Z0, Z1, Z2
 	VCMPPS      $0x00, Z0, Z1, K2
 	VANDPS      Z0, Z1, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z13, K2, Z14
+	VBLENDMPS   Z1, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z1
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 maximumScalarF32StreamAVX512_done:
 	SFENCE
@@ -50427,23 +55496,25 @@ maximumF64AVX512_unrolled:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z4, K1, Z5
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	VMOVUPD   64(DX)(SI*8), Z0
 	VMOVUPD   64(BX)(SI*8), Z1
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z7, K1, Z8
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
 	ADDQ      $0x00000010, SI
 
 maximumF64AVX512_check_unrolled:
@@ -50459,12 +55530,13 @@ maximumF64AVX512_vector:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z10, K1, Z11
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	ADDQ      $0x00000008, SI
 
 maximumF64AVX512_check_vector:
@@ -50481,12 +55553,13 @@ maximumF64AVX512_check_vector:
 	VMAXPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
 	VANDPD      Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z13, K2, Z14
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(SI*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
 
 maximumF64AVX512_done:
 	VZEROUPPER
@@ -50510,23 +55583,25 @@ maximumF64StreamAVX512_unrolled:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z4, K1, Z5
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z5, K1, Z6
-	VMOVNTPD  Z6, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
 	VMOVUPD   64(DX)(SI*8), Z0
 	VMOVUPD   64(BX)(SI*8), Z1
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z7, K1, Z8
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z8, K1, Z9
-	VMOVNTPD  Z9, 64(CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
 	ADDQ      $0x00000010, SI
 
 maximumF64StreamAVX512_check_unrolled:
@@ -50542,12 +55617,13 @@ maximumF64StreamAVX512_vector:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z10, K1, Z11
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z11, K1, Z12
-	VMOVNTPD  Z12, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
 	ADDQ      $0x00000008, SI
 
 maximumF64StreamAVX512_check_vector:
@@ -50564,12 +55640,13 @@ maximumF64StreamAVX512_check_vector:
 	VMAXPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
 	VANDPD      Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z13, K2, Z14
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(SI*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
 
 maximumF64StreamAVX512_done:
 	SFENCE
@@ -50593,22 +55670,24 @@ maximumScalarF64AVX512_unrolled:
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z4, K1, Z5
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z7, K1, Z8
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 maximumScalarF64AVX512_check_unrolled:
@@ -50623,12 +55702,13 @@ maximumScalarF64AVX512_vector:
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z10, K1, Z11
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 maximumScalarF64AVX512_check_vector:
@@ -50644,12 +55724,13 @@ maximumScalarF64AVX512_check_vector:
 	VMAXPD      Z0, Z1, Z2
 	VCMPPD      $0x00, Z0, Z1, K2
 	VANDPD      Z0, Z1, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z13, K2, Z14
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 maximumScalarF64AVX512_done:
 	VZEROUPPER
@@ -50672,22 +55753,24 @@ maximumScalarF64StreamAVX512_unrolled:
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z4, K1, Z5
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z5, K1, Z6
-	VMOVNTPD  Z6, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z7, K1, Z8
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z8, K1, Z9
-	VMOVNTPD  Z9, 64(CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 maximumScalarF64StreamAVX512_check_unrolled:
@@ -50702,12 +55785,13 @@ maximumScalarF64StreamAVX512_vector:
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z10, K1, Z11
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z11, K1, Z12
-	VMOVNTPD  Z12, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 maximumScalarF64StreamAVX512_check_vector:
@@ -50723,12 +55807,13 @@ maximumScalarF64StreamAVX512_check_vector:
 	VMAXPD      Z0, Z1, Z2
 	VCMPPD      $0x00, Z0, Z1, K2
 	VANDPD      Z0, Z1, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z13, K2, Z14
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 maximumScalarF64StreamAVX512_done:
 	SFENCE
@@ -51827,23 +56912,25 @@ minimumF32AVX512_unrolled:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z4, K1, Z5
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	VMOVUPS   64(DX)(SI*4), Z0
 	VMOVUPS   64(BX)(SI*4), Z1
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z7, K1, Z8
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
 	ADDQ      $0x00000020, SI
 
 minimumF32AVX512_check_unrolled:
@@ -51859,12 +56946,13 @@ minimumF32AVX512_vector:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z10, K1, Z11
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	ADDQ      $0x00000010, SI
 
 minimumF32AVX512_check_vector:
@@ -51881,12 +56969,13 @@ minimumF32AVX512_check_vector:
 	VMINPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K2
 	VORPS       Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z13, K2, Z14
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(SI*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
 
 minimumF32AVX512_done:
 	VZEROUPPER
@@ -51910,23 +56999,25 @@ minimumF32StreamAVX512_unrolled:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z4, K1, Z5
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z5, K1, Z6
-	VMOVNTPS  Z6, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
 	VMOVUPS   64(DX)(SI*4), Z0
 	VMOVUPS   64(BX)(SI*4), Z1
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z7, K1, Z8
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z8, K1, Z9
-	VMOVNTPS  Z9, 64(CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, 64(CX)(SI*4)
 	ADDQ      $0x00000020, SI
 
 minimumF32StreamAVX512_check_unrolled:
@@ -51942,12 +57033,13 @@ minimumF32StreamAVX512_vector:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K1
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z10, K1, Z11
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z11, K1, Z12
-	VMOVNTPS  Z12, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVNTPS  Z0, (CX)(SI*4)
 	ADDQ      $0x00000010, SI
 
 minimumF32StreamAVX512_check_vector:
@@ -51964,12 +57056,13 @@ minimumF32StreamAVX512_check_vector:
 	VMINPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K2
 	VORPS       Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z13, K2, Z14
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(SI*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
 
 minimumF32StreamAVX512_done:
 	SFENCE
@@ -51993,22 +57086,24 @@ minimumScalarF32AVX512_unrolled:
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z4, K1, Z5
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z7, K1, Z8
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 minimumScalarF32AVX512_check_unrolled:
@@ -52023,12 +57118,13 @@ minimumScalarF32AVX512_vector:
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z10, K1, Z11
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 minimumScalarF32AVX512_check_vector:
@@ -52044,12 +57140,13 @@ minimumScalarF32AVX512_check_vector:
 	VMINPS      Z0, Z1, Z2
 	VCMPPS      $0x00, Z0, Z1, K2
 	VORPS       Z0, Z1, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z13, K2, Z14
+	VBLENDMPS   Z1, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z1
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 minimumScalarF32AVX512_done:
 	VZEROUPPER
@@ -52072,22 +57169,24 @@ minimumScalarF32StreamAVX512_unrolled:
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z4
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z4, K1, Z5
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z5, K1, Z6
-	VMOVNTPS  Z6, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z7
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z7, K1, Z8
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z8, K1, Z9
-	VMOVNTPS  Z9, 64(CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 minimumScalarF32StreamAVX512_check_unrolled:
@@ -52102,12 +57201,13 @@ minimumScalarF32StreamAVX512_vector:
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K1
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K1, Z10
+	VBLENDMPS Z3, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z1, Z10, K1, Z11
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z11, K1, Z12
-	VMOVNTPS  Z12, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVNTPS  Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 minimumScalarF32StreamAVX512_check_vector:
@@ -52123,12 +57223,13 @@ minimumScalarF32StreamAVX512_check_vector:
 	VMINPS      Z0, Z1, Z2
 	VCMPPS      $0x00, Z0, Z1, K2
 	VORPS       Z0, Z1, Z3
-	VBLENDMPS   Z3, Z2, K2, Z13
+	VBLENDMPS   Z3, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z1, Z13, K2, Z14
+	VBLENDMPS   Z1, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z14, K2, Z15
-	VMOVDQU32   Z15, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z1
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 minimumScalarF32StreamAVX512_done:
 	SFENCE
@@ -52153,23 +57254,25 @@ minimumF64AVX512_unrolled:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z4, K1, Z5
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	VMOVUPD   64(DX)(SI*8), Z0
 	VMOVUPD   64(BX)(SI*8), Z1
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z7, K1, Z8
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
 	ADDQ      $0x00000010, SI
 
 minimumF64AVX512_check_unrolled:
@@ -52185,12 +57288,13 @@ minimumF64AVX512_vector:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z10, K1, Z11
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	ADDQ      $0x00000008, SI
 
 minimumF64AVX512_check_vector:
@@ -52207,12 +57311,13 @@ minimumF64AVX512_check_vector:
 	VMINPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
 	VORPD       Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z13, K2, Z14
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(SI*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
 
 minimumF64AVX512_done:
 	VZEROUPPER
@@ -52236,23 +57341,25 @@ minimumF64StreamAVX512_unrolled:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z4, K1, Z5
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z5, K1, Z6
-	VMOVNTPD  Z6, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
 	VMOVUPD   64(DX)(SI*8), Z0
 	VMOVUPD   64(BX)(SI*8), Z1
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z7, K1, Z8
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z8, K1, Z9
-	VMOVNTPD  Z9, 64(CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, 64(CX)(SI*8)
 	ADDQ      $0x00000010, SI
 
 minimumF64StreamAVX512_check_unrolled:
@@ -52268,12 +57375,13 @@ minimumF64StreamAVX512_vector:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K1
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z10, K1, Z11
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z11, K1, Z12
-	VMOVNTPD  Z12, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVNTPD  Z0, (CX)(SI*8)
 	ADDQ      $0x00000008, SI
 
 minimumF64StreamAVX512_check_vector:
@@ -52290,12 +57398,13 @@ minimumF64StreamAVX512_check_vector:
 	VMINPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K2
 	VORPD       Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z13, K2, Z14
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(SI*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
 
 minimumF64StreamAVX512_done:
 	SFENCE
@@ -52319,22 +57428,24 @@ minimumScalarF64AVX512_unrolled:
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z4, K1, Z5
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z5, K1, Z6
-	VMOVDQU64 Z6, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z7, K1, Z8
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z8, K1, Z9
-	VMOVDQU64 Z9, 64(CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 minimumScalarF64AVX512_check_unrolled:
@@ -52349,12 +57460,13 @@ minimumScalarF64AVX512_vector:
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z10, K1, Z11
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z11, K1, Z12
-	VMOVDQU64 Z12, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 minimumScalarF64AVX512_check_vector:
@@ -52370,12 +57482,13 @@ minimumScalarF64AVX512_check_vector:
 	VMINPD      Z0, Z1, Z2
 	VCMPPD      $0x00, Z0, Z1, K2
 	VORPD       Z0, Z1, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z13, K2, Z14
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 minimumScalarF64AVX512_done:
 	VZEROUPPER
@@ -52398,22 +57511,24 @@ minimumScalarF64StreamAVX512_unrolled:
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z4
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z4, K1, Z5
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z5, K1, Z6
-	VMOVNTPD  Z6, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z7
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z7, K1, Z8
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z8, K1, Z9
-	VMOVNTPD  Z9, 64(CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 minimumScalarF64StreamAVX512_check_unrolled:
@@ -52428,12 +57543,13 @@ minimumScalarF64StreamAVX512_vector:
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K1
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K1, Z10
+	VBLENDMPD Z3, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z1, Z10, K1, Z11
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z11, K1, Z12
-	VMOVNTPD  Z12, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVNTPD  Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 minimumScalarF64StreamAVX512_check_vector:
@@ -52449,12 +57565,13 @@ minimumScalarF64StreamAVX512_check_vector:
 	VMINPD      Z0, Z1, Z2
 	VCMPPD      $0x00, Z0, Z1, K2
 	VORPD       Z0, Z1, Z3
-	VBLENDMPD   Z3, Z2, K2, Z13
+	VBLENDMPD   Z3, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z1, Z13, K2, Z14
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z14, K2, Z15
-	VMOVDQU64   Z15, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 minimumScalarF64StreamAVX512_done:
 	SFENCE
@@ -53554,30 +58671,32 @@ fmaxF32AVX512_unrolled:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z4
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z4, K2, Z5
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z5, K2, Z6
-	VBLENDMPS Z0, Z6, K1, Z7
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	VMOVUPS   64(DX)(SI*4), Z0
 	VMOVUPS   64(BX)(SI*4), Z1
 	VCMPPS    $0x03, Z1, Z1, K1
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z9
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z9, K2, Z10
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z10, K2, Z11
-	VBLENDMPS Z0, Z11, K1, Z12
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
 	ADDQ      $0x00000020, SI
 
 fmaxF32AVX512_check_unrolled:
@@ -53594,15 +58713,16 @@ fmaxF32AVX512_vector:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z14
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z14, K2, Z15
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z15, K2, Z16
-	VBLENDMPS Z0, Z16, K1, Z17
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	ADDQ      $0x00000010, SI
 
 fmaxF32AVX512_check_vector:
@@ -53620,15 +58740,16 @@ fmaxF32AVX512_check_vector:
 	VMAXPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K3
 	VANDPS      Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K3, Z19
+	VBLENDMPS   Z3, Z2, K3, Z2
 	VCMPPS      $0x03, Z0, Z0, K3
-	VBLENDMPS   Z0, Z19, K3, Z20
+	VBLENDMPS   Z0, Z2, K3, Z2
 	VCMPPS      $0x03, Z1, Z1, K3
-	VBLENDMPS   Z1, Z20, K3, Z21
-	VBLENDMPS   Z0, Z21, K2, Z22
+	VBLENDMPS   Z1, Z2, K3, Z2
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z1, Z22, K2, Z23
-	VMOVDQU32   Z23, K1, (CX)(SI*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
 
 fmaxF32AVX512_done:
 	VZEROUPPER
@@ -53652,29 +58773,31 @@ fmaxScalarF32AVX512_unrolled:
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K2
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K2, Z4
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z4, K2, Z5
+	VBLENDMPS Z1, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z5, K2, Z6
-	VBLENDMPS Z1, Z6, K1, Z7
+	VBLENDMPS Z0, Z2, K2, Z2
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z0, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VCMPPS    $0x03, Z0, Z0, K1
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K2
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K2, Z9
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z9, K2, Z10
+	VBLENDMPS Z1, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z10, K2, Z11
-	VBLENDMPS Z1, Z11, K1, Z12
+	VBLENDMPS Z0, Z2, K2, Z2
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z0, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 fmaxScalarF32AVX512_check_unrolled:
@@ -53690,15 +58813,16 @@ fmaxScalarF32AVX512_vector:
 	VMAXPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K2
 	VANDPS    Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K2, Z14
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z14, K2, Z15
+	VBLENDMPS Z1, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z15, K2, Z16
-	VBLENDMPS Z1, Z16, K1, Z17
+	VBLENDMPS Z0, Z2, K2, Z2
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z0, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 fmaxScalarF32AVX512_check_vector:
@@ -53715,15 +58839,16 @@ fmaxScalarF32AVX512_check_vector:
 	VMAXPS      Z0, Z1, Z2
 	VCMPPS      $0x00, Z0, Z1, K3
 	VANDPS      Z0, Z1, Z3
-	VBLENDMPS   Z3, Z2, K3, Z19
+	VBLENDMPS   Z3, Z2, K3, Z2
 	VCMPPS      $0x03, Z1, Z1, K3
-	VBLENDMPS   Z1, Z19, K3, Z20
+	VBLENDMPS   Z1, Z2, K3, Z2
 	VCMPPS      $0x03, Z0, Z0, K3
-	VBLENDMPS   Z0, Z20, K3, Z21
-	VBLENDMPS   Z1, Z21, K2, Z22
+	VBLENDMPS   Z0, Z2, K3, Z2
+	VBLENDMPS   Z1, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z0, Z22, K2, Z23
-	VMOVDQU32   Z23, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z1
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 fmaxScalarF32AVX512_done:
 	VZEROUPPER
@@ -53747,29 +58872,29 @@ scalarFmaxF32AVX512_unrolled:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z4
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z4, K2, Z5
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z5, K2, Z6
-	VBLENDMPS Z0, Z6, K1, Z7
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*4)
+	VBLENDMPS Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VCMPPS    $0x03, Z1, Z1, K1
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z9
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z9, K2, Z10
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z10, K2, Z11
-	VBLENDMPS Z0, Z11, K1, Z12
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*4)
+	VBLENDMPS Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 scalarFmaxF32AVX512_check_unrolled:
@@ -53785,15 +58910,15 @@ scalarFmaxF32AVX512_vector:
 	VMAXPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VANDPS    Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z14
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z14, K2, Z15
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z15, K2, Z16
-	VBLENDMPS Z0, Z16, K1, Z17
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*4)
+	VBLENDMPS Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 scalarFmaxF32AVX512_check_vector:
@@ -53810,15 +58935,16 @@ scalarFmaxF32AVX512_check_vector:
 	VMAXPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K3
 	VANDPS      Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K3, Z19
+	VBLENDMPS   Z3, Z2, K3, Z2
 	VCMPPS      $0x03, Z0, Z0, K3
-	VBLENDMPS   Z0, Z19, K3, Z20
+	VBLENDMPS   Z0, Z2, K3, Z2
 	VCMPPS      $0x03, Z1, Z1, K3
-	VBLENDMPS   Z1, Z20, K3, Z21
-	VBLENDMPS   Z0, Z21, K2, Z22
+	VBLENDMPS   Z1, Z2, K3, Z2
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z1, Z22, K2, Z23
-	VMOVDQU32   Z23, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 scalarFmaxF32AVX512_done:
 	VZEROUPPER
@@ -53843,30 +58969,32 @@ fmaxF64AVX512_unrolled:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z4, K2, Z5
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z5, K2, Z6
-	VBLENDMPD Z0, Z6, K1, Z7
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	VMOVUPD   64(DX)(SI*8), Z0
 	VMOVUPD   64(BX)(SI*8), Z1
 	VCMPPD    $0x03, Z1, Z1, K1
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z9
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z9, K2, Z10
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z10, K2, Z11
-	VBLENDMPD Z0, Z11, K1, Z12
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
 	ADDQ      $0x00000010, SI
 
 fmaxF64AVX512_check_unrolled:
@@ -53883,15 +59011,16 @@ fmaxF64AVX512_vector:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z14
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z14, K2, Z15
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z15, K2, Z16
-	VBLENDMPD Z0, Z16, K1, Z17
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	ADDQ      $0x00000008, SI
 
 fmaxF64AVX512_check_vector:
@@ -53909,15 +59038,16 @@ fmaxF64AVX512_check_vector:
 	VMAXPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K3
 	VANDPD      Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K3, Z19
+	VBLENDMPD   Z3, Z2, K3, Z2
 	VCMPPD      $0x03, Z0, Z0, K3
-	VBLENDMPD   Z0, Z19, K3, Z20
+	VBLENDMPD   Z0, Z2, K3, Z2
 	VCMPPD      $0x03, Z1, Z1, K3
-	VBLENDMPD   Z1, Z20, K3, Z21
-	VBLENDMPD   Z0, Z21, K2, Z22
+	VBLENDMPD   Z1, Z2, K3, Z2
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z1, Z22, K2, Z23
-	VMOVDQU64   Z23, K1, (CX)(SI*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
 
 fmaxF64AVX512_done:
 	VZEROUPPER
@@ -53941,29 +59071,31 @@ fmaxScalarF64AVX512_unrolled:
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K2
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z4, K2, Z5
+	VBLENDMPD Z1, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z5, K2, Z6
-	VBLENDMPD Z1, Z6, K1, Z7
+	VBLENDMPD Z0, Z2, K2, Z2
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z0, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VCMPPD    $0x03, Z0, Z0, K1
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K2
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K2, Z9
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z9, K2, Z10
+	VBLENDMPD Z1, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z10, K2, Z11
-	VBLENDMPD Z1, Z11, K1, Z12
+	VBLENDMPD Z0, Z2, K2, Z2
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z0, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 fmaxScalarF64AVX512_check_unrolled:
@@ -53979,15 +59111,16 @@ fmaxScalarF64AVX512_vector:
 	VMAXPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K2
 	VANDPD    Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K2, Z14
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z14, K2, Z15
+	VBLENDMPD Z1, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z15, K2, Z16
-	VBLENDMPD Z1, Z16, K1, Z17
+	VBLENDMPD Z0, Z2, K2, Z2
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z0, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 fmaxScalarF64AVX512_check_vector:
@@ -54004,15 +59137,16 @@ fmaxScalarF64AVX512_check_vector:
 	VMAXPD      Z0, Z1, Z2
 	VCMPPD      $0x00, Z0, Z1, K3
 	VANDPD      Z0, Z1, Z3
-	VBLENDMPD   Z3, Z2, K3, Z19
+	VBLENDMPD   Z3, Z2, K3, Z2
 	VCMPPD      $0x03, Z1, Z1, K3
-	VBLENDMPD   Z1, Z19, K3, Z20
+	VBLENDMPD   Z1, Z2, K3, Z2
 	VCMPPD      $0x03, Z0, Z0, K3
-	VBLENDMPD   Z0, Z20, K3, Z21
-	VBLENDMPD   Z1, Z21, K2, Z22
+	VBLENDMPD   Z0, Z2, K3, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z0, Z22, K2, Z23
-	VMOVDQU64   Z23, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 fmaxScalarF64AVX512_done:
 	VZEROUPPER
@@ -54036,29 +59170,29 @@ scalarFmaxF64AVX512_unrolled:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z4, K2, Z5
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z5, K2, Z6
-	VBLENDMPD Z0, Z6, K1, Z7
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*8)
+	VBLENDMPD Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VCMPPD    $0x03, Z1, Z1, K1
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z9
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z9, K2, Z10
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z10, K2, Z11
-	VBLENDMPD Z0, Z11, K1, Z12
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*8)
+	VBLENDMPD Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 scalarFmaxF64AVX512_check_unrolled:
@@ -54074,15 +59208,15 @@ scalarFmaxF64AVX512_vector:
 	VMAXPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VANDPD    Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z14
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z14, K2, Z15
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z15, K2, Z16
-	VBLENDMPD Z0, Z16, K1, Z17
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*8)
+	VBLENDMPD Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 scalarFmaxF64AVX512_check_vector:
@@ -54099,15 +59233,16 @@ scalarFmaxF64AVX512_check_vector:
 	VMAXPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K3
 	VANDPD      Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K3, Z19
+	VBLENDMPD   Z3, Z2, K3, Z2
 	VCMPPD      $0x03, Z0, Z0, K3
-	VBLENDMPD   Z0, Z19, K3, Z20
+	VBLENDMPD   Z0, Z2, K3, Z2
 	VCMPPD      $0x03, Z1, Z1, K3
-	VBLENDMPD   Z1, Z20, K3, Z21
-	VBLENDMPD   Z0, Z21, K2, Z22
+	VBLENDMPD   Z1, Z2, K3, Z2
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z1, Z22, K2, Z23
-	VMOVDQU64   Z23, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 scalarFmaxF64AVX512_done:
 	VZEROUPPER
@@ -54132,30 +59267,32 @@ fminF32AVX512_unrolled:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z4
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z4, K2, Z5
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z5, K2, Z6
-	VBLENDMPS Z0, Z6, K1, Z7
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	VMOVUPS   64(DX)(SI*4), Z0
 	VMOVUPS   64(BX)(SI*4), Z1
 	VCMPPS    $0x03, Z1, Z1, K1
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z9
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z9, K2, Z10
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z10, K2, Z11
-	VBLENDMPS Z0, Z11, K1, Z12
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
 	ADDQ      $0x00000020, SI
 
 fminF32AVX512_check_unrolled:
@@ -54172,15 +59309,16 @@ fminF32AVX512_vector:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z14
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z14, K2, Z15
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z15, K2, Z16
-	VBLENDMPS Z0, Z16, K1, Z17
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(SI*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
 	ADDQ      $0x00000010, SI
 
 fminF32AVX512_check_vector:
@@ -54198,15 +59336,16 @@ fminF32AVX512_check_vector:
 	VMINPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K3
 	VORPS       Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K3, Z19
+	VBLENDMPS   Z3, Z2, K3, Z2
 	VCMPPS      $0x03, Z0, Z0, K3
-	VBLENDMPS   Z0, Z19, K3, Z20
+	VBLENDMPS   Z0, Z2, K3, Z2
 	VCMPPS      $0x03, Z1, Z1, K3
-	VBLENDMPS   Z1, Z20, K3, Z21
-	VBLENDMPS   Z0, Z21, K2, Z22
+	VBLENDMPS   Z1, Z2, K3, Z2
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z1, Z22, K2, Z23
-	VMOVDQU32   Z23, K1, (CX)(SI*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
 
 fminF32AVX512_done:
 	VZEROUPPER
@@ -54230,29 +59369,31 @@ fminScalarF32AVX512_unrolled:
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K2
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K2, Z4
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z4, K2, Z5
+	VBLENDMPS Z1, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z5, K2, Z6
-	VBLENDMPS Z1, Z6, K1, Z7
+	VBLENDMPS Z0, Z2, K2, Z2
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z0, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VCMPPS    $0x03, Z0, Z0, K1
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K2
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K2, Z9
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z9, K2, Z10
+	VBLENDMPS Z1, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z10, K2, Z11
-	VBLENDMPS Z1, Z11, K1, Z12
+	VBLENDMPS Z0, Z2, K2, Z2
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z0, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 fminScalarF32AVX512_check_unrolled:
@@ -54268,15 +59409,16 @@ fminScalarF32AVX512_vector:
 	VMINPS    Z0, Z1, Z2
 	VCMPPS    $0x00, Z0, Z1, K2
 	VORPS     Z0, Z1, Z3
-	VBLENDMPS Z3, Z2, K2, Z14
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z14, K2, Z15
+	VBLENDMPS Z1, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z15, K2, Z16
-	VBLENDMPS Z1, Z16, K1, Z17
+	VBLENDMPS Z0, Z2, K2, Z2
+	VBLENDMPS Z1, Z2, K1, Z2
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z0, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*4)
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 fminScalarF32AVX512_check_vector:
@@ -54293,15 +59435,16 @@ fminScalarF32AVX512_check_vector:
 	VMINPS      Z0, Z1, Z2
 	VCMPPS      $0x00, Z0, Z1, K3
 	VORPS       Z0, Z1, Z3
-	VBLENDMPS   Z3, Z2, K3, Z19
+	VBLENDMPS   Z3, Z2, K3, Z2
 	VCMPPS      $0x03, Z1, Z1, K3
-	VBLENDMPS   Z1, Z19, K3, Z20
+	VBLENDMPS   Z1, Z2, K3, Z2
 	VCMPPS      $0x03, Z0, Z0, K3
-	VBLENDMPS   Z0, Z20, K3, Z21
-	VBLENDMPS   Z1, Z21, K2, Z22
+	VBLENDMPS   Z0, Z2, K3, Z2
+	VBLENDMPS   Z1, Z2, K2, Z2
 	VCMPPS      $0x03, Z1, Z1, K2
-	VBLENDMPS   Z0, Z22, K2, Z23
-	VMOVDQU32   Z23, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z1
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 fminScalarF32AVX512_done:
 	VZEROUPPER
@@ -54325,29 +59468,29 @@ scalarFminF32AVX512_unrolled:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z4
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z4, K2, Z5
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z5, K2, Z6
-	VBLENDMPS Z0, Z6, K1, Z7
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*4)
+	VBLENDMPS Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z1
 	VCMPPS    $0x03, Z1, Z1, K1
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z9
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z9, K2, Z10
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z10, K2, Z11
-	VBLENDMPS Z0, Z11, K1, Z12
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*4)
+	VBLENDMPS Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 scalarFminF32AVX512_check_unrolled:
@@ -54363,15 +59506,15 @@ scalarFminF32AVX512_vector:
 	VMINPS    Z1, Z0, Z2
 	VCMPPS    $0x00, Z1, Z0, K2
 	VORPS     Z1, Z0, Z3
-	VBLENDMPS Z3, Z2, K2, Z14
+	VBLENDMPS Z3, Z2, K2, Z2
 	VCMPPS    $0x03, Z0, Z0, K2
-	VBLENDMPS Z0, Z14, K2, Z15
+	VBLENDMPS Z0, Z2, K2, Z2
 	VCMPPS    $0x03, Z1, Z1, K2
-	VBLENDMPS Z1, Z15, K2, Z16
-	VBLENDMPS Z0, Z16, K1, Z17
+	VBLENDMPS Z1, Z2, K2, Z2
+	VBLENDMPS Z0, Z2, K1, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*4)
+	VBLENDMPS Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 scalarFminF32AVX512_check_vector:
@@ -54388,15 +59531,16 @@ scalarFminF32AVX512_check_vector:
 	VMINPS      Z1, Z0, Z2
 	VCMPPS      $0x00, Z1, Z0, K3
 	VORPS       Z1, Z0, Z3
-	VBLENDMPS   Z3, Z2, K3, Z19
+	VBLENDMPS   Z3, Z2, K3, Z2
 	VCMPPS      $0x03, Z0, Z0, K3
-	VBLENDMPS   Z0, Z19, K3, Z20
+	VBLENDMPS   Z0, Z2, K3, Z2
 	VCMPPS      $0x03, Z1, Z1, K3
-	VBLENDMPS   Z1, Z20, K3, Z21
-	VBLENDMPS   Z0, Z21, K2, Z22
+	VBLENDMPS   Z1, Z2, K3, Z2
+	VBLENDMPS   Z0, Z2, K2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z1, Z22, K2, Z23
-	VMOVDQU32   Z23, K1, (CX)(BX*4)
+	VMOVUPS     Z2, Z0
+	VBLENDMPS   Z1, Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 scalarFminF32AVX512_done:
 	VZEROUPPER
@@ -54421,30 +59565,32 @@ fminF64AVX512_unrolled:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z4, K2, Z5
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z5, K2, Z6
-	VBLENDMPD Z0, Z6, K1, Z7
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	VMOVUPD   64(DX)(SI*8), Z0
 	VMOVUPD   64(BX)(SI*8), Z1
 	VCMPPD    $0x03, Z1, Z1, K1
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z9
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z9, K2, Z10
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z10, K2, Z11
-	VBLENDMPD Z0, Z11, K1, Z12
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
 	ADDQ      $0x00000010, SI
 
 fminF64AVX512_check_unrolled:
@@ -54461,15 +59607,16 @@ fminF64AVX512_vector:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z14
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z14, K2, Z15
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z15, K2, Z16
-	VBLENDMPD Z0, Z16, K1, Z17
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(SI*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD Z1, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
 	ADDQ      $0x00000008, SI
 
 fminF64AVX512_check_vector:
@@ -54487,15 +59634,16 @@ fminF64AVX512_check_vector:
 	VMINPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K3
 	VORPD       Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K3, Z19
+	VBLENDMPD   Z3, Z2, K3, Z2
 	VCMPPD      $0x03, Z0, Z0, K3
-	VBLENDMPD   Z0, Z19, K3, Z20
+	VBLENDMPD   Z0, Z2, K3, Z2
 	VCMPPD      $0x03, Z1, Z1, K3
-	VBLENDMPD   Z1, Z20, K3, Z21
-	VBLENDMPD   Z0, Z21, K2, Z22
+	VBLENDMPD   Z1, Z2, K3, Z2
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z1, Z22, K2, Z23
-	VMOVDQU64   Z23, K1, (CX)(SI*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
 
 fminF64AVX512_done:
 	VZEROUPPER
@@ -54519,29 +59667,31 @@ fminScalarF64AVX512_unrolled:
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K2
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z4, K2, Z5
+	VBLENDMPD Z1, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z5, K2, Z6
-	VBLENDMPD Z1, Z6, K1, Z7
+	VBLENDMPD Z0, Z2, K2, Z2
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z0, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VCMPPD    $0x03, Z0, Z0, K1
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K2
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K2, Z9
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z9, K2, Z10
+	VBLENDMPD Z1, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z10, K2, Z11
-	VBLENDMPD Z1, Z11, K1, Z12
+	VBLENDMPD Z0, Z2, K2, Z2
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z0, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 fminScalarF64AVX512_check_unrolled:
@@ -54557,15 +59707,16 @@ fminScalarF64AVX512_vector:
 	VMINPD    Z0, Z1, Z2
 	VCMPPD    $0x00, Z0, Z1, K2
 	VORPD     Z0, Z1, Z3
-	VBLENDMPD Z3, Z2, K2, Z14
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z14, K2, Z15
+	VBLENDMPD Z1, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z15, K2, Z16
-	VBLENDMPD Z1, Z16, K1, Z17
+	VBLENDMPD Z0, Z2, K2, Z2
+	VBLENDMPD Z1, Z2, K1, Z2
 	VCMPPD    $0x03, Z1, Z1, K1
-	VBLENDMPD Z0, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*8)
+	VMOVUPD   Z2, Z1
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 fminScalarF64AVX512_check_vector:
@@ -54582,15 +59733,16 @@ fminScalarF64AVX512_check_vector:
 	VMINPD      Z0, Z1, Z2
 	VCMPPD      $0x00, Z0, Z1, K3
 	VORPD       Z0, Z1, Z3
-	VBLENDMPD   Z3, Z2, K3, Z19
+	VBLENDMPD   Z3, Z2, K3, Z2
 	VCMPPD      $0x03, Z1, Z1, K3
-	VBLENDMPD   Z1, Z19, K3, Z20
+	VBLENDMPD   Z1, Z2, K3, Z2
 	VCMPPD      $0x03, Z0, Z0, K3
-	VBLENDMPD   Z0, Z20, K3, Z21
-	VBLENDMPD   Z1, Z21, K2, Z22
+	VBLENDMPD   Z0, Z2, K3, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VCMPPD      $0x03, Z1, Z1, K2
-	VBLENDMPD   Z0, Z22, K2, Z23
-	VMOVDQU64   Z23, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 fminScalarF64AVX512_done:
 	VZEROUPPER
@@ -54614,29 +59766,29 @@ scalarFminF64AVX512_unrolled:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z4
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z4, K2, Z5
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z5, K2, Z6
-	VBLENDMPD Z0, Z6, K1, Z7
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z7, K1, Z8
-	VMOVDQU64 Z8, (CX)(BX*8)
+	VBLENDMPD Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z1
 	VCMPPD    $0x03, Z1, Z1, K1
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z9
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z9, K2, Z10
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z10, K2, Z11
-	VBLENDMPD Z0, Z11, K1, Z12
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z12, K1, Z13
-	VMOVDQU64 Z13, 64(CX)(BX*8)
+	VBLENDMPD Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 scalarFminF64AVX512_check_unrolled:
@@ -54652,15 +59804,15 @@ scalarFminF64AVX512_vector:
 	VMINPD    Z1, Z0, Z2
 	VCMPPD    $0x00, Z1, Z0, K2
 	VORPD     Z1, Z0, Z3
-	VBLENDMPD Z3, Z2, K2, Z14
+	VBLENDMPD Z3, Z2, K2, Z2
 	VCMPPD    $0x03, Z0, Z0, K2
-	VBLENDMPD Z0, Z14, K2, Z15
+	VBLENDMPD Z0, Z2, K2, Z2
 	VCMPPD    $0x03, Z1, Z1, K2
-	VBLENDMPD Z1, Z15, K2, Z16
-	VBLENDMPD Z0, Z16, K1, Z17
+	VBLENDMPD Z1, Z2, K2, Z2
+	VBLENDMPD Z0, Z2, K1, Z2
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z1, Z17, K1, Z18
-	VMOVDQU64 Z18, (CX)(BX*8)
+	VBLENDMPD Z1, Z2, K1, Z2
+	VMOVDQU64 Z2, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 scalarFminF64AVX512_check_vector:
@@ -54677,15 +59829,16 @@ scalarFminF64AVX512_check_vector:
 	VMINPD      Z1, Z0, Z2
 	VCMPPD      $0x00, Z1, Z0, K3
 	VORPD       Z1, Z0, Z3
-	VBLENDMPD   Z3, Z2, K3, Z19
+	VBLENDMPD   Z3, Z2, K3, Z2
 	VCMPPD      $0x03, Z0, Z0, K3
-	VBLENDMPD   Z0, Z19, K3, Z20
+	VBLENDMPD   Z0, Z2, K3, Z2
 	VCMPPD      $0x03, Z1, Z1, K3
-	VBLENDMPD   Z1, Z20, K3, Z21
-	VBLENDMPD   Z0, Z21, K2, Z22
+	VBLENDMPD   Z1, Z2, K3, Z2
+	VBLENDMPD   Z0, Z2, K2, Z2
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z1, Z22, K2, Z23
-	VMOVDQU64   Z23, K1, (CX)(BX*8)
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z1, Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 scalarFminF64AVX512_done:
 	VZEROUPPER
@@ -60652,14 +65805,15 @@ addBF16AVX512_unrolled:
 	VADDPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z2
-	VPMOVDW   Z2, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	VPMOVZXWD 32(DX)(SI*2), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -60668,14 +65822,15 @@ addBF16AVX512_unrolled:
 	VADDPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z3
-	VPMOVDW   Z3, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, 32(CX)(SI*2)
 	ADDQ      $0x00000020, SI
 
@@ -60700,8 +65855,9 @@ addBF16AVX512_vector:
 	VPSRLD    $0x10, Z0, Z2
 	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z2, Z1, K1, Z4
-	VPMOVDW   Z4, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	ADDQ      $0x00000010, SI
 
@@ -60727,8 +65883,9 @@ addBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(SI*2)
 
 addBF16AVX512_done:
@@ -60808,30 +65965,32 @@ addScalarBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VADDPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VADDPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -60854,8 +66013,9 @@ addScalarBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -60879,8 +66039,9 @@ addScalarBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 addScalarBF16AVX512_done:
@@ -60906,30 +66067,32 @@ scalarAddBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VADDPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VADDPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -60952,8 +66115,9 @@ scalarAddBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -60977,8 +66141,9 @@ scalarAddBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarAddBF16AVX512_done:
@@ -61005,14 +66170,15 @@ subBF16AVX512_unrolled:
 	VSUBPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z2
-	VPMOVDW   Z2, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	VPMOVZXWD 32(DX)(SI*2), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -61021,14 +66187,15 @@ subBF16AVX512_unrolled:
 	VSUBPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z3
-	VPMOVDW   Z3, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, 32(CX)(SI*2)
 	ADDQ      $0x00000020, SI
 
@@ -61053,8 +66220,9 @@ subBF16AVX512_vector:
 	VPSRLD    $0x10, Z0, Z2
 	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z2, Z1, K1, Z4
-	VPMOVDW   Z4, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	ADDQ      $0x00000010, SI
 
@@ -61080,8 +66248,9 @@ subBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(SI*2)
 
 subBF16AVX512_done:
@@ -61107,30 +66276,32 @@ subScalarBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VSUBPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VSUBPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -61153,8 +66324,9 @@ subScalarBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -61178,8 +66350,9 @@ subScalarBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 subScalarBF16AVX512_done:
@@ -61205,30 +66378,32 @@ scalarSubBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VSUBPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VSUBPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -61251,8 +66426,9 @@ scalarSubBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -61276,8 +66452,9 @@ scalarSubBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarSubBF16AVX512_done:
@@ -61304,14 +66481,15 @@ mulBF16AVX512_unrolled:
 	VMULPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z2
-	VPMOVDW   Z2, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	VPMOVZXWD 32(DX)(SI*2), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -61320,14 +66498,15 @@ mulBF16AVX512_unrolled:
 	VMULPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z3
-	VPMOVDW   Z3, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, 32(CX)(SI*2)
 	ADDQ      $0x00000020, SI
 
@@ -61352,8 +66531,9 @@ mulBF16AVX512_vector:
 	VPSRLD    $0x10, Z0, Z2
 	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z2, Z1, K1, Z4
-	VPMOVDW   Z4, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	ADDQ      $0x00000010, SI
 
@@ -61379,8 +66559,9 @@ mulBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(SI*2)
 
 mulBF16AVX512_done:
@@ -61406,30 +66587,32 @@ mulScalarBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VMULPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VMULPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -61452,8 +66635,9 @@ mulScalarBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -61477,8 +66661,9 @@ mulScalarBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 mulScalarBF16AVX512_done:
@@ -61504,30 +66689,32 @@ scalarMulBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VMULPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VMULPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -61550,8 +66737,9 @@ scalarMulBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -61575,8 +66763,9 @@ scalarMulBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarMulBF16AVX512_done:
@@ -61603,14 +66792,15 @@ divBF16AVX512_unrolled:
 	VDIVPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z2
-	VPMOVDW   Z2, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	VPMOVZXWD 32(DX)(SI*2), Z0
 	VPSLLD    $0x10, Z0, Z0
@@ -61619,14 +66809,15 @@ divBF16AVX512_unrolled:
 	VDIVPS    Z1, Z0, Z0
 	VPSRLD    $0x10, Z0, Z1
 	VANDPS    elc64_4_1<>+0(SB), Z1, Z1
-	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z6
-	VPADDD    Z1, Z6, Z1
+	VPADDD    elc64_4_7fff<>+0(SB), Z0, Z2
+	VPADDD    Z1, Z2, Z1
 	VPSRLD    $0x10, Z1, Z1
-	VPSRLD    $0x10, Z0, Z6
-	VORPS     elc64_4_40<>+0(SB), Z6, Z6
+	VPSRLD    $0x10, Z0, Z2
+	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z6, Z1, K1, Z3
-	VPMOVDW   Z3, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, 32(CX)(SI*2)
 	ADDQ      $0x00000020, SI
 
@@ -61651,8 +66842,9 @@ divBF16AVX512_vector:
 	VPSRLD    $0x10, Z0, Z2
 	VORPS     elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z2, Z1, K1, Z4
-	VPMOVDW   Z4, Y0
+	VMOVUPS   Z1, Z0
+	VBLENDMPS Z2, Z0, K1, Z0
+	VPMOVDW   Z0, Y0
 	VMOVDQU64 Y0, (CX)(SI*2)
 	ADDQ      $0x00000010, SI
 
@@ -61678,8 +66870,9 @@ divBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(SI*2)
 
 divBF16AVX512_done:
@@ -61705,30 +66898,32 @@ divScalarBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VDIVPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VDIVPS    Z0, Z1, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -61751,8 +66946,9 @@ divScalarBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -61776,8 +66972,9 @@ divScalarBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 divScalarBF16AVX512_done:
@@ -61803,30 +67000,32 @@ scalarDivBF16AVX512_unrolled:
 	VPMOVZXWD (DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VDIVPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z2
-	VPMOVDW   Z2, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	VPMOVZXWD 32(DX)(BX*2), Z1
 	VPSLLD    $0x10, Z1, Z1
 	VDIVPS    Z1, Z0, Z1
-	VPSRLD    $0x10, Z1, Z6
-	VANDPS    elc64_4_1<>+0(SB), Z6, Z6
-	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z7
-	VPADDD    Z6, Z7, Z6
-	VPSRLD    $0x10, Z6, Z6
-	VPSRLD    $0x10, Z1, Z7
-	VORPS     elc64_4_40<>+0(SB), Z7, Z7
+	VPSRLD    $0x10, Z1, Z2
+	VANDPS    elc64_4_1<>+0(SB), Z2, Z2
+	VPADDD    elc64_4_7fff<>+0(SB), Z1, Z3
+	VPADDD    Z2, Z3, Z2
+	VPSRLD    $0x10, Z2, Z2
+	VPSRLD    $0x10, Z1, Z3
+	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z7, Z6, K1, Z3
-	VPMOVDW   Z3, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, 32(CX)(BX*2)
 	ADDQ      $0x00000020, BX
 
@@ -61849,8 +67048,9 @@ scalarDivBF16AVX512_vector:
 	VPSRLD    $0x10, Z1, Z3
 	VORPS     elc64_4_40<>+0(SB), Z3, Z3
 	VCMPPS    $0x03, Z1, Z1, K1
-	VBLENDMPS Z3, Z2, K1, Z4
-	VPMOVDW   Z4, Y1
+	VMOVUPS   Z2, Z1
+	VBLENDMPS Z3, Z1, K1, Z1
+	VPMOVDW   Z1, Y1
 	VMOVDQU64 Y1, (CX)(BX*2)
 	ADDQ      $0x00000010, BX
 
@@ -61874,8 +67074,9 @@ scalarDivBF16AVX512_check_vector:
 	VPSRLD      $0x10, Z0, Z2
 	VORPS       elc64_4_40<>+0(SB), Z2, Z2
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z2, Z1, K2, Z5
-	VPMOVDW     Z5, Y0
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   Z2, Z0, K2, Z0
+	VPMOVDW     Z0, Y0
 	VMOVDQU16   Y0, K1, (CX)(BX*2)
 
 scalarDivBF16AVX512_done:
@@ -66763,55 +71964,55 @@ expF64AVX512_unrolled:
 	VMOVUPD      (DX)(BX*8), Z0
 	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
-	VRNDSCALEPD  $0x00, Z6, Z6
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
-	VMOVUPD      Z1, Z7
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VSCALEFPD    Z6, Z7, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z2
-	VMOVDQU64    Z2, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	VMOVUPD      64(DX)(BX*8), Z0
 	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
-	VRNDSCALEPD  $0x00, Z6, Z6
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
-	VMOVUPD      Z1, Z7
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VSCALEFPD    Z6, Z7, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z3
-	VMOVDQU64    Z3, 64(CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, 64(CX)(BX*8)
 	ADDQ         $0x00000010, BX
 
 expF64AVX512_check_unrolled:
@@ -66830,8 +72031,8 @@ expF64AVX512_vector:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
@@ -66846,8 +72047,8 @@ expF64AVX512_vector:
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z4
-	VMOVDQU64    Z4, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 expF64AVX512_check_vector:
@@ -66883,8 +72084,8 @@ expF64AVX512_check_vector:
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z5
-	VMOVDQU64    Z5, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
 
 expF64AVX512_done:
 	VZEROUPPER
@@ -67085,55 +72286,55 @@ expF64StreamAVX512_unrolled:
 	VMOVUPD      (DX)(BX*8), Z0
 	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
-	VRNDSCALEPD  $0x00, Z6, Z6
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
-	VMOVUPD      Z1, Z7
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VSCALEFPD    Z6, Z7, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z2
-	VMOVNTPD     Z2, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVNTPD     Z1, (CX)(BX*8)
 	VMOVUPD      64(DX)(BX*8), Z0
 	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
-	VRNDSCALEPD  $0x00, Z6, Z6
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
-	VMOVUPD      Z1, Z7
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VSCALEFPD    Z6, Z7, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z3
-	VMOVNTPD     Z3, 64(CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVNTPD     Z1, 64(CX)(BX*8)
 	ADDQ         $0x00000010, BX
 
 expF64StreamAVX512_check_unrolled:
@@ -67152,8 +72353,8 @@ expF64StreamAVX512_vector:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
@@ -67168,8 +72369,8 @@ expF64StreamAVX512_vector:
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z4
-	VMOVNTPD     Z4, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVNTPD     Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 expF64StreamAVX512_check_vector:
@@ -67205,8 +72406,8 @@ expF64StreamAVX512_check_vector:
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z5
-	VMOVDQU64    Z5, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
 
 expF64StreamAVX512_done:
 	SFENCE
@@ -67228,35 +72429,37 @@ expm1F32AVX512_unrolled:
 	VMOVUPS      (DX)(BX*4), Z0
 	VMAXPS       elc64_4_c18c0000<>+0(SB), Z0, Z1
 	VMINPS       elc64_4_42b20000<>+0(SB), Z1, Z1
-	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z8
-	VRNDSCALEPS  $0x00, Z8, Z8
-	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z8, Z1
-	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z8, Z1
-	VMOVUPS      Z1, Z9
-	VMOVUPS      elc64_4_37d00d01<>+0(SB), Z10
-	VFMADD213PS  elc64_4_39500d01<>+0(SB), Z10, Z9
-	VFMADD213PS  elc64_4_3ab60b61<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3c088889<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3d2aaaab<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3e2aaaab<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3f000000<>+0(SB), Z1, Z9
-	VMULPS       Z1, Z1, Z10
-	VFMADD231PS  Z9, Z10, Z1
-	VSUBPS       elc64_4_3f800000<>+0(SB), Z8, Z9
-	VADDPS       elc64_4_4b400000<>+0(SB), Z9, Z9
-	VPADDD       elc64_4_7f<>+0(SB), Z9, Z9
-	VPSLLD       $0x17, Z9, Z9
-	VSUBPS       elc64_4_3f000000<>+0(SB), Z9, Z10
-	VFMADD231PS  Z1, Z9, Z10
-	VADDPS       Z10, Z10, Z9
-	VCMPPS       $0x00, elc64_4_0<>+0(SB), Z8, K1
-	VBLENDMPS    Z1, Z9, K1, Z2
+	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z2
+	VRNDSCALEPS  $0x00, Z2, Z2
+	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z2, Z1
+	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z2, Z1
+	VMOVUPS      Z1, Z3
+	VMOVUPS      elc64_4_37d00d01<>+0(SB), Z4
+	VFMADD213PS  elc64_4_39500d01<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3ab60b61<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3c088889<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3d2aaaab<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3e2aaaab<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3f000000<>+0(SB), Z1, Z3
+	VMULPS       Z1, Z1, Z4
+	VFMADD231PS  Z3, Z4, Z1
+	VSUBPS       elc64_4_3f800000<>+0(SB), Z2, Z3
+	VADDPS       elc64_4_4b400000<>+0(SB), Z3, Z3
+	VPADDD       elc64_4_7f<>+0(SB), Z3, Z3
+	VPSLLD       $0x17, Z3, Z3
+	VSUBPS       elc64_4_3f000000<>+0(SB), Z3, Z4
+	VFMADD231PS  Z1, Z3, Z4
+	VADDPS       Z4, Z4, Z3
+	VCMPPS       $0x00, elc64_4_0<>+0(SB), Z2, K1
+	VMOVUPS      Z3, Z2
+	VBLENDMPS    Z1, Z2, K1, Z2
 	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z1
 	VCMPPS       $0x01, elc64_4_33000000<>+0(SB), Z1, K1
-	VBLENDMPS    Z0, Z2, K1, Z3
+	VMOVUPS      Z2, Z1
+	VBLENDMPS    Z0, Z1, K1, Z1
 	VCMPPS       $0x03, Z0, Z0, K1
-	VBLENDMPS    Z0, Z3, K1, Z4
-	VMOVDQU64    Z4, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
 expm1F32AVX512_check_unrolled:
@@ -67293,13 +72496,15 @@ expm1F32AVX512_check_unrolled:
 	VFMADD231PS  Z1, Z3, Z4
 	VADDPS       Z4, Z4, Z3
 	VCMPPS       $0x00, elc64_4_0<>+0(SB), Z2, K2
-	VBLENDMPS    Z1, Z3, K2, Z5
+	VMOVUPS      Z3, Z2
+	VBLENDMPS    Z1, Z2, K2, Z2
 	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z1
 	VCMPPS       $0x01, elc64_4_33000000<>+0(SB), Z1, K2
-	VBLENDMPS    Z0, Z5, K2, Z6
+	VMOVUPS      Z2, Z1
+	VBLENDMPS    Z0, Z1, K2, Z1
 	VCMPPS       $0x03, Z0, Z0, K2
-	VBLENDMPS    Z0, Z6, K2, Z7
-	VMOVDQU32    Z7, K1, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVDQU32    Z1, K1, (CX)(BX*4)
 
 expm1F32AVX512_done:
 	VZEROUPPER
@@ -67626,40 +72831,42 @@ expm1F64AVX512_unrolled:
 	VMOVUPD      (DX)(BX*8), Z0
 	VMAXPD       elc64_8_c043000000000000<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z8
-	VRNDSCALEPD  $0x00, Z8, Z8
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z8, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z8, Z1
-	VMOVUPD      Z1, Z9
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z10
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z9
-	VMULPD       Z1, Z1, Z10
-	VFMADD231PD  Z9, Z10, Z1
-	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z8, Z9
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z9, Z9
-	VPADDQ       elc64_8_3ff<>+0(SB), Z9, Z9
-	VPSLLQ       $0x34, Z9, Z9
-	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z9, Z10
-	VFMADD231PD  Z1, Z9, Z10
-	VADDPD       Z10, Z10, Z9
-	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z8, K1
-	VBLENDMPD    Z1, Z9, K1, Z2
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VMULPD       Z1, Z1, Z4
+	VFMADD231PD  Z3, Z4, Z1
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VADDPD       elc64_8_4338000000000000<>+0(SB), Z3, Z3
+	VPADDQ       elc64_8_3ff<>+0(SB), Z3, Z3
+	VPSLLQ       $0x34, Z3, Z3
+	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z3, Z4
+	VFMADD231PD  Z1, Z3, Z4
+	VADDPD       Z4, Z4, Z3
+	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z2, K1
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    Z1, Z2, K1, Z2
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K1
-	VBLENDMPD    Z0, Z2, K1, Z3
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z0, Z1, K1, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z3, K1, Z4
-	VMOVDQU64    Z4, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 expm1F64AVX512_check_unrolled:
@@ -67701,13 +72908,15 @@ expm1F64AVX512_check_unrolled:
 	VFMADD231PD  Z1, Z3, Z4
 	VADDPD       Z4, Z4, Z3
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z2, K2
-	VBLENDMPD    Z1, Z3, K2, Z5
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    Z1, Z2, K2, Z2
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K2
-	VBLENDMPD    Z0, Z5, K2, Z6
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z0, Z1, K2, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z6, K2, Z7
-	VMOVDQU64    Z7, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
 
 expm1F64AVX512_done:
 	VZEROUPPER
@@ -67778,21 +72987,21 @@ exp2F32AVX512_unrolled:
 	VMOVUPS     (DX)(BX*4), Z0
 	VMAXPS      elc64_4_c3180000<>+0(SB), Z0, Z1
 	VMINPS      elc64_4_43010000<>+0(SB), Z1, Z1
-	VRNDSCALEPS $0x00, Z1, Z4
-	VSUBPS      Z4, Z1, Z1
-	VMOVUPS     Z1, Z5
-	VMOVUPS     elc64_4_377fe5fe<>+0(SB), Z6
-	VFMADD213PS elc64_4_39218489<>+0(SB), Z6, Z5
-	VFMADD213PS elc64_4_3aaec3ff<>+0(SB), Z1, Z5
-	VFMADD213PS elc64_4_3c1d955b<>+0(SB), Z1, Z5
-	VFMADD213PS elc64_4_3d635847<>+0(SB), Z1, Z5
-	VFMADD213PS elc64_4_3e75fdf0<>+0(SB), Z1, Z5
-	VFMADD213PS elc64_4_3f317218<>+0(SB), Z1, Z5
-	VFMADD213PS elc64_4_3f800000<>+0(SB), Z1, Z5
-	VSCALEFPS   Z4, Z5, Z1
+	VRNDSCALEPS $0x00, Z1, Z2
+	VSUBPS      Z2, Z1, Z1
+	VMOVUPS     Z1, Z3
+	VMOVUPS     elc64_4_377fe5fe<>+0(SB), Z4
+	VFMADD213PS elc64_4_39218489<>+0(SB), Z4, Z3
+	VFMADD213PS elc64_4_3aaec3ff<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3c1d955b<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3d635847<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3e75fdf0<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3f317218<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3f800000<>+0(SB), Z1, Z3
+	VSCALEFPS   Z2, Z3, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 exp2F32AVX512_check_unrolled:
@@ -67809,19 +73018,19 @@ exp2F32AVX512_check_unrolled:
 	VMINPS      elc64_4_43010000<>+0(SB), Z1, Z1
 	VRNDSCALEPS $0x00, Z1, Z2
 	VSUBPS      Z2, Z1, Z1
-	VMOVUPS     Z1, Z4
-	VMOVUPS     elc64_4_377fe5fe<>+0(SB), Z5
-	VFMADD213PS elc64_4_39218489<>+0(SB), Z5, Z4
-	VFMADD213PS elc64_4_3aaec3ff<>+0(SB), Z1, Z4
-	VFMADD213PS elc64_4_3c1d955b<>+0(SB), Z1, Z4
-	VFMADD213PS elc64_4_3d635847<>+0(SB), Z1, Z4
-	VFMADD213PS elc64_4_3e75fdf0<>+0(SB), Z1, Z4
-	VFMADD213PS elc64_4_3f317218<>+0(SB), Z1, Z4
-	VFMADD213PS elc64_4_3f800000<>+0(SB), Z1, Z4
-	VSCALEFPS   Z2, Z4, Z1
+	VMOVUPS     Z1, Z3
+	VMOVUPS     elc64_4_377fe5fe<>+0(SB), Z4
+	VFMADD213PS elc64_4_39218489<>+0(SB), Z4, Z3
+	VFMADD213PS elc64_4_3aaec3ff<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3c1d955b<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3d635847<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3e75fdf0<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3f317218<>+0(SB), Z1, Z3
+	VFMADD213PS elc64_4_3f800000<>+0(SB), Z1, Z3
+	VSCALEFPS   Z2, Z3, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z3
-	VMOVDQU32   Z3, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 exp2F32AVX512_done:
 	VZEROUPPER
@@ -68004,27 +73213,27 @@ exp2F64AVX512_unrolled:
 	VMOVUPD     (DX)(BX*8), Z0
 	VMAXPD      elc64_8_c090e00000000000<>+0(SB), Z0, Z1
 	VMINPD      elc64_8_4090180000000000<>+0(SB), Z1, Z1
-	VRNDSCALEPD $0x00, Z1, Z4
-	VSUBPD      Z4, Z1, Z1
-	VMOVUPD     Z1, Z5
-	VMOVUPD     elc64_8_3d7816193166d0f5<>+0(SB), Z6
-	VFMADD213PD elc64_8_3dbc3bd650fc2981<>+0(SB), Z6, Z5
-	VFMADD213PD elc64_8_3dfe8cac7351bb20<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z5
-	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
-	VSCALEFPD   Z4, Z5, Z1
+	VRNDSCALEPD $0x00, Z1, Z2
+	VSUBPD      Z2, Z1, Z1
+	VMOVUPD     Z1, Z3
+	VMOVUPD     elc64_8_3d7816193166d0f5<>+0(SB), Z4
+	VFMADD213PD elc64_8_3dbc3bd650fc2981<>+0(SB), Z4, Z3
+	VFMADD213PD elc64_8_3dfe8cac7351bb20<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD   Z2, Z3, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 exp2F64AVX512_check_unrolled:
@@ -68041,25 +73250,25 @@ exp2F64AVX512_check_unrolled:
 	VMINPD      elc64_8_4090180000000000<>+0(SB), Z1, Z1
 	VRNDSCALEPD $0x00, Z1, Z2
 	VSUBPD      Z2, Z1, Z1
-	VMOVUPD     Z1, Z4
-	VMOVUPD     elc64_8_3d7816193166d0f5<>+0(SB), Z5
-	VFMADD213PD elc64_8_3dbc3bd650fc2981<>+0(SB), Z5, Z4
-	VFMADD213PD elc64_8_3dfe8cac7351bb20<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z4
-	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
-	VSCALEFPD   Z2, Z4, Z1
+	VMOVUPD     Z1, Z3
+	VMOVUPD     elc64_8_3d7816193166d0f5<>+0(SB), Z4
+	VFMADD213PD elc64_8_3dbc3bd650fc2981<>+0(SB), Z4, Z3
+	VFMADD213PD elc64_8_3dfe8cac7351bb20<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3e3e4cf5158b8ec5<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3e7b5253d395e7c0<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3eb62c0223a5c821<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3eeffcbfc588b0c2<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3f2430912f86c785<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3f55d87fe78a672f<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3f83b2ab6fba4e76<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3fac6b08d704a0be<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3fcebfbdff82c58e<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z3
+	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD   Z2, Z3, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z3
-	VMOVDQU64   Z3, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 exp2F64AVX512_done:
 	VZEROUPPER
@@ -69347,38 +74556,38 @@ log1pF32AVX512_unrolled:
 	KORW        K3, K2, K2
 	KORQ        K2, K1, K1
 	VADDPS      elc64_4_3f800000<>+0(SB), Z0, Z1
-	VSUBPS      elc64_4_3f800000<>+0(SB), Z1, Z4
-	VSUBPS      Z4, Z0, Z4
-	VDIVPS      Z1, Z4, Z4
+	VSUBPS      elc64_4_3f800000<>+0(SB), Z1, Z2
+	VSUBPS      Z2, Z0, Z2
+	VDIVPS      Z1, Z2, Z2
 	VPSUBD      elc64_4_3f3504f3<>+0(SB), Z1, Z1
-	VPSRAD      $0x17, Z1, Z5
-	VCVTDQ2PS   Z5, Z5
+	VPSRAD      $0x17, Z1, Z3
+	VCVTDQ2PS   Z3, Z3
 	VANDPS      elc64_4_7fffff<>+0(SB), Z1, Z1
 	VPADDD      elc64_4_3f3504f3<>+0(SB), Z1, Z1
 	VSUBPS      elc64_4_3f800000<>+0(SB), Z1, Z1
-	VMULPS      Z1, Z1, Z6
-	VMOVUPS     Z1, Z7
-	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z8
-	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z8, Z7
-	VFMADD213PS elc64_4_3def251a<>+0(SB), Z1, Z7
-	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z1, Z7
-	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z1, Z7
-	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z1, Z7
-	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z1, Z7
-	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z1, Z7
-	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z1, Z7
-	VMULPS      Z6, Z1, Z8
-	VMULPS      Z7, Z8, Z7
-	VFMADD231PS elc64_4_bf000000<>+0(SB), Z6, Z7
-	VMOVUPS     Z7, Z6
-	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z5, Z6
-	VADDPS      Z6, Z1, Z1
-	VFMADD231PS elc64_4_3f318000<>+0(SB), Z5, Z1
+	VMULPS      Z1, Z1, Z4
+	VMOVUPS     Z1, Z5
+	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z6
+	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z6, Z5
+	VFMADD213PS elc64_4_3def251a<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z1, Z5
+	VMULPS      Z4, Z1, Z6
+	VMULPS      Z5, Z6, Z5
+	VFMADD231PS elc64_4_bf000000<>+0(SB), Z4, Z5
+	VMOVUPS     Z5, Z4
+	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z3, Z4
 	VADDPS      Z4, Z1, Z1
-	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z4
-	VCMPPS      $0x01, elc64_4_33000000<>+0(SB), Z4, K2
-	VBLENDMPS   Z0, Z1, K2, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VFMADD231PS elc64_4_3f318000<>+0(SB), Z3, Z1
+	VADDPS      Z2, Z1, Z1
+	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VCMPPS      $0x01, elc64_4_33000000<>+0(SB), Z2, K2
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 log1pF32AVX512_check_unrolled:
@@ -69401,34 +74610,34 @@ log1pF32AVX512_check_unrolled:
 	VSUBPS      Z2, Z0, Z2
 	VDIVPS      Z1, Z2, Z2
 	VPSUBD      elc64_4_3f3504f3<>+0(SB), Z1, Z1
-	VPSRAD      $0x17, Z1, Z4
-	VCVTDQ2PS   Z4, Z4
+	VPSRAD      $0x17, Z1, Z3
+	VCVTDQ2PS   Z3, Z3
 	VANDPS      elc64_4_7fffff<>+0(SB), Z1, Z1
 	VPADDD      elc64_4_3f3504f3<>+0(SB), Z1, Z1
 	VSUBPS      elc64_4_3f800000<>+0(SB), Z1, Z1
-	VMULPS      Z1, Z1, Z5
-	VMOVUPS     Z1, Z6
-	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z7
-	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z7, Z6
-	VFMADD213PS elc64_4_3def251a<>+0(SB), Z1, Z6
-	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z1, Z6
-	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z1, Z6
-	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z1, Z6
-	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z1, Z6
-	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z1, Z6
-	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z1, Z6
-	VMULPS      Z5, Z1, Z7
-	VMULPS      Z6, Z7, Z6
-	VFMADD231PS elc64_4_bf000000<>+0(SB), Z5, Z6
-	VMOVUPS     Z6, Z5
-	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z5
-	VADDPS      Z5, Z1, Z1
-	VFMADD231PS elc64_4_3f318000<>+0(SB), Z4, Z1
+	VMULPS      Z1, Z1, Z4
+	VMOVUPS     Z1, Z5
+	VMOVUPS     elc64_4_3d9021bb<>+0(SB), Z6
+	VFMADD213PS elc64_4_bdebd1b8<>+0(SB), Z6, Z5
+	VFMADD213PS elc64_4_3def251a<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_bdfe5d4f<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_3e11e9bf<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_be2aae50<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_3e4cceac<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_be7ffffc<>+0(SB), Z1, Z5
+	VFMADD213PS elc64_4_3eaaaaaa<>+0(SB), Z1, Z5
+	VMULPS      Z4, Z1, Z6
+	VMULPS      Z5, Z6, Z5
+	VFMADD231PS elc64_4_bf000000<>+0(SB), Z4, Z5
+	VMOVUPS     Z5, Z4
+	VFMADD231PS elc64_4_b95e8083<>+0(SB), Z3, Z4
+	VADDPS      Z4, Z1, Z1
+	VFMADD231PS elc64_4_3f318000<>+0(SB), Z3, Z1
 	VADDPS      Z2, Z1, Z1
 	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z2
 	VCMPPS      $0x01, elc64_4_33000000<>+0(SB), Z2, K3
-	VBLENDMPS   Z0, Z1, K3, Z3
-	VMOVDQU32   Z3, K2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K3, Z1
+	VMOVDQU32   Z1, K2, (CX)(BX*4)
 
 log1pF32AVX512_done:
 	KORTESTQ K1, K1
@@ -69475,46 +74684,46 @@ log1pF64AVX512_unrolled:
 	KORB        K3, K2, K2
 	KORQ        K2, K1, K1
 	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z1
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
-	VSUBPD      Z4, Z0, Z4
-	VDIVPD      Z1, Z4, Z4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VSUBPD      Z2, Z0, Z2
+	VDIVPD      Z1, Z2, Z2
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z5
-	VPSRLQ      $0x34, Z5, Z5
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z5, Z5
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z5, Z5
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z3
+	VPSRLQ      $0x34, Z3, Z3
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z6
-	VDIVPD      Z6, Z1, Z6
-	VMULPD      Z6, Z6, Z7
-	VMULPD      Z7, Z7, Z8
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z7, Z7
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z8, Z8
-	VADDPD      Z8, Z7, Z7
-	VMULPD      Z1, Z1, Z8
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
-	VADDPD      Z7, Z8, Z7
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
-	VFMADD231PD Z7, Z6, Z9
-	VSUBPD      Z9, Z8, Z6
-	VSUBPD      Z1, Z6, Z1
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z1
-	VADDPD      Z4, Z1, Z1
-	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z4
-	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z4, K2
-	VBLENDMPD   Z0, Z1, K2, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
+	VDIVPD      Z4, Z1, Z4
+	VMULPD      Z4, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z1, Z1, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z1, Z4, Z1
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z1
+	VADDPD      Z2, Z1, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z2, K2
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 log1pF64AVX512_check_unrolled:
@@ -69537,42 +74746,42 @@ log1pF64AVX512_check_unrolled:
 	VSUBPD      Z2, Z0, Z2
 	VDIVPD      Z1, Z2, Z2
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z4
-	VPSRLQ      $0x34, Z4, Z4
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z3
+	VPSRLQ      $0x34, Z3, Z3
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z5
-	VDIVPD      Z5, Z1, Z5
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
+	VDIVPD      Z4, Z1, Z4
+	VMULPD      Z4, Z4, Z5
 	VMULPD      Z5, Z5, Z6
-	VMULPD      Z6, Z6, Z7
-	VMOVUPD     Z7, Z8
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
-	VMULPD      Z8, Z6, Z6
-	VMOVUPD     Z7, Z8
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
-	VMULPD      Z8, Z7, Z7
-	VADDPD      Z7, Z6, Z6
-	VMULPD      Z1, Z1, Z7
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
-	VADDPD      Z6, Z7, Z6
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
-	VFMADD231PD Z6, Z5, Z8
-	VSUBPD      Z8, Z7, Z5
-	VSUBPD      Z1, Z5, Z1
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z1
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z1, Z1, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z1, Z4, Z1
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z1
 	VADDPD      Z2, Z1, Z1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z2, K3
-	VBLENDMPD   Z0, Z1, K3, Z3
-	VMOVDQU64   Z3, K2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K3, Z1
+	VMOVDQU64   Z1, K2, (CX)(BX*8)
 
 log1pF64AVX512_done:
 	KORTESTQ K1, K1
@@ -69616,30 +74825,30 @@ sinF32AVX512_unrolled:
 	VMOVUPD      Z0, Z2
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
-	VMULPD       Z2, Z2, Z7
-	VMULPD       Z7, Z2, Z8
-	VMOVUPD      Z7, Z9
-	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z10
-	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z7, Z9
-	VFMADD231PD  Z9, Z8, Z2
-	VMULPD       Z7, Z7, Z8
-	VMOVUPD      Z7, Z9
-	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z10
-	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z7, Z9
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z10
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z10, Z7
-	VFMADD231PD  Z9, Z8, Z7
+	VMULPD       Z2, Z2, Z3
+	VMULPD       Z3, Z2, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
+	VMULPD       Z3, Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z6
+	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z3, Z5
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z3
+	VFMADD231PD  Z5, Z4, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
-	VBLENDMPD    Z7, Z2, K2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z2
 	VPSLLQ       $0x3e, Z1, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
-	VXORPD       Z1, Z3, Z1
+	VXORPD       Z1, Z2, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z4
-	VCVTPD2PS    Z4, Y0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VCVTPD2PS    Z1, Y0
 	VMOVDQU64    Y0, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
 
@@ -69666,28 +74875,28 @@ sinF32AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z3
 	VMULPD       Z3, Z2, Z4
-	VMOVUPD      Z3, Z7
-	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z3, Z7
-	VFMADD231PD  Z7, Z4, Z2
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
 	VMULPD       Z3, Z3, Z4
-	VMOVUPD      Z3, Z7
-	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z8
-	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z3, Z7
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z8
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z8, Z3
-	VFMADD231PD  Z7, Z4, Z3
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z6
+	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z3, Z5
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z3
+	VFMADD231PD  Z5, Z4, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
-	VBLENDMPD    Z3, Z2, K3, Z5
+	VBLENDMPD    Z3, Z2, K3, Z2
 	VPSLLQ       $0x3e, Z1, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
-	VXORPD       Z1, Z5, Z1
+	VXORPD       Z1, Z2, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K3
-	VBLENDMPD    Z0, Z1, K3, Z6
-	VCVTPD2PS    Z6, Y0
+	VBLENDMPD    Z0, Z1, K3, Z1
+	VCVTPD2PS    Z1, Y0
 	VMOVDQU32    Y0, K2, (CX)(BX*4)
 
 sinF32AVX512_done:
@@ -69832,27 +75041,27 @@ cosF32AVX512_unrolled:
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z0
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z0
 	VMULPD       Z0, Z0, Z2
-	VMULPD       Z2, Z0, Z5
-	VMOVUPD      Z2, Z6
-	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z7
-	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z7, Z6
-	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z2, Z6
-	VFMADD231PD  Z6, Z5, Z0
-	VMULPD       Z2, Z2, Z5
-	VMOVUPD      Z2, Z6
-	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z7
-	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z7, Z6
-	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z2, Z6
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z7
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z7, Z2
-	VFMADD231PD  Z6, Z5, Z2
+	VMULPD       Z2, Z0, Z3
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z2, Z4
+	VFMADD231PD  Z4, Z3, Z0
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z5
+	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z2, Z4
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z5
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z5, Z2
+	VFMADD231PD  Z4, Z3, Z2
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPADDQ       elc64_8_1<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
-	VBLENDMPD    Z2, Z0, K2, Z3
-	VPSLLQ       $0x3e, Z1, Z0
-	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VXORPD       Z0, Z3, Z0
+	VBLENDMPD    Z2, Z0, K2, Z0
+	VPSLLQ       $0x3e, Z1, Z1
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VXORPD       Z1, Z0, Z0
 	VCVTPD2PS    Z0, Y0
 	VMOVDQU64    Y0, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
@@ -69879,26 +75088,26 @@ cosF32AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z0
 	VMULPD       Z0, Z0, Z2
 	VMULPD       Z2, Z0, Z3
-	VMOVUPD      Z2, Z5
-	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z6, Z5
-	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z2, Z5
-	VFMADD231PD  Z5, Z3, Z0
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_bf29943f27086a6c<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3f811073b3a82ffe<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_bfc5555452709add<>+0(SB), Z2, Z4
+	VFMADD231PD  Z4, Z3, Z0
 	VMULPD       Z2, Z2, Z3
-	VMOVUPD      Z2, Z5
-	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z6
-	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z6, Z5
-	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z2, Z5
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z2
-	VFMADD231PD  Z5, Z3, Z2
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_3ef99eb9c5ac8ebf<>+0(SB), Z5
+	VFMADD213PD  elc64_8_bf56c0c33a85cd5f<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3fa55554a115bc8f<>+0(SB), Z2, Z4
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z5
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z5, Z2
+	VFMADD231PD  Z4, Z3, Z2
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPADDQ       elc64_8_1<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
-	VBLENDMPD    Z2, Z0, K3, Z4
-	VPSLLQ       $0x3e, Z1, Z0
-	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VXORPD       Z0, Z4, Z0
+	VBLENDMPD    Z2, Z0, K3, Z0
+	VPSLLQ       $0x3e, Z1, Z1
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VXORPD       Z1, Z0, Z0
 	VCVTPD2PS    Z0, Y0
 	VMOVDQU32    Y0, K2, (CX)(BX*4)
 
@@ -69934,24 +75143,25 @@ tanF32AVX512_unrolled:
 	VMOVUPD      Z0, Z2
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
-	VMULPD       Z2, Z2, Z7
-	VMULPD       Z7, Z2, Z8
-	VMOVUPD      Z7, Z9
-	VMOVUPD      elc64_8_3f8338a7503b2a74<>+0(SB), Z10
-	VFMADD213PD  elc64_8_3f698ef38b885df7<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_3f990436a338aa70<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_3fab58b92fb13718<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_3fc112db9823163f<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_3fd5554dee68d5af<>+0(SB), Z7, Z9
-	VFMADD231PD  Z9, Z8, Z2
-	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z7
-	VDIVPD       Z2, Z7, Z7
+	VMULPD       Z2, Z2, Z3
+	VMULPD       Z3, Z2, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3f8338a7503b2a74<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f698ef38b885df7<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3f990436a338aa70<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fab58b92fb13718<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fc112db9823163f<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fd5554dee68d5af<>+0(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
+	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z3
+	VDIVPD       Z2, Z3, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
-	VBLENDMPD    Z7, Z2, K2, Z3
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z3, Z1, K2, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K2
-	VBLENDMPD    Z0, Z3, K2, Z4
-	VCVTPD2PS    Z4, Y0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VCVTPD2PS    Z1, Y0
 	VMOVDQU64    Y0, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
 
@@ -69978,22 +75188,23 @@ tanF32AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z3
 	VMULPD       Z3, Z2, Z4
-	VMOVUPD      Z3, Z7
-	VMOVUPD      elc64_8_3f8338a7503b2a74<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3f698ef38b885df7<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3f990436a338aa70<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_3fab58b92fb13718<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_3fc112db9823163f<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_3fd5554dee68d5af<>+0(SB), Z3, Z7
-	VFMADD231PD  Z7, Z4, Z2
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3f8338a7503b2a74<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f698ef38b885df7<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3f990436a338aa70<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fab58b92fb13718<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fc112db9823163f<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fd5554dee68d5af<>+0(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
 	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z3
 	VDIVPD       Z2, Z3, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
-	VBLENDMPD    Z3, Z2, K3, Z5
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z3, Z1, K3, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K3
-	VBLENDMPD    Z0, Z5, K3, Z6
-	VCVTPD2PS    Z6, Y0
+	VBLENDMPD    Z0, Z1, K3, Z1
+	VCVTPD2PS    Z1, Y0
 	VMOVDQU32    Y0, K2, (CX)(BX*4)
 
 tanF32AVX512_done:
@@ -70617,46 +75828,49 @@ tanhF64AVX512_unrolled:
 	VADDPD       Z1, Z1, Z2
 	VMAXPD       elc64_8_c043000000000000<>+0(SB), Z2, Z3
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z12
-	VRNDSCALEPD  $0x00, Z12, Z12
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z12, Z3
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z12, Z3
-	VMOVUPD      Z3, Z13
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z14
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z14, Z13
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z13
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z13
-	VMULPD       Z3, Z3, Z14
-	VFMADD231PD  Z13, Z14, Z3
-	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z12, Z13
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z13, Z13
-	VPADDQ       elc64_8_3ff<>+0(SB), Z13, Z13
-	VPSLLQ       $0x34, Z13, Z13
-	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z13, Z14
-	VFMADD231PD  Z3, Z13, Z14
-	VADDPD       Z14, Z14, Z13
-	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z12, K1
-	VBLENDMPD    Z3, Z13, K1, Z4
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z5
+	VMULPD       Z3, Z3, Z6
+	VFMADD231PD  Z5, Z6, Z3
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z4, Z5
+	VADDPD       elc64_8_4338000000000000<>+0(SB), Z5, Z5
+	VPADDQ       elc64_8_3ff<>+0(SB), Z5, Z5
+	VPSLLQ       $0x34, Z5, Z5
+	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z5, Z6
+	VFMADD231PD  Z3, Z5, Z6
+	VADDPD       Z6, Z6, Z5
+	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z4, K1
+	VMOVUPD      Z5, Z4
+	VBLENDMPD    Z3, Z4, K1, Z4
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z3, K1
-	VBLENDMPD    Z2, Z4, K1, Z5
-	VADDPD       elc64_8_4000000000000000<>+0(SB), Z5, Z2
-	VDIVPD       Z2, Z5, Z2
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K1, Z3
+	VADDPD       elc64_8_4000000000000000<>+0(SB), Z3, Z2
+	VDIVPD       Z2, Z3, Z2
 	VCMPPD       $0x05, elc64_8_4034000000000000<>+0(SB), Z1, K1
-	VBLENDMPD    elc64_8_3ff0000000000000<>+0(SB), Z2, K1, Z6
-	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z1
-	VORPD        Z1, Z6, Z1
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    elc64_8_3ff0000000000000<>+0(SB), Z1, K1, Z1
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD        Z2, Z1, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z7
-	VMOVDQU64    Z7, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 tanhF64AVX512_check_unrolled:
@@ -70700,19 +75914,22 @@ tanhF64AVX512_check_unrolled:
 	VFMADD231PD  Z3, Z5, Z6
 	VADDPD       Z6, Z6, Z5
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z4, K2
-	VBLENDMPD    Z3, Z5, K2, Z8
+	VMOVUPD      Z5, Z4
+	VBLENDMPD    Z3, Z4, K2, Z4
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z3, K2
-	VBLENDMPD    Z2, Z8, K2, Z9
-	VADDPD       elc64_8_4000000000000000<>+0(SB), Z9, Z2
-	VDIVPD       Z2, Z9, Z2
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K2, Z3
+	VADDPD       elc64_8_4000000000000000<>+0(SB), Z3, Z2
+	VDIVPD       Z2, Z3, Z2
 	VCMPPD       $0x05, elc64_8_4034000000000000<>+0(SB), Z1, K2
-	VBLENDMPD    elc64_8_3ff0000000000000<>+0(SB), Z2, K2, Z10
-	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z1
-	VORPD        Z1, Z10, Z1
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    elc64_8_3ff0000000000000<>+0(SB), Z1, K2, Z1
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD        Z2, Z1, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z11
-	VMOVDQU64    Z11, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
 
 tanhF64AVX512_done:
 	VZEROUPPER
@@ -70744,34 +75961,34 @@ sigmoidF64AVX512_unrolled:
 	VORPD        elc64_8_8000000000000000<>+0(SB), Z0, Z1
 	VMAXPD       elc64_8_c087500000000000<>+0(SB), Z1, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z6
-	VRNDSCALEPD  $0x00, Z6, Z6
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z1
-	VMOVUPD      Z1, Z7
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z7
-	VSCALEFPD    Z6, Z7, Z1
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z6
-	VBLENDMPD    Z1, Z6, K1, Z2
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z2
+	VBLENDMPD    Z1, Z2, K1, Z2
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
 	VDIVPD       Z1, Z2, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z3
-	VMOVDQU64    Z3, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 sigmoidF64AVX512_check_unrolled:
@@ -70792,8 +76009,8 @@ sigmoidF64AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
@@ -70809,12 +76026,12 @@ sigmoidF64AVX512_check_unrolled:
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
 	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z2
-	VBLENDMPD    Z1, Z2, K2, Z4
+	VBLENDMPD    Z1, Z2, K2, Z2
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VDIVPD       Z1, Z4, Z1
+	VDIVPD       Z1, Z2, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z5
-	VMOVDQU64    Z5, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
 
 sigmoidF64AVX512_done:
 	VZEROUPPER
@@ -70836,31 +76053,32 @@ siluF32AVX512_unrolled:
 	VORPS        elc64_4_80000000<>+0(SB), Z0, Z1
 	VMAXPS       elc64_4_c2f00000<>+0(SB), Z1, Z1
 	VMINPS       elc64_4_42b20000<>+0(SB), Z1, Z1
-	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z8
-	VRNDSCALEPS  $0x00, Z8, Z8
-	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z8, Z1
-	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z8, Z1
-	VMOVUPS      Z1, Z9
-	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z10
-	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z10, Z9
-	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z9
-	VSCALEFPS    Z8, Z9, Z1
-	VMAXPS       elc64_4_c2f00000<>+0(SB), Z0, Z10
-	VMULPS       Z9, Z10, Z9
+	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z1, Z2
+	VRNDSCALEPS  $0x00, Z2, Z2
+	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z2, Z1
+	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z2, Z1
+	VMOVUPS      Z1, Z3
+	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z4
+	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z3
+	VSCALEFPS    Z2, Z3, Z1
+	VMAXPS       elc64_4_c2f00000<>+0(SB), Z0, Z4
+	VMULPS       Z3, Z4, Z3
 	VCMPPS       $0x01, elc64_4_0<>+0(SB), Z0, K1
-	VSCALEFPS    Z8, Z9, Z8
-	VBLENDMPS    Z8, Z0, K1, Z2
+	VSCALEFPS    Z2, Z3, Z2
+	VMOVUPS      Z0, Z3
+	VBLENDMPS    Z2, Z3, K1, Z3
 	VADDPS       elc64_4_3f800000<>+0(SB), Z1, Z1
-	VDIVPS       Z1, Z2, Z1
+	VDIVPS       Z1, Z3, Z1
 	VCMPPS       $0x00, elc64_4_ff800000<>+0(SB), Z0, K1
-	VBLENDMPS    elc64_4_7fc00000<>+0(SB), Z1, K1, Z3
+	VBLENDMPS    elc64_4_7fc00000<>+0(SB), Z1, K1, Z1
 	VCMPPS       $0x03, Z0, Z0, K1
-	VBLENDMPS    Z0, Z3, K1, Z4
-	VMOVDQU64    Z4, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
 siluF32AVX512_check_unrolled:
@@ -70893,14 +76111,15 @@ siluF32AVX512_check_unrolled:
 	VMULPS       Z3, Z4, Z3
 	VCMPPS       $0x01, elc64_4_0<>+0(SB), Z0, K2
 	VSCALEFPS    Z2, Z3, Z2
-	VBLENDMPS    Z2, Z0, K2, Z5
+	VMOVUPS      Z0, Z3
+	VBLENDMPS    Z2, Z3, K2, Z3
 	VADDPS       elc64_4_3f800000<>+0(SB), Z1, Z1
-	VDIVPS       Z1, Z5, Z1
+	VDIVPS       Z1, Z3, Z1
 	VCMPPS       $0x00, elc64_4_ff800000<>+0(SB), Z0, K2
-	VBLENDMPS    elc64_4_7fc00000<>+0(SB), Z1, K2, Z6
+	VBLENDMPS    elc64_4_7fc00000<>+0(SB), Z1, K2, Z1
 	VCMPPS       $0x03, Z0, Z0, K2
-	VBLENDMPS    Z0, Z6, K2, Z7
-	VMOVDQU32    Z7, K1, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVDQU32    Z1, K1, (CX)(BX*4)
 
 siluF32AVX512_done:
 	VZEROUPPER
@@ -71066,38 +76285,39 @@ siluF64AVX512_unrolled:
 	VORPD        elc64_8_8000000000000000<>+0(SB), Z0, Z1
 	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z1, Z1
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z1, Z1
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z8
-	VRNDSCALEPD  $0x00, Z8, Z8
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z8, Z1
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z8, Z1
-	VMOVUPD      Z1, Z9
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z10
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z9
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z9
-	VSCALEFPD    Z8, Z9, Z1
-	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z0, Z10
-	VMULPD       Z9, Z10, Z9
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
+	VRNDSCALEPD  $0x00, Z2, Z2
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z0, Z4
+	VMULPD       Z3, Z4, Z3
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
-	VSCALEFPD    Z8, Z9, Z8
-	VBLENDMPD    Z8, Z0, K1, Z2
+	VSCALEFPD    Z2, Z3, Z2
+	VMOVUPD      Z0, Z3
+	VBLENDMPD    Z2, Z3, K1, Z3
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VDIVPD       Z1, Z2, Z1
+	VDIVPD       Z1, Z3, Z1
 	VCMPPD       $0x00, elc64_8_fff0000000000000<>+0(SB), Z0, K1
-	VBLENDMPD    elc64_8_7ff8000000000001<>+0(SB), Z1, K1, Z3
+	VBLENDMPD    elc64_8_7ff8000000000001<>+0(SB), Z1, K1, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z3, K1, Z4
-	VMOVDQU64    Z4, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 siluF64AVX512_check_unrolled:
@@ -71137,14 +76357,15 @@ siluF64AVX512_check_unrolled:
 	VMULPD       Z3, Z4, Z3
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
 	VSCALEFPD    Z2, Z3, Z2
-	VBLENDMPD    Z2, Z0, K2, Z5
+	VMOVUPD      Z0, Z3
+	VBLENDMPD    Z2, Z3, K2, Z3
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VDIVPD       Z1, Z5, Z1
+	VDIVPD       Z1, Z3, Z1
 	VCMPPD       $0x00, elc64_8_fff0000000000000<>+0(SB), Z0, K2
-	VBLENDMPD    elc64_8_7ff8000000000001<>+0(SB), Z1, K2, Z6
+	VBLENDMPD    elc64_8_7ff8000000000001<>+0(SB), Z1, K2, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z6, K2, Z7
-	VMOVDQU64    Z7, K1, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
 
 siluF64AVX512_done:
 	VZEROUPPER
@@ -71196,64 +76417,64 @@ erfF32AVX512_unrolled:
 	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z1
 	VMINPS       elc64_4_41240c7c<>+0(SB), Z1, Z1
 	VMAXPS       elc64_4_3efd6d54<>+0(SB), Z1, Z1
-	VMULPS       Z1, Z1, Z6
-	VMOVUPS      Z6, Z7
-	VFMSUB231PS  Z1, Z1, Z7
-	VXORPS       elc64_4_80000000<>+0(SB), Z6, Z6
-	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z6, Z8
-	VRNDSCALEPS  $0x00, Z8, Z8
-	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z8, Z6
-	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z8, Z6
-	VSUBPS       Z7, Z6, Z6
-	VMOVUPS      Z6, Z7
-	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z9
-	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z9, Z7
-	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z6, Z7
-	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z6, Z7
-	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z6, Z7
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z6, Z7
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z6, Z7
-	VSCALEFPS    Z8, Z7, Z6
+	VMULPS       Z1, Z1, Z2
+	VMOVUPS      Z2, Z3
+	VFMSUB231PS  Z1, Z1, Z3
+	VXORPS       elc64_4_80000000<>+0(SB), Z2, Z2
+	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z2, Z4
+	VRNDSCALEPS  $0x00, Z4, Z4
+	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z4, Z2
+	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z2
+	VSUBPS       Z3, Z2, Z2
+	VMOVUPS      Z2, Z3
+	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z5, Z3
+	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
+	VSCALEFPS    Z4, Z3, Z2
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
-	VMOVUPS      Z1, Z7
-	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z8
-	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z8, Z7
-	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z7
-	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z7
-	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z7
-	VMOVUPS      Z1, Z8
-	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z9
-	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z9, Z8
-	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z8
-	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z8
-	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z8
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z8
-	VMOVUPS      elc64_4_40206c99<>+0(SB), Z9
-	VMULPS       Z1, Z9, Z1
-	VFMADD231PS  Z8, Z1, Z7
-	VADDPS       Z6, Z6, Z1
-	VMULPS       Z8, Z1, Z1
-	VDIVPS       Z7, Z1, Z1
-	VMOVUPS      elc64_4_3f800000<>+0(SB), Z6
-	VSUBPS       Z1, Z6, Z1
-	VANDPS       elc64_4_80000000<>+0(SB), Z0, Z6
-	VORPS        Z6, Z1, Z1
-	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z6
-	VCMPPS       $0x01, elc64_4_3efd6d54<>+0(SB), Z6, K1
-	VMULPS       Z0, Z0, Z6
-	VMULPS       elc64_4_40000000<>+0(SB), Z6, Z6
-	VMOVUPS      Z6, Z7
-	VMOVUPS      elc64_4_38d849db<>+0(SB), Z8
-	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z8, Z7
-	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z6, Z7
-	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z6, Z7
-	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z6, Z7
-	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z6
-	VMULPS       Z7, Z6, Z6
-	VBLENDMPS    Z6, Z1, K1, Z2
+	VMOVUPS      Z1, Z3
+	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z4
+	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z3
+	VMOVUPS      Z1, Z4
+	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z5, Z4
+	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z4
+	VMOVUPS      elc64_4_40206c99<>+0(SB), Z5
+	VMULPS       Z1, Z5, Z1
+	VFMADD231PS  Z4, Z1, Z3
+	VADDPS       Z2, Z2, Z1
+	VMULPS       Z4, Z1, Z1
+	VDIVPS       Z3, Z1, Z1
+	VMOVUPS      elc64_4_3f800000<>+0(SB), Z2
+	VSUBPS       Z1, Z2, Z1
+	VANDPS       elc64_4_80000000<>+0(SB), Z0, Z2
+	VORPS        Z2, Z1, Z1
+	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VCMPPS       $0x01, elc64_4_3efd6d54<>+0(SB), Z2, K1
+	VMULPS       Z0, Z0, Z2
+	VMULPS       elc64_4_40000000<>+0(SB), Z2, Z2
+	VMOVUPS      Z2, Z3
+	VMOVUPS      elc64_4_38d849db<>+0(SB), Z4
+	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z2, Z3
+	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z2
+	VMULPS       Z3, Z2, Z2
+	VBLENDMPS    Z2, Z1, K1, Z1
 	VCMPPS       $0x03, Z0, Z0, K1
-	VBLENDMPS    Z0, Z2, K1, Z3
-	VMOVDQU64    Z3, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
 erfF32AVX512_check_unrolled:
@@ -71273,39 +76494,39 @@ erfF32AVX512_check_unrolled:
 	VMOVUPS      Z2, Z3
 	VFMSUB231PS  Z1, Z1, Z3
 	VXORPS       elc64_4_80000000<>+0(SB), Z2, Z2
-	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z2, Z6
-	VRNDSCALEPS  $0x00, Z6, Z6
-	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z6, Z2
-	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z6, Z2
+	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z2, Z4
+	VRNDSCALEPS  $0x00, Z4, Z4
+	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z4, Z2
+	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z2
 	VSUBPS       Z3, Z2, Z2
 	VMOVUPS      Z2, Z3
-	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z7
-	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z7, Z3
+	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z5, Z3
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
-	VSCALEFPS    Z6, Z3, Z2
+	VSCALEFPS    Z4, Z3, Z2
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
 	VMOVUPS      Z1, Z3
-	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z6
-	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z6, Z3
+	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z4
+	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z4, Z3
 	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z3
 	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z3
 	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z3
-	VMOVUPS      Z1, Z6
-	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z7
-	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z7, Z6
-	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z6
-	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z6
-	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z6
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z6
-	VMOVUPS      elc64_4_40206c99<>+0(SB), Z7
-	VMULPS       Z1, Z7, Z1
-	VFMADD231PS  Z6, Z1, Z3
+	VMOVUPS      Z1, Z4
+	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z5, Z4
+	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z4
+	VMOVUPS      elc64_4_40206c99<>+0(SB), Z5
+	VMULPS       Z1, Z5, Z1
+	VFMADD231PS  Z4, Z1, Z3
 	VADDPS       Z2, Z2, Z1
-	VMULPS       Z6, Z1, Z1
+	VMULPS       Z4, Z1, Z1
 	VDIVPS       Z3, Z1, Z1
 	VMOVUPS      elc64_4_3f800000<>+0(SB), Z2
 	VSUBPS       Z1, Z2, Z1
@@ -71316,17 +76537,17 @@ erfF32AVX512_check_unrolled:
 	VMULPS       Z0, Z0, Z2
 	VMULPS       elc64_4_40000000<>+0(SB), Z2, Z2
 	VMOVUPS      Z2, Z3
-	VMOVUPS      elc64_4_38d849db<>+0(SB), Z6
-	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z6, Z3
+	VMOVUPS      elc64_4_38d849db<>+0(SB), Z4
+	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z4, Z3
 	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z2, Z3
 	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z2
 	VMULPS       Z3, Z2, Z2
-	VBLENDMPS    Z2, Z1, K2, Z4
+	VBLENDMPS    Z2, Z1, K2, Z1
 	VCMPPS       $0x03, Z0, Z0, K2
-	VBLENDMPS    Z0, Z4, K2, Z5
-	VMOVDQU32    Z5, K1, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVDQU32    Z1, K1, (CX)(BX*4)
 
 erfF32AVX512_done:
 	VZEROUPPER
@@ -71726,66 +76947,66 @@ erfcF32AVX512_unrolled:
 	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z1
 	VMINPS       elc64_4_41240c7c<>+0(SB), Z1, Z1
 	VMAXPS       elc64_4_3efd6d54<>+0(SB), Z1, Z1
-	VMULPS       Z1, Z1, Z8
-	VMOVUPS      Z8, Z9
-	VFMSUB231PS  Z1, Z1, Z9
-	VXORPS       elc64_4_80000000<>+0(SB), Z8, Z8
-	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z8, Z10
-	VRNDSCALEPS  $0x00, Z10, Z10
-	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z10, Z8
-	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z10, Z8
-	VSUBPS       Z9, Z8, Z8
-	VMOVUPS      Z8, Z9
-	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z11
-	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z11, Z9
-	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z8, Z9
-	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z8, Z9
-	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z8, Z9
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z8, Z9
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z8, Z9
-	VSCALEFPS    Z10, Z9, Z8
+	VMULPS       Z1, Z1, Z2
+	VMOVUPS      Z2, Z3
+	VFMSUB231PS  Z1, Z1, Z3
+	VXORPS       elc64_4_80000000<>+0(SB), Z2, Z2
+	VMULPS       elc64_4_3fb8aa3b<>+0(SB), Z2, Z4
+	VRNDSCALEPS  $0x00, Z4, Z4
+	VFNMADD231PS elc64_4_3f318000<>+0(SB), Z4, Z2
+	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z2
+	VSUBPS       Z3, Z2, Z2
+	VMOVUPS      Z2, Z3
+	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z5, Z3
+	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z2, Z3
+	VSCALEFPS    Z4, Z3, Z2
 	VMULPS       elc64_4_3fb504f3<>+0(SB), Z1, Z1
-	VMOVUPS      Z1, Z9
-	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z10
-	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z10, Z9
-	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z9
-	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z9
-	VMOVUPS      Z1, Z10
-	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z11
-	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z11, Z10
-	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z10
-	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z10
-	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z10
-	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z10
-	VMOVUPS      elc64_4_40206c99<>+0(SB), Z11
-	VMULPS       Z1, Z11, Z1
-	VFMADD231PS  Z10, Z1, Z9
-	VADDPS       Z8, Z8, Z1
-	VMULPS       Z10, Z1, Z1
-	VDIVPS       Z9, Z1, Z1
+	VMOVUPS      Z1, Z3
+	VMOVUPS      elc64_4_3c0cb015<>+0(SB), Z4
+	VFMADD213PS  elc64_4_3dbc7eb4<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3ef46c34<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z3
+	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z3
+	VMOVUPS      Z1, Z4
+	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z5, Z4
+	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z4
+	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z4
+	VMOVUPS      elc64_4_40206c99<>+0(SB), Z5
+	VMULPS       Z1, Z5, Z1
+	VFMADD231PS  Z4, Z1, Z3
+	VADDPS       Z2, Z2, Z1
+	VMULPS       Z4, Z1, Z1
+	VDIVPS       Z3, Z1, Z1
 	VCMPPS       $0x01, elc64_4_0<>+0(SB), Z0, K1
-	VMOVUPS      elc64_4_40000000<>+0(SB), Z8
-	VSUBPS       Z1, Z8, Z8
-	VBLENDMPS    Z8, Z1, K1, Z2
-	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS       $0x01, elc64_4_3efd6d54<>+0(SB), Z1, K1
-	VMULPS       Z0, Z0, Z1
-	VMULPS       elc64_4_40000000<>+0(SB), Z1, Z1
-	VMOVUPS      Z1, Z8
-	VMOVUPS      elc64_4_38d849db<>+0(SB), Z9
-	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z9, Z8
-	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z1, Z8
-	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z1, Z8
-	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z1, Z8
-	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z1
-	VMULPS       Z8, Z1, Z1
-	VMOVUPS      elc64_4_3f800000<>+0(SB), Z8
-	VSUBPS       Z1, Z8, Z1
-	VBLENDMPS    Z1, Z2, K1, Z3
+	VMOVUPS      elc64_4_40000000<>+0(SB), Z2
+	VSUBPS       Z1, Z2, Z2
+	VBLENDMPS    Z2, Z1, K1, Z1
+	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VCMPPS       $0x01, elc64_4_3efd6d54<>+0(SB), Z2, K1
+	VMULPS       Z0, Z0, Z2
+	VMULPS       elc64_4_40000000<>+0(SB), Z2, Z2
+	VMOVUPS      Z2, Z3
+	VMOVUPS      elc64_4_38d849db<>+0(SB), Z4
+	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z2, Z3
+	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z2
+	VMULPS       Z3, Z2, Z2
+	VMOVUPS      elc64_4_3f800000<>+0(SB), Z3
+	VSUBPS       Z2, Z3, Z2
+	VBLENDMPS    Z2, Z1, K1, Z1
 	VCMPPS       $0x03, Z0, Z0, K1
-	VBLENDMPS    Z0, Z3, K1, Z4
-	VMOVDQU64    Z4, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
 erfcF32AVX512_check_unrolled:
@@ -71811,8 +77032,8 @@ erfcF32AVX512_check_unrolled:
 	VFNMADD231PS elc64_4_b95e8083<>+0(SB), Z4, Z2
 	VSUBPS       Z3, Z2, Z2
 	VMOVUPS      Z2, Z3
-	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z8
-	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z8, Z3
+	VMOVUPS      elc64_4_3ab5121b<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3c091cf0<>+0(SB), Z5, Z3
 	VFMADD213PS  elc64_4_3d2aac79<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3e2aaa49<>+0(SB), Z2, Z3
 	VFMADD213PS  elc64_4_3efffffe<>+0(SB), Z2, Z3
@@ -71827,14 +77048,14 @@ erfcF32AVX512_check_unrolled:
 	VFMADD213PS  elc64_4_3faee995<>+0(SB), Z1, Z3
 	VFMADD213PS  elc64_4_40000016<>+0(SB), Z1, Z3
 	VMOVUPS      Z1, Z4
-	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z8
-	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z8, Z4
+	VMOVUPS      elc64_4_3b607fb9<>+0(SB), Z5
+	VFMADD213PS  elc64_4_3d166b7e<>+0(SB), Z5, Z4
 	VFMADD213PS  elc64_4_3e49e527<>+0(SB), Z1, Z4
 	VFMADD213PS  elc64_4_3f1ee0f3<>+0(SB), Z1, Z4
 	VFMADD213PS  elc64_4_3f91c0e0<>+0(SB), Z1, Z4
 	VFMADD213PS  elc64_4_3f800000<>+0(SB), Z1, Z4
-	VMOVUPS      elc64_4_40206c99<>+0(SB), Z8
-	VMULPS       Z1, Z8, Z1
+	VMOVUPS      elc64_4_40206c99<>+0(SB), Z5
+	VMULPS       Z1, Z5, Z1
 	VFMADD231PS  Z4, Z1, Z3
 	VADDPS       Z2, Z2, Z1
 	VMULPS       Z4, Z1, Z1
@@ -71842,25 +77063,25 @@ erfcF32AVX512_check_unrolled:
 	VCMPPS       $0x01, elc64_4_0<>+0(SB), Z0, K2
 	VMOVUPS      elc64_4_40000000<>+0(SB), Z2
 	VSUBPS       Z1, Z2, Z2
-	VBLENDMPS    Z2, Z1, K2, Z5
-	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z1
-	VCMPPS       $0x01, elc64_4_3efd6d54<>+0(SB), Z1, K2
-	VMULPS       Z0, Z0, Z1
-	VMULPS       elc64_4_40000000<>+0(SB), Z1, Z1
-	VMOVUPS      Z1, Z2
-	VMOVUPS      elc64_4_38d849db<>+0(SB), Z3
-	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z3, Z2
-	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z1, Z2
-	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z1, Z2
-	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z1, Z2
-	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z1
-	VMULPS       Z2, Z1, Z1
-	VMOVUPS      elc64_4_3f800000<>+0(SB), Z2
-	VSUBPS       Z1, Z2, Z1
-	VBLENDMPS    Z1, Z5, K2, Z6
+	VBLENDMPS    Z2, Z1, K2, Z1
+	VANDPS       elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VCMPPS       $0x01, elc64_4_3efd6d54<>+0(SB), Z2, K2
+	VMULPS       Z0, Z0, Z2
+	VMULPS       elc64_4_40000000<>+0(SB), Z2, Z2
+	VMOVUPS      Z2, Z3
+	VMOVUPS      elc64_4_38d849db<>+0(SB), Z4
+	VFMADD213PS  elc64_4_ba9ad2ed<>+0(SB), Z4, Z3
+	VFMADD213PS  elc64_4_3c23626d<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_bd882c0b<>+0(SB), Z2, Z3
+	VFMADD213PS  elc64_4_3ecc422a<>+0(SB), Z2, Z3
+	VMULPS       elc64_4_403504f3<>+0(SB), Z0, Z2
+	VMULPS       Z3, Z2, Z2
+	VMOVUPS      elc64_4_3f800000<>+0(SB), Z3
+	VSUBPS       Z2, Z3, Z2
+	VBLENDMPS    Z2, Z1, K2, Z1
 	VCMPPS       $0x03, Z0, Z0, K2
-	VBLENDMPS    Z0, Z6, K2, Z7
-	VMOVDQU32    Z7, K1, (CX)(BX*4)
+	VBLENDMPS    Z0, Z1, K2, Z1
+	VMOVDQU32    Z1, K1, (CX)(BX*4)
 
 erfcF32AVX512_done:
 	VZEROUPPER
@@ -71881,13 +77102,13 @@ floorF32AVX512_unrolled:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x01, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	VMOVUPS     64(DX)(BX*4), Z0
 	VRNDSCALEPS $0x01, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*4)
 	ADDQ        $0x00000020, BX
 
 floorF32AVX512_check_unrolled:
@@ -71901,8 +77122,8 @@ floorF32AVX512_vector:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x01, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 floorF32AVX512_check_vector:
@@ -71917,8 +77138,8 @@ floorF32AVX512_check_vector:
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
 	VRNDSCALEPS $0x01, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 floorF32AVX512_done:
 	VZEROUPPER
@@ -71939,13 +77160,13 @@ floorF64AVX512_unrolled:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x01, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	VMOVUPD     64(DX)(BX*8), Z0
 	VRNDSCALEPD $0x01, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*8)
 	ADDQ        $0x00000010, BX
 
 floorF64AVX512_check_unrolled:
@@ -71959,8 +77180,8 @@ floorF64AVX512_vector:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x01, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 floorF64AVX512_check_vector:
@@ -71975,8 +77196,8 @@ floorF64AVX512_check_vector:
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
 	VRNDSCALEPD $0x01, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 floorF64AVX512_done:
 	VZEROUPPER
@@ -71997,13 +77218,13 @@ ceilF32AVX512_unrolled:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x02, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	VMOVUPS     64(DX)(BX*4), Z0
 	VRNDSCALEPS $0x02, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*4)
 	ADDQ        $0x00000020, BX
 
 ceilF32AVX512_check_unrolled:
@@ -72017,8 +77238,8 @@ ceilF32AVX512_vector:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x02, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 ceilF32AVX512_check_vector:
@@ -72033,8 +77254,8 @@ ceilF32AVX512_check_vector:
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
 	VRNDSCALEPS $0x02, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 ceilF32AVX512_done:
 	VZEROUPPER
@@ -72055,13 +77276,13 @@ ceilF64AVX512_unrolled:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x02, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	VMOVUPD     64(DX)(BX*8), Z0
 	VRNDSCALEPD $0x02, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*8)
 	ADDQ        $0x00000010, BX
 
 ceilF64AVX512_check_unrolled:
@@ -72075,8 +77296,8 @@ ceilF64AVX512_vector:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x02, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 ceilF64AVX512_check_vector:
@@ -72091,8 +77312,8 @@ ceilF64AVX512_check_vector:
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
 	VRNDSCALEPD $0x02, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 ceilF64AVX512_done:
 	VZEROUPPER
@@ -72113,13 +77334,13 @@ roundF32AVX512_unrolled:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x00, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	VMOVUPS     64(DX)(BX*4), Z0
 	VRNDSCALEPS $0x00, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*4)
 	ADDQ        $0x00000020, BX
 
 roundF32AVX512_check_unrolled:
@@ -72133,8 +77354,8 @@ roundF32AVX512_vector:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x00, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 roundF32AVX512_check_vector:
@@ -72149,8 +77370,8 @@ roundF32AVX512_check_vector:
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
 	VRNDSCALEPS $0x00, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 roundF32AVX512_done:
 	VZEROUPPER
@@ -72171,13 +77392,13 @@ roundF64AVX512_unrolled:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x00, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	VMOVUPD     64(DX)(BX*8), Z0
 	VRNDSCALEPD $0x00, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*8)
 	ADDQ        $0x00000010, BX
 
 roundF64AVX512_check_unrolled:
@@ -72191,8 +77412,8 @@ roundF64AVX512_vector:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x00, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 roundF64AVX512_check_vector:
@@ -72207,8 +77428,8 @@ roundF64AVX512_check_vector:
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
 	VRNDSCALEPD $0x00, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 roundF64AVX512_done:
 	VZEROUPPER
@@ -72229,13 +77450,13 @@ truncF32AVX512_unrolled:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x03, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	VMOVUPS     64(DX)(BX*4), Z0
 	VRNDSCALEPS $0x03, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*4)
 	ADDQ        $0x00000020, BX
 
 truncF32AVX512_check_unrolled:
@@ -72249,8 +77470,8 @@ truncF32AVX512_vector:
 	VMOVUPS     (DX)(BX*4), Z0
 	VRNDSCALEPS $0x03, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 truncF32AVX512_check_vector:
@@ -72265,8 +77486,8 @@ truncF32AVX512_check_vector:
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
 	VRNDSCALEPS $0x03, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 truncF32AVX512_done:
 	VZEROUPPER
@@ -72287,13 +77508,13 @@ truncF64AVX512_unrolled:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x03, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	VMOVUPD     64(DX)(BX*8), Z0
 	VRNDSCALEPD $0x03, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*8)
 	ADDQ        $0x00000010, BX
 
 truncF64AVX512_check_unrolled:
@@ -72307,8 +77528,8 @@ truncF64AVX512_vector:
 	VMOVUPD     (DX)(BX*8), Z0
 	VRNDSCALEPD $0x03, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 truncF64AVX512_check_vector:
@@ -72323,8 +77544,8 @@ truncF64AVX512_check_vector:
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
 	VRNDSCALEPD $0x03, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 truncF64AVX512_done:
 	VZEROUPPER
@@ -72346,14 +77567,14 @@ fracF32AVX512_unrolled:
 	VRNDSCALEPS $0x03, Z0, Z1
 	VSUBPS      Z1, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	VMOVUPS     64(DX)(BX*4), Z0
 	VRNDSCALEPS $0x03, Z0, Z1
 	VSUBPS      Z1, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*4)
 	ADDQ        $0x00000020, BX
 
 fracF32AVX512_check_unrolled:
@@ -72368,8 +77589,8 @@ fracF32AVX512_vector:
 	VRNDSCALEPS $0x03, Z0, Z1
 	VSUBPS      Z1, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K1
-	VBLENDMPS   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*4)
 	ADDQ        $0x00000010, BX
 
 fracF32AVX512_check_vector:
@@ -72385,8 +77606,8 @@ fracF32AVX512_check_vector:
 	VRNDSCALEPS $0x03, Z0, Z1
 	VSUBPS      Z1, Z0, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 fracF32AVX512_done:
 	VZEROUPPER
@@ -72408,14 +77629,14 @@ fracF64AVX512_unrolled:
 	VRNDSCALEPD $0x03, Z0, Z1
 	VSUBPD      Z1, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z2
-	VMOVDQU64   Z2, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	VMOVUPD     64(DX)(BX*8), Z0
 	VRNDSCALEPD $0x03, Z0, Z1
 	VSUBPD      Z1, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z3
-	VMOVDQU64   Z3, 64(CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, 64(CX)(BX*8)
 	ADDQ        $0x00000010, BX
 
 fracF64AVX512_check_unrolled:
@@ -72430,8 +77651,8 @@ fracF64AVX512_vector:
 	VRNDSCALEPD $0x03, Z0, Z1
 	VSUBPD      Z1, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z4
-	VMOVDQU64   Z4, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 fracF64AVX512_check_vector:
@@ -72447,8 +77668,8 @@ fracF64AVX512_check_vector:
 	VRNDSCALEPD $0x03, Z0, Z1
 	VSUBPD      Z1, Z0, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 fracF64AVX512_done:
 	VZEROUPPER
@@ -72472,16 +77693,18 @@ signF32AVX512_unrolled:
 	VPMOVM2D  K1, Z2
 	VANDPS    elc64_4_3f800000<>+0(SB), Z2, Z2
 	VCMPPS    $0x01, Z1, Z0, K1
-	VBLENDMPS elc64_4_bf800000<>+0(SB), Z2, K1, Z3
-	VMOVDQU64 Z3, (CX)(BX*4)
+	VMOVUPS   Z2, Z0
+	VBLENDMPS elc64_4_bf800000<>+0(SB), Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z0
-	VPXORD    Z4, Z4, Z4
-	VCMPPS    $0x0e, Z4, Z0, K1
+	VPXORD    Z3, Z3, Z3
+	VCMPPS    $0x0e, Z3, Z0, K1
 	VPMOVM2D  K1, Z2
 	VANDPS    elc64_4_3f800000<>+0(SB), Z2, Z2
-	VCMPPS    $0x01, Z4, Z0, K1
-	VBLENDMPS elc64_4_bf800000<>+0(SB), Z2, K1, Z5
-	VMOVDQU64 Z5, 64(CX)(BX*4)
+	VCMPPS    $0x01, Z3, Z0, K1
+	VMOVUPS   Z2, Z0
+	VBLENDMPS elc64_4_bf800000<>+0(SB), Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 signF32AVX512_check_unrolled:
@@ -72493,13 +77716,14 @@ signF32AVX512_check_unrolled:
 
 signF32AVX512_vector:
 	VMOVUPS   (DX)(BX*4), Z0
-	VPXORD    Z6, Z6, Z6
-	VCMPPS    $0x0e, Z6, Z0, K1
+	VPXORD    Z4, Z4, Z4
+	VCMPPS    $0x0e, Z4, Z0, K1
 	VPMOVM2D  K1, Z1
 	VANDPS    elc64_4_3f800000<>+0(SB), Z1, Z1
-	VCMPPS    $0x01, Z6, Z0, K1
-	VBLENDMPS elc64_4_bf800000<>+0(SB), Z1, K1, Z7
-	VMOVDQU64 Z7, (CX)(BX*4)
+	VCMPPS    $0x01, Z4, Z0, K1
+	VMOVUPS   Z1, Z0
+	VBLENDMPS elc64_4_bf800000<>+0(SB), Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 signF32AVX512_check_vector:
@@ -72512,13 +77736,14 @@ signF32AVX512_check_vector:
 	BZHIQ       AX, SI, AX
 	KMOVQ       AX, K1
 	VMOVDQU32.Z (DX)(BX*4), K1, Z0
-	VPXORD      Z8, Z8, Z8
-	VCMPPS      $0x0e, Z8, Z0, K2
+	VPXORD      Z5, Z5, Z5
+	VCMPPS      $0x0e, Z5, Z0, K2
 	VPMOVM2D    K2, Z1
 	VANDPS      elc64_4_3f800000<>+0(SB), Z1, Z1
-	VCMPPS      $0x01, Z8, Z0, K2
-	VBLENDMPS   elc64_4_bf800000<>+0(SB), Z1, K2, Z9
-	VMOVDQU32   Z9, K1, (CX)(BX*4)
+	VCMPPS      $0x01, Z5, Z0, K2
+	VMOVUPS     Z1, Z0
+	VBLENDMPS   elc64_4_bf800000<>+0(SB), Z0, K2, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
 
 signF32AVX512_done:
 	VZEROUPPER
@@ -72560,16 +77785,18 @@ signF64AVX512_unrolled:
 	VPMOVM2Q  K1, Z2
 	VANDPD    elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
 	VCMPPD    $0x01, Z1, Z0, K1
-	VBLENDMPD elc64_8_bff0000000000000<>+0(SB), Z2, K1, Z3
-	VMOVDQU64 Z3, (CX)(BX*8)
+	VMOVUPD   Z2, Z0
+	VBLENDMPD elc64_8_bff0000000000000<>+0(SB), Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
-	VPXORD    Z4, Z4, Z4
-	VCMPPD    $0x0e, Z4, Z0, K1
+	VPXORD    Z3, Z3, Z3
+	VCMPPD    $0x0e, Z3, Z0, K1
 	VPMOVM2Q  K1, Z2
 	VANDPD    elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
-	VCMPPD    $0x01, Z4, Z0, K1
-	VBLENDMPD elc64_8_bff0000000000000<>+0(SB), Z2, K1, Z5
-	VMOVDQU64 Z5, 64(CX)(BX*8)
+	VCMPPD    $0x01, Z3, Z0, K1
+	VMOVUPD   Z2, Z0
+	VBLENDMPD elc64_8_bff0000000000000<>+0(SB), Z0, K1, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 signF64AVX512_check_unrolled:
@@ -72581,13 +77808,14 @@ signF64AVX512_check_unrolled:
 
 signF64AVX512_vector:
 	VMOVUPD   (DX)(BX*8), Z0
-	VPXORD    Z6, Z6, Z6
-	VCMPPD    $0x0e, Z6, Z0, K1
+	VPXORD    Z4, Z4, Z4
+	VCMPPD    $0x0e, Z4, Z0, K1
 	VPMOVM2Q  K1, Z1
 	VANDPD    elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VCMPPD    $0x01, Z6, Z0, K1
-	VBLENDMPD elc64_8_bff0000000000000<>+0(SB), Z1, K1, Z7
-	VMOVDQU64 Z7, (CX)(BX*8)
+	VCMPPD    $0x01, Z4, Z0, K1
+	VMOVUPD   Z1, Z0
+	VBLENDMPD elc64_8_bff0000000000000<>+0(SB), Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 signF64AVX512_check_vector:
@@ -72600,13 +77828,14 @@ signF64AVX512_check_vector:
 	BZHIQ       AX, SI, AX
 	KMOVQ       AX, K1
 	VMOVDQU64.Z (DX)(BX*8), K1, Z0
-	VPXORD      Z8, Z8, Z8
-	VCMPPD      $0x0e, Z8, Z0, K2
+	VPXORD      Z5, Z5, Z5
+	VCMPPD      $0x0e, Z5, Z0, K2
 	VPMOVM2Q    K2, Z1
 	VANDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VCMPPD      $0x01, Z8, Z0, K2
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z1, K2, Z9
-	VMOVDQU64   Z9, K1, (CX)(BX*8)
+	VCMPPD      $0x01, Z5, Z0, K2
+	VMOVUPD     Z1, Z0
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z0, K2, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 signF64AVX512_done:
 	VZEROUPPER
@@ -72629,16 +77858,16 @@ rsqrtF32AVX512_unrolled:
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD    Z1, Z2, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z3
-	VCVTPD2PS Z3, Y0
+	VBLENDMPD Z0, Z1, K1, Z1
+	VCVTPD2PS Z1, Y0
 	VMOVDQU64 Y0, (CX)(BX*4)
 	VCVTPS2PD 32(DX)(BX*4), Z0
 	VSQRTPD   Z0, Z1
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD    Z1, Z2, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z4
-	VCVTPD2PS Z4, Y0
+	VBLENDMPD Z0, Z1, K1, Z1
+	VCVTPD2PS Z1, Y0
 	VMOVDQU64 Y0, 32(CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
@@ -72655,8 +77884,8 @@ rsqrtF32AVX512_vector:
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD    Z1, Z2, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z5
-	VCVTPD2PS Z5, Y0
+	VBLENDMPD Z0, Z1, K1, Z1
+	VCVTPD2PS Z1, Y0
 	VMOVDQU64 Y0, (CX)(BX*4)
 	ADDQ      $0x00000008, BX
 
@@ -72674,8 +77903,8 @@ rsqrtF32AVX512_check_vector:
 	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD      Z1, Z2, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z6
-	VCVTPD2PS   Z6, Y0
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VCVTPD2PS   Z1, Y0
 	VMOVDQU32   Y0, K1, (CX)(BX*4)
 
 rsqrtF32AVX512_done:
@@ -72699,15 +77928,15 @@ rsqrtF64AVX512_unrolled:
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD    Z1, Z2, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z3
-	VMOVDQU64 Z3, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
 	VSQRTPD   Z0, Z1
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD    Z1, Z2, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z4
-	VMOVDQU64 Z4, 64(CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 rsqrtF64AVX512_check_unrolled:
@@ -72723,8 +77952,8 @@ rsqrtF64AVX512_vector:
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD    Z1, Z2, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z5
-	VMOVDQU64 Z5, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 rsqrtF64AVX512_check_vector:
@@ -72741,8 +77970,8 @@ rsqrtF64AVX512_check_vector:
 	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z2
 	VDIVPD      Z1, Z2, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z6
-	VMOVDQU64   Z6, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 rsqrtF64AVX512_done:
 	VZEROUPPER
@@ -72764,14 +77993,14 @@ reciprocalF32AVX512_unrolled:
 	VMOVUPS   elc64_4_3f800000<>+0(SB), Z1
 	VDIVPS    Z0, Z1, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z2
-	VMOVDQU64 Z2, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	VMOVUPS   64(DX)(BX*4), Z0
 	VMOVUPS   elc64_4_3f800000<>+0(SB), Z1
 	VDIVPS    Z0, Z1, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z3
-	VMOVDQU64 Z3, 64(CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
 	ADDQ      $0x00000020, BX
 
 reciprocalF32AVX512_check_unrolled:
@@ -72786,8 +78015,8 @@ reciprocalF32AVX512_vector:
 	VMOVUPS   elc64_4_3f800000<>+0(SB), Z1
 	VDIVPS    Z0, Z1, Z1
 	VCMPPS    $0x03, Z0, Z0, K1
-	VBLENDMPS Z0, Z1, K1, Z4
-	VMOVDQU64 Z4, (CX)(BX*4)
+	VBLENDMPS Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
 	ADDQ      $0x00000010, BX
 
 reciprocalF32AVX512_check_vector:
@@ -72803,8 +78032,8 @@ reciprocalF32AVX512_check_vector:
 	VMOVUPS     elc64_4_3f800000<>+0(SB), Z1
 	VDIVPS      Z0, Z1, Z1
 	VCMPPS      $0x03, Z0, Z0, K2
-	VBLENDMPS   Z0, Z1, K2, Z5
-	VMOVDQU32   Z5, K1, (CX)(BX*4)
+	VBLENDMPS   Z0, Z1, K2, Z1
+	VMOVDQU32   Z1, K1, (CX)(BX*4)
 
 reciprocalF32AVX512_done:
 	VZEROUPPER
@@ -72826,14 +78055,14 @@ reciprocalF64AVX512_unrolled:
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z1
 	VDIVPD    Z0, Z1, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z2
-	VMOVDQU64 Z2, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	VMOVUPD   64(DX)(BX*8), Z0
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z1
 	VDIVPD    Z0, Z1, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z3
-	VMOVDQU64 Z3, 64(CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
 	ADDQ      $0x00000010, BX
 
 reciprocalF64AVX512_check_unrolled:
@@ -72848,8 +78077,8 @@ reciprocalF64AVX512_vector:
 	VMOVUPD   elc64_8_3ff0000000000000<>+0(SB), Z1
 	VDIVPD    Z0, Z1, Z1
 	VCMPPD    $0x03, Z0, Z0, K1
-	VBLENDMPD Z0, Z1, K1, Z4
-	VMOVDQU64 Z4, (CX)(BX*8)
+	VBLENDMPD Z0, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
 	ADDQ      $0x00000008, BX
 
 reciprocalF64AVX512_check_vector:
@@ -72865,8 +78094,8 @@ reciprocalF64AVX512_check_vector:
 	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z1
 	VDIVPD      Z0, Z1, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z5
-	VMOVDQU64   Z5, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 reciprocalF64AVX512_done:
 	VZEROUPPER
@@ -72896,33 +78125,36 @@ atanF32AVX512_unrolled:
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K2
 	VCMPPD      $0x0e, elc64_8_3fda827999fcef32<>+0(SB), Z1, K3
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K3, Z3
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z4
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z15
-	VBLENDMPD   Z2, Z15, K3, Z5
-	VBLENDMPD   Z1, Z5, K2, Z6
-	VDIVPD      Z6, Z4, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K2, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K2, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z7
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z7, K2, Z8
-	VMULPD      Z1, Z1, Z2
-	VMULPD      Z2, Z1, Z15
-	VMOVUPD     Z2, Z16
-	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z17
-	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z17, Z16
-	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z2, Z16
-	VFMADD231PD Z16, Z15, Z1
-	VADDPD      Z1, Z8, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K2, Z2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      Z3, Z1, Z4
+	VMOVUPD     Z3, Z5
+	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z6
+	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z3, Z5
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VCVTPD2PS   Z0, Y0
@@ -72949,33 +78181,36 @@ atanF32AVX512_check_unrolled:
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K3
 	VCMPPD      $0x0e, elc64_8_3fda827999fcef32<>+0(SB), Z1, K4
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K4, Z9
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z9, K3, Z10
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
-	VBLENDMPD   Z2, Z3, K4, Z11
-	VBLENDMPD   Z1, Z11, K3, Z12
-	VDIVPD      Z12, Z10, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K4, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K3, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K3, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z13
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z13, K3, Z14
-	VMULPD      Z1, Z1, Z2
-	VMULPD      Z2, Z1, Z3
-	VMOVUPD     Z2, Z4
-	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z5
-	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z5, Z4
-	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z2, Z4
-	VFMADD231PD Z4, Z3, Z1
-	VADDPD      Z1, Z14, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K3, Z2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      Z3, Z1, Z4
+	VMOVUPD     Z3, Z5
+	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z6
+	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z3, Z5
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VCVTPD2PS   Z0, Y0
@@ -73161,41 +78396,44 @@ asinF32AVX512_unrolled:
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z2
 	VSUBPD      Z1, Z2, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z15
-	VADDPD      Z1, Z15, Z15
-	VMULPD      Z15, Z2, Z2
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
+	VADDPD      Z1, Z3, Z3
+	VMULPD      Z3, Z2, Z2
 	VSQRTPD     Z2, Z2
 	VDIVPD      Z2, Z1, Z1
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K2
 	VCMPPD      $0x0e, elc64_8_3fda827999fcef32<>+0(SB), Z1, K3
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K3, Z3
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z4
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z15
-	VBLENDMPD   Z2, Z15, K3, Z5
-	VBLENDMPD   Z1, Z5, K2, Z6
-	VDIVPD      Z6, Z4, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K2, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K2, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z7
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z7, K2, Z8
-	VMULPD      Z1, Z1, Z2
-	VMULPD      Z2, Z1, Z15
-	VMOVUPD     Z2, Z16
-	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z17
-	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z17, Z16
-	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z2, Z16
-	VFMADD231PD Z16, Z15, Z1
-	VADDPD      Z1, Z8, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K2, Z2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      Z3, Z1, Z4
+	VMOVUPD     Z3, Z5
+	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z6
+	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z3, Z5
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VCVTPD2PS   Z0, Y0
@@ -73229,33 +78467,36 @@ asinF32AVX512_check_unrolled:
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K3
 	VCMPPD      $0x0e, elc64_8_3fda827999fcef32<>+0(SB), Z1, K4
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K4, Z9
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z9, K3, Z10
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
-	VBLENDMPD   Z2, Z3, K4, Z11
-	VBLENDMPD   Z1, Z11, K3, Z12
-	VDIVPD      Z12, Z10, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K4, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K3, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K3, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z13
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z13, K3, Z14
-	VMULPD      Z1, Z1, Z2
-	VMULPD      Z2, Z1, Z3
-	VMOVUPD     Z2, Z4
-	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z5
-	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z5, Z4
-	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z2, Z4
-	VFMADD231PD Z4, Z3, Z1
-	VADDPD      Z1, Z14, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K3, Z2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      Z3, Z1, Z4
+	VMOVUPD     Z3, Z5
+	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z6
+	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z3, Z5
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VCVTPD2PS   Z0, Y0
@@ -73291,41 +78532,44 @@ acosF32AVX512_unrolled:
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z2
 	VSUBPD      Z1, Z2, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z15
-	VADDPD      Z1, Z15, Z15
-	VMULPD      Z15, Z2, Z2
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
+	VADDPD      Z1, Z3, Z3
+	VMULPD      Z3, Z2, Z2
 	VSQRTPD     Z2, Z2
 	VDIVPD      Z2, Z1, Z1
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K2
 	VCMPPD      $0x0e, elc64_8_3fda827999fcef32<>+0(SB), Z1, K3
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K3, Z3
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z4
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z15
-	VBLENDMPD   Z2, Z15, K3, Z5
-	VBLENDMPD   Z1, Z5, K2, Z6
-	VDIVPD      Z6, Z4, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K2, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K2, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z7
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z7, K2, Z8
-	VMULPD      Z1, Z1, Z2
-	VMULPD      Z2, Z1, Z15
-	VMOVUPD     Z2, Z16
-	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z17
-	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z17, Z16
-	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z2, Z16
-	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z2, Z16
-	VFMADD231PD Z16, Z15, Z1
-	VADDPD      Z1, Z8, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K2, Z2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      Z3, Z1, Z4
+	VMOVUPD     Z3, Z5
+	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z6
+	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z3, Z5
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VMOVUPD     elc64_8_3ff921fb54442d18<>+0(SB), Z1
@@ -73361,33 +78605,36 @@ acosF32AVX512_check_unrolled:
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K3
 	VCMPPD      $0x0e, elc64_8_3fda827999fcef32<>+0(SB), Z1, K4
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K4, Z9
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z9, K3, Z10
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
-	VBLENDMPD   Z2, Z3, K4, Z11
-	VBLENDMPD   Z1, Z11, K3, Z12
-	VDIVPD      Z12, Z10, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K4, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K3, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K3, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z13
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z13, K3, Z14
-	VMULPD      Z1, Z1, Z2
-	VMULPD      Z2, Z1, Z3
-	VMOVUPD     Z2, Z4
-	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z5
-	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z5, Z4
-	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z2, Z4
-	VFMADD231PD Z4, Z3, Z1
-	VADDPD      Z1, Z14, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K3, Z2
+	VMULPD      Z1, Z1, Z3
+	VMULPD      Z3, Z1, Z4
+	VMOVUPD     Z3, Z5
+	VMOVUPD     elc64_8_3fa47ae147ae147b<>+0(SB), Z6
+	VFMADD213PD elc64_8_bfa642c8590b2164<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fa8618618618618<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfaaf286bca1af28<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fae1e1e1e1e1e1e<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb1111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fb3b13b13b13b14<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfb745d1745d1746<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fbc71c71c71c71c<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfc2492492492492<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_3fc999999999999a<>+0(SB), Z3, Z5
+	VFMADD213PD elc64_8_bfd5555555555555<>+0(SB), Z3, Z5
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VMOVUPD     elc64_8_3ff921fb54442d18<>+0(SB), Z1
@@ -73426,40 +78673,42 @@ sinhF32AVX512_unrolled:
 	VMINPD       elc64_8_4059000000000000<>+0(SB), Z1, Z1
 	VMAXPD       elc64_8_c043000000000000<>+0(SB), Z1, Z2
 	VMINPD       elc64_8_4086300000000000<>+0(SB), Z2, Z2
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z2, Z7
-	VRNDSCALEPD  $0x00, Z7, Z7
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z7, Z2
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z7, Z2
-	VMOVUPD      Z2, Z8
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z9
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z9, Z8
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z2, Z8
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z2, Z8
-	VMULPD       Z2, Z2, Z9
-	VFMADD231PD  Z8, Z9, Z2
-	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z7, Z8
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z8, Z8
-	VPADDQ       elc64_8_3ff<>+0(SB), Z8, Z8
-	VPSLLQ       $0x34, Z8, Z8
-	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z8, Z9
-	VFMADD231PD  Z2, Z8, Z9
-	VADDPD       Z9, Z9, Z8
-	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z7, K2
-	VBLENDMPD    Z2, Z8, K2, Z3
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z2, Z3
+	VRNDSCALEPD  $0x00, Z3, Z3
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z2
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z2
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z2, Z4
+	VMULPD       Z2, Z2, Z5
+	VFMADD231PD  Z4, Z5, Z2
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z3, Z4
+	VADDPD       elc64_8_4338000000000000<>+0(SB), Z4, Z4
+	VPADDQ       elc64_8_3ff<>+0(SB), Z4, Z4
+	VPSLLQ       $0x34, Z4, Z4
+	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z4, Z5
+	VFMADD231PD  Z2, Z4, Z5
+	VADDPD       Z5, Z5, Z4
+	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z3, K2
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K2, Z3
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z2, K2
-	VBLENDMPD    Z1, Z3, K2, Z4
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z4, Z1
-	VDIVPD       Z1, Z4, Z1
-	VADDPD       Z1, Z4, Z1
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    Z1, Z2, K2, Z2
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z2, Z1
+	VDIVPD       Z1, Z2, Z1
+	VADDPD       Z1, Z2, Z1
 	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z1, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD        Z0, Z1, Z0
@@ -73492,8 +78741,8 @@ sinhF32AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z2
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z2
 	VMOVUPD      Z2, Z4
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z7
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z7, Z4
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z4
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z2, Z4
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z2, Z4
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z2, Z4
@@ -73504,23 +78753,25 @@ sinhF32AVX512_check_unrolled:
 	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z2, Z4
 	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z2, Z4
 	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z2, Z4
-	VMULPD       Z2, Z2, Z7
-	VFMADD231PD  Z4, Z7, Z2
+	VMULPD       Z2, Z2, Z5
+	VFMADD231PD  Z4, Z5, Z2
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z3, Z4
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z4, Z4
 	VPADDQ       elc64_8_3ff<>+0(SB), Z4, Z4
 	VPSLLQ       $0x34, Z4, Z4
-	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z4, Z7
-	VFMADD231PD  Z2, Z4, Z7
-	VADDPD       Z7, Z7, Z4
+	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z4, Z5
+	VFMADD231PD  Z2, Z4, Z5
+	VADDPD       Z5, Z5, Z4
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z3, K3
-	VBLENDMPD    Z2, Z4, K3, Z5
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K3, Z3
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z2, K3
-	VBLENDMPD    Z1, Z5, K3, Z6
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z6, Z1
-	VDIVPD       Z1, Z6, Z1
-	VADDPD       Z1, Z6, Z1
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    Z1, Z2, K3, Z2
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z2, Z1
+	VDIVPD       Z1, Z2, Z1
+	VADDPD       Z1, Z2, Z1
 	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z1, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD        Z0, Z1, Z0
@@ -73670,52 +78921,52 @@ asinhF32AVX512_unrolled:
 	KORQ        K2, K1, K1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VMULPD      Z1, Z1, Z2
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z5
-	VSQRTPD     Z5, Z5
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z5, Z5
-	VDIVPD      Z5, Z2, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSQRTPD     Z3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z3, Z3
+	VDIVPD      Z3, Z2, Z2
 	VADDPD      Z2, Z1, Z1
 	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z5
-	VSUBPD      Z5, Z1, Z5
-	VDIVPD      Z2, Z5, Z5
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSUBPD      Z3, Z1, Z3
+	VDIVPD      Z2, Z3, Z3
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z6
-	VPSRLQ      $0x34, Z6, Z6
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z6, Z6
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z6, Z6
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z7
-	VDIVPD      Z7, Z2, Z7
-	VMULPD      Z7, Z7, Z8
-	VMULPD      Z8, Z8, Z9
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z9, Z10
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z8, Z8
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z9, Z9
-	VADDPD      Z9, Z8, Z8
-	VMULPD      Z2, Z2, Z9
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z9, Z9
-	VADDPD      Z8, Z9, Z8
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z10
-	VFMADD231PD Z8, Z7, Z10
-	VSUBPD      Z10, Z9, Z7
-	VSUBPD      Z2, Z7, Z2
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z2
-	VADDPD      Z5, Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
+	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K2
-	VBLENDMPD   Z1, Z2, K2, Z3
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VORPD       Z0, Z3, Z0
+	VORPD       Z0, Z2, Z0
 	VCVTPD2PS   Z0, Y0
 	VMOVDQU64   Y0, (CX)(BX*4)
 	ADDQ        $0x00000008, BX
@@ -73748,42 +78999,42 @@ asinhF32AVX512_check_unrolled:
 	VSUBPD      Z3, Z1, Z3
 	VDIVPD      Z2, Z3, Z3
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z5
-	VPSRLQ      $0x34, Z5, Z5
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z5, Z5
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z5, Z5
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z6
-	VDIVPD      Z6, Z2, Z6
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
 	VMULPD      Z6, Z6, Z7
-	VMULPD      Z7, Z7, Z8
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z7, Z7
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z8, Z8
-	VADDPD      Z8, Z7, Z7
-	VMULPD      Z2, Z2, Z8
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
-	VADDPD      Z7, Z8, Z7
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
-	VFMADD231PD Z7, Z6, Z9
-	VSUBPD      Z9, Z8, Z6
-	VSUBPD      Z2, Z6, Z2
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z2
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
 	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K3
-	VBLENDMPD   Z1, Z2, K3, Z4
+	VBLENDMPD   Z1, Z2, K3, Z2
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VORPD       Z0, Z4, Z0
+	VORPD       Z0, Z2, Z0
 	VCVTPD2PS   Z0, Y0
 	VMOVDQU32   Y0, K2, (CX)(BX*4)
 
@@ -73819,45 +79070,45 @@ acoshF32AVX512_unrolled:
 	VSQRTPD     Z1, Z1
 	VADDPD      Z1, Z0, Z0
 	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z1
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
-	VSUBPD      Z4, Z0, Z4
-	VDIVPD      Z1, Z4, Z4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VSUBPD      Z2, Z0, Z2
+	VDIVPD      Z1, Z2, Z2
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z5
-	VPSRLQ      $0x34, Z5, Z5
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z5, Z5
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z5, Z5
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z3
+	VPSRLQ      $0x34, Z3, Z3
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z6
-	VDIVPD      Z6, Z1, Z6
-	VMULPD      Z6, Z6, Z7
-	VMULPD      Z7, Z7, Z8
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z7, Z7
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z8, Z8
-	VADDPD      Z8, Z7, Z7
-	VMULPD      Z1, Z1, Z8
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
-	VADDPD      Z7, Z8, Z7
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
-	VFMADD231PD Z7, Z6, Z9
-	VSUBPD      Z9, Z8, Z6
-	VSUBPD      Z1, Z6, Z1
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z1
-	VADDPD      Z4, Z1, Z1
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
+	VDIVPD      Z4, Z1, Z4
+	VMULPD      Z4, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z1, Z1, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z1, Z4, Z1
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z1
+	VADDPD      Z2, Z1, Z1
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z2
-	VCVTPD2PS   Z2, Y0
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VCVTPD2PS   Z1, Y0
 	VMOVDQU64   Y0, (CX)(BX*4)
 	ADDQ        $0x00000008, BX
 
@@ -73886,41 +79137,41 @@ acoshF32AVX512_check_unrolled:
 	VSUBPD      Z2, Z0, Z2
 	VDIVPD      Z1, Z2, Z2
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z4
-	VPSRLQ      $0x34, Z4, Z4
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z3
+	VPSRLQ      $0x34, Z3, Z3
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z5
-	VDIVPD      Z5, Z1, Z5
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
+	VDIVPD      Z4, Z1, Z4
+	VMULPD      Z4, Z4, Z5
 	VMULPD      Z5, Z5, Z6
-	VMULPD      Z6, Z6, Z7
-	VMOVUPD     Z7, Z8
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
-	VMULPD      Z8, Z6, Z6
-	VMOVUPD     Z7, Z8
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
-	VMULPD      Z8, Z7, Z7
-	VADDPD      Z7, Z6, Z6
-	VMULPD      Z1, Z1, Z7
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
-	VADDPD      Z6, Z7, Z6
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
-	VFMADD231PD Z6, Z5, Z8
-	VSUBPD      Z8, Z7, Z5
-	VSUBPD      Z1, Z5, Z1
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z1
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z1, Z1, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z1, Z4, Z1
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z1
 	VADDPD      Z2, Z1, Z1
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z0, K3
-	VBLENDMPD   Z0, Z1, K3, Z3
-	VCVTPD2PS   Z3, Y0
+	VBLENDMPD   Z0, Z1, K3, Z1
+	VCVTPD2PS   Z1, Y0
 	VMOVDQU32   Y0, K2, (CX)(BX*4)
 
 acoshF32AVX512_done:
@@ -73952,49 +79203,49 @@ atanhF32AVX512_unrolled:
 	KORQ        K2, K1, K1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VADDPD      Z1, Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
-	VSUBPD      Z1, Z5, Z1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
+	VSUBPD      Z1, Z3, Z1
 	VDIVPD      Z1, Z2, Z1
 	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z5
-	VSUBPD      Z5, Z1, Z5
-	VDIVPD      Z2, Z5, Z5
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSUBPD      Z3, Z1, Z3
+	VDIVPD      Z2, Z3, Z3
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z6
-	VPSRLQ      $0x34, Z6, Z6
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z6, Z6
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z6, Z6
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z7
-	VDIVPD      Z7, Z2, Z7
-	VMULPD      Z7, Z7, Z8
-	VMULPD      Z8, Z8, Z9
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z9, Z10
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z8, Z8
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z9, Z9
-	VADDPD      Z9, Z8, Z8
-	VMULPD      Z2, Z2, Z9
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z9, Z9
-	VADDPD      Z8, Z9, Z8
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z10
-	VFMADD231PD Z8, Z7, Z10
-	VSUBPD      Z10, Z9, Z7
-	VSUBPD      Z2, Z7, Z2
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z2
-	VADDPD      Z5, Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
+	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K2
-	VBLENDMPD   Z1, Z2, K2, Z3
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z3, Z1
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VCVTPD2PS   Z0, Y0
@@ -74027,41 +79278,41 @@ atanhF32AVX512_check_unrolled:
 	VSUBPD      Z3, Z1, Z3
 	VDIVPD      Z2, Z3, Z3
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z5
-	VPSRLQ      $0x34, Z5, Z5
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z5, Z5
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z5, Z5
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z6
-	VDIVPD      Z6, Z2, Z6
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
 	VMULPD      Z6, Z6, Z7
-	VMULPD      Z7, Z7, Z8
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z7, Z7
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z8, Z8
-	VADDPD      Z8, Z7, Z7
-	VMULPD      Z2, Z2, Z8
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
-	VADDPD      Z7, Z8, Z7
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
-	VFMADD231PD Z7, Z6, Z9
-	VSUBPD      Z9, Z8, Z6
-	VSUBPD      Z2, Z6, Z2
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z2
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
 	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K3
-	VBLENDMPD   Z1, Z2, K3, Z4
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z1
+	VBLENDMPD   Z1, Z2, K3, Z2
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VCVTPD2PS   Z0, Y0
@@ -74229,8 +79480,8 @@ geluTanhF32AVX512_unrolled:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
@@ -74246,12 +79497,13 @@ geluTanhF32AVX512_unrolled:
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
 	VMULPD       Z1, Z0, Z2
-	VBLENDMPD    Z2, Z0, K1, Z4
+	VMOVUPD      Z0, Z3
+	VBLENDMPD    Z2, Z3, K1, Z3
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VDIVPD       Z1, Z4, Z1
+	VDIVPD       Z1, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K1
-	VBLENDMPD    Z0, Z1, K1, Z5
-	VCVTPD2PS    Z5, Y0
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VCVTPD2PS    Z1, Y0
 	VMOVDQU64    Y0, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
 
@@ -74296,12 +79548,13 @@ geluTanhF32AVX512_check_unrolled:
 	VSCALEFPD    Z2, Z3, Z1
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
 	VMULPD       Z1, Z0, Z2
-	VBLENDMPD    Z2, Z0, K2, Z6
+	VMOVUPD      Z0, Z3
+	VBLENDMPD    Z2, Z3, K2, Z3
 	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VDIVPD       Z1, Z6, Z1
+	VDIVPD       Z1, Z3, Z1
 	VCMPPD       $0x03, Z0, Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z7
-	VCVTPD2PS    Z7, Y0
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VCVTPD2PS    Z1, Y0
 	VMOVDQU32    Y0, K1, (CX)(BX*4)
 
 geluTanhF32AVX512_done:
@@ -74354,36 +79607,36 @@ sinF64AVX512_unrolled:
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VFNMADD231PD elc64_8_b91f1976b7ed8fbc<>+0(SB), Z1, Z2
-	VMULPD       Z2, Z2, Z7
-	VMULPD       Z7, Z2, Z8
-	VMOVUPD      Z7, Z9
-	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z10
-	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z7, Z9
-	VFMADD231PD  Z9, Z8, Z2
-	VMULPD       Z7, Z7, Z8
-	VMOVUPD      Z7, Z9
-	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z10
-	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z7, Z9
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z10
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z10, Z7
-	VFMADD231PD  Z9, Z8, Z7
+	VMULPD       Z2, Z2, Z3
+	VMULPD       Z3, Z2, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z6
+	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
+	VMULPD       Z3, Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z3, Z5
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z3
+	VFMADD231PD  Z5, Z4, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
-	VBLENDMPD    Z7, Z2, K2, Z3
+	VBLENDMPD    Z3, Z2, K2, Z2
 	VPSLLQ       $0x3e, Z1, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
-	VXORPD       Z1, Z3, Z1
+	VXORPD       Z1, Z2, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K2
-	VBLENDMPD    Z0, Z1, K2, Z4
-	VMOVDQU64    Z4, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 sinF64AVX512_check_unrolled:
@@ -74410,34 +79663,34 @@ sinF64AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_b91f1976b7ed8fbc<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z3
 	VMULPD       Z3, Z2, Z4
-	VMOVUPD      Z3, Z7
-	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z8
-	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z3, Z7
-	VFMADD231PD  Z7, Z4, Z2
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z6
+	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z3, Z5
+	VFMADD231PD  Z5, Z4, Z2
 	VMULPD       Z3, Z3, Z4
-	VMOVUPD      Z3, Z7
-	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z8
-	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z3, Z7
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z8
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z8, Z3
-	VFMADD231PD  Z7, Z4, Z3
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z3, Z5
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z3
+	VFMADD231PD  Z5, Z4, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
-	VBLENDMPD    Z3, Z2, K3, Z5
+	VBLENDMPD    Z3, Z2, K3, Z2
 	VPSLLQ       $0x3e, Z1, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
-	VXORPD       Z1, Z5, Z1
+	VXORPD       Z1, Z2, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K3
-	VBLENDMPD    Z0, Z1, K3, Z6
-	VMOVDQU64    Z6, K2, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K3, Z1
+	VMOVDQU64    Z1, K2, (CX)(BX*8)
 
 sinF64AVX512_done:
 	KORTESTQ K1, K1
@@ -74602,33 +79855,33 @@ cosF64AVX512_unrolled:
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z0
 	VFNMADD231PD elc64_8_b91f1976b7ed8fbc<>+0(SB), Z1, Z0
 	VMULPD       Z0, Z0, Z2
-	VMULPD       Z2, Z0, Z5
-	VMOVUPD      Z2, Z6
-	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z7
-	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z7, Z6
-	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z2, Z6
-	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z2, Z6
-	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z2, Z6
-	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z2, Z6
-	VFMADD231PD  Z6, Z5, Z0
-	VMULPD       Z2, Z2, Z5
-	VMOVUPD      Z2, Z6
-	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z7
-	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z7, Z6
-	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z2, Z6
-	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z2, Z6
-	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z2, Z6
-	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z2, Z6
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z7
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z7, Z2
-	VFMADD231PD  Z6, Z5, Z2
+	VMULPD       Z2, Z0, Z3
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z5
+	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z2, Z4
+	VFMADD231PD  Z4, Z3, Z0
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z2, Z4
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z5
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z5, Z2
+	VFMADD231PD  Z4, Z3, Z2
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPADDQ       elc64_8_1<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
-	VBLENDMPD    Z2, Z0, K2, Z3
-	VPSLLQ       $0x3e, Z1, Z0
-	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VXORPD       Z0, Z3, Z0
+	VBLENDMPD    Z2, Z0, K2, Z0
+	VPSLLQ       $0x3e, Z1, Z1
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VXORPD       Z1, Z0, Z0
 	VMOVDQU64    Z0, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
@@ -74655,32 +79908,32 @@ cosF64AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_b91f1976b7ed8fbc<>+0(SB), Z1, Z0
 	VMULPD       Z0, Z0, Z2
 	VMULPD       Z2, Z0, Z3
-	VMOVUPD      Z2, Z5
-	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z6
-	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z6, Z5
-	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z2, Z5
-	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z2, Z5
-	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z2, Z5
-	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z2, Z5
-	VFMADD231PD  Z5, Z3, Z0
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_3de5d8fd1fd19ccd<>+0(SB), Z5
+	VFMADD213PD  elc64_8_be5ae5e5a9291f5d<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3ec71de3567d48a1<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_bf2a01a019bfdf03<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3f8111111110f7d0<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_bfc5555555555548<>+0(SB), Z2, Z4
+	VFMADD231PD  Z4, Z3, Z0
 	VMULPD       Z2, Z2, Z3
-	VMOVUPD      Z2, Z5
-	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z6, Z5
-	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z2, Z5
-	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z2, Z5
-	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z2, Z5
-	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z2, Z5
-	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z6
-	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z6, Z2
-	VFMADD231PD  Z5, Z3, Z2
+	VMOVUPD      Z2, Z4
+	VMOVUPD      elc64_8_bda8fa49a0861a9b<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3e21ee9d7b4e3f05<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_be927e4f7eac4bc6<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3efa01a019c844f5<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_bf56c16c16c14f91<>+0(SB), Z2, Z4
+	VFMADD213PD  elc64_8_3fa555555555554b<>+0(SB), Z2, Z4
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z5
+	VFNMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z5, Z2
+	VFMADD231PD  Z4, Z3, Z2
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPADDQ       elc64_8_1<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
-	VBLENDMPD    Z2, Z0, K3, Z4
-	VPSLLQ       $0x3e, Z1, Z0
-	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VXORPD       Z0, Z4, Z0
+	VBLENDMPD    Z2, Z0, K3, Z0
+	VPSLLQ       $0x3e, Z1, Z1
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VXORPD       Z1, Z0, Z0
 	VMOVDQU64    Z0, K2, (CX)(BX*8)
 
 cosF64AVX512_done:
@@ -74716,28 +79969,29 @@ tanF64AVX512_unrolled:
 	VFNMADD231PD elc64_8_3ff921fb54442d18<>+0(SB), Z1, Z2
 	VFNMADD231PD elc64_8_3c91a62633145c07<>+0(SB), Z1, Z2
 	VFNMADD231PD elc64_8_b91f1976b7ed8fbc<>+0(SB), Z1, Z2
-	VMULPD       Z2, Z2, Z7
-	VMOVUPD      Z7, Z8
-	VMOVUPD      elc64_8_c0c992d8d24f3f38<>+0(SB), Z9
-	VFMADD213PD  elc64_8_413199eca5fc9ddd<>+0(SB), Z9, Z8
-	VFMADD213PD  elc64_8_c1711fead3299176<>+0(SB), Z7, Z8
-	VMOVUPD      Z7, Z9
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z10
-	VFMADD213PD  elc64_8_40cab8a5eeb36572<>+0(SB), Z10, Z9
-	VFMADD213PD  elc64_8_c13427bc582abc96<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_4177d98fc2ead8ef<>+0(SB), Z7, Z9
-	VFMADD213PD  elc64_8_c189afe03cbe5a31<>+0(SB), Z7, Z9
-	VDIVPD       Z9, Z8, Z8
-	VMULPD       Z7, Z2, Z7
-	VFMADD231PD  Z8, Z7, Z2
-	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z7
-	VDIVPD       Z2, Z7, Z7
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      Z3, Z4
+	VMOVUPD      elc64_8_c0c992d8d24f3f38<>+0(SB), Z5
+	VFMADD213PD  elc64_8_413199eca5fc9ddd<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_c1711fead3299176<>+0(SB), Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z6
+	VFMADD213PD  elc64_8_40cab8a5eeb36572<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c13427bc582abc96<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_4177d98fc2ead8ef<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c189afe03cbe5a31<>+0(SB), Z3, Z5
+	VDIVPD       Z5, Z4, Z4
+	VMULPD       Z3, Z2, Z3
+	VFMADD231PD  Z4, Z3, Z2
+	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z3
+	VDIVPD       Z2, Z3, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K2
-	VBLENDMPD    Z7, Z2, K2, Z3
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z3, Z1, K2, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K2
-	VBLENDMPD    Z0, Z3, K2, Z4
-	VMOVDQU64    Z4, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 tanF64AVX512_check_unrolled:
@@ -74764,26 +80018,27 @@ tanF64AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_b91f1976b7ed8fbc<>+0(SB), Z1, Z2
 	VMULPD       Z2, Z2, Z3
 	VMOVUPD      Z3, Z4
-	VMOVUPD      elc64_8_c0c992d8d24f3f38<>+0(SB), Z7
-	VFMADD213PD  elc64_8_413199eca5fc9ddd<>+0(SB), Z7, Z4
+	VMOVUPD      elc64_8_c0c992d8d24f3f38<>+0(SB), Z5
+	VFMADD213PD  elc64_8_413199eca5fc9ddd<>+0(SB), Z5, Z4
 	VFMADD213PD  elc64_8_c1711fead3299176<>+0(SB), Z3, Z4
-	VMOVUPD      Z3, Z7
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z8
-	VFMADD213PD  elc64_8_40cab8a5eeb36572<>+0(SB), Z8, Z7
-	VFMADD213PD  elc64_8_c13427bc582abc96<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_4177d98fc2ead8ef<>+0(SB), Z3, Z7
-	VFMADD213PD  elc64_8_c189afe03cbe5a31<>+0(SB), Z3, Z7
-	VDIVPD       Z7, Z4, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z6
+	VFMADD213PD  elc64_8_40cab8a5eeb36572<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c13427bc582abc96<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_4177d98fc2ead8ef<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c189afe03cbe5a31<>+0(SB), Z3, Z5
+	VDIVPD       Z5, Z4, Z4
 	VMULPD       Z3, Z2, Z3
 	VFMADD231PD  Z4, Z3, Z2
 	VMOVUPD      elc64_8_bff0000000000000<>+0(SB), Z3
 	VDIVPD       Z2, Z3, Z3
 	VADDPD       elc64_8_4338000000000000<>+0(SB), Z1, Z1
 	VPTESTMQ     elc64_8_1<>+0(SB), Z1, K3
-	VBLENDMPD    Z3, Z2, K3, Z5
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z3, Z1, K3, Z1
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z0, K3
-	VBLENDMPD    Z0, Z5, K3, Z6
-	VMOVDQU64    Z6, K2, (CX)(BX*8)
+	VBLENDMPD    Z0, Z1, K3, Z1
+	VMOVDQU64    Z1, K2, (CX)(BX*8)
 
 tanF64AVX512_done:
 	KORTESTQ K1, K1
@@ -74879,43 +80134,46 @@ atanF64AVX512_unrolled:
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K1
 	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z1, K2
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K2, Z3
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K1, Z4
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z21
-	VBLENDMPD   Z2, Z21, K2, Z5
-	VBLENDMPD   Z1, Z5, K1, Z6
-	VDIVPD      Z6, Z4, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K2, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K1, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K2, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K1, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K2, Z7
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z7, K1, Z8
-	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z2, K2, Z9
-	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z9, K1, Z10
-	VMULPD      Z1, Z1, Z2
-	VMOVUPD     Z2, Z21
-	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z22
-	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z22, Z21
-	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z2, Z21
-	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z2, Z21
-	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z2, Z21
-	VMOVUPD     Z2, Z22
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z23
-	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z23, Z22
-	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z2, Z22
-	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z2, Z22
-	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z2, Z22
-	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z2, Z22
-	VDIVPD      Z22, Z21, Z21
-	VMULPD      Z2, Z1, Z2
-	VFMADD231PD Z21, Z2, Z1
-	VADDPD      Z10, Z1, Z1
-	VADDPD      Z1, Z8, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K2, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z3, K2, Z3
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z3, K1, Z3
+	VMULPD      Z1, Z1, Z4
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z6
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z4, Z5
+	VMOVUPD     Z4, Z6
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z7
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z4, Z6
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z4, Z6
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z4, Z6
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z4, Z6
+	VDIVPD      Z6, Z5, Z5
+	VMULPD      Z4, Z1, Z4
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z3, Z1, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z2
 	VORPD       Z2, Z1, Z1
 	VCMPPD      $0x03, Z0, Z0, K1
-	VBLENDMPD   Z0, Z1, K1, Z11
-	VMOVDQU64   Z11, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 atanF64AVX512_check_unrolled:
@@ -74932,43 +80190,46 @@ atanF64AVX512_check_unrolled:
 	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K2
 	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z1, K3
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD   Z2, Z1, K3, Z12
-	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z12, K2, Z13
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
-	VBLENDMPD   Z2, Z3, K3, Z14
-	VBLENDMPD   Z1, Z14, K2, Z15
-	VDIVPD      Z15, Z13, Z1
+	VMOVUPD     Z1, Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z2, K2, Z2
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   Z1, Z3, K2, Z3
+	VDIVPD      Z3, Z2, Z1
 	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z16
-	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z16, K2, Z17
-	VMOVUPD     elc64_8_0<>+0(SB), Z2
-	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z2, K3, Z18
-	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z18, K2, Z19
-	VMULPD      Z1, Z1, Z2
-	VMOVUPD     Z2, Z3
-	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z4
-	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z4, Z3
-	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z2, Z3
-	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z2, Z3
-	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z2, Z3
-	VMOVUPD     Z2, Z4
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
-	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z5, Z4
-	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z2, Z4
-	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z2, Z4
-	VDIVPD      Z4, Z3, Z3
-	VMULPD      Z2, Z1, Z2
-	VFMADD231PD Z3, Z2, Z1
-	VADDPD      Z19, Z1, Z1
-	VADDPD      Z1, Z17, Z1
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z2
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z2, K2, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z3, K2, Z3
+	VMULPD      Z1, Z1, Z4
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z6
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z4, Z5
+	VMOVUPD     Z4, Z6
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z7
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z4, Z6
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z4, Z6
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z4, Z6
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z4, Z6
+	VDIVPD      Z6, Z5, Z5
+	VMULPD      Z4, Z1, Z4
+	VFMADD231PD Z5, Z4, Z1
+	VADDPD      Z3, Z1, Z1
+	VADDPD      Z1, Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z2
 	VORPD       Z2, Z1, Z1
 	VCMPPD      $0x03, Z0, Z0, K2
-	VBLENDMPD   Z0, Z1, K2, Z20
-	VMOVDQU64   Z20, K1, (CX)(BX*8)
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, K1, (CX)(BX*8)
 
 atanF64AVX512_done:
 	VZEROUPPER
@@ -75122,38 +80383,41 @@ asinF64AVX512_unrolled:
 	VCMPPD       $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K2
 	VCMPPD       $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z1, K3
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD    Z2, Z1, K3, Z3
-	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z4
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z19
-	VBLENDMPD    Z2, Z19, K3, Z5
-	VBLENDMPD    Z1, Z5, K2, Z6
-	VDIVPD       Z6, Z4, Z1
+	VMOVUPD      Z1, Z3
+	VBLENDMPD    Z2, Z3, K3, Z3
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z2, K2, Z2
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD    Z3, Z4, K3, Z4
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z1, Z3, K2, Z3
+	VDIVPD       Z3, Z2, Z1
 	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z7
-	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z7, K2, Z8
-	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z2, K3, Z9
-	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z9, K2, Z10
-	VMULPD       Z1, Z1, Z2
-	VMOVUPD      Z2, Z19
-	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z20
-	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z20, Z19
-	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z2, Z19
-	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z2, Z19
-	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z2, Z19
-	VMOVUPD      Z2, Z20
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z21
-	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z21, Z20
-	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z2, Z20
-	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z2, Z20
-	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z2, Z20
-	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z2, Z20
-	VDIVPD       Z20, Z19, Z19
-	VMULPD       Z2, Z1, Z2
-	VFMADD231PD  Z19, Z2, Z1
-	VADDPD       Z10, Z1, Z1
-	VADDPD       Z1, Z8, Z1
+	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z2
+	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z2, K2, Z2
+	VMOVUPD      elc64_8_0<>+0(SB), Z3
+	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z3, K3, Z3
+	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z3, K2, Z3
+	VMULPD       Z1, Z1, Z4
+	VMOVUPD      Z4, Z5
+	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z4, Z5
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z7
+	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z4, Z6
+	VDIVPD       Z6, Z5, Z5
+	VMULPD       Z4, Z1, Z4
+	VFMADD231PD  Z5, Z4, Z1
+	VADDPD       Z3, Z1, Z1
+	VADDPD       Z1, Z2, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD        Z0, Z1, Z0
 	VMOVDQU64    Z0, (CX)(BX*8)
@@ -75183,38 +80447,41 @@ asinF64AVX512_check_unrolled:
 	VCMPPD       $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K3
 	VCMPPD       $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z1, K4
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD    Z2, Z1, K4, Z11
-	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z11, K3, Z12
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z3
-	VBLENDMPD    Z2, Z3, K4, Z13
-	VBLENDMPD    Z1, Z13, K3, Z14
-	VDIVPD       Z14, Z12, Z1
+	VMOVUPD      Z1, Z3
+	VBLENDMPD    Z2, Z3, K4, Z3
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z2, K3, Z2
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD    Z3, Z4, K4, Z4
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z1, Z3, K3, Z3
+	VDIVPD       Z3, Z2, Z1
 	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z15
-	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z15, K3, Z16
-	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z2, K4, Z17
-	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z17, K3, Z18
-	VMULPD       Z1, Z1, Z2
-	VMOVUPD      Z2, Z3
-	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z4
-	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z4, Z3
-	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z2, Z3
-	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z2, Z3
-	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z2, Z3
-	VMOVUPD      Z2, Z4
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z5
-	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z5, Z4
-	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z2, Z4
-	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z2, Z4
-	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z2, Z4
-	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z2, Z4
-	VDIVPD       Z4, Z3, Z3
-	VMULPD       Z2, Z1, Z2
-	VFMADD231PD  Z3, Z2, Z1
-	VADDPD       Z18, Z1, Z1
-	VADDPD       Z1, Z16, Z1
+	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z2
+	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z2, K3, Z2
+	VMOVUPD      elc64_8_0<>+0(SB), Z3
+	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z3, K4, Z3
+	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z3, K3, Z3
+	VMULPD       Z1, Z1, Z4
+	VMOVUPD      Z4, Z5
+	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z4, Z5
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z7
+	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z4, Z6
+	VDIVPD       Z6, Z5, Z5
+	VMULPD       Z4, Z1, Z4
+	VFMADD231PD  Z5, Z4, Z1
+	VADDPD       Z3, Z1, Z1
+	VADDPD       Z1, Z2, Z1
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD        Z0, Z1, Z0
 	VMOVDQU64    Z0, K2, (CX)(BX*8)
@@ -75254,44 +80521,48 @@ acosF64AVX512_unrolled:
 	VCMPPD       $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K2
 	VCMPPD       $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z1, K3
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD    Z2, Z1, K3, Z3
-	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z4
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z21
-	VBLENDMPD    Z2, Z21, K3, Z5
-	VBLENDMPD    Z1, Z5, K2, Z6
-	VDIVPD       Z6, Z4, Z1
+	VMOVUPD      Z1, Z3
+	VBLENDMPD    Z2, Z3, K3, Z3
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z2, K2, Z2
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD    Z3, Z4, K3, Z4
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z1, Z3, K2, Z3
+	VDIVPD       Z3, Z2, Z1
 	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z7
-	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z7, K2, Z8
-	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z2, K3, Z9
-	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z9, K2, Z10
-	VMULPD       Z1, Z1, Z2
-	VMOVUPD      Z2, Z21
-	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z22
-	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z22, Z21
-	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z2, Z21
-	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z2, Z21
-	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z2, Z21
-	VMOVUPD      Z2, Z22
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z23
-	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z23, Z22
-	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z2, Z22
-	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z2, Z22
-	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z2, Z22
-	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z2, Z22
-	VDIVPD       Z22, Z21, Z21
-	VMULPD       Z2, Z1, Z2
-	VFMADD231PD  Z21, Z2, Z1
-	VADDPD       Z10, Z1, Z1
-	VADDPD       Z1, Z8, Z1
+	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K3, Z2
+	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z2, K2, Z2
+	VMOVUPD      elc64_8_0<>+0(SB), Z3
+	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z3, K3, Z3
+	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z3, K2, Z3
+	VMULPD       Z1, Z1, Z4
+	VMOVUPD      Z4, Z5
+	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z4, Z5
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z7
+	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z4, Z6
+	VDIVPD       Z6, Z5, Z5
+	VMULPD       Z4, Z1, Z4
+	VFMADD231PD  Z5, Z4, Z1
+	VADDPD       Z3, Z1, Z1
+	VADDPD       Z1, Z2, Z1
 	VMOVUPD      elc64_8_400921fb54442d18<>+0(SB), Z2
 	VSUBPD       Z1, Z2, Z2
 	VADDPD       elc64_8_3ca1a62633145c07<>+0(SB), Z2, Z2
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
-	VBLENDMPD    Z2, Z1, K2, Z11
-	VMOVDQU64    Z11, (CX)(BX*8)
+	VMOVUPD      Z1, Z0
+	VBLENDMPD    Z2, Z0, K2, Z0
+	VMOVDQU64    Z0, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 acosF64AVX512_check_unrolled:
@@ -75318,44 +80589,48 @@ acosF64AVX512_check_unrolled:
 	VCMPPD       $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z1, K3
 	VCMPPD       $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z1, K4
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VBLENDMPD    Z2, Z1, K4, Z12
-	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z12, K3, Z13
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z3
-	VBLENDMPD    Z2, Z3, K4, Z14
-	VBLENDMPD    Z1, Z14, K3, Z15
-	VDIVPD       Z15, Z13, Z1
+	VMOVUPD      Z1, Z3
+	VBLENDMPD    Z2, Z3, K4, Z3
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    elc64_8_bff0000000000000<>+0(SB), Z2, K3, Z2
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VBLENDMPD    Z3, Z4, K4, Z4
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z1, Z3, K3, Z3
+	VDIVPD       Z3, Z2, Z1
 	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z16
-	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z16, K3, Z17
-	VMOVUPD      elc64_8_0<>+0(SB), Z2
-	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z2, K4, Z18
-	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z18, K3, Z19
-	VMULPD       Z1, Z1, Z2
-	VMOVUPD      Z2, Z3
-	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z4
-	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z4, Z3
-	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z2, Z3
-	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z2, Z3
-	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z2, Z3
-	VMOVUPD      Z2, Z4
-	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z5
-	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z5, Z4
-	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z2, Z4
-	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z2, Z4
-	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z2, Z4
-	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z2, Z4
-	VDIVPD       Z4, Z3, Z3
-	VMULPD       Z2, Z1, Z2
-	VFMADD231PD  Z3, Z2, Z1
-	VADDPD       Z19, Z1, Z1
-	VADDPD       Z1, Z17, Z1
+	VBLENDMPD    elc64_8_3fe921fb54442d18<>+0(SB), Z2, K4, Z2
+	VBLENDMPD    elc64_8_3ff921fb54442d18<>+0(SB), Z2, K3, Z2
+	VMOVUPD      elc64_8_0<>+0(SB), Z3
+	VBLENDMPD    elc64_8_3c81a62633145c07<>+0(SB), Z3, K4, Z3
+	VBLENDMPD    elc64_8_3c91a62633145c07<>+0(SB), Z3, K3, Z3
+	VMULPD       Z1, Z1, Z4
+	VMOVUPD      Z4, Z5
+	VMOVUPD      elc64_8_bfec007fa1f72594<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c03028545b6b807a<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c052c08c36880273<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c05eb8bf2d05ba25<>+0(SB), Z4, Z5
+	VFMADD213PD  elc64_8_c0503669fd28ec8e<>+0(SB), Z4, Z5
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z7
+	VFMADD213PD  elc64_8_4038dbc45b14603c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_4064a0dd43b8fa25<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407b0e18d2e2be3b<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_407e563f13b049ea<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_4068519efbbd62ec<>+0(SB), Z4, Z6
+	VDIVPD       Z6, Z5, Z5
+	VMULPD       Z4, Z1, Z4
+	VFMADD231PD  Z5, Z4, Z1
+	VADDPD       Z3, Z1, Z1
+	VADDPD       Z1, Z2, Z1
 	VMOVUPD      elc64_8_400921fb54442d18<>+0(SB), Z2
 	VSUBPD       Z1, Z2, Z2
 	VADDPD       elc64_8_3ca1a62633145c07<>+0(SB), Z2, Z2
 	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K3
-	VBLENDMPD    Z2, Z1, K3, Z20
-	VMOVDQU64    Z20, K2, (CX)(BX*8)
+	VMOVUPD      Z1, Z0
+	VBLENDMPD    Z2, Z0, K3, Z0
+	VMOVDQU64    Z0, K2, (CX)(BX*8)
 
 acosF64AVX512_done:
 	KORTESTQ K1, K1
@@ -75406,76 +80681,80 @@ sinhF64AVX512_unrolled:
 	KORQ         K2, K1, K1
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VMINPD       elc64_8_4036000000000000<>+0(SB), Z1, Z2
-	VMAXPD       elc64_8_c043000000000000<>+0(SB), Z2, Z11
-	VMINPD       elc64_8_4086300000000000<>+0(SB), Z11, Z11
-	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z11, Z12
-	VRNDSCALEPD  $0x00, Z12, Z12
-	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z12, Z11
-	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z12, Z11
-	VMOVUPD      Z11, Z13
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z14
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z14, Z13
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z11, Z13
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z11, Z13
-	VMULPD       Z11, Z11, Z14
-	VFMADD231PD  Z13, Z14, Z11
-	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z12, Z13
-	VADDPD       elc64_8_4338000000000000<>+0(SB), Z13, Z13
-	VPADDQ       elc64_8_3ff<>+0(SB), Z13, Z13
-	VPSLLQ       $0x34, Z13, Z13
-	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z13, Z14
-	VFMADD231PD  Z11, Z13, Z14
-	VADDPD       Z14, Z14, Z13
-	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z12, K2
-	VBLENDMPD    Z11, Z13, K2, Z3
-	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z2, Z11
-	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z11, K2
-	VBLENDMPD    Z2, Z3, K2, Z4
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z4, Z2
-	VDIVPD       Z2, Z4, Z11
-	VADDPD       Z11, Z4, Z11
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z11, Z11
-	VADDPD       Z4, Z4, Z12
-	VMULPD       Z4, Z4, Z13
-	VDIVPD       Z2, Z13, Z2
-	VSUBPD       Z2, Z12, Z2
+	VMAXPD       elc64_8_c043000000000000<>+0(SB), Z2, Z3
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z5
+	VMULPD       Z3, Z3, Z6
+	VFMADD231PD  Z5, Z6, Z3
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z4, Z5
+	VADDPD       elc64_8_4338000000000000<>+0(SB), Z5, Z5
+	VPADDQ       elc64_8_3ff<>+0(SB), Z5, Z5
+	VPSLLQ       $0x34, Z5, Z5
+	VSUBPD       elc64_8_3fe0000000000000<>+0(SB), Z5, Z6
+	VFMADD231PD  Z3, Z5, Z6
+	VADDPD       Z6, Z6, Z5
+	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z4, K2
+	VMOVUPD      Z5, Z4
+	VBLENDMPD    Z3, Z4, K2, Z4
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z2, Z3
+	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z3, K2
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K2, Z3
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z3, Z2
+	VDIVPD       Z2, Z3, Z4
+	VADDPD       Z4, Z3, Z4
+	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
+	VADDPD       Z3, Z3, Z5
+	VMULPD       Z3, Z3, Z3
+	VDIVPD       Z2, Z3, Z2
+	VSUBPD       Z2, Z5, Z2
 	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z2, Z2
 	VCMPPD       $0x01, elc64_8_3ff0000000000000<>+0(SB), Z1, K2
-	VBLENDMPD    Z2, Z11, K2, Z5
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K2, Z3
 	VCMPPD       $0x05, elc64_8_4036000000000000<>+0(SB), Z1, K2
 	VMINPD       elc64_8_4086400000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VRNDSCALEPD  $0x00, Z2, Z2
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z11
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z12
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z12, Z11
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z11
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z11
+	VMOVUPD      Z1, Z4
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z2, Z1
-	VSCALEFPD    Z1, Z11, Z1
-	VBLENDMPD    Z1, Z5, K2, Z6
+	VSCALEFPD    Z1, Z4, Z1
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    Z1, Z2, K2, Z2
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VORPD        Z0, Z6, Z0
+	VORPD        Z0, Z2, Z0
 	VMOVDQU64    Z0, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
@@ -75526,47 +80805,51 @@ sinhF64AVX512_check_unrolled:
 	VFMADD231PD  Z3, Z5, Z6
 	VADDPD       Z6, Z6, Z5
 	VCMPPD       $0x00, elc64_8_0<>+0(SB), Z4, K3
-	VBLENDMPD    Z3, Z5, K3, Z7
+	VMOVUPD      Z5, Z4
+	VBLENDMPD    Z3, Z4, K3, Z4
 	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z2, Z3
 	VCMPPD       $0x01, elc64_8_3c90000000000000<>+0(SB), Z3, K3
-	VBLENDMPD    Z2, Z7, K3, Z8
-	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z8, Z2
-	VDIVPD       Z2, Z8, Z3
-	VADDPD       Z3, Z8, Z3
-	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z3, Z3
-	VADDPD       Z8, Z8, Z4
-	VMULPD       Z8, Z8, Z5
-	VDIVPD       Z2, Z5, Z2
-	VSUBPD       Z2, Z4, Z2
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K3, Z3
+	VADDPD       elc64_8_3ff0000000000000<>+0(SB), Z3, Z2
+	VDIVPD       Z2, Z3, Z4
+	VADDPD       Z4, Z3, Z4
+	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
+	VADDPD       Z3, Z3, Z5
+	VMULPD       Z3, Z3, Z3
+	VDIVPD       Z2, Z3, Z2
+	VSUBPD       Z2, Z5, Z2
 	VMULPD       elc64_8_3fe0000000000000<>+0(SB), Z2, Z2
 	VCMPPD       $0x01, elc64_8_3ff0000000000000<>+0(SB), Z1, K3
-	VBLENDMPD    Z2, Z3, K3, Z9
+	VMOVUPD      Z4, Z3
+	VBLENDMPD    Z2, Z3, K3, Z3
 	VCMPPD       $0x05, elc64_8_4036000000000000<>+0(SB), Z1, K3
 	VMINPD       elc64_8_4086400000000000<>+0(SB), Z1, Z1
 	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z1, Z2
 	VRNDSCALEPD  $0x00, Z2, Z2
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VMOVUPD      Z1, Z4
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z4
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z2, Z1
-	VSCALEFPD    Z1, Z3, Z1
-	VBLENDMPD    Z1, Z9, K3, Z10
+	VSCALEFPD    Z1, Z4, Z1
+	VMOVUPD      Z3, Z2
+	VBLENDMPD    Z1, Z2, K3, Z2
 	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VORPD        Z0, Z10, Z0
+	VORPD        Z0, Z2, Z0
 	VMOVDQU64    Z0, K2, (CX)(BX*8)
 
 sinhF64AVX512_done:
@@ -75624,22 +80907,22 @@ coshF64AVX512_unrolled:
 	VRNDSCALEPD  $0x00, Z2, Z2
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
-	VMOVUPD      Z1, Z5
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z5
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
-	VSCALEFPD    Z2, Z5, Z1
+	VMOVUPD      Z1, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z1, Z3
+	VSCALEFPD    Z2, Z3, Z1
 	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z2
 	VDIVPD       Z1, Z2, Z2
 	VFMADD231PD  elc64_8_3fe0000000000000<>+0(SB), Z1, Z2
@@ -75649,25 +80932,26 @@ coshF64AVX512_unrolled:
 	VRNDSCALEPD  $0x00, Z1, Z1
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z0
-	VMOVUPD      Z0, Z5
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z6
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z6, Z5
-	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z0, Z5
-	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z0, Z5
+	VMOVUPD      Z0, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z0, Z3
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z0, Z3
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z0
-	VSCALEFPD    Z0, Z5, Z0
-	VBLENDMPD    Z0, Z2, K2, Z3
-	VMOVDQU64    Z3, (CX)(BX*8)
+	VSCALEFPD    Z0, Z3, Z0
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
 	ADDQ         $0x00000008, BX
 
 coshF64AVX512_check_unrolled:
@@ -75695,8 +80979,8 @@ coshF64AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z1
 	VMOVUPD      Z1, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z1, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z1, Z3
@@ -75720,8 +81004,8 @@ coshF64AVX512_check_unrolled:
 	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z0
 	VMOVUPD      Z0, Z3
-	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z5
-	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z5, Z3
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z4
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z4, Z3
 	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z0, Z3
 	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z0, Z3
 	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z0, Z3
@@ -75736,8 +81020,9 @@ coshF64AVX512_check_unrolled:
 	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z0, Z3
 	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z0
 	VSCALEFPD    Z0, Z3, Z0
-	VBLENDMPD    Z0, Z2, K3, Z4
-	VMOVDQU64    Z4, K2, (CX)(BX*8)
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z0, Z1, K3, Z1
+	VMOVDQU64    Z1, K2, (CX)(BX*8)
 
 coshF64AVX512_done:
 	KORTESTQ K1, K1
@@ -75768,52 +81053,52 @@ asinhF64AVX512_unrolled:
 	KORQ        K2, K1, K1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VMINPD      elc64_8_41b0000000000000<>+0(SB), Z1, Z2
-	VMULPD      Z2, Z2, Z7
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z7, Z8
-	VSQRTPD     Z8, Z8
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z8, Z8
-	VDIVPD      Z8, Z7, Z7
-	VADDPD      Z7, Z2, Z2
+	VMULPD      Z2, Z2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z3, Z4
+	VSQRTPD     Z4, Z4
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z4, Z4
+	VDIVPD      Z4, Z3, Z3
+	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x05, elc64_8_41b0000000000000<>+0(SB), Z1, K2
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z7
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z7, Z8
-	VSUBPD      Z8, Z2, Z8
-	VDIVPD      Z7, Z8, Z8
-	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z7, Z7
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z7, Z9
-	VPSRLQ      $0x34, Z9, Z9
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z9, Z9
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z9, Z9
-	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z7, Z7
-	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z7, Z7
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z7, Z7
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z7, Z10
-	VDIVPD      Z10, Z7, Z10
-	VMULPD      Z10, Z10, Z11
-	VMULPD      Z11, Z11, Z12
-	VMOVUPD     Z12, Z13
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z14
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z14, Z13
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z12, Z13
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z12, Z13
-	VMULPD      Z13, Z11, Z11
-	VMOVUPD     Z12, Z13
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z14
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z14, Z13
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z12, Z13
-	VMULPD      Z13, Z12, Z12
-	VADDPD      Z12, Z11, Z11
-	VMULPD      Z7, Z7, Z12
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z12, Z12
-	VADDPD      Z11, Z12, Z11
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z9, Z13
-	VFMADD231PD Z11, Z10, Z13
-	VSUBPD      Z13, Z12, Z10
-	VSUBPD      Z7, Z10, Z7
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z9, Z7
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z3, Z4
+	VSUBPD      Z4, Z2, Z4
+	VDIVPD      Z3, Z4, Z4
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z3, Z3
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z3, Z5
+	VPSRLQ      $0x34, Z5, Z5
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z5, Z5
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z5, Z5
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z3, Z3
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z3, Z3
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z3, Z6
+	VDIVPD      Z6, Z3, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMOVUPD     Z8, Z9
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
+	VMULPD      Z9, Z7, Z7
+	VMOVUPD     Z8, Z9
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
+	VMULPD      Z9, Z8, Z8
 	VADDPD      Z8, Z7, Z7
+	VMULPD      Z3, Z3, Z8
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
+	VADDPD      Z7, Z8, Z7
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
+	VFMADD231PD Z7, Z6, Z9
+	VSUBPD      Z9, Z8, Z6
+	VSUBPD      Z3, Z6, Z3
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z3
+	VADDPD      Z4, Z3, Z3
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z2, K3
-	VBLENDMPD   Z2, Z7, K3, Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
 	VMAXPD      elc64_8_41b0000000000000<>+0(SB), Z1, Z1
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z2
@@ -75823,34 +81108,35 @@ asinhF64AVX512_unrolled:
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z7
-	VDIVPD      Z7, Z1, Z7
-	VMULPD      Z7, Z7, Z8
-	VMULPD      Z8, Z8, Z9
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z9, Z10
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z8, Z8
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z9, Z9
-	VADDPD      Z9, Z8, Z8
-	VMULPD      Z1, Z1, Z9
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z9, Z9
-	VADDPD      Z8, Z9, Z8
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z10
-	VFMADD231PD Z8, Z7, Z10
-	VSUBPD      Z10, Z9, Z7
-	VSUBPD      Z1, Z7, Z1
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
+	VDIVPD      Z4, Z1, Z4
+	VMULPD      Z4, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z1, Z1, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z1, Z4, Z1
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VADDPD      elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z1
-	VBLENDMPD   Z1, Z3, K2, Z4
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VORPD       Z0, Z4, Z0
+	VORPD       Z0, Z2, Z0
 	VMOVDQU64   Z0, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
@@ -75884,40 +81170,40 @@ asinhF64AVX512_check_unrolled:
 	VSUBPD      Z4, Z2, Z4
 	VDIVPD      Z3, Z4, Z4
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z3, Z3
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z3, Z7
-	VPSRLQ      $0x34, Z7, Z7
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z7, Z7
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z7, Z7
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z3, Z5
+	VPSRLQ      $0x34, Z5, Z5
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z5, Z5
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z5, Z5
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z3, Z3
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z3, Z3
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z3, Z3
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z3, Z8
-	VDIVPD      Z8, Z3, Z8
-	VMULPD      Z8, Z8, Z9
-	VMULPD      Z9, Z9, Z10
-	VMOVUPD     Z10, Z11
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z12
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z12, Z11
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z10, Z11
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z10, Z11
-	VMULPD      Z11, Z9, Z9
-	VMOVUPD     Z10, Z11
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z12
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z12, Z11
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z10, Z11
-	VMULPD      Z11, Z10, Z10
-	VADDPD      Z10, Z9, Z9
-	VMULPD      Z3, Z3, Z10
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z10, Z10
-	VADDPD      Z9, Z10, Z9
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z7, Z11
-	VFMADD231PD Z9, Z8, Z11
-	VSUBPD      Z11, Z10, Z8
-	VSUBPD      Z3, Z8, Z3
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z7, Z3
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z3, Z6
+	VDIVPD      Z6, Z3, Z6
+	VMULPD      Z6, Z6, Z7
+	VMULPD      Z7, Z7, Z8
+	VMOVUPD     Z8, Z9
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
+	VMULPD      Z9, Z7, Z7
+	VMOVUPD     Z8, Z9
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
+	VMULPD      Z9, Z8, Z8
+	VADDPD      Z8, Z7, Z7
+	VMULPD      Z3, Z3, Z8
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
+	VADDPD      Z7, Z8, Z7
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z9
+	VFMADD231PD Z7, Z6, Z9
+	VSUBPD      Z9, Z8, Z6
+	VSUBPD      Z3, Z6, Z3
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z3
 	VADDPD      Z4, Z3, Z3
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z2, K4
-	VBLENDMPD   Z2, Z3, K4, Z5
+	VBLENDMPD   Z2, Z3, K4, Z3
 	VMAXPD      elc64_8_41b0000000000000<>+0(SB), Z1, Z1
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z2
@@ -75927,34 +81213,35 @@ asinhF64AVX512_check_unrolled:
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z3
-	VDIVPD      Z3, Z1, Z3
-	VMULPD      Z3, Z3, Z4
-	VMULPD      Z4, Z4, Z7
-	VMOVUPD     Z7, Z8
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
-	VMULPD      Z8, Z4, Z4
-	VMOVUPD     Z7, Z8
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
-	VMULPD      Z8, Z7, Z7
-	VADDPD      Z7, Z4, Z4
-	VMULPD      Z1, Z1, Z7
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
-	VADDPD      Z4, Z7, Z4
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z8
-	VFMADD231PD Z4, Z3, Z8
-	VSUBPD      Z8, Z7, Z3
-	VSUBPD      Z1, Z3, Z1
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
+	VDIVPD      Z4, Z1, Z4
+	VMULPD      Z4, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z1, Z1, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z2, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z1, Z4, Z1
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z2, Z1
 	VADDPD      elc64_8_3fe62e42fefa39ef<>+0(SB), Z1, Z1
-	VBLENDMPD   Z1, Z5, K3, Z6
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   Z1, Z2, K3, Z2
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
-	VORPD       Z0, Z6, Z0
+	VORPD       Z0, Z2, Z0
 	VMOVDQU64   Z0, K2, (CX)(BX*8)
 
 asinhF64AVX512_done:
@@ -75995,50 +81282,50 @@ acoshF64AVX512_unrolled:
 	KORQ        K2, K1, K1
 	VMINPD      elc64_8_41b0000000000000<>+0(SB), Z0, Z1
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      Z1, Z1, Z6
-	VFMADD231PD Z1, Z1, Z6
-	VSQRTPD     Z6, Z6
-	VADDPD      Z6, Z1, Z1
+	VADDPD      Z1, Z1, Z2
+	VFMADD231PD Z1, Z1, Z2
+	VSQRTPD     Z2, Z2
+	VADDPD      Z2, Z1, Z1
 	VCMPPD      $0x05, elc64_8_41b0000000000000<>+0(SB), Z0, K2
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z6
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z6, Z7
-	VSUBPD      Z7, Z1, Z7
-	VDIVPD      Z6, Z7, Z7
-	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z6, Z6
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z6, Z8
-	VPSRLQ      $0x34, Z8, Z8
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z8, Z8
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z8, Z8
-	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z6, Z6
-	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z6, Z6
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z6, Z6
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z6, Z9
-	VDIVPD      Z9, Z6, Z9
-	VMULPD      Z9, Z9, Z10
-	VMULPD      Z10, Z10, Z11
-	VMOVUPD     Z11, Z12
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z13
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z13, Z12
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z11, Z12
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z11, Z12
-	VMULPD      Z12, Z10, Z10
-	VMOVUPD     Z11, Z12
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z13
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z13, Z12
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z11, Z12
-	VMULPD      Z12, Z11, Z11
-	VADDPD      Z11, Z10, Z10
-	VMULPD      Z6, Z6, Z11
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z11, Z11
-	VADDPD      Z10, Z11, Z10
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z8, Z12
-	VFMADD231PD Z10, Z9, Z12
-	VSUBPD      Z12, Z11, Z9
-	VSUBPD      Z6, Z9, Z6
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z8, Z6
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSUBPD      Z3, Z1, Z3
+	VDIVPD      Z2, Z3, Z3
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
 	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
+	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K3
-	VBLENDMPD   Z1, Z6, K3, Z2
+	VBLENDMPD   Z1, Z2, K3, Z2
 	VMAXPD      elc64_8_41b0000000000000<>+0(SB), Z0, Z0
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
 	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z0, Z1
@@ -76048,33 +81335,34 @@ acoshF64AVX512_unrolled:
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z0, Z0
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z0
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z6
-	VDIVPD      Z6, Z0, Z6
-	VMULPD      Z6, Z6, Z7
-	VMULPD      Z7, Z7, Z8
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z7, Z7
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z8, Z8
-	VADDPD      Z8, Z7, Z7
-	VMULPD      Z0, Z0, Z8
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
-	VADDPD      Z7, Z8, Z7
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z9
-	VFMADD231PD Z7, Z6, Z9
-	VSUBPD      Z9, Z8, Z6
-	VSUBPD      Z0, Z6, Z0
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z3
+	VDIVPD      Z3, Z0, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z7
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z5, Z6
+	VMULPD      Z6, Z4, Z4
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z7
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z5
+	VADDPD      Z5, Z4, Z4
+	VMULPD      Z0, Z0, Z5
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z3
+	VSUBPD      Z0, Z3, Z0
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VADDPD      elc64_8_3fe62e42fefa39ef<>+0(SB), Z0, Z0
-	VBLENDMPD   Z0, Z2, K2, Z3
-	VMOVDQU64   Z3, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K2, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
 	ADDQ        $0x00000008, BX
 
 acoshF64AVX512_check_unrolled:
@@ -76104,40 +81392,40 @@ acoshF64AVX512_check_unrolled:
 	VSUBPD      Z3, Z1, Z3
 	VDIVPD      Z2, Z3, Z3
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z6
-	VPSRLQ      $0x34, Z6, Z6
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z6, Z6
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z6, Z6
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z7
-	VDIVPD      Z7, Z2, Z7
-	VMULPD      Z7, Z7, Z8
-	VMULPD      Z8, Z8, Z9
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z9, Z10
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z8, Z8
-	VMOVUPD     Z9, Z10
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z11
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z11, Z10
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z9, Z10
-	VMULPD      Z10, Z9, Z9
-	VADDPD      Z9, Z8, Z8
-	VMULPD      Z2, Z2, Z9
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z9, Z9
-	VADDPD      Z8, Z9, Z8
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z6, Z10
-	VFMADD231PD Z8, Z7, Z10
-	VSUBPD      Z10, Z9, Z7
-	VSUBPD      Z2, Z7, Z2
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z6, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
 	VADDPD      Z3, Z2, Z2
 	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K4
-	VBLENDMPD   Z1, Z2, K4, Z4
+	VBLENDMPD   Z1, Z2, K4, Z2
 	VMAXPD      elc64_8_41b0000000000000<>+0(SB), Z0, Z0
 	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
 	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z0, Z1
@@ -76147,33 +81435,34 @@ acoshF64AVX512_check_unrolled:
 	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z0, Z0
 	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
 	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z0
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z2
-	VDIVPD      Z2, Z0, Z2
-	VMULPD      Z2, Z2, Z3
-	VMULPD      Z3, Z3, Z6
-	VMOVUPD     Z6, Z7
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
-	VMULPD      Z7, Z3, Z3
-	VMOVUPD     Z6, Z7
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
-	VMULPD      Z7, Z6, Z6
-	VADDPD      Z6, Z3, Z3
-	VMULPD      Z0, Z0, Z6
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
-	VADDPD      Z3, Z6, Z3
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z7
-	VFMADD231PD Z3, Z2, Z7
-	VSUBPD      Z7, Z6, Z2
-	VSUBPD      Z0, Z2, Z0
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z3
+	VDIVPD      Z3, Z0, Z3
+	VMULPD      Z3, Z3, Z4
+	VMULPD      Z4, Z4, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z7
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z5, Z6
+	VMULPD      Z6, Z4, Z4
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z7
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z5, Z6
+	VMULPD      Z6, Z5, Z5
+	VADDPD      Z5, Z4, Z4
+	VMULPD      Z0, Z0, Z5
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z5, Z5
+	VADDPD      Z4, Z5, Z4
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z6
+	VFMADD231PD Z4, Z3, Z6
+	VSUBPD      Z6, Z5, Z3
+	VSUBPD      Z0, Z3, Z0
 	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
 	VADDPD      elc64_8_3fe62e42fefa39ef<>+0(SB), Z0, Z0
-	VBLENDMPD   Z0, Z4, K3, Z5
-	VMOVDQU64   Z5, K2, (CX)(BX*8)
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z0, Z1, K3, Z1
+	VMOVDQU64   Z1, K2, (CX)(BX*8)
 
 acoshF64AVX512_done:
 	KORTESTQ K1, K1
@@ -76204,54 +81493,54 @@ atanhF64AVX512_unrolled:
 	KORQ        K2, K1, K1
 	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
 	VADDPD      Z1, Z1, Z2
-	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z7
-	VSUBPD      Z1, Z7, Z7
-	VMULPD      Z1, Z2, Z8
-	VDIVPD      Z7, Z8, Z8
-	VADDPD      Z8, Z2, Z8
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
+	VSUBPD      Z1, Z3, Z3
+	VMULPD      Z1, Z2, Z4
+	VDIVPD      Z3, Z4, Z4
+	VADDPD      Z4, Z2, Z4
 	VCMPPD      $0x01, elc64_8_3fe0000000000000<>+0(SB), Z1, K2
-	VDIVPD      Z7, Z2, Z1
-	VBLENDMPD   Z8, Z1, K2, Z3
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z3, Z1
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
-	VSUBPD      Z2, Z3, Z2
-	VDIVPD      Z1, Z2, Z2
-	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z7
-	VPSRLQ      $0x34, Z7, Z7
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z7, Z7
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z7, Z7
-	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z8
-	VDIVPD      Z8, Z1, Z8
-	VMULPD      Z8, Z8, Z9
-	VMULPD      Z9, Z9, Z10
-	VMOVUPD     Z10, Z11
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z12
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z12, Z11
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z10, Z11
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z10, Z11
-	VMULPD      Z11, Z9, Z9
-	VMOVUPD     Z10, Z11
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z12
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z12, Z11
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z10, Z11
-	VMULPD      Z11, Z10, Z10
-	VADDPD      Z10, Z9, Z9
-	VMULPD      Z1, Z1, Z10
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z10, Z10
-	VADDPD      Z9, Z10, Z9
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z7, Z11
-	VFMADD231PD Z9, Z8, Z11
-	VSUBPD      Z11, Z10, Z8
-	VSUBPD      Z1, Z8, Z1
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z7, Z1
-	VADDPD      Z2, Z1, Z1
-	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z3, K2
-	VBLENDMPD   Z3, Z1, K2, Z4
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z1
+	VDIVPD      Z3, Z2, Z1
+	VBLENDMPD   Z4, Z1, K2, Z1
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSUBPD      Z3, Z1, Z3
+	VDIVPD      Z2, Z3, Z3
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
+	VSUBPD      Z2, Z5, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
+	VADDPD      Z3, Z2, Z2
+	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K2
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VMOVDQU64   Z0, (CX)(BX*8)
@@ -76282,47 +81571,47 @@ atanhF64AVX512_check_unrolled:
 	VADDPD      Z4, Z2, Z4
 	VCMPPD      $0x01, elc64_8_3fe0000000000000<>+0(SB), Z1, K3
 	VDIVPD      Z3, Z2, Z1
-	VBLENDMPD   Z4, Z1, K3, Z5
-	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z5, Z1
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VBLENDMPD   Z4, Z1, K3, Z1
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VSUBPD      Z3, Z1, Z3
+	VDIVPD      Z2, Z3, Z3
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VPSRLQ      $0x34, Z4, Z4
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z4, Z4
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z4, Z4
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z5
+	VDIVPD      Z5, Z2, Z5
+	VMULPD      Z5, Z5, Z6
+	VMULPD      Z6, Z6, Z7
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z7, Z8
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z6, Z6
+	VMOVUPD     Z7, Z8
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z9
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z9, Z8
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z7, Z8
+	VMULPD      Z8, Z7, Z7
+	VADDPD      Z7, Z6, Z6
+	VMULPD      Z2, Z2, Z7
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z7, Z7
+	VADDPD      Z6, Z7, Z6
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z8
+	VFMADD231PD Z6, Z5, Z8
+	VSUBPD      Z8, Z7, Z5
 	VSUBPD      Z2, Z5, Z2
-	VDIVPD      Z1, Z2, Z2
-	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z1, Z3
-	VPSRLQ      $0x34, Z3, Z3
-	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
-	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
-	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z1, Z1
-	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z1, Z1
-	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z1, Z1
-	VADDPD      elc64_8_4000000000000000<>+0(SB), Z1, Z4
-	VDIVPD      Z4, Z1, Z4
-	VMULPD      Z4, Z4, Z7
-	VMULPD      Z7, Z7, Z8
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z8, Z9
-	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z7, Z7
-	VMOVUPD     Z8, Z9
-	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z10
-	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z10, Z9
-	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z8, Z9
-	VMULPD      Z9, Z8, Z8
-	VADDPD      Z8, Z7, Z7
-	VMULPD      Z1, Z1, Z8
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z8, Z8
-	VADDPD      Z7, Z8, Z7
-	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z9
-	VFMADD231PD Z7, Z4, Z9
-	VSUBPD      Z9, Z8, Z4
-	VSUBPD      Z1, Z4, Z1
-	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z1
-	VADDPD      Z2, Z1, Z1
-	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z5, K3
-	VBLENDMPD   Z5, Z1, K3, Z6
-	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z1
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z2
+	VADDPD      Z3, Z2, Z2
+	VCMPPD      $0x01, elc64_8_3c90000000000000<>+0(SB), Z1, K3
+	VBLENDMPD   Z1, Z2, K3, Z2
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z2, Z1
 	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
 	VORPD       Z0, Z1, Z0
 	VMOVDQU64   Z0, K2, (CX)(BX*8)
@@ -76459,3 +81748,3631 @@ logitF64AVX512_done:
 	MOVB     AL, ret+48(FP)
 	VZEROUPPER
 	RET
+
+// func squareF32AVX512(dst []float32, x []float32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·squareF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareF32AVX512_check_unrolled
+
+squareF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z0
+	VMULPS    Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z0
+	VMULPS    Z0, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+squareF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareF32AVX512_check_vector
+
+squareF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z0
+	VMULPS    Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+squareF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         squareF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VMULPS      Z0, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+squareF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareF64AVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·squareF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareF64AVX512_check_unrolled
+
+squareF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z0
+	VMULPD    Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z0
+	VMULPD    Z0, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+squareF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareF64AVX512_check_vector
+
+squareF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z0
+	VMULPD    Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+squareF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         squareF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VMULPD      Z0, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+squareF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareI8AVX512(dst []int8, x []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·squareI8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareI8AVX512_check_unrolled
+
+squareI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+squareI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareI8AVX512_check_vector
+
+squareI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+squareI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         squareI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        squareI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPMULLW    Z0, Z0, Z1
+	VPSRLW     $0x08, Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPMULLW    Z0, Z2, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+squareI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareI16AVX512(dst []int16, x []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·squareI16AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareI16AVX512_check_unrolled
+
+squareI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPMULLW   Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z0
+	VPMULLW   Z0, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+squareI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI16AVX512_check_vector
+
+squareI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPMULLW   Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+squareI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         squareI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z0
+	VPMULLW     Z0, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+squareI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareI32AVX512(dst []int32, x []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·squareI32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI32AVX512_check_unrolled
+
+squareI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPMULLD   Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z0
+	VPMULLD   Z0, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+squareI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI32AVX512_check_vector
+
+squareI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPMULLD   Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+squareI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         squareI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPMULLD     Z0, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+squareI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareI64AVX512(dst []int64, x []int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·squareI64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI64AVX512_check_unrolled
+
+squareI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPMULLQ   Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z0
+	VPMULLQ   Z0, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+squareI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareI64AVX512_check_vector
+
+squareI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPMULLQ   Z0, Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+squareI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         squareI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPMULLQ     Z0, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+squareI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareU8AVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·squareU8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareU8AVX512_check_unrolled
+
+squareU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+squareU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareU8AVX512_check_vector
+
+squareU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+squareU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         squareU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        squareU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPMULLW    Z0, Z0, Z1
+	VPSRLW     $0x08, Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPMULLW    Z0, Z2, Z0
+	VPSLLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+squareU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func copysignF32AVX512(dst []float32, a []float32, b []float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·copysignF32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  copysignF32AVX512_check_unrolled
+
+copysignF32AVX512_unrolled:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z0, Z0
+	VANDPS    elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS     Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	VMOVUPS   64(DX)(SI*4), Z0
+	VMOVUPS   64(BX)(SI*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z0, Z0
+	VANDPS    elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS     Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+copysignF32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   copysignF32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  copysignF32AVX512_check_vector
+
+copysignF32AVX512_vector:
+	VMOVUPS   (DX)(SI*4), Z0
+	VMOVUPS   (BX)(SI*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z0, Z0
+	VANDPS    elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS     Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+copysignF32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          copysignF32AVX512_vector
+	CMPQ        SI, AX
+	JAE         copysignF32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z0
+	VANDPS      elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS       Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+copysignF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func copysignScalarF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·copysignScalarF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          copysignScalarF32AVX512_check_unrolled
+
+copysignScalarF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z1, Z1
+	VANDPS    elc64_4_80000000<>+0(SB), Z0, Z2
+	VORPS     Z2, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z1, Z1
+	VANDPS    elc64_4_80000000<>+0(SB), Z0, Z2
+	VORPS     Z2, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+copysignScalarF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   copysignScalarF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  copysignScalarF32AVX512_check_vector
+
+copysignScalarF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z1, Z1
+	VANDPS    elc64_4_80000000<>+0(SB), Z0, Z2
+	VORPS     Z2, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+copysignScalarF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          copysignScalarF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         copysignScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VANDPS      elc64_4_7fffffff<>+0(SB), Z1, Z1
+	VANDPS      elc64_4_80000000<>+0(SB), Z0, Z0
+	VORPS       Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+copysignScalarF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarCopysignF32AVX512(dst []float32, a []float32, s float32)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarCopysignF32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSS s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarCopysignF32AVX512_check_unrolled
+
+scalarCopysignF32AVX512_unrolled:
+	VMOVUPS   (DX)(BX*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VANDPS    elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VANDPS    elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarCopysignF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarCopysignF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarCopysignF32AVX512_check_vector
+
+scalarCopysignF32AVX512_vector:
+	VMOVUPS   (DX)(BX*4), Z1
+	VANDPS    elc64_4_7fffffff<>+0(SB), Z0, Z2
+	VANDPS    elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarCopysignF32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarCopysignF32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarCopysignF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VANDPS      elc64_4_7fffffff<>+0(SB), Z0, Z0
+	VANDPS      elc64_4_80000000<>+0(SB), Z1, Z1
+	VORPS       Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+scalarCopysignF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func copysignF64AVX512(dst []float64, a []float64, b []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·copysignF64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  copysignF64AVX512_check_unrolled
+
+copysignF64AVX512_unrolled:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD     Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	VMOVUPD   64(DX)(SI*8), Z0
+	VMOVUPD   64(BX)(SI*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD     Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+copysignF64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   copysignF64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  copysignF64AVX512_check_vector
+
+copysignF64AVX512_vector:
+	VMOVUPD   (DX)(SI*8), Z0
+	VMOVUPD   (BX)(SI*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD     Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+copysignF64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          copysignF64AVX512_vector
+	CMPQ        SI, AX
+	JAE         copysignF64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD       Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+copysignF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func copysignScalarF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·copysignScalarF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          copysignScalarF64AVX512_check_unrolled
+
+copysignScalarF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD     Z2, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD     Z2, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+copysignScalarF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   copysignScalarF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  copysignScalarF64AVX512_check_vector
+
+copysignScalarF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD     Z2, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+copysignScalarF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          copysignScalarF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         copysignScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+copysignScalarF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarCopysignF64AVX512(dst []float64, a []float64, s float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarCopysignF64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarCopysignF64AVX512_check_unrolled
+
+scalarCopysignF64AVX512_unrolled:
+	VMOVUPD   (DX)(BX*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVUPD   64(DX)(BX*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarCopysignF64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarCopysignF64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarCopysignF64AVX512_check_vector
+
+scalarCopysignF64AVX512_vector:
+	VMOVUPD   (DX)(BX*8), Z1
+	VANDPD    elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD    elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarCopysignF64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarCopysignF64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarCopysignF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD       Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+scalarCopysignF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI8AVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxI8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fmaxI8AVX512_check_unrolled
+
+fmaxI8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+fmaxI8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fmaxI8AVX512_check_vector
+
+fmaxI8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXSB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+fmaxI8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         fmaxI8AVX512_vector
+	CMPQ       SI, AX
+	JAE        fmaxI8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMAXSB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+fmaxI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxScalarI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fmaxScalarI8AVX512_check_unrolled
+
+fmaxScalarI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+fmaxScalarI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  fmaxScalarI8AVX512_check_vector
+
+fmaxScalarI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXSB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+fmaxScalarI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         fmaxScalarI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        fmaxScalarI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMAXSB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+fmaxScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI16AVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxI16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fmaxI16AVX512_check_unrolled
+
+fmaxI16AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+fmaxI16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxI16AVX512_check_vector
+
+fmaxI16AVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMAXSW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+fmaxI16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxI16AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxI16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPMAXSW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+fmaxI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxScalarI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          fmaxScalarI16AVX512_check_unrolled
+
+fmaxScalarI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+fmaxScalarI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  fmaxScalarI16AVX512_check_vector
+
+fmaxScalarI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMAXSW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+fmaxScalarI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPMAXSW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+fmaxScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI32AVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxI32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fmaxI32AVX512_check_unrolled
+
+fmaxI32AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fmaxI32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxI32AVX512_check_vector
+
+fmaxI32AVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMAXSD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+fmaxI32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxI32AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxI32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPMAXSD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+fmaxI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxScalarI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fmaxScalarI32AVX512_check_unrolled
+
+fmaxScalarI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fmaxScalarI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fmaxScalarI32AVX512_check_vector
+
+fmaxScalarI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMAXSD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPMAXSD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+fmaxScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxI64AVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxI64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fmaxI64AVX512_check_unrolled
+
+fmaxI64AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fmaxI64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxI64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fmaxI64AVX512_check_vector
+
+fmaxI64AVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMAXSQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+fmaxI64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fmaxI64AVX512_vector
+	CMPQ        SI, AX
+	JAE         fmaxI64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPMAXSQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+fmaxI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxScalarI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fmaxScalarI64AVX512_check_unrolled
+
+fmaxScalarI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fmaxScalarI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fmaxScalarI64AVX512_check_vector
+
+fmaxScalarI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMAXSQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+fmaxScalarI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fmaxScalarI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         fmaxScalarI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPMAXSQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+fmaxScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxU8AVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxU8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fmaxU8AVX512_check_unrolled
+
+fmaxU8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+fmaxU8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fmaxU8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fmaxU8AVX512_check_vector
+
+fmaxU8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMAXUB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+fmaxU8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         fmaxU8AVX512_vector
+	CMPQ       SI, AX
+	JAE        fmaxU8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMAXUB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+fmaxU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fmaxScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fmaxScalarU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fmaxScalarU8AVX512_check_unrolled
+
+fmaxScalarU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMAXUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+fmaxScalarU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fmaxScalarU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  fmaxScalarU8AVX512_check_vector
+
+fmaxScalarU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMAXUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+fmaxScalarU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         fmaxScalarU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        fmaxScalarU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMAXUB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+fmaxScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminI8AVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminI8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fminI8AVX512_check_unrolled
+
+fminI8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINSB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMINSB   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+fminI8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fminI8AVX512_check_vector
+
+fminI8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINSB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+fminI8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         fminI8AVX512_vector
+	CMPQ       SI, AX
+	JAE        fminI8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMINSB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+fminI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminScalarI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fminScalarI8AVX512_check_unrolled
+
+fminScalarI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINSB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMINSB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+fminScalarI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  fminScalarI8AVX512_check_vector
+
+fminScalarI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINSB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+fminScalarI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         fminScalarI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        fminScalarI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMINSB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+fminScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminI16AVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminI16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fminI16AVX512_check_unrolled
+
+fminI16AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+fminI16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminI16AVX512_check_vector
+
+fminI16AVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPMINSW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+fminI16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminI16AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminI16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPMINSW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+fminI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminScalarI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          fminScalarI16AVX512_check_unrolled
+
+fminScalarI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMINSW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPMINSW   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+fminScalarI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  fminScalarI16AVX512_check_vector
+
+fminScalarI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPMINSW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+fminScalarI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPMINSW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+fminScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminI32AVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminI32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  fminI32AVX512_check_unrolled
+
+fminI32AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMINSD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPMINSD   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+fminI32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminI32AVX512_check_vector
+
+fminI32AVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPMINSD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+fminI32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminI32AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminI32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPMINSD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+fminI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminScalarI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          fminScalarI32AVX512_check_unrolled
+
+fminScalarI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMINSD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPMINSD   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+fminScalarI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  fminScalarI32AVX512_check_vector
+
+fminScalarI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPMINSD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+fminScalarI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPMINSD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+fminScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminI64AVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminI64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  fminI64AVX512_check_unrolled
+
+fminI64AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMINSQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPMINSQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+fminI64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminI64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  fminI64AVX512_check_vector
+
+fminI64AVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPMINSQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+fminI64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          fminI64AVX512_vector
+	CMPQ        SI, AX
+	JAE         fminI64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPMINSQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+fminI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminScalarI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          fminScalarI64AVX512_check_unrolled
+
+fminScalarI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMINSQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPMINSQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+fminScalarI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  fminScalarI64AVX512_check_vector
+
+fminScalarI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPMINSQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+fminScalarI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          fminScalarI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         fminScalarI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPMINSQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+fminScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminU8AVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminU8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  fminU8AVX512_check_unrolled
+
+fminU8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINUB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPMINUB   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+fminU8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   fminU8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  fminU8AVX512_check_vector
+
+fminU8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPMINUB   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+fminU8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         fminU8AVX512_vector
+	CMPQ       SI, AX
+	JAE        fminU8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPMINUB    Z1, Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+fminU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func fminScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·fminScalarU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          fminScalarU8AVX512_check_unrolled
+
+fminScalarU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+fminScalarU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   fminScalarU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  fminScalarU8AVX512_check_vector
+
+fminScalarU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPMINUB   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+fminScalarU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         fminScalarU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        fminScalarU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPMINUB    Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+fminScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func absU8AVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·absU8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  absU8AVX512_check_unrolled
+
+absU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+absU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   absU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  absU8AVX512_check_vector
+
+absU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+absU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         absU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        absU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+absU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func signI8AVX512(dst []int8, x []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·signI8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  signI8AVX512_check_unrolled
+
+signI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMAXSB   elc64_1_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSB   elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPMAXSB   elc64_1_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSB   elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+signI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   signI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  signI8AVX512_check_vector
+
+signI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMAXSB   elc64_1_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSB   elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+signI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         signI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        signI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPMAXSB    elc64_1_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSB    elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+signI8AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_1_ffffffffffffffff<>+0(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+1(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+2(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+3(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+4(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+5(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+6(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+7(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+8(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+9(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+10(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+11(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+12(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+13(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+14(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+15(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+16(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+17(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+18(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+19(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+20(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+21(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+22(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+23(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+24(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+25(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+26(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+27(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+28(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+29(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+30(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+31(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+32(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+33(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+34(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+35(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+36(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+37(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+38(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+39(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+40(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+41(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+42(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+43(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+44(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+45(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+46(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+47(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+48(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+49(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+50(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+51(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+52(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+53(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+54(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+55(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+56(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+57(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+58(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+59(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+60(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+61(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+62(SB)/1, $0xff
+DATA elc64_1_ffffffffffffffff<>+63(SB)/1, $0xff
+GLOBL elc64_1_ffffffffffffffff<>(SB), RODATA|NOPTR, $64
+
+// func signI16AVX512(dst []int16, x []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·signI16AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  signI16AVX512_check_unrolled
+
+signI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPMAXSW   elc64_2_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSW   elc64_2_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z0
+	VPMAXSW   elc64_2_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSW   elc64_2_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+signI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   signI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  signI16AVX512_check_vector
+
+signI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPMAXSW   elc64_2_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSW   elc64_2_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+signI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          signI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         signI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z0
+	VPMAXSW     elc64_2_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSW     elc64_2_1<>+0(SB), Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+signI16AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_2_1<>+0(SB)/2, $0x0001
+DATA elc64_2_1<>+2(SB)/2, $0x0001
+DATA elc64_2_1<>+4(SB)/2, $0x0001
+DATA elc64_2_1<>+6(SB)/2, $0x0001
+DATA elc64_2_1<>+8(SB)/2, $0x0001
+DATA elc64_2_1<>+10(SB)/2, $0x0001
+DATA elc64_2_1<>+12(SB)/2, $0x0001
+DATA elc64_2_1<>+14(SB)/2, $0x0001
+DATA elc64_2_1<>+16(SB)/2, $0x0001
+DATA elc64_2_1<>+18(SB)/2, $0x0001
+DATA elc64_2_1<>+20(SB)/2, $0x0001
+DATA elc64_2_1<>+22(SB)/2, $0x0001
+DATA elc64_2_1<>+24(SB)/2, $0x0001
+DATA elc64_2_1<>+26(SB)/2, $0x0001
+DATA elc64_2_1<>+28(SB)/2, $0x0001
+DATA elc64_2_1<>+30(SB)/2, $0x0001
+DATA elc64_2_1<>+32(SB)/2, $0x0001
+DATA elc64_2_1<>+34(SB)/2, $0x0001
+DATA elc64_2_1<>+36(SB)/2, $0x0001
+DATA elc64_2_1<>+38(SB)/2, $0x0001
+DATA elc64_2_1<>+40(SB)/2, $0x0001
+DATA elc64_2_1<>+42(SB)/2, $0x0001
+DATA elc64_2_1<>+44(SB)/2, $0x0001
+DATA elc64_2_1<>+46(SB)/2, $0x0001
+DATA elc64_2_1<>+48(SB)/2, $0x0001
+DATA elc64_2_1<>+50(SB)/2, $0x0001
+DATA elc64_2_1<>+52(SB)/2, $0x0001
+DATA elc64_2_1<>+54(SB)/2, $0x0001
+DATA elc64_2_1<>+56(SB)/2, $0x0001
+DATA elc64_2_1<>+58(SB)/2, $0x0001
+DATA elc64_2_1<>+60(SB)/2, $0x0001
+DATA elc64_2_1<>+62(SB)/2, $0x0001
+GLOBL elc64_2_1<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_2_ffffffffffffffff<>+0(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+2(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+4(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+6(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+8(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+10(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+12(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+14(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+16(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+18(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+20(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+22(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+24(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+26(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+28(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+30(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+32(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+34(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+36(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+38(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+40(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+42(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+44(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+46(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+48(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+50(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+52(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+54(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+56(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+58(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+60(SB)/2, $0xffff
+DATA elc64_2_ffffffffffffffff<>+62(SB)/2, $0xffff
+GLOBL elc64_2_ffffffffffffffff<>(SB), RODATA|NOPTR, $64
+
+// func signI32AVX512(dst []int32, x []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·signI32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  signI32AVX512_check_unrolled
+
+signI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPMAXSD   elc64_4_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSD   elc64_4_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z0
+	VPMAXSD   elc64_4_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSD   elc64_4_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+signI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   signI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  signI32AVX512_check_vector
+
+signI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPMAXSD   elc64_4_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSD   elc64_4_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+signI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          signI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         signI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPMAXSD     elc64_4_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSD     elc64_4_1<>+0(SB), Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+signI32AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_4_ffffffffffffffff<>+0(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+4(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+8(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+12(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+16(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+20(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+24(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+28(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+32(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+36(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+40(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+44(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+48(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+52(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+56(SB)/4, $0xffffffff
+DATA elc64_4_ffffffffffffffff<>+60(SB)/4, $0xffffffff
+GLOBL elc64_4_ffffffffffffffff<>(SB), RODATA|NOPTR, $64
+
+// func signI64AVX512(dst []int64, x []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·signI64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  signI64AVX512_check_unrolled
+
+signI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPMAXSQ   elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSQ   elc64_8_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z0
+	VPMAXSQ   elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSQ   elc64_8_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+signI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   signI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  signI64AVX512_check_vector
+
+signI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPMAXSQ   elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSQ   elc64_8_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+signI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          signI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         signI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPMAXSQ     elc64_8_ffffffffffffffff<>+0(SB), Z0, Z0
+	VPMINSQ     elc64_8_1<>+0(SB), Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+signI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func signU8AVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·signU8AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  signU8AVX512_check_unrolled
+
+signU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMINUB   elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z0
+	VPMINUB   elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+signU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   signU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  signU8AVX512_check_vector
+
+signU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z0
+	VPMINUB   elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU64 Z0, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+signU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         signU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        signU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z0
+	VPMINUB    elc64_1_1<>+0(SB), Z0, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+signU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func erfF64AVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·erfF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  erfF64AVX512_check_unrolled
+
+erfF64AVX512_unrolled:
+	VMOVUPD      (DX)(BX*8), Z0
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
+	VMAXPD       elc64_8_3ff4000000000000<>+0(SB), Z1, Z2
+	VMINPD       elc64_8_403c000000000000<>+0(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VDIVPD       Z3, Z4, Z3
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K1
+	VMOVUPD      Z3, Z4
+	VMOVUPD      elc64_8_c07e384e9bdc383f<>+0(SB), Z5
+	VFMADD213PD  elc64_8_c09004616a2e5992<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_c083ec881375f228<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c064145d43c5ed98<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c031c209555f995a<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bfe993ba70c285de<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bf84341239e86f4a<>+0(SB), Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c023a0efc69ac25c<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c054526557e4d2f2<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c067135cebccabb2<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0644cb184282266<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c04f300ae4cba38d<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0251e0441b0e726<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bfe63416e4ba7360<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf843412600d6435<>+0(SB), Z3, Z5
+	VBLENDMPD    Z5, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K1
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c03670e242712d62<>+0(SB), Z6
+	VFMADD213PD  elc64_8_407da874e79fe763<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_40a3f219cedf3be6<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40a8ffb7688c246a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_409802eb189d5118<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40745cae221b9f0a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_403e568b261d5190<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z5
+	VMOVUPD      Z3, Z6
+	VMOVUPD      elc64_8_bfaeeff2ee749a62<>+0(SB), Z7
+	VFMADD213PD  elc64_8_401a47ef8e484a93<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_405b28a3ee48ae2c<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407ad02157700314<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_40842b1921ec2868<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407b290dd58a1a71<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4061350c526ae721<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4033a6b9bd707687<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z6
+	VMOVUPD      Z5, Z3
+	VBLENDMPD    Z6, Z3, K1, Z3
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bf61bf380a96073f<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3fa22a36599795eb<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bfbc63983d3e28ec<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fd45fca805120e4<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd7d240fbb8c3f1<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fda8d00ad92b34d<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bf6359b8bef77538<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_3f888b545735151d<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3f8bedc26b51dd1c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3fc02660e763351f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fb2635cd99fe9a7<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fe14af092eb6f33<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fbb3e6618eee323<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z3, K1, Z3
+	VMULPD       Z1, Z1, Z5
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bef8ead6120016ac<>+0(SB), Z7
+	VFMADD213PD  elc64_8_bf77a291236668e4<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bf9d2a51dbd7194f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd4cd7d691cb913<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fc06eba8214db68<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z1
+	VMOVUPD      elc64_8_bed09c4342a26120<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f215dc9221c1a10<>+0(SB), Z6, Z1
+	VFMADD213PD  elc64_8_3f74d022c4d36b0f<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fb0a54c5536ceba<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fd97779cddadc09<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z1
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VDIVPD       Z3, Z4, Z1
+	VANDPD       elc64_8_ffffffff00000000<>+0(SB), Z2, Z3
+	VMOVUPD      Z3, Z4
+	VFNMADD213PD elc64_8_bfe2000000000000<>+0(SB), Z3, Z4
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z4, Z4
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z4, Z4
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z4, Z5
+	VRNDSCALEPD  $0x00, Z5, Z5
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z4
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z4
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VSUBPD       Z2, Z3, Z4
+	VADDPD       Z2, Z3, Z3
+	VMOVUPD      Z1, Z7
+	VFMADD231PD  Z3, Z4, Z7
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z7, Z3
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
+	VMOVUPD      Z3, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VMULPD       Z7, Z6, Z3
+	VDIVPD       Z2, Z3, Z2
+	VADDPD       Z4, Z5, Z3
+	VSCALEFPD    Z3, Z2, Z2
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z3
+	VSUBPD       Z2, Z3, Z2
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z3
+	VORPD        Z3, Z2, Z2
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z3, K1
+	VMOVUPD      elc64_8_3feb0ac160000000<>+0(SB), Z3
+	VADDPD       Z1, Z3, Z3
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z4
+	VORPD        Z4, Z3, Z3
+	VBLENDMPD    Z3, Z2, K1, Z2
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z3, K1
+	VMOVUPD      Z0, Z3
+	VFMADD231PD  Z1, Z0, Z3
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z3, Z1, K1, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
+	ADDQ         $0x00000008, BX
+
+erfF64AVX512_check_unrolled:
+	CMPQ         BX, SI
+	JB           erfF64AVX512_unrolled
+	CMPQ         BX, AX
+	JAE          erfF64AVX512_done
+	SUBQ         BX, AX
+	MOVQ         $-1, SI
+	BZHIQ        AX, SI, AX
+	KMOVQ        AX, K1
+	VMOVDQU64.Z  (DX)(BX*8), K1, Z0
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
+	VMAXPD       elc64_8_3ff4000000000000<>+0(SB), Z1, Z2
+	VMINPD       elc64_8_403c000000000000<>+0(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VDIVPD       Z3, Z4, Z3
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K2
+	VMOVUPD      Z3, Z4
+	VMOVUPD      elc64_8_c07e384e9bdc383f<>+0(SB), Z5
+	VFMADD213PD  elc64_8_c09004616a2e5992<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_c083ec881375f228<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c064145d43c5ed98<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c031c209555f995a<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bfe993ba70c285de<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bf84341239e86f4a<>+0(SB), Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c023a0efc69ac25c<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c054526557e4d2f2<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c067135cebccabb2<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0644cb184282266<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c04f300ae4cba38d<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0251e0441b0e726<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bfe63416e4ba7360<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf843412600d6435<>+0(SB), Z3, Z5
+	VBLENDMPD    Z5, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K2
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c03670e242712d62<>+0(SB), Z6
+	VFMADD213PD  elc64_8_407da874e79fe763<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_40a3f219cedf3be6<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40a8ffb7688c246a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_409802eb189d5118<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40745cae221b9f0a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_403e568b261d5190<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z5
+	VMOVUPD      Z3, Z6
+	VMOVUPD      elc64_8_bfaeeff2ee749a62<>+0(SB), Z7
+	VFMADD213PD  elc64_8_401a47ef8e484a93<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_405b28a3ee48ae2c<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407ad02157700314<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_40842b1921ec2868<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407b290dd58a1a71<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4061350c526ae721<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4033a6b9bd707687<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z6
+	VMOVUPD      Z5, Z3
+	VBLENDMPD    Z6, Z3, K2, Z3
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bf61bf380a96073f<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3fa22a36599795eb<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bfbc63983d3e28ec<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fd45fca805120e4<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd7d240fbb8c3f1<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fda8d00ad92b34d<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bf6359b8bef77538<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_3f888b545735151d<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3f8bedc26b51dd1c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3fc02660e763351f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fb2635cd99fe9a7<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fe14af092eb6f33<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fbb3e6618eee323<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z3, K2, Z3
+	VMULPD       Z1, Z1, Z5
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bef8ead6120016ac<>+0(SB), Z7
+	VFMADD213PD  elc64_8_bf77a291236668e4<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bf9d2a51dbd7194f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd4cd7d691cb913<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fc06eba8214db68<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z1
+	VMOVUPD      elc64_8_bed09c4342a26120<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f215dc9221c1a10<>+0(SB), Z6, Z1
+	VFMADD213PD  elc64_8_3f74d022c4d36b0f<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fb0a54c5536ceba<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fd97779cddadc09<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z1
+	VBLENDMPD    Z1, Z3, K2, Z3
+	VDIVPD       Z3, Z4, Z1
+	VANDPD       elc64_8_ffffffff00000000<>+0(SB), Z2, Z3
+	VMOVUPD      Z3, Z4
+	VFNMADD213PD elc64_8_bfe2000000000000<>+0(SB), Z3, Z4
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z4, Z4
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z4, Z4
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z4, Z5
+	VRNDSCALEPD  $0x00, Z5, Z5
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z4
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z4
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VSUBPD       Z2, Z3, Z4
+	VADDPD       Z2, Z3, Z3
+	VMOVUPD      Z1, Z7
+	VFMADD231PD  Z3, Z4, Z7
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z7, Z3
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
+	VMOVUPD      Z3, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VMULPD       Z7, Z6, Z3
+	VDIVPD       Z2, Z3, Z2
+	VADDPD       Z4, Z5, Z3
+	VSCALEFPD    Z3, Z2, Z2
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z3
+	VSUBPD       Z2, Z3, Z2
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z3
+	VORPD        Z3, Z2, Z2
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z3, K2
+	VMOVUPD      elc64_8_3feb0ac160000000<>+0(SB), Z3
+	VADDPD       Z1, Z3, Z3
+	VANDPD       elc64_8_8000000000000000<>+0(SB), Z0, Z4
+	VORPD        Z4, Z3, Z3
+	VBLENDMPD    Z3, Z2, K2, Z2
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z3, K2
+	VMOVUPD      Z0, Z3
+	VFMADD231PD  Z1, Z0, Z3
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z3, Z1, K2, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
+
+erfF64AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_8_3ff4000000000000<>+0(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+8(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+16(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+24(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+32(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+40(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+48(SB)/8, $0x3ff4000000000000
+DATA elc64_8_3ff4000000000000<>+56(SB)/8, $0x3ff4000000000000
+GLOBL elc64_8_3ff4000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_403c000000000000<>+0(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+8(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+16(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+24(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+32(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+40(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+48(SB)/8, $0x403c000000000000
+DATA elc64_8_403c000000000000<>+56(SB)/8, $0x403c000000000000
+GLOBL elc64_8_403c000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_4006db6db6db6db7<>+0(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+8(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+16(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+24(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+32(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+40(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+48(SB)/8, $0x4006db6db6db6db7
+DATA elc64_8_4006db6db6db6db7<>+56(SB)/8, $0x4006db6db6db6db7
+GLOBL elc64_8_4006db6db6db6db7<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c07e384e9bdc383f<>+0(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+8(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+16(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+24(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+32(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+40(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+48(SB)/8, $0xc07e384e9bdc383f
+DATA elc64_8_c07e384e9bdc383f<>+56(SB)/8, $0xc07e384e9bdc383f
+GLOBL elc64_8_c07e384e9bdc383f<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c09004616a2e5992<>+0(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+8(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+16(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+24(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+32(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+40(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+48(SB)/8, $0xc09004616a2e5992
+DATA elc64_8_c09004616a2e5992<>+56(SB)/8, $0xc09004616a2e5992
+GLOBL elc64_8_c09004616a2e5992<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c083ec881375f228<>+0(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+8(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+16(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+24(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+32(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+40(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+48(SB)/8, $0xc083ec881375f228
+DATA elc64_8_c083ec881375f228<>+56(SB)/8, $0xc083ec881375f228
+GLOBL elc64_8_c083ec881375f228<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c064145d43c5ed98<>+0(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+8(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+16(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+24(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+32(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+40(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+48(SB)/8, $0xc064145d43c5ed98
+DATA elc64_8_c064145d43c5ed98<>+56(SB)/8, $0xc064145d43c5ed98
+GLOBL elc64_8_c064145d43c5ed98<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c031c209555f995a<>+0(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+8(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+16(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+24(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+32(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+40(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+48(SB)/8, $0xc031c209555f995a
+DATA elc64_8_c031c209555f995a<>+56(SB)/8, $0xc031c209555f995a
+GLOBL elc64_8_c031c209555f995a<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfe993ba70c285de<>+0(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+8(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+16(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+24(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+32(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+40(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+48(SB)/8, $0xbfe993ba70c285de
+DATA elc64_8_bfe993ba70c285de<>+56(SB)/8, $0xbfe993ba70c285de
+GLOBL elc64_8_bfe993ba70c285de<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bf84341239e86f4a<>+0(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+8(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+16(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+24(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+32(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+40(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+48(SB)/8, $0xbf84341239e86f4a
+DATA elc64_8_bf84341239e86f4a<>+56(SB)/8, $0xbf84341239e86f4a
+GLOBL elc64_8_bf84341239e86f4a<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c023a0efc69ac25c<>+0(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+8(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+16(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+24(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+32(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+40(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+48(SB)/8, $0xc023a0efc69ac25c
+DATA elc64_8_c023a0efc69ac25c<>+56(SB)/8, $0xc023a0efc69ac25c
+GLOBL elc64_8_c023a0efc69ac25c<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c054526557e4d2f2<>+0(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+8(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+16(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+24(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+32(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+40(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+48(SB)/8, $0xc054526557e4d2f2
+DATA elc64_8_c054526557e4d2f2<>+56(SB)/8, $0xc054526557e4d2f2
+GLOBL elc64_8_c054526557e4d2f2<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c067135cebccabb2<>+0(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+8(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+16(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+24(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+32(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+40(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+48(SB)/8, $0xc067135cebccabb2
+DATA elc64_8_c067135cebccabb2<>+56(SB)/8, $0xc067135cebccabb2
+GLOBL elc64_8_c067135cebccabb2<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c0644cb184282266<>+0(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+8(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+16(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+24(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+32(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+40(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+48(SB)/8, $0xc0644cb184282266
+DATA elc64_8_c0644cb184282266<>+56(SB)/8, $0xc0644cb184282266
+GLOBL elc64_8_c0644cb184282266<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c04f300ae4cba38d<>+0(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+8(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+16(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+24(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+32(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+40(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+48(SB)/8, $0xc04f300ae4cba38d
+DATA elc64_8_c04f300ae4cba38d<>+56(SB)/8, $0xc04f300ae4cba38d
+GLOBL elc64_8_c04f300ae4cba38d<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c0251e0441b0e726<>+0(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+8(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+16(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+24(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+32(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+40(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+48(SB)/8, $0xc0251e0441b0e726
+DATA elc64_8_c0251e0441b0e726<>+56(SB)/8, $0xc0251e0441b0e726
+GLOBL elc64_8_c0251e0441b0e726<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfe63416e4ba7360<>+0(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+8(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+16(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+24(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+32(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+40(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+48(SB)/8, $0xbfe63416e4ba7360
+DATA elc64_8_bfe63416e4ba7360<>+56(SB)/8, $0xbfe63416e4ba7360
+GLOBL elc64_8_bfe63416e4ba7360<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bf843412600d6435<>+0(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+8(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+16(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+24(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+32(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+40(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+48(SB)/8, $0xbf843412600d6435
+DATA elc64_8_bf843412600d6435<>+56(SB)/8, $0xbf843412600d6435
+GLOBL elc64_8_bf843412600d6435<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_c03670e242712d62<>+0(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+8(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+16(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+24(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+32(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+40(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+48(SB)/8, $0xc03670e242712d62
+DATA elc64_8_c03670e242712d62<>+56(SB)/8, $0xc03670e242712d62
+GLOBL elc64_8_c03670e242712d62<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_407da874e79fe763<>+0(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+8(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+16(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+24(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+32(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+40(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+48(SB)/8, $0x407da874e79fe763
+DATA elc64_8_407da874e79fe763<>+56(SB)/8, $0x407da874e79fe763
+GLOBL elc64_8_407da874e79fe763<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_40a3f219cedf3be6<>+0(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+8(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+16(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+24(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+32(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+40(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+48(SB)/8, $0x40a3f219cedf3be6
+DATA elc64_8_40a3f219cedf3be6<>+56(SB)/8, $0x40a3f219cedf3be6
+GLOBL elc64_8_40a3f219cedf3be6<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_40a8ffb7688c246a<>+0(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+8(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+16(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+24(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+32(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+40(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+48(SB)/8, $0x40a8ffb7688c246a
+DATA elc64_8_40a8ffb7688c246a<>+56(SB)/8, $0x40a8ffb7688c246a
+GLOBL elc64_8_40a8ffb7688c246a<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_409802eb189d5118<>+0(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+8(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+16(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+24(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+32(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+40(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+48(SB)/8, $0x409802eb189d5118
+DATA elc64_8_409802eb189d5118<>+56(SB)/8, $0x409802eb189d5118
+GLOBL elc64_8_409802eb189d5118<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_40745cae221b9f0a<>+0(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+8(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+16(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+24(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+32(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+40(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+48(SB)/8, $0x40745cae221b9f0a
+DATA elc64_8_40745cae221b9f0a<>+56(SB)/8, $0x40745cae221b9f0a
+GLOBL elc64_8_40745cae221b9f0a<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_403e568b261d5190<>+0(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+8(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+16(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+24(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+32(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+40(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+48(SB)/8, $0x403e568b261d5190
+DATA elc64_8_403e568b261d5190<>+56(SB)/8, $0x403e568b261d5190
+GLOBL elc64_8_403e568b261d5190<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfaeeff2ee749a62<>+0(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+8(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+16(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+24(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+32(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+40(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+48(SB)/8, $0xbfaeeff2ee749a62
+DATA elc64_8_bfaeeff2ee749a62<>+56(SB)/8, $0xbfaeeff2ee749a62
+GLOBL elc64_8_bfaeeff2ee749a62<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_401a47ef8e484a93<>+0(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+8(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+16(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+24(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+32(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+40(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+48(SB)/8, $0x401a47ef8e484a93
+DATA elc64_8_401a47ef8e484a93<>+56(SB)/8, $0x401a47ef8e484a93
+GLOBL elc64_8_401a47ef8e484a93<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_405b28a3ee48ae2c<>+0(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+8(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+16(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+24(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+32(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+40(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+48(SB)/8, $0x405b28a3ee48ae2c
+DATA elc64_8_405b28a3ee48ae2c<>+56(SB)/8, $0x405b28a3ee48ae2c
+GLOBL elc64_8_405b28a3ee48ae2c<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_407ad02157700314<>+0(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+8(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+16(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+24(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+32(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+40(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+48(SB)/8, $0x407ad02157700314
+DATA elc64_8_407ad02157700314<>+56(SB)/8, $0x407ad02157700314
+GLOBL elc64_8_407ad02157700314<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_40842b1921ec2868<>+0(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+8(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+16(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+24(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+32(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+40(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+48(SB)/8, $0x40842b1921ec2868
+DATA elc64_8_40842b1921ec2868<>+56(SB)/8, $0x40842b1921ec2868
+GLOBL elc64_8_40842b1921ec2868<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_407b290dd58a1a71<>+0(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+8(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+16(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+24(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+32(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+40(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+48(SB)/8, $0x407b290dd58a1a71
+DATA elc64_8_407b290dd58a1a71<>+56(SB)/8, $0x407b290dd58a1a71
+GLOBL elc64_8_407b290dd58a1a71<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_4061350c526ae721<>+0(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+8(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+16(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+24(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+32(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+40(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+48(SB)/8, $0x4061350c526ae721
+DATA elc64_8_4061350c526ae721<>+56(SB)/8, $0x4061350c526ae721
+GLOBL elc64_8_4061350c526ae721<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_4033a6b9bd707687<>+0(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+8(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+16(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+24(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+32(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+40(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+48(SB)/8, $0x4033a6b9bd707687
+DATA elc64_8_4033a6b9bd707687<>+56(SB)/8, $0x4033a6b9bd707687
+GLOBL elc64_8_4033a6b9bd707687<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bf61bf380a96073f<>+0(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+8(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+16(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+24(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+32(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+40(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+48(SB)/8, $0xbf61bf380a96073f
+DATA elc64_8_bf61bf380a96073f<>+56(SB)/8, $0xbf61bf380a96073f
+GLOBL elc64_8_bf61bf380a96073f<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fa22a36599795eb<>+0(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+8(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+16(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+24(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+32(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+40(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+48(SB)/8, $0x3fa22a36599795eb
+DATA elc64_8_3fa22a36599795eb<>+56(SB)/8, $0x3fa22a36599795eb
+GLOBL elc64_8_3fa22a36599795eb<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfbc63983d3e28ec<>+0(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+8(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+16(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+24(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+32(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+40(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+48(SB)/8, $0xbfbc63983d3e28ec
+DATA elc64_8_bfbc63983d3e28ec<>+56(SB)/8, $0xbfbc63983d3e28ec
+GLOBL elc64_8_bfbc63983d3e28ec<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fd45fca805120e4<>+0(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+8(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+16(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+24(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+32(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+40(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+48(SB)/8, $0x3fd45fca805120e4
+DATA elc64_8_3fd45fca805120e4<>+56(SB)/8, $0x3fd45fca805120e4
+GLOBL elc64_8_3fd45fca805120e4<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfd7d240fbb8c3f1<>+0(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+8(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+16(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+24(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+32(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+40(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+48(SB)/8, $0xbfd7d240fbb8c3f1
+DATA elc64_8_bfd7d240fbb8c3f1<>+56(SB)/8, $0xbfd7d240fbb8c3f1
+GLOBL elc64_8_bfd7d240fbb8c3f1<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fda8d00ad92b34d<>+0(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+8(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+16(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+24(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+32(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+40(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+48(SB)/8, $0x3fda8d00ad92b34d
+DATA elc64_8_3fda8d00ad92b34d<>+56(SB)/8, $0x3fda8d00ad92b34d
+GLOBL elc64_8_3fda8d00ad92b34d<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bf6359b8bef77538<>+0(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+8(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+16(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+24(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+32(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+40(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+48(SB)/8, $0xbf6359b8bef77538
+DATA elc64_8_bf6359b8bef77538<>+56(SB)/8, $0xbf6359b8bef77538
+GLOBL elc64_8_bf6359b8bef77538<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3f888b545735151d<>+0(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+8(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+16(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+24(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+32(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+40(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+48(SB)/8, $0x3f888b545735151d
+DATA elc64_8_3f888b545735151d<>+56(SB)/8, $0x3f888b545735151d
+GLOBL elc64_8_3f888b545735151d<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3f8bedc26b51dd1c<>+0(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+8(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+16(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+24(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+32(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+40(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+48(SB)/8, $0x3f8bedc26b51dd1c
+DATA elc64_8_3f8bedc26b51dd1c<>+56(SB)/8, $0x3f8bedc26b51dd1c
+GLOBL elc64_8_3f8bedc26b51dd1c<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fc02660e763351f<>+0(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+8(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+16(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+24(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+32(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+40(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+48(SB)/8, $0x3fc02660e763351f
+DATA elc64_8_3fc02660e763351f<>+56(SB)/8, $0x3fc02660e763351f
+GLOBL elc64_8_3fc02660e763351f<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fb2635cd99fe9a7<>+0(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+8(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+16(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+24(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+32(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+40(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+48(SB)/8, $0x3fb2635cd99fe9a7
+DATA elc64_8_3fb2635cd99fe9a7<>+56(SB)/8, $0x3fb2635cd99fe9a7
+GLOBL elc64_8_3fb2635cd99fe9a7<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fe14af092eb6f33<>+0(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+8(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+16(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+24(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+32(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+40(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+48(SB)/8, $0x3fe14af092eb6f33
+DATA elc64_8_3fe14af092eb6f33<>+56(SB)/8, $0x3fe14af092eb6f33
+GLOBL elc64_8_3fe14af092eb6f33<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fbb3e6618eee323<>+0(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+8(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+16(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+24(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+32(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+40(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+48(SB)/8, $0x3fbb3e6618eee323
+DATA elc64_8_3fbb3e6618eee323<>+56(SB)/8, $0x3fbb3e6618eee323
+GLOBL elc64_8_3fbb3e6618eee323<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3feb000000000000<>+0(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+8(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+16(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+24(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+32(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+40(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+48(SB)/8, $0x3feb000000000000
+DATA elc64_8_3feb000000000000<>+56(SB)/8, $0x3feb000000000000
+GLOBL elc64_8_3feb000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bef8ead6120016ac<>+0(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+8(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+16(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+24(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+32(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+40(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+48(SB)/8, $0xbef8ead6120016ac
+DATA elc64_8_bef8ead6120016ac<>+56(SB)/8, $0xbef8ead6120016ac
+GLOBL elc64_8_bef8ead6120016ac<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bf77a291236668e4<>+0(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+8(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+16(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+24(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+32(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+40(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+48(SB)/8, $0xbf77a291236668e4
+DATA elc64_8_bf77a291236668e4<>+56(SB)/8, $0xbf77a291236668e4
+GLOBL elc64_8_bf77a291236668e4<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bf9d2a51dbd7194f<>+0(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+8(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+16(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+24(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+32(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+40(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+48(SB)/8, $0xbf9d2a51dbd7194f
+DATA elc64_8_bf9d2a51dbd7194f<>+56(SB)/8, $0xbf9d2a51dbd7194f
+GLOBL elc64_8_bf9d2a51dbd7194f<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfd4cd7d691cb913<>+0(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+8(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+16(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+24(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+32(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+40(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+48(SB)/8, $0xbfd4cd7d691cb913
+DATA elc64_8_bfd4cd7d691cb913<>+56(SB)/8, $0xbfd4cd7d691cb913
+GLOBL elc64_8_bfd4cd7d691cb913<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fc06eba8214db68<>+0(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+8(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+16(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+24(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+32(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+40(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+48(SB)/8, $0x3fc06eba8214db68
+DATA elc64_8_3fc06eba8214db68<>+56(SB)/8, $0x3fc06eba8214db68
+GLOBL elc64_8_3fc06eba8214db68<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bed09c4342a26120<>+0(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+8(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+16(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+24(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+32(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+40(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+48(SB)/8, $0xbed09c4342a26120
+DATA elc64_8_bed09c4342a26120<>+56(SB)/8, $0xbed09c4342a26120
+GLOBL elc64_8_bed09c4342a26120<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3f215dc9221c1a10<>+0(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+8(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+16(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+24(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+32(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+40(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+48(SB)/8, $0x3f215dc9221c1a10
+DATA elc64_8_3f215dc9221c1a10<>+56(SB)/8, $0x3f215dc9221c1a10
+GLOBL elc64_8_3f215dc9221c1a10<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3f74d022c4d36b0f<>+0(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+8(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+16(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+24(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+32(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+40(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+48(SB)/8, $0x3f74d022c4d36b0f
+DATA elc64_8_3f74d022c4d36b0f<>+56(SB)/8, $0x3f74d022c4d36b0f
+GLOBL elc64_8_3f74d022c4d36b0f<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fb0a54c5536ceba<>+0(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+8(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+16(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+24(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+32(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+40(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+48(SB)/8, $0x3fb0a54c5536ceba
+DATA elc64_8_3fb0a54c5536ceba<>+56(SB)/8, $0x3fb0a54c5536ceba
+GLOBL elc64_8_3fb0a54c5536ceba<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fd97779cddadc09<>+0(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+8(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+16(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+24(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+32(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+40(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+48(SB)/8, $0x3fd97779cddadc09
+DATA elc64_8_3fd97779cddadc09<>+56(SB)/8, $0x3fd97779cddadc09
+GLOBL elc64_8_3fd97779cddadc09<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_ffffffff00000000<>+0(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+8(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+16(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+24(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+32(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+40(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+48(SB)/8, $0xffffffff00000000
+DATA elc64_8_ffffffff00000000<>+56(SB)/8, $0xffffffff00000000
+GLOBL elc64_8_ffffffff00000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_bfe2000000000000<>+0(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+8(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+16(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+24(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+32(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+40(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+48(SB)/8, $0xbfe2000000000000
+DATA elc64_8_bfe2000000000000<>+56(SB)/8, $0xbfe2000000000000
+GLOBL elc64_8_bfe2000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3feb0ac160000000<>+0(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+8(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+16(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+24(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+32(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+40(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+48(SB)/8, $0x3feb0ac160000000
+DATA elc64_8_3feb0ac160000000<>+56(SB)/8, $0x3feb0ac160000000
+GLOBL elc64_8_3feb0ac160000000<>(SB), RODATA|NOPTR, $64
+
+// func erfcF64AVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·erfcF64AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  erfcF64AVX512_check_unrolled
+
+erfcF64AVX512_unrolled:
+	VMOVUPD      (DX)(BX*8), Z0
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
+	VMAXPD       elc64_8_3ff4000000000000<>+0(SB), Z1, Z2
+	VMINPD       elc64_8_403c000000000000<>+0(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VDIVPD       Z3, Z4, Z3
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K1
+	VMOVUPD      Z3, Z4
+	VMOVUPD      elc64_8_c07e384e9bdc383f<>+0(SB), Z5
+	VFMADD213PD  elc64_8_c09004616a2e5992<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_c083ec881375f228<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c064145d43c5ed98<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c031c209555f995a<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bfe993ba70c285de<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bf84341239e86f4a<>+0(SB), Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c023a0efc69ac25c<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c054526557e4d2f2<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c067135cebccabb2<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0644cb184282266<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c04f300ae4cba38d<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0251e0441b0e726<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bfe63416e4ba7360<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf843412600d6435<>+0(SB), Z3, Z5
+	VBLENDMPD    Z5, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K1
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c03670e242712d62<>+0(SB), Z6
+	VFMADD213PD  elc64_8_407da874e79fe763<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_40a3f219cedf3be6<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40a8ffb7688c246a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_409802eb189d5118<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40745cae221b9f0a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_403e568b261d5190<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z5
+	VMOVUPD      Z3, Z6
+	VMOVUPD      elc64_8_bfaeeff2ee749a62<>+0(SB), Z7
+	VFMADD213PD  elc64_8_401a47ef8e484a93<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_405b28a3ee48ae2c<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407ad02157700314<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_40842b1921ec2868<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407b290dd58a1a71<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4061350c526ae721<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4033a6b9bd707687<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z6
+	VMOVUPD      Z5, Z3
+	VBLENDMPD    Z6, Z3, K1, Z3
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bf61bf380a96073f<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3fa22a36599795eb<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bfbc63983d3e28ec<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fd45fca805120e4<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd7d240fbb8c3f1<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fda8d00ad92b34d<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bf6359b8bef77538<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_3f888b545735151d<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3f8bedc26b51dd1c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3fc02660e763351f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fb2635cd99fe9a7<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fe14af092eb6f33<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fbb3e6618eee323<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z3, K1, Z3
+	VMULPD       Z1, Z1, Z5
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bef8ead6120016ac<>+0(SB), Z7
+	VFMADD213PD  elc64_8_bf77a291236668e4<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bf9d2a51dbd7194f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd4cd7d691cb913<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fc06eba8214db68<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z5, Z1
+	VMOVUPD      elc64_8_bed09c4342a26120<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f215dc9221c1a10<>+0(SB), Z6, Z1
+	VFMADD213PD  elc64_8_3f74d022c4d36b0f<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fb0a54c5536ceba<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fd97779cddadc09<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z1
+	VBLENDMPD    Z1, Z3, K1, Z3
+	VDIVPD       Z3, Z4, Z1
+	VANDPD       elc64_8_ffffffff00000000<>+0(SB), Z2, Z3
+	VMOVUPD      Z3, Z4
+	VFNMADD213PD elc64_8_bfe2000000000000<>+0(SB), Z3, Z4
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z4, Z4
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z4, Z4
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z4, Z5
+	VRNDSCALEPD  $0x00, Z5, Z5
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z4
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z4
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VSUBPD       Z2, Z3, Z4
+	VADDPD       Z2, Z3, Z3
+	VMOVUPD      Z1, Z7
+	VFMADD231PD  Z3, Z4, Z7
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z7, Z3
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
+	VMOVUPD      Z3, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VMULPD       Z7, Z6, Z3
+	VDIVPD       Z2, Z3, Z2
+	VADDPD       Z4, Z5, Z3
+	VSCALEFPD    Z3, Z2, Z2
+	VCMPPD       $0x01, elc64_8_3fd0000000000000<>+0(SB), Z0, K1
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z3
+	VBLENDMPD    elc64_8_0<>+0(SB), Z3, K1, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VSUBPD       Z3, Z4, Z4
+	VSUBPD       Z3, Z0, Z3
+	VFMADD231PD  Z1, Z0, Z3
+	VSUBPD       Z3, Z4, Z3
+	VMOVUPD      elc64_8_3fc3d4fa80000000<>+0(SB), Z4
+	VSUBPD       Z1, Z4, Z4
+	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
+	VMOVUPD      elc64_8_3feb0ac160000000<>+0(SB), Z5
+	VADDPD       Z1, Z5, Z1
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z5
+	VADDPD       Z1, Z5, Z1
+	VBLENDMPD    Z1, Z4, K1, Z4
+	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K1
+	VMOVUPD      elc64_8_4000000000000000<>+0(SB), Z1
+	VSUBPD       Z2, Z1, Z1
+	VBLENDMPD    Z1, Z2, K1, Z2
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K1
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z4, Z1, K1, Z1
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z2, K1
+	VBLENDMPD    Z3, Z1, K1, Z1
+	VCMPPD       $0x03, Z0, Z0, K1
+	VBLENDMPD    Z0, Z1, K1, Z1
+	VMOVDQU64    Z1, (CX)(BX*8)
+	ADDQ         $0x00000008, BX
+
+erfcF64AVX512_check_unrolled:
+	CMPQ         BX, SI
+	JB           erfcF64AVX512_unrolled
+	CMPQ         BX, AX
+	JAE          erfcF64AVX512_done
+	SUBQ         BX, AX
+	MOVQ         $-1, SI
+	BZHIQ        AX, SI, AX
+	KMOVQ        AX, K1
+	VMOVDQU64.Z  (DX)(BX*8), K1, Z0
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
+	VMAXPD       elc64_8_3ff4000000000000<>+0(SB), Z1, Z2
+	VMINPD       elc64_8_403c000000000000<>+0(SB), Z2, Z2
+	VMULPD       Z2, Z2, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VDIVPD       Z3, Z4, Z3
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K2
+	VMOVUPD      Z3, Z4
+	VMOVUPD      elc64_8_c07e384e9bdc383f<>+0(SB), Z5
+	VFMADD213PD  elc64_8_c09004616a2e5992<>+0(SB), Z5, Z4
+	VFMADD213PD  elc64_8_c083ec881375f228<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c064145d43c5ed98<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_c031c209555f995a<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bfe993ba70c285de<>+0(SB), Z3, Z4
+	VFMADD213PD  elc64_8_bf84341239e86f4a<>+0(SB), Z3, Z4
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c023a0efc69ac25c<>+0(SB), Z6
+	VFMADD213PD  elc64_8_c054526557e4d2f2<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_c067135cebccabb2<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0644cb184282266<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c04f300ae4cba38d<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_c0251e0441b0e726<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bfe63416e4ba7360<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_bf843412600d6435<>+0(SB), Z3, Z5
+	VBLENDMPD    Z5, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_4006db6db6db6db7<>+0(SB), Z1, K2
+	VMOVUPD      Z3, Z5
+	VMOVUPD      elc64_8_c03670e242712d62<>+0(SB), Z6
+	VFMADD213PD  elc64_8_407da874e79fe763<>+0(SB), Z6, Z5
+	VFMADD213PD  elc64_8_40a3f219cedf3be6<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40a8ffb7688c246a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_409802eb189d5118<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_40745cae221b9f0a<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_403e568b261d5190<>+0(SB), Z3, Z5
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z5
+	VMOVUPD      Z3, Z6
+	VMOVUPD      elc64_8_bfaeeff2ee749a62<>+0(SB), Z7
+	VFMADD213PD  elc64_8_401a47ef8e484a93<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_405b28a3ee48ae2c<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407ad02157700314<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_40842b1921ec2868<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_407b290dd58a1a71<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4061350c526ae721<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_4033a6b9bd707687<>+0(SB), Z3, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z6
+	VMOVUPD      Z5, Z3
+	VBLENDMPD    Z6, Z3, K2, Z3
+	VSUBPD       elc64_8_3ff0000000000000<>+0(SB), Z1, Z5
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bf61bf380a96073f<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3fa22a36599795eb<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bfbc63983d3e28ec<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fd45fca805120e4<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd7d240fbb8c3f1<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fda8d00ad92b34d<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bf6359b8bef77538<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_3f888b545735151d<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3f8bedc26b51dd1c<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3fc02660e763351f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fb2635cd99fe9a7<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fe14af092eb6f33<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fbb3e6618eee323<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z3, K2, Z3
+	VMULPD       Z1, Z1, Z5
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z6
+	VMOVUPD      elc64_8_bef8ead6120016ac<>+0(SB), Z7
+	VFMADD213PD  elc64_8_bf77a291236668e4<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_bf9d2a51dbd7194f<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_bfd4cd7d691cb913<>+0(SB), Z5, Z6
+	VFMADD213PD  elc64_8_3fc06eba8214db68<>+0(SB), Z5, Z6
+	VBLENDMPD    Z6, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z5, Z1
+	VMOVUPD      elc64_8_bed09c4342a26120<>+0(SB), Z6
+	VFMADD213PD  elc64_8_3f215dc9221c1a10<>+0(SB), Z6, Z1
+	VFMADD213PD  elc64_8_3f74d022c4d36b0f<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fb0a54c5536ceba<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3fd97779cddadc09<>+0(SB), Z5, Z1
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z5, Z1
+	VBLENDMPD    Z1, Z3, K2, Z3
+	VDIVPD       Z3, Z4, Z1
+	VANDPD       elc64_8_ffffffff00000000<>+0(SB), Z2, Z3
+	VMOVUPD      Z3, Z4
+	VFNMADD213PD elc64_8_bfe2000000000000<>+0(SB), Z3, Z4
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z4, Z4
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z4, Z4
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z4, Z5
+	VRNDSCALEPD  $0x00, Z5, Z5
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z5, Z4
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z5, Z4
+	VMOVUPD      Z4, Z6
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z7
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z7, Z6
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z4, Z6
+	VSUBPD       Z2, Z3, Z4
+	VADDPD       Z2, Z3, Z3
+	VMOVUPD      Z1, Z7
+	VFMADD231PD  Z3, Z4, Z7
+	VMAXPD       elc64_8_c087c00000000000<>+0(SB), Z7, Z3
+	VMINPD       elc64_8_4086300000000000<>+0(SB), Z3, Z3
+	VMULPD       elc64_8_3ff71547652b82fe<>+0(SB), Z3, Z4
+	VRNDSCALEPD  $0x00, Z4, Z4
+	VFNMADD231PD elc64_8_3fe62e42fee00000<>+0(SB), Z4, Z3
+	VFNMADD231PD elc64_8_3dea39ef35793c76<>+0(SB), Z4, Z3
+	VMOVUPD      Z3, Z7
+	VMOVUPD      elc64_8_3de6124613a86d09<>+0(SB), Z8
+	VFMADD213PD  elc64_8_3e21eed8eff8d898<>+0(SB), Z8, Z7
+	VFMADD213PD  elc64_8_3e5ae64567f544e4<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3e927e4fb7789f5c<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ec71de3a556c734<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3efa01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f2a01a01a01a01a<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f56c16c16c16c17<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3f81111111111111<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fa5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fc5555555555555<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3fe0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VFMADD213PD  elc64_8_3ff0000000000000<>+0(SB), Z3, Z7
+	VMULPD       Z7, Z6, Z3
+	VDIVPD       Z2, Z3, Z2
+	VADDPD       Z4, Z5, Z3
+	VSCALEFPD    Z3, Z2, Z2
+	VCMPPD       $0x01, elc64_8_3fd0000000000000<>+0(SB), Z0, K2
+	VMOVUPD      elc64_8_3fe0000000000000<>+0(SB), Z3
+	VBLENDMPD    elc64_8_0<>+0(SB), Z3, K2, Z3
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z4
+	VSUBPD       Z3, Z4, Z4
+	VSUBPD       Z3, Z0, Z3
+	VFMADD231PD  Z1, Z0, Z3
+	VSUBPD       Z3, Z4, Z3
+	VMOVUPD      elc64_8_3fc3d4fa80000000<>+0(SB), Z4
+	VSUBPD       Z1, Z4, Z4
+	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
+	VMOVUPD      elc64_8_3feb0ac160000000<>+0(SB), Z5
+	VADDPD       Z1, Z5, Z1
+	VMOVUPD      elc64_8_3ff0000000000000<>+0(SB), Z5
+	VADDPD       Z1, Z5, Z1
+	VBLENDMPD    Z1, Z4, K2, Z4
+	VCMPPD       $0x01, elc64_8_0<>+0(SB), Z0, K2
+	VMOVUPD      elc64_8_4000000000000000<>+0(SB), Z1
+	VSUBPD       Z2, Z1, Z1
+	VBLENDMPD    Z1, Z2, K2, Z2
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z1
+	VCMPPD       $0x01, elc64_8_3ff4000000000000<>+0(SB), Z1, K2
+	VMOVUPD      Z2, Z1
+	VBLENDMPD    Z4, Z1, K2, Z1
+	VANDPD       elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VCMPPD       $0x01, elc64_8_3feb000000000000<>+0(SB), Z2, K2
+	VBLENDMPD    Z3, Z1, K2, Z1
+	VCMPPD       $0x03, Z0, Z0, K2
+	VBLENDMPD    Z0, Z1, K2, Z1
+	VMOVDQU64    Z1, K1, (CX)(BX*8)
+
+erfcF64AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_8_3fd0000000000000<>+0(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+8(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+16(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+24(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+32(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+40(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+48(SB)/8, $0x3fd0000000000000
+DATA elc64_8_3fd0000000000000<>+56(SB)/8, $0x3fd0000000000000
+GLOBL elc64_8_3fd0000000000000<>(SB), RODATA|NOPTR, $64
+
+DATA elc64_8_3fc3d4fa80000000<>+0(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+8(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+16(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+24(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+32(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+40(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+48(SB)/8, $0x3fc3d4fa80000000
+DATA elc64_8_3fc3d4fa80000000<>+56(SB)/8, $0x3fc3d4fa80000000
+GLOBL elc64_8_3fc3d4fa80000000<>(SB), RODATA|NOPTR, $64

@@ -2914,3 +2914,309 @@ func AtanhF64(dst []float64, x []float64) {
 func LogitF64(dst []float64, x []float64) {
 	unaryGo(dst, x, logitF64)
 }
+
+// SquareF32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float32]).
+func SquareF32(dst []float32, x []float32) {
+	unaryGo(dst, x, elSquare[float32])
+}
+
+// SquareF64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float64]).
+func SquareF64(dst []float64, x []float64) {
+	unaryGo(dst, x, elSquare[float64])
+}
+
+// SquareI8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int8]).
+func SquareI8(dst []int8, x []int8) {
+	unaryGo(dst, x, elSquare[int8])
+}
+
+// SquareI16 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int16]).
+func SquareI16(dst []int16, x []int16) {
+	unaryGo(dst, x, elSquare[int16])
+}
+
+// SquareI32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int32]).
+func SquareI32(dst []int32, x []int32) {
+	unaryGo(dst, x, elSquare[int32])
+}
+
+// SquareI64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int64]).
+func SquareI64(dst []int64, x []int64) {
+	unaryGo(dst, x, elSquare[int64])
+}
+
+// SquareU8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[uint8]).
+func SquareU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elSquare[uint8])
+}
+
+// CopysignF32 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF32).
+func CopysignF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, elCopysignF32)
+}
+
+// CopysignScalarF32 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF32).
+func CopysignScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, elCopysignF32)
+}
+
+// ScalarCopysignF32 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF32).
+func ScalarCopysignF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, elCopysignF32)
+}
+
+// CopysignF64 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF64).
+func CopysignF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, elCopysignF64)
+}
+
+// CopysignScalarF64 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF64).
+func CopysignScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, elCopysignF64)
+}
+
+// ScalarCopysignF64 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF64).
+func ScalarCopysignF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, elCopysignF64)
+}
+
+// FmaxI8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int8]).
+func FmaxI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elMax[int8])
+}
+
+// FmaxScalarI8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int8]).
+func FmaxScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elMax[int8])
+}
+
+// ScalarFmaxI8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int8]).
+func ScalarFmaxI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elMax[int8])
+}
+
+// FmaxI16 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int16]).
+func FmaxI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elMax[int16])
+}
+
+// FmaxScalarI16 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int16]).
+func FmaxScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elMax[int16])
+}
+
+// ScalarFmaxI16 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int16]).
+func ScalarFmaxI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elMax[int16])
+}
+
+// FmaxI32 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int32]).
+func FmaxI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elMax[int32])
+}
+
+// FmaxScalarI32 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int32]).
+func FmaxScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elMax[int32])
+}
+
+// ScalarFmaxI32 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int32]).
+func ScalarFmaxI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elMax[int32])
+}
+
+// FmaxI64 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int64]).
+func FmaxI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elMax[int64])
+}
+
+// FmaxScalarI64 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int64]).
+func FmaxScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elMax[int64])
+}
+
+// ScalarFmaxI64 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int64]).
+func ScalarFmaxI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elMax[int64])
+}
+
+// FmaxU8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[uint8]).
+func FmaxU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elMax[uint8])
+}
+
+// FmaxScalarU8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[uint8]).
+func FmaxScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elMax[uint8])
+}
+
+// ScalarFmaxU8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[uint8]).
+func ScalarFmaxU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elMax[uint8])
+}
+
+// FminI8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int8]).
+func FminI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elMin[int8])
+}
+
+// FminScalarI8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int8]).
+func FminScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elMin[int8])
+}
+
+// ScalarFminI8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int8]).
+func ScalarFminI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elMin[int8])
+}
+
+// FminI16 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int16]).
+func FminI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elMin[int16])
+}
+
+// FminScalarI16 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int16]).
+func FminScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elMin[int16])
+}
+
+// ScalarFminI16 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int16]).
+func ScalarFminI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elMin[int16])
+}
+
+// FminI32 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int32]).
+func FminI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elMin[int32])
+}
+
+// FminScalarI32 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int32]).
+func FminScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elMin[int32])
+}
+
+// ScalarFminI32 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int32]).
+func ScalarFminI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elMin[int32])
+}
+
+// FminI64 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int64]).
+func FminI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elMin[int64])
+}
+
+// FminScalarI64 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int64]).
+func FminScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elMin[int64])
+}
+
+// ScalarFminI64 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int64]).
+func ScalarFminI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elMin[int64])
+}
+
+// FminU8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[uint8]).
+func FminU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elMin[uint8])
+}
+
+// FminScalarU8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[uint8]).
+func FminScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elMin[uint8])
+}
+
+// ScalarFminU8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[uint8]).
+func ScalarFminU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elMin[uint8])
+}
+
+// AbsU8 sets dst[i] = x[i], (uint8's abs is the identity).
+// Its exact loop is unaryGo(dst, x, elIdent[uint8]).
+func AbsU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elIdent[uint8])
+}
+
+// SignI8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int8]).
+func SignI8(dst []int8, x []int8) {
+	unaryGo(dst, x, elSignInt[int8])
+}
+
+// SignI16 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int16]).
+func SignI16(dst []int16, x []int16) {
+	unaryGo(dst, x, elSignInt[int16])
+}
+
+// SignI32 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int32]).
+func SignI32(dst []int32, x []int32) {
+	unaryGo(dst, x, elSignInt[int32])
+}
+
+// SignI64 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int64]).
+func SignI64(dst []int64, x []int64) {
+	unaryGo(dst, x, elSignInt[int64])
+}
+
+// SignU8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[uint8]).
+func SignU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elSignInt[uint8])
+}
+
+// ErfF64 sets dst[i] = erf x[i], fdlibm's branches as selects, within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfF64).
+func ErfF64(dst []float64, x []float64) {
+	unaryGo(dst, x, erfF64)
+}
+
+// ErfcF64 sets dst[i] = erfc x[i], fdlibm's branches as selects, within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfcF64).
+func ErfcF64(dst []float64, x []float64) {
+	unaryGo(dst, x, erfcF64)
+}

@@ -1824,6 +1824,211 @@ func atanhF64AVX2(dst []float64, x []float64) bool
 //go:noescape
 func logitF64AVX2(dst []float64, x []float64) bool
 
+// squareF32AVX2 is SquareF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareF32AVX2(dst []float32, x []float32)
+
+// squareF64AVX2 is SquareF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareF64AVX2(dst []float64, x []float64)
+
+// squareI8AVX2 is SquareI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI8AVX2(dst []int8, x []int8)
+
+// squareI16AVX2 is SquareI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI16AVX2(dst []int16, x []int16)
+
+// squareI32AVX2 is SquareI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI32AVX2(dst []int32, x []int32)
+
+// squareI64AVX2 is SquareI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI64AVX2(dst []int64, x []int64)
+
+// squareU8AVX2 is SquareU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareU8AVX2(dst []uint8, x []uint8)
+
+// copysignF32AVX2 is CopysignF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignF32AVX2(dst []float32, a []float32, b []float32)
+
+// copysignScalarF32AVX2 is CopysignScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// scalarCopysignF32AVX2 is ScalarCopysignF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF32AVX2(dst []float32, a []float32, s float32)
+
+// copysignF64AVX2 is CopysignF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignF64AVX2(dst []float64, a []float64, b []float64)
+
+// copysignScalarF64AVX2 is CopysignScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// scalarCopysignF64AVX2 is ScalarCopysignF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF64AVX2(dst []float64, a []float64, s float64)
+
+// fmaxI8AVX2 is FmaxI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI8AVX2(dst []int8, a []int8, b []int8)
+
+// fmaxScalarI8AVX2 is FmaxScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// fmaxI16AVX2 is FmaxI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI16AVX2(dst []int16, a []int16, b []int16)
+
+// fmaxScalarI16AVX2 is FmaxScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// fmaxI32AVX2 is FmaxI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI32AVX2(dst []int32, a []int32, b []int32)
+
+// fmaxScalarI32AVX2 is FmaxScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// fmaxI64AVX2 is FmaxI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI64AVX2(dst []int64, a []int64, b []int64)
+
+// fmaxScalarI64AVX2 is FmaxScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// fmaxU8AVX2 is FmaxU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// fmaxScalarU8AVX2 is FmaxScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// fminI8AVX2 is FminI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI8AVX2(dst []int8, a []int8, b []int8)
+
+// fminScalarI8AVX2 is FminScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// fminI16AVX2 is FminI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI16AVX2(dst []int16, a []int16, b []int16)
+
+// fminScalarI16AVX2 is FminScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// fminI32AVX2 is FminI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI32AVX2(dst []int32, a []int32, b []int32)
+
+// fminScalarI32AVX2 is FminScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// fminI64AVX2 is FminI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI64AVX2(dst []int64, a []int64, b []int64)
+
+// fminScalarI64AVX2 is FminScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// fminU8AVX2 is FminU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// fminScalarU8AVX2 is FminScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// absU8AVX2 is AbsU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func absU8AVX2(dst []uint8, x []uint8)
+
+// signI8AVX2 is SignI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI8AVX2(dst []int8, x []int8)
+
+// signI16AVX2 is SignI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI16AVX2(dst []int16, x []int16)
+
+// signI32AVX2 is SignI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI32AVX2(dst []int32, x []int32)
+
+// signI64AVX2 is SignI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI64AVX2(dst []int64, x []int64)
+
+// signU8AVX2 is SignU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signU8AVX2(dst []uint8, x []uint8)
+
+// erfF64AVX2 is ErfF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func erfF64AVX2(dst []float64, x []float64)
+
+// erfcF64AVX2 is ErfcF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func erfcF64AVX2(dst []float64, x []float64)
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -3643,3 +3848,208 @@ func atanhF64AVX512(dst []float64, x []float64) bool
 //
 //go:noescape
 func logitF64AVX512(dst []float64, x []float64) bool
+
+// squareF32AVX512 is SquareF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareF32AVX512(dst []float32, x []float32)
+
+// squareF64AVX512 is SquareF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareF64AVX512(dst []float64, x []float64)
+
+// squareI8AVX512 is SquareI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI8AVX512(dst []int8, x []int8)
+
+// squareI16AVX512 is SquareI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI16AVX512(dst []int16, x []int16)
+
+// squareI32AVX512 is SquareI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI32AVX512(dst []int32, x []int32)
+
+// squareI64AVX512 is SquareI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI64AVX512(dst []int64, x []int64)
+
+// squareU8AVX512 is SquareU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareU8AVX512(dst []uint8, x []uint8)
+
+// copysignF32AVX512 is CopysignF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignF32AVX512(dst []float32, a []float32, b []float32)
+
+// copysignScalarF32AVX512 is CopysignScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF32AVX512(dst []float32, a []float32, s float32)
+
+// scalarCopysignF32AVX512 is ScalarCopysignF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF32AVX512(dst []float32, a []float32, s float32)
+
+// copysignF64AVX512 is CopysignF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignF64AVX512(dst []float64, a []float64, b []float64)
+
+// copysignScalarF64AVX512 is CopysignScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF64AVX512(dst []float64, a []float64, s float64)
+
+// scalarCopysignF64AVX512 is ScalarCopysignF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF64AVX512(dst []float64, a []float64, s float64)
+
+// fmaxI8AVX512 is FmaxI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI8AVX512(dst []int8, a []int8, b []int8)
+
+// fmaxScalarI8AVX512 is FmaxScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// fmaxI16AVX512 is FmaxI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI16AVX512(dst []int16, a []int16, b []int16)
+
+// fmaxScalarI16AVX512 is FmaxScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// fmaxI32AVX512 is FmaxI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI32AVX512(dst []int32, a []int32, b []int32)
+
+// fmaxScalarI32AVX512 is FmaxScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// fmaxI64AVX512 is FmaxI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI64AVX512(dst []int64, a []int64, b []int64)
+
+// fmaxScalarI64AVX512 is FmaxScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// fmaxU8AVX512 is FmaxU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// fmaxScalarU8AVX512 is FmaxScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// fminI8AVX512 is FminI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI8AVX512(dst []int8, a []int8, b []int8)
+
+// fminScalarI8AVX512 is FminScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// fminI16AVX512 is FminI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI16AVX512(dst []int16, a []int16, b []int16)
+
+// fminScalarI16AVX512 is FminScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// fminI32AVX512 is FminI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI32AVX512(dst []int32, a []int32, b []int32)
+
+// fminScalarI32AVX512 is FminScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// fminI64AVX512 is FminI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI64AVX512(dst []int64, a []int64, b []int64)
+
+// fminScalarI64AVX512 is FminScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// fminU8AVX512 is FminU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// fminScalarU8AVX512 is FminScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// absU8AVX512 is AbsU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func absU8AVX512(dst []uint8, x []uint8)
+
+// signI8AVX512 is SignI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI8AVX512(dst []int8, x []int8)
+
+// signI16AVX512 is SignI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI16AVX512(dst []int16, x []int16)
+
+// signI32AVX512 is SignI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI32AVX512(dst []int32, x []int32)
+
+// signI64AVX512 is SignI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI64AVX512(dst []int64, x []int64)
+
+// signU8AVX512 is SignU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signU8AVX512(dst []uint8, x []uint8)
+
+// erfF64AVX512 is ErfF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func erfF64AVX512(dst []float64, x []float64)
+
+// erfcF64AVX512 is ErfcF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func erfcF64AVX512(dst []float64, x []float64)
