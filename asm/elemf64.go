@@ -238,4 +238,5 @@ func f64Ops() {
 	}
 	extraOps()
 	erf64Ops()
+	shiftOps()
 }

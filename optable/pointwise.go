@@ -160,9 +160,9 @@ var (
 	BitwiseXor = binary("bitwise_xor", "BitwiseXor", "a ^ b (logical xor for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Binary: "Xor", Types: Ints}}, loop(Bools, "a != b"), loop(Ints, "a ^ b"))
 	// Shift counts go through uint64: a negative count becomes a huge one,
 	// so it never panics (a count ≥ the width gives 0, or the sign for >>).
-	BitwiseLeftShift = binary("bitwise_left_shift", "BitwiseLeftShift", "a << b", Op{Accepts: Ints, Kernel: "lshift_{dev}"},
+	BitwiseLeftShift = binary("bitwise_left_shift", "BitwiseLeftShift", "a << b", Op{Accepts: Ints, Kernel: "lshift_{dev}", SIMD: SIMD{Binary: "Shl", Types: Ints}},
 		loop(Ints, "a << uint64(b)"))
-	BitwiseRightShift = binary("bitwise_right_shift", "BitwiseRightShift", "a >> b (arithmetic for signed a)", Op{Accepts: Ints, Kernel: "rshift_{dev}"},
+	BitwiseRightShift = binary("bitwise_right_shift", "BitwiseRightShift", "a >> b (arithmetic for signed a)", Op{Accepts: Ints, Kernel: "rshift_{dev}", SIMD: SIMD{Binary: "Shr", Types: Ints}},
 		loop(Ints, "a >> uint64(b)"))
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound

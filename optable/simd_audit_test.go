@@ -54,7 +54,6 @@ var simdNoSense = map[string]string{
 // its kernel lands.
 var simdTodo = map[string]bool{
 	"Atan2/float32": true, "Atan2/float64": true,
-	"BitwiseLeftShift/int": true, "BitwiseRightShift/int": true,
 	"Gelu/float64": true, "GeluTanh/float64": true, "Hypot/float32": true, "Hypot/float64": true,
 	"Pow/float64": true, "Pow/int": true,
 }

@@ -5766,6 +5766,41 @@ func loopBitwiseLeftShiftI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.P
 	}
 }
 
+// simdBitwiseLeftShiftU8 is bitwise_left_shift's SIMD loop for uint8.
+func simdBitwiseLeftShiftU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlU8, vec.ShlScalarU8, vec.ScalarShlU8, p, s, n)) {
+		loopBitwiseLeftShiftI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI8 is bitwise_left_shift's SIMD loop for int8.
+func simdBitwiseLeftShiftI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI8, vec.ShlScalarI8, vec.ScalarShlI8, p, s, n)) {
+		loopBitwiseLeftShiftI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI16 is bitwise_left_shift's SIMD loop for int16.
+func simdBitwiseLeftShiftI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI16, vec.ShlScalarI16, vec.ScalarShlI16, p, s, n)) {
+		loopBitwiseLeftShiftI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI32 is bitwise_left_shift's SIMD loop for int32.
+func simdBitwiseLeftShiftI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI32, vec.ShlScalarI32, vec.ScalarShlI32, p, s, n)) {
+		loopBitwiseLeftShiftI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI64 is bitwise_left_shift's SIMD loop for int64.
+func simdBitwiseLeftShiftI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI64, vec.ShlScalarI64, vec.ScalarShlI64, p, s, n)) {
+		loopBitwiseLeftShiftI[int64](p, s, n, args)
+	}
+}
+
 // loopBitwiseRightShiftI computes a >> uint64(b) for uint8, int8, int16, int32, int64.
 func loopBitwiseRightShiftI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -5807,6 +5842,41 @@ func loopBitwiseRightShiftI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a >> uint64(b)
+	}
+}
+
+// simdBitwiseRightShiftU8 is bitwise_right_shift's SIMD loop for uint8.
+func simdBitwiseRightShiftU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrU8, vec.ShrScalarU8, vec.ScalarShrU8, p, s, n)) {
+		loopBitwiseRightShiftI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI8 is bitwise_right_shift's SIMD loop for int8.
+func simdBitwiseRightShiftI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI8, vec.ShrScalarI8, vec.ScalarShrI8, p, s, n)) {
+		loopBitwiseRightShiftI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI16 is bitwise_right_shift's SIMD loop for int16.
+func simdBitwiseRightShiftI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI16, vec.ShrScalarI16, vec.ScalarShrI16, p, s, n)) {
+		loopBitwiseRightShiftI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI32 is bitwise_right_shift's SIMD loop for int32.
+func simdBitwiseRightShiftI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI32, vec.ShrScalarI32, vec.ScalarShrI32, p, s, n)) {
+		loopBitwiseRightShiftI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI64 is bitwise_right_shift's SIMD loop for int64.
+func simdBitwiseRightShiftI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI64, vec.ShrScalarI64, vec.ScalarShrI64, p, s, n)) {
+		loopBitwiseRightShiftI[int64](p, s, n, args)
 	}
 }
 
@@ -6716,8 +6786,8 @@ func init() {
 	pointwiseLoops[optable.BitwiseAnd.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseAndB[bool], dtype.Uint8: simdBitwiseAndU8, dtype.Int8: simdBitwiseAndI8, dtype.Int16: simdBitwiseAndI16, dtype.Int32: simdBitwiseAndI32, dtype.Int64: simdBitwiseAndI64}
 	pointwiseLoops[optable.BitwiseOr.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseOrB[bool], dtype.Uint8: simdBitwiseOrU8, dtype.Int8: simdBitwiseOrI8, dtype.Int16: simdBitwiseOrI16, dtype.Int32: simdBitwiseOrI32, dtype.Int64: simdBitwiseOrI64}
 	pointwiseLoops[optable.BitwiseXor.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseXorB[bool], dtype.Uint8: simdBitwiseXorU8, dtype.Int8: simdBitwiseXorI8, dtype.Int16: simdBitwiseXorI16, dtype.Int32: simdBitwiseXorI32, dtype.Int64: simdBitwiseXorI64}
-	pointwiseLoops[optable.BitwiseLeftShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseLeftShiftI[uint8], dtype.Int8: loopBitwiseLeftShiftI[int8], dtype.Int16: loopBitwiseLeftShiftI[int16], dtype.Int32: loopBitwiseLeftShiftI[int32], dtype.Int64: loopBitwiseLeftShiftI[int64]}
-	pointwiseLoops[optable.BitwiseRightShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseRightShiftI[uint8], dtype.Int8: loopBitwiseRightShiftI[int8], dtype.Int16: loopBitwiseRightShiftI[int16], dtype.Int32: loopBitwiseRightShiftI[int32], dtype.Int64: loopBitwiseRightShiftI[int64]}
+	pointwiseLoops[optable.BitwiseLeftShift.Code] = [dtype.Count]loopFn{dtype.Uint8: simdBitwiseLeftShiftU8, dtype.Int8: simdBitwiseLeftShiftI8, dtype.Int16: simdBitwiseLeftShiftI16, dtype.Int32: simdBitwiseLeftShiftI32, dtype.Int64: simdBitwiseLeftShiftI64}
+	pointwiseLoops[optable.BitwiseRightShift.Code] = [dtype.Count]loopFn{dtype.Uint8: simdBitwiseRightShiftU8, dtype.Int8: simdBitwiseRightShiftI8, dtype.Int16: simdBitwiseRightShiftI16, dtype.Int32: simdBitwiseRightShiftI32, dtype.Int64: simdBitwiseRightShiftI64}
 	pointwiseLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMinB[bool], dtype.Uint8: simdClampMinU8, dtype.Int8: simdClampMinI8, dtype.Int16: simdClampMinI16, dtype.Int32: simdClampMinI32, dtype.Int64: simdClampMinI64, dtype.Float32: simdClampMinF32, dtype.Float64: simdClampMinF64}
 	streamLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMinU8Stream, dtype.Int8: simdClampMinI8Stream, dtype.Int16: simdClampMinI16Stream, dtype.Int32: simdClampMinI32Stream, dtype.Int64: simdClampMinI64Stream, dtype.Float32: simdClampMinF32Stream, dtype.Float64: simdClampMinF64Stream}
 	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}

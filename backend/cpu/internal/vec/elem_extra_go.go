@@ -25,3 +25,7 @@ func elSignInt[T ints](x T) T {
 	}
 	return 0
 }
+
+// elShl and elShr are optable's a << uint64(b) and a >> uint64(b).
+func elShl[T ints](a, b T) T { return a << uint64(b) }
+func elShr[T ints](a, b T) T { return a >> uint64(b) }

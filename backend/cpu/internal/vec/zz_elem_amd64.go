@@ -7535,3 +7535,433 @@ func ErfcF64(dst []float64, x []float64) {
 		unaryGo(dst, x, erfcF64)
 	}
 }
+
+// ShlI8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int8]).
+func ShlI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI8AVX512(dst, a, b)
+	case useAVX2:
+		shlI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int8])
+	}
+}
+
+// ShlScalarI8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int8]).
+func ShlScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int8])
+	}
+}
+
+// ScalarShlI8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int8]).
+func ScalarShlI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int8])
+	}
+}
+
+// ShlI16 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int16]).
+func ShlI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI16AVX512(dst, a, b)
+	case useAVX2:
+		shlI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int16])
+	}
+}
+
+// ShlScalarI16 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int16]).
+func ShlScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int16])
+	}
+}
+
+// ScalarShlI16 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int16]).
+func ScalarShlI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI16AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int16])
+	}
+}
+
+// ShlI32 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int32]).
+func ShlI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI32AVX512(dst, a, b)
+	case useAVX2:
+		shlI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int32])
+	}
+}
+
+// ShlScalarI32 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int32]).
+func ShlScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int32])
+	}
+}
+
+// ScalarShlI32 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int32]).
+func ScalarShlI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI32AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int32])
+	}
+}
+
+// ShlI64 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int64]).
+func ShlI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI64AVX512(dst, a, b)
+	case useAVX2:
+		shlI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int64])
+	}
+}
+
+// ShlScalarI64 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int64]).
+func ShlScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int64])
+	}
+}
+
+// ScalarShlI64 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int64]).
+func ScalarShlI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI64AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int64])
+	}
+}
+
+// ShlU8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[uint8]).
+func ShlU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlU8AVX512(dst, a, b)
+	case useAVX2:
+		shlU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[uint8])
+	}
+}
+
+// ShlScalarU8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[uint8]).
+func ShlScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[uint8])
+	}
+}
+
+// ScalarShlU8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[uint8]).
+func ScalarShlU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlU8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlU8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[uint8])
+	}
+}
+
+// ShrI8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int8]).
+func ShrI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI8AVX512(dst, a, b)
+	case useAVX2:
+		shrI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int8])
+	}
+}
+
+// ShrScalarI8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int8]).
+func ShrScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int8])
+	}
+}
+
+// ScalarShrI8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int8]).
+func ScalarShrI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int8])
+	}
+}
+
+// ShrI16 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int16]).
+func ShrI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI16AVX512(dst, a, b)
+	case useAVX2:
+		shrI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int16])
+	}
+}
+
+// ShrScalarI16 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int16]).
+func ShrScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int16])
+	}
+}
+
+// ScalarShrI16 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int16]).
+func ScalarShrI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI16AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int16])
+	}
+}
+
+// ShrI32 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int32]).
+func ShrI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI32AVX512(dst, a, b)
+	case useAVX2:
+		shrI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int32])
+	}
+}
+
+// ShrScalarI32 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int32]).
+func ShrScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int32])
+	}
+}
+
+// ScalarShrI32 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int32]).
+func ScalarShrI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI32AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int32])
+	}
+}
+
+// ShrI64 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int64]).
+func ShrI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI64AVX512(dst, a, b)
+	case useAVX2:
+		shrI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int64])
+	}
+}
+
+// ShrScalarI64 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int64]).
+func ShrScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int64])
+	}
+}
+
+// ScalarShrI64 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int64]).
+func ScalarShrI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI64AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int64])
+	}
+}
+
+// ShrU8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[uint8]).
+func ShrU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrU8AVX512(dst, a, b)
+	case useAVX2:
+		shrU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[uint8])
+	}
+}
+
+// ShrScalarU8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[uint8]).
+func ShrScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[uint8])
+	}
+}
+
+// ScalarShrU8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[uint8]).
+func ScalarShrU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrU8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrU8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[uint8])
+	}
+}

@@ -53285,6 +53285,5082 @@ DATA elc32_8_3fc3d4fa80000000<>+16(SB)/8, $0x3fc3d4fa80000000
 DATA elc32_8_3fc3d4fa80000000<>+24(SB)/8, $0x3fc3d4fa80000000
 GLOBL elc32_8_3fc3d4fa80000000<>(SB), RODATA|NOPTR, $32
 
+// func shlI8AVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2
+TEXT ·shlI8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shlI8AVX2_check_unrolled
+
+shlI8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+shlI8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shlI8AVX2_check_vector
+
+shlI8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+shlI8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shlI8AVX2_vector
+	CMPQ    SI, AX
+	JAE     shlI8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+shlI8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shlI8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shlI8AVX2_copy1
+
+shlI8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+shlI8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shlI8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shlI8AVX2_copy3
+
+shlI8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+shlI8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shlI8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlI8AVX2_copy5
+
+shlI8AVX2_copied6:
+shlI8AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_ffff<>+0(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+4(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+8(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+12(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+16(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+20(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+24(SB)/4, $0x0000ffff
+DATA elc32_4_ffff<>+28(SB)/4, $0x0000ffff
+GLOBL elc32_4_ffff<>(SB), RODATA|NOPTR, $32
+
+// func shlScalarI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·shlScalarI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shlScalarI8AVX2_check_unrolled
+
+shlScalarI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+shlScalarI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  shlScalarI8AVX2_check_vector
+
+shlScalarI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+shlScalarI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shlScalarI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     shlScalarI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+shlScalarI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shlScalarI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shlScalarI8AVX2_copy1
+
+shlScalarI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y1, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y3
+	VPSRLD  $0x10, Y0, Y0
+	VPSLLVD Y3, Y1, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y0, Y1, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+shlScalarI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shlScalarI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlScalarI8AVX2_copy3
+
+shlScalarI8AVX2_copied4:
+shlScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·scalarShlI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShlI8AVX2_check_unrolled
+
+scalarShlI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+scalarShlI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarShlI8AVX2_check_vector
+
+scalarShlI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+scalarShlI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShlI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShlI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarShlI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShlI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShlI8AVX2_copy1
+
+scalarShlI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarShlI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShlI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShlI8AVX2_copy3
+
+scalarShlI8AVX2_copied4:
+scalarShlI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlI16AVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2
+TEXT ·shlI16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shlI16AVX2_check_unrolled
+
+shlI16AVX2_unrolled:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	VMOVDQU 32(DX)(SI*2), Y0
+	VMOVDQU 32(BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(SI*2)
+	VMOVDQU 64(DX)(SI*2), Y0
+	VMOVDQU 64(BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(SI*2)
+	VMOVDQU 96(DX)(SI*2), Y0
+	VMOVDQU 96(BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(SI*2)
+	ADDQ    $0x00000040, SI
+
+shlI16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shlI16AVX2_check_vector
+
+shlI16AVX2_vector:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	ADDQ    $0x00000010, SI
+
+shlI16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shlI16AVX2_vector
+	CMPQ    SI, AX
+	JAE     shlI16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+shlI16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shlI16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shlI16AVX2_copy1
+
+shlI16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+shlI16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shlI16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shlI16AVX2_copy3
+
+shlI16AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+shlI16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shlI16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlI16AVX2_copy5
+
+shlI16AVX2_copied6:
+shlI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·shlScalarI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          shlScalarI16AVX2_check_unrolled
+
+shlScalarI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLVD Y2, Y1, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLVD Y2, Y1, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLVD Y2, Y1, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLVD Y2, Y1, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+shlScalarI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  shlScalarI16AVX2_check_vector
+
+shlScalarI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLVD Y2, Y1, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+shlScalarI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shlScalarI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     shlScalarI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+shlScalarI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shlScalarI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shlScalarI16AVX2_copy1
+
+shlScalarI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y0
+	VPSLLVD Y2, Y1, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPSLLVD Y0, Y1, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+shlScalarI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shlScalarI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlScalarI16AVX2_copy3
+
+shlScalarI16AVX2_copied4:
+shlScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·scalarShlI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarShlI16AVX2_check_unrolled
+
+scalarShlI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+scalarShlI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarShlI16AVX2_check_vector
+
+scalarShlI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+scalarShlI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShlI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShlI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarShlI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShlI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShlI16AVX2_copy1
+
+scalarShlI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y2, Y0, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+scalarShlI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShlI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShlI16AVX2_copy3
+
+scalarShlI16AVX2_copied4:
+scalarShlI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlI32AVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2
+TEXT ·shlI32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shlI32AVX2_check_unrolled
+
+shlI32AVX2_unrolled:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	VMOVDQU 32(DX)(SI*4), Y0
+	VMOVDQU 32(BX)(SI*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*4)
+	VMOVDQU 64(DX)(SI*4), Y0
+	VMOVDQU 64(BX)(SI*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*4)
+	VMOVDQU 96(DX)(SI*4), Y0
+	VMOVDQU 96(BX)(SI*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*4)
+	ADDQ    $0x00000020, SI
+
+shlI32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  shlI32AVX2_check_vector
+
+shlI32AVX2_vector:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	ADDQ    $0x00000008, SI
+
+shlI32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shlI32AVX2_vector
+	CMPQ    SI, AX
+	JAE     shlI32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+shlI32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shlI32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shlI32AVX2_copy1
+
+shlI32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+shlI32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shlI32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shlI32AVX2_copy3
+
+shlI32AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+shlI32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shlI32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlI32AVX2_copy5
+
+shlI32AVX2_copied6:
+shlI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·shlScalarI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          shlScalarI32AVX2_check_unrolled
+
+shlScalarI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSLLVD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VPSLLVD Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y1
+	VPSLLVD Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y1
+	VPSLLVD Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+shlScalarI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  shlScalarI32AVX2_check_vector
+
+shlScalarI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSLLVD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+shlScalarI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shlScalarI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     shlScalarI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+shlScalarI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shlScalarI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shlScalarI32AVX2_copy1
+
+shlScalarI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSLLVD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+shlScalarI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shlScalarI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlScalarI32AVX2_copy3
+
+shlScalarI32AVX2_copied4:
+shlScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·scalarShlI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarShlI32AVX2_check_unrolled
+
+scalarShlI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSLLVD Y1, Y0, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VPSLLVD Y1, Y0, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y1
+	VPSLLVD Y1, Y0, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y1
+	VPSLLVD Y1, Y0, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+scalarShlI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarShlI32AVX2_check_vector
+
+scalarShlI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSLLVD Y1, Y0, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+scalarShlI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShlI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShlI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarShlI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShlI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShlI32AVX2_copy1
+
+scalarShlI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSLLVD Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+scalarShlI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShlI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShlI32AVX2_copy3
+
+scalarShlI32AVX2_copied4:
+scalarShlI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlI64AVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2
+TEXT ·shlI64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shlI64AVX2_check_unrolled
+
+shlI64AVX2_unrolled:
+	VMOVDQU (DX)(SI*8), Y0
+	VMOVDQU (BX)(SI*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*8)
+	VMOVDQU 32(DX)(SI*8), Y0
+	VMOVDQU 32(BX)(SI*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*8)
+	VMOVDQU 64(DX)(SI*8), Y0
+	VMOVDQU 64(BX)(SI*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*8)
+	VMOVDQU 96(DX)(SI*8), Y0
+	VMOVDQU 96(BX)(SI*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*8)
+	ADDQ    $0x00000010, SI
+
+shlI64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  shlI64AVX2_check_vector
+
+shlI64AVX2_vector:
+	VMOVDQU (DX)(SI*8), Y0
+	VMOVDQU (BX)(SI*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*8)
+	ADDQ    $0x00000004, SI
+
+shlI64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shlI64AVX2_vector
+	CMPQ    SI, AX
+	JAE     shlI64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+shlI64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shlI64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shlI64AVX2_copy1
+
+shlI64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+shlI64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shlI64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shlI64AVX2_copy3
+
+shlI64AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*8), Y0
+	VMOVDQU (DX)(SI*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+shlI64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shlI64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlI64AVX2_copy5
+
+shlI64AVX2_copied6:
+shlI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·shlScalarI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          shlScalarI64AVX2_check_unrolled
+
+shlScalarI64AVX2_unrolled:
+	VMOVDQU (DX)(BX*8), Y1
+	VPSLLVQ Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	VMOVDQU 32(DX)(BX*8), Y1
+	VPSLLVQ Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*8)
+	VMOVDQU 64(DX)(BX*8), Y1
+	VPSLLVQ Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*8)
+	VMOVDQU 96(DX)(BX*8), Y1
+	VPSLLVQ Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+shlScalarI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  shlScalarI64AVX2_check_vector
+
+shlScalarI64AVX2_vector:
+	VMOVDQU (DX)(BX*8), Y1
+	VPSLLVQ Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+shlScalarI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shlScalarI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     shlScalarI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+shlScalarI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shlScalarI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shlScalarI64AVX2_copy1
+
+shlScalarI64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPSLLVQ Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+shlScalarI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shlScalarI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlScalarI64AVX2_copy3
+
+shlScalarI64AVX2_copied4:
+shlScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·scalarShlI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarShlI64AVX2_check_unrolled
+
+scalarShlI64AVX2_unrolled:
+	VMOVDQU (DX)(BX*8), Y1
+	VPSLLVQ Y1, Y0, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	VMOVDQU 32(DX)(BX*8), Y1
+	VPSLLVQ Y1, Y0, Y1
+	VMOVDQU Y1, 32(CX)(BX*8)
+	VMOVDQU 64(DX)(BX*8), Y1
+	VPSLLVQ Y1, Y0, Y1
+	VMOVDQU Y1, 64(CX)(BX*8)
+	VMOVDQU 96(DX)(BX*8), Y1
+	VPSLLVQ Y1, Y0, Y1
+	VMOVDQU Y1, 96(CX)(BX*8)
+	ADDQ    $0x00000010, BX
+
+scalarShlI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarShlI64AVX2_check_vector
+
+scalarShlI64AVX2_vector:
+	VMOVDQU (DX)(BX*8), Y1
+	VPSLLVQ Y1, Y0, Y1
+	VMOVDQU Y1, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+scalarShlI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShlI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShlI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarShlI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShlI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShlI64AVX2_copy1
+
+scalarShlI64AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VPSLLVQ Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+scalarShlI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShlI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShlI64AVX2_copy3
+
+scalarShlI64AVX2_copied4:
+scalarShlI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlU8AVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2
+TEXT ·shlU8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shlU8AVX2_check_unrolled
+
+shlU8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+shlU8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shlU8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shlU8AVX2_check_vector
+
+shlU8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+shlU8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shlU8AVX2_vector
+	CMPQ    SI, AX
+	JAE     shlU8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+shlU8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shlU8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shlU8AVX2_copy1
+
+shlU8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+shlU8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shlU8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shlU8AVX2_copy3
+
+shlU8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+shlU8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shlU8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlU8AVX2_copy5
+
+shlU8AVX2_copied6:
+shlU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·shlScalarU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shlScalarU8AVX2_check_unrolled
+
+shlScalarU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+shlScalarU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  shlScalarU8AVX2_check_vector
+
+shlScalarU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y5
+	VPSLLVD Y2, Y5, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLVD Y4, Y1, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y1, Y5, Y1
+	VPSLLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+shlScalarU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shlScalarU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     shlScalarU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+shlScalarU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shlScalarU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shlScalarU8AVX2_copy1
+
+shlScalarU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y1, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y3
+	VPSRLD  $0x10, Y0, Y0
+	VPSLLVD Y3, Y1, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPSLLVD Y0, Y1, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+shlScalarU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shlScalarU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shlScalarU8AVX2_copy3
+
+shlScalarU8AVX2_copied4:
+shlScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·scalarShlU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShlU8AVX2_check_unrolled
+
+scalarShlU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+scalarShlU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarShlU8AVX2_check_vector
+
+scalarShlU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y4, Y3, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y3, Y5, Y3
+	VPSLLVD Y1, Y3, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+scalarShlU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShlU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShlU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarShlU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShlU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShlU8AVX2_copy1
+
+scalarShlU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y3
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y4
+	VPSLLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLVD Y3, Y0, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y0, Y4, Y0
+	VPSLLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarShlU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShlU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShlU8AVX2_copy3
+
+scalarShlU8AVX2_copied4:
+scalarShlU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrI8AVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2
+TEXT ·shrI8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shrI8AVX2_check_unrolled
+
+shrI8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+shrI8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shrI8AVX2_check_vector
+
+shrI8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+shrI8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shrI8AVX2_vector
+	CMPQ    SI, AX
+	JAE     shrI8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+shrI8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shrI8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shrI8AVX2_copy1
+
+shrI8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+shrI8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shrI8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shrI8AVX2_copy3
+
+shrI8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+shrI8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shrI8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrI8AVX2_copy5
+
+shrI8AVX2_copied6:
+shrI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·shrScalarI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shrScalarI8AVX2_check_unrolled
+
+shrScalarI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSLLW  $0x08, Y1, Y4
+	VPSRAW  $0x08, Y4, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y4, Y6
+	VPSRAD  $0x10, Y6, Y6
+	VPSRAVD Y5, Y6, Y5
+	VPSRAVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLD  $0x10, Y1, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSLLW  $0x08, Y1, Y4
+	VPSRAW  $0x08, Y4, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y4, Y6
+	VPSRAD  $0x10, Y6, Y6
+	VPSRAVD Y5, Y6, Y5
+	VPSRAVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLD  $0x10, Y1, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSLLW  $0x08, Y1, Y4
+	VPSRAW  $0x08, Y4, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y4, Y6
+	VPSRAD  $0x10, Y6, Y6
+	VPSRAVD Y5, Y6, Y5
+	VPSRAVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLD  $0x10, Y1, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSLLW  $0x08, Y1, Y4
+	VPSRAW  $0x08, Y4, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y4, Y6
+	VPSRAD  $0x10, Y6, Y6
+	VPSRAVD Y5, Y6, Y5
+	VPSRAVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLD  $0x10, Y1, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+shrScalarI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  shrScalarI8AVX2_check_vector
+
+shrScalarI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSLLW  $0x08, Y1, Y4
+	VPSRAW  $0x08, Y4, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y4, Y6
+	VPSRAD  $0x10, Y6, Y6
+	VPSRAVD Y5, Y6, Y5
+	VPSRAVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPSLLD  $0x10, Y1, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+shrScalarI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shrScalarI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     shrScalarI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+shrScalarI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shrScalarI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shrScalarI8AVX2_copy1
+
+shrScalarI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPSLLW  $0x08, Y1, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y3
+	VPSRLD  $0x10, Y0, Y0
+	VPSLLD  $0x10, Y1, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y0, Y1, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+shrScalarI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shrScalarI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrScalarI8AVX2_copy3
+
+shrScalarI8AVX2_copied4:
+shrScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·scalarShrI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShrI8AVX2_check_unrolled
+
+scalarShrI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+scalarShrI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarShrI8AVX2_check_vector
+
+scalarShrI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+scalarShrI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShrI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShrI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarShrI8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShrI8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShrI8AVX2_copy1
+
+scalarShrI8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSLLW  $0x08, Y0, Y3
+	VPSRAW  $0x08, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPSLLD  $0x10, Y3, Y5
+	VPSRAD  $0x10, Y5, Y5
+	VPSRAVD Y4, Y5, Y4
+	VPSRAVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y3, Y4, Y3
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarShrI8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShrI8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShrI8AVX2_copy3
+
+scalarShrI8AVX2_copied4:
+scalarShrI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrI16AVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2
+TEXT ·shrI16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shrI16AVX2_check_unrolled
+
+shrI16AVX2_unrolled:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	VMOVDQU 32(DX)(SI*2), Y0
+	VMOVDQU 32(BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(SI*2)
+	VMOVDQU 64(DX)(SI*2), Y0
+	VMOVDQU 64(BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(SI*2)
+	VMOVDQU 96(DX)(SI*2), Y0
+	VMOVDQU 96(BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(SI*2)
+	ADDQ    $0x00000040, SI
+
+shrI16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shrI16AVX2_check_vector
+
+shrI16AVX2_vector:
+	VMOVDQU (DX)(SI*2), Y0
+	VMOVDQU (BX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*2)
+	ADDQ    $0x00000010, SI
+
+shrI16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shrI16AVX2_vector
+	CMPQ    SI, AX
+	JAE     shrI16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+shrI16AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shrI16AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shrI16AVX2_copy1
+
+shrI16AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+shrI16AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shrI16AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shrI16AVX2_copy3
+
+shrI16AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*2), Y0
+	VMOVDQU (DX)(SI*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+shrI16AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shrI16AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrI16AVX2_copy5
+
+shrI16AVX2_copied6:
+shrI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·shrScalarI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          shrScalarI16AVX2_check_unrolled
+
+shrScalarI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLD  $0x10, Y1, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y2, Y4, Y2
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLD  $0x10, Y1, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y2, Y4, Y2
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLD  $0x10, Y1, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y2, Y4, Y2
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLD  $0x10, Y1, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y2, Y4, Y2
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+shrScalarI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  shrScalarI16AVX2_check_vector
+
+shrScalarI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y3
+	VPSLLD  $0x10, Y1, Y4
+	VPSRAD  $0x10, Y4, Y4
+	VPSRAVD Y2, Y4, Y2
+	VPSRAVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+shrScalarI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shrScalarI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     shrScalarI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+shrScalarI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shrScalarI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shrScalarI16AVX2_copy1
+
+shrScalarI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y2
+	VPSRLD  $0x10, Y0, Y0
+	VPSLLD  $0x10, Y1, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y0, Y1, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+shrScalarI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shrScalarI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrScalarI16AVX2_copy3
+
+shrScalarI16AVX2_copied4:
+shrScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·scalarShrI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarShrI16AVX2_check_unrolled
+
+scalarShrI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*2)
+	VMOVDQU 64(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*2)
+	VMOVDQU 96(DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*2)
+	ADDQ    $0x00000040, BX
+
+scalarShrI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarShrI16AVX2_check_vector
+
+scalarShrI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+scalarShrI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShrI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShrI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarShrI16AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShrI16AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShrI16AVX2_copy1
+
+scalarShrI16AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y2
+	VPSRLD  $0x10, Y1, Y1
+	VPSLLD  $0x10, Y0, Y3
+	VPSRAD  $0x10, Y3, Y3
+	VPSRAVD Y2, Y3, Y2
+	VPSRAVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+scalarShrI16AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShrI16AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShrI16AVX2_copy3
+
+scalarShrI16AVX2_copied4:
+scalarShrI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrI32AVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2
+TEXT ·shrI32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shrI32AVX2_check_unrolled
+
+shrI32AVX2_unrolled:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	VMOVDQU 32(DX)(SI*4), Y0
+	VMOVDQU 32(BX)(SI*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, 32(CX)(SI*4)
+	VMOVDQU 64(DX)(SI*4), Y0
+	VMOVDQU 64(BX)(SI*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, 64(CX)(SI*4)
+	VMOVDQU 96(DX)(SI*4), Y0
+	VMOVDQU 96(BX)(SI*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, 96(CX)(SI*4)
+	ADDQ    $0x00000020, SI
+
+shrI32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  shrI32AVX2_check_vector
+
+shrI32AVX2_vector:
+	VMOVDQU (DX)(SI*4), Y0
+	VMOVDQU (BX)(SI*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, (CX)(SI*4)
+	ADDQ    $0x00000008, SI
+
+shrI32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shrI32AVX2_vector
+	CMPQ    SI, AX
+	JAE     shrI32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+shrI32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shrI32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shrI32AVX2_copy1
+
+shrI32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+shrI32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shrI32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shrI32AVX2_copy3
+
+shrI32AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*4), Y0
+	VMOVDQU (DX)(SI*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, (DI)(SI*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+shrI32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shrI32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrI32AVX2_copy5
+
+shrI32AVX2_copied6:
+shrI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·shrScalarI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          shrScalarI32AVX2_check_unrolled
+
+shrScalarI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSRAVD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VPSRAVD Y0, Y1, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y1
+	VPSRAVD Y0, Y1, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y1
+	VPSRAVD Y0, Y1, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+shrScalarI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  shrScalarI32AVX2_check_vector
+
+shrScalarI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSRAVD Y0, Y1, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+shrScalarI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shrScalarI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     shrScalarI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+shrScalarI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shrScalarI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shrScalarI32AVX2_copy1
+
+shrScalarI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSRAVD Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+shrScalarI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shrScalarI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrScalarI32AVX2_copy3
+
+shrScalarI32AVX2_copied4:
+shrScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·scalarShrI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarShrI32AVX2_check_unrolled
+
+scalarShrI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSRAVD Y1, Y0, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VPSRAVD Y1, Y0, Y1
+	VMOVDQU Y1, 32(CX)(BX*4)
+	VMOVDQU 64(DX)(BX*4), Y1
+	VPSRAVD Y1, Y0, Y1
+	VMOVDQU Y1, 64(CX)(BX*4)
+	VMOVDQU 96(DX)(BX*4), Y1
+	VPSRAVD Y1, Y0, Y1
+	VMOVDQU Y1, 96(CX)(BX*4)
+	ADDQ    $0x00000020, BX
+
+scalarShrI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarShrI32AVX2_check_vector
+
+scalarShrI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VPSRAVD Y1, Y0, Y1
+	VMOVDQU Y1, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+scalarShrI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShrI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShrI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarShrI32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShrI32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShrI32AVX2_copy1
+
+scalarShrI32AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VPSRAVD Y1, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+scalarShrI32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShrI32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShrI32AVX2_copy3
+
+scalarShrI32AVX2_copied4:
+scalarShrI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrI64AVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2
+TEXT ·shrI64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shrI64AVX2_check_unrolled
+
+shrI64AVX2_unrolled:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, (CX)(SI*8)
+	VMOVDQU  32(DX)(SI*8), Y0
+	VMOVDQU  32(BX)(SI*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, 32(CX)(SI*8)
+	VMOVDQU  64(DX)(SI*8), Y0
+	VMOVDQU  64(BX)(SI*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, 64(CX)(SI*8)
+	VMOVDQU  96(DX)(SI*8), Y0
+	VMOVDQU  96(BX)(SI*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, 96(CX)(SI*8)
+	ADDQ     $0x00000010, SI
+
+shrI64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  shrI64AVX2_check_vector
+
+shrI64AVX2_vector:
+	VMOVDQU  (DX)(SI*8), Y0
+	VMOVDQU  (BX)(SI*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, (CX)(SI*8)
+	ADDQ     $0x00000004, SI
+
+shrI64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shrI64AVX2_vector
+	CMPQ    SI, AX
+	JAE     shrI64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+shrI64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shrI64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shrI64AVX2_copy1
+
+shrI64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+shrI64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shrI64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shrI64AVX2_copy3
+
+shrI64AVX2_copied4:
+	XORQ     SI, SI
+	VMOVDQU  (R8)(SI*8), Y0
+	VMOVDQU  (DX)(SI*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, (DI)(SI*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+shrI64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shrI64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrI64AVX2_copy5
+
+shrI64AVX2_copied6:
+shrI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·shrScalarI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          shrScalarI64AVX2_check_unrolled
+
+shrScalarI64AVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y1, Y2, Y2
+	VPXOR    Y2, Y1, Y1
+	VPSRLVQ  Y0, Y1, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y1, Y2, Y2
+	VPXOR    Y2, Y1, Y1
+	VPSRLVQ  Y0, Y1, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y1, Y2, Y2
+	VPXOR    Y2, Y1, Y1
+	VPSRLVQ  Y0, Y1, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y1, Y2, Y2
+	VPXOR    Y2, Y1, Y1
+	VPSRLVQ  Y0, Y1, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+shrScalarI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  shrScalarI64AVX2_check_vector
+
+shrScalarI64AVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y1, Y2, Y2
+	VPXOR    Y2, Y1, Y1
+	VPSRLVQ  Y0, Y1, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+shrScalarI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shrScalarI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     shrScalarI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+shrScalarI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shrScalarI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shrScalarI64AVX2_copy1
+
+shrScalarI64AVX2_copied2:
+	XORQ     BX, BX
+	VMOVDQU  (DI)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y1, Y2, Y2
+	VPXOR    Y2, Y1, Y1
+	VPSRLVQ  Y0, Y1, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, (SI)(BX*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+shrScalarI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shrScalarI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrScalarI64AVX2_copy3
+
+shrScalarI64AVX2_copied4:
+shrScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·scalarShrI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarShrI64AVX2_check_unrolled
+
+scalarShrI64AVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y3
+	VPSRLVQ  Y1, Y3, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y3
+	VPSRLVQ  Y1, Y3, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y3
+	VPSRLVQ  Y1, Y3, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y3
+	VPSRLVQ  Y1, Y3, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+scalarShrI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarShrI64AVX2_check_vector
+
+scalarShrI64AVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y3
+	VPSRLVQ  Y1, Y3, Y1
+	VPXOR    Y2, Y1, Y1
+	VMOVDQU  Y1, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+scalarShrI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShrI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShrI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarShrI64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShrI64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShrI64AVX2_copy1
+
+scalarShrI64AVX2_copied2:
+	XORQ     BX, BX
+	VMOVDQU  (DI)(BX*8), Y1
+	VPXOR    Y2, Y2, Y2
+	VPCMPGTQ Y0, Y2, Y2
+	VPXOR    Y2, Y0, Y0
+	VPSRLVQ  Y1, Y0, Y0
+	VPXOR    Y2, Y0, Y0
+	VMOVDQU  Y0, (SI)(BX*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+scalarShrI64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShrI64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShrI64AVX2_copy3
+
+scalarShrI64AVX2_copied4:
+scalarShrI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrU8AVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2
+TEXT ·shrU8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shrU8AVX2_check_unrolled
+
+shrU8AVX2_unrolled:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	VMOVDQU 32(DX)(SI*1), Y0
+	VMOVDQU 32(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 32(CX)(SI*1)
+	VMOVDQU 64(DX)(SI*1), Y0
+	VMOVDQU 64(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 64(CX)(SI*1)
+	VMOVDQU 96(DX)(SI*1), Y0
+	VMOVDQU 96(BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, 96(CX)(SI*1)
+	ADDQ    $0x00000080, SI
+
+shrU8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   shrU8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shrU8AVX2_check_vector
+
+shrU8AVX2_vector:
+	VMOVDQU (DX)(SI*1), Y0
+	VMOVDQU (BX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+shrU8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      shrU8AVX2_vector
+	CMPQ    SI, AX
+	JAE     shrU8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+shrU8AVX2_copy1:
+	CMPQ R10, R9
+	JAE  shrU8AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  shrU8AVX2_copy1
+
+shrU8AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+shrU8AVX2_copy3:
+	CMPQ R9, SI
+	JAE  shrU8AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  shrU8AVX2_copy3
+
+shrU8AVX2_copied4:
+	XORQ    SI, SI
+	VMOVDQU (R8)(SI*1), Y0
+	VMOVDQU (DX)(SI*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (DI)(SI*1)
+	XORQ    DX, DX
+
+shrU8AVX2_copy5:
+	CMPQ DX, AX
+	JAE  shrU8AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrU8AVX2_copy5
+
+shrU8AVX2_copied6:
+shrU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·shrScalarU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shrScalarU8AVX2_check_unrolled
+
+shrScalarU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y6
+	VPSRLVD Y5, Y6, Y5
+	VPSRLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y6
+	VPSRLVD Y5, Y6, Y5
+	VPSRLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y6
+	VPSRLVD Y5, Y6, Y5
+	VPSRLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y6
+	VPSRLVD Y5, Y6, Y5
+	VPSRLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+shrScalarU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  shrScalarU8AVX2_check_vector
+
+shrScalarU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y4
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y5
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y6
+	VPSRLVD Y5, Y6, Y5
+	VPSRLVD Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y5, Y4
+	VMOVDQU elc32_4_ffff<>+0(SB), Y5
+	VPANDN  Y2, Y5, Y2
+	VPOR    Y2, Y4, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y4
+	VPSRLD  $0x10, Y3, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y3, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+shrScalarU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      shrScalarU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     shrScalarU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+shrScalarU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  shrScalarU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  shrScalarU8AVX2_copy1
+
+shrScalarU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y3
+	VPSRLD  $0x10, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y0, Y1, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+shrScalarU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  shrScalarU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  shrScalarU8AVX2_copy3
+
+shrScalarU8AVX2_copied4:
+shrScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·scalarShrU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShrU8AVX2_check_unrolled
+
+scalarShrU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 32(CX)(BX*1)
+	VMOVDQU 64(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 64(CX)(BX*1)
+	VMOVDQU 96(DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, 96(CX)(BX*1)
+	ADDQ    $0x00000080, BX
+
+scalarShrU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarShrU8AVX2_check_vector
+
+scalarShrU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y1, Y4, Y1
+	VPOR    Y1, Y3, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VMOVDQU elc32_2_ff<>+0(SB), Y3
+	VPANDN  Y1, Y3, Y1
+	VPOR    Y1, Y2, Y1
+	VMOVDQU Y1, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+scalarShrU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarShrU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarShrU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarShrU8AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarShrU8AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarShrU8AVX2_copy1
+
+scalarShrU8AVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y0, Y3
+	VPAND   elc32_4_ffff<>+0(SB), Y2, Y4
+	VPSRLD  $0x10, Y2, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y5
+	VPSRLVD Y4, Y5, Y4
+	VPSRLVD Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y4, Y3
+	VMOVDQU elc32_4_ffff<>+0(SB), Y4
+	VPANDN  Y2, Y4, Y2
+	VPOR    Y2, Y3, Y2
+	VPAND   elc32_4_ffff<>+0(SB), Y1, Y3
+	VPSRLD  $0x10, Y1, Y1
+	VPAND   elc32_4_ffff<>+0(SB), Y0, Y4
+	VPSRLVD Y3, Y4, Y3
+	VPSRLVD Y1, Y0, Y0
+	VPAND   elc32_4_ffff<>+0(SB), Y3, Y1
+	VMOVDQU elc32_4_ffff<>+0(SB), Y3
+	VPANDN  Y0, Y3, Y0
+	VPOR    Y0, Y1, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y1
+	VMOVDQU elc32_2_ff<>+0(SB), Y2
+	VPANDN  Y0, Y2, Y0
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarShrU8AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarShrU8AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarShrU8AVX2_copy3
+
+scalarShrU8AVX2_copied4:
+scalarShrU8AVX2_done:
+	VZEROUPPER
+	RET
+
 // func negF32AVX512(dst []float32, x []float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·negF32AVX512(SB), NOSPLIT, $0-48
@@ -85376,3 +90452,2001 @@ DATA elc64_8_3fc3d4fa80000000<>+40(SB)/8, $0x3fc3d4fa80000000
 DATA elc64_8_3fc3d4fa80000000<>+48(SB)/8, $0x3fc3d4fa80000000
 DATA elc64_8_3fc3d4fa80000000<>+56(SB)/8, $0x3fc3d4fa80000000
 GLOBL elc64_8_3fc3d4fa80000000<>(SB), RODATA|NOPTR, $64
+
+// func shlI8AVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlI8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shlI8AVX512_check_unrolled
+
+shlI8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z0
+	VPSLLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z0
+	VPSLLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+shlI8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shlI8AVX512_check_vector
+
+shlI8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z0
+	VPSLLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+shlI8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         shlI8AVX512_vector
+	CMPQ       SI, AX
+	JAE        shlI8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSLLVW    Z2, Z0, Z2
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z3
+	VPANDND    Z0, Z3, Z0
+	VPSLLVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+shlI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlScalarI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shlScalarI8AVX512_check_unrolled
+
+shlScalarI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLVW   Z2, Z1, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z4
+	VPANDND   Z1, Z4, Z1
+	VPSLLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLVW   Z2, Z1, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z4
+	VPANDND   Z1, Z4, Z1
+	VPSLLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+shlScalarI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  shlScalarI8AVX512_check_vector
+
+shlScalarI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLVW   Z2, Z1, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z4
+	VPANDND   Z1, Z4, Z1
+	VPSLLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+shlScalarI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         shlScalarI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        shlScalarI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSLLVW    Z2, Z1, Z2
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z3
+	VPANDND    Z1, Z3, Z1
+	VPSLLVW    Z0, Z1, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+shlScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShlI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShlI8AVX512_check_unrolled
+
+scalarShlI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z3
+	VPSLLVW   Z1, Z3, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z3
+	VPSLLVW   Z1, Z3, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarShlI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarShlI8AVX512_check_vector
+
+scalarShlI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z3
+	VPSLLVW   Z1, Z3, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarShlI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarShlI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarShlI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSLLVW    Z2, Z0, Z2
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z3
+	VPANDND    Z0, Z3, Z0
+	VPSLLVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarShlI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlI16AVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlI16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shlI16AVX512_check_unrolled
+
+shlI16AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSLLVW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPSLLVW   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+shlI16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shlI16AVX512_check_vector
+
+shlI16AVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSLLVW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+shlI16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          shlI16AVX512_vector
+	CMPQ        SI, AX
+	JAE         shlI16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPSLLVW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+shlI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlScalarI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          shlScalarI16AVX512_check_unrolled
+
+shlScalarI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSLLVW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSLLVW   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+shlScalarI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  shlScalarI16AVX512_check_vector
+
+shlScalarI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSLLVW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+shlScalarI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          shlScalarI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         shlScalarI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSLLVW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+shlScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShlI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarShlI16AVX512_check_unrolled
+
+scalarShlI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSLLVW   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSLLVW   Z1, Z0, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+scalarShlI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarShlI16AVX512_check_vector
+
+scalarShlI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSLLVW   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarShlI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarShlI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarShlI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSLLVW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+scalarShlI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlI32AVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlI32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shlI32AVX512_check_unrolled
+
+shlI32AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSLLVD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPSLLVD   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+shlI32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shlI32AVX512_check_vector
+
+shlI32AVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSLLVD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+shlI32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          shlI32AVX512_vector
+	CMPQ        SI, AX
+	JAE         shlI32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPSLLVD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+shlI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlScalarI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          shlScalarI32AVX512_check_unrolled
+
+shlScalarI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSLLVD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSLLVD   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+shlScalarI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  shlScalarI32AVX512_check_vector
+
+shlScalarI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSLLVD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+shlScalarI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          shlScalarI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         shlScalarI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSLLVD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+shlScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShlI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarShlI32AVX512_check_unrolled
+
+scalarShlI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSLLVD   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSLLVD   Z1, Z0, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarShlI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarShlI32AVX512_check_vector
+
+scalarShlI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSLLVD   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarShlI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarShlI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarShlI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSLLVD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+scalarShlI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlI64AVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlI64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shlI64AVX512_check_unrolled
+
+shlI64AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSLLVQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPSLLVQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+shlI64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shlI64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  shlI64AVX512_check_vector
+
+shlI64AVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSLLVQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+shlI64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          shlI64AVX512_vector
+	CMPQ        SI, AX
+	JAE         shlI64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPSLLVQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+shlI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlScalarI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          shlScalarI64AVX512_check_unrolled
+
+shlScalarI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSLLVQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSLLVQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+shlScalarI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  shlScalarI64AVX512_check_vector
+
+shlScalarI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSLLVQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+shlScalarI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          shlScalarI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         shlScalarI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSLLVQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+shlScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShlI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarShlI64AVX512_check_unrolled
+
+scalarShlI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSLLVQ   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSLLVQ   Z1, Z0, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarShlI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarShlI64AVX512_check_vector
+
+scalarShlI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSLLVQ   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarShlI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarShlI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarShlI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSLLVQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+scalarShlI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlU8AVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlU8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shlU8AVX512_check_unrolled
+
+shlU8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z0
+	VPSLLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z0
+	VPSLLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+shlU8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shlU8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shlU8AVX512_check_vector
+
+shlU8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z0
+	VPSLLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+shlU8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         shlU8AVX512_vector
+	CMPQ       SI, AX
+	JAE        shlU8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSLLVW    Z2, Z0, Z2
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z3
+	VPANDND    Z0, Z3, Z0
+	VPSLLVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+shlU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shlScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shlScalarU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shlScalarU8AVX512_check_unrolled
+
+shlScalarU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLVW   Z2, Z1, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z4
+	VPANDND   Z1, Z4, Z1
+	VPSLLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLVW   Z2, Z1, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z4
+	VPANDND   Z1, Z4, Z1
+	VPSLLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+shlScalarU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shlScalarU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  shlScalarU8AVX512_check_vector
+
+shlScalarU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLVW   Z2, Z1, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z4
+	VPANDND   Z1, Z4, Z1
+	VPSLLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+shlScalarU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         shlScalarU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        shlScalarU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSLLVW    Z2, Z1, Z2
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z3
+	VPANDND    Z1, Z3, Z1
+	VPSLLVW    Z0, Z1, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+shlScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShlU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShlU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShlU8AVX512_check_unrolled
+
+scalarShlU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z3
+	VPSLLVW   Z1, Z3, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z3
+	VPSLLVW   Z1, Z3, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarShlU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShlU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarShlU8AVX512_check_vector
+
+scalarShlU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLVW   Z2, Z0, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z0, Z3, Z3
+	VPSLLVW   Z1, Z3, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarShlU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarShlU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarShlU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSLLVW    Z2, Z0, Z2
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z3
+	VPANDND    Z0, Z3, Z0
+	VPSLLVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarShlU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrI8AVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrI8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shrI8AVX512_check_unrolled
+
+shrI8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLW    $0x08, Z0, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPSRAVW   Z2, Z3, Z2
+	VPSRAVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLW    $0x08, Z0, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPSRAVW   Z2, Z3, Z2
+	VPSRAVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+shrI8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shrI8AVX512_check_vector
+
+shrI8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLW    $0x08, Z0, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPSRAVW   Z2, Z3, Z2
+	VPSRAVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+shrI8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         shrI8AVX512_vector
+	CMPQ       SI, AX
+	JAE        shrI8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSLLW     $0x08, Z0, Z3
+	VPSRAW     $0x08, Z3, Z3
+	VPSRAVW    Z2, Z3, Z2
+	VPSRAVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+shrI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrScalarI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shrScalarI8AVX512_check_unrolled
+
+shrScalarI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLW    $0x08, Z1, Z4
+	VPSRAW    $0x08, Z4, Z4
+	VPSRAVW   Z2, Z4, Z2
+	VPSRAVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLW    $0x08, Z1, Z4
+	VPSRAW    $0x08, Z4, Z4
+	VPSRAVW   Z2, Z4, Z2
+	VPSRAVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+shrScalarI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  shrScalarI8AVX512_check_vector
+
+shrScalarI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSLLW    $0x08, Z1, Z4
+	VPSRAW    $0x08, Z4, Z4
+	VPSRAVW   Z2, Z4, Z2
+	VPSRAVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+shrScalarI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         shrScalarI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        shrScalarI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPSLLW     $0x08, Z1, Z3
+	VPSRAW     $0x08, Z3, Z3
+	VPSRAVW    Z2, Z3, Z2
+	VPSRAVW    Z0, Z1, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+shrScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShrI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShrI8AVX512_check_unrolled
+
+scalarShrI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLW    $0x08, Z0, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPSRAVW   Z2, Z3, Z2
+	VPSRAVW   Z1, Z0, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLW    $0x08, Z0, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPSRAVW   Z2, Z3, Z2
+	VPSRAVW   Z1, Z0, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarShrI8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarShrI8AVX512_check_vector
+
+scalarShrI8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSLLW    $0x08, Z0, Z3
+	VPSRAW    $0x08, Z3, Z3
+	VPSRAVW   Z2, Z3, Z2
+	VPSRAVW   Z1, Z0, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarShrI8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarShrI8AVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarShrI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPSLLW     $0x08, Z0, Z3
+	VPSRAW     $0x08, Z3, Z3
+	VPSRAVW    Z2, Z3, Z2
+	VPSRAVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarShrI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrI16AVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrI16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shrI16AVX512_check_unrolled
+
+shrI16AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSRAVW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	VMOVDQU64 64(DX)(SI*2), Z0
+	VMOVDQU64 64(BX)(SI*2), Z1
+	VPSRAVW   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*2)
+	ADDQ      $0x00000040, SI
+
+shrI16AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI16AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shrI16AVX512_check_vector
+
+shrI16AVX512_vector:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPSRAVW   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+shrI16AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          shrI16AVX512_vector
+	CMPQ        SI, AX
+	JAE         shrI16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPSRAVW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(SI*2)
+
+shrI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrScalarI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          shrScalarI16AVX512_check_unrolled
+
+shrScalarI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSRAVW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSRAVW   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+shrScalarI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  shrScalarI16AVX512_check_vector
+
+shrScalarI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSRAVW   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+shrScalarI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          shrScalarI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         shrScalarI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSRAVW     Z0, Z1, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+shrScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShrI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarShrI16AVX512_check_unrolled
+
+scalarShrI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSRAVW   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z1
+	VPSRAVW   Z1, Z0, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+scalarShrI16AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI16AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarShrI16AVX512_check_vector
+
+scalarShrI16AVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPSRAVW   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarShrI16AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarShrI16AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarShrI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPSRAVW     Z1, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+scalarShrI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrI32AVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrI32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  shrI32AVX512_check_unrolled
+
+shrI32AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSRAVD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	VMOVDQU64 64(DX)(SI*4), Z0
+	VMOVDQU64 64(BX)(SI*4), Z1
+	VPSRAVD   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*4)
+	ADDQ      $0x00000020, SI
+
+shrI32AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI32AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shrI32AVX512_check_vector
+
+shrI32AVX512_vector:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPSRAVD   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+shrI32AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          shrI32AVX512_vector
+	CMPQ        SI, AX
+	JAE         shrI32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPSRAVD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(SI*4)
+
+shrI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrScalarI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          shrScalarI32AVX512_check_unrolled
+
+shrScalarI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSRAVD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSRAVD   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+shrScalarI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  shrScalarI32AVX512_check_vector
+
+shrScalarI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSRAVD   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+shrScalarI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          shrScalarI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         shrScalarI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSRAVD     Z0, Z1, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+shrScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShrI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarShrI32AVX512_check_unrolled
+
+scalarShrI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSRAVD   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z1
+	VPSRAVD   Z1, Z0, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+scalarShrI32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarShrI32AVX512_check_vector
+
+scalarShrI32AVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPSRAVD   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarShrI32AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarShrI32AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarShrI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPSRAVD     Z1, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+scalarShrI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrI64AVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrI64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  shrI64AVX512_check_unrolled
+
+shrI64AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSRAVQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	VMOVDQU64 64(DX)(SI*8), Z0
+	VMOVDQU64 64(BX)(SI*8), Z1
+	VPSRAVQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*8)
+	ADDQ      $0x00000010, SI
+
+shrI64AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shrI64AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  shrI64AVX512_check_vector
+
+shrI64AVX512_vector:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPSRAVQ   Z1, Z0, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+shrI64AVX512_check_vector:
+	CMPQ        SI, DI
+	JB          shrI64AVX512_vector
+	CMPQ        SI, AX
+	JAE         shrI64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPSRAVQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(SI*8)
+
+shrI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrScalarI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          shrScalarI64AVX512_check_unrolled
+
+shrScalarI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSRAVQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSRAVQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+shrScalarI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  shrScalarI64AVX512_check_vector
+
+shrScalarI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSRAVQ   Z0, Z1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+shrScalarI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          shrScalarI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         shrScalarI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSRAVQ     Z0, Z1, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+shrScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShrI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarShrI64AVX512_check_unrolled
+
+scalarShrI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSRAVQ   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z1
+	VPSRAVQ   Z1, Z0, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+scalarShrI64AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrI64AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarShrI64AVX512_check_vector
+
+scalarShrI64AVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPSRAVQ   Z1, Z0, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarShrI64AVX512_check_vector:
+	CMPQ        BX, SI
+	JB          scalarShrI64AVX512_vector
+	CMPQ        BX, AX
+	JAE         scalarShrI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPSRAVQ     Z1, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+scalarShrI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrU8AVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrU8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-128, DI
+	JMP  shrU8AVX512_check_unrolled
+
+shrU8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW   Z2, Z3, Z2
+	VPSRLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	VMOVDQU64 64(DX)(SI*1), Z0
+	VMOVDQU64 64(BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW   Z2, Z3, Z2
+	VPSRLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, 64(CX)(SI*1)
+	ADDQ      $0x00000080, SI
+
+shrU8AVX512_check_unrolled:
+	CMPQ SI, DI
+	JB   shrU8AVX512_unrolled
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  shrU8AVX512_check_vector
+
+shrU8AVX512_vector:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW   Z2, Z3, Z2
+	VPSRLVW   Z1, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z2
+	VPANDND   Z0, Z2, Z0
+	VPORD     Z0, Z1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+shrU8AVX512_check_vector:
+	CMPQ       SI, DI
+	JB         shrU8AVX512_vector
+	CMPQ       SI, AX
+	JAE        shrU8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW    Z2, Z3, Z2
+	VPSRLVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(SI*1)
+
+shrU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func shrScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·shrScalarU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          shrScalarU8AVX512_check_unrolled
+
+shrScalarU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z4
+	VPSRLVW   Z2, Z4, Z2
+	VPSRLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z4
+	VPSRLVW   Z2, Z4, Z2
+	VPSRLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+shrScalarU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   shrScalarU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  shrScalarU8AVX512_check_vector
+
+shrScalarU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z4
+	VPSRLVW   Z2, Z4, Z2
+	VPSRLVW   Z3, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+shrScalarU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         shrScalarU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        shrScalarU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z0, Z2
+	VPSRLW     $0x08, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z3
+	VPSRLVW    Z2, Z3, Z2
+	VPSRLVW    Z0, Z1, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+shrScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarShrU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarShrU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-128, SI
+	JMP          scalarShrU8AVX512_check_unrolled
+
+scalarShrU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW   Z2, Z3, Z2
+	VPSRLVW   Z1, Z0, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	VMOVDQU64 64(DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW   Z2, Z3, Z2
+	VPSRLVW   Z1, Z0, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, 64(CX)(BX*1)
+	ADDQ      $0x00000080, BX
+
+scalarShrU8AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarShrU8AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  scalarShrU8AVX512_check_vector
+
+scalarShrU8AVX512_vector:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW   Z2, Z3, Z2
+	VPSRLVW   Z1, Z0, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VMOVDQU64 elc64_2_ff<>+0(SB), Z3
+	VPANDND   Z1, Z3, Z1
+	VPORD     Z1, Z2, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarShrU8AVX512_check_vector:
+	CMPQ       BX, SI
+	JB         scalarShrU8AVX512_vector
+	CMPQ       BX, AX
+	JAE        scalarShrU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z1, Z2
+	VPSRLW     $0x08, Z1, Z1
+	VPANDD     elc64_2_ff<>+0(SB), Z0, Z3
+	VPSRLVW    Z2, Z3, Z2
+	VPSRLVW    Z1, Z0, Z0
+	VPANDD     elc64_2_ff<>+0(SB), Z2, Z1
+	VMOVDQU64  elc64_2_ff<>+0(SB), Z2
+	VPANDND    Z0, Z2, Z0
+	VPORD      Z0, Z1, Z0
+	VMOVDQU8   Z0, K1, (CX)(BX*1)
+
+scalarShrU8AVX512_done:
+	VZEROUPPER
+	RET

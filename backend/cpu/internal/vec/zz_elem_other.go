@@ -3220,3 +3220,183 @@ func ErfF64(dst []float64, x []float64) {
 func ErfcF64(dst []float64, x []float64) {
 	unaryGo(dst, x, erfcF64)
 }
+
+// ShlI8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int8]).
+func ShlI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elShl[int8])
+}
+
+// ShlScalarI8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int8]).
+func ShlScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elShl[int8])
+}
+
+// ScalarShlI8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int8]).
+func ScalarShlI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elShl[int8])
+}
+
+// ShlI16 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int16]).
+func ShlI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elShl[int16])
+}
+
+// ShlScalarI16 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int16]).
+func ShlScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elShl[int16])
+}
+
+// ScalarShlI16 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int16]).
+func ScalarShlI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elShl[int16])
+}
+
+// ShlI32 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int32]).
+func ShlI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elShl[int32])
+}
+
+// ShlScalarI32 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int32]).
+func ShlScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elShl[int32])
+}
+
+// ScalarShlI32 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int32]).
+func ScalarShlI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elShl[int32])
+}
+
+// ShlI64 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int64]).
+func ShlI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elShl[int64])
+}
+
+// ShlScalarI64 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int64]).
+func ShlScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elShl[int64])
+}
+
+// ScalarShlI64 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int64]).
+func ScalarShlI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elShl[int64])
+}
+
+// ShlU8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[uint8]).
+func ShlU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elShl[uint8])
+}
+
+// ShlScalarU8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[uint8]).
+func ShlScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elShl[uint8])
+}
+
+// ScalarShlU8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[uint8]).
+func ScalarShlU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elShl[uint8])
+}
+
+// ShrI8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int8]).
+func ShrI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elShr[int8])
+}
+
+// ShrScalarI8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int8]).
+func ShrScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elShr[int8])
+}
+
+// ScalarShrI8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int8]).
+func ScalarShrI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elShr[int8])
+}
+
+// ShrI16 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int16]).
+func ShrI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elShr[int16])
+}
+
+// ShrScalarI16 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int16]).
+func ShrScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elShr[int16])
+}
+
+// ScalarShrI16 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int16]).
+func ScalarShrI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elShr[int16])
+}
+
+// ShrI32 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int32]).
+func ShrI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elShr[int32])
+}
+
+// ShrScalarI32 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int32]).
+func ShrScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elShr[int32])
+}
+
+// ScalarShrI32 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int32]).
+func ScalarShrI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elShr[int32])
+}
+
+// ShrI64 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int64]).
+func ShrI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elShr[int64])
+}
+
+// ShrScalarI64 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int64]).
+func ShrScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elShr[int64])
+}
+
+// ScalarShrI64 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int64]).
+func ScalarShrI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elShr[int64])
+}
+
+// ShrU8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[uint8]).
+func ShrU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elShr[uint8])
+}
+
+// ShrScalarU8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[uint8]).
+func ShrScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elShr[uint8])
+}
+
+// ScalarShrU8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[uint8]).
+func ScalarShrU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elShr[uint8])
+}

@@ -2029,6 +2029,156 @@ func erfF64AVX2(dst []float64, x []float64)
 //go:noescape
 func erfcF64AVX2(dst []float64, x []float64)
 
+// shlI8AVX2 is ShlI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI8AVX2(dst []int8, a []int8, b []int8)
+
+// shlScalarI8AVX2 is ShlScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// scalarShlI8AVX2 is ScalarShlI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI8AVX2(dst []int8, a []int8, s int8)
+
+// shlI16AVX2 is ShlI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI16AVX2(dst []int16, a []int16, b []int16)
+
+// shlScalarI16AVX2 is ShlScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// scalarShlI16AVX2 is ScalarShlI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI16AVX2(dst []int16, a []int16, s int16)
+
+// shlI32AVX2 is ShlI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI32AVX2(dst []int32, a []int32, b []int32)
+
+// shlScalarI32AVX2 is ShlScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// scalarShlI32AVX2 is ScalarShlI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI32AVX2(dst []int32, a []int32, s int32)
+
+// shlI64AVX2 is ShlI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI64AVX2(dst []int64, a []int64, b []int64)
+
+// shlScalarI64AVX2 is ShlScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// scalarShlI64AVX2 is ScalarShlI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI64AVX2(dst []int64, a []int64, s int64)
+
+// shlU8AVX2 is ShlU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// shlScalarU8AVX2 is ShlScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// scalarShlU8AVX2 is ScalarShlU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// shrI8AVX2 is ShrI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI8AVX2(dst []int8, a []int8, b []int8)
+
+// shrScalarI8AVX2 is ShrScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// scalarShrI8AVX2 is ScalarShrI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI8AVX2(dst []int8, a []int8, s int8)
+
+// shrI16AVX2 is ShrI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI16AVX2(dst []int16, a []int16, b []int16)
+
+// shrScalarI16AVX2 is ShrScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// scalarShrI16AVX2 is ScalarShrI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI16AVX2(dst []int16, a []int16, s int16)
+
+// shrI32AVX2 is ShrI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI32AVX2(dst []int32, a []int32, b []int32)
+
+// shrScalarI32AVX2 is ShrScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// scalarShrI32AVX2 is ScalarShrI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI32AVX2(dst []int32, a []int32, s int32)
+
+// shrI64AVX2 is ShrI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI64AVX2(dst []int64, a []int64, b []int64)
+
+// shrScalarI64AVX2 is ShrScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// scalarShrI64AVX2 is ScalarShrI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI64AVX2(dst []int64, a []int64, s int64)
+
+// shrU8AVX2 is ShrU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// shrScalarU8AVX2 is ShrScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// scalarShrU8AVX2 is ScalarShrU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrU8AVX2(dst []uint8, a []uint8, s uint8)
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -4053,3 +4203,153 @@ func erfF64AVX512(dst []float64, x []float64)
 //
 //go:noescape
 func erfcF64AVX512(dst []float64, x []float64)
+
+// shlI8AVX512 is ShlI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI8AVX512(dst []int8, a []int8, b []int8)
+
+// shlScalarI8AVX512 is ShlScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// scalarShlI8AVX512 is ScalarShlI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI8AVX512(dst []int8, a []int8, s int8)
+
+// shlI16AVX512 is ShlI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI16AVX512(dst []int16, a []int16, b []int16)
+
+// shlScalarI16AVX512 is ShlScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// scalarShlI16AVX512 is ScalarShlI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI16AVX512(dst []int16, a []int16, s int16)
+
+// shlI32AVX512 is ShlI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI32AVX512(dst []int32, a []int32, b []int32)
+
+// shlScalarI32AVX512 is ShlScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// scalarShlI32AVX512 is ScalarShlI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI32AVX512(dst []int32, a []int32, s int32)
+
+// shlI64AVX512 is ShlI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI64AVX512(dst []int64, a []int64, b []int64)
+
+// shlScalarI64AVX512 is ShlScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// scalarShlI64AVX512 is ScalarShlI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI64AVX512(dst []int64, a []int64, s int64)
+
+// shlU8AVX512 is ShlU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// shlScalarU8AVX512 is ShlScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// scalarShlU8AVX512 is ScalarShlU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// shrI8AVX512 is ShrI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI8AVX512(dst []int8, a []int8, b []int8)
+
+// shrScalarI8AVX512 is ShrScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// scalarShrI8AVX512 is ScalarShrI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI8AVX512(dst []int8, a []int8, s int8)
+
+// shrI16AVX512 is ShrI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI16AVX512(dst []int16, a []int16, b []int16)
+
+// shrScalarI16AVX512 is ShrScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// scalarShrI16AVX512 is ScalarShrI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI16AVX512(dst []int16, a []int16, s int16)
+
+// shrI32AVX512 is ShrI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI32AVX512(dst []int32, a []int32, b []int32)
+
+// shrScalarI32AVX512 is ShrScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// scalarShrI32AVX512 is ScalarShrI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI32AVX512(dst []int32, a []int32, s int32)
+
+// shrI64AVX512 is ShrI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI64AVX512(dst []int64, a []int64, b []int64)
+
+// shrScalarI64AVX512 is ShrScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// scalarShrI64AVX512 is ScalarShrI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI64AVX512(dst []int64, a []int64, s int64)
+
+// shrU8AVX512 is ShrU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// shrScalarU8AVX512 is ShrScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// scalarShrU8AVX512 is ScalarShrU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrU8AVX512(dst []uint8, a []uint8, s uint8)
