@@ -109,4 +109,3 @@ func shiftOps() {
 		note: "arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's)",
 		body: func(e *em, in []reg.Register) val { return vv(e.VShift(shRight, in[0], in[1])) }}).add()
 }
-
