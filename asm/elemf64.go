@@ -239,4 +239,5 @@ func f64Ops() {
 	extraOps()
 	erf64Ops()
 	shiftOps()
+	binOps()
 }

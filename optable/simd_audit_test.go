@@ -53,8 +53,7 @@ var simdNoSense = map[string]string{
 // simdTodo lists the gaps not yet filled (issue 12): remove an entry when
 // its kernel lands.
 var simdTodo = map[string]bool{
-	"Atan2/float32": true, "Atan2/float64": true,
-	"Gelu/float64": true, "GeluTanh/float64": true, "Hypot/float32": true, "Hypot/float64": true,
+	"Gelu/float64": true, "GeluTanh/float64": true,
 	"Pow/float64": true, "Pow/int": true,
 }
 

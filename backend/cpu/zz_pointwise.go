@@ -4253,6 +4253,20 @@ func loopAtan2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdAtan2F32 is atan2's SIMD loop for float32.
+func simdAtan2F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.Atan2F32, vec.Atan2ScalarF32, vec.ScalarAtan2F32, p, s, n)) {
+		loopAtan2F[float32](p, s, n, args)
+	}
+}
+
+// simdAtan2F64 is atan2's SIMD loop for float64.
+func simdAtan2F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.Atan2F64, vec.Atan2ScalarF64, vec.ScalarAtan2F64, p, s, n)) {
+		loopAtan2F[float64](p, s, n, args)
+	}
+}
+
 // loopHypotF computes T(math.Hypot(float64(a), float64(b))) for float32, float64.
 func loopHypotF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -4294,6 +4308,20 @@ func loopHypotF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Hypot(float64(a), float64(b)))
+	}
+}
+
+// simdHypotF32 is hypot's SIMD loop for float32.
+func simdHypotF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.HypotF32, vec.HypotScalarF32, vec.ScalarHypotF32, p, s, n)) {
+		loopHypotF[float32](p, s, n, args)
+	}
+}
+
+// simdHypotF64 is hypot's SIMD loop for float64.
+func simdHypotF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.HypotF64, vec.HypotScalarF64, vec.ScalarHypotF64, p, s, n)) {
+		loopHypotF[float64](p, s, n, args)
 	}
 }
 
@@ -6771,8 +6799,8 @@ func init() {
 	streamLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMinimumU8Stream, dtype.Int8: simdMinimumI8Stream, dtype.Int16: simdMinimumI16Stream, dtype.Int32: simdMinimumI32Stream, dtype.Int64: simdMinimumI64Stream, dtype.Float32: simdMinimumF32Stream, dtype.Float64: simdMinimumF64Stream}
 	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: simdFmaxU8, dtype.Int8: simdFmaxI8, dtype.Int16: simdFmaxI16, dtype.Int32: simdFmaxI32, dtype.Int64: simdFmaxI64, dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
 	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: simdFminU8, dtype.Int8: simdFminI8, dtype.Int16: simdFminI16, dtype.Int32: simdFminI32, dtype.Int64: simdFminI64, dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
-	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
-	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: loopHypotF[float32], dtype.Float64: loopHypotF[float64]}
+	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtan2F32, dtype.Float64: simdAtan2F64}
+	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: simdHypotF32, dtype.Float64: simdHypotF64}
 	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: simdCopysignF32, dtype.Float64: simdCopysignF64}
 	pointwiseLoops[optable.Eq.Code] = [dtype.Count]loopFn{dtype.Bool: loopEqA[bool], dtype.Uint8: simdEqU8, dtype.Int8: simdEqI8, dtype.Int16: simdEqI16, dtype.Int32: simdEqI32, dtype.Int64: simdEqI64, dtype.Float32: simdEqF32, dtype.Float64: simdEqF64}
 	pointwiseLoops[optable.Ne.Code] = [dtype.Count]loopFn{dtype.Bool: loopNeA[bool], dtype.Uint8: simdNeU8, dtype.Int8: simdNeI8, dtype.Int16: simdNeI16, dtype.Int32: simdNeI32, dtype.Int64: simdNeI64, dtype.Float32: simdNeF32, dtype.Float64: simdNeF64}

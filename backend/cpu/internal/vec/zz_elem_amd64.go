@@ -7965,3 +7965,353 @@ func ScalarShrU8(dst []uint8, a []uint8, s uint8) {
 		scalarBinaryGo(dst, a, s, elShr[uint8])
 	}
 }
+
+// HypotF32 sets dst[i] = √(a[i]² + b[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF32).
+func HypotF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			hypotF32Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	hypotF32Kernels(dst, a, b)
+}
+
+// hypotF32Kernels is HypotF32 on inputs dst does not overlap.
+func hypotF32Kernels(dst []float32, a []float32, b []float32) {
+	switch {
+	case useAVX512:
+		if hypotF32AVX512(dst, a, b) {
+			fixBinary(dst, a, b, hypotF32, hypotF32Slow)
+		}
+	case useAVX2:
+		if hypotF32AVX2(dst, a, b) {
+			fixBinary(dst, a, b, hypotF32, hypotF32Slow)
+		}
+	default:
+		binaryGo(dst, a, b, hypotF32)
+	}
+}
+
+// HypotScalarF32 sets dst[i] = √(a[i]² + s²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF32).
+func HypotScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			hypotScalarF32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	hypotScalarF32Kernels(dst, a, s)
+}
+
+// hypotScalarF32Kernels is HypotScalarF32 on inputs dst does not overlap.
+func hypotScalarF32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if hypotScalarF32AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF32, hypotF32Slow)
+		}
+	case useAVX2:
+		if hypotScalarF32AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF32, hypotF32Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, hypotF32)
+	}
+}
+
+// ScalarHypotF32 sets dst[i] = √(s² + a[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF32).
+func ScalarHypotF32(dst []float32, a []float32, s float32) {
+	HypotScalarF32(dst, a, s)
+}
+
+// Atan2F32 sets dst[i] = atan2(a[i], b[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F32).
+func Atan2F32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			atan2F32Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	atan2F32Kernels(dst, a, b)
+}
+
+// atan2F32Kernels is Atan2F32 on inputs dst does not overlap.
+func atan2F32Kernels(dst []float32, a []float32, b []float32) {
+	switch {
+	case useAVX512:
+		if atan2F32AVX512(dst, a, b) {
+			fixBinary(dst, a, b, atan2F32, atan2F32Slow)
+		}
+	case useAVX2:
+		if atan2F32AVX2(dst, a, b) {
+			fixBinary(dst, a, b, atan2F32, atan2F32Slow)
+		}
+	default:
+		binaryGo(dst, a, b, atan2F32)
+	}
+}
+
+// Atan2ScalarF32 sets dst[i] = atan2(a[i], s), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F32).
+func Atan2ScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			atan2ScalarF32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	atan2ScalarF32Kernels(dst, a, s)
+}
+
+// atan2ScalarF32Kernels is Atan2ScalarF32 on inputs dst does not overlap.
+func atan2ScalarF32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if atan2ScalarF32AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	case useAVX2:
+		if atan2ScalarF32AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, atan2F32)
+	}
+}
+
+// ScalarAtan2F32 sets dst[i] = atan2(s, a[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F32).
+func ScalarAtan2F32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			scalarAtan2F32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	scalarAtan2F32Kernels(dst, a, s)
+}
+
+// scalarAtan2F32Kernels is ScalarAtan2F32 on inputs dst does not overlap.
+func scalarAtan2F32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if scalarAtan2F32AVX512(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	case useAVX2:
+		if scalarAtan2F32AVX2(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	default:
+		scalarBinaryGo(dst, a, s, atan2F32)
+	}
+}
+
+// HypotF64 sets dst[i] = √(a[i]² + b[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF64).
+func HypotF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			hypotF64Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	hypotF64Kernels(dst, a, b)
+}
+
+// hypotF64Kernels is HypotF64 on inputs dst does not overlap.
+func hypotF64Kernels(dst []float64, a []float64, b []float64) {
+	switch {
+	case useAVX512:
+		if hypotF64AVX512(dst, a, b) {
+			fixBinary(dst, a, b, hypotF64, hypotF64Slow)
+		}
+	case useAVX2:
+		if hypotF64AVX2(dst, a, b) {
+			fixBinary(dst, a, b, hypotF64, hypotF64Slow)
+		}
+	default:
+		binaryGo(dst, a, b, hypotF64)
+	}
+}
+
+// HypotScalarF64 sets dst[i] = √(a[i]² + s²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF64).
+func HypotScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			hypotScalarF64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	hypotScalarF64Kernels(dst, a, s)
+}
+
+// hypotScalarF64Kernels is HypotScalarF64 on inputs dst does not overlap.
+func hypotScalarF64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if hypotScalarF64AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF64, hypotF64Slow)
+		}
+	case useAVX2:
+		if hypotScalarF64AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF64, hypotF64Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, hypotF64)
+	}
+}
+
+// ScalarHypotF64 sets dst[i] = √(s² + a[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF64).
+func ScalarHypotF64(dst []float64, a []float64, s float64) {
+	HypotScalarF64(dst, a, s)
+}
+
+// Atan2F64 sets dst[i] = atan2(a[i], b[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F64).
+func Atan2F64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			atan2F64Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	atan2F64Kernels(dst, a, b)
+}
+
+// atan2F64Kernels is Atan2F64 on inputs dst does not overlap.
+func atan2F64Kernels(dst []float64, a []float64, b []float64) {
+	switch {
+	case useAVX512:
+		if atan2F64AVX512(dst, a, b) {
+			fixBinary(dst, a, b, atan2F64, atan2F64Slow)
+		}
+	case useAVX2:
+		if atan2F64AVX2(dst, a, b) {
+			fixBinary(dst, a, b, atan2F64, atan2F64Slow)
+		}
+	default:
+		binaryGo(dst, a, b, atan2F64)
+	}
+}
+
+// Atan2ScalarF64 sets dst[i] = atan2(a[i], s), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F64).
+func Atan2ScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			atan2ScalarF64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	atan2ScalarF64Kernels(dst, a, s)
+}
+
+// atan2ScalarF64Kernels is Atan2ScalarF64 on inputs dst does not overlap.
+func atan2ScalarF64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if atan2ScalarF64AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	case useAVX2:
+		if atan2ScalarF64AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, atan2F64)
+	}
+}
+
+// ScalarAtan2F64 sets dst[i] = atan2(s, a[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F64).
+func ScalarAtan2F64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			scalarAtan2F64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	scalarAtan2F64Kernels(dst, a, s)
+}
+
+// scalarAtan2F64Kernels is ScalarAtan2F64 on inputs dst does not overlap.
+func scalarAtan2F64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if scalarAtan2F64AVX512(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	case useAVX2:
+		if scalarAtan2F64AVX2(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	default:
+		scalarBinaryGo(dst, a, s, atan2F64)
+	}
+}

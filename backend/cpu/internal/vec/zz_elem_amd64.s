@@ -58361,6 +58361,1827 @@ scalarShrU8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func hypotF32AVX2(dst []float32, a []float32, b []float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotF32AVX2(SB), NOSPLIT, $96-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	VPXOR Y0, Y0, Y0
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-8, DI
+	JMP   hypotF32AVX2_check_unrolled
+
+hypotF32AVX2_unrolled:
+	VCVTPS2PD   (DX)(SI*4), Y1
+	VCVTPS2PD   (BX)(SI*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VMULPD      Y2, Y2, Y2
+	VFMADD231PD Y1, Y1, Y2
+	VSQRTPD     Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (CX)(SI*4)
+	VCVTPS2PD   16(DX)(SI*4), Y1
+	VCVTPS2PD   16(BX)(SI*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VMULPD      Y2, Y2, Y2
+	VFMADD231PD Y1, Y1, Y2
+	VSQRTPD     Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, 16(CX)(SI*4)
+	ADDQ        $0x00000008, SI
+
+hypotF32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   hypotF32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  hypotF32AVX2_check_vector
+
+hypotF32AVX2_vector:
+	VCVTPS2PD   (DX)(SI*4), Y1
+	VCVTPS2PD   (BX)(SI*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VMULPD      Y2, Y2, Y2
+	VFMADD231PD Y1, Y1, Y2
+	VSQRTPD     Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (CX)(SI*4)
+	ADDQ        $0x00000004, SI
+
+hypotF32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      hypotF32AVX2_vector
+	CMPQ    SI, AX
+	JAE     hypotF32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	VMOVDQU Y1, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+hypotF32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  hypotF32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  hypotF32AVX2_copy1
+
+hypotF32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+hypotF32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  hypotF32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  hypotF32AVX2_copy3
+
+hypotF32AVX2_copied4:
+	XORQ        SI, SI
+	VCVTPS2PD   (R8)(SI*4), Y1
+	VCVTPS2PD   (DX)(SI*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VMULPD      Y2, Y2, Y2
+	VFMADD231PD Y1, Y1, Y2
+	VSQRTPD     Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (DI)(SI*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+hypotF32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  hypotF32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  hypotF32AVX2_copy5
+
+hypotF32AVX2_copied6:
+hypotF32AVX2_done:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalarF32AVX2(dst []float32, a []float32, s float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotScalarF32AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VCVTSS2SD    s+48(FP), X0, X0
+	VBROADCASTSD X0, Y0
+	VPXOR        Y1, Y1, Y1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          hypotScalarF32AVX2_check_unrolled
+
+hypotScalarF32AVX2_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VMULPD      Y0, Y0, Y3
+	VFMADD231PD Y2, Y2, Y3
+	VSQRTPD     Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VMOVDQU     X2, (CX)(BX*4)
+	VCVTPS2PD   16(DX)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VMULPD      Y0, Y0, Y3
+	VFMADD231PD Y2, Y2, Y3
+	VSQRTPD     Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VMOVDQU     X2, 16(CX)(BX*4)
+	ADDQ        $0x00000008, BX
+
+hypotScalarF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   hypotScalarF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  hypotScalarF32AVX2_check_vector
+
+hypotScalarF32AVX2_vector:
+	VCVTPS2PD   (DX)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VMULPD      Y0, Y0, Y3
+	VFMADD231PD Y2, Y2, Y3
+	VSQRTPD     Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VMOVDQU     X2, (CX)(BX*4)
+	ADDQ        $0x00000004, BX
+
+hypotScalarF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      hypotScalarF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     hypotScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU Y2, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+hypotScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  hypotScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  hypotScalarF32AVX2_copy1
+
+hypotScalarF32AVX2_copied2:
+	XORQ        BX, BX
+	VCVTPS2PD   (DI)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VMULPD      Y0, Y0, Y0
+	VFMADD231PD Y2, Y2, Y0
+	VSQRTPD     Y0, Y0
+	VCVTPD2PSY  Y0, X0
+	VMOVDQU     X0, (SI)(BX*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+hypotScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  hypotScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  hypotScalarF32AVX2_copy3
+
+hypotScalarF32AVX2_copied4:
+hypotScalarF32AVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX2(dst []float32, a []float32, b []float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2F32AVX2(SB), NOSPLIT, $96-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	VPXOR Y0, Y0, Y0
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-4, DI
+	JMP   atan2F32AVX2_check_unrolled
+
+atan2F32AVX2_unrolled:
+	VCVTPS2PD   (DX)(SI*4), Y1
+	VCVTPS2PD   (BX)(SI*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD       Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (CX)(SI*4)
+	ADDQ        $0x00000004, SI
+
+atan2F32AVX2_check_unrolled:
+	CMPQ    SI, DI
+	JB      atan2F32AVX2_unrolled
+	CMPQ    SI, AX
+	JAE     atan2F32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	VMOVDQU Y1, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+atan2F32AVX2_copy1:
+	CMPQ R10, R9
+	JAE  atan2F32AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  atan2F32AVX2_copy1
+
+atan2F32AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+atan2F32AVX2_copy3:
+	CMPQ R9, SI
+	JAE  atan2F32AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  atan2F32AVX2_copy3
+
+atan2F32AVX2_copied4:
+	XORQ        SI, SI
+	VCVTPS2PD   (R8)(SI*4), Y1
+	VCVTPS2PD   (DX)(SI*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD       Y1, Y2, Y1
+	VCVTPD2PSY  Y1, X1
+	VMOVDQU     X1, (DI)(SI*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+atan2F32AVX2_copy5:
+	CMPQ DX, AX
+	JAE  atan2F32AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  atan2F32AVX2_copy5
+
+atan2F32AVX2_copied6:
+atan2F32AVX2_done:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2ScalarF32AVX2(dst []float32, a []float32, s float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2ScalarF32AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VCVTSS2SD    s+48(FP), X0, X0
+	VBROADCASTSD X0, Y0
+	VPXOR        Y1, Y1, Y1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-4, SI
+	JMP          atan2ScalarF32AVX2_check_unrolled
+
+atan2ScalarF32AVX2_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y0, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y0, Y5
+	VBLENDVPD   Y5, Y4, Y3, Y3
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y2, Y2
+	VORPD       Y2, Y3, Y2
+	VCVTPD2PSY  Y2, X2
+	VMOVDQU     X2, (CX)(BX*4)
+	ADDQ        $0x00000004, BX
+
+atan2ScalarF32AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      atan2ScalarF32AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     atan2ScalarF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU Y2, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+atan2ScalarF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  atan2ScalarF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  atan2ScalarF32AVX2_copy1
+
+atan2ScalarF32AVX2_copied2:
+	XORQ        BX, BX
+	VCVTPS2PD   (DI)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y0, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y0, Y0
+	VBLENDVPD   Y0, Y4, Y3, Y0
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y2, Y2
+	VORPD       Y2, Y0, Y0
+	VCVTPD2PSY  Y0, X0
+	VMOVDQU     X0, (SI)(BX*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+atan2ScalarF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  atan2ScalarF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  atan2ScalarF32AVX2_copy3
+
+atan2ScalarF32AVX2_copied4:
+atan2ScalarF32AVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2F32AVX2(dst []float32, a []float32, s float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·scalarAtan2F32AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VCVTSS2SD    s+48(FP), X0, X0
+	VBROADCASTSD X0, Y0
+	VPXOR        Y1, Y1, Y1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-4, SI
+	JMP          scalarAtan2F32AVX2_check_unrolled
+
+scalarAtan2F32AVX2_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y0, Y3
+	VORPD       Y3, Y2, Y2
+	VCVTPD2PSY  Y2, X2
+	VMOVDQU     X2, (CX)(BX*4)
+	ADDQ        $0x00000004, BX
+
+scalarAtan2F32AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      scalarAtan2F32AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     scalarAtan2F32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU Y2, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarAtan2F32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAtan2F32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAtan2F32AVX2_copy1
+
+scalarAtan2F32AVX2_copied2:
+	XORQ        BX, BX
+	VCVTPS2PD   (DI)(BX*4), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y0, Y0
+	VORPD       Y0, Y2, Y0
+	VCVTPD2PSY  Y0, X0
+	VMOVDQU     X0, (SI)(BX*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+scalarAtan2F32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAtan2F32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAtan2F32AVX2_copy3
+
+scalarAtan2F32AVX2_copied4:
+scalarAtan2F32AVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func hypotF64AVX2(dst []float64, a []float64, b []float64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotF64AVX2(SB), NOSPLIT, $96-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	VPXOR Y0, Y0, Y0
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-8, DI
+	JMP   hypotF64AVX2_check_unrolled
+
+hypotF64AVX2_unrolled:
+	VMOVUPD     (DX)(SI*8), Y1
+	VMOVUPD     (BX)(SI*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VMAXPD      Y2, Y1, Y3
+	VMINPD      Y2, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y3, Y2
+	VPOR        Y2, Y0, Y0
+	VDIVPD      Y3, Y1, Y1
+	VMOVUPD     Y1, Y2
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
+	VSQRTPD     Y2, Y1
+	VMULPD      Y1, Y3, Y1
+	VMOVDQU     Y1, (CX)(SI*8)
+	VMOVUPD     32(DX)(SI*8), Y1
+	VMOVUPD     32(BX)(SI*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VMAXPD      Y2, Y1, Y3
+	VMINPD      Y2, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y3, Y2
+	VPOR        Y2, Y0, Y0
+	VDIVPD      Y3, Y1, Y1
+	VMOVUPD     Y1, Y2
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
+	VSQRTPD     Y2, Y1
+	VMULPD      Y1, Y3, Y1
+	VMOVDQU     Y1, 32(CX)(SI*8)
+	ADDQ        $0x00000008, SI
+
+hypotF64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   hypotF64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  hypotF64AVX2_check_vector
+
+hypotF64AVX2_vector:
+	VMOVUPD     (DX)(SI*8), Y1
+	VMOVUPD     (BX)(SI*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VMAXPD      Y2, Y1, Y3
+	VMINPD      Y2, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y3, Y2
+	VPOR        Y2, Y0, Y0
+	VDIVPD      Y3, Y1, Y1
+	VMOVUPD     Y1, Y2
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
+	VSQRTPD     Y2, Y1
+	VMULPD      Y1, Y3, Y1
+	VMOVDQU     Y1, (CX)(SI*8)
+	ADDQ        $0x00000004, SI
+
+hypotF64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      hypotF64AVX2_vector
+	CMPQ    SI, AX
+	JAE     hypotF64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	VMOVDQU Y1, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+hypotF64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  hypotF64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  hypotF64AVX2_copy1
+
+hypotF64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+hypotF64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  hypotF64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  hypotF64AVX2_copy3
+
+hypotF64AVX2_copied4:
+	XORQ        SI, SI
+	VMOVUPD     (R8)(SI*8), Y1
+	VMOVUPD     (DX)(SI*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VMAXPD      Y2, Y1, Y3
+	VMINPD      Y2, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y3, Y2
+	VPOR        Y2, Y0, Y0
+	VDIVPD      Y3, Y1, Y1
+	VMOVUPD     Y1, Y2
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
+	VSQRTPD     Y2, Y1
+	VMULPD      Y1, Y3, Y1
+	VMOVDQU     Y1, (DI)(SI*8)
+	SHLQ        $0x03, AX
+	XORQ        DX, DX
+
+hypotF64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  hypotF64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  hypotF64AVX2_copy5
+
+hypotF64AVX2_copied6:
+hypotF64AVX2_done:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalarF64AVX2(dst []float64, a []float64, s float64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·hypotScalarF64AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          hypotScalarF64AVX2_check_unrolled
+
+hypotScalarF64AVX2_unrolled:
+	VMOVUPD     (DX)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMAXPD      Y3, Y2, Y4
+	VMINPD      Y3, Y2, Y2
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VDIVPD      Y4, Y2, Y2
+	VMOVUPD     Y2, Y3
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
+	VSQRTPD     Y3, Y2
+	VMULPD      Y2, Y4, Y2
+	VMOVDQU     Y2, (CX)(BX*8)
+	VMOVUPD     32(DX)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMAXPD      Y3, Y2, Y4
+	VMINPD      Y3, Y2, Y2
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VDIVPD      Y4, Y2, Y2
+	VMOVUPD     Y2, Y3
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
+	VSQRTPD     Y3, Y2
+	VMULPD      Y2, Y4, Y2
+	VMOVDQU     Y2, 32(CX)(BX*8)
+	ADDQ        $0x00000008, BX
+
+hypotScalarF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   hypotScalarF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  hypotScalarF64AVX2_check_vector
+
+hypotScalarF64AVX2_vector:
+	VMOVUPD     (DX)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMAXPD      Y3, Y2, Y4
+	VMINPD      Y3, Y2, Y2
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VDIVPD      Y4, Y2, Y2
+	VMOVUPD     Y2, Y3
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y2, Y3
+	VSQRTPD     Y3, Y2
+	VMULPD      Y2, Y4, Y2
+	VMOVDQU     Y2, (CX)(BX*8)
+	ADDQ        $0x00000004, BX
+
+hypotScalarF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      hypotScalarF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     hypotScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU Y2, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+hypotScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  hypotScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  hypotScalarF64AVX2_copy1
+
+hypotScalarF64AVX2_copied2:
+	XORQ        BX, BX
+	VMOVUPD     (DI)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y0
+	VMAXPD      Y0, Y2, Y3
+	VMINPD      Y0, Y2, Y0
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y3, Y2
+	VPOR        Y2, Y1, Y1
+	VDIVPD      Y3, Y0, Y0
+	VMOVUPD     Y0, Y2
+	VFMADD213PD elc32_8_3ff0000000000000<>+0(SB), Y0, Y2
+	VSQRTPD     Y2, Y0
+	VMULPD      Y0, Y3, Y0
+	VMOVDQU     Y0, (SI)(BX*8)
+	SHLQ        $0x03, AX
+	XORQ        DX, DX
+
+hypotScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  hypotScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  hypotScalarF64AVX2_copy3
+
+hypotScalarF64AVX2_copied4:
+hypotScalarF64AVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F64AVX2(dst []float64, a []float64, b []float64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2F64AVX2(SB), NOSPLIT, $96-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	VPXOR Y0, Y0, Y0
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-4, DI
+	JMP   atan2F64AVX2_check_unrolled
+
+atan2F64AVX2_unrolled:
+	VMOVUPD     (DX)(SI*8), Y1
+	VMOVUPD     (BX)(SI*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD       Y1, Y2, Y1
+	VMOVDQU     Y1, (CX)(SI*8)
+	ADDQ        $0x00000004, SI
+
+atan2F64AVX2_check_unrolled:
+	CMPQ    SI, DI
+	JB      atan2F64AVX2_unrolled
+	CMPQ    SI, AX
+	JAE     atan2F64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	VMOVDQU Y1, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+atan2F64AVX2_copy1:
+	CMPQ R10, R9
+	JAE  atan2F64AVX2_copied2
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  atan2F64AVX2_copy1
+
+atan2F64AVX2_copied2:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+atan2F64AVX2_copy3:
+	CMPQ R9, SI
+	JAE  atan2F64AVX2_copied4
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  atan2F64AVX2_copy3
+
+atan2F64AVX2_copied4:
+	XORQ        SI, SI
+	VMOVUPD     (R8)(SI*8), Y1
+	VMOVUPD     (DX)(SI*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y0, Y0
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y0, Y0
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y1, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y1, Y1
+	VORPD       Y1, Y2, Y1
+	VMOVDQU     Y1, (DI)(SI*8)
+	SHLQ        $0x03, AX
+	XORQ        DX, DX
+
+atan2F64AVX2_copy5:
+	CMPQ DX, AX
+	JAE  atan2F64AVX2_copied6
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  atan2F64AVX2_copy5
+
+atan2F64AVX2_copied6:
+atan2F64AVX2_done:
+	VPTEST Y0, Y0
+	SETNE  AL
+	MOVB   AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2ScalarF64AVX2(dst []float64, a []float64, s float64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·atan2ScalarF64AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-4, SI
+	JMP          atan2ScalarF64AVX2_check_unrolled
+
+atan2ScalarF64AVX2_unrolled:
+	VMOVUPD     (DX)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y0, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y0, Y5
+	VBLENDVPD   Y5, Y4, Y3, Y3
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y2, Y2
+	VORPD       Y2, Y3, Y2
+	VMOVDQU     Y2, (CX)(BX*8)
+	ADDQ        $0x00000004, BX
+
+atan2ScalarF64AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      atan2ScalarF64AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     atan2ScalarF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU Y2, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+atan2ScalarF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  atan2ScalarF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  atan2ScalarF64AVX2_copy1
+
+atan2ScalarF64AVX2_copied2:
+	XORQ        BX, BX
+	VMOVUPD     (DI)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y0, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y0, Y0
+	VBLENDVPD   Y0, Y4, Y3, Y0
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y2, Y2
+	VORPD       Y2, Y0, Y0
+	VMOVDQU     Y0, (SI)(BX*8)
+	SHLQ        $0x03, AX
+	XORQ        DX, DX
+
+atan2ScalarF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  atan2ScalarF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  atan2ScalarF64AVX2_copy3
+
+atan2ScalarF64AVX2_copied4:
+atan2ScalarF64AVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2F64AVX2(dst []float64, a []float64, s float64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·scalarAtan2F64AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Y0
+	VPXOR        Y1, Y1, Y1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-4, SI
+	JMP          scalarAtan2F64AVX2_check_unrolled
+
+scalarAtan2F64AVX2_unrolled:
+	VMOVUPD     (DX)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y0, Y3
+	VORPD       Y3, Y2, Y2
+	VMOVDQU     Y2, (CX)(BX*8)
+	ADDQ        $0x00000004, BX
+
+scalarAtan2F64AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      scalarAtan2F64AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     scalarAtan2F64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y2, Y2, Y2
+	VMOVDQU Y2, (SP)
+	VMOVDQU Y2, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarAtan2F64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  scalarAtan2F64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarAtan2F64AVX2_copy1
+
+scalarAtan2F64AVX2_copied2:
+	XORQ        BX, BX
+	VMOVUPD     (DI)(BX*8), Y2
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y3, Y3
+	VPOR        Y3, Y4, Y3
+	VPOR        Y3, Y1, Y1
+	VCMPPD      $0x00, elc32_8_0<>+0(SB), Y2, Y3
+	VPOR        Y3, Y1, Y1
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y0, Y3
+	VANDPD      elc32_8_7fffffffffffffff<>+0(SB), Y2, Y4
+	VDIVPD      Y4, Y3, Y3
+	VCMPPD      $0x0e, elc32_8_4003504f333f9de6<>+0(SB), Y3, Y4
+	VCMPPD      $0x0e, elc32_8_3fe51eb851eb851f<>+0(SB), Y3, Y5
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y6
+	VBLENDVPD   Y5, Y6, Y3, Y6
+	VBLENDVPD   Y4, elc32_8_bff0000000000000<>+0(SB), Y6, Y6
+	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y7
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y8
+	VBLENDVPD   Y5, Y7, Y8, Y7
+	VBLENDVPD   Y4, Y3, Y7, Y3
+	VDIVPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y6
+	VBLENDVPD   Y5, elc32_8_3fe921fb54442d18<>+0(SB), Y6, Y6
+	VBLENDVPD   Y4, elc32_8_3ff921fb54442d18<>+0(SB), Y6, Y6
+	VMOVUPD     elc32_8_0<>+0(SB), Y7
+	VBLENDVPD   Y5, elc32_8_3c81a62633145c07<>+0(SB), Y7, Y5
+	VBLENDVPD   Y4, elc32_8_3c91a62633145c07<>+0(SB), Y5, Y4
+	VMULPD      Y3, Y3, Y5
+	VMOVUPD     Y5, Y7
+	VMOVUPD     elc32_8_bfec007fa1f72594<>+0(SB), Y8
+	VFMADD213PD elc32_8_c03028545b6b807a<>+0(SB), Y8, Y7
+	VFMADD213PD elc32_8_c052c08c36880273<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c05eb8bf2d05ba25<>+0(SB), Y5, Y7
+	VFMADD213PD elc32_8_c0503669fd28ec8e<>+0(SB), Y5, Y7
+	VMOVUPD     Y5, Y8
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y9
+	VFMADD213PD elc32_8_4038dbc45b14603c<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_4064a0dd43b8fa25<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407b0e18d2e2be3b<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_407e563f13b049ea<>+0(SB), Y5, Y8
+	VFMADD213PD elc32_8_4068519efbbd62ec<>+0(SB), Y5, Y8
+	VDIVPD      Y8, Y7, Y7
+	VMULPD      Y5, Y3, Y5
+	VFMADD231PD Y7, Y5, Y3
+	VADDPD      Y4, Y3, Y3
+	VADDPD      Y3, Y6, Y3
+	VMOVUPD     elc32_8_400921fb54442d18<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VADDPD      elc32_8_3ca1a62633145c07<>+0(SB), Y4, Y4
+	VCMPPD      $0x01, elc32_8_0<>+0(SB), Y2, Y2
+	VBLENDVPD   Y2, Y4, Y3, Y2
+	VANDPD      elc32_8_8000000000000000<>+0(SB), Y0, Y0
+	VORPD       Y0, Y2, Y0
+	VMOVDQU     Y0, (SI)(BX*8)
+	SHLQ        $0x03, AX
+	XORQ        DX, DX
+
+scalarAtan2F64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  scalarAtan2F64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarAtan2F64AVX2_copy3
+
+scalarAtan2F64AVX2_copied4:
+scalarAtan2F64AVX2_done:
+	VPTEST Y1, Y1
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
 // func negF32AVX512(dst []float32, x []float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·negF32AVX512(SB), NOSPLIT, $0-48
@@ -92448,5 +94269,1302 @@ scalarShrU8AVX512_check_vector:
 	VMOVDQU8   Z0, K1, (CX)(BX*1)
 
 scalarShrU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func hypotF32AVX512(dst []float32, a []float32, b []float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·hypotF32AVX512(SB), NOSPLIT, $0-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	KXORQ K1, K1, K1
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-8, DI
+	JMP   hypotF32AVX512_check_unrolled
+
+hypotF32AVX512_unrolled:
+	VCVTPS2PD   (DX)(SI*4), Z0
+	VCVTPS2PD   (BX)(SI*4), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VMULPD      Z1, Z1, Z1
+	VFMADD231PD Z0, Z0, Z1
+	VSQRTPD     Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU64   Y0, (CX)(SI*4)
+	ADDQ        $0x00000008, SI
+
+hypotF32AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          hypotF32AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         hypotF32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(SI*4), K2, Z0
+	VCVTPS2PD.Z (BX)(SI*4), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VMULPD      Z1, Z1, Z1
+	VFMADD231PD Z0, Z0, Z1
+	VSQRTPD     Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(SI*4)
+
+hypotF32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalarF32AVX512(dst []float32, a []float32, s float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·hypotScalarF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VCVTSS2SD    s+48(FP), X0, X0
+	VBROADCASTSD X0, Z0
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          hypotScalarF32AVX512_check_unrolled
+
+hypotScalarF32AVX512_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VMULPD      Z0, Z0, Z2
+	VFMADD231PD Z1, Z1, Z2
+	VSQRTPD     Z2, Z1
+	VCVTPD2PS   Z1, Y1
+	VMOVDQU64   Y1, (CX)(BX*4)
+	ADDQ        $0x00000008, BX
+
+hypotScalarF32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          hypotScalarF32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         hypotScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(BX*4), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VMULPD      Z0, Z0, Z0
+	VFMADD231PD Z1, Z1, Z0
+	VSQRTPD     Z0, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(BX*4)
+
+hypotScalarF32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F32AVX512(dst []float32, a []float32, b []float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·atan2F32AVX512(SB), NOSPLIT, $0-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	KXORQ K1, K1, K1
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-8, DI
+	JMP   atan2F32AVX512_check_unrolled
+
+atan2F32AVX512_unrolled:
+	VCVTPS2PD   (DX)(SI*4), Z0
+	VCVTPS2PD   (BX)(SI*4), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K2
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K3, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K2, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K2, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K3, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K2, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K2
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K2, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU64   Y0, (CX)(SI*4)
+	ADDQ        $0x00000008, SI
+
+atan2F32AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          atan2F32AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         atan2F32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(SI*4), K2, Z0
+	VCVTPS2PD.Z (BX)(SI*4), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K3
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K4, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K3, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K4, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K3, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K4, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K3, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K3
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K3, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(SI*4)
+
+atan2F32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2ScalarF32AVX512(dst []float32, a []float32, s float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·atan2ScalarF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VCVTSS2SD    s+48(FP), X0, X0
+	VBROADCASTSD X0, Z0
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          atan2ScalarF32AVX512_check_unrolled
+
+atan2ScalarF32AVX512_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z0, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K2
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K3, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K2, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K2, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K3, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K2, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z0, K2
+	VBLENDMPD   Z3, Z2, K2, Z2
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD       Z1, Z2, Z1
+	VCVTPD2PS   Z1, Y1
+	VMOVDQU64   Y1, (CX)(BX*4)
+	ADDQ        $0x00000008, BX
+
+atan2ScalarF32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          atan2ScalarF32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         atan2ScalarF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(BX*4), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z0, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K3
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K4, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K3, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K4, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K3, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K4, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K3, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z0, K3
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z3, Z0, K3, Z0
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD       Z1, Z0, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(BX*4)
+
+atan2ScalarF32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2F32AVX512(dst []float32, a []float32, s float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·scalarAtan2F32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VCVTSS2SD    s+48(FP), X0, X0
+	VBROADCASTSD X0, Z0
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          scalarAtan2F32AVX512_check_unrolled
+
+scalarAtan2F32AVX512_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K2
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K3, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K2, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K2, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K3, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K2, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K2
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K2, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD       Z2, Z1, Z1
+	VCVTPD2PS   Z1, Y1
+	VMOVDQU64   Y1, (CX)(BX*4)
+	ADDQ        $0x00000008, BX
+
+scalarAtan2F32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          scalarAtan2F32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         scalarAtan2F32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(BX*4), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K3
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K4, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K3, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K4, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K3, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K4, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K3, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K3
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K3, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(BX*4)
+
+scalarAtan2F32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func hypotF64AVX512(dst []float64, a []float64, b []float64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·hypotF64AVX512(SB), NOSPLIT, $0-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	KXORQ K1, K1, K1
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-8, DI
+	JMP   hypotF64AVX512_check_unrolled
+
+hypotF64AVX512_unrolled:
+	VMOVUPD     (DX)(SI*8), Z0
+	VMOVUPD     (BX)(SI*8), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VMAXPD      Z1, Z0, Z2
+	VMINPD      Z1, Z0, Z0
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z2, K2
+	KORQ        K2, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VMOVUPD     Z0, Z1
+	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z1
+	VSQRTPD     Z1, Z0
+	VMULPD      Z0, Z2, Z0
+	VMOVDQU64   Z0, (CX)(SI*8)
+	ADDQ        $0x00000008, SI
+
+hypotF64AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          hypotF64AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         hypotF64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K2
+	VMOVDQU64.Z (DX)(SI*8), K2, Z0
+	VMOVDQU64.Z (BX)(SI*8), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VMAXPD      Z1, Z0, Z2
+	VMINPD      Z1, Z0, Z0
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z2, K3
+	KORQ        K3, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VMOVUPD     Z0, Z1
+	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z1
+	VSQRTPD     Z1, Z0
+	VMULPD      Z0, Z2, Z0
+	VMOVDQU64   Z0, K2, (CX)(SI*8)
+
+hypotF64AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func hypotScalarF64AVX512(dst []float64, a []float64, s float64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·hypotScalarF64AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          hypotScalarF64AVX512_check_unrolled
+
+hypotScalarF64AVX512_unrolled:
+	VMOVUPD     (DX)(BX*8), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMAXPD      Z2, Z1, Z3
+	VMINPD      Z2, Z1, Z1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z3, K2
+	KORQ        K2, K1, K1
+	VDIVPD      Z3, Z1, Z1
+	VMOVUPD     Z1, Z2
+	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z1, Z2
+	VSQRTPD     Z2, Z1
+	VMULPD      Z1, Z3, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
+	ADDQ        $0x00000008, BX
+
+hypotScalarF64AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          hypotScalarF64AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         hypotScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VMOVDQU64.Z (DX)(BX*8), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z0
+	VMAXPD      Z0, Z1, Z2
+	VMINPD      Z0, Z1, Z0
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z2, K3
+	KORQ        K3, K1, K1
+	VDIVPD      Z2, Z0, Z0
+	VMOVUPD     Z0, Z1
+	VFMADD213PD elc64_8_3ff0000000000000<>+0(SB), Z0, Z1
+	VSQRTPD     Z1, Z0
+	VMULPD      Z0, Z2, Z0
+	VMOVDQU64   Z0, K2, (CX)(BX*8)
+
+hypotScalarF64AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func atan2F64AVX512(dst []float64, a []float64, b []float64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·atan2F64AVX512(SB), NOSPLIT, $0-73
+	MOVQ  dst_len+8(FP), AX
+	MOVQ  dst_base+0(FP), CX
+	MOVQ  a_base+24(FP), DX
+	MOVQ  b_base+48(FP), BX
+	KXORQ K1, K1, K1
+	XORQ  SI, SI
+	MOVQ  AX, DI
+	ANDQ  $-8, DI
+	JMP   atan2F64AVX512_check_unrolled
+
+atan2F64AVX512_unrolled:
+	VMOVUPD     (DX)(SI*8), Z0
+	VMOVUPD     (BX)(SI*8), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K2
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K3, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K2, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K2, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K3, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K2, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K2
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K2, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VMOVDQU64   Z0, (CX)(SI*8)
+	ADDQ        $0x00000008, SI
+
+atan2F64AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          atan2F64AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         atan2F64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K2
+	VMOVDQU64.Z (DX)(SI*8), K2, Z0
+	VMOVDQU64.Z (BX)(SI*8), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K3
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K4, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K3, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K4, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K3, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K4, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K3, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K3
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K3, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VMOVDQU64   Z0, K2, (CX)(SI*8)
+
+atan2F64AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+72(FP)
+	VZEROUPPER
+	RET
+
+// func atan2ScalarF64AVX512(dst []float64, a []float64, s float64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·atan2ScalarF64AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          atan2ScalarF64AVX512_check_unrolled
+
+atan2ScalarF64AVX512_unrolled:
+	VMOVUPD     (DX)(BX*8), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z0, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K2
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K3, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K2, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K2, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K3, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K2, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z0, K2
+	VBLENDMPD   Z3, Z2, K2, Z2
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD       Z1, Z2, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
+	ADDQ        $0x00000008, BX
+
+atan2ScalarF64AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          atan2ScalarF64AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         atan2ScalarF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VMOVDQU64.Z (DX)(BX*8), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z0, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K3
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K4, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K3, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K4, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K3, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K4, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K3, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z0, K3
+	VMOVUPD     Z2, Z0
+	VBLENDMPD   Z3, Z0, K3, Z0
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z1, Z1
+	VORPD       Z1, Z0, Z0
+	VMOVDQU64   Z0, K2, (CX)(BX*8)
+
+atan2ScalarF64AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func scalarAtan2F64AVX512(dst []float64, a []float64, s float64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarAtan2F64AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VBROADCASTSD s+48(FP), Z0
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          scalarAtan2F64AVX512_check_unrolled
+
+scalarAtan2F64AVX512_unrolled:
+	VMOVUPD     (DX)(BX*8), Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K2
+	KORQ        K2, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K2
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K3
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K3, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K2, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K3, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K2, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K3, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K2, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K3, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K2, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K2
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K2, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z2
+	VORPD       Z2, Z1, Z1
+	VMOVDQU64   Z1, (CX)(BX*8)
+	ADDQ        $0x00000008, BX
+
+scalarAtan2F64AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          scalarAtan2F64AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         scalarAtan2F64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VMOVDQU64.Z (DX)(BX*8), K2, Z1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K3
+	VCMPPD      $0x06, elc64_8_7fefffffffffffff<>+0(SB), Z2, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VCMPPD      $0x00, elc64_8_0<>+0(SB), Z1, K3
+	KORQ        K3, K1, K1
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z0, Z2
+	VANDPD      elc64_8_7fffffffffffffff<>+0(SB), Z1, Z3
+	VDIVPD      Z3, Z2, Z2
+	VCMPPD      $0x0e, elc64_8_4003504f333f9de6<>+0(SB), Z2, K3
+	VCMPPD      $0x0e, elc64_8_3fe51eb851eb851f<>+0(SB), Z2, K4
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z3
+	VMOVUPD     Z2, Z4
+	VBLENDMPD   Z3, Z4, K4, Z4
+	VMOVUPD     Z4, Z3
+	VBLENDMPD   elc64_8_bff0000000000000<>+0(SB), Z3, K3, Z3
+	VADDPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z4
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z5
+	VBLENDMPD   Z4, Z5, K4, Z5
+	VMOVUPD     Z5, Z4
+	VBLENDMPD   Z2, Z4, K3, Z4
+	VDIVPD      Z4, Z3, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VBLENDMPD   elc64_8_3fe921fb54442d18<>+0(SB), Z3, K4, Z3
+	VBLENDMPD   elc64_8_3ff921fb54442d18<>+0(SB), Z3, K3, Z3
+	VMOVUPD     elc64_8_0<>+0(SB), Z4
+	VBLENDMPD   elc64_8_3c81a62633145c07<>+0(SB), Z4, K4, Z4
+	VBLENDMPD   elc64_8_3c91a62633145c07<>+0(SB), Z4, K3, Z4
+	VMULPD      Z2, Z2, Z5
+	VMOVUPD     Z5, Z6
+	VMOVUPD     elc64_8_bfec007fa1f72594<>+0(SB), Z7
+	VFMADD213PD elc64_8_c03028545b6b807a<>+0(SB), Z7, Z6
+	VFMADD213PD elc64_8_c052c08c36880273<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c05eb8bf2d05ba25<>+0(SB), Z5, Z6
+	VFMADD213PD elc64_8_c0503669fd28ec8e<>+0(SB), Z5, Z6
+	VMOVUPD     Z5, Z7
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z8
+	VFMADD213PD elc64_8_4038dbc45b14603c<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_4064a0dd43b8fa25<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407b0e18d2e2be3b<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_407e563f13b049ea<>+0(SB), Z5, Z7
+	VFMADD213PD elc64_8_4068519efbbd62ec<>+0(SB), Z5, Z7
+	VDIVPD      Z7, Z6, Z6
+	VMULPD      Z5, Z2, Z5
+	VFMADD231PD Z6, Z5, Z2
+	VADDPD      Z4, Z2, Z2
+	VADDPD      Z2, Z3, Z2
+	VMOVUPD     elc64_8_400921fb54442d18<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VADDPD      elc64_8_3ca1a62633145c07<>+0(SB), Z3, Z3
+	VCMPPD      $0x01, elc64_8_0<>+0(SB), Z1, K3
+	VMOVUPD     Z2, Z1
+	VBLENDMPD   Z3, Z1, K3, Z1
+	VANDPD      elc64_8_8000000000000000<>+0(SB), Z0, Z0
+	VORPD       Z0, Z1, Z0
+	VMOVDQU64   Z0, K2, (CX)(BX*8)
+
+scalarAtan2F64AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
 	VZEROUPPER
 	RET

@@ -3400,3 +3400,75 @@ func ShrScalarU8(dst []uint8, a []uint8, s uint8) {
 func ScalarShrU8(dst []uint8, a []uint8, s uint8) {
 	scalarBinaryGo(dst, a, s, elShr[uint8])
 }
+
+// HypotF32 sets dst[i] = √(a[i]² + b[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF32).
+func HypotF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, hypotF32)
+}
+
+// HypotScalarF32 sets dst[i] = √(a[i]² + s²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF32).
+func HypotScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, hypotF32)
+}
+
+// ScalarHypotF32 sets dst[i] = √(s² + a[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF32).
+func ScalarHypotF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, hypotF32)
+}
+
+// Atan2F32 sets dst[i] = atan2(a[i], b[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F32).
+func Atan2F32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, atan2F32)
+}
+
+// Atan2ScalarF32 sets dst[i] = atan2(a[i], s), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F32).
+func Atan2ScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, atan2F32)
+}
+
+// ScalarAtan2F32 sets dst[i] = atan2(s, a[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F32).
+func ScalarAtan2F32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, atan2F32)
+}
+
+// HypotF64 sets dst[i] = √(a[i]² + b[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF64).
+func HypotF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, hypotF64)
+}
+
+// HypotScalarF64 sets dst[i] = √(a[i]² + s²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF64).
+func HypotScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, hypotF64)
+}
+
+// ScalarHypotF64 sets dst[i] = √(s² + a[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF64).
+func ScalarHypotF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, hypotF64)
+}
+
+// Atan2F64 sets dst[i] = atan2(a[i], b[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F64).
+func Atan2F64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, atan2F64)
+}
+
+// Atan2ScalarF64 sets dst[i] = atan2(a[i], s), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F64).
+func Atan2ScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, atan2F64)
+}
+
+// ScalarAtan2F64 sets dst[i] = atan2(s, a[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F64).
+func ScalarAtan2F64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, atan2F64)
+}

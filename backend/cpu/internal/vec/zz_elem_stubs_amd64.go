@@ -2179,6 +2179,56 @@ func shrScalarU8AVX2(dst []uint8, a []uint8, s uint8)
 //go:noescape
 func scalarShrU8AVX2(dst []uint8, a []uint8, s uint8)
 
+// hypotF32AVX2 is HypotF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotF32AVX2(dst []float32, a []float32, b []float32) bool
+
+// hypotScalarF32AVX2 is HypotScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF32AVX2(dst []float32, a []float32, s float32) bool
+
+// atan2F32AVX2 is Atan2F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2F32AVX2(dst []float32, a []float32, b []float32) bool
+
+// atan2ScalarF32AVX2 is Atan2ScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF32AVX2(dst []float32, a []float32, s float32) bool
+
+// scalarAtan2F32AVX2 is ScalarAtan2F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F32AVX2(dst []float32, a []float32, s float32) bool
+
+// hypotF64AVX2 is HypotF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotF64AVX2(dst []float64, a []float64, b []float64) bool
+
+// hypotScalarF64AVX2 is HypotScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF64AVX2(dst []float64, a []float64, s float64) bool
+
+// atan2F64AVX2 is Atan2F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2F64AVX2(dst []float64, a []float64, b []float64) bool
+
+// atan2ScalarF64AVX2 is Atan2ScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF64AVX2(dst []float64, a []float64, s float64) bool
+
+// scalarAtan2F64AVX2 is ScalarAtan2F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F64AVX2(dst []float64, a []float64, s float64) bool
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -4353,3 +4403,53 @@ func shrScalarU8AVX512(dst []uint8, a []uint8, s uint8)
 //
 //go:noescape
 func scalarShrU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// hypotF32AVX512 is HypotF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotF32AVX512(dst []float32, a []float32, b []float32) bool
+
+// hypotScalarF32AVX512 is HypotScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF32AVX512(dst []float32, a []float32, s float32) bool
+
+// atan2F32AVX512 is Atan2F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2F32AVX512(dst []float32, a []float32, b []float32) bool
+
+// atan2ScalarF32AVX512 is Atan2ScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF32AVX512(dst []float32, a []float32, s float32) bool
+
+// scalarAtan2F32AVX512 is ScalarAtan2F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F32AVX512(dst []float32, a []float32, s float32) bool
+
+// hypotF64AVX512 is HypotF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotF64AVX512(dst []float64, a []float64, b []float64) bool
+
+// hypotScalarF64AVX512 is HypotScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF64AVX512(dst []float64, a []float64, s float64) bool
+
+// atan2F64AVX512 is Atan2F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2F64AVX512(dst []float64, a []float64, b []float64) bool
+
+// atan2ScalarF64AVX512 is Atan2ScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF64AVX512(dst []float64, a []float64, s float64) bool
+
+// scalarAtan2F64AVX512 is ScalarAtan2F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F64AVX512(dst []float64, a []float64, s float64) bool
