@@ -419,15 +419,20 @@ func (e *em) Blend(m *mask, f, t Op) reg.Register {
 	d := e.vec()
 	fr := e.reg(f)
 	if e.isa.evex() {
+		// avo reads a blend's K operand as a merging write mask, so d as
+		// an input too: d = f first, or d would be live (and hold a
+		// register) from the kernel's entry (a register move, which the
+		// core eliminates at rename)
+		e.mov(fr, d)
 		switch e.t.size {
 		case 1:
-			VPBLENDMB(t, fr, m.r, d)
+			VPBLENDMB(t, d, m.r, d)
 		case 2:
-			VPBLENDMW(t, fr, m.r, d)
+			VPBLENDMW(t, d, m.r, d)
 		case 4:
-			VBLENDMPS(t, fr, m.r, d)
+			VBLENDMPS(t, d, m.r, d)
 		default:
-			VBLENDMPD(t, fr, m.r, d)
+			VBLENDMPD(t, d, m.r, d)
 		}
 		return d
 	}

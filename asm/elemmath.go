@@ -456,6 +456,7 @@ func mathOps() {
 		note: "within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), " + nanNote}).add()
 	(&efunc{stem: "Reciprocal", kind: kUnary, types: both, expr: "1/%s", body: reciprocalBody, note: "correctly rounded, " + nanNote}).add()
 	inverseOps()
+	f64Ops()
 }
 
 // ---------------------------------------------------------------------------

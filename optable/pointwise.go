@@ -49,9 +49,9 @@ var (
 	Neg = unary("neg", "Neg", "-x", Op{Grad: []string{"g.Neg()"}, SIMD: SIMD{Unary: "Neg", Types: Numbers}, StrictOut: true, Accepts: NotBool,
 		Refusal: "Negation, the `-` operator, on a bool tensor is not supported. If you are trying to invert a mask, use the `~` or `logical_not()` operator instead."},
 		loop(Numbers, "-a"))
-	Abs = unary("abs", "Abs", "|x|", Op{Grad: []string{"g.Mul(x.Sign())"}, SIMD: SIMD{Unary: "Abs", Types: Signed | Floats}, StrictOut: true, Accepts: NotBool},
+	Abs = unary("abs", "Abs", "|x|", Op{Grad: []string{"g.Mul(x.Sign())"}, SIMD: SIMD{Unary: "Abs", Types: Numbers}, StrictOut: true, Accepts: NotBool},
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
-	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}},
+	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Sign", Types: Numbers}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
 	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, viaFloat64("Exp"))
 	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
@@ -63,23 +63,23 @@ var (
 	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats, Stream: Numbers}, IntToFloat: true}, viaFloat64("Sqrt"))
 	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
 	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
-	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, BoolToInt64: true}, loop(Numbers, "a * a"))
-	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin"}, IntToFloat: true}, viaFloat64("Sin"))
-	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos"}, IntToFloat: true}, viaFloat64("Cos"))
-	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan"}, IntToFloat: true}, viaFloat64("Tan"))
-	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asin"}}, viaFloat64("Asin"))
-	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true, SIMD: SIMD{Unary: "Acos"}}, viaFloat64("Acos"))
-	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atan"}}, viaFloat64("Atan"))
-	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Sinh"}}, viaFloat64("Sinh"))
-	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Cosh"}}, viaFloat64("Cosh"))
+	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Square", Types: Numbers}, BoolToInt64: true}, loop(Numbers, "a * a"))
+	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin", Types: Floats}, IntToFloat: true}, viaFloat64("Sin"))
+	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos", Types: Floats}, IntToFloat: true}, viaFloat64("Cos"))
+	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan", Types: Floats}, IntToFloat: true}, viaFloat64("Tan"))
+	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asin", Types: Floats}}, viaFloat64("Asin"))
+	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true, SIMD: SIMD{Unary: "Acos", Types: Floats}}, viaFloat64("Acos"))
+	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atan", Types: Floats}}, viaFloat64("Atan"))
+	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Sinh", Types: Floats}}, viaFloat64("Sinh"))
+	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Cosh", Types: Floats}}, viaFloat64("Cosh"))
 	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: Of(dtype.Float32)}}, viaFloat64("Tanh"))
-	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asinh"}}, viaFloat64("Asinh"))
-	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Acosh"}}, viaFloat64("Acosh"))
-	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atanh"}}, viaFloat64("Atanh"))
+	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asinh", Types: Floats}}, viaFloat64("Asinh"))
+	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Acosh", Types: Floats}}, viaFloat64("Acosh"))
+	Atanh      = unary("atanh", "Atanh", "the inverse hyperbolic tangent of x", Op{Grad: []string{"g.Div(x.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atanh", Types: Floats}}, viaFloat64("Atanh"))
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit"}},
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit", Types: Floats}},
 		unit(loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Gt(Scalar(0)))"}, SIMD: SIMD{Unary: "Relu", Types: Numbers, Stream: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
 	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh"}},
@@ -93,8 +93,8 @@ var (
 	// refuses bool.
 	Softsign = unary("softsign", "Softsign", "x/(1+|x|)", Op{Grad: []string{"g.Div(x.Abs().Add(Scalar(1)).Square())"}, IntToFloat: true, Kernel: "abs_{dev}", Check: noBoolInput},
 		loop(Floats, "a / (1 + T(math.Abs(float64(a))))"))
-	Erf        = unary("erf", "Erf", "the error function of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(2 / math.SqrtPi))"}, SIMD: SIMD{Unary: "Erf"}, IntToFloat: true}, viaFloat64("Erf"))
-	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(-2 / math.SqrtPi))"}, SIMD: SIMD{Unary: "Erfc"}, IntToFloat: true}, viaFloat64("Erfc"))
+	Erf        = unary("erf", "Erf", "the error function of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(2 / math.SqrtPi))"}, SIMD: SIMD{Unary: "Erf", Types: Floats}, IntToFloat: true}, viaFloat64("Erf"))
+	Erfc       = unary("erfc", "Erfc", "1 - erf(x)", Op{Grad: []string{"g.Mul(x.Square().Neg().Exp()).Mul(Scalar(-2 / math.SqrtPi))"}, SIMD: SIMD{Unary: "Erfc", Types: Floats}, IntToFloat: true}, viaFloat64("Erfc"))
 	Floor      = unary("floor", "Floor", "the largest integer not above x", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Floor", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Floor"))
 	Ceil       = unary("ceil", "Ceil", "the smallest integer not below x", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Ceil", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("Ceil"))
 	Round      = unary("round", "Round", "x rounded to the nearest integer, half to even", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Round", Types: Floats}, IntIdentity: true, Accepts: NotBool}, viaFloat64("RoundToEven"))
@@ -138,11 +138,11 @@ var (
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
-	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmax", Types: Floats}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
-	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmin", Types: Floats}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
-	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
-	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Grad: []string{"g.Mul(a).Div(result)", "g.Mul(b).Div(result)"}, Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
-	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{Grad: []string{"copysignGrad(g, a, result)", "ZerosLike(g)"}, IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))
+	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmax", Types: Numbers}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))
+	Fmin       = binary("fmin", "Fmin", "the smaller of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Le(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Le(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmin", Types: Numbers}}, loop(Bools, "a && b"), loop(Ints, "min(a, b)"), loop(Floats, "elem.Fmin(a, b)"))
+	Atan2      = binary("atan2", "Atan2", "the angle of the point (b, a), in (-π, π]", Op{Grad: []string{"g.Mul(b).Div(a.Square().Add(b.Square()))", "g.Mul(a).Neg().Div(a.Square().Add(b.Square()))"}, SIMD: SIMD{Binary: "Atan2", Types: Floats}, IntToFloat: true}, loop(Floats, "T(math.Atan2(float64(a), float64(b)))"))
+	Hypot      = binary("hypot", "Hypot", "√(a² + b²) (float inputs only, as PyTorch)", Op{Grad: []string{"g.Mul(a).Div(result)", "g.Mul(b).Div(result)"}, SIMD: SIMD{Binary: "Hypot", Types: Floats}, Accepts: Floats}, loop(Floats, "T(math.Hypot(float64(a), float64(b)))"))
+	Copysign   = binary("copysign", "Copysign", "the magnitude of a with the sign of b", Op{Grad: []string{"copysignGrad(g, a, result)", "ZerosLike(g)"}, SIMD: SIMD{Binary: "Copysign", Types: Floats}, IntToFloat: true}, loop(Floats, "T(math.Copysign(float64(a), float64(b)))"))
 	Eq         = binary("eq", "Eq", "a == b, as bool", Op{SIMD: SIMD{Binary: "Eq", Types: Numbers}, OutBool: true}, loop(AnyDType, "a == b"))
 	Ne         = binary("ne", "Ne", "a != b, as bool", Op{SIMD: SIMD{Binary: "Ne", Types: Numbers}, OutBool: true}, loop(AnyDType, "a != b"))
 	Lt         = binary("lt", "Lt", "a < b, as bool", Op{SIMD: SIMD{Binary: "Lt", Types: Numbers}, OutBool: true}, loop(Bools, "!a && b"), loop(Numbers, "a < b"))
@@ -160,9 +160,9 @@ var (
 	BitwiseXor = binary("bitwise_xor", "BitwiseXor", "a ^ b (logical xor for bool)", Op{Accepts: IntsBool, SIMD: SIMD{Binary: "Xor", Types: Ints}}, loop(Bools, "a != b"), loop(Ints, "a ^ b"))
 	// Shift counts go through uint64: a negative count becomes a huge one,
 	// so it never panics (a count ≥ the width gives 0, or the sign for >>).
-	BitwiseLeftShift = binary("bitwise_left_shift", "BitwiseLeftShift", "a << b", Op{Accepts: Ints, Kernel: "lshift_{dev}"},
+	BitwiseLeftShift = binary("bitwise_left_shift", "BitwiseLeftShift", "a << b", Op{Accepts: Ints, Kernel: "lshift_{dev}", SIMD: SIMD{Binary: "Shl", Types: Ints}},
 		loop(Ints, "a << uint64(b)"))
-	BitwiseRightShift = binary("bitwise_right_shift", "BitwiseRightShift", "a >> b (arithmetic for signed a)", Op{Accepts: Ints, Kernel: "rshift_{dev}"},
+	BitwiseRightShift = binary("bitwise_right_shift", "BitwiseRightShift", "a >> b (arithmetic for signed a)", Op{Accepts: Ints, Kernel: "rshift_{dev}", SIMD: SIMD{Binary: "Shr", Types: Ints}},
 		loop(Ints, "a >> uint64(b)"))
 	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
 	// kernel for a Go number as the bound, but takes a bool tensor bound

@@ -152,6 +152,13 @@ func loopAbsF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// simdAbsU8 is abs's SIMD loop for uint8.
+func simdAbsU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AbsU8, p, s, n)) {
+		loopAbsU[uint8](p, s, n, args)
+	}
+}
+
 // simdAbsI8 is abs's SIMD loop for int8.
 func simdAbsI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AbsI8, p, s, n)) {
@@ -254,6 +261,55 @@ func loopSignSF[T int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Sign(a)
+	}
+}
+
+// simdSignU8 is sign's SIMD loop for uint8.
+func simdSignU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignU8, p, s, n)) {
+		loopSignU[uint8](p, s, n, args)
+	}
+}
+
+// simdSignI8 is sign's SIMD loop for int8.
+func simdSignI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI8, p, s, n)) {
+		loopSignSF[int8](p, s, n, args)
+	}
+}
+
+// simdSignI16 is sign's SIMD loop for int16.
+func simdSignI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI16, p, s, n)) {
+		loopSignSF[int16](p, s, n, args)
+	}
+}
+
+// simdSignI32 is sign's SIMD loop for int32.
+func simdSignI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI32, p, s, n)) {
+		loopSignSF[int32](p, s, n, args)
+	}
+}
+
+// simdSignI64 is sign's SIMD loop for int64.
+func simdSignI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignI64, p, s, n)) {
+		loopSignSF[int64](p, s, n, args)
+	}
+}
+
+// simdSignF32 is sign's SIMD loop for float32.
+func simdSignF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignF32, p, s, n)) {
+		loopSignSF[float32](p, s, n, args)
+	}
+}
+
+// simdSignF64 is sign's SIMD loop for float64.
+func simdSignF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SignF64, p, s, n)) {
+		loopSignSF[float64](p, s, n, args)
 	}
 }
 
@@ -656,6 +712,55 @@ func loopSquareN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [
 	}
 }
 
+// simdSquareU8 is square's SIMD loop for uint8.
+func simdSquareU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareU8, p, s, n)) {
+		loopSquareN[uint8](p, s, n, args)
+	}
+}
+
+// simdSquareI8 is square's SIMD loop for int8.
+func simdSquareI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI8, p, s, n)) {
+		loopSquareN[int8](p, s, n, args)
+	}
+}
+
+// simdSquareI16 is square's SIMD loop for int16.
+func simdSquareI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI16, p, s, n)) {
+		loopSquareN[int16](p, s, n, args)
+	}
+}
+
+// simdSquareI32 is square's SIMD loop for int32.
+func simdSquareI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI32, p, s, n)) {
+		loopSquareN[int32](p, s, n, args)
+	}
+}
+
+// simdSquareI64 is square's SIMD loop for int64.
+func simdSquareI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI64, p, s, n)) {
+		loopSquareN[int64](p, s, n, args)
+	}
+}
+
+// simdSquareF32 is square's SIMD loop for float32.
+func simdSquareF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareF32, p, s, n)) {
+		loopSquareN[float32](p, s, n, args)
+	}
+}
+
+// simdSquareF64 is square's SIMD loop for float64.
+func simdSquareF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareF64, p, s, n)) {
+		loopSquareN[float64](p, s, n, args)
+	}
+}
+
 // loopSinF computes T(math.Sin(float64(a))) for float32, float64.
 func loopSinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -681,6 +786,13 @@ func loopSinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 func simdSinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.SinF32, p, s, n)) {
 		loopSinF[float32](p, s, n, args)
+	}
+}
+
+// simdSinF64 is sin's SIMD loop for float64.
+func simdSinF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SinF64, p, s, n)) {
+		loopSinF[float64](p, s, n, args)
 	}
 }
 
@@ -712,6 +824,13 @@ func simdCosF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdCosF64 is cos's SIMD loop for float64.
+func simdCosF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CosF64, p, s, n)) {
+		loopCosF[float64](p, s, n, args)
+	}
+}
+
 // loopTanF computes T(math.Tan(float64(a))) for float32, float64.
 func loopTanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -737,6 +856,13 @@ func loopTanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 func simdTanF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.TanF32, p, s, n)) {
 		loopTanF[float32](p, s, n, args)
+	}
+}
+
+// simdTanF64 is tan's SIMD loop for float64.
+func simdTanF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.TanF64, p, s, n)) {
+		loopTanF[float64](p, s, n, args)
 	}
 }
 
@@ -768,6 +894,13 @@ func simdAsinF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAsinF64 is asin's SIMD loop for float64.
+func simdAsinF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AsinF64, p, s, n)) {
+		loopAsinF[float64](p, s, n, args)
+	}
+}
+
 // loopAcosF computes T(math.Acos(float64(a))) for float32, float64.
 func loopAcosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -793,6 +926,13 @@ func loopAcosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdAcosF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AcosF32, p, s, n)) {
 		loopAcosF[float32](p, s, n, args)
+	}
+}
+
+// simdAcosF64 is acos's SIMD loop for float64.
+func simdAcosF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AcosF64, p, s, n)) {
+		loopAcosF[float64](p, s, n, args)
 	}
 }
 
@@ -824,6 +964,13 @@ func simdAtanF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAtanF64 is atan's SIMD loop for float64.
+func simdAtanF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AtanF64, p, s, n)) {
+		loopAtanF[float64](p, s, n, args)
+	}
+}
+
 // loopSinhF computes T(math.Sinh(float64(a))) for float32, float64.
 func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -852,6 +999,13 @@ func simdSinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSinhF64 is sinh's SIMD loop for float64.
+func simdSinhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SinhF64, p, s, n)) {
+		loopSinhF[float64](p, s, n, args)
+	}
+}
+
 // loopCoshF computes T(math.Cosh(float64(a))) for float32, float64.
 func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -877,6 +1031,13 @@ func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdCoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.CoshF32, p, s, n)) {
 		loopCoshF[float32](p, s, n, args)
+	}
+}
+
+// simdCoshF64 is cosh's SIMD loop for float64.
+func simdCoshF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.CoshF64, p, s, n)) {
+		loopCoshF[float64](p, s, n, args)
 	}
 }
 
@@ -950,6 +1111,13 @@ func simdAsinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAsinhF64 is asinh's SIMD loop for float64.
+func simdAsinhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AsinhF64, p, s, n)) {
+		loopAsinhF[float64](p, s, n, args)
+	}
+}
+
 // loopAcoshF computes T(math.Acosh(float64(a))) for float32, float64.
 func loopAcoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -978,6 +1146,13 @@ func simdAcoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdAcoshF64 is acosh's SIMD loop for float64.
+func simdAcoshF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AcoshF64, p, s, n)) {
+		loopAcoshF[float64](p, s, n, args)
+	}
+}
+
 // loopAtanhF computes T(math.Atanh(float64(a))) for float32, float64.
 func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1003,6 +1178,13 @@ func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 func simdAtanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.AtanhF32, p, s, n)) {
 		loopAtanhF[float32](p, s, n, args)
+	}
+}
+
+// simdAtanhF64 is atanh's SIMD loop for float64.
+func simdAtanhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.AtanhF64, p, s, n)) {
+		loopAtanhF[float64](p, s, n, args)
 	}
 }
 
@@ -1100,6 +1282,13 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n)) {
 		loopLogitF[float32](p, s, n, args)
+	}
+}
+
+// simdLogitF64 is logit's SIMD loop for float64.
+func simdLogitF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n)) {
+		loopLogitF[float64](p, s, n, args)
 	}
 }
 
@@ -1369,6 +1558,13 @@ func simdErfF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdErfF64 is erf's SIMD loop for float64.
+func simdErfF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ErfF64, p, s, n)) {
+		loopErfF[float64](p, s, n, args)
+	}
+}
+
 // loopErfcF computes T(math.Erfc(float64(a))) for float32, float64.
 func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1394,6 +1590,13 @@ func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 func simdErfcF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ErfcF32, p, s, n)) {
 		loopErfcF[float32](p, s, n, args)
+	}
+}
+
+// simdErfcF64 is erfc's SIMD loop for float64.
+func simdErfcF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.ErfcF64, p, s, n)) {
+		loopErfcF[float64](p, s, n, args)
 	}
 }
 
@@ -3888,6 +4091,41 @@ func loopFmaxF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdFmaxU8 is fmax's SIMD loop for uint8.
+func simdFmaxU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxU8, vec.FmaxScalarU8, vec.ScalarFmaxU8, p, s, n)) {
+		loopFmaxI[uint8](p, s, n, args)
+	}
+}
+
+// simdFmaxI8 is fmax's SIMD loop for int8.
+func simdFmaxI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI8, vec.FmaxScalarI8, vec.ScalarFmaxI8, p, s, n)) {
+		loopFmaxI[int8](p, s, n, args)
+	}
+}
+
+// simdFmaxI16 is fmax's SIMD loop for int16.
+func simdFmaxI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI16, vec.FmaxScalarI16, vec.ScalarFmaxI16, p, s, n)) {
+		loopFmaxI[int16](p, s, n, args)
+	}
+}
+
+// simdFmaxI32 is fmax's SIMD loop for int32.
+func simdFmaxI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI32, vec.FmaxScalarI32, vec.ScalarFmaxI32, p, s, n)) {
+		loopFmaxI[int32](p, s, n, args)
+	}
+}
+
+// simdFmaxI64 is fmax's SIMD loop for int64.
+func simdFmaxI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FmaxI64, vec.FmaxScalarI64, vec.ScalarFmaxI64, p, s, n)) {
+		loopFmaxI[int64](p, s, n, args)
+	}
+}
+
 // simdFmaxF32 is fmax's SIMD loop for float32.
 func simdFmaxF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.FmaxF32, vec.FmaxScalarF32, vec.ScalarFmaxF32, p, s, n)) {
@@ -4034,6 +4272,41 @@ func loopFminF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// simdFminU8 is fmin's SIMD loop for uint8.
+func simdFminU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminU8, vec.FminScalarU8, vec.ScalarFminU8, p, s, n)) {
+		loopFminI[uint8](p, s, n, args)
+	}
+}
+
+// simdFminI8 is fmin's SIMD loop for int8.
+func simdFminI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI8, vec.FminScalarI8, vec.ScalarFminI8, p, s, n)) {
+		loopFminI[int8](p, s, n, args)
+	}
+}
+
+// simdFminI16 is fmin's SIMD loop for int16.
+func simdFminI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI16, vec.FminScalarI16, vec.ScalarFminI16, p, s, n)) {
+		loopFminI[int16](p, s, n, args)
+	}
+}
+
+// simdFminI32 is fmin's SIMD loop for int32.
+func simdFminI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI32, vec.FminScalarI32, vec.ScalarFminI32, p, s, n)) {
+		loopFminI[int32](p, s, n, args)
+	}
+}
+
+// simdFminI64 is fmin's SIMD loop for int64.
+func simdFminI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.FminI64, vec.FminScalarI64, vec.ScalarFminI64, p, s, n)) {
+		loopFminI[int64](p, s, n, args)
+	}
+}
+
 // simdFminF32 is fmin's SIMD loop for float32.
 func simdFminF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.FminF32, vec.FminScalarF32, vec.ScalarFminF32, p, s, n)) {
@@ -4092,6 +4365,20 @@ func loopAtan2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdAtan2F32 is atan2's SIMD loop for float32.
+func simdAtan2F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.Atan2F32, vec.Atan2ScalarF32, vec.ScalarAtan2F32, p, s, n)) {
+		loopAtan2F[float32](p, s, n, args)
+	}
+}
+
+// simdAtan2F64 is atan2's SIMD loop for float64.
+func simdAtan2F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.Atan2F64, vec.Atan2ScalarF64, vec.ScalarAtan2F64, p, s, n)) {
+		loopAtan2F[float64](p, s, n, args)
+	}
+}
+
 // loopHypotF computes T(math.Hypot(float64(a), float64(b))) for float32, float64.
 func loopHypotF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -4136,6 +4423,20 @@ func loopHypotF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// simdHypotF32 is hypot's SIMD loop for float32.
+func simdHypotF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.HypotF32, vec.HypotScalarF32, vec.ScalarHypotF32, p, s, n)) {
+		loopHypotF[float32](p, s, n, args)
+	}
+}
+
+// simdHypotF64 is hypot's SIMD loop for float64.
+func simdHypotF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.HypotF64, vec.HypotScalarF64, vec.ScalarHypotF64, p, s, n)) {
+		loopHypotF[float64](p, s, n, args)
+	}
+}
+
 // loopCopysignF computes T(math.Copysign(float64(a), float64(b))) for float32, float64.
 func loopCopysignF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -4177,6 +4478,20 @@ func loopCopysignF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Copysign(float64(a), float64(b)))
+	}
+}
+
+// simdCopysignF32 is copysign's SIMD loop for float32.
+func simdCopysignF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.CopysignF32, vec.CopysignScalarF32, vec.ScalarCopysignF32, p, s, n)) {
+		loopCopysignF[float32](p, s, n, args)
+	}
+}
+
+// simdCopysignF64 is copysign's SIMD loop for float64.
+func simdCopysignF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.CopysignF64, vec.CopysignScalarF64, vec.ScalarCopysignF64, p, s, n)) {
+		loopCopysignF[float64](p, s, n, args)
 	}
 }
 
@@ -5591,6 +5906,41 @@ func loopBitwiseLeftShiftI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.P
 	}
 }
 
+// simdBitwiseLeftShiftU8 is bitwise_left_shift's SIMD loop for uint8.
+func simdBitwiseLeftShiftU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlU8, vec.ShlScalarU8, vec.ScalarShlU8, p, s, n)) {
+		loopBitwiseLeftShiftI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI8 is bitwise_left_shift's SIMD loop for int8.
+func simdBitwiseLeftShiftI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI8, vec.ShlScalarI8, vec.ScalarShlI8, p, s, n)) {
+		loopBitwiseLeftShiftI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI16 is bitwise_left_shift's SIMD loop for int16.
+func simdBitwiseLeftShiftI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI16, vec.ShlScalarI16, vec.ScalarShlI16, p, s, n)) {
+		loopBitwiseLeftShiftI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI32 is bitwise_left_shift's SIMD loop for int32.
+func simdBitwiseLeftShiftI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI32, vec.ShlScalarI32, vec.ScalarShlI32, p, s, n)) {
+		loopBitwiseLeftShiftI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseLeftShiftI64 is bitwise_left_shift's SIMD loop for int64.
+func simdBitwiseLeftShiftI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShlI64, vec.ShlScalarI64, vec.ScalarShlI64, p, s, n)) {
+		loopBitwiseLeftShiftI[int64](p, s, n, args)
+	}
+}
+
 // loopBitwiseRightShiftI computes a >> uint64(b) for uint8, int8, int16, int32, int64.
 func loopBitwiseRightShiftI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -5632,6 +5982,41 @@ func loopBitwiseRightShiftI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a >> uint64(b)
+	}
+}
+
+// simdBitwiseRightShiftU8 is bitwise_right_shift's SIMD loop for uint8.
+func simdBitwiseRightShiftU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrU8, vec.ShrScalarU8, vec.ScalarShrU8, p, s, n)) {
+		loopBitwiseRightShiftI[uint8](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI8 is bitwise_right_shift's SIMD loop for int8.
+func simdBitwiseRightShiftI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI8, vec.ShrScalarI8, vec.ScalarShrI8, p, s, n)) {
+		loopBitwiseRightShiftI[int8](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI16 is bitwise_right_shift's SIMD loop for int16.
+func simdBitwiseRightShiftI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI16, vec.ShrScalarI16, vec.ScalarShrI16, p, s, n)) {
+		loopBitwiseRightShiftI[int16](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI32 is bitwise_right_shift's SIMD loop for int32.
+func simdBitwiseRightShiftI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI32, vec.ShrScalarI32, vec.ScalarShrI32, p, s, n)) {
+		loopBitwiseRightShiftI[int32](p, s, n, args)
+	}
+}
+
+// simdBitwiseRightShiftI64 is bitwise_right_shift's SIMD loop for int64.
+func simdBitwiseRightShiftI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.ShrI64, vec.ShrScalarI64, vec.ScalarShrI64, p, s, n)) {
+		loopBitwiseRightShiftI[int64](p, s, n, args)
 	}
 }
 
@@ -6555,8 +6940,8 @@ func loopLerpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 // storage dtypes (Note [Storage-dtype loops]).
 func init() {
 	pointwiseLoops[optable.Neg.Code] = [dtype.Count]loopFn{dtype.Uint8: simdNegU8, dtype.Int8: simdNegI8, dtype.Int16: simdNegI16, dtype.Int32: simdNegI32, dtype.Int64: simdNegI64, dtype.Float32: simdNegF32, dtype.Float64: simdNegF64}
-	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAbsU[uint8], dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
-	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: loopSignU[uint8], dtype.Int8: loopSignSF[int8], dtype.Int16: loopSignSF[int16], dtype.Int32: loopSignSF[int32], dtype.Int64: loopSignSF[int64], dtype.Float32: loopSignSF[float32], dtype.Float64: loopSignSF[float64]}
+	pointwiseLoops[optable.Abs.Code] = [dtype.Count]loopFn{dtype.Uint8: simdAbsU8, dtype.Int8: simdAbsI8, dtype.Int16: simdAbsI16, dtype.Int32: simdAbsI32, dtype.Int64: simdAbsI64, dtype.Float32: simdAbsF32, dtype.Float64: simdAbsF64}
+	pointwiseLoops[optable.Sign.Code] = [dtype.Count]loopFn{dtype.Bool: loopSignB[bool], dtype.Uint8: simdSignU8, dtype.Int8: simdSignI8, dtype.Int16: simdSignI16, dtype.Int32: simdSignI32, dtype.Int64: simdSignI64, dtype.Float32: simdSignF32, dtype.Float64: simdSignF64}
 	pointwiseLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32, dtype.Float64: simdExpF64}
 	streamLoops[optable.Exp.Code] = [dtype.Count]loopFn{dtype.Float32: simdExpF32Stream, dtype.Float64: simdExpF64Stream}
 	pointwiseLoops[optable.Exp2.Code] = [dtype.Count]loopFn{dtype.Float32: simdExp2F32, dtype.Float64: simdExp2F64}
@@ -6569,23 +6954,23 @@ func init() {
 	streamLoops[optable.Sqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdSqrtF32Stream, dtype.Float64: simdSqrtF64Stream}
 	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdRsqrtF32, dtype.Float64: simdRsqrtF64}
 	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: simdReciprocalF32, dtype.Float64: simdReciprocalF64}
-	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: loopSquareN[uint8], dtype.Int8: loopSquareN[int8], dtype.Int16: loopSquareN[int16], dtype.Int32: loopSquareN[int32], dtype.Int64: loopSquareN[int64], dtype.Float32: loopSquareN[float32], dtype.Float64: loopSquareN[float64]}
-	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: loopSinF[float64]}
-	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: loopCosF[float64]}
-	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: loopTanF[float64]}
-	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinF32, dtype.Float64: loopAsinF[float64]}
-	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcosF32, dtype.Float64: loopAcosF[float64]}
-	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanF32, dtype.Float64: loopAtanF[float64]}
-	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinhF32, dtype.Float64: loopSinhF[float64]}
-	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdCoshF32, dtype.Float64: loopCoshF[float64]}
+	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSquareU8, dtype.Int8: simdSquareI8, dtype.Int16: simdSquareI16, dtype.Int32: simdSquareI32, dtype.Int64: simdSquareI64, dtype.Float32: simdSquareF32, dtype.Float64: simdSquareF64}
+	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: simdSinF64}
+	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: simdCosF64}
+	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: simdTanF64}
+	pointwiseLoops[optable.Asin.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinF32, dtype.Float64: simdAsinF64}
+	pointwiseLoops[optable.Acos.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcosF32, dtype.Float64: simdAcosF64}
+	pointwiseLoops[optable.Atan.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanF32, dtype.Float64: simdAtanF64}
+	pointwiseLoops[optable.Sinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinhF32, dtype.Float64: simdSinhF64}
+	pointwiseLoops[optable.Cosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdCoshF32, dtype.Float64: simdCoshF64}
 	pointwiseLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32, dtype.Float64: simdTanhF64}
 	streamLoops[optable.Tanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanhF32Stream}
-	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinhF32, dtype.Float64: loopAsinhF[float64]}
-	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcoshF32, dtype.Float64: loopAcoshF[float64]}
-	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanhF32, dtype.Float64: loopAtanhF[float64]}
+	pointwiseLoops[optable.Asinh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAsinhF32, dtype.Float64: simdAsinhF64}
+	pointwiseLoops[optable.Acosh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAcoshF32, dtype.Float64: simdAcoshF64}
+	pointwiseLoops[optable.Atanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtanhF32, dtype.Float64: simdAtanhF64}
 	pointwiseLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32, dtype.Float64: simdSigmoidF64}
 	streamLoops[optable.Sigmoid.Code] = [dtype.Count]loopFn{dtype.Float32: simdSigmoidF32Stream}
-	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: loopLogitF[float64]}
+	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: simdLogitF64}
 	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
 	streamLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8Stream, dtype.Int8: simdReluI8Stream, dtype.Int16: simdReluI16Stream, dtype.Int32: simdReluI32Stream, dtype.Int64: simdReluI64Stream, dtype.Float32: simdReluF32Stream, dtype.Float64: simdReluF64Stream}
 	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: loopGeluTanhF[float64]}
@@ -6593,8 +6978,8 @@ func init() {
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
 	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: simdSiluF32, dtype.Float64: simdSiluF64}
 	pointwiseLoops[optable.Softsign.Code] = [dtype.Count]loopFn{dtype.Float32: loopSoftsignF[float32], dtype.Float64: loopSoftsignF[float64]}
-	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfF32, dtype.Float64: loopErfF[float64]}
-	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfcF32, dtype.Float64: loopErfcF[float64]}
+	pointwiseLoops[optable.Erf.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfF32, dtype.Float64: simdErfF64}
+	pointwiseLoops[optable.Erfc.Code] = [dtype.Count]loopFn{dtype.Float32: simdErfcF32, dtype.Float64: simdErfcF64}
 	pointwiseLoops[optable.Floor.Code] = [dtype.Count]loopFn{dtype.Float32: simdFloorF32, dtype.Float64: simdFloorF64}
 	pointwiseLoops[optable.Ceil.Code] = [dtype.Count]loopFn{dtype.Float32: simdCeilF32, dtype.Float64: simdCeilF64}
 	pointwiseLoops[optable.Round.Code] = [dtype.Count]loopFn{dtype.Float32: simdRoundF32, dtype.Float64: simdRoundF64}
@@ -6655,11 +7040,11 @@ func init() {
 	streamLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMaximumU8Stream, dtype.Int8: simdMaximumI8Stream, dtype.Int16: simdMaximumI16Stream, dtype.Int32: simdMaximumI32Stream, dtype.Int64: simdMaximumI64Stream, dtype.Float32: simdMaximumF32Stream, dtype.Float64: simdMaximumF64Stream}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
 	streamLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMinimumU8Stream, dtype.Int8: simdMinimumI8Stream, dtype.Int16: simdMinimumI16Stream, dtype.Int32: simdMinimumI32Stream, dtype.Int64: simdMinimumI64Stream, dtype.Float32: simdMinimumF32Stream, dtype.Float64: simdMinimumF64Stream}
-	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: loopFmaxI[uint8], dtype.Int8: loopFmaxI[int8], dtype.Int16: loopFmaxI[int16], dtype.Int32: loopFmaxI[int32], dtype.Int64: loopFmaxI[int64], dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
-	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: loopFminI[uint8], dtype.Int8: loopFminI[int8], dtype.Int16: loopFminI[int16], dtype.Int32: loopFminI[int32], dtype.Int64: loopFminI[int64], dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
-	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: loopAtan2F[float32], dtype.Float64: loopAtan2F[float64]}
-	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: loopHypotF[float32], dtype.Float64: loopHypotF[float64]}
-	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: loopCopysignF[float32], dtype.Float64: loopCopysignF[float64]}
+	pointwiseLoops[optable.Fmax.Code] = [dtype.Count]loopFn{dtype.Bool: loopFmaxB[bool], dtype.Uint8: simdFmaxU8, dtype.Int8: simdFmaxI8, dtype.Int16: simdFmaxI16, dtype.Int32: simdFmaxI32, dtype.Int64: simdFmaxI64, dtype.Float32: simdFmaxF32, dtype.Float64: simdFmaxF64}
+	pointwiseLoops[optable.Fmin.Code] = [dtype.Count]loopFn{dtype.Bool: loopFminB[bool], dtype.Uint8: simdFminU8, dtype.Int8: simdFminI8, dtype.Int16: simdFminI16, dtype.Int32: simdFminI32, dtype.Int64: simdFminI64, dtype.Float32: simdFminF32, dtype.Float64: simdFminF64}
+	pointwiseLoops[optable.Atan2.Code] = [dtype.Count]loopFn{dtype.Float32: simdAtan2F32, dtype.Float64: simdAtan2F64}
+	pointwiseLoops[optable.Hypot.Code] = [dtype.Count]loopFn{dtype.Float32: simdHypotF32, dtype.Float64: simdHypotF64}
+	pointwiseLoops[optable.Copysign.Code] = [dtype.Count]loopFn{dtype.Float32: simdCopysignF32, dtype.Float64: simdCopysignF64}
 	pointwiseLoops[optable.Eq.Code] = [dtype.Count]loopFn{dtype.Bool: loopEqA[bool], dtype.Uint8: simdEqU8, dtype.Int8: simdEqI8, dtype.Int16: simdEqI16, dtype.Int32: simdEqI32, dtype.Int64: simdEqI64, dtype.Float32: simdEqF32, dtype.Float64: simdEqF64}
 	pointwiseLoops[optable.Ne.Code] = [dtype.Count]loopFn{dtype.Bool: loopNeA[bool], dtype.Uint8: simdNeU8, dtype.Int8: simdNeI8, dtype.Int16: simdNeI16, dtype.Int32: simdNeI32, dtype.Int64: simdNeI64, dtype.Float32: simdNeF32, dtype.Float64: simdNeF64}
 	pointwiseLoops[optable.Lt.Code] = [dtype.Count]loopFn{dtype.Bool: loopLtB[bool], dtype.Uint8: simdLtU8, dtype.Int8: simdLtI8, dtype.Int16: simdLtI16, dtype.Int32: simdLtI32, dtype.Int64: simdLtI64, dtype.Float32: simdLtF32, dtype.Float64: simdLtF64}
@@ -6672,8 +7057,8 @@ func init() {
 	pointwiseLoops[optable.BitwiseAnd.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseAndB[bool], dtype.Uint8: simdBitwiseAndU8, dtype.Int8: simdBitwiseAndI8, dtype.Int16: simdBitwiseAndI16, dtype.Int32: simdBitwiseAndI32, dtype.Int64: simdBitwiseAndI64}
 	pointwiseLoops[optable.BitwiseOr.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseOrB[bool], dtype.Uint8: simdBitwiseOrU8, dtype.Int8: simdBitwiseOrI8, dtype.Int16: simdBitwiseOrI16, dtype.Int32: simdBitwiseOrI32, dtype.Int64: simdBitwiseOrI64}
 	pointwiseLoops[optable.BitwiseXor.Code] = [dtype.Count]loopFn{dtype.Bool: loopBitwiseXorB[bool], dtype.Uint8: simdBitwiseXorU8, dtype.Int8: simdBitwiseXorI8, dtype.Int16: simdBitwiseXorI16, dtype.Int32: simdBitwiseXorI32, dtype.Int64: simdBitwiseXorI64}
-	pointwiseLoops[optable.BitwiseLeftShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseLeftShiftI[uint8], dtype.Int8: loopBitwiseLeftShiftI[int8], dtype.Int16: loopBitwiseLeftShiftI[int16], dtype.Int32: loopBitwiseLeftShiftI[int32], dtype.Int64: loopBitwiseLeftShiftI[int64]}
-	pointwiseLoops[optable.BitwiseRightShift.Code] = [dtype.Count]loopFn{dtype.Uint8: loopBitwiseRightShiftI[uint8], dtype.Int8: loopBitwiseRightShiftI[int8], dtype.Int16: loopBitwiseRightShiftI[int16], dtype.Int32: loopBitwiseRightShiftI[int32], dtype.Int64: loopBitwiseRightShiftI[int64]}
+	pointwiseLoops[optable.BitwiseLeftShift.Code] = [dtype.Count]loopFn{dtype.Uint8: simdBitwiseLeftShiftU8, dtype.Int8: simdBitwiseLeftShiftI8, dtype.Int16: simdBitwiseLeftShiftI16, dtype.Int32: simdBitwiseLeftShiftI32, dtype.Int64: simdBitwiseLeftShiftI64}
+	pointwiseLoops[optable.BitwiseRightShift.Code] = [dtype.Count]loopFn{dtype.Uint8: simdBitwiseRightShiftU8, dtype.Int8: simdBitwiseRightShiftI8, dtype.Int16: simdBitwiseRightShiftI16, dtype.Int32: simdBitwiseRightShiftI32, dtype.Int64: simdBitwiseRightShiftI64}
 	pointwiseLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMinB[bool], dtype.Uint8: simdClampMinU8, dtype.Int8: simdClampMinI8, dtype.Int16: simdClampMinI16, dtype.Int32: simdClampMinI32, dtype.Int64: simdClampMinI64, dtype.Float32: simdClampMinF32, dtype.Float64: simdClampMinF64}
 	streamLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMinU8Stream, dtype.Int8: simdClampMinI8Stream, dtype.Int16: simdClampMinI16Stream, dtype.Int32: simdClampMinI32Stream, dtype.Int64: simdClampMinI64Stream, dtype.Float32: simdClampMinF32Stream, dtype.Float64: simdClampMinF64Stream}
 	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}

@@ -283,6 +283,20 @@ var mathCases64 = []mathCase64{
 	{"SignF64", SignF64, sign64Ref, 0},
 	{"RsqrtF64", RsqrtF64, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1},
 	{"ReciprocalF64", ReciprocalF64, func(x float64) float64 { return 1 / x }, 0},
+	{"SinF64", SinF64, math.Sin, 2},
+	{"CosF64", CosF64, math.Cos, 2},
+	{"TanF64", TanF64, tanRef64, 3},
+	{"AtanF64", AtanF64, math.Atan, 2},
+	{"AsinF64", AsinF64, asinRef64, 2},
+	{"AcosF64", AcosF64, acosRef64, 2},
+	{"SinhF64", SinhF64, sinhRef64, 3},
+	{"CoshF64", CoshF64, coshRef64, 3},
+	{"AsinhF64", AsinhF64, math.Asinh, 3},
+	{"AcoshF64", AcoshF64, math.Acosh, 3},
+	{"AtanhF64", AtanhF64, math.Atanh, 3},
+	{"ErfF64", ErfF64, math.Erf, 2},
+	{"ErfcF64", ErfcF64, math.Erfc, 3},
+	{"LogitF64", LogitF64, func(x float64) float64 { return logRef64(x / (1 - x)) }, 1},
 }
 
 // exp64Ref is math.Exp, whose amd64 assembly overflows early (e^709.76
@@ -292,6 +306,57 @@ func exp64Ref(x float64) float64 {
 		return math.Exp(x-1) * math.E
 	}
 	return math.Exp(x)
+}
+
+// The float64 references are Go's math functions (Cephes and fdlibm,
+// within about 1 ulp), but where they are not: math.Tan returns x itself
+// for x² ≤ 1e-14 (off by x³/3, up to 25 ulp), math.Acos is π/2 − asin x
+// (which cancels near 1, 20 ulp at 0.997), math.Asin cancels in √(1 − x²), and math.Sinh and math.Cosh
+// compute e^|x| first, which overflows from 709.78 where they do not
+// until 710.48. The replacements below were checked against mpmath at
+// the points where math's failed.
+
+// tanRef64 is tan x, by its series where math.Tan returns x.
+func tanRef64(x float64) float64 {
+	if math.Abs(x) < 1e-6 {
+		z := x * x
+		return x + x*z*(1.0/3+z*2.0/15)
+	}
+	return math.Tan(x)
+}
+
+// asinRef64 is asin x as atan2(x, √((1−x)(1+x))), which does not cancel
+// near ±1 as math.Asin's √(1 − x²) does (3 ulp at -0.9995).
+func asinRef64(x float64) float64 {
+	if math.Abs(x) <= 1 {
+		return math.Atan2(x, math.Sqrt((1-x)*(1+x)))
+	}
+	return math.Asin(x)
+}
+
+// acosRef64 is acos x as 2·asin(√((1−x)/2)) for x > ½, where 1 − x is
+// exact.
+func acosRef64(x float64) float64 {
+	if x > 0.5 && x <= 1 {
+		return 2 * math.Asin(math.Sqrt((1-x)/2))
+	}
+	return math.Acos(x)
+}
+
+// sinhRef64 and coshRef64 are e^(|x|−2)·(e²/2) beyond 709 (math.Exp's
+// amd64 assembly overflows early too).
+func sinhRef64(x float64) float64 {
+	if a := math.Abs(x); a > 709 && a <= math.MaxFloat64 {
+		return math.Copysign(math.Exp(a-2)*(math.E*math.E/2), x)
+	}
+	return math.Sinh(x)
+}
+
+func coshRef64(x float64) float64 {
+	if a := math.Abs(x); a > 709 && a <= math.MaxFloat64 {
+		return math.Exp(a-2) * (math.E * math.E / 2)
+	}
+	return math.Cosh(x)
 }
 
 // log2Ref is math.Log2, which cancels near 1 (log(frexp's fraction) +

@@ -7196,3 +7196,1806 @@ func GeluTanhF32(dst []float32, x []float32) {
 		unaryGo(dst, x, geluTanhF32)
 	}
 }
+
+// SinF64 sets dst[i] = sin x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinF64).
+func SinF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			sinF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	sinF64Kernels(dst, x)
+}
+
+// sinF64Kernels is SinF64 on inputs dst does not overlap.
+func sinF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if sinF64AVX512(dst, x) {
+			fixUnary(dst, x, sinF64, sinF64Slow)
+		}
+	case useAVX2:
+		if sinF64AVX2(dst, x) {
+			fixUnary(dst, x, sinF64, sinF64Slow)
+		}
+	default:
+		unaryGo(dst, x, sinF64)
+	}
+}
+
+// CosF64 sets dst[i] = cos x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, cosF64).
+func CosF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			cosF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	cosF64Kernels(dst, x)
+}
+
+// cosF64Kernels is CosF64 on inputs dst does not overlap.
+func cosF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if cosF64AVX512(dst, x) {
+			fixUnary(dst, x, cosF64, cosF64Slow)
+		}
+	case useAVX2:
+		if cosF64AVX2(dst, x) {
+			fixUnary(dst, x, cosF64, cosF64Slow)
+		}
+	default:
+		unaryGo(dst, x, cosF64)
+	}
+}
+
+// TanF64 sets dst[i] = tan x[i], within 3 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, tanF64).
+func TanF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			tanF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	tanF64Kernels(dst, x)
+}
+
+// tanF64Kernels is TanF64 on inputs dst does not overlap.
+func tanF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if tanF64AVX512(dst, x) {
+			fixUnary(dst, x, tanF64, tanF64Slow)
+		}
+	case useAVX2:
+		if tanF64AVX2(dst, x) {
+			fixUnary(dst, x, tanF64, tanF64Slow)
+		}
+	default:
+		unaryGo(dst, x, tanF64)
+	}
+}
+
+// AtanF64 sets dst[i] = atan x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, atanF64).
+func AtanF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		atanF64AVX512(dst, x)
+	case useAVX2:
+		atanF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, atanF64)
+	}
+}
+
+// AsinF64 sets dst[i] = asin x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinF64).
+func AsinF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			asinF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	asinF64Kernels(dst, x)
+}
+
+// asinF64Kernels is AsinF64 on inputs dst does not overlap.
+func asinF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if asinF64AVX512(dst, x) {
+			fixUnary(dst, x, asinF64, asinF64Slow)
+		}
+	case useAVX2:
+		if asinF64AVX2(dst, x) {
+			fixUnary(dst, x, asinF64, asinF64Slow)
+		}
+	default:
+		unaryGo(dst, x, asinF64)
+	}
+}
+
+// AcosF64 sets dst[i] = acos x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acosF64).
+func AcosF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			acosF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	acosF64Kernels(dst, x)
+}
+
+// acosF64Kernels is AcosF64 on inputs dst does not overlap.
+func acosF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if acosF64AVX512(dst, x) {
+			fixUnary(dst, x, acosF64, acosF64Slow)
+		}
+	case useAVX2:
+		if acosF64AVX2(dst, x) {
+			fixUnary(dst, x, acosF64, acosF64Slow)
+		}
+	default:
+		unaryGo(dst, x, acosF64)
+	}
+}
+
+// SinhF64 sets dst[i] = sinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinhF64).
+func SinhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			sinhF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	sinhF64Kernels(dst, x)
+}
+
+// sinhF64Kernels is SinhF64 on inputs dst does not overlap.
+func sinhF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if sinhF64AVX512(dst, x) {
+			fixUnary(dst, x, sinhF64, sinhF64Slow)
+		}
+	case useAVX2:
+		if sinhF64AVX2(dst, x) {
+			fixUnary(dst, x, sinhF64, sinhF64Slow)
+		}
+	default:
+		unaryGo(dst, x, sinhF64)
+	}
+}
+
+// CoshF64 sets dst[i] = cosh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, coshF64).
+func CoshF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			coshF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	coshF64Kernels(dst, x)
+}
+
+// coshF64Kernels is CoshF64 on inputs dst does not overlap.
+func coshF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if coshF64AVX512(dst, x) {
+			fixUnary(dst, x, coshF64, coshF64Slow)
+		}
+	case useAVX2:
+		if coshF64AVX2(dst, x) {
+			fixUnary(dst, x, coshF64, coshF64Slow)
+		}
+	default:
+		unaryGo(dst, x, coshF64)
+	}
+}
+
+// AsinhF64 sets dst[i] = asinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinhF64).
+func AsinhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			asinhF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	asinhF64Kernels(dst, x)
+}
+
+// asinhF64Kernels is AsinhF64 on inputs dst does not overlap.
+func asinhF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if asinhF64AVX512(dst, x) {
+			fixUnary(dst, x, asinhF64, asinhF64Slow)
+		}
+	case useAVX2:
+		if asinhF64AVX2(dst, x) {
+			fixUnary(dst, x, asinhF64, asinhF64Slow)
+		}
+	default:
+		unaryGo(dst, x, asinhF64)
+	}
+}
+
+// AcoshF64 sets dst[i] = acosh x[i], within 3 ulp for x ≥ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acoshF64).
+func AcoshF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			acoshF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	acoshF64Kernels(dst, x)
+}
+
+// acoshF64Kernels is AcoshF64 on inputs dst does not overlap.
+func acoshF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if acoshF64AVX512(dst, x) {
+			fixUnary(dst, x, acoshF64, acoshF64Slow)
+		}
+	case useAVX2:
+		if acoshF64AVX2(dst, x) {
+			fixUnary(dst, x, acoshF64, acoshF64Slow)
+		}
+	default:
+		unaryGo(dst, x, acoshF64)
+	}
+}
+
+// AtanhF64 sets dst[i] = atanh x[i], within 3 ulp for |x| < 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, atanhF64).
+func AtanhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			atanhF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	atanhF64Kernels(dst, x)
+}
+
+// atanhF64Kernels is AtanhF64 on inputs dst does not overlap.
+func atanhF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if atanhF64AVX512(dst, x) {
+			fixUnary(dst, x, atanhF64, atanhF64Slow)
+		}
+	case useAVX2:
+		if atanhF64AVX2(dst, x) {
+			fixUnary(dst, x, atanhF64, atanhF64Slow)
+		}
+	default:
+		unaryGo(dst, x, atanhF64)
+	}
+}
+
+// LogitF64 sets dst[i] = log(x[i]/(1 - x[i])), within 1 ulp of the quotient's log for x in [2^-1022, 1), other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF64).
+func LogitF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logitF64Kernels(dst[:n], bufx[:n])
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logitF64Kernels(dst, x)
+}
+
+// logitF64Kernels is LogitF64 on inputs dst does not overlap.
+func logitF64Kernels(dst []float64, x []float64) {
+	switch {
+	case useAVX512:
+		if logitF64AVX512(dst, x) {
+			fixUnary(dst, x, logitF64, logitF64Slow)
+		}
+	case useAVX2:
+		if logitF64AVX2(dst, x) {
+			fixUnary(dst, x, logitF64, logitF64Slow)
+		}
+	default:
+		unaryGo(dst, x, logitF64)
+	}
+}
+
+// SquareF32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float32]).
+func SquareF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareF32AVX512(dst, x)
+	case useAVX2:
+		squareF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[float32])
+	}
+}
+
+// SquareF64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float64]).
+func SquareF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareF64AVX512(dst, x)
+	case useAVX2:
+		squareF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[float64])
+	}
+}
+
+// SquareI8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int8]).
+func SquareI8(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI8AVX512(dst, x)
+	case useAVX2:
+		squareI8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int8])
+	}
+}
+
+// SquareI16 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int16]).
+func SquareI16(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI16AVX512(dst, x)
+	case useAVX2:
+		squareI16AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int16])
+	}
+}
+
+// SquareI32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int32]).
+func SquareI32(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI32AVX512(dst, x)
+	case useAVX2:
+		squareI32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int32])
+	}
+}
+
+// SquareI64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int64]).
+func SquareI64(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareI64AVX512(dst, x)
+	case useAVX2:
+		squareI64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[int64])
+	}
+}
+
+// SquareU8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[uint8]).
+func SquareU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		squareU8AVX512(dst, x)
+	case useAVX2:
+		squareU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSquare[uint8])
+	}
+}
+
+// CopysignF32 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF32).
+func CopysignF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignF32AVX512(dst, a, b)
+	case useAVX2:
+		copysignF32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elCopysignF32)
+	}
+}
+
+// CopysignScalarF32 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF32).
+func CopysignScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignScalarF32AVX512(dst, a, s)
+	case useAVX2:
+		copysignScalarF32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elCopysignF32)
+	}
+}
+
+// ScalarCopysignF32 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF32).
+func ScalarCopysignF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarCopysignF32AVX512(dst, a, s)
+	case useAVX2:
+		scalarCopysignF32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elCopysignF32)
+	}
+}
+
+// CopysignF64 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF64).
+func CopysignF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignF64AVX512(dst, a, b)
+	case useAVX2:
+		copysignF64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elCopysignF64)
+	}
+}
+
+// CopysignScalarF64 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF64).
+func CopysignScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		copysignScalarF64AVX512(dst, a, s)
+	case useAVX2:
+		copysignScalarF64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elCopysignF64)
+	}
+}
+
+// ScalarCopysignF64 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF64).
+func ScalarCopysignF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarCopysignF64AVX512(dst, a, s)
+	case useAVX2:
+		scalarCopysignF64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elCopysignF64)
+	}
+}
+
+// FmaxI8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int8]).
+func FmaxI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI8AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int8])
+	}
+}
+
+// FmaxScalarI8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int8]).
+func FmaxScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int8])
+	}
+}
+
+// ScalarFmaxI8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int8]).
+func ScalarFmaxI8(dst []int8, a []int8, s int8) {
+	FmaxScalarI8(dst, a, s)
+}
+
+// FmaxI16 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int16]).
+func FmaxI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI16AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int16])
+	}
+}
+
+// FmaxScalarI16 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int16]).
+func FmaxScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int16])
+	}
+}
+
+// ScalarFmaxI16 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int16]).
+func ScalarFmaxI16(dst []int16, a []int16, s int16) {
+	FmaxScalarI16(dst, a, s)
+}
+
+// FmaxI32 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int32]).
+func FmaxI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI32AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int32])
+	}
+}
+
+// FmaxScalarI32 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int32]).
+func FmaxScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int32])
+	}
+}
+
+// ScalarFmaxI32 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int32]).
+func ScalarFmaxI32(dst []int32, a []int32, s int32) {
+	FmaxScalarI32(dst, a, s)
+}
+
+// FmaxI64 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int64]).
+func FmaxI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxI64AVX512(dst, a, b)
+	case useAVX2:
+		fmaxI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[int64])
+	}
+}
+
+// FmaxScalarI64 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int64]).
+func FmaxScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[int64])
+	}
+}
+
+// ScalarFmaxI64 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int64]).
+func ScalarFmaxI64(dst []int64, a []int64, s int64) {
+	FmaxScalarI64(dst, a, s)
+}
+
+// FmaxU8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[uint8]).
+func FmaxU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxU8AVX512(dst, a, b)
+	case useAVX2:
+		fmaxU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMax[uint8])
+	}
+}
+
+// FmaxScalarU8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[uint8]).
+func FmaxScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fmaxScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		fmaxScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMax[uint8])
+	}
+}
+
+// ScalarFmaxU8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[uint8]).
+func ScalarFmaxU8(dst []uint8, a []uint8, s uint8) {
+	FmaxScalarU8(dst, a, s)
+}
+
+// FminI8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int8]).
+func FminI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI8AVX512(dst, a, b)
+	case useAVX2:
+		fminI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int8])
+	}
+}
+
+// FminScalarI8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int8]).
+func FminScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int8])
+	}
+}
+
+// ScalarFminI8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int8]).
+func ScalarFminI8(dst []int8, a []int8, s int8) {
+	FminScalarI8(dst, a, s)
+}
+
+// FminI16 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int16]).
+func FminI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI16AVX512(dst, a, b)
+	case useAVX2:
+		fminI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int16])
+	}
+}
+
+// FminScalarI16 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int16]).
+func FminScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int16])
+	}
+}
+
+// ScalarFminI16 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int16]).
+func ScalarFminI16(dst []int16, a []int16, s int16) {
+	FminScalarI16(dst, a, s)
+}
+
+// FminI32 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int32]).
+func FminI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI32AVX512(dst, a, b)
+	case useAVX2:
+		fminI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int32])
+	}
+}
+
+// FminScalarI32 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int32]).
+func FminScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int32])
+	}
+}
+
+// ScalarFminI32 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int32]).
+func ScalarFminI32(dst []int32, a []int32, s int32) {
+	FminScalarI32(dst, a, s)
+}
+
+// FminI64 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int64]).
+func FminI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminI64AVX512(dst, a, b)
+	case useAVX2:
+		fminI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[int64])
+	}
+}
+
+// FminScalarI64 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int64]).
+func FminScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[int64])
+	}
+}
+
+// ScalarFminI64 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int64]).
+func ScalarFminI64(dst []int64, a []int64, s int64) {
+	FminScalarI64(dst, a, s)
+}
+
+// FminU8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[uint8]).
+func FminU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		fminU8AVX512(dst, a, b)
+	case useAVX2:
+		fminU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elMin[uint8])
+	}
+}
+
+// FminScalarU8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[uint8]).
+func FminScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		fminScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		fminScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elMin[uint8])
+	}
+}
+
+// ScalarFminU8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[uint8]).
+func ScalarFminU8(dst []uint8, a []uint8, s uint8) {
+	FminScalarU8(dst, a, s)
+}
+
+// AbsU8 sets dst[i] = x[i], (uint8's abs is the identity).
+// Its exact loop is unaryGo(dst, x, elIdent[uint8]).
+func AbsU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		absU8AVX512(dst, x)
+	case useAVX2:
+		absU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elIdent[uint8])
+	}
+}
+
+// SignI8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int8]).
+func SignI8(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI8AVX512(dst, x)
+	case useAVX2:
+		signI8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int8])
+	}
+}
+
+// SignI16 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int16]).
+func SignI16(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI16AVX512(dst, x)
+	case useAVX2:
+		signI16AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int16])
+	}
+}
+
+// SignI32 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int32]).
+func SignI32(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI32AVX512(dst, x)
+	case useAVX2:
+		signI32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int32])
+	}
+}
+
+// SignI64 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int64]).
+func SignI64(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signI64AVX512(dst, x)
+	case useAVX2:
+		signI64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[int64])
+	}
+}
+
+// SignU8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[uint8]).
+func SignU8(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		signU8AVX512(dst, x)
+	case useAVX2:
+		signU8AVX2(dst, x)
+	default:
+		unaryGo(dst, x, elSignInt[uint8])
+	}
+}
+
+// ErfF64 sets dst[i] = erf x[i], fdlibm's branches as selects, within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfF64).
+func ErfF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		erfF64AVX512(dst, x)
+	case useAVX2:
+		erfF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, erfF64)
+	}
+}
+
+// ErfcF64 sets dst[i] = erfc x[i], fdlibm's branches as selects, within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfcF64).
+func ErfcF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		erfcF64AVX512(dst, x)
+	case useAVX2:
+		erfcF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, erfcF64)
+	}
+}
+
+// ShlI8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int8]).
+func ShlI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI8AVX512(dst, a, b)
+	case useAVX2:
+		shlI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int8])
+	}
+}
+
+// ShlScalarI8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int8]).
+func ShlScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int8])
+	}
+}
+
+// ScalarShlI8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int8]).
+func ScalarShlI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int8])
+	}
+}
+
+// ShlI16 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int16]).
+func ShlI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI16AVX512(dst, a, b)
+	case useAVX2:
+		shlI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int16])
+	}
+}
+
+// ShlScalarI16 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int16]).
+func ShlScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int16])
+	}
+}
+
+// ScalarShlI16 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int16]).
+func ScalarShlI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI16AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int16])
+	}
+}
+
+// ShlI32 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int32]).
+func ShlI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI32AVX512(dst, a, b)
+	case useAVX2:
+		shlI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int32])
+	}
+}
+
+// ShlScalarI32 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int32]).
+func ShlScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int32])
+	}
+}
+
+// ScalarShlI32 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int32]).
+func ScalarShlI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI32AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int32])
+	}
+}
+
+// ShlI64 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int64]).
+func ShlI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlI64AVX512(dst, a, b)
+	case useAVX2:
+		shlI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[int64])
+	}
+}
+
+// ShlScalarI64 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int64]).
+func ShlScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[int64])
+	}
+}
+
+// ScalarShlI64 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int64]).
+func ScalarShlI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlI64AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlI64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[int64])
+	}
+}
+
+// ShlU8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[uint8]).
+func ShlU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shlU8AVX512(dst, a, b)
+	case useAVX2:
+		shlU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShl[uint8])
+	}
+}
+
+// ShlScalarU8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[uint8]).
+func ShlScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shlScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		shlScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShl[uint8])
+	}
+}
+
+// ScalarShlU8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[uint8]).
+func ScalarShlU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShlU8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShlU8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShl[uint8])
+	}
+}
+
+// ShrI8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int8]).
+func ShrI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI8AVX512(dst, a, b)
+	case useAVX2:
+		shrI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int8])
+	}
+}
+
+// ShrScalarI8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int8]).
+func ShrScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int8])
+	}
+}
+
+// ScalarShrI8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int8]).
+func ScalarShrI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int8])
+	}
+}
+
+// ShrI16 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int16]).
+func ShrI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI16AVX512(dst, a, b)
+	case useAVX2:
+		shrI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int16])
+	}
+}
+
+// ShrScalarI16 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int16]).
+func ShrScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int16])
+	}
+}
+
+// ScalarShrI16 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int16]).
+func ScalarShrI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI16AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int16])
+	}
+}
+
+// ShrI32 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int32]).
+func ShrI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI32AVX512(dst, a, b)
+	case useAVX2:
+		shrI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int32])
+	}
+}
+
+// ShrScalarI32 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int32]).
+func ShrScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int32])
+	}
+}
+
+// ScalarShrI32 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int32]).
+func ScalarShrI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI32AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int32])
+	}
+}
+
+// ShrI64 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int64]).
+func ShrI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrI64AVX512(dst, a, b)
+	case useAVX2:
+		shrI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[int64])
+	}
+}
+
+// ShrScalarI64 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int64]).
+func ShrScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[int64])
+	}
+}
+
+// ScalarShrI64 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int64]).
+func ScalarShrI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrI64AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrI64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[int64])
+	}
+}
+
+// ShrU8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[uint8]).
+func ShrU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		shrU8AVX512(dst, a, b)
+	case useAVX2:
+		shrU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elShr[uint8])
+	}
+}
+
+// ShrScalarU8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[uint8]).
+func ShrScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		shrScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		shrScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elShr[uint8])
+	}
+}
+
+// ScalarShrU8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[uint8]).
+func ScalarShrU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarShrU8AVX512(dst, a, s)
+	case useAVX2:
+		scalarShrU8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elShr[uint8])
+	}
+}
+
+// HypotF32 sets dst[i] = √(a[i]² + b[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF32).
+func HypotF32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			hypotF32Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	hypotF32Kernels(dst, a, b)
+}
+
+// hypotF32Kernels is HypotF32 on inputs dst does not overlap.
+func hypotF32Kernels(dst []float32, a []float32, b []float32) {
+	switch {
+	case useAVX512:
+		if hypotF32AVX512(dst, a, b) {
+			fixBinary(dst, a, b, hypotF32, hypotF32Slow)
+		}
+	case useAVX2:
+		if hypotF32AVX2(dst, a, b) {
+			fixBinary(dst, a, b, hypotF32, hypotF32Slow)
+		}
+	default:
+		binaryGo(dst, a, b, hypotF32)
+	}
+}
+
+// HypotScalarF32 sets dst[i] = √(a[i]² + s²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF32).
+func HypotScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			hypotScalarF32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	hypotScalarF32Kernels(dst, a, s)
+}
+
+// hypotScalarF32Kernels is HypotScalarF32 on inputs dst does not overlap.
+func hypotScalarF32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if hypotScalarF32AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF32, hypotF32Slow)
+		}
+	case useAVX2:
+		if hypotScalarF32AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF32, hypotF32Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, hypotF32)
+	}
+}
+
+// ScalarHypotF32 sets dst[i] = √(s² + a[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF32).
+func ScalarHypotF32(dst []float32, a []float32, s float32) {
+	HypotScalarF32(dst, a, s)
+}
+
+// Atan2F32 sets dst[i] = atan2(a[i], b[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F32).
+func Atan2F32(dst []float32, a []float32, b []float32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			atan2F32Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	atan2F32Kernels(dst, a, b)
+}
+
+// atan2F32Kernels is Atan2F32 on inputs dst does not overlap.
+func atan2F32Kernels(dst []float32, a []float32, b []float32) {
+	switch {
+	case useAVX512:
+		if atan2F32AVX512(dst, a, b) {
+			fixBinary(dst, a, b, atan2F32, atan2F32Slow)
+		}
+	case useAVX2:
+		if atan2F32AVX2(dst, a, b) {
+			fixBinary(dst, a, b, atan2F32, atan2F32Slow)
+		}
+	default:
+		binaryGo(dst, a, b, atan2F32)
+	}
+}
+
+// Atan2ScalarF32 sets dst[i] = atan2(a[i], s), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F32).
+func Atan2ScalarF32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			atan2ScalarF32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	atan2ScalarF32Kernels(dst, a, s)
+}
+
+// atan2ScalarF32Kernels is Atan2ScalarF32 on inputs dst does not overlap.
+func atan2ScalarF32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if atan2ScalarF32AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	case useAVX2:
+		if atan2ScalarF32AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, atan2F32)
+	}
+}
+
+// ScalarAtan2F32 sets dst[i] = atan2(s, a[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F32).
+func ScalarAtan2F32(dst []float32, a []float32, s float32) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			scalarAtan2F32Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	scalarAtan2F32Kernels(dst, a, s)
+}
+
+// scalarAtan2F32Kernels is ScalarAtan2F32 on inputs dst does not overlap.
+func scalarAtan2F32Kernels(dst []float32, a []float32, s float32) {
+	switch {
+	case useAVX512:
+		if scalarAtan2F32AVX512(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	case useAVX2:
+		if scalarAtan2F32AVX2(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F32, atan2F32Slow)
+		}
+	default:
+		scalarBinaryGo(dst, a, s, atan2F32)
+	}
+}
+
+// HypotF64 sets dst[i] = √(a[i]² + b[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF64).
+func HypotF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			hypotF64Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	hypotF64Kernels(dst, a, b)
+}
+
+// hypotF64Kernels is HypotF64 on inputs dst does not overlap.
+func hypotF64Kernels(dst []float64, a []float64, b []float64) {
+	switch {
+	case useAVX512:
+		if hypotF64AVX512(dst, a, b) {
+			fixBinary(dst, a, b, hypotF64, hypotF64Slow)
+		}
+	case useAVX2:
+		if hypotF64AVX2(dst, a, b) {
+			fixBinary(dst, a, b, hypotF64, hypotF64Slow)
+		}
+	default:
+		binaryGo(dst, a, b, hypotF64)
+	}
+}
+
+// HypotScalarF64 sets dst[i] = √(a[i]² + s²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF64).
+func HypotScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			hypotScalarF64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	hypotScalarF64Kernels(dst, a, s)
+}
+
+// hypotScalarF64Kernels is HypotScalarF64 on inputs dst does not overlap.
+func hypotScalarF64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if hypotScalarF64AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF64, hypotF64Slow)
+		}
+	case useAVX2:
+		if hypotScalarF64AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, hypotF64, hypotF64Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, hypotF64)
+	}
+}
+
+// ScalarHypotF64 sets dst[i] = √(s² + a[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF64).
+func ScalarHypotF64(dst []float64, a []float64, s float64) {
+	HypotScalarF64(dst, a, s)
+}
+
+// Atan2F64 sets dst[i] = atan2(a[i], b[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F64).
+func Atan2F64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			atan2F64Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	atan2F64Kernels(dst, a, b)
+}
+
+// atan2F64Kernels is Atan2F64 on inputs dst does not overlap.
+func atan2F64Kernels(dst []float64, a []float64, b []float64) {
+	switch {
+	case useAVX512:
+		if atan2F64AVX512(dst, a, b) {
+			fixBinary(dst, a, b, atan2F64, atan2F64Slow)
+		}
+	case useAVX2:
+		if atan2F64AVX2(dst, a, b) {
+			fixBinary(dst, a, b, atan2F64, atan2F64Slow)
+		}
+	default:
+		binaryGo(dst, a, b, atan2F64)
+	}
+}
+
+// Atan2ScalarF64 sets dst[i] = atan2(a[i], s), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F64).
+func Atan2ScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			atan2ScalarF64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	atan2ScalarF64Kernels(dst, a, s)
+}
+
+// atan2ScalarF64Kernels is Atan2ScalarF64 on inputs dst does not overlap.
+func atan2ScalarF64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if atan2ScalarF64AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	case useAVX2:
+		if atan2ScalarF64AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, atan2F64)
+	}
+}
+
+// ScalarAtan2F64 sets dst[i] = atan2(s, a[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F64).
+func ScalarAtan2F64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			scalarAtan2F64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	scalarAtan2F64Kernels(dst, a, s)
+}
+
+// scalarAtan2F64Kernels is ScalarAtan2F64 on inputs dst does not overlap.
+func scalarAtan2F64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if scalarAtan2F64AVX512(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	case useAVX2:
+		if scalarAtan2F64AVX2(dst, a, s) {
+			fixScalarBinary(dst, a, s, atan2F64, atan2F64Slow)
+		}
+	default:
+		scalarBinaryGo(dst, a, s, atan2F64)
+	}
+}

@@ -3082,3 +3082,633 @@ func LogitF32(dst []float32, x []float32) {
 func GeluTanhF32(dst []float32, x []float32) {
 	unaryGo(dst, x, geluTanhF32)
 }
+
+// SinF64 sets dst[i] = sin x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinF64).
+func SinF64(dst []float64, x []float64) {
+	unaryGo(dst, x, sinF64)
+}
+
+// CosF64 sets dst[i] = cos x[i], within 2 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, cosF64).
+func CosF64(dst []float64, x []float64) {
+	unaryGo(dst, x, cosF64)
+}
+
+// TanF64 sets dst[i] = tan x[i], within 3 ulp for |x| ≤ 2^20, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, tanF64).
+func TanF64(dst []float64, x []float64) {
+	unaryGo(dst, x, tanF64)
+}
+
+// AtanF64 sets dst[i] = atan x[i], within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, atanF64).
+func AtanF64(dst []float64, x []float64) {
+	unaryGo(dst, x, atanF64)
+}
+
+// AsinF64 sets dst[i] = asin x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinF64).
+func AsinF64(dst []float64, x []float64) {
+	unaryGo(dst, x, asinF64)
+}
+
+// AcosF64 sets dst[i] = acos x[i], within 2 ulp for |x| ≤ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acosF64).
+func AcosF64(dst []float64, x []float64) {
+	unaryGo(dst, x, acosF64)
+}
+
+// SinhF64 sets dst[i] = sinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, sinhF64).
+func SinhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, sinhF64)
+}
+
+// CoshF64 sets dst[i] = cosh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, coshF64).
+func CoshF64(dst []float64, x []float64) {
+	unaryGo(dst, x, coshF64)
+}
+
+// AsinhF64 sets dst[i] = asinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, asinhF64).
+func AsinhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, asinhF64)
+}
+
+// AcoshF64 sets dst[i] = acosh x[i], within 3 ulp for x ≥ 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, acoshF64).
+func AcoshF64(dst []float64, x []float64) {
+	unaryGo(dst, x, acoshF64)
+}
+
+// AtanhF64 sets dst[i] = atanh x[i], within 3 ulp for |x| < 1, other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, atanhF64).
+func AtanhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, atanhF64)
+}
+
+// LogitF64 sets dst[i] = log(x[i]/(1 - x[i])), within 1 ulp of the quotient's log for x in [2^-1022, 1), other operands as Go's math (the slow path).
+// Its exact loop is unaryGo(dst, x, logitF64).
+func LogitF64(dst []float64, x []float64) {
+	unaryGo(dst, x, logitF64)
+}
+
+// SquareF32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float32]).
+func SquareF32(dst []float32, x []float32) {
+	unaryGo(dst, x, elSquare[float32])
+}
+
+// SquareF64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[float64]).
+func SquareF64(dst []float64, x []float64) {
+	unaryGo(dst, x, elSquare[float64])
+}
+
+// SquareI8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int8]).
+func SquareI8(dst []int8, x []int8) {
+	unaryGo(dst, x, elSquare[int8])
+}
+
+// SquareI16 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int16]).
+func SquareI16(dst []int16, x []int16) {
+	unaryGo(dst, x, elSquare[int16])
+}
+
+// SquareI32 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int32]).
+func SquareI32(dst []int32, x []int32) {
+	unaryGo(dst, x, elSquare[int32])
+}
+
+// SquareI64 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[int64]).
+func SquareI64(dst []int64, x []int64) {
+	unaryGo(dst, x, elSquare[int64])
+}
+
+// SquareU8 sets dst[i] = x[i]·x[i], wrapping for integers.
+// Its exact loop is unaryGo(dst, x, elSquare[uint8]).
+func SquareU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elSquare[uint8])
+}
+
+// CopysignF32 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF32).
+func CopysignF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, elCopysignF32)
+}
+
+// CopysignScalarF32 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF32).
+func CopysignScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, elCopysignF32)
+}
+
+// ScalarCopysignF32 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF32).
+func ScalarCopysignF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, elCopysignF32)
+}
+
+// CopysignF64 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryGo(dst, a, b, elCopysignF64).
+func CopysignF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, elCopysignF64)
+}
+
+// CopysignScalarF64 sets dst[i] = copysign(a[i], s), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is binaryScalarGo(dst, a, s, elCopysignF64).
+func CopysignScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, elCopysignF64)
+}
+
+// ScalarCopysignF64 sets dst[i] = copysign(s, a[i]), the magnitude bits of a with the sign bit of b (NaNs too).
+// Its exact loop is scalarBinaryGo(dst, a, s, elCopysignF64).
+func ScalarCopysignF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, elCopysignF64)
+}
+
+// FmaxI8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int8]).
+func FmaxI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elMax[int8])
+}
+
+// FmaxScalarI8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int8]).
+func FmaxScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elMax[int8])
+}
+
+// ScalarFmaxI8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int8]).
+func ScalarFmaxI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elMax[int8])
+}
+
+// FmaxI16 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int16]).
+func FmaxI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elMax[int16])
+}
+
+// FmaxScalarI16 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int16]).
+func FmaxScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elMax[int16])
+}
+
+// ScalarFmaxI16 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int16]).
+func ScalarFmaxI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elMax[int16])
+}
+
+// FmaxI32 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int32]).
+func FmaxI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elMax[int32])
+}
+
+// FmaxScalarI32 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int32]).
+func FmaxScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elMax[int32])
+}
+
+// ScalarFmaxI32 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int32]).
+func ScalarFmaxI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elMax[int32])
+}
+
+// FmaxI64 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[int64]).
+func FmaxI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elMax[int64])
+}
+
+// FmaxScalarI64 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[int64]).
+func FmaxScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elMax[int64])
+}
+
+// ScalarFmaxI64 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[int64]).
+func ScalarFmaxI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elMax[int64])
+}
+
+// FmaxU8 sets dst[i] = max(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMax[uint8]).
+func FmaxU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elMax[uint8])
+}
+
+// FmaxScalarU8 sets dst[i] = max(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMax[uint8]).
+func FmaxScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elMax[uint8])
+}
+
+// ScalarFmaxU8 sets dst[i] = max(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMax[uint8]).
+func ScalarFmaxU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elMax[uint8])
+}
+
+// FminI8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int8]).
+func FminI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elMin[int8])
+}
+
+// FminScalarI8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int8]).
+func FminScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elMin[int8])
+}
+
+// ScalarFminI8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int8]).
+func ScalarFminI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elMin[int8])
+}
+
+// FminI16 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int16]).
+func FminI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elMin[int16])
+}
+
+// FminScalarI16 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int16]).
+func FminScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elMin[int16])
+}
+
+// ScalarFminI16 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int16]).
+func ScalarFminI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elMin[int16])
+}
+
+// FminI32 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int32]).
+func FminI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elMin[int32])
+}
+
+// FminScalarI32 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int32]).
+func FminScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elMin[int32])
+}
+
+// ScalarFminI32 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int32]).
+func ScalarFminI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elMin[int32])
+}
+
+// FminI64 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[int64]).
+func FminI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elMin[int64])
+}
+
+// FminScalarI64 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[int64]).
+func FminScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elMin[int64])
+}
+
+// ScalarFminI64 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[int64]).
+func ScalarFminI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elMin[int64])
+}
+
+// FminU8 sets dst[i] = min(a[i], b[i]).
+// Its exact loop is binaryGo(dst, a, b, elMin[uint8]).
+func FminU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elMin[uint8])
+}
+
+// FminScalarU8 sets dst[i] = min(a[i], s).
+// Its exact loop is binaryScalarGo(dst, a, s, elMin[uint8]).
+func FminScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elMin[uint8])
+}
+
+// ScalarFminU8 sets dst[i] = min(s, a[i]).
+// Its exact loop is scalarBinaryGo(dst, a, s, elMin[uint8]).
+func ScalarFminU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elMin[uint8])
+}
+
+// AbsU8 sets dst[i] = x[i], (uint8's abs is the identity).
+// Its exact loop is unaryGo(dst, x, elIdent[uint8]).
+func AbsU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elIdent[uint8])
+}
+
+// SignI8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int8]).
+func SignI8(dst []int8, x []int8) {
+	unaryGo(dst, x, elSignInt[int8])
+}
+
+// SignI16 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int16]).
+func SignI16(dst []int16, x []int16) {
+	unaryGo(dst, x, elSignInt[int16])
+}
+
+// SignI32 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int32]).
+func SignI32(dst []int32, x []int32) {
+	unaryGo(dst, x, elSignInt[int32])
+}
+
+// SignI64 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[int64]).
+func SignI64(dst []int64, x []int64) {
+	unaryGo(dst, x, elSignInt[int64])
+}
+
+// SignU8 sets dst[i] = sign(x[i]), 1, -1 or 0.
+// Its exact loop is unaryGo(dst, x, elSignInt[uint8]).
+func SignU8(dst []uint8, x []uint8) {
+	unaryGo(dst, x, elSignInt[uint8])
+}
+
+// ErfF64 sets dst[i] = erf x[i], fdlibm's branches as selects, within 2 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfF64).
+func ErfF64(dst []float64, x []float64) {
+	unaryGo(dst, x, erfF64)
+}
+
+// ErfcF64 sets dst[i] = erfc x[i], fdlibm's branches as selects, within 3 ulp, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, erfcF64).
+func ErfcF64(dst []float64, x []float64) {
+	unaryGo(dst, x, erfcF64)
+}
+
+// ShlI8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int8]).
+func ShlI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elShl[int8])
+}
+
+// ShlScalarI8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int8]).
+func ShlScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elShl[int8])
+}
+
+// ScalarShlI8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int8]).
+func ScalarShlI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elShl[int8])
+}
+
+// ShlI16 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int16]).
+func ShlI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elShl[int16])
+}
+
+// ShlScalarI16 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int16]).
+func ShlScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elShl[int16])
+}
+
+// ScalarShlI16 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int16]).
+func ScalarShlI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elShl[int16])
+}
+
+// ShlI32 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int32]).
+func ShlI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elShl[int32])
+}
+
+// ShlScalarI32 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int32]).
+func ShlScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elShl[int32])
+}
+
+// ScalarShlI32 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int32]).
+func ScalarShlI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elShl[int32])
+}
+
+// ShlI64 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[int64]).
+func ShlI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elShl[int64])
+}
+
+// ShlScalarI64 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[int64]).
+func ShlScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elShl[int64])
+}
+
+// ScalarShlI64 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[int64]).
+func ScalarShlI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elShl[int64])
+}
+
+// ShlU8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShl[uint8]).
+func ShlU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elShl[uint8])
+}
+
+// ShlScalarU8 sets dst[i] = a[i] << s, the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShl[uint8]).
+func ShlScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elShl[uint8])
+}
+
+// ScalarShlU8 sets dst[i] = s << a[i], the count as unsigned: 0 from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShl[uint8]).
+func ScalarShlU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elShl[uint8])
+}
+
+// ShrI8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int8]).
+func ShrI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elShr[int8])
+}
+
+// ShrScalarI8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int8]).
+func ShrScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elShr[int8])
+}
+
+// ScalarShrI8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int8]).
+func ScalarShrI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elShr[int8])
+}
+
+// ShrI16 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int16]).
+func ShrI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elShr[int16])
+}
+
+// ShrScalarI16 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int16]).
+func ShrScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elShr[int16])
+}
+
+// ScalarShrI16 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int16]).
+func ScalarShrI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elShr[int16])
+}
+
+// ShrI32 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int32]).
+func ShrI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elShr[int32])
+}
+
+// ShrScalarI32 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int32]).
+func ShrScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elShr[int32])
+}
+
+// ScalarShrI32 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int32]).
+func ScalarShrI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elShr[int32])
+}
+
+// ShrI64 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[int64]).
+func ShrI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elShr[int64])
+}
+
+// ShrScalarI64 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[int64]).
+func ShrScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elShr[int64])
+}
+
+// ScalarShrI64 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[int64]).
+func ScalarShrI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elShr[int64])
+}
+
+// ShrU8 sets dst[i] = a[i] >> b[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryGo(dst, a, b, elShr[uint8]).
+func ShrU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elShr[uint8])
+}
+
+// ShrScalarU8 sets dst[i] = a[i] >> s, arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is binaryScalarGo(dst, a, s, elShr[uint8]).
+func ShrScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elShr[uint8])
+}
+
+// ScalarShrU8 sets dst[i] = s >> a[i], arithmetic for signed lanes, the count as unsigned: 0 or the sign from the width on (PyTorch's).
+// Its exact loop is scalarBinaryGo(dst, a, s, elShr[uint8]).
+func ScalarShrU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elShr[uint8])
+}
+
+// HypotF32 sets dst[i] = √(a[i]² + b[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF32).
+func HypotF32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, hypotF32)
+}
+
+// HypotScalarF32 sets dst[i] = √(a[i]² + s²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF32).
+func HypotScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, hypotF32)
+}
+
+// ScalarHypotF32 sets dst[i] = √(s² + a[i]²), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF32).
+func ScalarHypotF32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, hypotF32)
+}
+
+// Atan2F32 sets dst[i] = atan2(a[i], b[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F32).
+func Atan2F32(dst []float32, a []float32, b []float32) {
+	binaryGo(dst, a, b, atan2F32)
+}
+
+// Atan2ScalarF32 sets dst[i] = atan2(a[i], s), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F32).
+func Atan2ScalarF32(dst []float32, a []float32, s float32) {
+	binaryScalarGo(dst, a, s, atan2F32)
+}
+
+// ScalarAtan2F32 sets dst[i] = atan2(s, a[i]), computed in float64, within 1 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F32).
+func ScalarAtan2F32(dst []float32, a []float32, s float32) {
+	scalarBinaryGo(dst, a, s, atan2F32)
+}
+
+// HypotF64 sets dst[i] = √(a[i]² + b[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, hypotF64).
+func HypotF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, hypotF64)
+}
+
+// HypotScalarF64 sets dst[i] = √(a[i]² + s²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, hypotF64).
+func HypotScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, hypotF64)
+}
+
+// ScalarHypotF64 sets dst[i] = √(s² + a[i]²), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, hypotF64).
+func ScalarHypotF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, hypotF64)
+}
+
+// Atan2F64 sets dst[i] = atan2(a[i], b[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryGo(dst, a, b, atan2F64).
+func Atan2F64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, atan2F64)
+}
+
+// Atan2ScalarF64 sets dst[i] = atan2(a[i], s), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is binaryScalarGo(dst, a, s, atan2F64).
+func Atan2ScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, atan2F64)
+}
+
+// ScalarAtan2F64 sets dst[i] = atan2(s, a[i]), within 2 ulp for finite operands, other operands as Go's math (the slow path).
+// Its exact loop is scalarBinaryGo(dst, a, s, atan2F64).
+func ScalarAtan2F64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, atan2F64)
+}

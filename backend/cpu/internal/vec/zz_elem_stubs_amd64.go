@@ -1944,6 +1944,471 @@ func logitF32AVX2(dst []float32, x []float32) bool
 //go:noescape
 func geluTanhF32AVX2(dst []float32, x []float32)
 
+// sinF64AVX2 is SinF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sinF64AVX2(dst []float64, x []float64) bool
+
+// cosF64AVX2 is CosF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func cosF64AVX2(dst []float64, x []float64) bool
+
+// tanF64AVX2 is TanF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func tanF64AVX2(dst []float64, x []float64) bool
+
+// atanF64AVX2 is AtanF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atanF64AVX2(dst []float64, x []float64)
+
+// asinF64AVX2 is AsinF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func asinF64AVX2(dst []float64, x []float64) bool
+
+// acosF64AVX2 is AcosF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func acosF64AVX2(dst []float64, x []float64) bool
+
+// sinhF64AVX2 is SinhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func sinhF64AVX2(dst []float64, x []float64) bool
+
+// coshF64AVX2 is CoshF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func coshF64AVX2(dst []float64, x []float64) bool
+
+// asinhF64AVX2 is AsinhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func asinhF64AVX2(dst []float64, x []float64) bool
+
+// acoshF64AVX2 is AcoshF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func acoshF64AVX2(dst []float64, x []float64) bool
+
+// atanhF64AVX2 is AtanhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atanhF64AVX2(dst []float64, x []float64) bool
+
+// logitF64AVX2 is LogitF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logitF64AVX2(dst []float64, x []float64) bool
+
+// squareF32AVX2 is SquareF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareF32AVX2(dst []float32, x []float32)
+
+// squareF64AVX2 is SquareF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareF64AVX2(dst []float64, x []float64)
+
+// squareI8AVX2 is SquareI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI8AVX2(dst []int8, x []int8)
+
+// squareI16AVX2 is SquareI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI16AVX2(dst []int16, x []int16)
+
+// squareI32AVX2 is SquareI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI32AVX2(dst []int32, x []int32)
+
+// squareI64AVX2 is SquareI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareI64AVX2(dst []int64, x []int64)
+
+// squareU8AVX2 is SquareU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func squareU8AVX2(dst []uint8, x []uint8)
+
+// copysignF32AVX2 is CopysignF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignF32AVX2(dst []float32, a []float32, b []float32)
+
+// copysignScalarF32AVX2 is CopysignScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// scalarCopysignF32AVX2 is ScalarCopysignF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF32AVX2(dst []float32, a []float32, s float32)
+
+// copysignF64AVX2 is CopysignF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignF64AVX2(dst []float64, a []float64, b []float64)
+
+// copysignScalarF64AVX2 is CopysignScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// scalarCopysignF64AVX2 is ScalarCopysignF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF64AVX2(dst []float64, a []float64, s float64)
+
+// fmaxI8AVX2 is FmaxI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI8AVX2(dst []int8, a []int8, b []int8)
+
+// fmaxScalarI8AVX2 is FmaxScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// fmaxI16AVX2 is FmaxI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI16AVX2(dst []int16, a []int16, b []int16)
+
+// fmaxScalarI16AVX2 is FmaxScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// fmaxI32AVX2 is FmaxI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI32AVX2(dst []int32, a []int32, b []int32)
+
+// fmaxScalarI32AVX2 is FmaxScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// fmaxI64AVX2 is FmaxI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxI64AVX2(dst []int64, a []int64, b []int64)
+
+// fmaxScalarI64AVX2 is FmaxScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// fmaxU8AVX2 is FmaxU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// fmaxScalarU8AVX2 is FmaxScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// fminI8AVX2 is FminI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI8AVX2(dst []int8, a []int8, b []int8)
+
+// fminScalarI8AVX2 is FminScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// fminI16AVX2 is FminI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI16AVX2(dst []int16, a []int16, b []int16)
+
+// fminScalarI16AVX2 is FminScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// fminI32AVX2 is FminI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI32AVX2(dst []int32, a []int32, b []int32)
+
+// fminScalarI32AVX2 is FminScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// fminI64AVX2 is FminI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminI64AVX2(dst []int64, a []int64, b []int64)
+
+// fminScalarI64AVX2 is FminScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// fminU8AVX2 is FminU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// fminScalarU8AVX2 is FminScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func fminScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// absU8AVX2 is AbsU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func absU8AVX2(dst []uint8, x []uint8)
+
+// signI8AVX2 is SignI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI8AVX2(dst []int8, x []int8)
+
+// signI16AVX2 is SignI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI16AVX2(dst []int16, x []int16)
+
+// signI32AVX2 is SignI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI32AVX2(dst []int32, x []int32)
+
+// signI64AVX2 is SignI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signI64AVX2(dst []int64, x []int64)
+
+// signU8AVX2 is SignU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func signU8AVX2(dst []uint8, x []uint8)
+
+// erfF64AVX2 is ErfF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func erfF64AVX2(dst []float64, x []float64)
+
+// erfcF64AVX2 is ErfcF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func erfcF64AVX2(dst []float64, x []float64)
+
+// shlI8AVX2 is ShlI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI8AVX2(dst []int8, a []int8, b []int8)
+
+// shlScalarI8AVX2 is ShlScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// scalarShlI8AVX2 is ScalarShlI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI8AVX2(dst []int8, a []int8, s int8)
+
+// shlI16AVX2 is ShlI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI16AVX2(dst []int16, a []int16, b []int16)
+
+// shlScalarI16AVX2 is ShlScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// scalarShlI16AVX2 is ScalarShlI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI16AVX2(dst []int16, a []int16, s int16)
+
+// shlI32AVX2 is ShlI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI32AVX2(dst []int32, a []int32, b []int32)
+
+// shlScalarI32AVX2 is ShlScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// scalarShlI32AVX2 is ScalarShlI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI32AVX2(dst []int32, a []int32, s int32)
+
+// shlI64AVX2 is ShlI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlI64AVX2(dst []int64, a []int64, b []int64)
+
+// shlScalarI64AVX2 is ShlScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// scalarShlI64AVX2 is ScalarShlI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI64AVX2(dst []int64, a []int64, s int64)
+
+// shlU8AVX2 is ShlU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// shlScalarU8AVX2 is ShlScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shlScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// scalarShlU8AVX2 is ScalarShlU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShlU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// shrI8AVX2 is ShrI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI8AVX2(dst []int8, a []int8, b []int8)
+
+// shrScalarI8AVX2 is ShrScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// scalarShrI8AVX2 is ScalarShrI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI8AVX2(dst []int8, a []int8, s int8)
+
+// shrI16AVX2 is ShrI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI16AVX2(dst []int16, a []int16, b []int16)
+
+// shrScalarI16AVX2 is ShrScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// scalarShrI16AVX2 is ScalarShrI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI16AVX2(dst []int16, a []int16, s int16)
+
+// shrI32AVX2 is ShrI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI32AVX2(dst []int32, a []int32, b []int32)
+
+// shrScalarI32AVX2 is ShrScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// scalarShrI32AVX2 is ScalarShrI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI32AVX2(dst []int32, a []int32, s int32)
+
+// shrI64AVX2 is ShrI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrI64AVX2(dst []int64, a []int64, b []int64)
+
+// shrScalarI64AVX2 is ShrScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// scalarShrI64AVX2 is ScalarShrI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI64AVX2(dst []int64, a []int64, s int64)
+
+// shrU8AVX2 is ShrU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// shrScalarU8AVX2 is ShrScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func shrScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// scalarShrU8AVX2 is ScalarShrU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarShrU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// hypotF32AVX2 is HypotF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotF32AVX2(dst []float32, a []float32, b []float32) bool
+
+// hypotScalarF32AVX2 is HypotScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF32AVX2(dst []float32, a []float32, s float32) bool
+
+// atan2F32AVX2 is Atan2F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2F32AVX2(dst []float32, a []float32, b []float32) bool
+
+// atan2ScalarF32AVX2 is Atan2ScalarF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF32AVX2(dst []float32, a []float32, s float32) bool
+
+// scalarAtan2F32AVX2 is ScalarAtan2F32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F32AVX2(dst []float32, a []float32, s float32) bool
+
+// hypotF64AVX2 is HypotF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotF64AVX2(dst []float64, a []float64, b []float64) bool
+
+// hypotScalarF64AVX2 is HypotScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF64AVX2(dst []float64, a []float64, s float64) bool
+
+// atan2F64AVX2 is Atan2F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2F64AVX2(dst []float64, a []float64, b []float64) bool
+
+// atan2ScalarF64AVX2 is Atan2ScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF64AVX2(dst []float64, a []float64, s float64) bool
+
+// scalarAtan2F64AVX2 is ScalarAtan2F64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F64AVX2(dst []float64, a []float64, s float64) bool
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -3883,3 +4348,468 @@ func logitF32AVX512(dst []float32, x []float32) bool
 //
 //go:noescape
 func geluTanhF32AVX512(dst []float32, x []float32)
+
+// sinF64AVX512 is SinF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sinF64AVX512(dst []float64, x []float64) bool
+
+// cosF64AVX512 is CosF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func cosF64AVX512(dst []float64, x []float64) bool
+
+// tanF64AVX512 is TanF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func tanF64AVX512(dst []float64, x []float64) bool
+
+// atanF64AVX512 is AtanF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atanF64AVX512(dst []float64, x []float64)
+
+// asinF64AVX512 is AsinF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func asinF64AVX512(dst []float64, x []float64) bool
+
+// acosF64AVX512 is AcosF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func acosF64AVX512(dst []float64, x []float64) bool
+
+// sinhF64AVX512 is SinhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func sinhF64AVX512(dst []float64, x []float64) bool
+
+// coshF64AVX512 is CoshF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func coshF64AVX512(dst []float64, x []float64) bool
+
+// asinhF64AVX512 is AsinhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func asinhF64AVX512(dst []float64, x []float64) bool
+
+// acoshF64AVX512 is AcoshF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func acoshF64AVX512(dst []float64, x []float64) bool
+
+// atanhF64AVX512 is AtanhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atanhF64AVX512(dst []float64, x []float64) bool
+
+// logitF64AVX512 is LogitF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logitF64AVX512(dst []float64, x []float64) bool
+
+// squareF32AVX512 is SquareF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareF32AVX512(dst []float32, x []float32)
+
+// squareF64AVX512 is SquareF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareF64AVX512(dst []float64, x []float64)
+
+// squareI8AVX512 is SquareI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI8AVX512(dst []int8, x []int8)
+
+// squareI16AVX512 is SquareI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI16AVX512(dst []int16, x []int16)
+
+// squareI32AVX512 is SquareI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI32AVX512(dst []int32, x []int32)
+
+// squareI64AVX512 is SquareI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareI64AVX512(dst []int64, x []int64)
+
+// squareU8AVX512 is SquareU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func squareU8AVX512(dst []uint8, x []uint8)
+
+// copysignF32AVX512 is CopysignF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignF32AVX512(dst []float32, a []float32, b []float32)
+
+// copysignScalarF32AVX512 is CopysignScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF32AVX512(dst []float32, a []float32, s float32)
+
+// scalarCopysignF32AVX512 is ScalarCopysignF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF32AVX512(dst []float32, a []float32, s float32)
+
+// copysignF64AVX512 is CopysignF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignF64AVX512(dst []float64, a []float64, b []float64)
+
+// copysignScalarF64AVX512 is CopysignScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func copysignScalarF64AVX512(dst []float64, a []float64, s float64)
+
+// scalarCopysignF64AVX512 is ScalarCopysignF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarCopysignF64AVX512(dst []float64, a []float64, s float64)
+
+// fmaxI8AVX512 is FmaxI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI8AVX512(dst []int8, a []int8, b []int8)
+
+// fmaxScalarI8AVX512 is FmaxScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// fmaxI16AVX512 is FmaxI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI16AVX512(dst []int16, a []int16, b []int16)
+
+// fmaxScalarI16AVX512 is FmaxScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// fmaxI32AVX512 is FmaxI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI32AVX512(dst []int32, a []int32, b []int32)
+
+// fmaxScalarI32AVX512 is FmaxScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// fmaxI64AVX512 is FmaxI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxI64AVX512(dst []int64, a []int64, b []int64)
+
+// fmaxScalarI64AVX512 is FmaxScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// fmaxU8AVX512 is FmaxU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// fmaxScalarU8AVX512 is FmaxScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fmaxScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// fminI8AVX512 is FminI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI8AVX512(dst []int8, a []int8, b []int8)
+
+// fminScalarI8AVX512 is FminScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// fminI16AVX512 is FminI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI16AVX512(dst []int16, a []int16, b []int16)
+
+// fminScalarI16AVX512 is FminScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// fminI32AVX512 is FminI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI32AVX512(dst []int32, a []int32, b []int32)
+
+// fminScalarI32AVX512 is FminScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// fminI64AVX512 is FminI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminI64AVX512(dst []int64, a []int64, b []int64)
+
+// fminScalarI64AVX512 is FminScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// fminU8AVX512 is FminU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// fminScalarU8AVX512 is FminScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func fminScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// absU8AVX512 is AbsU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func absU8AVX512(dst []uint8, x []uint8)
+
+// signI8AVX512 is SignI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI8AVX512(dst []int8, x []int8)
+
+// signI16AVX512 is SignI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI16AVX512(dst []int16, x []int16)
+
+// signI32AVX512 is SignI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI32AVX512(dst []int32, x []int32)
+
+// signI64AVX512 is SignI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signI64AVX512(dst []int64, x []int64)
+
+// signU8AVX512 is SignU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func signU8AVX512(dst []uint8, x []uint8)
+
+// erfF64AVX512 is ErfF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func erfF64AVX512(dst []float64, x []float64)
+
+// erfcF64AVX512 is ErfcF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func erfcF64AVX512(dst []float64, x []float64)
+
+// shlI8AVX512 is ShlI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI8AVX512(dst []int8, a []int8, b []int8)
+
+// shlScalarI8AVX512 is ShlScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// scalarShlI8AVX512 is ScalarShlI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI8AVX512(dst []int8, a []int8, s int8)
+
+// shlI16AVX512 is ShlI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI16AVX512(dst []int16, a []int16, b []int16)
+
+// shlScalarI16AVX512 is ShlScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// scalarShlI16AVX512 is ScalarShlI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI16AVX512(dst []int16, a []int16, s int16)
+
+// shlI32AVX512 is ShlI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI32AVX512(dst []int32, a []int32, b []int32)
+
+// shlScalarI32AVX512 is ShlScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// scalarShlI32AVX512 is ScalarShlI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI32AVX512(dst []int32, a []int32, s int32)
+
+// shlI64AVX512 is ShlI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlI64AVX512(dst []int64, a []int64, b []int64)
+
+// shlScalarI64AVX512 is ShlScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// scalarShlI64AVX512 is ScalarShlI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlI64AVX512(dst []int64, a []int64, s int64)
+
+// shlU8AVX512 is ShlU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// shlScalarU8AVX512 is ShlScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shlScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// scalarShlU8AVX512 is ScalarShlU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShlU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// shrI8AVX512 is ShrI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI8AVX512(dst []int8, a []int8, b []int8)
+
+// shrScalarI8AVX512 is ShrScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// scalarShrI8AVX512 is ScalarShrI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI8AVX512(dst []int8, a []int8, s int8)
+
+// shrI16AVX512 is ShrI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI16AVX512(dst []int16, a []int16, b []int16)
+
+// shrScalarI16AVX512 is ShrScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// scalarShrI16AVX512 is ScalarShrI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI16AVX512(dst []int16, a []int16, s int16)
+
+// shrI32AVX512 is ShrI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI32AVX512(dst []int32, a []int32, b []int32)
+
+// shrScalarI32AVX512 is ShrScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// scalarShrI32AVX512 is ScalarShrI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI32AVX512(dst []int32, a []int32, s int32)
+
+// shrI64AVX512 is ShrI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrI64AVX512(dst []int64, a []int64, b []int64)
+
+// shrScalarI64AVX512 is ShrScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// scalarShrI64AVX512 is ScalarShrI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrI64AVX512(dst []int64, a []int64, s int64)
+
+// shrU8AVX512 is ShrU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// shrScalarU8AVX512 is ShrScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func shrScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// scalarShrU8AVX512 is ScalarShrU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarShrU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// hypotF32AVX512 is HypotF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotF32AVX512(dst []float32, a []float32, b []float32) bool
+
+// hypotScalarF32AVX512 is HypotScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF32AVX512(dst []float32, a []float32, s float32) bool
+
+// atan2F32AVX512 is Atan2F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2F32AVX512(dst []float32, a []float32, b []float32) bool
+
+// atan2ScalarF32AVX512 is Atan2ScalarF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF32AVX512(dst []float32, a []float32, s float32) bool
+
+// scalarAtan2F32AVX512 is ScalarAtan2F32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F32AVX512(dst []float32, a []float32, s float32) bool
+
+// hypotF64AVX512 is HypotF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotF64AVX512(dst []float64, a []float64, b []float64) bool
+
+// hypotScalarF64AVX512 is HypotScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func hypotScalarF64AVX512(dst []float64, a []float64, s float64) bool
+
+// atan2F64AVX512 is Atan2F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2F64AVX512(dst []float64, a []float64, b []float64) bool
+
+// atan2ScalarF64AVX512 is Atan2ScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func atan2ScalarF64AVX512(dst []float64, a []float64, s float64) bool
+
+// scalarAtan2F64AVX512 is ScalarAtan2F64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarAtan2F64AVX512(dst []float64, a []float64, s float64) bool
