@@ -7,6 +7,7 @@ import (
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/internal/parallel"
@@ -440,6 +441,9 @@ type gatherCall struct {
 	// touchSelf: read each self row in line order before gathering from
 	// it (Note [Gather rows])
 	touchSelf bool
+	// prefetch: gather contiguous rows with the prefetching primitives
+	// where their indices are sparse (Note [Gather prefetch])
+	prefetch bool
 }
 
 // touchSink keeps the touches' loads alive.
@@ -482,6 +486,10 @@ func (c *gatherCall) check(offs, strides []int, n0, n1 int) {
 }
 
 func (c *gatherCall) loop(offs, strides []int, n0, n1 int) {
+	if c.prefetch && !(c.touchSelf && c.dense(offs)) {
+		c.prefetchLoop(offs, strides, n0, n1)
+		return
+	}
 	var sink uint8
 	c.rows(offs, strides, n0, n1, func(p [3]unsafe.Pointer) { c.row(p, &sink) })
 	if c.touchSelf {
@@ -600,7 +608,9 @@ func (*Backend) Gather(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if p.NumEl() == 0 || c.n == 0 {
 		return nil
 	}
-	c.touchSelf = gatherFast && !op.Put && c.st[0] == c.es && c.st[1] == 8 && c.st[2] == c.es && c.n*64 >= c.size*c.es && c.size*c.es >= 4096
+	contiguous := gatherFast && !op.Put && c.st[0] == c.es && c.st[1] == 8 && c.st[2] == c.es
+	c.touchSelf = contiguous && c.n*64 >= c.size*c.es && c.size*c.es >= 4096
+	c.prefetch = contiguous && gatherPrefetch && vec.GatherPrefetch && c.n >= gatherPrefetchMinRow && p.Operand(2).View.NumEl()*c.es >= gatherPrefetchMinBytes
 	grain := max(1, iter.GrainSize/c.n)
 	if op.Put {
 		p.ForEachGrain(c.check, grain)
