@@ -7,7 +7,6 @@ import (
 	"sync/atomic"
 	"unsafe"
 
-	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/internal/parallel"
@@ -610,7 +609,7 @@ func (*Backend) Gather(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	}
 	contiguous := gatherFast && !op.Put && c.st[0] == c.es && c.st[1] == 8 && c.st[2] == c.es
 	c.touchSelf = contiguous && c.n*64 >= c.size*c.es && c.size*c.es >= 4096
-	c.prefetch = contiguous && gatherPrefetch && vec.GatherPrefetch && c.n >= gatherPrefetchMinRow && p.Operand(2).View.NumEl()*c.es >= gatherPrefetchMinBytes
+	c.prefetch = contiguous && c.prefetchable(p.Operand(2).View.NumEl()*c.es)
 	grain := max(1, iter.GrainSize/c.n)
 	if op.Put {
 		p.ForEachGrain(c.check, grain)

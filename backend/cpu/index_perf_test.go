@@ -321,11 +321,13 @@ func BenchmarkGatherDim1(b *testing.B) {
 // (its size thresholds lowered to take every case), and checks that an
 // index out of range is reported on each path, in any chunk of a row.
 func TestGatherRows(t *testing.T) {
-	defer func(b, r int) { gatherPrefetchMinBytes, gatherPrefetchMinRow = b, r }(gatherPrefetchMinBytes, gatherPrefetchMinRow)
+	defer func(b, s, r int) {
+		gatherPrefetchMinBytes, gatherPrefetchMinSelfRow, gatherPrefetchMinRow = b, s, r
+	}(gatherPrefetchMinBytes, gatherPrefetchMinSelfRow, gatherPrefetchMinRow)
 	for _, pf := range []bool{false, true} {
-		gatherPrefetchMinBytes, gatherPrefetchMinRow = math.MaxInt, math.MaxInt
+		gatherPrefetchMinBytes = math.MaxInt
 		if pf {
-			gatherPrefetchMinBytes, gatherPrefetchMinRow = 0, 1
+			gatherPrefetchMinBytes, gatherPrefetchMinSelfRow, gatherPrefetchMinRow = 0, 0, 1
 		}
 		for _, d := range []dtype.DType{dtype.Int8, dtype.Float16, dtype.Float32, dtype.Float64} {
 			for _, size := range []int{1023, 1024, 4097} {
