@@ -542,7 +542,8 @@ func (c *gatherCall) row(p [3]unsafe.Pointer, sink *uint8) {
 // stride products). The CPU time of gather_dim1 fell from 4–8 ms to
 // 2.7–3.4 ms in one process on a loaded machine; interleaving the touches
 // of the next row with the gather of this one was slower than touching
-// first.
+// first. Rows of a large self whose indices reach only some of its lines
+// prefetch those lines instead (Note [Gather prefetch]).
 
 // gatherRow is Gather's row for elements of type W.
 func gatherRow[W uint8 | uint16 | uint32 | uint64](c *gatherCall, out, index, self unsafe.Pointer) {
