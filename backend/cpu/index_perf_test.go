@@ -1,13 +1,16 @@
 package cpu
 
 import (
+	"errors"
 	"fmt"
 	"math"
 	"runtime"
+	"strings"
 	"syscall"
 	"testing"
 
 	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/raw"
 )
@@ -285,71 +288,100 @@ func BenchmarkTopKDim1(b *testing.B) {
 }
 
 // BenchmarkGatherDim1 is the bench workload gather_dim1: m.gather(1, idx)
-// with m 4096×4096 float32 and idx 4096×512, a new output per call.
+// with m 4096×4096 float32 and idx 4096×512, a new output per call, in
+// three ways: the plain row loop (mode=plain), the touches of Note [Gather
+// rows] (mode=touch) and the prefetches of Note [Gather prefetch]
+// (mode=prefetch, what runs).
 func BenchmarkGatherDim1(b *testing.B) {
 	m := patternView(dtype.Float32, 13, false, 4096, 4096)
 	idx := indexView(4096*512, 4096, 13, false).WithLayout([]int{4096, 512}, []int{512, 1}, 0)
-	for _, c := range []struct {
-		procs int
-		fast  bool
-	}{{1, false}, {1, true}, {2, false}, {2, true}} {
-		procs := c.procs
-		b.Run(fmt.Sprintf("procs=%d/fast=%v", procs, c.fast), func(b *testing.B) {
-			defer func(f bool) { gatherFast = f }(gatherFast)
-			gatherFast = c.fast
-			withProcs(procs, 0, func() {
-				b.SetBytes(12 * 4096 * 512)
-				benchCPU(b, func() {
-					if _, err := op.Gather(m, 1, idx); err != nil {
-						b.Fatal(err)
-					}
+	for _, procs := range []int{1, 2} {
+		for _, mode := range []string{"plain", "touch", "prefetch"} {
+			b.Run(fmt.Sprintf("procs=%d/mode=%s", procs, mode), func(b *testing.B) {
+				defer func(f, p bool) { gatherFast, gatherPrefetch = f, p }(gatherFast, gatherPrefetch)
+				gatherFast, gatherPrefetch = mode != "plain", mode == "prefetch"
+				withProcs(procs, 0, func() {
+					b.SetBytes(12 * 4096 * 512)
+					benchCPU(b, func() {
+						if _, err := op.Gather(m, 1, idx); err != nil {
+							b.Fatal(err)
+						}
+					})
 				})
 			})
-		})
+		}
 	}
 }
 
-// TestGatherRows compares gather along the last dim (Note [Gather rows])
-// with a plain loop, on both sides of the touch's thresholds (rows of
-// 1023, 1024 and 4097 float32, 1 to 64 indices per line), contiguous and
-// strided, float32 and float64, on 1 and 2 workers, and checks that an
-// index out of range is reported on the fast path too.
+// TestGatherRows compares gather along the last dim (Notes [Gather rows]
+// and [Gather prefetch]) with a plain loop, on both sides of the touch's
+// thresholds (rows of 1023, 1024 and 4097 elements, 1 to 64 indices per
+// line, dense and sparse), contiguous and strided, for elements of 1, 2, 4
+// and 8 bytes, on 1 and 2 workers, with and without the prefetching path
+// (its size thresholds lowered to take every case), and checks that an
+// index out of range is reported on each path, in any chunk of a row.
 func TestGatherRows(t *testing.T) {
-	for _, d := range []dtype.DType{dtype.Float32, dtype.Float64} {
-		for _, size := range []int{1023, 1024, 4097} {
-			for _, n := range []int{1, size / 64, size/16 + 1, 2 * size} {
-				for _, strided := range []bool{false, true} {
-					const rows = 37
-					self := patternView(d, 13, strided, rows, size)
-					idx := raw.New(dtype.Int64, []int{rows, n})
-					for i := range rows * n {
-						idx.SetInt64(elemOffset(idx, i), int64((7919*i+5)%size))
-					}
-					want := make([]uint64, rows*n)
-					for r := range rows {
-						for c := range n {
-							j := int(idx.Int64At(elemOffset(idx, r*n+c)))
-							want[r*n+c] = math.Float64bits(getElem(self, r*size+j))
+	defer func(b, s, r int) {
+		gatherPrefetchMinBytes, gatherPrefetchMinSelfRow, gatherPrefetchMinRow = b, s, r
+	}(gatherPrefetchMinBytes, gatherPrefetchMinSelfRow, gatherPrefetchMinRow)
+	for _, pf := range []bool{false, true} {
+		gatherPrefetchMinBytes = math.MaxInt
+		if pf {
+			gatherPrefetchMinBytes, gatherPrefetchMinSelfRow, gatherPrefetchMinRow = 0, 0, 1
+		}
+		for _, d := range []dtype.DType{dtype.Int8, dtype.Float16, dtype.Float32, dtype.Float64} {
+			for _, size := range []int{1023, 1024, 4097} {
+				for _, n := range []int{1, size / 64, size/16 + 1, 2 * size} {
+					for _, strided := range []bool{false, true} {
+						const rows = 37
+						self := patternView(d, 13, strided, rows, size)
+						idx := raw.New(dtype.Int64, []int{rows, n})
+						for i := range rows * n {
+							idx.SetInt64(elemOffset(idx, i), int64((7919*i+5)%size))
 						}
-					}
-					for _, procs := range []int{1, 2} {
-						name := fmt.Sprintf("%s/size=%d/n=%d/strided=%v/procs=%d", d, size, n, strided, procs)
-						withProcs(procs, 0, func() {
-							out, err := op.Gather(self, 1, idx)
-							if err != nil {
-								t.Fatal(name, err)
+						selfBits := bits(self)
+						want := make([]uint64, rows*n)
+						for r := range rows {
+							for c := range n {
+								j := int(idx.Int64At(elemOffset(idx, r*n+c)))
+								want[r*n+c] = selfBits[r*size+j]
 							}
-							sameBits(t, name, bits(out), want)
-						})
+						}
+						for _, procs := range []int{1, 2} {
+							name := fmt.Sprintf("prefetch=%v/%s/size=%d/n=%d/strided=%v/procs=%d", pf, d, size, n, strided, procs)
+							withProcs(procs, 0, func() {
+								out, err := op.Gather(self, 1, idx)
+								if err != nil {
+									t.Fatal(name, err)
+								}
+								sameBits(t, name, bits(out), want)
+							})
+						}
 					}
 				}
 			}
 		}
-	}
-	self := patternView(dtype.Float32, 13, false, 3, 2048)
-	idx := indexView(3*2048, 2048, 13, false).WithLayout([]int{3, 2048}, []int{2048, 1}, 0)
-	idx.SetInt64(elemOffset(idx, 2*2048+100), 2048)
-	if _, err := op.Gather(self, 1, idx); err == nil {
-		t.Fatal("gather with index 2048 of a dim of 2048: no error")
+		// a bad index in the first row, in the middle of a long row's second
+		// chunk and last in the last row; the indices reach a quarter of the
+		// row's lines (sparse: the prefetching path)
+		for _, at := range []int{0, 7*2048 + 600, 40*2048 - 1} {
+			self := patternView(dtype.Float32, 13, false, 40, 2048)
+			idx := raw.New(dtype.Int64, []int{40, 2048})
+			for i := range 40 * 2048 {
+				idx.SetInt64(elemOffset(idx, i), int64((7919*i+5)%32*64))
+			}
+			for _, bad := range []int64{2048, -1} {
+				idx.SetInt64(elemOffset(idx, at), bad)
+				for _, procs := range []int{1, 2} {
+					withProcs(procs, 0, func() {
+						_, err := op.Gather(self, 1, idx)
+						var e *errs.Error
+						if !errors.As(err, &e) || e.Kind != errs.Index || !strings.Contains(e.Error(), fmt.Sprintf("index %d is out of bounds for dimension 1 with size 2048", bad)) {
+							t.Fatalf("prefetch=%v: gather with index %d at %d of a dim of 2048 on %d workers: error %v", pf, bad, at, procs, err)
+						}
+					})
+				}
+			}
+		}
 	}
 }
