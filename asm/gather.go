@@ -13,28 +13,11 @@ package main
 // on one core: 1.33 ms against 1.24 ms).
 
 import (
-	"flag"
 	"fmt"
-	"os"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
 )
-
-// init runs -part gather. It is dispatched here, before main's switch
-// (which would take any other -part of package vec for genVec), so that
-// the gather part lives in this one file; the flags are parsed only when
-// the command line asks for it, so the package's tests keep theirs.
-func init() {
-	for i, a := range os.Args {
-		if a == "-part=gather" || a == "-part" && i+1 < len(os.Args) && os.Args[i+1] == "gather" {
-			flag.Parse()
-			genGather()
-			Generate()
-			os.Exit(0)
-		}
-	}
-}
 
 // gatherUnroll is the number of elements of one main-loop iteration.
 const gatherUnroll = 4

@@ -46,7 +46,7 @@ import (
 )
 
 var (
-	part = flag.String("part", "", "vec: generate only this part (reduce, unary, elem)")
+	part = flag.String("part", "", "vec: generate only this part (reduce, reduce512, unary, elem, ternary, gather)")
 	api  = flag.String("api", "", "-part elem: write the Go API to this path prefix (+_amd64.go, _other.go, _test.go)")
 )
 
@@ -63,6 +63,8 @@ func main() {
 		genElem(*api)
 	case pkg == "vec" && *part == "ternary":
 		genTernary(*api)
+	case pkg == "vec" && *part == "gather":
+		genGather()
 	case pkg == "vec":
 		genVec()
 	case pkg == "gemm":
