@@ -71,9 +71,10 @@ func For(n, grain int, fn func(begin, end int)) {
 		return
 	}
 	j := &job{fn: fn, n: n, size: size, count: int64(count), done: make(chan struct{})}
+	j.unclaimed.Store(uint64(count)) // [0, count)
 	helpers := min(procs, count) - 1
 	defaultPool.enlist(j, helpers)
-	j.run()
+	j.run(true)
 	if !j.wait() {
 		<-j.done
 	}
@@ -84,25 +85,51 @@ func For(n, grain int, fn func(begin, end int)) {
 
 type panicValue struct{ v any }
 
-// job is one call of For: goroutines claim chunk indices from next until
+// job is one call of For: goroutines claim chunk indices from unclaimed
 // none are left.
 type job struct {
-	fn       func(begin, end int)
-	n, size  int
-	count    int64
-	next     atomic.Int64
-	finished atomic.Int64
-	done     chan struct{} // closed when finished reaches count
-	panicked atomic.Pointer[panicValue]
+	fn      func(begin, end int)
+	n, size int
+	count   int64
+	// unclaimed is the range [lo, hi) of chunks not yet claimed, lo in
+	// the high 32 bits and hi in the low (Note [Claiming from both ends]).
+	unclaimed atomic.Uint64
+	finished  atomic.Int64
+	done      chan struct{} // closed when finished reaches count
+	panicked  atomic.Pointer[panicValue]
 }
 
-func (j *job) run() {
+// Note [Claiming from both ends]
+//
+// The caller of For claims chunks from the front of the range and the
+// helpers from the back, so that with two goroutines each walks one
+// contiguous part of the data, as an OpenMP static schedule gives
+// PyTorch's two threads, and the two meet wherever the faster one has got
+// to. Claiming in one shared order instead hands the two goroutines
+// alternate chunks, and on the 2-core Zen 5 VMs goten is measured on a
+// copy or an NCHW bias add over 12.8 MB (which L3 holds) then ran at 1.6×
+// one thread's speed (185-200 µs against about 300), while split this way
+// it runs at 2.2× (130-150 µs), like PyTorch's 126-134. With more
+// helpers, they share the back part in claim order. The chunks and their
+// boundaries are the same either way, so results that combine per-chunk
+// values in chunk order do not change (see the package doc).
+
+// run claims and runs chunks of j, from the front of the unclaimed range
+// when front and from its back otherwise, until none is left.
+func (j *job) run(front bool) {
 	for {
-		i := j.next.Add(1) - 1
-		if i >= j.count {
+		u := j.unclaimed.Load()
+		lo, hi := u>>32, u&(1<<32-1)
+		if lo >= hi {
 			return
 		}
-		j.chunk(int(i))
+		i, next := lo, (lo+1)<<32|hi
+		if !front {
+			i, next = hi-1, lo<<32|(hi-1)
+		}
+		if j.unclaimed.CompareAndSwap(u, next) {
+			j.chunk(int(i))
+		}
 	}
 }
 
@@ -168,7 +195,7 @@ func (p *pool) work() {
 		spinUntil(func() bool { return p.offered.Load() > 0 })
 		j := <-p.jobs
 		p.offered.Add(-1)
-		j.run()
+		j.run(false)
 	}
 }
 
