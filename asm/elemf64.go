@@ -52,23 +52,7 @@ func reducePiO2F64(e *em, x reg.Register) (j, r reg.Register) {
 // sincos64Body: Cephes' sin and cos polynomials on r, chosen and signed by
 // j mod 4 (cos: j + 1).
 func sincos64Body(cos bool) func(e *em, in []reg.Register) val {
-	return func(e *em, in []reg.Register) val {
-		x := in[0]
-		j, r := reducePiO2F64(e, x)
-		z := e.Mul(r, r)
-		s := e.FMA(e.Mul(r, z), e.Horner(z, sin64Poly...), r)
-		c := e.FMA(e.Mul(z, z), e.Horner(z, cos64Poly...), e.FNMA(z, e.C(0.5), e.C(1)))
-		q := e.IntBits(j)
-		if cos {
-			q = e.IAdd(q, e.CB(1))
-		}
-		y := e.Blend(e.BitSet(q, 0), s, c)
-		y = e.Xor(y, e.And(e.Shl(q, 62), e.CB(e.signBit())))
-		if !cos {
-			y = e.Blend(e.Cmp(cmpEQ, x, e.C(0)), y, x) // sin ±0 = ±0
-		}
-		return vv(y)
-	}
+	return sincosOn(reducePiO2F64, sin64Poly, cos64Poly, cos)
 }
 
 // tan64Body: tan r, or −1/tan r for odd j.

@@ -477,12 +477,19 @@ func reducePiO2(e *em, x reg.Register) (j, r reg.Register) {
 // polynomials of sin and cos on r, chosen and signed by j mod 4. |x| >
 // 2^20, ±Inf and NaN take the slow path.
 func sincosBody(cos bool) func(e *em, in []reg.Register) val {
+	return sincosOn(reducePiO2, sin32Poly, cos32Poly, cos)
+}
+
+// sincosOn is the body of sin (cos: quadrant + 1) with the range reduction
+// reduce and the polynomials sinPoly and cosPoly on the reduced r, chosen
+// and signed by j mod 4.
+func sincosOn(reduce func(*em, reg.Register) (j, r reg.Register), sinPoly, cosPoly []float64, cos bool) func(e *em, in []reg.Register) val {
 	return func(e *em, in []reg.Register) val {
 		x := in[0]
-		j, r := reducePiO2(e, x)
+		j, r := reduce(e, x)
 		z := e.Mul(r, r)
-		s := e.FMA(e.Mul(r, z), e.Horner(z, sin32Poly...), r)
-		c := e.FMA(e.Mul(z, z), e.Horner(z, cos32Poly...), e.FNMA(z, e.C(0.5), e.C(1)))
+		s := e.FMA(e.Mul(r, z), e.Horner(z, sinPoly...), r)
+		c := e.FMA(e.Mul(z, z), e.Horner(z, cosPoly...), e.FNMA(z, e.C(0.5), e.C(1)))
 		q := e.IntBits(j)
 		if cos {
 			q = e.IAdd(q, e.CB(1))
