@@ -77,24 +77,7 @@ func reducePiO2F64(x float64) (j, r float64) {
 // sincos64 is sin x (cos x with cos) for |x| ≤ 2^20.
 func sincos64(x float64, cos bool) float64 {
 	j, r := reducePiO2F64(x)
-	z := r * r
-	s := math.FMA(r*z, horner64(z, sin64Poly...), r)
-	c := math.FMA(z*z, horner64(z, cos64Poly...), math.FMA(-z, 0.5, 1))
-	q := int64(j)
-	if cos {
-		q++
-	}
-	y := s
-	if q&1 != 0 {
-		y = c
-	}
-	if q&2 != 0 {
-		y = -y
-	}
-	if !cos && x == 0 {
-		y = x
-	}
-	return y
+	return sincosOn(x, j, r, sin64Poly, cos64Poly, cos)
 }
 
 func sinF64(x float64) float64 {

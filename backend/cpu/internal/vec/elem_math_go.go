@@ -458,10 +458,15 @@ func sincos32(x float32, cos bool) float32 {
 	xd := float64(x)
 	j := math.RoundToEven(xd * twoOPi)
 	r := math.FMA(-j, pio2Hi, xd)
-	r = math.FMA(-j, pio2Lo, r)
+	return float32(sincosOn(xd, j, math.FMA(-j, pio2Lo, r), sin32Poly, cos32Poly, cos))
+}
+
+// sincosOn is sin x (cos x with cos) from x's quadrant j and reduced
+// argument r, with the polynomials sinPoly and cosPoly on r.
+func sincosOn(x, j, r float64, sinPoly, cosPoly []float64, cos bool) float64 {
 	z := r * r
-	s := math.FMA(r*z, horner64(z, sin32Poly...), r)
-	c := math.FMA(z*z, horner64(z, cos32Poly...), math.FMA(-z, 0.5, 1))
+	s := math.FMA(r*z, horner64(z, sinPoly...), r)
+	c := math.FMA(z*z, horner64(z, cosPoly...), math.FMA(-z, 0.5, 1))
 	q := int64(j)
 	if cos {
 		q++
@@ -473,10 +478,10 @@ func sincos32(x float32, cos bool) float32 {
 	if q&2 != 0 {
 		y = -y
 	}
-	if !cos && xd == 0 {
-		y = xd
+	if !cos && x == 0 {
+		y = x
 	}
-	return float32(y)
+	return y
 }
 
 func sinF32(x float32) float32 {
