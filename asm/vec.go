@@ -20,10 +20,6 @@ func genVec() {
 	genArith(f32, false)
 	genArith(f64, false)
 
-	// selection
-	where("whereF32AVX2", "func(dst []float32, cond []bool, a, b []float32)", f32)
-	where("whereF64AVX2", "func(dst []float64, cond []bool, a, b []float64)", f64)
-
 	// conversions
 	f32ToF16()
 	f16ToF32()
@@ -277,9 +273,6 @@ type ftype struct {
 	loadS              func(m, r Op) // scalar load (zeroes the other lanes)
 	storeS             func(r, m Op) // scalar store
 	bcast              func(m, y Op) // broadcast one element from memory to a YMM
-	blend              func(mask, src2, src1, dst Op)
-	cmpEqInt           func(ops ...Op)
-	zextB              func(ops ...Op) // zero-extend bytes to the element width
 }
 
 var f32 = ftype{
@@ -288,9 +281,7 @@ var f32 = ftype{
 	storeNT: func(r, m Op) { VMOVNTPS(r, m) },
 	add:     VADDPS, sub: VSUBPS, mul: VMULPS, div: VDIVPS, fma: VFMADD231PS,
 	loadS: func(m, r Op) { VMOVSS(m, r) }, storeS: func(r, m Op) { VMOVSS(r, m) },
-	bcast:    func(x, y Op) { VBROADCASTSS(x, y) },
-	blend:    func(mask, a, b, d Op) { VBLENDVPS(mask, a, b, d) },
-	cmpEqInt: VPCMPEQD, zextB: VPMOVZXBD,
+	bcast: func(x, y Op) { VBROADCASTSS(x, y) },
 }
 
 var f64 = ftype{
@@ -299,9 +290,7 @@ var f64 = ftype{
 	storeNT: func(r, m Op) { VMOVNTPD(r, m) },
 	add:     VADDPD, sub: VSUBPD, mul: VMULPD, div: VDIVPD, fma: VFMADD231PD,
 	loadS: func(m, r Op) { VMOVSD(m, r) }, storeS: func(r, m Op) { VMOVSD(r, m) },
-	bcast:    func(x, y Op) { VBROADCASTSD(x, y) },
-	blend:    func(mask, a, b, d Op) { VBLENDVPD(mask, a, b, d) },
-	cmpEqInt: VPCMPEQQ, zextB: VPMOVZXBQ,
+	bcast: func(x, y Op) { VBROADCASTSD(x, y) },
 }
 
 // load reads vector v of parameter p into a new register.
@@ -411,37 +400,6 @@ func axpy(name, sig string, t ftype, fma func(...Op), stream bool) {
 			for v := 0; v < u; v++ {
 				x := g.load(t, 1, v)
 				fma(g.operand(t, 2, v), g.val("alpha"), x) // x = alpha*b + x
-				g.store(t, x, 0, v)
-			}
-		},
-	}).generate()
-}
-
-// where: dst[i] = a[i] if cond[i] else b[i], bits copied.
-func where(name, sig string, t ftype) {
-	(&kernel{
-		name: name, sig: sig,
-		params: []string{"dst", "cond", "a", "b"}, scales: []uint8{t.size, 1, t.size, t.size},
-		step: t.step, unroll: 4,
-		setup: func(g *gen) {
-			z := YMM()
-			VPXOR(z, z, z)
-			g.vals["zero"] = z
-		},
-		body: func(g *gen, u int) {
-			for v := 0; v < u; v++ {
-				c := g.vec()
-				if g.scalar {
-					r := GP32()
-					MOVBLZX(g.mem(1, v), r)
-					VMOVD(r, c)
-				} else {
-					// step bytes of cond, zero-extended to the element width
-					t.zextB(g.mem(1, v), c)
-				}
-				t.cmpEqInt(g.val("zero"), c, c) // all ones where cond is false
-				x := g.load(t, 2, v)
-				t.blend(c, g.operand(t, 3, v), x, x) // x = c ? b : a
 				g.store(t, x, 0, v)
 			}
 		},

@@ -149,27 +149,6 @@ func axpyF32Go(dst, a, b []float32, alpha float32) {
 	}
 }
 
-// whereF32Go is WhereF32's pure-Go twin, its exact loop:
-//
-//	cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
-//	for i := range dst {
-//		if cond[i] {
-//			dst[i] = a[i]
-//		} else {
-//			dst[i] = b[i]
-//		}
-//	}
-func whereF32Go(dst []float32, cond []bool, a, b []float32) {
-	cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		if cond[i] {
-			dst[i] = a[i]
-		} else {
-			dst[i] = b[i]
-		}
-	}
-}
-
 // addF64Go is AddF64's pure-Go twin, its exact loop:
 //
 //	a, b = a[:len(dst)], b[:len(dst)]
@@ -310,27 +289,6 @@ func axpyF64Go(dst, a, b []float64, alpha float64) {
 	a, b = a[:len(dst)], b[:len(dst)]
 	for i := range dst {
 		dst[i] = math.FMA(alpha, b[i], a[i])
-	}
-}
-
-// whereF64Go is WhereF64's pure-Go twin, its exact loop:
-//
-//	cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
-//	for i := range dst {
-//		if cond[i] {
-//			dst[i] = a[i]
-//		} else {
-//			dst[i] = b[i]
-//		}
-//	}
-func whereF64Go(dst []float64, cond []bool, a, b []float64) {
-	cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
-	for i := range dst {
-		if cond[i] {
-			dst[i] = a[i]
-		} else {
-			dst[i] = b[i]
-		}
 	}
 }
 

@@ -146,18 +146,6 @@ func AxpyF32(dst, a, b []float32, alpha float32) {
 	axpyF32AVX2(dst, a, b, alpha)
 }
 
-// WhereF32 sets dst[i] = a[i] where cond[i], else b[i] (bits copied, NaN
-// payloads kept).
-// Its exact loop is whereF32Go's.
-func WhereF32(dst []float32, cond []bool, a, b []float32) {
-	if !useAVX2 {
-		whereF32Go(dst, cond, a, b)
-		return
-	}
-	cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
-	whereF32AVX2(dst, cond, a, b)
-}
-
 // AddF64 sets dst[i] = a[i] + b[i].
 // Its exact loop is addF64Go's.
 func AddF64(dst, a, b []float64) {
@@ -278,18 +266,6 @@ func AxpyF64(dst, a, b []float64, alpha float64) {
 	}
 	a, b = a[:len(dst)], b[:len(dst)]
 	axpyF64AVX2(dst, a, b, alpha)
-}
-
-// WhereF64 sets dst[i] = a[i] where cond[i], else b[i] (bits copied, NaN
-// payloads kept).
-// Its exact loop is whereF64Go's.
-func WhereF64(dst []float64, cond []bool, a, b []float64) {
-	if !useAVX2 {
-		whereF64Go(dst, cond, a, b)
-		return
-	}
-	cond, a, b = cond[:len(dst)], a[:len(dst)], b[:len(dst)]
-	whereF64AVX2(dst, cond, a, b)
 }
 
 // F32ToF16 sets dst[i] to the bits of src[i] rounded to float16 (nearest even;

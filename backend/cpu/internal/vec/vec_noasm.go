@@ -53,11 +53,6 @@ func ScalarDivF32(dst, a []float32, s float32) { scalarDivF32Go(dst, a, s) }
 // Its exact loop is axpyF32Go's.
 func AxpyF32(dst, a, b []float32, alpha float32) { axpyF32Go(dst, a, b, alpha) }
 
-// WhereF32 sets dst[i] = a[i] where cond[i], else b[i] (bits copied, NaN
-// payloads kept).
-// Its exact loop is whereF32Go's.
-func WhereF32(dst []float32, cond []bool, a, b []float32) { whereF32Go(dst, cond, a, b) }
-
 // AddF64 sets dst[i] = a[i] + b[i].
 // Its exact loop is addF64Go's.
 func AddF64(dst, a, b []float64) { addF64Go(dst, a, b) }
@@ -102,11 +97,6 @@ func ScalarDivF64(dst, a []float64, s float64) { scalarDivF64Go(dst, a, s) }
 // multiply-add, as PyTorch's add with alpha).
 // Its exact loop is axpyF64Go's.
 func AxpyF64(dst, a, b []float64, alpha float64) { axpyF64Go(dst, a, b, alpha) }
-
-// WhereF64 sets dst[i] = a[i] where cond[i], else b[i] (bits copied, NaN
-// payloads kept).
-// Its exact loop is whereF64Go's.
-func WhereF64(dst []float64, cond []bool, a, b []float64) { whereF64Go(dst, cond, a, b) }
 
 // F32ToF16 sets dst[i] to the bits of src[i] rounded to float16 (nearest even;
 // overflow to ±inf; NaN becomes the quiet NaN sign|0x7e00), as

@@ -375,28 +375,6 @@ func TestArithF32(t *testing.T) {
 			func(d, a, b []float32) { AxpyF32(d, a, b, alpha) }, func(d, a, b []float32) { axpyF32Go(d, a, b, alpha) },
 			randF32, randF32, func(got, want float32, many bool) bool { return sameF32(got, want, many || alpha != alpha) })
 	}
-	// Where has three inputs; run2 drives cond and b, a is a long fixed slice
-	// (longer than dst, as callers may pass).
-	whereA := make([]float32, 1<<21)
-	for i := range whereA {
-		whereA[i] = randF32()
-	}
-	run2(t, "WhereF32", func(d []float32, c []bool, b []float32) { WhereF32(d, c, whereA, b) },
-		func(d []float32, c []bool, b []float32) { whereF32Go(d, c, whereA, b) }, randBool, randF32, sameBits[float32])
-	for _, n := range []int{0, 1, 7, 8, 9, 31, 32, 33, 100, 1000} {
-		cond, a, b := make([]bool, n), make([]float32, n), make([]float32, n)
-		for i := range cond {
-			cond[i], a[i], b[i] = randBool(), randF32(), randF32()
-		}
-		got, want := make([]float32, n), make([]float32, n)
-		WhereF32(got, cond, a, b)
-		whereF32Go(want, cond, a, b)
-		for i := range got {
-			if math.Float32bits(got[i]) != math.Float32bits(want[i]) {
-				t.Fatalf("WhereF32 n=%d [%d]: got %#x want %#x", n, i, math.Float32bits(got[i]), math.Float32bits(want[i]))
-			}
-		}
-	}
 }
 
 func TestArithF64(t *testing.T) {
@@ -431,26 +409,6 @@ func TestArithF64(t *testing.T) {
 		run2(t, fmt.Sprintf("AxpyF64/%#x", math.Float64bits(alpha)),
 			func(d, a, b []float64) { AxpyF64(d, a, b, alpha) }, func(d, a, b []float64) { axpyF64Go(d, a, b, alpha) },
 			randF64, randF64, func(got, want float64, many bool) bool { return sameF64(got, want, many || alpha != alpha) })
-	}
-	whereA := make([]float64, 1<<21)
-	for i := range whereA {
-		whereA[i] = randF64()
-	}
-	run2(t, "WhereF64", func(d []float64, c []bool, b []float64) { WhereF64(d, c, whereA, b) },
-		func(d []float64, c []bool, b []float64) { whereF64Go(d, c, whereA, b) }, randBool, randF64, sameBits[float64])
-	for _, n := range []int{0, 1, 3, 4, 5, 15, 16, 17, 100, 1000} {
-		cond, a, b := make([]bool, n), make([]float64, n), make([]float64, n)
-		for i := range cond {
-			cond[i], a[i], b[i] = randBool(), randF64(), randF64()
-		}
-		got, want := make([]float64, n), make([]float64, n)
-		WhereF64(got, cond, a, b)
-		whereF64Go(want, cond, a, b)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(want[i]) {
-				t.Fatalf("WhereF64 n=%d [%d]: got %#x want %#x", n, i, math.Float64bits(got[i]), math.Float64bits(want[i]))
-			}
-		}
 	}
 }
 

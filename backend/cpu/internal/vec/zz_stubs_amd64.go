@@ -114,16 +114,6 @@ func scalarDivF64AVX2(dst []float64, a []float64, s float64)
 //go:noescape
 func axpyF64AVX2(dst []float64, a []float64, b []float64, alpha float64)
 
-// whereF32AVX2 is whereF32Go in assembly; see there for the exact loop.
-//
-//go:noescape
-func whereF32AVX2(dst []float32, cond []bool, a []float32, b []float32)
-
-// whereF64AVX2 is whereF64Go in assembly; see there for the exact loop.
-//
-//go:noescape
-func whereF64AVX2(dst []float64, cond []bool, a []float64, b []float64)
-
 // f32ToF16AVX2 is f32ToF16Go in assembly; see there for the exact loop.
 //
 //go:noescape
