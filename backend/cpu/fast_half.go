@@ -25,7 +25,14 @@ import (
 // anyway. A layout the kernels do not take (a strided operand) or an
 // argument they do not (add's alpha ≠ 1) runs viaFloat32: the buffered
 // path's own row, so the bits are those of the buffered path by
-// construction. Where SIMD.Stream names the dtype as well, the loop has
+// construction. The choice is made row by row, not once per plan: a
+// crossed operand is gathered into a contiguous tile first (Note [Tiles
+// for crossed operands]), and its rows then take the kernels. Choosing
+// the buffered path per plan instead made a bfloat16 add with a
+// transposed operand ([2^17, 8] + [8, 2^17]ᵀ) take 2.4 ms against 1.3,
+// and gained nothing elsewhere (an inner stride of 2, alpha = 2: the same
+// 0.36 and 0.13 ms), since the buffered path's rows build the same
+// conversions. Where SIMD.Stream names the dtype as well, the loop has
 // a streaming twin in streamLoops (Note [Streaming stores]): add_bf16's
 // 16M elements (a 32 MiB output) took 1.5–1.7 ms with it against
 // 2.1–2.3 ms without, side by side on a loaded machine. Without the
