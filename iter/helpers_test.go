@@ -2,6 +2,7 @@ package iter
 
 import (
 	"errors"
+	"math"
 	"slices"
 	"sync"
 	"testing"
@@ -92,7 +93,7 @@ func visits(p *Plan, run func(Loop2D)) [][]int {
 		}
 		// Loops may change offs: check the iterator resets it.
 		for k := range offs {
-			offs[k] = -1 << 40
+			offs[k] = math.MinInt
 		}
 		mu.Lock()
 		out = append(out, local...)

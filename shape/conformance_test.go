@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"testing"
 
 	"github.com/goten-ml/goten/errs"
@@ -366,4 +367,4 @@ func runViewsStep(env map[string]binding, s cases.Step) error {
 	return nil
 }
 
-const noDefault = -1 << 62
+const noDefault = math.MinInt

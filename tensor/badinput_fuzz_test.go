@@ -87,9 +87,11 @@ func (p *prog) byte() int {
 
 func (p *prog) intn(n int) int { return p.byte() % n }
 
-// huge are the sizes, dims and offsets near the edges of an int.
-var huge = []int{-1, -2, math.MinInt, 1 << 20, 1 << 31, 1 << 32, 1<<32 + 1, 1 << 40, 1 << 59, 1 << 60,
-	1 << 61, 1 << 62, 1<<62 + 1, math.MaxInt / 8, math.MaxInt/8 + 1, math.MaxInt/2 + 1, math.MaxInt - 1, math.MaxInt}
+// huge are the sizes, dims and offsets near the edges of an int (with
+// 64-bit ints: 2^31, 2^32, 2^32+1, 2^40, 2^59 … 2^62+1, then near MaxInt).
+var huge = []int{-1, -2, math.MinInt, 1 << 20, math.MaxInt>>32 + 1, math.MaxInt>>31 + 1, math.MaxInt>>31 + 2,
+	math.MaxInt>>23 + 1, math.MaxInt>>4 + 1, math.MaxInt>>3 + 1, math.MaxInt>>2 + 1, math.MaxInt>>1 + 1, math.MaxInt>>1 + 2,
+	math.MaxInt / 8, math.MaxInt/8 + 1, math.MaxInt/2 + 1, math.MaxInt - 1, math.MaxInt}
 
 // num returns a size, dim or index: mostly small, sometimes negative or
 // near overflow.
@@ -534,7 +536,7 @@ func (p *prog) view() {
 			}
 		}
 	case 5:
-		step := []int{1, 2, 3, math.MaxInt, 1 << 62, 0, -1}[p.intn(7)]
+		step := []int{1, 2, 3, math.MaxInt, math.MaxInt>>1 + 1, 0, -1}[p.intn(7)]
 		if p.call("slice", nil, func() { r = t.Slice(d, a, b, step) }) {
 			dd := wrap(d, ndim)
 			lo := a

@@ -337,7 +337,7 @@ func TestGatherRows(t *testing.T) {
 						self := patternView(d, 13, strided, rows, size)
 						idx := raw.New(dtype.Int64, []int{rows, n})
 						for i := range rows * n {
-							idx.SetInt64(elemOffset(idx, i), int64((7919*i+5)%size))
+							idx.SetInt64(elemOffset(idx, i), (7919*int64(i)+5)%int64(size))
 						}
 						selfBits := bits(self)
 						want := make([]uint64, rows*n)
