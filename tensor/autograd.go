@@ -351,8 +351,11 @@ func checkInPlace(name string, t *Tensor) {
 // gradient of v's old value, writes that back into the same part, and
 // passes the rest on unchanged. v's own history becomes a view of b's new
 // one (its gradient goes into v's part of a zero gradient of b). Other
-// views of b made before the write keep their old history, and such a
-// node is not differentiated twice (CreateGraph refuses it).
+// views of b made before the write keep their old history. The backward
+// is made of differentiable ops (a copy, a view, an in-place write into
+// it), so a second derivative goes through it; for that, an in-place op
+// whose derivative reads the receiver's old value saves a clone of it
+// with its history (PyTorch's original_self), not a detached one.
 
 // checkViewInPlace checks, before an in-place op that records writes into
 // the view t, that its base can take the new history: the view's layout
@@ -383,9 +386,6 @@ func rebase(t *Tensor, n *node) {
 		next: append([]edge{edgeOf(b)}, n.next[1:]...),
 		in:   append([]inputMeta{{shape: shape, dtype: dt}}, n.in[1:]...)}
 	cs.apply = func(_ *node, gs []*Tensor) []*Tensor {
-		if IsGradEnabled() {
-			panic(errs.New(errs.Autograd, n.name, "a graph of the backward of an in-place write into a view (CreateGraph) is not supported"))
-		}
 		res := like().CopyFrom(gs[0])
 		p := part(res)
 		n.checkSaved()

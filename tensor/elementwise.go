@@ -31,7 +31,7 @@ func pointwise(d *optable.Op, dst *Tensor, inPlace bool, args *kernel.Args, ins 
 		if rec {
 			checkViewInPlace(d.Name, r)
 			if readsInput(d, ins, d.Receiver) {
-				original = r.Detach().Clone()
+				original = r.Clone() // with its history, for a second derivative
 			}
 		}
 	}
