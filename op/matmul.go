@@ -339,6 +339,9 @@ func Addmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if input.DType != a.DType {
 		return nil, errs.New(errs.DType, "addmm", "self and mat2 must have the same dtype")
 	}
+	if err := checkEmptyProductBeta("addmm", a.DType, a.Shape[0]*b.Shape[1], a.Shape[1], beta); err != nil {
+		return nil, err
+	}
 	out, err := scaledInput("addmm", input, a.DType, []int{a.Shape[0], b.Shape[1]}, beta)
 	if err != nil {
 		return nil, err
@@ -357,6 +360,9 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err := checkBmm(a, b); err != nil {
 		return nil, err
 	}
+	if err := checkEmptyProductBeta("baddbmm", a.DType, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2], beta); err != nil {
+		return nil, err
+	}
 	out, err := scaledInput("baddbmm", input, a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, beta)
 	if err != nil {
 		return nil, err
@@ -368,6 +374,18 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 		return nil, err
 	}
 	return out, nil
+}
+
+// checkEmptyProductBeta refuses a float beta for an integer or bool
+// result of n > 0 elements when the product is empty (k = 0), as PyTorch
+// does: it then computes beta·input as a multiply by beta in place, whose
+// float result cannot be cast to the result's dtype (with k > 0 its kernel
+// truncates beta instead, as goten always does); beta 0 only zeroes.
+func checkEmptyProductBeta(name string, d dtype.DType, n, k int, beta Scalar) error {
+	if k != 0 || n == 0 || d.IsFloat() || beta.Kind != dtype.CatFloat || beta.F == 0 {
+		return nil
+	}
+	return errs.New(errs.DType, name, "result type %s can't be cast to the desired output type %s", dtype.Float32, d)
 }
 
 // checkScales refuses a beta or alpha that dtype d cannot hold (Note

@@ -27,6 +27,11 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType, outs []*raw.View
 		return nil, errs.New(errs.Value, s.Name, "the input is nil")
 	}
 	d, err := shape.WrapDim(dim, in.Dim())
+	if err != nil && (s == optable.CumMax || s == optable.CumMin) && (in.Dim() == 0 || in.NumEl() == 0) {
+		// PyTorch's cummax and cummin fill a 0-dim or empty result before
+		// they look at dim: any dim goes
+		d, err = 0, nil
+	}
 	if err != nil {
 		return nil, errs.WithOp(err, s.Name)
 	}

@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"fmt"
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/goten-ml/goten/dtype"
@@ -48,5 +49,32 @@ func TestRowOpsOuterDims(t *testing.T) {
 				same(t, name, o.f(x, tensor.Over(c.dim)), want)
 			}
 		}
+	}
+}
+
+// TestCumMaxMinAnyDimWhenEmpty: PyTorch's cummax and cummin fill a 0-dim
+// or empty result before they look at the dim, so any dim goes there;
+// other scans check it.
+func TestCumMaxMinAnyDimWhenEmpty(t *testing.T) {
+	for _, f := range []func(*tensor.Tensor, tensor.Dims) (*tensor.Tensor, *tensor.Tensor){tensor.CumMax, tensor.CumMin} {
+		v, i := f(tensor.ZeroDim(float32(5.25)), tensor.Over(3))
+		if v.Dim() != 0 || v.Item() != 5.25 || i.Item() != 0 {
+			t.Errorf("0-dim with dim 3: %v, %v", v, i)
+		}
+		x := tensor.Zeros(tensor.Float64, 2, 0).SetRequiresGrad(true)
+		v, i = f(x, tensor.Over(-7))
+		if !slices.Equal(v.Shape(), []int{2, 0}) || !slices.Equal(i.Shape(), []int{2, 0}) || i.DType() != tensor.Int64 {
+			t.Errorf("[2, 0] with dim -7: %v %v", v.Shape(), i.Shape())
+		}
+		v.Sum().Backward()
+		if g := x.Grad(); g == nil || !slices.Equal(g.Shape(), []int{2, 0}) {
+			t.Errorf("the gradient of an empty input: %v", g)
+		}
+		if err := tensor.Try(func() { f(tensor.Ones(tensor.Float32, 2), tensor.Over(1)) }); err == nil {
+			t.Error("dim 1 of a 1-D input with elements: no error")
+		}
+	}
+	if err := tensor.Try(func() { tensor.ZeroDim(float32(1)).CumSum(tensor.Over(1)) }); err == nil {
+		t.Error("cumsum of a 0-dim input along dim 1: no error")
 	}
 }
