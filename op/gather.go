@@ -170,6 +170,19 @@ func scatterTarget(name string, v, index, src *raw.View, inPlace bool) (*raw.Vie
 // ScatterAmin). inPlace writes into v and returns it; otherwise it works
 // on a copy of v and returns that. name is the op's name in errors.
 func Scatter(name string, kop *optable.Op, v *raw.View, dim int, index, src *raw.View, inPlace bool) (*raw.View, error) {
+	return scatter(name, kop, v, dim, index, src, nil, inPlace)
+}
+
+// ScatterValue is [Scatter] of a Go number. The number is checked against
+// v's dtype where PyTorch's kernel converts it: after the checks of
+// index and the overlaps (an empty index checks nothing more), and after
+// index's bounds.
+func ScatterValue(name string, kop *optable.Op, v *raw.View, dim int, index *raw.View, value Scalar, inPlace bool) (*raw.View, error) {
+	return scatter(name, kop, v, dim, index, value.ViewAs(v.DType), &value, inPlace)
+}
+
+// scatter is Scatter, of src, or of value (src then holds it converted).
+func scatter(name string, kop *optable.Op, v *raw.View, dim int, index, src *raw.View, value *Scalar, inPlace bool) (*raw.View, error) {
 	a, err := checkScatter(name, v, dim, index, src)
 	if err != nil {
 		return nil, err
@@ -177,6 +190,18 @@ func Scatter(name string, kop *optable.Op, v *raw.View, dim int, index, src *raw
 	out, err := scatterTarget(name, v, index, src, inPlace)
 	if err != nil {
 		return nil, err
+	}
+	if value != nil && !a.none {
+		if err := value.Check(name, v.DType); err != nil {
+			if lo, hi, e := indexBounds(index); e != nil || lo < 0 || hi >= int64(a.self.Shape[a.d]) {
+				bad := hi
+				if lo < 0 {
+					bad = lo
+				}
+				return nil, errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", bad, a.d, a.self.Shape[a.d])
+			}
+			return nil, err
+		}
 	}
 	return out, a.run(name, kop, out)
 }

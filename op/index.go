@@ -68,6 +68,30 @@ func readInt64(v *raw.View) (int64, error) {
 	return x, nil
 }
 
+// indexBounds returns the least and the greatest element of the integer
+// tensor idx (with elements), from any device.
+func indexBounds(idx *raw.View) (lo, hi int64, err error) {
+	if idx, err = To(idx, dtype.Int64); err != nil {
+		return 0, 0, err
+	}
+	for k, r := range []*optable.Op{optable.Amin, optable.Amax} {
+		res, err := Reduce(r, idx, nil, false, dtype.Invalid, nil, nil)
+		if err != nil {
+			return 0, 0, err
+		}
+		x, err := readInt64(res[0])
+		if err != nil {
+			return 0, 0, err
+		}
+		if k == 0 {
+			lo = x
+		} else {
+			hi = x
+		}
+	}
+	return lo, hi, nil
+}
+
 // isMask reports whether an index tensor is a mask (bool, or PyTorch's
 // deprecated uint8).
 func isMask(t *raw.View) bool { return t.DType == dtype.Bool || t.DType == dtype.Uint8 }
@@ -628,6 +652,20 @@ func IndexSelect(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
 	idx, err := oneDimIndex(name, index, "index_select(): Index is supposed to be a vector")
 	if err != nil {
 		return nil, err
+	}
+	if v.Dim() > 1 && v.NumEl() == 0 && idx.NumEl() > 0 && v.Shape[d] > 0 {
+		// no element is read, but PyTorch checks the indices anyway
+		lo, hi, err := indexBounds(idx)
+		if err != nil {
+			return nil, err
+		}
+		if lo < 0 || hi >= int64(v.Shape[d]) {
+			bad := hi
+			if lo < 0 {
+				bad = lo
+			}
+			return nil, errs.New(errs.Index, name, "INDICES element is out of DATA bounds, id=%d axis_dim=%d", bad, v.Shape[d])
+		}
 	}
 	zeroDim := v.Dim() == 0
 	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})

@@ -207,19 +207,18 @@ func scatter(t *Tensor, dim int, index, src *Tensor, inPlace bool, reduce []Redu
 	case len(reduce) == 1:
 		panic(errs.New(errs.Value, name, "reduce argument must be either add or multiply."))
 	}
-	s := src.view()
-	if s != nil && s.Wrapped {
-		v := op.ScalarOf(s)
-		if t.view() != nil {
-			must(v.Check(name, t.DType()))
-		}
-		s = v.ViewAs(t.DType())
-	}
+	tv, iv, sv := t.in(name), index.in(name), src.in(name)
 	var rec bool
 	if inPlace {
 		rec = beginWrite(name, t, src)
 	}
-	r, err := op.Scatter(name, kop, t.view(), dim, index.view(), s, inPlace)
+	var r *raw.View
+	var err error
+	if sv.Wrapped {
+		r, err = op.ScatterValue(name, kop, tv, dim, iv, op.ScalarOf(sv), inPlace)
+	} else {
+		r, err = op.Scatter(name, kop, tv, dim, iv, sv, inPlace)
+	}
 	must(err)
 	grad := scatterGrad(kop, dim, index, src)
 	if byReduce {

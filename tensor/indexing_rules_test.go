@@ -1,6 +1,7 @@
 package tensor_test
 
 import (
+	"math"
 	"slices"
 	"testing"
 
@@ -62,5 +63,65 @@ func TestIndexDTypeRules(t *testing.T) {
 	a.IndexPutInPlace([]Item{Idx(FromSlice([]bool{true, false, true}, 3))}, Full(Scalar(-7.5), Float64), false)
 	if got := a.Int64s(); !slices.Equal(got, []int64{-7, 2, -7}) {
 		t.Errorf("index_put_ of a float64 value through a mask into int16: %v", got)
+	}
+}
+
+// TestIndexSelectChecksIndicesOfEmptySelf: PyTorch 1.13 checks
+// index_select's indices against the dim's size even when self has no
+// elements (more than one dim), though no element is read; an empty index
+// checks nothing. The expectations are torch's.
+func TestIndexSelectChecksIndicesOfEmptySelf(t *testing.T) {
+	i64 := func(xs ...int64) *Tensor { return FromSlice(xs, len(xs)) }
+	for _, c := range []struct {
+		name  string
+		self  []int
+		dim   int
+		index *Tensor
+		want  ErrorKind // 0: no error
+	}{
+		{"[0,4] dim 1 index 5", []int{0, 4}, 1, i64(5, 1), IndexError},
+		{"[0,4] dim 1 index 3", []int{0, 4}, 1, i64(3, 1), 0},
+		{"[0,4] dim 1 index -1", []int{0, 4}, 1, i64(-1), IndexError},
+		{"[0,4] dim 0 index 5", []int{0, 4}, 0, i64(5), IndexError},
+		{"[0,4] dim 0 no index", []int{0, 4}, 0, i64(), 0},
+		{"[2,0] dim 0 index 1 0", []int{2, 0}, 0, i64(1, 0), 0},
+		{"[2,0] dim 0 index 2", []int{2, 0}, 0, i64(2), IndexError},
+		{"[1,0,1] dim -1 index -8", []int{1, 0, 1}, -1, i64(-8, 2), IndexError},
+		{"[0,4] dim 1 int32 index 5", []int{0, 4}, 1, FromSlice([]int32{5}, 1), IndexError},
+	} {
+		var r *Tensor
+		got := kindOf(func() { r = IndexSelect(Zeros(Int16, c.self...), c.dim, c.index) })
+		if got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+		if got == 0 && r.NumEl() != 0 {
+			t.Errorf("%s: %d elements", c.name, r.NumEl())
+		}
+	}
+}
+
+// TestScatterValueCheckOrder: scatter_ of a Go number checks the index's
+// dtype, dims and overlaps, and its bounds, before the number against
+// self's dtype, as PyTorch 1.13's kernel converts it last; an empty index
+// checks no number. The expectations are torch's.
+func TestScatterValueCheckOrder(t *testing.T) {
+	i8 := func() *Tensor { return Zeros(Int8, 3) }
+	for _, c := range []struct {
+		name string
+		f    func()
+		want ErrorKind
+	}{
+		{"int16 index", func() { i8().ScatterInPlace(0, FromSlice([]int16{0}, 1), Scalar(1000.0)) }, DTypeError},
+		{"2-D index", func() { i8().ScatterInPlace(0, FromSlice([]int64{0}, 1, 1), Scalar(1000.0)) }, ShapeError},
+		{"index out of bounds", func() { i8().ScatterInPlace(0, FromSlice([]int64{5}, 1), Scalar(1000.0)) }, IndexError},
+		{"overlap", func() { Zeros(Int8, 1).Expand(3).ScatterInPlace(0, FromSlice([]int64{0}, 1), Scalar(1000.0)) }, OverlapError},
+		{"value", func() { i8().ScatterInPlace(0, FromSlice([]int64{0}, 1), Scalar(1000.0)) }, ValueError},
+		{"value, new result", func() { Scatter(i8(), 0, FromSlice([]int64{0}, 1), Scalar(math.Inf(-1))) }, ValueError},
+		{"value, reduce add", func() { i8().ScatterInPlace(0, FromSlice([]int64{0}, 1), Scalar(1000.0), ReduceSum) }, ValueError},
+		{"empty index", func() { i8().ScatterInPlace(0, FromSlice([]int64{}, 0), Scalar(1000.0)) }, 0},
+	} {
+		if got := kindOf(c.f); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
 	}
 }
