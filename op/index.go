@@ -231,6 +231,33 @@ func planOf(name string, w *raw.View, ts []pending) (*indexPlan, error) {
 	return advancedPlan(name, w, adv)
 }
 
+// checkBounds returns the index error of an index tensor of ts whose
+// elements are out of the range of its dim of w (negative from the end),
+// or nil; the kernels check the same as they run.
+func checkBounds(name string, w *raw.View, ts []pending) error {
+	adv, err := advancedOf(name, w, ts)
+	if err != nil {
+		return err
+	}
+	for _, a := range adv {
+		if a.t.NumEl() == 0 {
+			continue
+		}
+		lo, hi, err := indexBounds(a.t)
+		if err != nil {
+			return err
+		}
+		if n := int64(w.Shape[a.dim]); lo < -n || hi >= n {
+			bad := hi
+			if lo < -n {
+				bad = lo
+			}
+			return errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", bad, a.dim, n)
+		}
+	}
+	return nil
+}
+
 // checkMask checks that the sizes of mask t match those of v's dims from
 // d on.
 func checkMask(name string, t, v *raw.View, d int) error {
@@ -545,8 +572,11 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 			TorchName(v.DType), TorchName(values.DType))
 	}
 	// PyTorch only warns of a write into an expanded v; goten refuses it,
-	// after the checks PyTorch makes
+	// after the checks PyTorch makes, its kernel's bounds included
 	if err := checkWritable(name, v); err != nil {
+		if e := checkBounds(name, w, ts); e != nil {
+			return nil, e
+		}
 		return nil, err
 	}
 	return v, runIndexPut(name, ip, values, accumulate)
@@ -831,6 +861,21 @@ func putAlong(name string, v *raw.View, d int, idx, src *raw.View, alpha *Scalar
 	return nil
 }
 
+// restridedEmpty reports whether v has no elements along dim d and would
+// have none with that dim's size n: PyTorch's index_copy_ and index_fill_
+// restride v so (its dim d to n elements, of stride 0) and then read no
+// index when it has no elements (a [0, 0] v along dim 1 takes index 5),
+// where advancedPlan refuses any index along an empty dim.
+func restridedEmpty(v *raw.View, d, n int) bool {
+	r := asRank1(v)
+	if r.Shape[d] != 0 {
+		return false
+	}
+	sizes := slices.Clone(r.Shape)
+	sizes[d] = n
+	return shape.NumEl(sizes) == 0
+}
+
 // IndexCopy is Tensor.index_copy_: for each j, v.select(dim, index[j]) =
 // source.select(dim, j). It returns v.
 func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error) {
@@ -857,6 +902,9 @@ func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error)
 	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
 		return nil, err
 	}
+	if restridedEmpty(v, d, idx.NumEl()) {
+		return v, nil
+	}
 	outOfRange := fmt.Sprintf("index_copy_(): index out of bounds for dimension %d with size %d", d, asRank1(v).Shape[d])
 	if err := putAlong(name, v, d, idx, src, nil, outOfRange); err != nil {
 		return nil, err
@@ -879,6 +927,9 @@ func IndexFill(v *raw.View, dim int, index *raw.View, value Scalar) (*raw.View, 
 	idx, err := oneDimIndex(name, index, "index_fill_(): Index is supposed to be a vector")
 	if err != nil {
 		return nil, err
+	}
+	if restridedEmpty(v, d, idx.NumEl()) {
+		return v, nil
 	}
 	ip, err := advancedPlan(name, asRank1(v), []advanced{{d, idx}})
 	if err != nil {

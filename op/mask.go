@@ -57,7 +57,7 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 	if mask.DType != dtype.Bool {
 		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor for mask", what)
 	}
-	sh, err := shape.Broadcast(v.Shape, mask.Shape)
+	sh, err := shape.Broadcast(mask.Shape, v.Shape) // PyTorch's expand_outplace(mask, self): its message names the mask first
 	if err != nil {
 		return nil, nil, errs.WithOp(err, name)
 	}

@@ -3,6 +3,7 @@ package tensor_test
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	. "github.com/goten-ml/goten/tensor"
@@ -119,6 +120,41 @@ func TestScatterValueCheckOrder(t *testing.T) {
 		{"value, new result", func() { Scatter(i8(), 0, FromSlice([]int64{0}, 1), Scalar(math.Inf(-1))) }, ValueError},
 		{"value, reduce add", func() { i8().ScatterInPlace(0, FromSlice([]int64{0}, 1), Scalar(1000.0), ReduceSum) }, ValueError},
 		{"empty index", func() { i8().ScatterInPlace(0, FromSlice([]int64{}, 0), Scalar(1000.0)) }, 0},
+	} {
+		if got := kindOf(c.f); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+}
+
+// TestIndexWriteEdgeRules pins three of PyTorch 1.13's rules found by the
+// variants: masked_select's broadcast error names the mask first;
+// index_copy_ and index_fill_ read no index when self, with the indexed
+// dim resized to the index's length, has no elements (index_add_ still
+// refuses an empty dim); index_put_ into an expanded self reports an
+// index out of bounds before the overlap. The expectations are torch's.
+func TestIndexWriteEdgeRules(t *testing.T) {
+	err := Try(func() { MaskedSelect(Zeros(Float32, 1, 1, 3), Zeros(Bool, 1, 1, 4)) })
+	if want := "The size of tensor a (4) must match the size of tensor b (3) at non-singleton dimension 2"; err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("masked_select: %v, want %q", err, want)
+	}
+	i64 := func(xs ...int64) *Tensor { return FromSlice(xs, len(xs)) }
+	for _, c := range []struct {
+		name string
+		f    func()
+		want ErrorKind
+	}{
+		{"index_copy_ [0,0] dim 1 index -1", func() { Zeros(Int64, 0, 0).IndexCopyInPlace(1, i64(-1), Zeros(Int64, 0, 1)) }, 0},
+		{"index_copy_ [0,3] dim 1 index 5", func() { Zeros(Int64, 0, 3).IndexCopyInPlace(1, i64(5), Zeros(Int64, 0, 1)) }, 0},
+		{"index_copy_ [2,3] dim 1 index 5", func() { Zeros(Int64, 2, 3).IndexCopyInPlace(1, i64(5), Zeros(Int64, 2, 1)) }, IndexError},
+		{"index_fill_ [0,0] dim 1 index 5", func() { Zeros(Int64, 0, 0).IndexFillInPlace(1, i64(5), Scalar(1)) }, 0},
+		{"index_add_ [0,0] dim 1 index -1", func() { Zeros(Int64, 0, 0).IndexAddInPlace(1, i64(-1), Zeros(Int64, 0, 1)) }, IndexError},
+		{"index_put_ expanded, index 6 of 1", func() {
+			Zeros(Float16, 1, 1, 5, 1).Expand(1, 1, 5, 6).IndexPutInPlace([]Item{Idx(i64(6, -1))}, Zeros(Float16, 2, 1, 1, 6), true)
+		}, IndexError},
+		{"index_put_ expanded, in bounds", func() {
+			Zeros(Float16, 1, 1, 5, 1).Expand(1, 1, 5, 6).IndexPutInPlace([]Item{Idx(i64(0, -1))}, Zeros(Float16, 2, 1, 1, 6), true)
+		}, OverlapError},
 	} {
 		if got := kindOf(c.f); got != c.want {
 			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
