@@ -89,6 +89,9 @@ func TopK(v *raw.View, k, dim int, largest bool) (*raw.View, *raw.View, error) {
 	if k < 0 || k > n {
 		return nil, nil, errs.New(errs.Index, name, "selected index k out of range")
 	}
+	if v.Dim() == 0 {
+		return zeroDimSelect(name, v)
+	}
 	if err := sortDType(name, optable.TopK, v); err != nil {
 		return nil, nil, err
 	}
@@ -104,6 +107,23 @@ func TopK(v *raw.View, k, dim int, largest bool) (*raw.View, *raw.View, error) {
 	args.Descending, args.K = largest, k
 	err = runSortPlan(name, optable.TopK, []*raw.View{vals, idx}, []*raw.View{v}, lift(v).Shape, d, v.DType, &args)
 	return vals, idx, err
+}
+
+// zeroDimSelect is topk's and kthvalue's answer for a 0-dim v: v itself
+// and index 0, which PyTorch gives before it looks at the dtype (a bool
+// v too, which its kernels do not take).
+func zeroDimSelect(name string, v *raw.View) (*raw.View, *raw.View, error) {
+	vals, idx, err := sortOutputs(name, v, nil)
+	if err != nil {
+		return nil, nil, err
+	}
+	if _, err := CopyInto(name, vals, v, false); err != nil {
+		return nil, nil, err
+	}
+	if _, err := Fill(idx, Int(0)); err != nil {
+		return nil, nil, err
+	}
+	return vals, idx, nil
 }
 
 // selectOne runs a sort op that picks one element per row along dim
@@ -141,15 +161,18 @@ func KthValue(v *raw.View, k, dim int, keepdim bool) (*raw.View, *raw.View, erro
 	if err != nil {
 		return nil, nil, errs.WithOp(err, name)
 	}
-	if err := sortDType(name, optable.KthValue, v); err != nil {
-		return nil, nil, err
-	}
 	n := lift(v).Shape[d]
 	if n == 0 {
 		return nil, nil, errs.New(errs.Index, name, "kthvalue(): Expected reduction dim %d to have non-zero size.", d)
 	}
 	if k < 1 || k > n {
 		return nil, nil, errs.New(errs.Index, name, "kthvalue(): selected number k out of range for dimension %d", d)
+	}
+	if v.Dim() == 0 {
+		return zeroDimSelect(name, v)
+	}
+	if err := sortDType(name, optable.KthValue, v); err != nil {
+		return nil, nil, err
 	}
 	args := kernel.DefaultArgs
 	args.K = k

@@ -161,3 +161,32 @@ func TestIndexWriteEdgeRules(t *testing.T) {
 		}
 	}
 }
+
+// TestZeroDimTopKKthValue: PyTorch 1.13's topk and kthvalue return a 0-dim
+// input itself and index 0 after checking k and before looking at the
+// dtype, so a bool one (which their kernels refuse) goes, and topk takes k
+// = 0 there. The expectations are torch's.
+func TestZeroDimTopKKthValue(t *testing.T) {
+	for _, x := range []*Tensor{ZeroDim(true), ZeroDim(float32(2.5)), ZeroDim(int8(-3))} {
+		for name, f := range map[string]func() (*Tensor, *Tensor){
+			"topk 1":     func() (*Tensor, *Tensor) { return TopK(x, 1, -1, true) },
+			"topk 0":     func() (*Tensor, *Tensor) { return TopK(x, 0, 0, false) },
+			"kthvalue 1": func() (*Tensor, *Tensor) { return KthValue(x, 1, 0, false) },
+		} {
+			var v, i *Tensor
+			if err := Try(func() { v, i = f() }); err != nil {
+				t.Errorf("%v %s: %v", x.DType(), name, err)
+				continue
+			}
+			if v.Dim() != 0 || v.DType() != x.DType() || v.Item() != x.Item() || i.Dim() != 0 || i.DType() != Int64 || i.Item() != 0 {
+				t.Errorf("%v %s: %v, %v", x.DType(), name, v, i)
+			}
+		}
+		if kindOf(func() { TopK(x, 2, -1, true) }) != IndexError || kindOf(func() { KthValue(x, 2, 0, false) }) != IndexError {
+			t.Errorf("%v: k = 2 of a 0-dim input is not an index error", x.DType())
+		}
+	}
+	if kindOf(func() { TopK(FromSlice([]bool{true, false}, 2), 1, -1, true) }) != DTypeError {
+		t.Error("topk of a 1-D bool input: not a dtype error")
+	}
+}
