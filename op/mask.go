@@ -253,7 +253,56 @@ func MaskedFill(v, mask, value *raw.View, inPlace bool) (*raw.View, error) {
 	var out *raw.View
 	if inPlace {
 		out = v
+		if iter.InternalOverlap(v) == iter.OverlapYes {
+			return v, fillExpanded(name, v, mask, val)
+		}
 	}
 	r, err := Pointwise(optable.Where, out, false, nil, mask, val, v)
 	return r, errs.WithOp(err, name)
+}
+
+// fillExpanded is masked_fill_ into a v whose elements share memory (an
+// expanded v), which PyTorch allows with a deprecation warning: its
+// kernel writes value only where mask is true, so a location gets it if
+// any of its elements' mask is true, whatever the order. So the fill goes
+// through the positions of those elements in v's memory, as index_fill_
+// on a dense view of that memory (repeated positions write the same
+// value).
+func fillExpanded(name string, v, mask, val *raw.View) error {
+	me, err := Expand(mask, v.Shape)
+	if err != nil {
+		return errs.WithOp(err, name)
+	}
+	if err := iter.CheckNoPartialOverlap(name, v, mask); err != nil {
+		return err
+	}
+	if v.NumEl() == 0 {
+		return nil
+	}
+	span := 1
+	for d, n := range v.Shape {
+		span += (n - 1) * v.Strides[d]
+	}
+	pos, err := empty(name, dtype.Int64, []int{span}, v)
+	if err != nil {
+		return err
+	}
+	// pos[i] = i, a running sum of 0, 1, 1, …
+	if _, err := Fill(pos, Int(1)); err != nil {
+		return err
+	}
+	if _, err := Fill(pos.WithLayout([]int{1}, []int{1}, pos.Offset), Int(0)); err != nil {
+		return err
+	}
+	cum, err := Scan(optable.CumSum, pos, 0, dtype.Invalid, nil)
+	if err != nil {
+		return err
+	}
+	sel, err := MaskedSelect(cum[0].WithLayout(v.Shape, v.Strides, cum[0].Offset), me)
+	if err != nil {
+		return err
+	}
+	dense := v.WithLayout([]int{span}, []int{1}, v.Offset)
+	_, err = IndexFill(dense, 0, sel, ScalarOf(val))
+	return err
 }

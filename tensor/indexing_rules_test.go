@@ -190,3 +190,25 @@ func TestZeroDimTopKKthValue(t *testing.T) {
 		t.Error("topk of a 1-D bool input: not a dtype error")
 	}
 }
+
+// TestMaskedFillExpanded: PyTorch 1.13 allows masked_fill_ into an
+// expanded tensor (with a deprecation warning) and writes the value only
+// where the mask is true, so a shared element takes it if any of its
+// places' mask is; memory between the elements stays. The expectations
+// are torch's.
+func TestMaskedFillExpanded(t *testing.T) {
+	a := Arange(0, 4, 1, Uint8).Reshape(1, 4).Expand(4, 4)
+	m := Zeros(Bool, 4, 4)
+	m.Set(Scalar(true), 2, 1)
+	m.Set(Scalar(true), 0, 3)
+	a.MaskedFillInPlace(m, Scalar(9))
+	if got, want := a.Float64s(), []float64{0, 9, 2, 9, 0, 9, 2, 9, 0, 9, 2, 9, 0, 9, 2, 9}; !slices.Equal(got, want) {
+		t.Errorf("uint8 [1,4] expanded to [4,4]: %v, want %v", got, want)
+	}
+	base := Arange(0, 6, 1, Float32)
+	b := base.AsStrided([]int{2, 3}, []int{0, 2})
+	b.MaskedFillInPlace(FromSlice([]bool{false, true, false}, 3), Scalar(-1.5))
+	if got, want := base.Float64s(), []float64{0, 1, -1.5, 3, 4, 5}; !slices.Equal(got, want) {
+		t.Errorf("float32 strides [0, 2]: storage %v, want %v", got, want)
+	}
+}
