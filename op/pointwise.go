@@ -225,7 +225,8 @@ func shapeFirst(d *optable.Op, out *raw.View, inPlace bool, ins []*raw.View, dty
 // identity returns in itself where an op is the identity (a copy for out=).
 func identity(name string, out *raw.View, inPlace bool, in *raw.View) (*raw.View, error) {
 	if inPlace {
-		return in, nil
+		// PyTorch's iterator checks the output before the copy it skips
+		return in, iter.CheckNoInternalOverlap(name, in)
 	}
 	if out == nil {
 		return Clone(in)

@@ -239,7 +239,7 @@ func gradLogit(c *gradCall) {
 func gradRelu(c *gradCall) {
 	g, result := c.g, c.result
 	if c.needs(0) {
-		c.out[0] = keepGrad(g, result.Gt(Scalar(0)))
+		c.out[0] = keepGrad(g, result.Le(Scalar(0)).LogicalNot())
 	}
 }
 
