@@ -820,8 +820,11 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	if source.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", TorchName(v.DType), TorchName(source.DType))
 	}
-	if alpha.IsFloat() && v.DType.IsIntOrBool() {
-		return nil, errs.New(errs.DType, name, "For integral input tensors, argument alpha must not be a floating point number.")
+	// PyTorch 1.13's kernel reads alpha as an element of v's dtype: a float
+	// alpha of an integer v is truncated (no add's alpha check), one out
+	// of the dtype's range refused (Note [Checked scalars])
+	if err := alpha.Check(name, v.DType); err != nil {
+		return nil, err
 	}
 	idx, err := oneDimIndex(name, index, "index_add_(): Index is supposed to be a vector")
 	if err != nil {

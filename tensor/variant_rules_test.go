@@ -183,3 +183,34 @@ func TestReluGradAtNaNAndIdentityOverlap(t *testing.T) {
 		t.Errorf("floor_ of an int8 tensor: error kind %v", got)
 	}
 }
+
+// TestIndexAccumulateDuplicatesAndAlpha pins two findings: a put that
+// accumulates into one place from a whole row (an expanded index) adds
+// every element in turn in the 16-bit float dtypes too (they once kept
+// only the last); index_add_ of an integer tensor takes a float alpha,
+// truncated, and refuses one out of the dtype's range, as PyTorch 1.13's
+// kernel does. The expectations are torch's.
+func TestIndexAccumulateDuplicatesAndAlpha(t *testing.T) {
+	for _, dt := range []DType{BFloat16, Float16, Float32, Int8, Int64} {
+		src := FromSlice([]float32{1, 2, 4}, 3).To(dt)
+		expanded := FromSlice([]int64{0}, 1).Expand(3)
+		for name, f := range map[string]func() *Tensor{
+			"put_":       func() *Tensor { return Zeros(dt, 2).PutInPlace(expanded, src, true) },
+			"index_put_": func() *Tensor { return Zeros(dt, 2).IndexPutInPlace([]Item{Idx(expanded)}, src, true) },
+			"index_add_": func() *Tensor {
+				return Zeros(dt, 2, 2).IndexAddInPlace(0, FromSlice([]int64{1}, 1).Expand(3), src.Unsqueeze(1).Expand(3, 2)).Select(0, 1)
+			},
+		} {
+			if got := f().Float64s(); got[0] != 7 {
+				t.Errorf("%v %s with an expanded index: %v, want 7 first", dt, name, got)
+			}
+		}
+	}
+	a := Zeros(Int16, 3).IndexAddInPlace(0, FromSlice([]int64{0, 1}, 2), Ones(Int16, 2), Scalar(-2.5))
+	if got, want := a.Float64s(), []float64{-2, -2, 0}; !slices.Equal(got, want) {
+		t.Errorf("int16 index_add_ with alpha -2.5: %v, want %v", got, want)
+	}
+	if got := kindOf(func() { Zeros(Uint8, 3).IndexAddInPlace(0, FromSlice([]int64{0}, 1), Ones(Uint8, 1), Scalar(1e10)) }); got != ValueError {
+		t.Errorf("uint8 index_add_ with alpha 1e10: error kind %v, want a value error", got)
+	}
+}

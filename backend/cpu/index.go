@@ -125,6 +125,16 @@ func (c *combiner) row(dst, src unsafe.Pointer, ds, ss, n int) {
 		c.fn([4]unsafe.Pointer{dst, dst, src}, [4]int{ds, ds, ss}, n, c.args)
 		return
 	}
+	if ds == 0 && n > 1 {
+		// one destination for the whole row (an index constant along it):
+		// each element is added in turn and rounded to dt, as PyTorch's
+		// kernel does, where converting the row would give every element
+		// its own copy of the destination
+		for i := 0; i < n; i++ {
+			c.row(dst, unsafe.Add(src, i*ss), 0, ss, 1)
+		}
+		return
+	}
 	bufs := bufPool.Get().(*chunkBufs)
 	a, b := unsafe.Pointer(&bufs[0][0]), unsafe.Pointer(&bufs[1][0])
 	es := c.lt.Size()
