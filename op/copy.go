@@ -87,12 +87,13 @@ func ToDevice(v *raw.View, a device.Allocator) (*raw.View, error) {
 }
 
 // denseLike allocates an uninitialised view like v with dtype d, with
-// allocator a: v's own strides when v is non-overlapping and dense
-// (PyTorch's preserve format), else contiguous.
+// allocator a, laid out as PyTorch's empty_like with preserve_format: v's
+// own strides when v is non-overlapping and dense, else dense strides in
+// the order of v's (shape.DenseLike).
 func denseLike(v *raw.View, d dtype.DType, a device.Allocator) (*raw.View, error) {
 	var strides []int
-	if v.IsNonOverlappingAndDense() && !v.IsContiguous() {
-		strides = v.Strides
+	if !v.IsContiguous() {
+		strides = shape.DenseLike(v.Shape, v.Strides)
 	}
 	out, err := raw.NewOn(a, d, v.Shape, strides, false)
 	if err != nil {
@@ -101,8 +102,16 @@ func denseLike(v *raw.View, d dtype.DType, a device.Allocator) (*raw.View, error
 	return out, nil
 }
 
+// EmptyLike returns an uninitialised view of v's shape and dtype d on v's
+// device, laid out as PyTorch's empty_like with preserve_format (see
+// [Clone]).
+func EmptyLike(v *raw.View, d dtype.DType) (*raw.View, error) {
+	return denseLike(v, d, v.Storage.Allocator())
+}
+
 // Clone returns a copy of v, with v's strides when v is non-overlapping and
-// dense, else contiguous.
+// dense, else dense strides in the order of v's (PyTorch's preserve
+// format).
 func Clone(v *raw.View) (*raw.View, error) {
 	out, err := denseLike(v, v.DType, v.Storage.Allocator())
 	if err != nil {

@@ -537,9 +537,18 @@ func fillView(value *Tensor) *raw.View {
 func MaskedSelect(t, mask *Tensor) *Tensor {
 	r := newResult(op.MaskedSelect(t.view(), mask.view()))
 	return recordNew("MaskedSelectBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {
+		// PyTorch's masked_select_backward: zeros laid out like the
+		// broadcast input (preserve format), masked_scatter_ into them,
+		// which takes g in their memory order
 		sh, err := shape.Broadcast(t.v.Shape, mask.v.Shape)
 		must(err)
-		return []*Tensor{MaskedScatter(fullOn(g, Scalar(0), g.DType(), sh), mask, g)}
+		e, err := op.Expand(t.v, sh)
+		must(err)
+		z, err := op.EmptyLike(e, g.DType())
+		must(err)
+		_, err = op.Fill(z, op.Int(0))
+		must(err)
+		return []*Tensor{wrap(z).MaskedScatterInPlace(mask, g)}
 	})
 }
 

@@ -214,3 +214,21 @@ func TestIndexAccumulateDuplicatesAndAlpha(t *testing.T) {
 		t.Errorf("uint8 index_add_ with alpha 1e10: error kind %v, want a value error", got)
 	}
 }
+
+// TestPreserveFormatAndMaskedSelectGrad: clone keeps the memory order of
+// a tensor that is not dense (PyTorch's empty_like with preserve_format
+// infers dense strides in that order), and masked_select's gradient is
+// PyTorch 1.13's masked_scatter_ into zeros laid out so, which takes the
+// gradient in their memory order. The expectations are torch's.
+func TestPreserveFormatAndMaskedSelectGrad(t *testing.T) {
+	y := Arange(0, 40, 1, Float32).AsStridedAt([]int{2, 6, 2}, []int{8, 1, 17}, 3)
+	if got, want := y.Clone().Strides(), []int{6, 1, 12}; !slices.Equal(got, want) {
+		t.Errorf("clone of strides [8 1 17]: strides %v, want %v", got, want)
+	}
+	x := Zeros(Float32, 3, 2).T().Detach().SetRequiresGrad(true)
+	m := FromSlice([]bool{true, false, true, true, true, false}, 2, 3)
+	MaskedSelect(x, m).Backward(Arange(1, 5, 1, Float32))
+	if got, want := x.Grad().Float64s(), []float64{1, 0, 4, 2, 3, 0}; !slices.Equal(got, want) {
+		t.Errorf("masked_select's gradient of a transposed input: %v, want %v", got, want)
+	}
+}
