@@ -37,8 +37,8 @@ func Pow(x, y float64) float64 {
 	s3h := s2h * sh
 	s3l := math.FMA(s2h, sl, math.FMA(s2l, sh, math.FMA(s2h, sh, -s3h)))
 	p := 0.0
-	for j := 12; j >= 2; j-- {
-		p = math.FMA(p, s2h, 2/float64(2*j+1))
+	for _, c := range powLogPoly {
+		p = math.FMA(p, s2h, c)
 	}
 	v := s2h * p
 	const twoThirdsHi, twoThirdsLo = 0.6666666666666666, 3.700743415417188e-17
@@ -62,13 +62,8 @@ func Pow(x, y float64) float64 {
 	n := math.RoundToEven(uh * math.Log2E)
 	r, rr := twoSum(math.FMA(-n, ln2Hi, uh), math.FMA(-n, ln2Lo, ul))
 	q := 0.0
-	f := 1.0
-	for j := 2; j <= 14; j++ {
-		f *= float64(j)
-	}
-	for j := 14; j >= 2; j-- {
-		q = math.FMA(q, r, 1/f)
-		f /= float64(j)
+	for _, c := range powExpPoly {
+		q = math.FMA(q, r, c)
 	}
 	r2h := r * r
 	u := r2h * q
@@ -78,6 +73,23 @@ func Pow(x, y float64) float64 {
 	lo += el
 	return math.Copysign(math.Ldexp(one+lo, int(n)), oddSign(x, y))
 }
+
+// The polynomials of Note [Accurate pow], highest degree first: 2/(2j+1)
+// for j = 12..2, and 1/j! for j = 14..2.
+var powLogPoly, powExpPoly = func() (l, e []float64) {
+	for j := 12; j >= 2; j-- {
+		l = append(l, 2/float64(2*j+1))
+	}
+	f := 1.0
+	for j := 2; j <= 14; j++ {
+		f *= float64(j)
+	}
+	for j := 14; j >= 2; j-- {
+		e = append(e, 1/f)
+		f /= float64(j)
+	}
+	return l, e
+}()
 
 // oddSign is −1 for x < 0 raised to an odd integer y, else 1.
 func oddSign(x, y float64) float64 {
