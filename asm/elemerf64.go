@@ -34,7 +34,20 @@ const (
 // of |x| − 1 or of 1/x², one division for all), and c = e^(−x²)·e^(R/S)/|x|
 // for the third branch, as p1·p2/a·2^(n1+n2) with one rounding at the end
 // (so subnormal erfc rounds once), |x| clamped to [1.25, 28] there.
-func (e *em) erf64Parts(x reg.Register) (y, c reg.Register) {
+func (e *em) erf64Parts(x reg.Register) (y, c reg.Register) { return e.erf64PartsAt(x, nil) }
+
+// erf64PartsAt is erf64Parts with c at |x| + da rather than |x| (da nil: 0),
+// for an operand held as |x| + da with da far below |x|'s ulp (gelu's
+// x/√2): e^(−(a+da)²)/(a+da) = e^(−a²)/a·e^(−da·a·(2 + 1/a²)) to first order,
+// the extra exponent folded into the second exponential's argument.
+func (e *em) erf64PartsAt(x, da reg.Register) (y, c reg.Register) {
+	y, q, k := e.erf64Terms(x, da)
+	return y, e.Scale(q, k)
+}
+
+// erf64Terms is erf64PartsAt with c = q·2^n unscaled (q normal), for a
+// caller that multiplies c before its one rounding to a subnormal.
+func (e *em) erf64Terms(x, da reg.Register) (y, q, k reg.Register) {
 	// each compare next to its blend: AVX2's masks are vector registers,
 	// and the rationals need most of its sixteen
 	a := e.Abs(x)
@@ -53,9 +66,12 @@ func (e *em) erf64Parts(x reg.Register) (y, c reg.Register) {
 	// bits (zz² exact)
 	zz := e.And(ac, e.CB(0xffffffff00000000))
 	p1, n1 := e.expParts(e.FNMA(zz, zz, e.C(-0.5625)), -760)
-	p2, n2 := e.expParts(e.FMA(e.Sub(zz, ac), e.Add(zz, ac), y), -760)
-	c = e.Scale(e.Div(e.Mul(p1, p2), ac), e.Add(n1, n2))
-	return y, c
+	yd := y
+	if da != nil {
+		yd = e.FNMA(e.Mul(da, ac), e.Add(w, e.C(2)), y)
+	}
+	p2, n2 := e.expParts(e.FMA(e.Sub(zz, ac), e.Add(zz, ac), yd), -760)
+	return y, e.Div(e.Mul(p1, p2), ac), e.Add(n1, n2)
 }
 
 func erf64Body(e *em, in []reg.Register) val {
@@ -69,7 +85,17 @@ func erf64Body(e *em, in []reg.Register) val {
 
 func erfc64Body(e *em, in []reg.Register) val {
 	x := in[0]
-	y, c := e.erf64Parts(x)
+	return vv(e.nanPass(x, e.erfc64Of(x, nil)))
+}
+
+// erfc64Of is erfc x, its third range at |x| + da (erf64PartsAt).
+func (e *em) erfc64Of(x, da reg.Register) reg.Register {
+	y, c := e.erf64PartsAt(x, da)
+	return e.erfc64From(x, y, c)
+}
+
+// erfc64From is erfc x from erf64Parts' y and c.
+func (e *em) erfc64From(x, y, c reg.Register) reg.Register {
 	// fdlibm's 1 − (x + x·y) below ¼, ½ − (x·y + (x − ½)) above: k
 	// = 0 or ½ in (1 − k) − (x·y + (x − k))
 	k := e.Blend(e.Cmp(cmpLT, x, e.C(0.25)), e.C(0.5), e.C(0))
@@ -78,8 +104,7 @@ func erfc64Body(e *em, in []reg.Register) val {
 	rb = e.Blend(e.Cmp(cmpLT, x, e.C(0)), rb, e.Add(e.C(1), e.Add(e.C(erx), y)))
 	r := e.Blend(e.Cmp(cmpLT, x, e.C(0)), c, e.Sub(e.C(2), c))
 	r = e.Blend(e.Cmp(cmpLT, e.Abs(x), e.C(erfB)), r, rb)
-	r = e.Blend(e.Cmp(cmpLT, e.Abs(x), e.C(erfA)), r, ra)
-	return vv(e.nanPass(x, r))
+	return e.Blend(e.Cmp(cmpLT, e.Abs(x), e.C(erfA)), r, ra)
 }
 
 func erf64Ops() {

@@ -222,6 +222,8 @@ func f64Ops() {
 	}
 	extraOps()
 	erf64Ops()
+	gelu64Ops()
+	pow64Ops()
 	shiftOps()
 	binOps()
 }

@@ -84,11 +84,11 @@ var (
 	// Relu's gradient is PyTorch's threshold_backward: 0 where the result
 	// is ≤ 0, so that a NaN passes g on.
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Le(Scalar(0)).LogicalNot())"}, SIMD: SIMD{Unary: "Relu", Types: Numbers, Stream: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
-	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh"}},
+	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh", Types: Floats}},
 		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
-		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Stream: Of(dtype.Float32)}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Types: Floats, Stream: Of(dtype.Float32)}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
 		loop(Floats, "T(elem.Gelu(float64(a)))"))
 	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, SIMD: SIMD{Unary: "Silu", Types: Floats}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
 	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs
@@ -136,8 +136,8 @@ var (
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
 	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow"}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
-		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(math.Pow(float64(a), float64(b)))"))
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow", Types: Floats}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
+		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(elem.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 	Fmax       = binary("fmax", "Fmax", "the larger of a and b, ignoring a NaN operand", Op{Grad: []string{"keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()))", "keepGrad(g, a.Ge(b).LogicalOr(b.IsNan()).LogicalNot())"}, SIMD: SIMD{Binary: "Fmax", Types: Numbers}}, loop(Bools, "a || b"), loop(Ints, "max(a, b)"), loop(Floats, "elem.Fmax(a, b)"))

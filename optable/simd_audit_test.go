@@ -53,8 +53,7 @@ var simdNoSense = map[string]string{
 // simdTodo lists the gaps not yet filled (issue 12): remove an entry when
 // its kernel lands.
 var simdTodo = map[string]bool{
-	"Gelu/float64": true, "GeluTanh/float64": true,
-	"Pow/float64": true, "Pow/int": true,
+	"Pow/int": true,
 }
 
 // simdGaps returns the audit's gaps: "Op/float32", "Op/float64",

@@ -1439,6 +1439,13 @@ func simdGeluTanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdGeluTanhF64 is gelu's SIMD loop for float64.
+func simdGeluTanhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.GeluTanhF64, p, s, n)) {
+		loopGeluTanhF[float64](p, s, n, args)
+	}
+}
+
 // loopGeluF computes T(elem.Gelu(float64(a))) for float32, float64.
 func loopGeluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
@@ -1471,6 +1478,13 @@ func simdGeluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 func simdGeluF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.GeluF32Stream, p, s, n)) {
 		loopGeluF[float32](p, s, n, args)
+	}
+}
+
+// simdGeluF64 is gelu's SIMD loop for float64.
+func simdGeluF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.GeluF64, p, s, n)) {
+		loopGeluF[float64](p, s, n, args)
 	}
 }
 
@@ -3536,7 +3550,7 @@ func loopPowS[T int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n i
 	}
 }
 
-// loopPowF computes T(math.Pow(float64(a), float64(b))) for float32, float64.
+// loopPowF computes T(elem.Pow(float64(a), float64(b))) for float32, float64.
 func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -3549,7 +3563,7 @@ func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		for i := range o {
 			a := x0[i]
 			b := x1[i]
-			o[i] = T(math.Pow(float64(a), float64(b)))
+			o[i] = T(elem.Pow(float64(a), float64(b)))
 		}
 		return
 	}
@@ -3559,7 +3573,7 @@ func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
 		for i := range o {
 			b := x1[i]
-			o[i] = T(math.Pow(float64(a), float64(b)))
+			o[i] = T(elem.Pow(float64(a), float64(b)))
 		}
 		return
 	}
@@ -3569,14 +3583,14 @@ func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		b := *(*T)(p[2])
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Pow(float64(a), float64(b)))
+			o[i] = T(elem.Pow(float64(a), float64(b)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Pow(float64(a), float64(b)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Pow(float64(a), float64(b)))
 	}
 }
 
@@ -3584,6 +3598,13 @@ func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 func simdPowF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(binaryVec(vec.PowF32, vec.PowScalarF32, vec.ScalarPowF32, p, s, n)) {
 		loopPowF[float32](p, s, n, args)
+	}
+}
+
+// simdPowF64 is pow's SIMD loop for float64.
+func simdPowF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowF64, vec.PowScalarF64, vec.ScalarPowF64, p, s, n)) {
+		loopPowF[float64](p, s, n, args)
 	}
 }
 
@@ -6973,8 +6994,8 @@ func init() {
 	pointwiseLoops[optable.Logit.Code] = [dtype.Count]loopFn{dtype.Float32: simdLogitF32, dtype.Float64: simdLogitF64}
 	pointwiseLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8, dtype.Int8: simdReluI8, dtype.Int16: simdReluI16, dtype.Int32: simdReluI32, dtype.Int64: simdReluI64, dtype.Float32: simdReluF32, dtype.Float64: simdReluF64}
 	streamLoops[optable.Relu.Code] = [dtype.Count]loopFn{dtype.Uint8: simdReluU8Stream, dtype.Int8: simdReluI8Stream, dtype.Int16: simdReluI16Stream, dtype.Int32: simdReluI32Stream, dtype.Int64: simdReluI64Stream, dtype.Float32: simdReluF32Stream, dtype.Float64: simdReluF64Stream}
-	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: loopGeluTanhF[float64]}
-	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: loopGeluF[float64]}
+	pointwiseLoops[optable.GeluTanh.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluTanhF32, dtype.Float64: simdGeluTanhF64}
+	pointwiseLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32, dtype.Float64: simdGeluF64}
 	streamLoops[optable.Gelu.Code] = [dtype.Count]loopFn{dtype.Float32: simdGeluF32Stream}
 	pointwiseLoops[optable.Silu.Code] = [dtype.Count]loopFn{dtype.Float32: simdSiluF32, dtype.Float64: simdSiluF64}
 	pointwiseLoops[optable.Softsign.Code] = [dtype.Count]loopFn{dtype.Float32: loopSoftsignF[float32], dtype.Float64: loopSoftsignF[float64]}
@@ -7035,7 +7056,7 @@ func init() {
 	}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
-	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: loopPowF[float64]}
+	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: simdPowF64}
 	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: simdMaximumU8, dtype.Int8: simdMaximumI8, dtype.Int16: simdMaximumI16, dtype.Int32: simdMaximumI32, dtype.Int64: simdMaximumI64, dtype.Float32: simdMaximumF32, dtype.Float64: simdMaximumF64}
 	streamLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMaximumU8Stream, dtype.Int8: simdMaximumI8Stream, dtype.Int16: simdMaximumI16Stream, dtype.Int32: simdMaximumI32Stream, dtype.Int64: simdMaximumI64Stream, dtype.Float32: simdMaximumF32Stream, dtype.Float64: simdMaximumF64Stream}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}

@@ -1168,10 +1168,10 @@ func elemPow1[T int8 | int16 | int32 | int64](a T, b T, args *kernel.Args) T {
 	return T(elem.PowInt(a, b))
 }
 
-// elemPow2 is pow of one element of float32, float64: T(math.Pow(float64(a), float64(b))).
+// elemPow2 is pow of one element of float32, float64: T(elem.Pow(float64(a), float64(b))).
 func elemPow2[T float32 | float64](a T, b T, args *kernel.Args) T {
 	_ = args
-	return T(T(math.Pow(float64(a), float64(b))))
+	return T(T(elem.Pow(float64(a), float64(b))))
 }
 
 // evalPow computes pow of one element in compute dtype d.

@@ -36,7 +36,17 @@ const (
 
 // erf64Parts is asm/elemerf64.go's: the lane's rational y, the third
 // range's c, and whether |x| is in the first or the first two ranges.
-func erf64Parts(x float64) (y, c float64, inA, inB bool) {
+func erf64Parts(x float64) (y, c float64, inA, inB bool) { return erf64PartsAt(x, 0) }
+
+// erf64PartsAt is erf64Parts with c at |x| + da (asm/elemerf64.go's; da
+// 0 leaves every bit as erf64Parts', −0·w added to y).
+func erf64PartsAt(x, da float64) (y, c float64, inA, inB bool) {
+	y, q, k, inA, inB := erf64Terms(x, da)
+	return y, scale64(q, k), inA, inB
+}
+
+// erf64Terms is erf64PartsAt with c = q·2^n unscaled (asm/elemerf64.go's).
+func erf64Terms(x, da float64) (y, q, k float64, inA, inB bool) {
 	a := math.Abs(x)
 	z := a * a
 	s := a - 1
@@ -56,9 +66,9 @@ func erf64Parts(x float64) (y, c float64, inA, inB bool) {
 	y = n / d
 	zz := math.Float64frombits(math.Float64bits(ac) & 0xffffffff00000000)
 	p1, n1 := exp64Parts(math.FMA(-zz, zz, -0.5625), -760)
-	p2, n2 := exp64Parts(math.FMA(zz-ac, zz+ac, y), -760)
-	c = scale64(float64(p1*p2)/ac, n1+n2)
-	return y, c, inA, inB
+	yd := math.FMA(-float64(da*ac), w+2, y)
+	p2, n2 := exp64Parts(math.FMA(zz-ac, zz+ac, yd), -760)
+	return y, float64(p1*p2) / ac, n1 + n2, inA, inB
 }
 
 func erfF64(x float64) float64 {
@@ -79,7 +89,17 @@ func erfcF64(x float64) float64 {
 	if x != x {
 		return x
 	}
-	y, c, inA, inB := erf64Parts(x)
+	return erfc64Of(x, 0)
+}
+
+// erfc64Of is erfc x, its third range at |x| + da (erf64PartsAt).
+func erfc64Of(x, da float64) float64 {
+	y, c, inA, inB := erf64PartsAt(x, da)
+	return erfc64From(x, y, c, inA, inB)
+}
+
+// erfc64From is erfc x from erf64Parts' results.
+func erfc64From(x, y, c float64, inA, inB bool) float64 {
 	switch {
 	case inA && x < 0.25:
 		return 1 - math.FMA(x, y, x)

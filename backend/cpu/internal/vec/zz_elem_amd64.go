@@ -8220,6 +8220,135 @@ func ErfcF64(dst []float64, x []float64) {
 	}
 }
 
+// GeluF64 sets dst[i] = x[i]·Φ(x[i]), as ½·x·erfc(−x/√2), within 4 ulp (subnormal results within 2^-1070), -Inf gives NaN as PyTorch's, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, geluF64).
+func GeluF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		geluF64AVX512(dst, x)
+	case useAVX2:
+		geluF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, geluF64)
+	}
+}
+
+// GeluTanhF64 sets dst[i] = 0.5·x[i]·(1 + tanh(√(2/π)·(x[i] + 0.044715·x[i]³))), as x·σ(2u), within 4 ulp, -Inf gives NaN as PyTorch's, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, geluTanhF64).
+func GeluTanhF64(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		geluTanhF64AVX512(dst, x)
+	case useAVX2:
+		geluTanhF64AVX2(dst, x)
+	default:
+		unaryGo(dst, x, geluTanhF64)
+	}
+}
+
+// PowF64 sets dst[i] = a[i]^b[i], within 1 ulp for finite nonzero a (b integral where a < 0) and finite b, other operands as math.Pow (the slow path: C99's special values).
+// Its exact loop is binaryGo(dst, a, b, powF64).
+func PowF64(dst []float64, a []float64, b []float64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	if overlaps(dst, a) || overlaps(dst, b) {
+		var bufa, bufb [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			copy(bufb[:n], b)
+			powF64Kernels(dst[:n], bufa[:n], bufb[:n])
+			dst, a, b = dst[n:], a[n:], b[n:]
+		}
+		return
+	}
+	powF64Kernels(dst, a, b)
+}
+
+// powF64Kernels is PowF64 on inputs dst does not overlap.
+func powF64Kernels(dst []float64, a []float64, b []float64) {
+	switch {
+	case useAVX512:
+		if powF64AVX512(dst, a, b) {
+			fixBinary(dst, a, b, powF64, powF64Slow)
+		}
+	case useAVX2:
+		if powF64AVX2(dst, a, b) {
+			fixBinary(dst, a, b, powF64, powF64Slow)
+		}
+	default:
+		binaryGo(dst, a, b, powF64)
+	}
+}
+
+// PowScalarF64 sets dst[i] = a[i]^s, within 1 ulp for finite nonzero a (b integral where a < 0) and finite b, other operands as math.Pow (the slow path: C99's special values).
+// Its exact loop is binaryScalarGo(dst, a, s, powF64).
+func PowScalarF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			powScalarF64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	powScalarF64Kernels(dst, a, s)
+}
+
+// powScalarF64Kernels is PowScalarF64 on inputs dst does not overlap.
+func powScalarF64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if powScalarF64AVX512(dst, a, s) {
+			fixBinaryScalar(dst, a, s, powF64, powF64Slow)
+		}
+	case useAVX2:
+		if powScalarF64AVX2(dst, a, s) {
+			fixBinaryScalar(dst, a, s, powF64, powF64Slow)
+		}
+	default:
+		binaryScalarGo(dst, a, s, powF64)
+	}
+}
+
+// ScalarPowF64 sets dst[i] = s^a[i], within 1 ulp for finite nonzero a (b integral where a < 0) and finite b, other operands as math.Pow (the slow path: C99's special values).
+// Its exact loop is scalarBinaryGo(dst, a, s, powF64).
+func ScalarPowF64(dst []float64, a []float64, s float64) {
+	a = a[:len(dst)]
+	if overlaps(dst, a) {
+		var bufa [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufa[:n], a)
+			scalarPowF64Kernels(dst[:n], bufa[:n], s)
+			dst, a = dst[n:], a[n:]
+		}
+		return
+	}
+	scalarPowF64Kernels(dst, a, s)
+}
+
+// scalarPowF64Kernels is ScalarPowF64 on inputs dst does not overlap.
+func scalarPowF64Kernels(dst []float64, a []float64, s float64) {
+	switch {
+	case useAVX512:
+		if scalarPowF64AVX512(dst, a, s) {
+			fixScalarBinary(dst, a, s, powF64, powF64Slow)
+		}
+	case useAVX2:
+		if scalarPowF64AVX2(dst, a, s) {
+			fixScalarBinary(dst, a, s, powF64, powF64Slow)
+		}
+	default:
+		scalarBinaryGo(dst, a, s, powF64)
+	}
+}
+
 // ShlI8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
 // Its exact loop is binaryGo(dst, a, b, elShl[int8]).
 func ShlI8(dst []int8, a []int8, b []int8) {

@@ -3461,6 +3461,36 @@ func ErfcF64(dst []float64, x []float64) {
 	unaryGo(dst, x, erfcF64)
 }
 
+// GeluF64 sets dst[i] = x[i]·Φ(x[i]), as ½·x·erfc(−x/√2), within 4 ulp (subnormal results within 2^-1070), -Inf gives NaN as PyTorch's, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, geluF64).
+func GeluF64(dst []float64, x []float64) {
+	unaryGo(dst, x, geluF64)
+}
+
+// GeluTanhF64 sets dst[i] = 0.5·x[i]·(1 + tanh(√(2/π)·(x[i] + 0.044715·x[i]³))), as x·σ(2u), within 4 ulp, -Inf gives NaN as PyTorch's, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, geluTanhF64).
+func GeluTanhF64(dst []float64, x []float64) {
+	unaryGo(dst, x, geluTanhF64)
+}
+
+// PowF64 sets dst[i] = a[i]^b[i], within 1 ulp for finite nonzero a (b integral where a < 0) and finite b, other operands as math.Pow (the slow path: C99's special values).
+// Its exact loop is binaryGo(dst, a, b, powF64).
+func PowF64(dst []float64, a []float64, b []float64) {
+	binaryGo(dst, a, b, powF64)
+}
+
+// PowScalarF64 sets dst[i] = a[i]^s, within 1 ulp for finite nonzero a (b integral where a < 0) and finite b, other operands as math.Pow (the slow path: C99's special values).
+// Its exact loop is binaryScalarGo(dst, a, s, powF64).
+func PowScalarF64(dst []float64, a []float64, s float64) {
+	binaryScalarGo(dst, a, s, powF64)
+}
+
+// ScalarPowF64 sets dst[i] = s^a[i], within 1 ulp for finite nonzero a (b integral where a < 0) and finite b, other operands as math.Pow (the slow path: C99's special values).
+// Its exact loop is scalarBinaryGo(dst, a, s, powF64).
+func ScalarPowF64(dst []float64, a []float64, s float64) {
+	scalarBinaryGo(dst, a, s, powF64)
+}
+
 // ShlI8 sets dst[i] = a[i] << b[i], the count as unsigned: 0 from the width on (PyTorch's).
 // Its exact loop is binaryGo(dst, a, b, elShl[int8]).
 func ShlI8(dst []int8, a []int8, b []int8) {

@@ -2209,6 +2209,31 @@ func erfF64AVX2(dst []float64, x []float64)
 //go:noescape
 func erfcF64AVX2(dst []float64, x []float64)
 
+// geluF64AVX2 is GeluF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func geluF64AVX2(dst []float64, x []float64)
+
+// geluTanhF64AVX2 is GeluTanhF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func geluTanhF64AVX2(dst []float64, x []float64)
+
+// powF64AVX2 is PowF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powF64AVX2(dst []float64, a []float64, b []float64) bool
+
+// powScalarF64AVX2 is PowScalarF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarF64AVX2(dst []float64, a []float64, s float64) bool
+
+// scalarPowF64AVX2 is ScalarPowF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowF64AVX2(dst []float64, a []float64, s float64) bool
+
 // shlI8AVX2 is ShlI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
@@ -4613,6 +4638,31 @@ func erfF64AVX512(dst []float64, x []float64)
 //
 //go:noescape
 func erfcF64AVX512(dst []float64, x []float64)
+
+// geluF64AVX512 is GeluF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func geluF64AVX512(dst []float64, x []float64)
+
+// geluTanhF64AVX512 is GeluTanhF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func geluTanhF64AVX512(dst []float64, x []float64)
+
+// powF64AVX512 is PowF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powF64AVX512(dst []float64, a []float64, b []float64) bool
+
+// powScalarF64AVX512 is PowScalarF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarF64AVX512(dst []float64, a []float64, s float64) bool
+
+// scalarPowF64AVX512 is ScalarPowF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowF64AVX512(dst []float64, a []float64, s float64) bool
 
 // shlI8AVX512 is ShlI8 in AVX512; see there for the exact loop.
 //
