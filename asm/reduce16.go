@@ -15,8 +15,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"os"
-	"strconv"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -192,7 +190,9 @@ func (w wide) extract128(y, x reg.Register) {
 // of four, the product ~5% in two; maxF32 and the bfloat16 sum were ~5%
 // slower without. The sum's main step issues 16 loads of a line each, and
 // a prefetch per line doubles its memory operations; the hardware
-// prefetchers follow one stream per core well enough.
+// prefetchers follow one stream per core well enough. The outer sum of
+// eight rows (accRows8F32F64) prefetches each row rowsAhead bytes ahead:
+// eight streams are more than the prefetchers follow.
 
 // prefetch fetches the cache lines of bytes bytes, prefetchAhead bytes
 // beyond element i of the array at base (element size size).
@@ -206,7 +206,9 @@ func prefetchAt(base, i reg.Register, size uint8, bytes, ahead int) {
 	}
 }
 
-var rowsAhead = func() int { v, _ := strconv.Atoi(os.Getenv("ROWSAHEAD")); return v }()
+// rowsAhead is how far ahead accRows8F32F64 prefetches each of its rows,
+// in bytes (Note [Outer streams] in backend/cpu).
+const rowsAhead = 1024
 
 // wsrc is the element type a 16-lane sum reads: float32, or float16 or
 // bfloat16, converted exactly to float32 as they are loaded.
@@ -647,10 +649,8 @@ func (w wide) accRows8F32F64() {
 		VMOVUPD(hi, elem(dst, i, 8, off+lanes/2))
 	}
 	loop(name+"_main", n, i, 2*lanes, func() {
-		if rowsAhead > 0 {
-			for _, r := range x {
-				prefetchAt(r, i, 4, 8*lanes, rowsAhead)
-			}
+		for _, r := range x {
+			prefetchAt(r, i, 4, 8*lanes, rowsAhead)
 		}
 		body(0, false)
 		body(lanes, false)

@@ -180,3 +180,92 @@ func TestSumAccuracyLayouts(t *testing.T) {
 		}
 	}
 }
+
+// TestSumAccuracyTall sums 2^24 float32 values as [2^21, 8] over dim 0:
+// an outer reduction whose chunks of 2^18 rows are read as eight streams
+// (Note [Outer streams]). Every output must be within an ulp of its exact
+// sum, and the same bits for any number of threads.
+func TestSumAccuracyTall(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("2^24 elements (minutes under the race detector)")
+	}
+	const rows, cols = 1 << 21, 8
+	in := raw.New(dtype.Float32, []int{rows, cols})
+	exact := make([]float64, cols)
+	for i := 0; i < rows*cols; i++ {
+		v := float32((7919*i+13)%1009)/64 + 0.001
+		in.SetFloat64(i, float64(v))
+		exact[i%cols] += float64(v)
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	var first []float32
+	for _, procs := range []int{1, 2, 3, 8} {
+		runtime.GOMAXPROCS(procs)
+		out := raw.New(dtype.Float32, []int{1, cols})
+		p, err := iter.NewConfig().IsReduction(true).StaticDType(dtype.Float32).AddOutput(out).AddInput(in).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := New().Reduce(optable.Sum, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		got := make([]float32, cols)
+		for o := range got {
+			got[o] = float32(out.Float64At(o))
+		}
+		if first == nil {
+			first = got
+			for o, g := range got {
+				e := exact[o]
+				ulp := float64(math.Nextafter32(float32(e), float32(math.Inf(1))) - float32(e))
+				if math.Abs(float64(g)-e) > ulp {
+					t.Fatalf("output %d: %v, exact %v: more than an ulp (%g) off", o, g, e, ulp)
+				}
+			}
+			continue
+		}
+		for o := range got {
+			if math.Float32bits(got[o]) != math.Float32bits(first[o]) {
+				t.Fatalf("output %d: %v with %d threads, %v with 1", o, got[o], procs, first[o])
+			}
+		}
+	}
+}
+
+// TestOuterStreamsDims sums float32 over two reduced dims that do not
+// coalesce (every other row of [7, 2·1201+1, 8] over dims 0 and 1), so that
+// the eight streams of an outer sum (Note [Outer streams]) cross from one
+// reduced dim into the next, in chunks whose lengths are not multiples of
+// eight. The values are small integers, whose float32 sums are exact in
+// any order: a row read twice or skipped shows.
+func TestOuterStreamsDims(t *testing.T) {
+	for _, sh := range [][3]int{{7, 1201, 8}, {3, 29, 40}} {
+		a, b, c := sh[0], sh[1], sh[2]
+		st := raw.New(dtype.Float32, []int{a, 2*b + 1, c})
+		for i := 0; i < st.NumEl(); i++ {
+			st.SetFloat64(i, float64((i*7+i/c*3)%5-2))
+		}
+		in := st.WithLayout([]int{a, b, c}, []int{(2*b + 1) * c, 2 * c, 1}, 0)
+		want := make([]float64, c)
+		for i := 0; i < a; i++ {
+			for j := 0; j < b; j++ {
+				for k := 0; k < c; k++ {
+					want[k] += st.Float64At(i*(2*b+1)*c + j*2*c + k)
+				}
+			}
+		}
+		out := raw.New(dtype.Float32, []int{1, 1, c})
+		p, err := iter.NewConfig().IsReduction(true).StaticDType(dtype.Float32).AddOutput(out).AddInput(in).Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := New().Reduce(optable.Sum, p, nil); err != nil {
+			t.Fatal(err)
+		}
+		for k := range want {
+			if g := out.Float64At(k); g != want[k] {
+				t.Fatalf("%v, output %d: got %v, want %v", sh, k, g, want[k])
+			}
+		}
+	}
+}

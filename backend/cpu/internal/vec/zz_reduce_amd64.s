@@ -1829,7 +1829,7 @@ indexF32AVX2_found:
 	RET
 
 // func accRows8F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
-// Requires: AVX
+// Requires: AVX, MMX+
 TEXT ·accRows8F32F64AVX2(SB), NOSPLIT, $0-216
 	MOVQ dst_base+0(FP), AX
 	MOVQ dst_len+8(FP), CX
@@ -1847,6 +1847,14 @@ TEXT ·accRows8F32F64AVX2(SB), NOSPLIT, $0-216
 	JMP  accRows8F32F64AVX2_main_check
 
 accRows8F32F64AVX2_main:
+	PREFETCHT0   1024(DX)(R12*4)
+	PREFETCHT0   1024(BX)(R12*4)
+	PREFETCHT0   1024(SI)(R12*4)
+	PREFETCHT0   1024(DI)(R12*4)
+	PREFETCHT0   1024(R8)(R12*4)
+	PREFETCHT0   1024(R9)(R12*4)
+	PREFETCHT0   1024(R10)(R12*4)
+	PREFETCHT0   1024(R11)(R12*4)
 	VMOVUPS      (DX)(R12*4), Y0
 	VADDPS       (BX)(R12*4), Y0, Y0
 	VMOVUPS      (SI)(R12*4), Y1
