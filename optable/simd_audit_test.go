@@ -54,7 +54,7 @@ var simdNoSense = map[string]string{
 // its kernel lands.
 var simdTodo = map[string]bool{
 	"Gelu/float64": true, "GeluTanh/float64": true,
-	"Pow/float64": true, "Pow/int": true,
+	"Pow/float64": true,
 }
 
 // simdGaps returns the audit's gaps: "Op/float32", "Op/float64",
