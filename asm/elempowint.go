@@ -109,6 +109,17 @@ func (e *em) IOdd(a Op) *mask {
 	return s.ICmp(icmpEQ, e.And(a, one), one)
 }
 
+// ISquare is a·a, wrapping: IMul, but for 64-bit lanes without VPMULLQ
+// lo·lo + (hi·lo)<<33, two VPMULUDQ where IMul's product needs three.
+func (e *em) ISquare(a reg.Register) reg.Register {
+	if e.t.size != 8 || e.isa.evex() {
+		return e.IMul(a, a)
+	}
+	ll := e.op3(VPMULUDQ, a, a)
+	hl := e.op3(VPMULUDQ, e.Shr(a, 32), a)
+	return e.IAdd(ll, e.Shl(hl, 33))
+}
+
 // powIntBody is a^b of Note [Integer pow].
 func powIntBody(e *em, in []reg.Register) val {
 	a, b := in[0], in[1]
@@ -128,7 +139,7 @@ func powIntBody(e *em, in []reg.Register) val {
 	r := e.Blend(e.IOdd(ex), one, x) // bit 0 without a multiply
 	ex = e.IShr1(ex)
 	e.WhileNonzero(func() reg.Register { return ex }, func() {
-		e.Set(x, e.IMul(x, x))
+		e.Set(x, e.ISquare(x))
 		e.Set(r, e.Blend(e.IOdd(ex), r, e.IMul(r, x)))
 		e.Set(ex, e.IShr1(ex))
 	})
@@ -174,7 +185,7 @@ func (e *em) powScalarExp(a, s reg.Register) reg.Register {
 	Label(strip)
 	BTQ(U8(0), ex)
 	JCS(LabelRef(found))
-	e.Set(x, e.IMul(x, x))
+	e.Set(x, e.ISquare(x))
 	SHRQ(U8(1), ex)
 	JMP(LabelRef(strip))
 	Label(found)
@@ -182,7 +193,7 @@ func (e *em) powScalarExp(a, s reg.Register) reg.Register {
 	SHRQ(U8(1), ex)
 	JZ(LabelRef(done))
 	Label(loop)
-	e.Set(x, e.IMul(x, x))
+	e.Set(x, e.ISquare(x))
 	BTQ(U8(0), ex)
 	JCC(LabelRef(skip))
 	e.Set(r, e.IMul(r, x))
