@@ -245,7 +245,7 @@ type SIMD struct {
 	// Unary names a unary family: vec.<Unary><T>(dst, x []T) for each
 	// loop dtype T of Types ("F32", "I8", ...).
 	Unary string
-	// UnaryArgs names a unary family whose kernels take scalar parameters
+	// UnaryArgs names, beside Unary, a unary family whose kernels take scalar parameters
 	// after x, vec.<UnaryArgs><T>(dst, x []T, p1, p2 T), for each dtype T
 	// of Types: the loop runs it where its UnitIf does not hold (Unary's
 	// kernels where it does), or always without a UnitIf. Args are the
