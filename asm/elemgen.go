@@ -51,6 +51,10 @@ type efunc struct {
 	// wrappers run the plain kernel up to dst's first vector-aligned
 	// address (streamHead).
 	stream bool
+	// params names a unary function's scalar parameters after x, of x's
+	// type and broadcast to every lane (LogitEpsF32(dst, x, lo, hi)); the
+	// twin's element function takes them after x.
+	params []string
 }
 
 // streams reports whether f has Stream kernels: not for comparisons
@@ -83,7 +87,11 @@ type variant struct {
 // one.
 func (f *efunc) variants(t *etype) []variant {
 	if f.kind == kUnary {
-		return []variant{{"", []eparam{{"x", t, false}}, false}}
+		ins := []eparam{{"x", t, false}}
+		for _, p := range f.params {
+			ins = append(ins, eparam{p, t, true})
+		}
+		return []variant{{"", ins, false}}
 	}
 	return []variant{
 		{"", []eparam{{"a", t, false}, {"b", t, false}}, false},
@@ -119,6 +127,8 @@ func genElem(api string) {
 	elemOps()
 	halfOps()
 	mathOps()
+	powIntOps()
+	logitEpsOps()
 	for _, s := range []*isa{isaAVX2, isaAVX512} {
 		for _, f := range efuncs {
 			for _, t := range f.types {
@@ -257,6 +267,8 @@ func writeStreamWrapper(w *bytes.Buffer, f *efunc, t *etype, v variant, asm bool
 func twinCall(f *efunc, t *etype, v variant) string {
 	fn := f.goFn(t)
 	switch {
+	case f.kind == kUnary && len(f.params) > 0:
+		return fmt.Sprintf("unaryGo(dst, x, %s)", f.withParams(fn, t, t.gotype))
 	case f.kind == kUnary:
 		return fmt.Sprintf("unaryGo(dst, x, %s)", fn)
 	case v.suffix == "":
@@ -371,6 +383,8 @@ func levelFlag(s *isa, t *etype) string {
 func fixCall(f *efunc, t *etype, v variant) string {
 	fn := f.goFn(t)
 	switch {
+	case f.kind == kUnary && len(f.params) > 0:
+		return fmt.Sprintf("fixUnary(dst, x, %s, %s)", f.withParams(fn, t, t.gotype), f.withParams(fn+"Slow", t, "bool"))
 	case f.kind == kUnary:
 		return fmt.Sprintf("fixUnary(dst, x, %s, %sSlow)", fn, fn)
 	case v.suffix == "":
@@ -379,6 +393,12 @@ func fixCall(f *efunc, t *etype, v variant) string {
 		return fmt.Sprintf("fixBinaryScalar(dst, a, s, %s, %sSlow)", fn, fn)
 	}
 	return fmt.Sprintf("fixScalarBinary(dst, a, s, %s, %sSlow)", fn, fn)
+}
+
+// withParams returns the element function fn of a unary function with
+// params as a function of x alone, closing over the parameters.
+func (f *efunc) withParams(fn string, t *etype, result string) string {
+	return fmt.Sprintf("func(x %s) %s { return %s(x, %s) }", t.gotype, result, fn, strings.Join(f.params, ", "))
 }
 
 func toAny(ss []string) []any {

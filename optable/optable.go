@@ -245,6 +245,14 @@ type SIMD struct {
 	// Unary names a unary family: vec.<Unary><T>(dst, x []T) for each
 	// loop dtype T of Types ("F32", "I8", ...).
 	Unary string
+	// UnaryArgs names, beside Unary, a unary family whose kernels take scalar parameters
+	// after x, vec.<UnaryArgs><T>(dst, x []T, p1, p2 T), for each dtype T
+	// of Types: the loop runs it where its UnitIf does not hold (Unary's
+	// kernels where it does), or always without a UnitIf. Args are the
+	// parameters: expressions of args, converted to T as the loop's Pre
+	// converts them.
+	UnaryArgs string
+	Args      []string
 	// Binary names a binary family: vec.<Binary><T>(dst, a, b []T),
 	// vec.<Binary>Scalar<T>(dst, a []T, s T) (b a broadcast scalar) and
 	// vec.Scalar<Binary><T>(dst, a []T, s T) (s∘a: a the scalar), for
@@ -259,7 +267,9 @@ type SIMD struct {
 	// []bool for a CondBool op.
 	Ternary string
 	// Types lists the loop dtypes of Unary, Binary and Ternary (float16 and
-	// bfloat16 run float32's); zero means float32 alone.
+	// bfloat16 run float32's); zero means float32 alone. Bool, stored as
+	// one byte 0 or 1, runs the family's uint8 kernels: list it only for
+	// a family that moves bytes without arithmetic on them (Select).
 	Types DTypes
 	// Stream lists the loop dtypes T for which vec also has the Unary or
 	// Binary family's Stream variants (<Unary><T>Stream; <Binary><T>Stream,

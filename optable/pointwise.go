@@ -79,7 +79,7 @@ var (
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit", Types: Floats}},
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit", Types: Floats, UnaryArgs: "LogitEps", Args: []string{"args.Eps", "args.EpsHi"}}},
 		unit(loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
 	// Relu's gradient is PyTorch's threshold_backward: 0 where the result
 	// is ≤ 0, so that a NaN passes g on.
@@ -136,7 +136,7 @@ var (
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
 	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow", Types: Floats}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow", Types: Floats | Ints}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(elem.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
@@ -181,7 +181,7 @@ var (
 	// backends read converted to bool (nonzero is true), like any operand
 	// of another dtype.
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
-		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, SIMD: SIMD{Ternary: "Select", Types: Numbers}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
+		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, SIMD: SIMD{Ternary: "Select", Types: AnyDType}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
 		loop(AnyDType, "elem.Select(a, b, c)"))
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
 	// kernel for both bounds.

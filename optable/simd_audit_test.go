@@ -52,9 +52,7 @@ var simdNoSense = map[string]string{
 
 // simdTodo lists the gaps not yet filled (issue 12): remove an entry when
 // its kernel lands.
-var simdTodo = map[string]bool{
-	"Pow/int": true,
-}
+var simdTodo = map[string]bool{}
 
 // simdGaps returns the audit's gaps: "Op/float32", "Op/float64",
 // "Op/int" entries for the missing kernels.

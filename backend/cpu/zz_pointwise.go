@@ -1280,14 +1280,14 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 
 // simdLogitF32 is logit's SIMD loop for float32.
 func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n)) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF32, float32(args.Eps), float32(args.EpsHi), p, s, n)) {
 		loopLogitF[float32](p, s, n, args)
 	}
 }
 
 // simdLogitF64 is logit's SIMD loop for float64.
 func simdLogitF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n)) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF64, float64(args.Eps), float64(args.EpsHi), p, s, n)) {
 		loopLogitF[float64](p, s, n, args)
 	}
 }
@@ -3591,6 +3591,41 @@ func loopPowF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Pow(float64(a), float64(b)))
+	}
+}
+
+// simdPowU8 is pow's SIMD loop for uint8.
+func simdPowU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowU8, vec.PowScalarU8, vec.ScalarPowU8, p, s, n)) {
+		loopPowU[uint8](p, s, n, args)
+	}
+}
+
+// simdPowI8 is pow's SIMD loop for int8.
+func simdPowI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowI8, vec.PowScalarI8, vec.ScalarPowI8, p, s, n)) {
+		loopPowS[int8](p, s, n, args)
+	}
+}
+
+// simdPowI16 is pow's SIMD loop for int16.
+func simdPowI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowI16, vec.PowScalarI16, vec.ScalarPowI16, p, s, n)) {
+		loopPowS[int16](p, s, n, args)
+	}
+}
+
+// simdPowI32 is pow's SIMD loop for int32.
+func simdPowI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowI32, vec.PowScalarI32, vec.ScalarPowI32, p, s, n)) {
+		loopPowS[int32](p, s, n, args)
+	}
+}
+
+// simdPowI64 is pow's SIMD loop for int64.
+func simdPowI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(binaryVec(vec.PowI64, vec.PowScalarI64, vec.ScalarPowI64, p, s, n)) {
+		loopPowS[int64](p, s, n, args)
 	}
 }
 
@@ -6487,6 +6522,13 @@ func loopWhereA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float6
 	}
 }
 
+// simdWhereBool is where's SIMD loop for bool.
+func simdWhereBool(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(ternaryLayout(vec.SelectU8, vec.SelectVSU8, vec.SelectSVU8, vec.SelectSSU8, p, s, n)) {
+		loopWhereA[bool](p, s, n, args)
+	}
+}
+
 // simdWhereU8 is where's SIMD loop for uint8.
 func simdWhereU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(ternaryLayout(vec.SelectU8, vec.SelectVSU8, vec.SelectSVU8, vec.SelectSSU8, p, s, n)) {
@@ -7056,7 +7098,7 @@ func init() {
 	}
 	pointwiseLoops[optable.Remainder.Code] = [dtype.Count]loopFn{dtype.Uint8: loopRemainderU[uint8], dtype.Int8: loopRemainderS[int8], dtype.Int16: loopRemainderS[int16], dtype.Int32: loopRemainderS[int32], dtype.Int64: loopRemainderS[int64], dtype.Float32: loopRemainderF[float32], dtype.Float64: loopRemainderF[float64]}
 	pointwiseLoops[optable.Fmod.Code] = [dtype.Count]loopFn{dtype.Uint8: loopFmodI[uint8], dtype.Int8: loopFmodI[int8], dtype.Int16: loopFmodI[int16], dtype.Int32: loopFmodI[int32], dtype.Int64: loopFmodI[int64], dtype.Float32: loopFmodF[float32], dtype.Float64: loopFmodF[float64]}
-	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: loopPowU[uint8], dtype.Int8: loopPowS[int8], dtype.Int16: loopPowS[int16], dtype.Int32: loopPowS[int32], dtype.Int64: loopPowS[int64], dtype.Float32: simdPowF32, dtype.Float64: simdPowF64}
+	pointwiseLoops[optable.Pow.Code] = [dtype.Count]loopFn{dtype.Uint8: simdPowU8, dtype.Int8: simdPowI8, dtype.Int16: simdPowI16, dtype.Int32: simdPowI32, dtype.Int64: simdPowI64, dtype.Float32: simdPowF32, dtype.Float64: simdPowF64}
 	pointwiseLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMaximumB[bool], dtype.Uint8: simdMaximumU8, dtype.Int8: simdMaximumI8, dtype.Int16: simdMaximumI16, dtype.Int32: simdMaximumI32, dtype.Int64: simdMaximumI64, dtype.Float32: simdMaximumF32, dtype.Float64: simdMaximumF64}
 	streamLoops[optable.Maximum.Code] = [dtype.Count]loopFn{dtype.Uint8: simdMaximumU8Stream, dtype.Int8: simdMaximumI8Stream, dtype.Int16: simdMaximumI16Stream, dtype.Int32: simdMaximumI32Stream, dtype.Int64: simdMaximumI64Stream, dtype.Float32: simdMaximumF32Stream, dtype.Float64: simdMaximumF64Stream}
 	pointwiseLoops[optable.Minimum.Code] = [dtype.Count]loopFn{dtype.Bool: loopMinimumB[bool], dtype.Uint8: simdMinimumU8, dtype.Int8: simdMinimumI8, dtype.Int16: simdMinimumI16, dtype.Int32: simdMinimumI32, dtype.Int64: simdMinimumI64, dtype.Float32: simdMinimumF32, dtype.Float64: simdMinimumF64}
@@ -7084,7 +7126,7 @@ func init() {
 	streamLoops[optable.ClampMin.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMinU8Stream, dtype.Int8: simdClampMinI8Stream, dtype.Int16: simdClampMinI16Stream, dtype.Int32: simdClampMinI32Stream, dtype.Int64: simdClampMinI64Stream, dtype.Float32: simdClampMinF32Stream, dtype.Float64: simdClampMinF64Stream}
 	pointwiseLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Bool: loopClampMaxB[bool], dtype.Uint8: simdClampMaxU8, dtype.Int8: simdClampMaxI8, dtype.Int16: simdClampMaxI16, dtype.Int32: simdClampMaxI32, dtype.Int64: simdClampMaxI64, dtype.Float32: simdClampMaxF32, dtype.Float64: simdClampMaxF64}
 	streamLoops[optable.ClampMax.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampMaxU8Stream, dtype.Int8: simdClampMaxI8Stream, dtype.Int16: simdClampMaxI16Stream, dtype.Int32: simdClampMaxI32Stream, dtype.Int64: simdClampMaxI64Stream, dtype.Float32: simdClampMaxF32Stream, dtype.Float64: simdClampMaxF64Stream}
-	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: loopWhereA[bool], dtype.Uint8: simdWhereU8, dtype.Int8: simdWhereI8, dtype.Int16: simdWhereI16, dtype.Int32: simdWhereI32, dtype.Int64: simdWhereI64, dtype.Float32: simdWhereF32, dtype.Float64: simdWhereF64}
+	pointwiseLoops[optable.Where.Code] = [dtype.Count]loopFn{dtype.Bool: simdWhereBool, dtype.Uint8: simdWhereU8, dtype.Int8: simdWhereI8, dtype.Int16: simdWhereI16, dtype.Int32: simdWhereI32, dtype.Int64: simdWhereI64, dtype.Float32: simdWhereF32, dtype.Float64: simdWhereF64}
 	pointwiseLoops[optable.Clamp.Code] = [dtype.Count]loopFn{dtype.Uint8: simdClampU8, dtype.Int8: simdClampI8, dtype.Int16: simdClampI16, dtype.Int32: simdClampI32, dtype.Int64: simdClampI64, dtype.Float32: simdClampF32, dtype.Float64: simdClampF64}
 	pointwiseLoops[optable.Addcmul.Code] = [dtype.Count]loopFn{dtype.Uint8: loopAddcmulI[uint8], dtype.Int8: loopAddcmulI[int8], dtype.Int16: loopAddcmulI[int16], dtype.Int32: loopAddcmulI[int32], dtype.Int64: loopAddcmulI[int64], dtype.Float32: loopAddcmulF[float32], dtype.Float64: loopAddcmulF[float64]}
 	pointwiseLoops[optable.Addcdiv.Code] = [dtype.Count]loopFn{dtype.Float32: loopAddcdivF[float32], dtype.Float64: loopAddcdivF[float64]}

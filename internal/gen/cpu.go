@@ -12,14 +12,20 @@ import (
 // loopName returns the generated loop of op for one family of loop dtypes.
 func loopName(op *optable.Op, l optable.Loop) string { return "loop" + op.Go + family(l.Types) }
 
-// vecSuffix returns the suffix of vec's kernels for loop dtype d: F32, I8, ...
+// vecSuffix returns the suffix of vec's kernels for loop dtype d: F32, I8,
+// ...; bool, one byte 0 or 1, runs uint8's (optable's SIMD.Types).
 func vecSuffix(d dtype.DType) string {
 	return map[dtype.DType]string{dtype.Float32: "F32", dtype.Float64: "F64", dtype.Int8: "I8", dtype.Int16: "I16",
-		dtype.Int32: "I32", dtype.Int64: "I64", dtype.Uint8: "U8"}[d]
+		dtype.Int32: "I32", dtype.Int64: "I64", dtype.Uint8: "U8", dtype.Bool: "U8"}[d]
 }
 
 // simdName returns the CPU's SIMD wrapper of op for loop dtype d.
-func simdName(op *optable.Op, d dtype.DType) string { return "simd" + op.Go + vecSuffix(d) }
+func simdName(op *optable.Op, d dtype.DType) string {
+	if d == dtype.Bool {
+		return "simd" + op.Go + "Bool"
+	}
+	return "simd" + op.Go + vecSuffix(d)
+}
 
 // arithFor reports whether op's loop dtype d runs the Arith family.
 func arithFor(op *optable.Op, d dtype.DType) bool {
@@ -188,7 +194,7 @@ func emitSIMD(w *bytes.Buffer, op *optable.Op) {
 		if !ok {
 			panic(fmt.Sprintf("%s: SIMD kernels for %s, which has no loop", op.Name, d))
 		}
-		if l.Pre != "" && l.UnitIf == "" && !arithFor(op, d) {
+		if l.Pre != "" && l.UnitIf == "" && !arithFor(op, d) && op.SIMD.UnaryArgs == "" {
 			panic(fmt.Sprintf("%s: SIMD kernels for %s, whose loop reads arguments (Pre)", op.Name, d))
 		}
 		fallback := fmt.Sprintf("%s[%s]", loopName(op, l), goType(d))
@@ -227,8 +233,20 @@ func emitSIMD(w *bytes.Buffer, op *optable.Op) {
 				}
 				call = fmt.Sprintf("binaryVec(vec.%s%s, vec.%sScalar%s, vec.Scalar%s%s, p, s, n)", b, ss, b, ss, b, ss)
 			}
-			if l.UnitIf != "" {
+			withArgs := ""
+			if a := op.SIMD.UnaryArgs; a != "" {
+				if len(op.SIMD.Args) != 2 || st {
+					panic(fmt.Sprintf("%s: UnaryArgs takes two Args and no streaming kernels (add a unaryVecN)", op.Name))
+				}
+				withArgs = fmt.Sprintf("unaryVec2(vec.%s%s, %s(%s), %s(%s), p, s, n)", a, sfx, goType(d), op.SIMD.Args[0], goType(d), op.SIMD.Args[1])
+			}
+			switch {
+			case l.UnitIf != "" && withArgs != "":
+				call = fmt.Sprintf("(%s) && %s || !(%s) && %s", l.UnitIf, call, l.UnitIf, withArgs)
+			case l.UnitIf != "":
 				call = fmt.Sprintf("(%s) && %s", l.UnitIf, call)
+			case withArgs != "":
+				call = withArgs
 			}
 			printf(w, "if !(%s) {\n%s(p, s, n, args)\n}\n}\n\n", call, fallback)
 		}

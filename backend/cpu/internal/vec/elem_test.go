@@ -123,6 +123,10 @@ func TestElemKernels(t *testing.T) {
 			testBinary(t, k, fn, k.elem.(func(a, b uint16) uint16), randBF16)
 		case func(dst, a []uint16, s uint16):
 			testScalar(t, k, fn, k.elem.(func(a, b uint16) uint16), randBF16)
+		case func(dst, x []float32, lo, hi float32):
+			testUnaryParams(t, k, fn, k.elem.(func(x, lo, hi float32) float32), randUnit[float32](randF32))
+		case func(dst, x []float64, lo, hi float64):
+			testUnaryParams(t, k, fn, k.elem.(func(x, lo, hi float64) float64), randUnit[float64](randF64))
 		case func(dst []bool, a, b []float32):
 			testBinary(t, k, fn, k.elem.(func(a, b float32) bool), randF32)
 		case func(dst []bool, a, b []float64):

@@ -9128,3 +9128,284 @@ func scalarAtan2F64Kernels(dst []float64, a []float64, s float64) {
 		scalarBinaryGo(dst, a, s, atan2F64)
 	}
 }
+
+// PowI8 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int8]).
+func PowI8(dst []int8, a []int8, b []int8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		powI8AVX512(dst, a, b)
+	case useAVX2:
+		powI8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elPow[int8])
+	}
+}
+
+// PowScalarI8 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int8]).
+func PowScalarI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		powScalarI8AVX512(dst, a, s)
+	case useAVX2:
+		powScalarI8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elPow[int8])
+	}
+}
+
+// ScalarPowI8 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int8]).
+func ScalarPowI8(dst []int8, a []int8, s int8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarPowI8AVX512(dst, a, s)
+	case useAVX2:
+		scalarPowI8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elPow[int8])
+	}
+}
+
+// PowI16 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int16]).
+func PowI16(dst []int16, a []int16, b []int16) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		powI16AVX512(dst, a, b)
+	case useAVX2:
+		powI16AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elPow[int16])
+	}
+}
+
+// PowScalarI16 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int16]).
+func PowScalarI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		powScalarI16AVX512(dst, a, s)
+	case useAVX2:
+		powScalarI16AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elPow[int16])
+	}
+}
+
+// ScalarPowI16 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int16]).
+func ScalarPowI16(dst []int16, a []int16, s int16) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarPowI16AVX512(dst, a, s)
+	case useAVX2:
+		scalarPowI16AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elPow[int16])
+	}
+}
+
+// PowI32 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int32]).
+func PowI32(dst []int32, a []int32, b []int32) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		powI32AVX512(dst, a, b)
+	case useAVX2:
+		powI32AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elPow[int32])
+	}
+}
+
+// PowScalarI32 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int32]).
+func PowScalarI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		powScalarI32AVX512(dst, a, s)
+	case useAVX2:
+		powScalarI32AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elPow[int32])
+	}
+}
+
+// ScalarPowI32 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int32]).
+func ScalarPowI32(dst []int32, a []int32, s int32) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarPowI32AVX512(dst, a, s)
+	case useAVX2:
+		scalarPowI32AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elPow[int32])
+	}
+}
+
+// PowI64 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int64]).
+func PowI64(dst []int64, a []int64, b []int64) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		powI64AVX512(dst, a, b)
+	case useAVX2:
+		powI64AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elPow[int64])
+	}
+}
+
+// PowScalarI64 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int64]).
+func PowScalarI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		powScalarI64AVX512(dst, a, s)
+	case useAVX2:
+		powScalarI64AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elPow[int64])
+	}
+}
+
+// ScalarPowI64 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int64]).
+func ScalarPowI64(dst []int64, a []int64, s int64) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarPowI64AVX512(dst, a, s)
+	case useAVX2:
+		scalarPowI64AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elPow[int64])
+	}
+}
+
+// PowU8 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[uint8]).
+func PowU8(dst []uint8, a []uint8, b []uint8) {
+	a = a[:len(dst)]
+	b = b[:len(dst)]
+	switch {
+	case useAVX512:
+		powU8AVX512(dst, a, b)
+	case useAVX2:
+		powU8AVX2(dst, a, b)
+	default:
+		binaryGo(dst, a, b, elPow[uint8])
+	}
+}
+
+// PowScalarU8 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[uint8]).
+func PowScalarU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		powScalarU8AVX512(dst, a, s)
+	case useAVX2:
+		powScalarU8AVX2(dst, a, s)
+	default:
+		binaryScalarGo(dst, a, s, elPow[uint8])
+	}
+}
+
+// ScalarPowU8 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[uint8]).
+func ScalarPowU8(dst []uint8, a []uint8, s uint8) {
+	a = a[:len(dst)]
+	switch {
+	case useAVX512:
+		scalarPowU8AVX512(dst, a, s)
+	case useAVX2:
+		scalarPowU8AVX2(dst, a, s)
+	default:
+		scalarBinaryGo(dst, a, s, elPow[uint8])
+	}
+}
+
+// LogitEpsF32 sets dst[i] = log(c/(1 - c)), c = x[i] clamped to [lo, hi] (lo where x[i] < lo, else hi where x[i] > hi), computed in float64 as LogitF32 is, within 1 ulp for c in (0, 1), other c (the slow path) as the float64 reference.
+// Its exact loop is unaryGo(dst, x, func(x float32) float32 { return logitEpsF32(x, lo, hi) }).
+func LogitEpsF32(dst []float32, x []float32, lo float32, hi float32) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float32
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logitEpsF32Kernels(dst[:n], bufx[:n], lo, hi)
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logitEpsF32Kernels(dst, x, lo, hi)
+}
+
+// logitEpsF32Kernels is LogitEpsF32 on inputs dst does not overlap.
+func logitEpsF32Kernels(dst []float32, x []float32, lo float32, hi float32) {
+	switch {
+	case useAVX512:
+		if logitEpsF32AVX512(dst, x, lo, hi) {
+			fixUnary(dst, x, func(x float32) float32 { return logitEpsF32(x, lo, hi) }, func(x float32) bool { return logitEpsF32Slow(x, lo, hi) })
+		}
+	case useAVX2:
+		if logitEpsF32AVX2(dst, x, lo, hi) {
+			fixUnary(dst, x, func(x float32) float32 { return logitEpsF32(x, lo, hi) }, func(x float32) bool { return logitEpsF32Slow(x, lo, hi) })
+		}
+	default:
+		unaryGo(dst, x, func(x float32) float32 { return logitEpsF32(x, lo, hi) })
+	}
+}
+
+// LogitEpsF64 sets dst[i] = log(c/(1 - c)), c = x[i] clamped to [lo, hi] (lo where x[i] < lo, else hi where x[i] > hi), as LogitF64, within 1 ulp of the quotient's log for c in [2^-1022, 1), other c (the slow path) as Go's math.
+// Its exact loop is unaryGo(dst, x, func(x float64) float64 { return logitEpsF64(x, lo, hi) }).
+func LogitEpsF64(dst []float64, x []float64, lo float64, hi float64) {
+	x = x[:len(dst)]
+	if overlaps(dst, x) {
+		var bufx [elemChunk]float64
+		for len(dst) > 0 {
+			n := min(len(dst), elemChunk)
+			copy(bufx[:n], x)
+			logitEpsF64Kernels(dst[:n], bufx[:n], lo, hi)
+			dst, x = dst[n:], x[n:]
+		}
+		return
+	}
+	logitEpsF64Kernels(dst, x, lo, hi)
+}
+
+// logitEpsF64Kernels is LogitEpsF64 on inputs dst does not overlap.
+func logitEpsF64Kernels(dst []float64, x []float64, lo float64, hi float64) {
+	switch {
+	case useAVX512:
+		if logitEpsF64AVX512(dst, x, lo, hi) {
+			fixUnary(dst, x, func(x float64) float64 { return logitEpsF64(x, lo, hi) }, func(x float64) bool { return logitEpsF64Slow(x, lo, hi) })
+		}
+	case useAVX2:
+		if logitEpsF64AVX2(dst, x, lo, hi) {
+			fixUnary(dst, x, func(x float64) float64 { return logitEpsF64(x, lo, hi) }, func(x float64) bool { return logitEpsF64Slow(x, lo, hi) })
+		}
+	default:
+		unaryGo(dst, x, func(x float64) float64 { return logitEpsF64(x, lo, hi) })
+	}
+}

@@ -67284,6 +67284,4340 @@ scalarAtan2F64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func powI8AVX2(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX2
+TEXT ·powI8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  powI8AVX2_check_unrolled
+
+powI8AVX2_unrolled:
+	VMOVDQU   (DX)(SI*1), Y0
+	VMOVDQU   (BX)(SI*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powI8AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        powI8AVX2_wend2
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powI8AVX2_while1
+
+powI8AVX2_wend2:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*1)
+	VMOVDQU   32(DX)(SI*1), Y0
+	VMOVDQU   32(BX)(SI*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powI8AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        powI8AVX2_wend4
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powI8AVX2_while3
+
+powI8AVX2_wend4:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, 32(CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+powI8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   powI8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  powI8AVX2_check_vector
+
+powI8AVX2_vector:
+	VMOVDQU   (DX)(SI*1), Y0
+	VMOVDQU   (BX)(SI*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powI8AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        powI8AVX2_wend6
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powI8AVX2_while5
+
+powI8AVX2_wend6:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*1)
+	ADDQ      $0x00000020, SI
+
+powI8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      powI8AVX2_vector
+	CMPQ    SI, AX
+	JAE     powI8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+powI8AVX2_copy7:
+	CMPQ R10, R9
+	JAE  powI8AVX2_copied8
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  powI8AVX2_copy7
+
+powI8AVX2_copied8:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+powI8AVX2_copy9:
+	CMPQ R9, SI
+	JAE  powI8AVX2_copied10
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  powI8AVX2_copy9
+
+powI8AVX2_copied10:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*1), Y0
+	VMOVDQU   (DX)(SI*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powI8AVX2_while11:
+	VPTEST    Y1, Y1
+	JZ        powI8AVX2_wend12
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powI8AVX2_while11
+
+powI8AVX2_wend12:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (DI)(SI*1)
+	XORQ      DX, DX
+
+powI8AVX2_copy13:
+	CMPQ DX, AX
+	JAE  powI8AVX2_copied14
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powI8AVX2_copy13
+
+powI8AVX2_copied14:
+powI8AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_1_7f<>+0(SB)/1, $0x7f
+DATA elc32_1_7f<>+1(SB)/1, $0x7f
+DATA elc32_1_7f<>+2(SB)/1, $0x7f
+DATA elc32_1_7f<>+3(SB)/1, $0x7f
+DATA elc32_1_7f<>+4(SB)/1, $0x7f
+DATA elc32_1_7f<>+5(SB)/1, $0x7f
+DATA elc32_1_7f<>+6(SB)/1, $0x7f
+DATA elc32_1_7f<>+7(SB)/1, $0x7f
+DATA elc32_1_7f<>+8(SB)/1, $0x7f
+DATA elc32_1_7f<>+9(SB)/1, $0x7f
+DATA elc32_1_7f<>+10(SB)/1, $0x7f
+DATA elc32_1_7f<>+11(SB)/1, $0x7f
+DATA elc32_1_7f<>+12(SB)/1, $0x7f
+DATA elc32_1_7f<>+13(SB)/1, $0x7f
+DATA elc32_1_7f<>+14(SB)/1, $0x7f
+DATA elc32_1_7f<>+15(SB)/1, $0x7f
+DATA elc32_1_7f<>+16(SB)/1, $0x7f
+DATA elc32_1_7f<>+17(SB)/1, $0x7f
+DATA elc32_1_7f<>+18(SB)/1, $0x7f
+DATA elc32_1_7f<>+19(SB)/1, $0x7f
+DATA elc32_1_7f<>+20(SB)/1, $0x7f
+DATA elc32_1_7f<>+21(SB)/1, $0x7f
+DATA elc32_1_7f<>+22(SB)/1, $0x7f
+DATA elc32_1_7f<>+23(SB)/1, $0x7f
+DATA elc32_1_7f<>+24(SB)/1, $0x7f
+DATA elc32_1_7f<>+25(SB)/1, $0x7f
+DATA elc32_1_7f<>+26(SB)/1, $0x7f
+DATA elc32_1_7f<>+27(SB)/1, $0x7f
+DATA elc32_1_7f<>+28(SB)/1, $0x7f
+DATA elc32_1_7f<>+29(SB)/1, $0x7f
+DATA elc32_1_7f<>+30(SB)/1, $0x7f
+DATA elc32_1_7f<>+31(SB)/1, $0x7f
+GLOBL elc32_1_7f<>(SB), RODATA|NOPTR, $32
+
+// func powScalarI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·powScalarI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          powScalarI8AVX2_check_unrolled
+
+powScalarI8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VMOVQ   X0, DI
+	MOVBQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI8AVX2_pos1
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI8AVX2_pos1:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_1_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI8AVX2_pdone2
+
+powScalarI8AVX2_strip3:
+	BTQ     $0x00, DI
+	JCS     powScalarI8AVX2_found4
+	VPMULLW Y2, Y2, Y3
+	VPSRLW  $0x08, Y2, Y4
+	VPSRLW  $0x08, Y2, Y2
+	VPMULLW Y2, Y4, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI8AVX2_strip3
+
+powScalarI8AVX2_found4:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI8AVX2_pdone2
+
+powScalarI8AVX2_ploop5:
+	VPMULLW Y2, Y2, Y4
+	VPSRLW  $0x08, Y2, Y5
+	VPSRLW  $0x08, Y2, Y2
+	VPMULLW Y2, Y5, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR    Y2, Y4, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI8AVX2_pskip6
+	VPMULLW Y2, Y3, Y4
+	VPSRLW  $0x08, Y3, Y3
+	VPSRLW  $0x08, Y2, Y5
+	VPMULLW Y5, Y3, Y3
+	VPSLLW  $0x08, Y3, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR    Y3, Y4, Y3
+
+powScalarI8AVX2_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI8AVX2_ploop5
+
+powScalarI8AVX2_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI8AVX2_pend7
+	VMOVDQU   elc32_1_1<>+0(SB), Y2
+	VPCMPEQB  Y2, Y1, Y2
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQB  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_1_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI8AVX2_pend7:
+	VMOVDQU Y3, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VMOVQ   X0, DI
+	MOVBQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI8AVX2_pos8
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI8AVX2_pos8:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_1_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI8AVX2_pdone9
+
+powScalarI8AVX2_strip10:
+	BTQ     $0x00, DI
+	JCS     powScalarI8AVX2_found11
+	VPMULLW Y2, Y2, Y3
+	VPSRLW  $0x08, Y2, Y4
+	VPSRLW  $0x08, Y2, Y2
+	VPMULLW Y2, Y4, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI8AVX2_strip10
+
+powScalarI8AVX2_found11:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI8AVX2_pdone9
+
+powScalarI8AVX2_ploop12:
+	VPMULLW Y2, Y2, Y4
+	VPSRLW  $0x08, Y2, Y5
+	VPSRLW  $0x08, Y2, Y2
+	VPMULLW Y2, Y5, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR    Y2, Y4, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI8AVX2_pskip13
+	VPMULLW Y2, Y3, Y4
+	VPSRLW  $0x08, Y3, Y3
+	VPSRLW  $0x08, Y2, Y5
+	VPMULLW Y5, Y3, Y3
+	VPSLLW  $0x08, Y3, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR    Y3, Y4, Y3
+
+powScalarI8AVX2_pskip13:
+	SHRQ $0x01, DI
+	JNZ  powScalarI8AVX2_ploop12
+
+powScalarI8AVX2_pdone9:
+	TESTQ     R8, R8
+	JZ        powScalarI8AVX2_pend14
+	VMOVDQU   elc32_1_1<>+0(SB), Y2
+	VPCMPEQB  Y2, Y1, Y2
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQB  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_1_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI8AVX2_pend14:
+	VMOVDQU Y3, 32(CX)(BX*1)
+	ADDQ    $0x00000040, BX
+
+powScalarI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   powScalarI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  powScalarI8AVX2_check_vector
+
+powScalarI8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VMOVQ   X0, DI
+	MOVBQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI8AVX2_pos15
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI8AVX2_pos15:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_1_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI8AVX2_pdone16
+
+powScalarI8AVX2_strip17:
+	BTQ     $0x00, DI
+	JCS     powScalarI8AVX2_found18
+	VPMULLW Y2, Y2, Y3
+	VPSRLW  $0x08, Y2, Y4
+	VPSRLW  $0x08, Y2, Y2
+	VPMULLW Y2, Y4, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI8AVX2_strip17
+
+powScalarI8AVX2_found18:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI8AVX2_pdone16
+
+powScalarI8AVX2_ploop19:
+	VPMULLW Y2, Y2, Y4
+	VPSRLW  $0x08, Y2, Y5
+	VPSRLW  $0x08, Y2, Y2
+	VPMULLW Y2, Y5, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR    Y2, Y4, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI8AVX2_pskip20
+	VPMULLW Y2, Y3, Y4
+	VPSRLW  $0x08, Y3, Y3
+	VPSRLW  $0x08, Y2, Y5
+	VPMULLW Y5, Y3, Y3
+	VPSLLW  $0x08, Y3, Y3
+	VPAND   elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR    Y3, Y4, Y3
+
+powScalarI8AVX2_pskip20:
+	SHRQ $0x01, DI
+	JNZ  powScalarI8AVX2_ploop19
+
+powScalarI8AVX2_pdone16:
+	TESTQ     R8, R8
+	JZ        powScalarI8AVX2_pend21
+	VMOVDQU   elc32_1_1<>+0(SB), Y2
+	VPCMPEQB  Y2, Y1, Y2
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQB  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_1_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI8AVX2_pend21:
+	VMOVDQU Y3, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+powScalarI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      powScalarI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     powScalarI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+powScalarI8AVX2_copy22:
+	CMPQ R8, BX
+	JAE  powScalarI8AVX2_copied23
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  powScalarI8AVX2_copy22
+
+powScalarI8AVX2_copied23:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VMOVQ   X0, DX
+	MOVBQSX DL, DX
+	XORQ    DI, DI
+	TESTQ   DX, DX
+	JNS     powScalarI8AVX2_pos24
+	ANDQ    $0x01, DX
+	MOVQ    $0x00000001, DI
+
+powScalarI8AVX2_pos24:
+	VMOVDQU Y1, Y0
+	VMOVDQU elc32_1_1<>+0(SB), Y2
+	TESTQ   DX, DX
+	JZ      powScalarI8AVX2_pdone25
+
+powScalarI8AVX2_strip26:
+	BTQ     $0x00, DX
+	JCS     powScalarI8AVX2_found27
+	VPMULLW Y0, Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y3, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR    Y0, Y2, Y0
+	SHRQ    $0x01, DX
+	JMP     powScalarI8AVX2_strip26
+
+powScalarI8AVX2_found27:
+	VMOVDQU Y0, Y2
+	SHRQ    $0x01, DX
+	JZ      powScalarI8AVX2_pdone25
+
+powScalarI8AVX2_ploop28:
+	VPMULLW Y0, Y0, Y3
+	VPSRLW  $0x08, Y0, Y4
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y4, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y0, Y3, Y0
+	BTQ     $0x00, DX
+	JCC     powScalarI8AVX2_pskip29
+	VPMULLW Y0, Y2, Y3
+	VPSRLW  $0x08, Y2, Y2
+	VPSRLW  $0x08, Y0, Y4
+	VPMULLW Y4, Y2, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+
+powScalarI8AVX2_pskip29:
+	SHRQ $0x01, DX
+	JNZ  powScalarI8AVX2_ploop28
+
+powScalarI8AVX2_pdone25:
+	TESTQ     DI, DI
+	JZ        powScalarI8AVX2_pend30
+	VMOVDQU   elc32_1_1<>+0(SB), Y0
+	VPCMPEQB  Y0, Y1, Y0
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VPXOR     elc32_1_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, Y2
+
+powScalarI8AVX2_pend30:
+	VMOVDQU Y2, (SI)(BX*1)
+	XORQ    DX, DX
+
+powScalarI8AVX2_copy31:
+	CMPQ DX, AX
+	JAE  powScalarI8AVX2_copied32
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powScalarI8AVX2_copy31
+
+powScalarI8AVX2_copied32:
+powScalarI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI8AVX2(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX2
+TEXT ·scalarPowI8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarPowI8AVX2_check_unrolled
+
+scalarPowI8AVX2_unrolled:
+	VMOVDQU   (DX)(BX*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowI8AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI8AVX2_wend2
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowI8AVX2_while1
+
+scalarPowI8AVX2_wend2:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*1)
+	VMOVDQU   32(DX)(BX*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowI8AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI8AVX2_wend4
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowI8AVX2_while3
+
+scalarPowI8AVX2_wend4:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, 32(CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarPowI8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarPowI8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarPowI8AVX2_check_vector
+
+scalarPowI8AVX2_vector:
+	VMOVDQU   (DX)(BX*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowI8AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI8AVX2_wend6
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowI8AVX2_while5
+
+scalarPowI8AVX2_wend6:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*1)
+	ADDQ      $0x00000020, BX
+
+scalarPowI8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarPowI8AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarPowI8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarPowI8AVX2_copy7:
+	CMPQ R8, BX
+	JAE  scalarPowI8AVX2_copied8
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarPowI8AVX2_copy7
+
+scalarPowI8AVX2_copied8:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*1), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTB  Y1, Y2, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowI8AVX2_while9:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI8AVX2_wend10
+	VPMULLW   Y3, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y3, Y3
+	VPMULLW   Y3, Y6, Y3
+	VPSLLW    $0x08, Y3, Y3
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y3, Y5, Y3
+	VPAND     elc32_1_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_1_1<>+0(SB), Y6
+	VPCMPEQB  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPSRLW    $0x08, Y4, Y7
+	VPSRLW    $0x08, Y3, Y8
+	VPMULLW   Y8, Y7, Y7
+	VPSLLW    $0x08, Y7, Y7
+	VPAND     elc32_2_ff<>+0(SB), Y6, Y6
+	VPOR      Y7, Y6, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowI8AVX2_while9
+
+scalarPowI8AVX2_wend10:
+	VMOVDQU   elc32_1_1<>+0(SB), Y1
+	VPCMPEQB  Y1, Y0, Y1
+	VMOVDQU   elc32_1_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQB  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (SI)(BX*1)
+	XORQ      DX, DX
+
+scalarPowI8AVX2_copy11:
+	CMPQ DX, AX
+	JAE  scalarPowI8AVX2_copied12
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarPowI8AVX2_copy11
+
+scalarPowI8AVX2_copied12:
+scalarPowI8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powI16AVX2(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX2
+TEXT ·powI16AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  powI16AVX2_check_unrolled
+
+powI16AVX2_unrolled:
+	VMOVDQU   (DX)(SI*2), Y0
+	VMOVDQU   (BX)(SI*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+powI16AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        powI16AVX2_wend2
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       powI16AVX2_while1
+
+powI16AVX2_wend2:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*2)
+	VMOVDQU   32(DX)(SI*2), Y0
+	VMOVDQU   32(BX)(SI*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+powI16AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        powI16AVX2_wend4
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       powI16AVX2_while3
+
+powI16AVX2_wend4:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, 32(CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+powI16AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   powI16AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  powI16AVX2_check_vector
+
+powI16AVX2_vector:
+	VMOVDQU   (DX)(SI*2), Y0
+	VMOVDQU   (BX)(SI*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+powI16AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        powI16AVX2_wend6
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       powI16AVX2_while5
+
+powI16AVX2_wend6:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*2)
+	ADDQ      $0x00000010, SI
+
+powI16AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      powI16AVX2_vector
+	CMPQ    SI, AX
+	JAE     powI16AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*2), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*2), DX
+	MOVQ    AX, R9
+	SHLQ    $0x01, R9
+	XORQ    R10, R10
+
+powI16AVX2_copy7:
+	CMPQ R10, R9
+	JAE  powI16AVX2_copied8
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  powI16AVX2_copy7
+
+powI16AVX2_copied8:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*2), BX
+	MOVQ AX, SI
+	SHLQ $0x01, SI
+	XORQ R9, R9
+
+powI16AVX2_copy9:
+	CMPQ R9, SI
+	JAE  powI16AVX2_copied10
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  powI16AVX2_copy9
+
+powI16AVX2_copied10:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*2), Y0
+	VMOVDQU   (DX)(SI*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+powI16AVX2_while11:
+	VPTEST    Y1, Y1
+	JZ        powI16AVX2_wend12
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       powI16AVX2_while11
+
+powI16AVX2_wend12:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (DI)(SI*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+powI16AVX2_copy13:
+	CMPQ DX, AX
+	JAE  powI16AVX2_copied14
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powI16AVX2_copy13
+
+powI16AVX2_copied14:
+powI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powScalarI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·powScalarI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          powScalarI16AVX2_check_unrolled
+
+powScalarI16AVX2_unrolled:
+	VMOVDQU (DX)(BX*2), Y1
+	VMOVQ   X0, DI
+	MOVWQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI16AVX2_pos1
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI16AVX2_pos1:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_2_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI16AVX2_pdone2
+
+powScalarI16AVX2_strip3:
+	BTQ     $0x00, DI
+	JCS     powScalarI16AVX2_found4
+	VPMULLW Y2, Y2, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI16AVX2_strip3
+
+powScalarI16AVX2_found4:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI16AVX2_pdone2
+
+powScalarI16AVX2_ploop5:
+	VPMULLW Y2, Y2, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI16AVX2_pskip6
+	VPMULLW Y2, Y3, Y3
+
+powScalarI16AVX2_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI16AVX2_ploop5
+
+powScalarI16AVX2_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI16AVX2_pend7
+	VMOVDQU   elc32_2_1<>+0(SB), Y2
+	VPCMPEQW  Y2, Y1, Y2
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQW  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_2_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI16AVX2_pend7:
+	VMOVDQU Y3, (CX)(BX*2)
+	VMOVDQU 32(DX)(BX*2), Y1
+	VMOVQ   X0, DI
+	MOVWQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI16AVX2_pos8
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI16AVX2_pos8:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_2_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI16AVX2_pdone9
+
+powScalarI16AVX2_strip10:
+	BTQ     $0x00, DI
+	JCS     powScalarI16AVX2_found11
+	VPMULLW Y2, Y2, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI16AVX2_strip10
+
+powScalarI16AVX2_found11:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI16AVX2_pdone9
+
+powScalarI16AVX2_ploop12:
+	VPMULLW Y2, Y2, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI16AVX2_pskip13
+	VPMULLW Y2, Y3, Y3
+
+powScalarI16AVX2_pskip13:
+	SHRQ $0x01, DI
+	JNZ  powScalarI16AVX2_ploop12
+
+powScalarI16AVX2_pdone9:
+	TESTQ     R8, R8
+	JZ        powScalarI16AVX2_pend14
+	VMOVDQU   elc32_2_1<>+0(SB), Y2
+	VPCMPEQW  Y2, Y1, Y2
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQW  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_2_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI16AVX2_pend14:
+	VMOVDQU Y3, 32(CX)(BX*2)
+	ADDQ    $0x00000020, BX
+
+powScalarI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   powScalarI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  powScalarI16AVX2_check_vector
+
+powScalarI16AVX2_vector:
+	VMOVDQU (DX)(BX*2), Y1
+	VMOVQ   X0, DI
+	MOVWQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI16AVX2_pos15
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI16AVX2_pos15:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_2_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI16AVX2_pdone16
+
+powScalarI16AVX2_strip17:
+	BTQ     $0x00, DI
+	JCS     powScalarI16AVX2_found18
+	VPMULLW Y2, Y2, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI16AVX2_strip17
+
+powScalarI16AVX2_found18:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI16AVX2_pdone16
+
+powScalarI16AVX2_ploop19:
+	VPMULLW Y2, Y2, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI16AVX2_pskip20
+	VPMULLW Y2, Y3, Y3
+
+powScalarI16AVX2_pskip20:
+	SHRQ $0x01, DI
+	JNZ  powScalarI16AVX2_ploop19
+
+powScalarI16AVX2_pdone16:
+	TESTQ     R8, R8
+	JZ        powScalarI16AVX2_pend21
+	VMOVDQU   elc32_2_1<>+0(SB), Y2
+	VPCMPEQW  Y2, Y1, Y2
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQW  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_2_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI16AVX2_pend21:
+	VMOVDQU Y3, (CX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+powScalarI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      powScalarI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     powScalarI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+powScalarI16AVX2_copy22:
+	CMPQ R8, BX
+	JAE  powScalarI16AVX2_copied23
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  powScalarI16AVX2_copy22
+
+powScalarI16AVX2_copied23:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y1
+	VMOVQ   X0, DX
+	MOVWQSX DX, DX
+	XORQ    DI, DI
+	TESTQ   DX, DX
+	JNS     powScalarI16AVX2_pos24
+	ANDQ    $0x01, DX
+	MOVQ    $0x00000001, DI
+
+powScalarI16AVX2_pos24:
+	VMOVDQU Y1, Y0
+	VMOVDQU elc32_2_1<>+0(SB), Y2
+	TESTQ   DX, DX
+	JZ      powScalarI16AVX2_pdone25
+
+powScalarI16AVX2_strip26:
+	BTQ     $0x00, DX
+	JCS     powScalarI16AVX2_found27
+	VPMULLW Y0, Y0, Y0
+	SHRQ    $0x01, DX
+	JMP     powScalarI16AVX2_strip26
+
+powScalarI16AVX2_found27:
+	VMOVDQU Y0, Y2
+	SHRQ    $0x01, DX
+	JZ      powScalarI16AVX2_pdone25
+
+powScalarI16AVX2_ploop28:
+	VPMULLW Y0, Y0, Y0
+	BTQ     $0x00, DX
+	JCC     powScalarI16AVX2_pskip29
+	VPMULLW Y0, Y2, Y2
+
+powScalarI16AVX2_pskip29:
+	SHRQ $0x01, DX
+	JNZ  powScalarI16AVX2_ploop28
+
+powScalarI16AVX2_pdone25:
+	TESTQ     DI, DI
+	JZ        powScalarI16AVX2_pend30
+	VMOVDQU   elc32_2_1<>+0(SB), Y0
+	VPCMPEQW  Y0, Y1, Y0
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VPXOR     elc32_2_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, Y2
+
+powScalarI16AVX2_pend30:
+	VMOVDQU Y2, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+powScalarI16AVX2_copy31:
+	CMPQ DX, AX
+	JAE  powScalarI16AVX2_copied32
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powScalarI16AVX2_copy31
+
+powScalarI16AVX2_copied32:
+powScalarI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI16AVX2(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX2
+TEXT ·scalarPowI16AVX2(SB), NOSPLIT, $64-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarPowI16AVX2_check_unrolled
+
+scalarPowI16AVX2_unrolled:
+	VMOVDQU   (DX)(BX*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+scalarPowI16AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI16AVX2_wend2
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       scalarPowI16AVX2_while1
+
+scalarPowI16AVX2_wend2:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*2)
+	VMOVDQU   32(DX)(BX*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+scalarPowI16AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI16AVX2_wend4
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       scalarPowI16AVX2_while3
+
+scalarPowI16AVX2_wend4:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, 32(CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarPowI16AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarPowI16AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  scalarPowI16AVX2_check_vector
+
+scalarPowI16AVX2_vector:
+	VMOVDQU   (DX)(BX*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+scalarPowI16AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI16AVX2_wend6
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       scalarPowI16AVX2_while5
+
+scalarPowI16AVX2_wend6:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VPBLENDVB Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*2)
+	ADDQ      $0x00000010, BX
+
+scalarPowI16AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarPowI16AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarPowI16AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+scalarPowI16AVX2_copy7:
+	CMPQ R8, BX
+	JAE  scalarPowI16AVX2_copied8
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarPowI16AVX2_copy7
+
+scalarPowI16AVX2_copied8:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*2), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTW  Y1, Y2, Y2
+	VPAND     elc32_2_1<>+0(SB), Y1, Y3
+	VPBLENDVB Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPCMPEQW  Y5, Y4, Y4
+	VMOVDQU   elc32_2_1<>+0(SB), Y5
+	VPBLENDVB Y4, Y3, Y5, Y4
+	VPSRLW    $0x01, Y1, Y1
+
+scalarPowI16AVX2_while9:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI16AVX2_wend10
+	VPMULLW   Y3, Y3, Y3
+	VPAND     elc32_2_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_2_1<>+0(SB), Y6
+	VPCMPEQW  Y6, Y5, Y5
+	VPMULLW   Y3, Y4, Y6
+	VPBLENDVB Y5, Y6, Y4, Y4
+	VPSRLW    $0x01, Y1, Y1
+	JMP       scalarPowI16AVX2_while9
+
+scalarPowI16AVX2_wend10:
+	VMOVDQU   elc32_2_1<>+0(SB), Y1
+	VPCMPEQW  Y1, Y0, Y1
+	VMOVDQU   elc32_2_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQW  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VPBLENDVB Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (SI)(BX*2)
+	SHLQ      $0x01, AX
+	XORQ      DX, DX
+
+scalarPowI16AVX2_copy11:
+	CMPQ DX, AX
+	JAE  scalarPowI16AVX2_copied12
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarPowI16AVX2_copy11
+
+scalarPowI16AVX2_copied12:
+scalarPowI16AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powI32AVX2(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX2
+TEXT ·powI32AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  powI32AVX2_check_unrolled
+
+powI32AVX2_unrolled:
+	VMOVDQU   (DX)(SI*4), Y0
+	VMOVDQU   (BX)(SI*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+powI32AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        powI32AVX2_wend2
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       powI32AVX2_while1
+
+powI32AVX2_wend2:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPS Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	VMOVDQU   32(DX)(SI*4), Y0
+	VMOVDQU   32(BX)(SI*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+powI32AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        powI32AVX2_wend4
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       powI32AVX2_while3
+
+powI32AVX2_wend4:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPS Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, 32(CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+powI32AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   powI32AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  powI32AVX2_check_vector
+
+powI32AVX2_vector:
+	VMOVDQU   (DX)(SI*4), Y0
+	VMOVDQU   (BX)(SI*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+powI32AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        powI32AVX2_wend6
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       powI32AVX2_while5
+
+powI32AVX2_wend6:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPS Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*4)
+	ADDQ      $0x00000008, SI
+
+powI32AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      powI32AVX2_vector
+	CMPQ    SI, AX
+	JAE     powI32AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*4), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*4), DX
+	MOVQ    AX, R9
+	SHLQ    $0x02, R9
+	XORQ    R10, R10
+
+powI32AVX2_copy7:
+	CMPQ R10, R9
+	JAE  powI32AVX2_copied8
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  powI32AVX2_copy7
+
+powI32AVX2_copied8:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*4), BX
+	MOVQ AX, SI
+	SHLQ $0x02, SI
+	XORQ R9, R9
+
+powI32AVX2_copy9:
+	CMPQ R9, SI
+	JAE  powI32AVX2_copied10
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  powI32AVX2_copy9
+
+powI32AVX2_copied10:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*4), Y0
+	VMOVDQU   (DX)(SI*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+powI32AVX2_while11:
+	VPTEST    Y1, Y1
+	JZ        powI32AVX2_wend12
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       powI32AVX2_while11
+
+powI32AVX2_wend12:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPS Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (DI)(SI*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+powI32AVX2_copy13:
+	CMPQ DX, AX
+	JAE  powI32AVX2_copied14
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powI32AVX2_copy13
+
+powI32AVX2_copied14:
+powI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powScalarI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·powScalarI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          powScalarI32AVX2_check_unrolled
+
+powScalarI32AVX2_unrolled:
+	VMOVDQU (DX)(BX*4), Y1
+	VMOVQ   X0, DI
+	MOVLQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI32AVX2_pos1
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI32AVX2_pos1:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_4_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI32AVX2_pdone2
+
+powScalarI32AVX2_strip3:
+	BTQ     $0x00, DI
+	JCS     powScalarI32AVX2_found4
+	VPMULLD Y2, Y2, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI32AVX2_strip3
+
+powScalarI32AVX2_found4:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI32AVX2_pdone2
+
+powScalarI32AVX2_ploop5:
+	VPMULLD Y2, Y2, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI32AVX2_pskip6
+	VPMULLD Y2, Y3, Y3
+
+powScalarI32AVX2_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI32AVX2_ploop5
+
+powScalarI32AVX2_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI32AVX2_pend7
+	VMOVDQU   elc32_4_1<>+0(SB), Y2
+	VPCMPEQD  Y2, Y1, Y2
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQD  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_4_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPS Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI32AVX2_pend7:
+	VMOVDQU Y3, (CX)(BX*4)
+	VMOVDQU 32(DX)(BX*4), Y1
+	VMOVQ   X0, DI
+	MOVLQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI32AVX2_pos8
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI32AVX2_pos8:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_4_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI32AVX2_pdone9
+
+powScalarI32AVX2_strip10:
+	BTQ     $0x00, DI
+	JCS     powScalarI32AVX2_found11
+	VPMULLD Y2, Y2, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI32AVX2_strip10
+
+powScalarI32AVX2_found11:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI32AVX2_pdone9
+
+powScalarI32AVX2_ploop12:
+	VPMULLD Y2, Y2, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI32AVX2_pskip13
+	VPMULLD Y2, Y3, Y3
+
+powScalarI32AVX2_pskip13:
+	SHRQ $0x01, DI
+	JNZ  powScalarI32AVX2_ploop12
+
+powScalarI32AVX2_pdone9:
+	TESTQ     R8, R8
+	JZ        powScalarI32AVX2_pend14
+	VMOVDQU   elc32_4_1<>+0(SB), Y2
+	VPCMPEQD  Y2, Y1, Y2
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQD  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_4_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPS Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI32AVX2_pend14:
+	VMOVDQU Y3, 32(CX)(BX*4)
+	ADDQ    $0x00000010, BX
+
+powScalarI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   powScalarI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  powScalarI32AVX2_check_vector
+
+powScalarI32AVX2_vector:
+	VMOVDQU (DX)(BX*4), Y1
+	VMOVQ   X0, DI
+	MOVLQSX DI, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI32AVX2_pos15
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI32AVX2_pos15:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_4_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI32AVX2_pdone16
+
+powScalarI32AVX2_strip17:
+	BTQ     $0x00, DI
+	JCS     powScalarI32AVX2_found18
+	VPMULLD Y2, Y2, Y2
+	SHRQ    $0x01, DI
+	JMP     powScalarI32AVX2_strip17
+
+powScalarI32AVX2_found18:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI32AVX2_pdone16
+
+powScalarI32AVX2_ploop19:
+	VPMULLD Y2, Y2, Y2
+	BTQ     $0x00, DI
+	JCC     powScalarI32AVX2_pskip20
+	VPMULLD Y2, Y3, Y3
+
+powScalarI32AVX2_pskip20:
+	SHRQ $0x01, DI
+	JNZ  powScalarI32AVX2_ploop19
+
+powScalarI32AVX2_pdone16:
+	TESTQ     R8, R8
+	JZ        powScalarI32AVX2_pend21
+	VMOVDQU   elc32_4_1<>+0(SB), Y2
+	VPCMPEQD  Y2, Y1, Y2
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQD  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_4_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPS Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI32AVX2_pend21:
+	VMOVDQU Y3, (CX)(BX*4)
+	ADDQ    $0x00000008, BX
+
+powScalarI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      powScalarI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     powScalarI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+powScalarI32AVX2_copy22:
+	CMPQ R8, BX
+	JAE  powScalarI32AVX2_copied23
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  powScalarI32AVX2_copy22
+
+powScalarI32AVX2_copied23:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y1
+	VMOVQ   X0, DX
+	MOVLQSX DX, DX
+	XORQ    DI, DI
+	TESTQ   DX, DX
+	JNS     powScalarI32AVX2_pos24
+	ANDQ    $0x01, DX
+	MOVQ    $0x00000001, DI
+
+powScalarI32AVX2_pos24:
+	VMOVDQU Y1, Y0
+	VMOVDQU elc32_4_1<>+0(SB), Y2
+	TESTQ   DX, DX
+	JZ      powScalarI32AVX2_pdone25
+
+powScalarI32AVX2_strip26:
+	BTQ     $0x00, DX
+	JCS     powScalarI32AVX2_found27
+	VPMULLD Y0, Y0, Y0
+	SHRQ    $0x01, DX
+	JMP     powScalarI32AVX2_strip26
+
+powScalarI32AVX2_found27:
+	VMOVDQU Y0, Y2
+	SHRQ    $0x01, DX
+	JZ      powScalarI32AVX2_pdone25
+
+powScalarI32AVX2_ploop28:
+	VPMULLD Y0, Y0, Y0
+	BTQ     $0x00, DX
+	JCC     powScalarI32AVX2_pskip29
+	VPMULLD Y0, Y2, Y2
+
+powScalarI32AVX2_pskip29:
+	SHRQ $0x01, DX
+	JNZ  powScalarI32AVX2_ploop28
+
+powScalarI32AVX2_pdone25:
+	TESTQ     DI, DI
+	JZ        powScalarI32AVX2_pend30
+	VMOVDQU   elc32_4_1<>+0(SB), Y0
+	VPCMPEQD  Y0, Y1, Y0
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VPXOR     elc32_4_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPS Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, Y2
+
+powScalarI32AVX2_pend30:
+	VMOVDQU Y2, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+powScalarI32AVX2_copy31:
+	CMPQ DX, AX
+	JAE  powScalarI32AVX2_copied32
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powScalarI32AVX2_copy31
+
+powScalarI32AVX2_copied32:
+powScalarI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI32AVX2(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX2
+TEXT ·scalarPowI32AVX2(SB), NOSPLIT, $64-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarPowI32AVX2_check_unrolled
+
+scalarPowI32AVX2_unrolled:
+	VMOVDQU   (DX)(BX*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+scalarPowI32AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI32AVX2_wend2
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       scalarPowI32AVX2_while1
+
+scalarPowI32AVX2_wend2:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	VMOVDQU   32(DX)(BX*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+scalarPowI32AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI32AVX2_wend4
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       scalarPowI32AVX2_while3
+
+scalarPowI32AVX2_wend4:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, 32(CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarPowI32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarPowI32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  scalarPowI32AVX2_check_vector
+
+scalarPowI32AVX2_vector:
+	VMOVDQU   (DX)(BX*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+scalarPowI32AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI32AVX2_wend6
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       scalarPowI32AVX2_while5
+
+scalarPowI32AVX2_wend6:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPS Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
+
+scalarPowI32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarPowI32AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarPowI32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+scalarPowI32AVX2_copy7:
+	CMPQ R8, BX
+	JAE  scalarPowI32AVX2_copied8
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarPowI32AVX2_copy7
+
+scalarPowI32AVX2_copied8:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*4), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTD  Y1, Y2, Y2
+	VPAND     elc32_4_1<>+0(SB), Y1, Y3
+	VBLENDVPS Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VPCMPEQD  Y5, Y4, Y4
+	VMOVDQU   elc32_4_1<>+0(SB), Y5
+	VBLENDVPS Y4, Y3, Y5, Y4
+	VPSRLD    $0x01, Y1, Y1
+
+scalarPowI32AVX2_while9:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI32AVX2_wend10
+	VPMULLD   Y3, Y3, Y3
+	VPAND     elc32_4_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_4_1<>+0(SB), Y6
+	VPCMPEQD  Y6, Y5, Y5
+	VPMULLD   Y3, Y4, Y6
+	VBLENDVPS Y5, Y6, Y4, Y4
+	VPSRLD    $0x01, Y1, Y1
+	JMP       scalarPowI32AVX2_while9
+
+scalarPowI32AVX2_wend10:
+	VMOVDQU   elc32_4_1<>+0(SB), Y1
+	VPCMPEQD  Y1, Y0, Y1
+	VMOVDQU   elc32_4_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQD  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPS Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
+
+scalarPowI32AVX2_copy11:
+	CMPQ DX, AX
+	JAE  scalarPowI32AVX2_copied12
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarPowI32AVX2_copy11
+
+scalarPowI32AVX2_copied12:
+scalarPowI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powI64AVX2(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX2
+TEXT ·powI64AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  powI64AVX2_check_unrolled
+
+powI64AVX2_unrolled:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+powI64AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        powI64AVX2_wend2
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       powI64AVX2_while1
+
+powI64AVX2_wend2:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	VMOVDQU   32(DX)(SI*8), Y0
+	VMOVDQU   32(BX)(SI*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+powI64AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        powI64AVX2_wend4
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       powI64AVX2_while3
+
+powI64AVX2_wend4:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, 32(CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+powI64AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   powI64AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-4, DI
+	JMP  powI64AVX2_check_vector
+
+powI64AVX2_vector:
+	VMOVDQU   (DX)(SI*8), Y0
+	VMOVDQU   (BX)(SI*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+powI64AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        powI64AVX2_wend6
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       powI64AVX2_while5
+
+powI64AVX2_wend6:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (CX)(SI*8)
+	ADDQ      $0x00000004, SI
+
+powI64AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      powI64AVX2_vector
+	CMPQ    SI, AX
+	JAE     powI64AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*8), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*8), DX
+	MOVQ    AX, R9
+	SHLQ    $0x03, R9
+	XORQ    R10, R10
+
+powI64AVX2_copy7:
+	CMPQ R10, R9
+	JAE  powI64AVX2_copied8
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  powI64AVX2_copy7
+
+powI64AVX2_copied8:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*8), BX
+	MOVQ AX, SI
+	SHLQ $0x03, SI
+	XORQ R9, R9
+
+powI64AVX2_copy9:
+	CMPQ R9, SI
+	JAE  powI64AVX2_copied10
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  powI64AVX2_copy9
+
+powI64AVX2_copied10:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*8), Y0
+	VMOVDQU   (DX)(SI*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+powI64AVX2_while11:
+	VPTEST    Y1, Y1
+	JZ        powI64AVX2_wend12
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       powI64AVX2_while11
+
+powI64AVX2_wend12:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (DI)(SI*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+powI64AVX2_copy13:
+	CMPQ DX, AX
+	JAE  powI64AVX2_copied14
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powI64AVX2_copy13
+
+powI64AVX2_copied14:
+powI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powScalarI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·powScalarI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          powScalarI64AVX2_check_unrolled
+
+powScalarI64AVX2_unrolled:
+	VMOVDQU (DX)(BX*8), Y1
+	VMOVQ   X0, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI64AVX2_pos1
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI64AVX2_pos1:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_8_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI64AVX2_pdone2
+
+powScalarI64AVX2_strip3:
+	BTQ      $0x00, DI
+	JCS      powScalarI64AVX2_found4
+	VPMULUDQ Y2, Y2, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y4, Y2
+	VPSLLQ   $0x21, Y2, Y2
+	VPADDQ   Y2, Y3, Y2
+	SHRQ     $0x01, DI
+	JMP      powScalarI64AVX2_strip3
+
+powScalarI64AVX2_found4:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI64AVX2_pdone2
+
+powScalarI64AVX2_ploop5:
+	VPMULUDQ Y2, Y2, Y4
+	VPSRLQ   $0x20, Y2, Y5
+	VPMULUDQ Y2, Y5, Y2
+	VPSLLQ   $0x21, Y2, Y2
+	VPADDQ   Y2, Y4, Y2
+	BTQ      $0x00, DI
+	JCC      powScalarI64AVX2_pskip6
+	VPMULUDQ Y2, Y3, Y4
+	VPSRLQ   $0x20, Y3, Y5
+	VPSRLQ   $0x20, Y2, Y6
+	VPMULUDQ Y2, Y5, Y5
+	VPMULUDQ Y6, Y3, Y3
+	VPADDQ   Y3, Y5, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPADDQ   Y3, Y4, Y3
+
+powScalarI64AVX2_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI64AVX2_ploop5
+
+powScalarI64AVX2_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI64AVX2_pend7
+	VMOVDQU   elc32_8_1<>+0(SB), Y2
+	VPCMPEQQ  Y2, Y1, Y2
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQQ  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_8_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPD Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI64AVX2_pend7:
+	VMOVDQU Y3, (CX)(BX*8)
+	VMOVDQU 32(DX)(BX*8), Y1
+	VMOVQ   X0, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI64AVX2_pos8
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI64AVX2_pos8:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_8_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI64AVX2_pdone9
+
+powScalarI64AVX2_strip10:
+	BTQ      $0x00, DI
+	JCS      powScalarI64AVX2_found11
+	VPMULUDQ Y2, Y2, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y4, Y2
+	VPSLLQ   $0x21, Y2, Y2
+	VPADDQ   Y2, Y3, Y2
+	SHRQ     $0x01, DI
+	JMP      powScalarI64AVX2_strip10
+
+powScalarI64AVX2_found11:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI64AVX2_pdone9
+
+powScalarI64AVX2_ploop12:
+	VPMULUDQ Y2, Y2, Y4
+	VPSRLQ   $0x20, Y2, Y5
+	VPMULUDQ Y2, Y5, Y2
+	VPSLLQ   $0x21, Y2, Y2
+	VPADDQ   Y2, Y4, Y2
+	BTQ      $0x00, DI
+	JCC      powScalarI64AVX2_pskip13
+	VPMULUDQ Y2, Y3, Y4
+	VPSRLQ   $0x20, Y3, Y5
+	VPSRLQ   $0x20, Y2, Y6
+	VPMULUDQ Y2, Y5, Y5
+	VPMULUDQ Y6, Y3, Y3
+	VPADDQ   Y3, Y5, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPADDQ   Y3, Y4, Y3
+
+powScalarI64AVX2_pskip13:
+	SHRQ $0x01, DI
+	JNZ  powScalarI64AVX2_ploop12
+
+powScalarI64AVX2_pdone9:
+	TESTQ     R8, R8
+	JZ        powScalarI64AVX2_pend14
+	VMOVDQU   elc32_8_1<>+0(SB), Y2
+	VPCMPEQQ  Y2, Y1, Y2
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQQ  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_8_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPD Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI64AVX2_pend14:
+	VMOVDQU Y3, 32(CX)(BX*8)
+	ADDQ    $0x00000008, BX
+
+powScalarI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   powScalarI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  powScalarI64AVX2_check_vector
+
+powScalarI64AVX2_vector:
+	VMOVDQU (DX)(BX*8), Y1
+	VMOVQ   X0, DI
+	XORQ    R8, R8
+	TESTQ   DI, DI
+	JNS     powScalarI64AVX2_pos15
+	ANDQ    $0x01, DI
+	MOVQ    $0x00000001, R8
+
+powScalarI64AVX2_pos15:
+	VMOVDQU Y1, Y2
+	VMOVDQU elc32_8_1<>+0(SB), Y3
+	TESTQ   DI, DI
+	JZ      powScalarI64AVX2_pdone16
+
+powScalarI64AVX2_strip17:
+	BTQ      $0x00, DI
+	JCS      powScalarI64AVX2_found18
+	VPMULUDQ Y2, Y2, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPMULUDQ Y2, Y4, Y2
+	VPSLLQ   $0x21, Y2, Y2
+	VPADDQ   Y2, Y3, Y2
+	SHRQ     $0x01, DI
+	JMP      powScalarI64AVX2_strip17
+
+powScalarI64AVX2_found18:
+	VMOVDQU Y2, Y3
+	SHRQ    $0x01, DI
+	JZ      powScalarI64AVX2_pdone16
+
+powScalarI64AVX2_ploop19:
+	VPMULUDQ Y2, Y2, Y4
+	VPSRLQ   $0x20, Y2, Y5
+	VPMULUDQ Y2, Y5, Y2
+	VPSLLQ   $0x21, Y2, Y2
+	VPADDQ   Y2, Y4, Y2
+	BTQ      $0x00, DI
+	JCC      powScalarI64AVX2_pskip20
+	VPMULUDQ Y2, Y3, Y4
+	VPSRLQ   $0x20, Y3, Y5
+	VPSRLQ   $0x20, Y2, Y6
+	VPMULUDQ Y2, Y5, Y5
+	VPMULUDQ Y6, Y3, Y3
+	VPADDQ   Y3, Y5, Y3
+	VPSLLQ   $0x20, Y3, Y3
+	VPADDQ   Y3, Y4, Y3
+
+powScalarI64AVX2_pskip20:
+	SHRQ $0x01, DI
+	JNZ  powScalarI64AVX2_ploop19
+
+powScalarI64AVX2_pdone16:
+	TESTQ     R8, R8
+	JZ        powScalarI64AVX2_pend21
+	VMOVDQU   elc32_8_1<>+0(SB), Y2
+	VPCMPEQQ  Y2, Y1, Y2
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y4
+	VPCMPEQQ  Y4, Y1, Y1
+	VPOR      Y1, Y2, Y1
+	VPXOR     elc32_8_ffffffffffffffff<>+0(SB), Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPD Y1, Y2, Y3, Y1
+	VMOVDQU   Y1, Y3
+
+powScalarI64AVX2_pend21:
+	VMOVDQU Y3, (CX)(BX*8)
+	ADDQ    $0x00000004, BX
+
+powScalarI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      powScalarI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     powScalarI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+powScalarI64AVX2_copy22:
+	CMPQ R8, BX
+	JAE  powScalarI64AVX2_copied23
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  powScalarI64AVX2_copy22
+
+powScalarI64AVX2_copied23:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*8), Y1
+	VMOVQ   X0, DX
+	XORQ    DI, DI
+	TESTQ   DX, DX
+	JNS     powScalarI64AVX2_pos24
+	ANDQ    $0x01, DX
+	MOVQ    $0x00000001, DI
+
+powScalarI64AVX2_pos24:
+	VMOVDQU Y1, Y0
+	VMOVDQU elc32_8_1<>+0(SB), Y2
+	TESTQ   DX, DX
+	JZ      powScalarI64AVX2_pdone25
+
+powScalarI64AVX2_strip26:
+	BTQ      $0x00, DX
+	JCS      powScalarI64AVX2_found27
+	VPMULUDQ Y0, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y3, Y0
+	VPSLLQ   $0x21, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	SHRQ     $0x01, DX
+	JMP      powScalarI64AVX2_strip26
+
+powScalarI64AVX2_found27:
+	VMOVDQU Y0, Y2
+	SHRQ    $0x01, DX
+	JZ      powScalarI64AVX2_pdone25
+
+powScalarI64AVX2_ploop28:
+	VPMULUDQ Y0, Y0, Y3
+	VPSRLQ   $0x20, Y0, Y4
+	VPMULUDQ Y0, Y4, Y0
+	VPSLLQ   $0x21, Y0, Y0
+	VPADDQ   Y0, Y3, Y0
+	BTQ      $0x00, DX
+	JCC      powScalarI64AVX2_pskip29
+	VPMULUDQ Y0, Y2, Y3
+	VPSRLQ   $0x20, Y2, Y4
+	VPSRLQ   $0x20, Y0, Y5
+	VPMULUDQ Y0, Y4, Y4
+	VPMULUDQ Y5, Y2, Y2
+	VPADDQ   Y2, Y4, Y2
+	VPSLLQ   $0x20, Y2, Y2
+	VPADDQ   Y2, Y3, Y2
+
+powScalarI64AVX2_pskip29:
+	SHRQ $0x01, DX
+	JNZ  powScalarI64AVX2_ploop28
+
+powScalarI64AVX2_pdone25:
+	TESTQ     DI, DI
+	JZ        powScalarI64AVX2_pend30
+	VMOVDQU   elc32_8_1<>+0(SB), Y0
+	VPCMPEQQ  Y0, Y1, Y0
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y1, Y1
+	VPOR      Y1, Y0, Y0
+	VPXOR     elc32_8_ffffffffffffffff<>+0(SB), Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPD Y0, Y1, Y2, Y0
+	VMOVDQU   Y0, Y2
+
+powScalarI64AVX2_pend30:
+	VMOVDQU Y2, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+powScalarI64AVX2_copy31:
+	CMPQ DX, AX
+	JAE  powScalarI64AVX2_copied32
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powScalarI64AVX2_copy31
+
+powScalarI64AVX2_copied32:
+powScalarI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI64AVX2(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX2
+TEXT ·scalarPowI64AVX2(SB), NOSPLIT, $64-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          scalarPowI64AVX2_check_unrolled
+
+scalarPowI64AVX2_unrolled:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+scalarPowI64AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI64AVX2_wend2
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       scalarPowI64AVX2_while1
+
+scalarPowI64AVX2_wend2:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPD Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	VMOVDQU   32(DX)(BX*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+scalarPowI64AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI64AVX2_wend4
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       scalarPowI64AVX2_while3
+
+scalarPowI64AVX2_wend4:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPD Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, 32(CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarPowI64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarPowI64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  scalarPowI64AVX2_check_vector
+
+scalarPowI64AVX2_vector:
+	VMOVDQU   (DX)(BX*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+scalarPowI64AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI64AVX2_wend6
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       scalarPowI64AVX2_while5
+
+scalarPowI64AVX2_wend6:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y3
+	VPOR      Y3, Y1, Y1
+	VPANDN    Y2, Y1, Y1
+	VPXOR     Y2, Y2, Y2
+	VBLENDVPD Y1, Y2, Y4, Y1
+	VMOVDQU   Y1, (CX)(BX*8)
+	ADDQ      $0x00000004, BX
+
+scalarPowI64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarPowI64AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarPowI64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+scalarPowI64AVX2_copy7:
+	CMPQ R8, BX
+	JAE  scalarPowI64AVX2_copied8
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarPowI64AVX2_copy7
+
+scalarPowI64AVX2_copied8:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*8), Y1
+	VPXOR     Y2, Y2, Y2
+	VPCMPGTQ  Y1, Y2, Y2
+	VPAND     elc32_8_1<>+0(SB), Y1, Y3
+	VBLENDVPD Y2, Y3, Y1, Y1
+	VMOVDQU   Y0, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VPCMPEQQ  Y5, Y4, Y4
+	VMOVDQU   elc32_8_1<>+0(SB), Y5
+	VBLENDVPD Y4, Y3, Y5, Y4
+	VPSRLQ    $0x01, Y1, Y1
+
+scalarPowI64AVX2_while9:
+	VPTEST    Y1, Y1
+	JZ        scalarPowI64AVX2_wend10
+	VPMULUDQ  Y3, Y3, Y5
+	VPSRLQ    $0x20, Y3, Y6
+	VPMULUDQ  Y3, Y6, Y3
+	VPSLLQ    $0x21, Y3, Y3
+	VPADDQ    Y3, Y5, Y3
+	VPAND     elc32_8_1<>+0(SB), Y1, Y5
+	VMOVDQU   elc32_8_1<>+0(SB), Y6
+	VPCMPEQQ  Y6, Y5, Y5
+	VPMULUDQ  Y3, Y4, Y6
+	VPSRLQ    $0x20, Y4, Y7
+	VPSRLQ    $0x20, Y3, Y8
+	VPMULUDQ  Y3, Y7, Y7
+	VPMULUDQ  Y8, Y4, Y8
+	VPADDQ    Y8, Y7, Y7
+	VPSLLQ    $0x20, Y7, Y7
+	VPADDQ    Y7, Y6, Y6
+	VBLENDVPD Y5, Y6, Y4, Y4
+	VPSRLQ    $0x01, Y1, Y1
+	JMP       scalarPowI64AVX2_while9
+
+scalarPowI64AVX2_wend10:
+	VMOVDQU   elc32_8_1<>+0(SB), Y1
+	VPCMPEQQ  Y1, Y0, Y1
+	VMOVDQU   elc32_8_ffffffffffffffff<>+0(SB), Y3
+	VPCMPEQQ  Y3, Y0, Y0
+	VPOR      Y0, Y1, Y0
+	VPANDN    Y2, Y0, Y0
+	VPXOR     Y1, Y1, Y1
+	VBLENDVPD Y0, Y1, Y4, Y0
+	VMOVDQU   Y0, (SI)(BX*8)
+	SHLQ      $0x03, AX
+	XORQ      DX, DX
+
+scalarPowI64AVX2_copy11:
+	CMPQ DX, AX
+	JAE  scalarPowI64AVX2_copied12
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarPowI64AVX2_copy11
+
+scalarPowI64AVX2_copied12:
+scalarPowI64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powU8AVX2(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX2
+TEXT ·powU8AVX2(SB), NOSPLIT, $96-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  powU8AVX2_check_unrolled
+
+powU8AVX2_unrolled:
+	VMOVDQU   (DX)(SI*1), Y0
+	VMOVDQU   (BX)(SI*1), Y1
+	VPAND     elc32_1_1<>+0(SB), Y1, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPCMPEQB  Y3, Y2, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPBLENDVB Y2, Y0, Y3, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powU8AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        powU8AVX2_wend2
+	VPMULLW   Y0, Y0, Y3
+	VPSRLW    $0x08, Y0, Y4
+	VPSRLW    $0x08, Y0, Y0
+	VPMULLW   Y0, Y4, Y0
+	VPSLLW    $0x08, Y0, Y0
+	VPAND     elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR      Y0, Y3, Y0
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VPMULLW   Y0, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y0, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powU8AVX2_while1
+
+powU8AVX2_wend2:
+	VMOVDQU   Y2, (CX)(SI*1)
+	VMOVDQU   32(DX)(SI*1), Y0
+	VMOVDQU   32(BX)(SI*1), Y1
+	VPAND     elc32_1_1<>+0(SB), Y1, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPCMPEQB  Y3, Y2, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPBLENDVB Y2, Y0, Y3, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powU8AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        powU8AVX2_wend4
+	VPMULLW   Y0, Y0, Y3
+	VPSRLW    $0x08, Y0, Y4
+	VPSRLW    $0x08, Y0, Y0
+	VPMULLW   Y0, Y4, Y0
+	VPSLLW    $0x08, Y0, Y0
+	VPAND     elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR      Y0, Y3, Y0
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VPMULLW   Y0, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y0, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powU8AVX2_while3
+
+powU8AVX2_wend4:
+	VMOVDQU Y2, 32(CX)(SI*1)
+	ADDQ    $0x00000040, SI
+
+powU8AVX2_check_unrolled:
+	CMPQ SI, DI
+	JB   powU8AVX2_unrolled
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  powU8AVX2_check_vector
+
+powU8AVX2_vector:
+	VMOVDQU   (DX)(SI*1), Y0
+	VMOVDQU   (BX)(SI*1), Y1
+	VPAND     elc32_1_1<>+0(SB), Y1, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPCMPEQB  Y3, Y2, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPBLENDVB Y2, Y0, Y3, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powU8AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        powU8AVX2_wend6
+	VPMULLW   Y0, Y0, Y3
+	VPSRLW    $0x08, Y0, Y4
+	VPSRLW    $0x08, Y0, Y0
+	VPMULLW   Y0, Y4, Y0
+	VPSLLW    $0x08, Y0, Y0
+	VPAND     elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR      Y0, Y3, Y0
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VPMULLW   Y0, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y0, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powU8AVX2_while5
+
+powU8AVX2_wend6:
+	VMOVDQU Y2, (CX)(SI*1)
+	ADDQ    $0x00000020, SI
+
+powU8AVX2_check_vector:
+	CMPQ    SI, DI
+	JB      powU8AVX2_vector
+	CMPQ    SI, AX
+	JAE     powU8AVX2_done
+	SUBQ    SI, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	VMOVDQU Y0, 64(SP)
+	LEAQ    (CX)(SI*1), CX
+	LEAQ    (SP), DI
+	LEAQ    32(SP), R8
+	LEAQ    (DX)(SI*1), DX
+	MOVQ    AX, R9
+	XORQ    R10, R10
+
+powU8AVX2_copy7:
+	CMPQ R10, R9
+	JAE  powU8AVX2_copied8
+	MOVB (DX)(R10*1), R11
+	MOVB R11, (R8)(R10*1)
+	INCQ R10
+	JMP  powU8AVX2_copy7
+
+powU8AVX2_copied8:
+	LEAQ 64(SP), DX
+	LEAQ (BX)(SI*1), BX
+	MOVQ AX, SI
+	XORQ R9, R9
+
+powU8AVX2_copy9:
+	CMPQ R9, SI
+	JAE  powU8AVX2_copied10
+	MOVB (BX)(R9*1), R10
+	MOVB R10, (DX)(R9*1)
+	INCQ R9
+	JMP  powU8AVX2_copy9
+
+powU8AVX2_copied10:
+	XORQ      SI, SI
+	VMOVDQU   (R8)(SI*1), Y0
+	VMOVDQU   (DX)(SI*1), Y1
+	VPAND     elc32_1_1<>+0(SB), Y1, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPCMPEQB  Y3, Y2, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPBLENDVB Y2, Y0, Y3, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+powU8AVX2_while11:
+	VPTEST    Y1, Y1
+	JZ        powU8AVX2_wend12
+	VPMULLW   Y0, Y0, Y3
+	VPSRLW    $0x08, Y0, Y4
+	VPSRLW    $0x08, Y0, Y0
+	VPMULLW   Y0, Y4, Y0
+	VPSLLW    $0x08, Y0, Y0
+	VPAND     elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR      Y0, Y3, Y0
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VPMULLW   Y0, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y0, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       powU8AVX2_while11
+
+powU8AVX2_wend12:
+	VMOVDQU Y2, (DI)(SI*1)
+	XORQ    DX, DX
+
+powU8AVX2_copy13:
+	CMPQ DX, AX
+	JAE  powU8AVX2_copied14
+	MOVB (DI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powU8AVX2_copy13
+
+powU8AVX2_copied14:
+powU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func powScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·powScalarU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          powScalarU8AVX2_check_unrolled
+
+powScalarU8AVX2_unrolled:
+	VMOVDQU (DX)(BX*1), Y1
+	VMOVQ   X0, DI
+	MOVBQZX DI, DI
+	VMOVDQU elc32_1_1<>+0(SB), Y2
+	TESTQ   DI, DI
+	JZ      powScalarU8AVX2_pdone1
+
+powScalarU8AVX2_strip2:
+	BTQ     $0x00, DI
+	JCS     powScalarU8AVX2_found3
+	VPMULLW Y1, Y1, Y2
+	VPSRLW  $0x08, Y1, Y3
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y3, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR    Y1, Y2, Y1
+	SHRQ    $0x01, DI
+	JMP     powScalarU8AVX2_strip2
+
+powScalarU8AVX2_found3:
+	VMOVDQU Y1, Y2
+	SHRQ    $0x01, DI
+	JZ      powScalarU8AVX2_pdone1
+
+powScalarU8AVX2_ploop4:
+	VPMULLW Y1, Y1, Y3
+	VPSRLW  $0x08, Y1, Y4
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y4, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y1, Y3, Y1
+	BTQ     $0x00, DI
+	JCC     powScalarU8AVX2_pskip5
+	VPMULLW Y1, Y2, Y3
+	VPSRLW  $0x08, Y2, Y2
+	VPSRLW  $0x08, Y1, Y4
+	VPMULLW Y4, Y2, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+
+powScalarU8AVX2_pskip5:
+	SHRQ $0x01, DI
+	JNZ  powScalarU8AVX2_ploop4
+
+powScalarU8AVX2_pdone1:
+	VMOVDQU Y2, (CX)(BX*1)
+	VMOVDQU 32(DX)(BX*1), Y1
+	VMOVQ   X0, DI
+	MOVBQZX DI, DI
+	VMOVDQU elc32_1_1<>+0(SB), Y2
+	TESTQ   DI, DI
+	JZ      powScalarU8AVX2_pdone6
+
+powScalarU8AVX2_strip7:
+	BTQ     $0x00, DI
+	JCS     powScalarU8AVX2_found8
+	VPMULLW Y1, Y1, Y2
+	VPSRLW  $0x08, Y1, Y3
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y3, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR    Y1, Y2, Y1
+	SHRQ    $0x01, DI
+	JMP     powScalarU8AVX2_strip7
+
+powScalarU8AVX2_found8:
+	VMOVDQU Y1, Y2
+	SHRQ    $0x01, DI
+	JZ      powScalarU8AVX2_pdone6
+
+powScalarU8AVX2_ploop9:
+	VPMULLW Y1, Y1, Y3
+	VPSRLW  $0x08, Y1, Y4
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y4, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y1, Y3, Y1
+	BTQ     $0x00, DI
+	JCC     powScalarU8AVX2_pskip10
+	VPMULLW Y1, Y2, Y3
+	VPSRLW  $0x08, Y2, Y2
+	VPSRLW  $0x08, Y1, Y4
+	VPMULLW Y4, Y2, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+
+powScalarU8AVX2_pskip10:
+	SHRQ $0x01, DI
+	JNZ  powScalarU8AVX2_ploop9
+
+powScalarU8AVX2_pdone6:
+	VMOVDQU Y2, 32(CX)(BX*1)
+	ADDQ    $0x00000040, BX
+
+powScalarU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   powScalarU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  powScalarU8AVX2_check_vector
+
+powScalarU8AVX2_vector:
+	VMOVDQU (DX)(BX*1), Y1
+	VMOVQ   X0, DI
+	MOVBQZX DI, DI
+	VMOVDQU elc32_1_1<>+0(SB), Y2
+	TESTQ   DI, DI
+	JZ      powScalarU8AVX2_pdone11
+
+powScalarU8AVX2_strip12:
+	BTQ     $0x00, DI
+	JCS     powScalarU8AVX2_found13
+	VPMULLW Y1, Y1, Y2
+	VPSRLW  $0x08, Y1, Y3
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y3, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR    Y1, Y2, Y1
+	SHRQ    $0x01, DI
+	JMP     powScalarU8AVX2_strip12
+
+powScalarU8AVX2_found13:
+	VMOVDQU Y1, Y2
+	SHRQ    $0x01, DI
+	JZ      powScalarU8AVX2_pdone11
+
+powScalarU8AVX2_ploop14:
+	VPMULLW Y1, Y1, Y3
+	VPSRLW  $0x08, Y1, Y4
+	VPSRLW  $0x08, Y1, Y1
+	VPMULLW Y1, Y4, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y1, Y3, Y1
+	BTQ     $0x00, DI
+	JCC     powScalarU8AVX2_pskip15
+	VPMULLW Y1, Y2, Y3
+	VPSRLW  $0x08, Y2, Y2
+	VPSRLW  $0x08, Y1, Y4
+	VPMULLW Y4, Y2, Y2
+	VPSLLW  $0x08, Y2, Y2
+	VPAND   elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR    Y2, Y3, Y2
+
+powScalarU8AVX2_pskip15:
+	SHRQ $0x01, DI
+	JNZ  powScalarU8AVX2_ploop14
+
+powScalarU8AVX2_pdone11:
+	VMOVDQU Y2, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+powScalarU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      powScalarU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     powScalarU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+powScalarU8AVX2_copy16:
+	CMPQ R8, BX
+	JAE  powScalarU8AVX2_copied17
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  powScalarU8AVX2_copy16
+
+powScalarU8AVX2_copied17:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y1
+	VMOVQ   X0, DX
+	MOVBQZX DL, DX
+	VMOVDQU Y1, Y0
+	VMOVDQU elc32_1_1<>+0(SB), Y1
+	TESTQ   DX, DX
+	JZ      powScalarU8AVX2_pdone18
+
+powScalarU8AVX2_strip19:
+	BTQ     $0x00, DX
+	JCS     powScalarU8AVX2_found20
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	SHRQ    $0x01, DX
+	JMP     powScalarU8AVX2_strip19
+
+powScalarU8AVX2_found20:
+	VMOVDQU Y0, Y1
+	SHRQ    $0x01, DX
+	JZ      powScalarU8AVX2_pdone18
+
+powScalarU8AVX2_ploop21:
+	VPMULLW Y0, Y0, Y2
+	VPSRLW  $0x08, Y0, Y3
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y3, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR    Y0, Y2, Y0
+	BTQ     $0x00, DX
+	JCC     powScalarU8AVX2_pskip22
+	VPMULLW Y0, Y1, Y2
+	VPSRLW  $0x08, Y1, Y1
+	VPSRLW  $0x08, Y0, Y3
+	VPMULLW Y3, Y1, Y1
+	VPSLLW  $0x08, Y1, Y1
+	VPAND   elc32_2_ff<>+0(SB), Y2, Y2
+	VPOR    Y1, Y2, Y1
+
+powScalarU8AVX2_pskip22:
+	SHRQ $0x01, DX
+	JNZ  powScalarU8AVX2_ploop21
+
+powScalarU8AVX2_pdone18:
+	VMOVDQU Y1, (SI)(BX*1)
+	XORQ    DX, DX
+
+powScalarU8AVX2_copy23:
+	CMPQ DX, AX
+	JAE  powScalarU8AVX2_copied24
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  powScalarU8AVX2_copy23
+
+powScalarU8AVX2_copied24:
+powScalarU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowU8AVX2(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX2
+TEXT ·scalarPowU8AVX2(SB), NOSPLIT, $64-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Y0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarPowU8AVX2_check_unrolled
+
+scalarPowU8AVX2_unrolled:
+	VMOVDQU   (DX)(BX*1), Y1
+	VMOVDQU   Y0, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPBLENDVB Y3, Y2, Y4, Y3
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowU8AVX2_while1:
+	VPTEST    Y1, Y1
+	JZ        scalarPowU8AVX2_wend2
+	VPMULLW   Y2, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y2, Y2
+	VPMULLW   Y2, Y5, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y2, Y4, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VPMULLW   Y2, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y2, Y7
+	VPMULLW   Y7, Y6, Y6
+	VPSLLW    $0x08, Y6, Y6
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y6, Y5, Y5
+	VPBLENDVB Y4, Y5, Y3, Y3
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowU8AVX2_while1
+
+scalarPowU8AVX2_wend2:
+	VMOVDQU   Y3, (CX)(BX*1)
+	VMOVDQU   32(DX)(BX*1), Y1
+	VMOVDQU   Y0, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPBLENDVB Y3, Y2, Y4, Y3
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowU8AVX2_while3:
+	VPTEST    Y1, Y1
+	JZ        scalarPowU8AVX2_wend4
+	VPMULLW   Y2, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y2, Y2
+	VPMULLW   Y2, Y5, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y2, Y4, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VPMULLW   Y2, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y2, Y7
+	VPMULLW   Y7, Y6, Y6
+	VPSLLW    $0x08, Y6, Y6
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y6, Y5, Y5
+	VPBLENDVB Y4, Y5, Y3, Y3
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowU8AVX2_while3
+
+scalarPowU8AVX2_wend4:
+	VMOVDQU Y3, 32(CX)(BX*1)
+	ADDQ    $0x00000040, BX
+
+scalarPowU8AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   scalarPowU8AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  scalarPowU8AVX2_check_vector
+
+scalarPowU8AVX2_vector:
+	VMOVDQU   (DX)(BX*1), Y1
+	VMOVDQU   Y0, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPBLENDVB Y3, Y2, Y4, Y3
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowU8AVX2_while5:
+	VPTEST    Y1, Y1
+	JZ        scalarPowU8AVX2_wend6
+	VPMULLW   Y2, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y2, Y2
+	VPMULLW   Y2, Y5, Y2
+	VPSLLW    $0x08, Y2, Y2
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y2, Y4, Y2
+	VPAND     elc32_1_1<>+0(SB), Y1, Y4
+	VMOVDQU   elc32_1_1<>+0(SB), Y5
+	VPCMPEQB  Y5, Y4, Y4
+	VPMULLW   Y2, Y3, Y5
+	VPSRLW    $0x08, Y3, Y6
+	VPSRLW    $0x08, Y2, Y7
+	VPMULLW   Y7, Y6, Y6
+	VPSLLW    $0x08, Y6, Y6
+	VPAND     elc32_2_ff<>+0(SB), Y5, Y5
+	VPOR      Y6, Y5, Y5
+	VPBLENDVB Y4, Y5, Y3, Y3
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowU8AVX2_while5
+
+scalarPowU8AVX2_wend6:
+	VMOVDQU Y3, (CX)(BX*1)
+	ADDQ    $0x00000020, BX
+
+scalarPowU8AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      scalarPowU8AVX2_vector
+	CMPQ    BX, AX
+	JAE     scalarPowU8AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y1, Y1, Y1
+	VMOVDQU Y1, (SP)
+	VMOVDQU Y1, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+scalarPowU8AVX2_copy7:
+	CMPQ R8, BX
+	JAE  scalarPowU8AVX2_copied8
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  scalarPowU8AVX2_copy7
+
+scalarPowU8AVX2_copied8:
+	XORQ      BX, BX
+	VMOVDQU   (DI)(BX*1), Y1
+	VPAND     elc32_1_1<>+0(SB), Y1, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPCMPEQB  Y3, Y2, Y2
+	VMOVDQU   elc32_1_1<>+0(SB), Y3
+	VPBLENDVB Y2, Y0, Y3, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+
+scalarPowU8AVX2_while9:
+	VPTEST    Y1, Y1
+	JZ        scalarPowU8AVX2_wend10
+	VPMULLW   Y0, Y0, Y3
+	VPSRLW    $0x08, Y0, Y4
+	VPSRLW    $0x08, Y0, Y0
+	VPMULLW   Y0, Y4, Y0
+	VPSLLW    $0x08, Y0, Y0
+	VPAND     elc32_2_ff<>+0(SB), Y3, Y3
+	VPOR      Y0, Y3, Y0
+	VPAND     elc32_1_1<>+0(SB), Y1, Y3
+	VMOVDQU   elc32_1_1<>+0(SB), Y4
+	VPCMPEQB  Y4, Y3, Y3
+	VPMULLW   Y0, Y2, Y4
+	VPSRLW    $0x08, Y2, Y5
+	VPSRLW    $0x08, Y0, Y6
+	VPMULLW   Y6, Y5, Y5
+	VPSLLW    $0x08, Y5, Y5
+	VPAND     elc32_2_ff<>+0(SB), Y4, Y4
+	VPOR      Y5, Y4, Y4
+	VPBLENDVB Y3, Y4, Y2, Y2
+	VPSRLW    $0x01, Y1, Y1
+	VPAND     elc32_1_7f<>+0(SB), Y1, Y1
+	JMP       scalarPowU8AVX2_while9
+
+scalarPowU8AVX2_wend10:
+	VMOVDQU Y2, (SI)(BX*1)
+	XORQ    DX, DX
+
+scalarPowU8AVX2_copy11:
+	CMPQ DX, AX
+	JAE  scalarPowU8AVX2_copied12
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  scalarPowU8AVX2_copy11
+
+scalarPowU8AVX2_copied12:
+scalarPowU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func logitEpsF32AVX2(dst []float32, x []float32, lo float32, hi float32) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·logitEpsF32AVX2(SB), NOSPLIT, $64-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         x_base+24(FP), DX
+	VCVTSS2SD    lo+48(FP), X0, X0
+	VBROADCASTSD X0, Y0
+	VCVTSS2SD    hi+52(FP), X1, X1
+	VBROADCASTSD X1, Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-4, SI
+	JMP          logitEpsF32AVX2_check_unrolled
+
+logitEpsF32AVX2_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Y3
+	VCMPPD      $0x01, Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y5
+	VCMPPD      $0x0e, Y1, Y3, Y3
+	VPANDN      Y3, Y4, Y3
+	VBLENDVPD   Y3, Y1, Y5, Y3
+	VMOVUPD     elc32_8_0<>+0(SB), Y4
+	VCMPPD      $0x05, Y3, Y4, Y4
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VPOR        Y4, Y2, Y2
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VDIVPD      Y4, Y3, Y3
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y3, Y4
+	VPSRLQ      $0x34, Y4, Y4
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y4, Y4
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y4, Y4
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y3, Y5
+	VDIVPD      Y5, Y3, Y5
+	VMULPD      Y5, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y6, Y6
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y7, Y7
+	VADDPD      Y7, Y6, Y6
+	VMULPD      Y3, Y3, Y7
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
+	VADDPD      Y6, Y7, Y6
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
+	VFMADD231PD Y6, Y5, Y8
+	VSUBPD      Y8, Y7, Y5
+	VSUBPD      Y3, Y5, Y3
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VCVTPD2PSY  Y3, X3
+	VMOVDQU     X3, (CX)(BX*4)
+	ADDQ        $0x00000004, BX
+
+logitEpsF32AVX2_check_unrolled:
+	CMPQ    BX, SI
+	JB      logitEpsF32AVX2_unrolled
+	CMPQ    BX, AX
+	JAE     logitEpsF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, (SP)
+	VMOVDQU Y3, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+logitEpsF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  logitEpsF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  logitEpsF32AVX2_copy1
+
+logitEpsF32AVX2_copied2:
+	XORQ        BX, BX
+	VCVTPS2PD   (DI)(BX*4), Y3
+	VCMPPD      $0x01, Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y0
+	VCMPPD      $0x0e, Y1, Y3, Y3
+	VPANDN      Y3, Y4, Y3
+	VBLENDVPD   Y3, Y1, Y0, Y0
+	VMOVUPD     elc32_8_0<>+0(SB), Y1
+	VCMPPD      $0x05, Y0, Y1, Y1
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y0, Y3
+	VPOR        Y3, Y1, Y1
+	VPOR        Y1, Y2, Y2
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y1
+	VSUBPD      Y0, Y1, Y1
+	VDIVPD      Y1, Y0, Y0
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y0, Y0
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y0, Y1
+	VPSRLQ      $0x34, Y1, Y1
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y1, Y1
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y0, Y0
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y0, Y0
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y0, Y0
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y0, Y3
+	VDIVPD      Y3, Y0, Y3
+	VMULPD      Y3, Y3, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y4, Y4
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y5
+	VADDPD      Y5, Y4, Y4
+	VMULPD      Y0, Y0, Y5
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y1, Y6
+	VFMADD231PD Y4, Y3, Y6
+	VSUBPD      Y6, Y5, Y3
+	VSUBPD      Y0, Y3, Y0
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y1, Y0
+	VCVTPD2PSY  Y0, X0
+	VMOVDQU     X0, (SI)(BX*4)
+	SHLQ        $0x02, AX
+	XORQ        DX, DX
+
+logitEpsF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  logitEpsF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  logitEpsF32AVX2_copy3
+
+logitEpsF32AVX2_copied4:
+logitEpsF32AVX2_done:
+	VPTEST Y2, Y2
+	SETNE  AL
+	MOVB   AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func logitEpsF64AVX2(dst []float64, x []float64, lo float64, hi float64) bool
+// Requires: AVX, AVX2, FMA3
+TEXT ·logitEpsF64AVX2(SB), NOSPLIT, $64-65
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         x_base+24(FP), DX
+	VBROADCASTSD lo+48(FP), Y0
+	VBROADCASTSD hi+56(FP), Y1
+	VPXOR        Y2, Y2, Y2
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          logitEpsF64AVX2_check_unrolled
+
+logitEpsF64AVX2_unrolled:
+	VMOVUPD     (DX)(BX*8), Y3
+	VCMPPD      $0x01, Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y5
+	VCMPPD      $0x0e, Y1, Y3, Y3
+	VPANDN      Y3, Y4, Y3
+	VBLENDVPD   Y3, Y1, Y5, Y3
+	VMOVUPD     elc32_8_10000000000000<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VPOR        Y4, Y2, Y2
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VDIVPD      Y4, Y3, Y3
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y3, Y4
+	VPSRLQ      $0x34, Y4, Y4
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y4, Y4
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y4, Y4
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y3, Y5
+	VDIVPD      Y5, Y3, Y5
+	VMULPD      Y5, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y6, Y6
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y7, Y7
+	VADDPD      Y7, Y6, Y6
+	VMULPD      Y3, Y3, Y7
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
+	VADDPD      Y6, Y7, Y6
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
+	VFMADD231PD Y6, Y5, Y8
+	VSUBPD      Y8, Y7, Y5
+	VSUBPD      Y3, Y5, Y3
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VMOVDQU     Y3, (CX)(BX*8)
+	VMOVUPD     32(DX)(BX*8), Y3
+	VCMPPD      $0x01, Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y5
+	VCMPPD      $0x0e, Y1, Y3, Y3
+	VPANDN      Y3, Y4, Y3
+	VBLENDVPD   Y3, Y1, Y5, Y3
+	VMOVUPD     elc32_8_10000000000000<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VPOR        Y4, Y2, Y2
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VDIVPD      Y4, Y3, Y3
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y3, Y4
+	VPSRLQ      $0x34, Y4, Y4
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y4, Y4
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y4, Y4
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y3, Y5
+	VDIVPD      Y5, Y3, Y5
+	VMULPD      Y5, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y6, Y6
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y7, Y7
+	VADDPD      Y7, Y6, Y6
+	VMULPD      Y3, Y3, Y7
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
+	VADDPD      Y6, Y7, Y6
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
+	VFMADD231PD Y6, Y5, Y8
+	VSUBPD      Y8, Y7, Y5
+	VSUBPD      Y3, Y5, Y3
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VMOVDQU     Y3, 32(CX)(BX*8)
+	ADDQ        $0x00000008, BX
+
+logitEpsF64AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   logitEpsF64AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  logitEpsF64AVX2_check_vector
+
+logitEpsF64AVX2_vector:
+	VMOVUPD     (DX)(BX*8), Y3
+	VCMPPD      $0x01, Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y5
+	VCMPPD      $0x0e, Y1, Y3, Y3
+	VPANDN      Y3, Y4, Y3
+	VBLENDVPD   Y3, Y1, Y5, Y3
+	VMOVUPD     elc32_8_10000000000000<>+0(SB), Y4
+	VCMPPD      $0x06, Y3, Y4, Y4
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y3, Y5
+	VPOR        Y5, Y4, Y4
+	VPOR        Y4, Y2, Y2
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y4
+	VSUBPD      Y3, Y4, Y4
+	VDIVPD      Y4, Y3, Y3
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y3, Y4
+	VPSRLQ      $0x34, Y4, Y4
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y4, Y4
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y4, Y4
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y3, Y3
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y3, Y3
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y3, Y3
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y3, Y5
+	VDIVPD      Y5, Y3, Y5
+	VMULPD      Y5, Y5, Y6
+	VMULPD      Y6, Y6, Y7
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y7, Y8
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y6, Y6
+	VMOVUPD     Y7, Y8
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y9
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y9, Y8
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y7, Y8
+	VMULPD      Y8, Y7, Y7
+	VADDPD      Y7, Y6, Y6
+	VMULPD      Y3, Y3, Y7
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y7, Y7
+	VADDPD      Y6, Y7, Y6
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y4, Y8
+	VFMADD231PD Y6, Y5, Y8
+	VSUBPD      Y8, Y7, Y5
+	VSUBPD      Y3, Y5, Y3
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y4, Y3
+	VMOVDQU     Y3, (CX)(BX*8)
+	ADDQ        $0x00000004, BX
+
+logitEpsF64AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      logitEpsF64AVX2_vector
+	CMPQ    BX, AX
+	JAE     logitEpsF64AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y3, Y3, Y3
+	VMOVDQU Y3, (SP)
+	VMOVDQU Y3, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+logitEpsF64AVX2_copy1:
+	CMPQ R8, BX
+	JAE  logitEpsF64AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  logitEpsF64AVX2_copy1
+
+logitEpsF64AVX2_copied2:
+	XORQ        BX, BX
+	VMOVUPD     (DI)(BX*8), Y3
+	VCMPPD      $0x01, Y0, Y3, Y4
+	VBLENDVPD   Y4, Y0, Y3, Y0
+	VCMPPD      $0x0e, Y1, Y3, Y3
+	VPANDN      Y3, Y4, Y3
+	VBLENDVPD   Y3, Y1, Y0, Y0
+	VMOVUPD     elc32_8_10000000000000<>+0(SB), Y1
+	VCMPPD      $0x06, Y0, Y1, Y1
+	VCMPPD      $0x05, elc32_8_3ff0000000000000<>+0(SB), Y0, Y3
+	VPOR        Y3, Y1, Y1
+	VPOR        Y1, Y2, Y2
+	VMOVUPD     elc32_8_3ff0000000000000<>+0(SB), Y1
+	VSUBPD      Y0, Y1, Y1
+	VDIVPD      Y1, Y0, Y0
+	VPSUBQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y0, Y0
+	VPADDQ      elc32_8_4000000000000000<>+0(SB), Y0, Y1
+	VPSRLQ      $0x34, Y1, Y1
+	VORPD       elc32_8_4330000000000000<>+0(SB), Y1, Y1
+	VSUBPD      elc32_8_4330000000000400<>+0(SB), Y1, Y1
+	VANDPD      elc32_8_fffffffffffff<>+0(SB), Y0, Y0
+	VPADDQ      elc32_8_3fe6a09e667f3bcd<>+0(SB), Y0, Y0
+	VSUBPD      elc32_8_3ff0000000000000<>+0(SB), Y0, Y0
+	VADDPD      elc32_8_4000000000000000<>+0(SB), Y0, Y3
+	VDIVPD      Y3, Y0, Y3
+	VMULPD      Y3, Y3, Y4
+	VMULPD      Y4, Y4, Y5
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc2f112df3e5244<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fc7466496cb03de<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd2492494229359<>+0(SB), Y5, Y6
+	VFMADD213PD elc32_8_3fe5555555555593<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y4, Y4
+	VMOVUPD     Y5, Y6
+	VMOVUPD     elc32_8_3fc39a09d078c69f<>+0(SB), Y7
+	VFMADD213PD elc32_8_3fcc71c51d8e78af<>+0(SB), Y7, Y6
+	VFMADD213PD elc32_8_3fd999999997fa04<>+0(SB), Y5, Y6
+	VMULPD      Y6, Y5, Y5
+	VADDPD      Y5, Y4, Y4
+	VMULPD      Y0, Y0, Y5
+	VMULPD      elc32_8_3fe0000000000000<>+0(SB), Y5, Y5
+	VADDPD      Y4, Y5, Y4
+	VMULPD      elc32_8_3dea39ef35793c76<>+0(SB), Y1, Y6
+	VFMADD231PD Y4, Y3, Y6
+	VSUBPD      Y6, Y5, Y3
+	VSUBPD      Y0, Y3, Y0
+	VFMSUB231PD elc32_8_3fe62e42fee00000<>+0(SB), Y1, Y0
+	VMOVDQU     Y0, (SI)(BX*8)
+	SHLQ        $0x03, AX
+	XORQ        DX, DX
+
+logitEpsF64AVX2_copy3:
+	CMPQ DX, AX
+	JAE  logitEpsF64AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  logitEpsF64AVX2_copy3
+
+logitEpsF64AVX2_copied4:
+logitEpsF64AVX2_done:
+	VPTEST Y2, Y2
+	SETNE  AL
+	MOVB   AL, ret+64(FP)
+	VZEROUPPER
+	RET
+
 // func negF32AVX512(dst []float32, x []float32)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·negF32AVX512(SB), NOSPLIT, $0-48
@@ -107619,5 +111953,2054 @@ scalarAtan2F64AVX512_done:
 	KORTESTQ K1, K1
 	SETNE    AL
 	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func powI8AVX512(dst []int8, a []int8, b []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powI8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  powI8AVX512_check_unrolled
+
+powI8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPB    $0x01, Z2, Z1, K1
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z3
+	VPBLENDMB Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z7
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_1_1<>+0(SB), Z7
+	VPBLENDMB Z3, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+
+powI8AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        powI8AVX512_wend2
+	VPMULLW   Z3, Z3, Z8
+	VPSRLW    $0x08, Z3, Z9
+	VPSRLW    $0x08, Z3, Z3
+	VPMULLW   Z3, Z9, Z3
+	VPSLLW    $0x08, Z3, Z3
+	VPANDD    elc64_2_ff<>+0(SB), Z8, Z8
+	VPORD     Z3, Z8, Z3
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z8
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z8, K2
+	VPMULLW   Z3, Z7, Z8
+	VPSRLW    $0x08, Z7, Z9
+	VPSRLW    $0x08, Z3, Z10
+	VPMULLW   Z10, Z9, Z9
+	VPSLLW    $0x08, Z9, Z9
+	VPANDD    elc64_2_ff<>+0(SB), Z8, Z8
+	VPORD     Z9, Z8, Z8
+	VPBLENDMB Z8, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       powI8AVX512_while1
+
+powI8AVX512_wend2:
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z0, K2
+	VPCMPB    $0x00, elc64_1_ffffffffffffffff<>+0(SB), Z0, K3
+	KORQ      K3, K2, K2
+	KANDNQ    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z0
+	VPBLENDMB Z4, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+powI8AVX512_check_unrolled:
+	CMPQ       SI, DI
+	JB         powI8AVX512_unrolled
+	CMPQ       SI, AX
+	JAE        powI8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPXORD     Z5, Z5, Z5
+	VPCMPB     $0x01, Z5, Z1, K2
+	VPANDD     elc64_1_1<>+0(SB), Z1, Z2
+	VPBLENDMB  Z2, Z1, K2, Z1
+	VMOVDQU64  Z0, Z2
+	VPANDD     elc64_1_1<>+0(SB), Z1, Z3
+	VPCMPB     $0x00, elc64_1_1<>+0(SB), Z3, K3
+	VMOVDQU64  elc64_1_1<>+0(SB), Z3
+	VPBLENDMB  Z2, Z3, K3, Z3
+	VPSRLW     $0x01, Z1, Z1
+	VPANDD     elc64_1_7f<>+0(SB), Z1, Z1
+
+powI8AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        powI8AVX512_wend4
+	VPMULLW   Z2, Z2, Z4
+	VPSRLW    $0x08, Z2, Z5
+	VPSRLW    $0x08, Z2, Z2
+	VPMULLW   Z2, Z5, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z2, Z4, Z2
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z4
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z4, K3
+	VPMULLW   Z2, Z3, Z4
+	VPSRLW    $0x08, Z3, Z5
+	VPSRLW    $0x08, Z2, Z7
+	VPMULLW   Z7, Z5, Z5
+	VPSLLW    $0x08, Z5, Z5
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z5, Z4, Z4
+	VPBLENDMB Z4, Z3, K3, Z3
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       powI8AVX512_while3
+
+powI8AVX512_wend4:
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z0, K3
+	VPCMPB    $0x00, elc64_1_ffffffffffffffff<>+0(SB), Z0, K4
+	KORQ      K4, K3, K3
+	KANDNQ    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VPBLENDMB Z6, Z0, K2, Z0
+	VMOVDQU8  Z0, K1, (CX)(SI*1)
+
+powI8AVX512_done:
+	VZEROUPPER
+	RET
+
+DATA elc64_1_7f<>+0(SB)/1, $0x7f
+DATA elc64_1_7f<>+1(SB)/1, $0x7f
+DATA elc64_1_7f<>+2(SB)/1, $0x7f
+DATA elc64_1_7f<>+3(SB)/1, $0x7f
+DATA elc64_1_7f<>+4(SB)/1, $0x7f
+DATA elc64_1_7f<>+5(SB)/1, $0x7f
+DATA elc64_1_7f<>+6(SB)/1, $0x7f
+DATA elc64_1_7f<>+7(SB)/1, $0x7f
+DATA elc64_1_7f<>+8(SB)/1, $0x7f
+DATA elc64_1_7f<>+9(SB)/1, $0x7f
+DATA elc64_1_7f<>+10(SB)/1, $0x7f
+DATA elc64_1_7f<>+11(SB)/1, $0x7f
+DATA elc64_1_7f<>+12(SB)/1, $0x7f
+DATA elc64_1_7f<>+13(SB)/1, $0x7f
+DATA elc64_1_7f<>+14(SB)/1, $0x7f
+DATA elc64_1_7f<>+15(SB)/1, $0x7f
+DATA elc64_1_7f<>+16(SB)/1, $0x7f
+DATA elc64_1_7f<>+17(SB)/1, $0x7f
+DATA elc64_1_7f<>+18(SB)/1, $0x7f
+DATA elc64_1_7f<>+19(SB)/1, $0x7f
+DATA elc64_1_7f<>+20(SB)/1, $0x7f
+DATA elc64_1_7f<>+21(SB)/1, $0x7f
+DATA elc64_1_7f<>+22(SB)/1, $0x7f
+DATA elc64_1_7f<>+23(SB)/1, $0x7f
+DATA elc64_1_7f<>+24(SB)/1, $0x7f
+DATA elc64_1_7f<>+25(SB)/1, $0x7f
+DATA elc64_1_7f<>+26(SB)/1, $0x7f
+DATA elc64_1_7f<>+27(SB)/1, $0x7f
+DATA elc64_1_7f<>+28(SB)/1, $0x7f
+DATA elc64_1_7f<>+29(SB)/1, $0x7f
+DATA elc64_1_7f<>+30(SB)/1, $0x7f
+DATA elc64_1_7f<>+31(SB)/1, $0x7f
+DATA elc64_1_7f<>+32(SB)/1, $0x7f
+DATA elc64_1_7f<>+33(SB)/1, $0x7f
+DATA elc64_1_7f<>+34(SB)/1, $0x7f
+DATA elc64_1_7f<>+35(SB)/1, $0x7f
+DATA elc64_1_7f<>+36(SB)/1, $0x7f
+DATA elc64_1_7f<>+37(SB)/1, $0x7f
+DATA elc64_1_7f<>+38(SB)/1, $0x7f
+DATA elc64_1_7f<>+39(SB)/1, $0x7f
+DATA elc64_1_7f<>+40(SB)/1, $0x7f
+DATA elc64_1_7f<>+41(SB)/1, $0x7f
+DATA elc64_1_7f<>+42(SB)/1, $0x7f
+DATA elc64_1_7f<>+43(SB)/1, $0x7f
+DATA elc64_1_7f<>+44(SB)/1, $0x7f
+DATA elc64_1_7f<>+45(SB)/1, $0x7f
+DATA elc64_1_7f<>+46(SB)/1, $0x7f
+DATA elc64_1_7f<>+47(SB)/1, $0x7f
+DATA elc64_1_7f<>+48(SB)/1, $0x7f
+DATA elc64_1_7f<>+49(SB)/1, $0x7f
+DATA elc64_1_7f<>+50(SB)/1, $0x7f
+DATA elc64_1_7f<>+51(SB)/1, $0x7f
+DATA elc64_1_7f<>+52(SB)/1, $0x7f
+DATA elc64_1_7f<>+53(SB)/1, $0x7f
+DATA elc64_1_7f<>+54(SB)/1, $0x7f
+DATA elc64_1_7f<>+55(SB)/1, $0x7f
+DATA elc64_1_7f<>+56(SB)/1, $0x7f
+DATA elc64_1_7f<>+57(SB)/1, $0x7f
+DATA elc64_1_7f<>+58(SB)/1, $0x7f
+DATA elc64_1_7f<>+59(SB)/1, $0x7f
+DATA elc64_1_7f<>+60(SB)/1, $0x7f
+DATA elc64_1_7f<>+61(SB)/1, $0x7f
+DATA elc64_1_7f<>+62(SB)/1, $0x7f
+DATA elc64_1_7f<>+63(SB)/1, $0x7f
+GLOBL elc64_1_7f<>(SB), RODATA|NOPTR, $64
+
+// func powScalarI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powScalarI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          powScalarI8AVX512_check_unrolled
+
+powScalarI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VMOVQ     X0, DI
+	MOVBQSX   DI, DI
+	XORQ      R8, R8
+	TESTQ     DI, DI
+	JNS       powScalarI8AVX512_pos1
+	ANDQ      $0x01, DI
+	MOVQ      $0x00000001, R8
+
+powScalarI8AVX512_pos1:
+	VMOVDQU64 Z1, Z2
+	VMOVDQU64 elc64_1_1<>+0(SB), Z3
+	TESTQ     DI, DI
+	JZ        powScalarI8AVX512_pdone2
+
+powScalarI8AVX512_strip3:
+	BTQ       $0x00, DI
+	JCS       powScalarI8AVX512_found4
+	VPMULLW   Z2, Z2, Z3
+	VPSRLW    $0x08, Z2, Z4
+	VPSRLW    $0x08, Z2, Z2
+	VPMULLW   Z2, Z4, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z2, Z3, Z2
+	SHRQ      $0x01, DI
+	JMP       powScalarI8AVX512_strip3
+
+powScalarI8AVX512_found4:
+	VMOVDQU64 Z2, Z3
+	SHRQ      $0x01, DI
+	JZ        powScalarI8AVX512_pdone2
+
+powScalarI8AVX512_ploop5:
+	VPMULLW   Z2, Z2, Z4
+	VPSRLW    $0x08, Z2, Z5
+	VPSRLW    $0x08, Z2, Z2
+	VPMULLW   Z2, Z5, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z2, Z4, Z2
+	BTQ       $0x00, DI
+	JCC       powScalarI8AVX512_pskip6
+	VPMULLW   Z2, Z3, Z4
+	VPSRLW    $0x08, Z3, Z3
+	VPSRLW    $0x08, Z2, Z5
+	VPMULLW   Z5, Z3, Z3
+	VPSLLW    $0x08, Z3, Z3
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z3, Z4, Z3
+
+powScalarI8AVX512_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI8AVX512_ploop5
+
+powScalarI8AVX512_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI8AVX512_pend7
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z1, K1
+	VPCMPB    $0x00, elc64_1_ffffffffffffffff<>+0(SB), Z1, K2
+	KORQ      K2, K1, K1
+	KNOTQ     K1, K1
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z1
+	VPBLENDMB Z6, Z1, K1, Z1
+	VMOVDQU64 Z1, Z3
+
+powScalarI8AVX512_pend7:
+	VMOVDQU64 Z3, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+powScalarI8AVX512_check_unrolled:
+	CMPQ       BX, SI
+	JB         powScalarI8AVX512_unrolled
+	CMPQ       BX, AX
+	JAE        powScalarI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VMOVQ      X0, AX
+	MOVBQSX    AL, AX
+	XORQ       DX, DX
+	TESTQ      AX, AX
+	JNS        powScalarI8AVX512_pos8
+	ANDQ       $0x01, AX
+	MOVQ       $0x00000001, DX
+
+powScalarI8AVX512_pos8:
+	VMOVDQU64 Z1, Z0
+	VMOVDQU64 elc64_1_1<>+0(SB), Z2
+	TESTQ     AX, AX
+	JZ        powScalarI8AVX512_pdone9
+
+powScalarI8AVX512_strip10:
+	BTQ       $0x00, AX
+	JCS       powScalarI8AVX512_found11
+	VPMULLW   Z0, Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z3, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z0, Z2, Z0
+	SHRQ      $0x01, AX
+	JMP       powScalarI8AVX512_strip10
+
+powScalarI8AVX512_found11:
+	VMOVDQU64 Z0, Z2
+	SHRQ      $0x01, AX
+	JZ        powScalarI8AVX512_pdone9
+
+powScalarI8AVX512_ploop12:
+	VPMULLW   Z0, Z0, Z3
+	VPSRLW    $0x08, Z0, Z4
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z4, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z0, Z3, Z0
+	BTQ       $0x00, AX
+	JCC       powScalarI8AVX512_pskip13
+	VPMULLW   Z0, Z2, Z3
+	VPSRLW    $0x08, Z2, Z2
+	VPSRLW    $0x08, Z0, Z4
+	VPMULLW   Z4, Z2, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z2, Z3, Z2
+
+powScalarI8AVX512_pskip13:
+	SHRQ $0x01, AX
+	JNZ  powScalarI8AVX512_ploop12
+
+powScalarI8AVX512_pdone9:
+	TESTQ     DX, DX
+	JZ        powScalarI8AVX512_pend14
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z1, K2
+	VPCMPB    $0x00, elc64_1_ffffffffffffffff<>+0(SB), Z1, K3
+	KORQ      K3, K2, K2
+	KNOTQ     K2, K2
+	VPXORD    Z7, Z7, Z7
+	VMOVDQU64 Z2, Z0
+	VPBLENDMB Z7, Z0, K2, Z0
+	VMOVDQU64 Z0, Z2
+
+powScalarI8AVX512_pend14:
+	VMOVDQU8 Z2, K1, (CX)(BX*1)
+
+powScalarI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI8AVX512(dst []int8, a []int8, s int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarPowI8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarPowI8AVX512_check_unrolled
+
+scalarPowI8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPB    $0x01, Z2, Z1, K1
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z3
+	VPBLENDMB Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z7
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_1_1<>+0(SB), Z7
+	VPBLENDMB Z3, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+
+scalarPowI8AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        scalarPowI8AVX512_wend2
+	VPMULLW   Z3, Z3, Z8
+	VPSRLW    $0x08, Z3, Z9
+	VPSRLW    $0x08, Z3, Z3
+	VPMULLW   Z3, Z9, Z3
+	VPSLLW    $0x08, Z3, Z3
+	VPANDD    elc64_2_ff<>+0(SB), Z8, Z8
+	VPORD     Z3, Z8, Z3
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z8
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z8, K2
+	VPMULLW   Z3, Z7, Z8
+	VPSRLW    $0x08, Z7, Z9
+	VPSRLW    $0x08, Z3, Z10
+	VPMULLW   Z10, Z9, Z9
+	VPSLLW    $0x08, Z9, Z9
+	VPANDD    elc64_2_ff<>+0(SB), Z8, Z8
+	VPORD     Z9, Z8, Z8
+	VPBLENDMB Z8, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       scalarPowI8AVX512_while1
+
+scalarPowI8AVX512_wend2:
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z0, K2
+	VPCMPB    $0x00, elc64_1_ffffffffffffffff<>+0(SB), Z0, K3
+	KORQ      K3, K2, K2
+	KANDNQ    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z1
+	VPBLENDMB Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarPowI8AVX512_check_unrolled:
+	CMPQ       BX, SI
+	JB         scalarPowI8AVX512_unrolled
+	CMPQ       BX, AX
+	JAE        scalarPowI8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPXORD     Z5, Z5, Z5
+	VPCMPB     $0x01, Z5, Z1, K2
+	VPANDD     elc64_1_1<>+0(SB), Z1, Z2
+	VPBLENDMB  Z2, Z1, K2, Z1
+	VMOVDQU64  Z0, Z2
+	VPANDD     elc64_1_1<>+0(SB), Z1, Z3
+	VPCMPB     $0x00, elc64_1_1<>+0(SB), Z3, K3
+	VMOVDQU64  elc64_1_1<>+0(SB), Z3
+	VPBLENDMB  Z2, Z3, K3, Z3
+	VPSRLW     $0x01, Z1, Z1
+	VPANDD     elc64_1_7f<>+0(SB), Z1, Z1
+
+scalarPowI8AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        scalarPowI8AVX512_wend4
+	VPMULLW   Z2, Z2, Z4
+	VPSRLW    $0x08, Z2, Z5
+	VPSRLW    $0x08, Z2, Z2
+	VPMULLW   Z2, Z5, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z2, Z4, Z2
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z4
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z4, K3
+	VPMULLW   Z2, Z3, Z4
+	VPSRLW    $0x08, Z3, Z5
+	VPSRLW    $0x08, Z2, Z7
+	VPMULLW   Z7, Z5, Z5
+	VPSLLW    $0x08, Z5, Z5
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z5, Z4, Z4
+	VPBLENDMB Z4, Z3, K3, Z3
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       scalarPowI8AVX512_while3
+
+scalarPowI8AVX512_wend4:
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z0, K3
+	VPCMPB    $0x00, elc64_1_ffffffffffffffff<>+0(SB), Z0, K4
+	KORQ      K4, K3, K3
+	KANDNQ    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VPBLENDMB Z6, Z0, K2, Z0
+	VMOVDQU8  Z0, K1, (CX)(BX*1)
+
+scalarPowI8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powI16AVX512(dst []int16, a []int16, b []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powI16AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-32, DI
+	JMP  powI16AVX512_check_unrolled
+
+powI16AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*2), Z0
+	VMOVDQU64 (BX)(SI*2), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPW    $0x01, Z2, Z1, K1
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z3
+	VPBLENDMW Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z7
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_2_1<>+0(SB), Z7
+	VPBLENDMW Z3, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+
+powI16AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        powI16AVX512_wend2
+	VPMULLW   Z3, Z3, Z3
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z8
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z8, K2
+	VPMULLW   Z3, Z7, Z8
+	VPBLENDMW Z8, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+	JMP       powI16AVX512_while1
+
+powI16AVX512_wend2:
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z0, K2
+	VPCMPW    $0x00, elc64_2_ffffffffffffffff<>+0(SB), Z0, K3
+	KORD      K3, K2, K2
+	KANDND    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z0
+	VPBLENDMW Z4, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*2)
+	ADDQ      $0x00000020, SI
+
+powI16AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          powI16AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         powI16AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(SI*2), K1, Z0
+	VMOVDQU16.Z (BX)(SI*2), K1, Z1
+	VPXORD      Z5, Z5, Z5
+	VPCMPW      $0x01, Z5, Z1, K2
+	VPANDD      elc64_2_1<>+0(SB), Z1, Z2
+	VPBLENDMW   Z2, Z1, K2, Z1
+	VMOVDQU64   Z0, Z2
+	VPANDD      elc64_2_1<>+0(SB), Z1, Z3
+	VPCMPW      $0x00, elc64_2_1<>+0(SB), Z3, K3
+	VMOVDQU64   elc64_2_1<>+0(SB), Z3
+	VPBLENDMW   Z2, Z3, K3, Z3
+	VPSRLW      $0x01, Z1, Z1
+
+powI16AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        powI16AVX512_wend4
+	VPMULLW   Z2, Z2, Z2
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z4
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z4, K3
+	VPMULLW   Z2, Z3, Z4
+	VPBLENDMW Z4, Z3, K3, Z3
+	VPSRLW    $0x01, Z1, Z1
+	JMP       powI16AVX512_while3
+
+powI16AVX512_wend4:
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z0, K3
+	VPCMPW    $0x00, elc64_2_ffffffffffffffff<>+0(SB), Z0, K4
+	KORD      K4, K3, K3
+	KANDND    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VPBLENDMW Z6, Z0, K2, Z0
+	VMOVDQU16 Z0, K1, (CX)(SI*2)
+
+powI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powScalarI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powScalarI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          powScalarI16AVX512_check_unrolled
+
+powScalarI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VMOVQ     X0, DI
+	MOVWQSX   DI, DI
+	XORQ      R8, R8
+	TESTQ     DI, DI
+	JNS       powScalarI16AVX512_pos1
+	ANDQ      $0x01, DI
+	MOVQ      $0x00000001, R8
+
+powScalarI16AVX512_pos1:
+	VMOVDQU64 Z1, Z2
+	VMOVDQU64 elc64_2_1<>+0(SB), Z3
+	TESTQ     DI, DI
+	JZ        powScalarI16AVX512_pdone2
+
+powScalarI16AVX512_strip3:
+	BTQ       $0x00, DI
+	JCS       powScalarI16AVX512_found4
+	VPMULLW   Z2, Z2, Z2
+	SHRQ      $0x01, DI
+	JMP       powScalarI16AVX512_strip3
+
+powScalarI16AVX512_found4:
+	VMOVDQU64 Z2, Z3
+	SHRQ      $0x01, DI
+	JZ        powScalarI16AVX512_pdone2
+
+powScalarI16AVX512_ploop5:
+	VPMULLW   Z2, Z2, Z2
+	BTQ       $0x00, DI
+	JCC       powScalarI16AVX512_pskip6
+	VPMULLW   Z2, Z3, Z3
+
+powScalarI16AVX512_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI16AVX512_ploop5
+
+powScalarI16AVX512_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI16AVX512_pend7
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z1, K1
+	VPCMPW    $0x00, elc64_2_ffffffffffffffff<>+0(SB), Z1, K2
+	KORD      K2, K1, K1
+	KNOTD     K1, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z3, Z1
+	VPBLENDMW Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, Z3
+
+powScalarI16AVX512_pend7:
+	VMOVDQU64 Z3, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+powScalarI16AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          powScalarI16AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         powScalarI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VMOVQ       X0, AX
+	MOVWQSX     AX, AX
+	XORQ        DX, DX
+	TESTQ       AX, AX
+	JNS         powScalarI16AVX512_pos8
+	ANDQ        $0x01, AX
+	MOVQ        $0x00000001, DX
+
+powScalarI16AVX512_pos8:
+	VMOVDQU64 Z1, Z0
+	VMOVDQU64 elc64_2_1<>+0(SB), Z2
+	TESTQ     AX, AX
+	JZ        powScalarI16AVX512_pdone9
+
+powScalarI16AVX512_strip10:
+	BTQ       $0x00, AX
+	JCS       powScalarI16AVX512_found11
+	VPMULLW   Z0, Z0, Z0
+	SHRQ      $0x01, AX
+	JMP       powScalarI16AVX512_strip10
+
+powScalarI16AVX512_found11:
+	VMOVDQU64 Z0, Z2
+	SHRQ      $0x01, AX
+	JZ        powScalarI16AVX512_pdone9
+
+powScalarI16AVX512_ploop12:
+	VPMULLW   Z0, Z0, Z0
+	BTQ       $0x00, AX
+	JCC       powScalarI16AVX512_pskip13
+	VPMULLW   Z0, Z2, Z2
+
+powScalarI16AVX512_pskip13:
+	SHRQ $0x01, AX
+	JNZ  powScalarI16AVX512_ploop12
+
+powScalarI16AVX512_pdone9:
+	TESTQ     DX, DX
+	JZ        powScalarI16AVX512_pend14
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z1, K2
+	VPCMPW    $0x00, elc64_2_ffffffffffffffff<>+0(SB), Z1, K3
+	KORD      K3, K2, K2
+	KNOTD     K2, K2
+	VPXORD    Z5, Z5, Z5
+	VMOVDQU64 Z2, Z0
+	VPBLENDMW Z5, Z0, K2, Z0
+	VMOVDQU64 Z0, Z2
+
+powScalarI16AVX512_pend14:
+	VMOVDQU16 Z2, K1, (CX)(BX*2)
+
+powScalarI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI16AVX512(dst []int16, a []int16, s int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarPowI16AVX512(SB), NOSPLIT, $0-50
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTW s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-32, SI
+	JMP          scalarPowI16AVX512_check_unrolled
+
+scalarPowI16AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPW    $0x01, Z2, Z1, K1
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z3
+	VPBLENDMW Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z7
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_2_1<>+0(SB), Z7
+	VPBLENDMW Z3, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+
+scalarPowI16AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        scalarPowI16AVX512_wend2
+	VPMULLW   Z3, Z3, Z3
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z8
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z8, K2
+	VPMULLW   Z3, Z7, Z8
+	VPBLENDMW Z8, Z7, K2, Z7
+	VPSRLW    $0x01, Z1, Z1
+	JMP       scalarPowI16AVX512_while1
+
+scalarPowI16AVX512_wend2:
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z0, K2
+	VPCMPW    $0x00, elc64_2_ffffffffffffffff<>+0(SB), Z0, K3
+	KORD      K3, K2, K2
+	KANDND    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z1
+	VPBLENDMW Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+scalarPowI16AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          scalarPowI16AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         scalarPowI16AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z1
+	VPXORD      Z5, Z5, Z5
+	VPCMPW      $0x01, Z5, Z1, K2
+	VPANDD      elc64_2_1<>+0(SB), Z1, Z2
+	VPBLENDMW   Z2, Z1, K2, Z1
+	VMOVDQU64   Z0, Z2
+	VPANDD      elc64_2_1<>+0(SB), Z1, Z3
+	VPCMPW      $0x00, elc64_2_1<>+0(SB), Z3, K3
+	VMOVDQU64   elc64_2_1<>+0(SB), Z3
+	VPBLENDMW   Z2, Z3, K3, Z3
+	VPSRLW      $0x01, Z1, Z1
+
+scalarPowI16AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        scalarPowI16AVX512_wend4
+	VPMULLW   Z2, Z2, Z2
+	VPANDD    elc64_2_1<>+0(SB), Z1, Z4
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z4, K3
+	VPMULLW   Z2, Z3, Z4
+	VPBLENDMW Z4, Z3, K3, Z3
+	VPSRLW    $0x01, Z1, Z1
+	JMP       scalarPowI16AVX512_while3
+
+scalarPowI16AVX512_wend4:
+	VPCMPW    $0x00, elc64_2_1<>+0(SB), Z0, K3
+	VPCMPW    $0x00, elc64_2_ffffffffffffffff<>+0(SB), Z0, K4
+	KORD      K4, K3, K3
+	KANDND    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VPBLENDMW Z6, Z0, K2, Z0
+	VMOVDQU16 Z0, K1, (CX)(BX*2)
+
+scalarPowI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powI32AVX512(dst []int32, a []int32, b []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powI32AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-16, DI
+	JMP  powI32AVX512_check_unrolled
+
+powI32AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*4), Z0
+	VMOVDQU64 (BX)(SI*4), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPD    $0x01, Z2, Z1, K1
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z3
+	VBLENDMPS Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z7
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_4_1<>+0(SB), Z7
+	VBLENDMPS Z3, Z7, K2, Z7
+	VPSRLD    $0x01, Z1, Z1
+
+powI32AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        powI32AVX512_wend2
+	VPMULLD   Z3, Z3, Z3
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z8
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z8, K2
+	VPMULLD   Z3, Z7, Z8
+	VBLENDMPS Z8, Z7, K2, Z7
+	VPSRLD    $0x01, Z1, Z1
+	JMP       powI32AVX512_while1
+
+powI32AVX512_wend2:
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z0, K2
+	VPCMPD    $0x00, elc64_4_ffffffffffffffff<>+0(SB), Z0, K3
+	KORW      K3, K2, K2
+	KANDNW    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z0
+	VBLENDMPS Z4, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*4)
+	ADDQ      $0x00000010, SI
+
+powI32AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          powI32AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         powI32AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(SI*4), K1, Z0
+	VMOVDQU32.Z (BX)(SI*4), K1, Z1
+	VPXORD      Z5, Z5, Z5
+	VPCMPD      $0x01, Z5, Z1, K2
+	VPANDD      elc64_4_1<>+0(SB), Z1, Z2
+	VBLENDMPS   Z2, Z1, K2, Z1
+	VMOVDQU64   Z0, Z2
+	VPANDD      elc64_4_1<>+0(SB), Z1, Z3
+	VPCMPD      $0x00, elc64_4_1<>+0(SB), Z3, K3
+	VMOVDQU64   elc64_4_1<>+0(SB), Z3
+	VBLENDMPS   Z2, Z3, K3, Z3
+	VPSRLD      $0x01, Z1, Z1
+
+powI32AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        powI32AVX512_wend4
+	VPMULLD   Z2, Z2, Z2
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z4
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z4, K3
+	VPMULLD   Z2, Z3, Z4
+	VBLENDMPS Z4, Z3, K3, Z3
+	VPSRLD    $0x01, Z1, Z1
+	JMP       powI32AVX512_while3
+
+powI32AVX512_wend4:
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z0, K3
+	VPCMPD    $0x00, elc64_4_ffffffffffffffff<>+0(SB), Z0, K4
+	KORW      K4, K3, K3
+	KANDNW    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VBLENDMPS Z6, Z0, K2, Z0
+	VMOVDQU32 Z0, K1, (CX)(SI*4)
+
+powI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powScalarI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powScalarI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          powScalarI32AVX512_check_unrolled
+
+powScalarI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VMOVQ     X0, DI
+	MOVLQSX   DI, DI
+	XORQ      R8, R8
+	TESTQ     DI, DI
+	JNS       powScalarI32AVX512_pos1
+	ANDQ      $0x01, DI
+	MOVQ      $0x00000001, R8
+
+powScalarI32AVX512_pos1:
+	VMOVDQU64 Z1, Z2
+	VMOVDQU64 elc64_4_1<>+0(SB), Z3
+	TESTQ     DI, DI
+	JZ        powScalarI32AVX512_pdone2
+
+powScalarI32AVX512_strip3:
+	BTQ       $0x00, DI
+	JCS       powScalarI32AVX512_found4
+	VPMULLD   Z2, Z2, Z2
+	SHRQ      $0x01, DI
+	JMP       powScalarI32AVX512_strip3
+
+powScalarI32AVX512_found4:
+	VMOVDQU64 Z2, Z3
+	SHRQ      $0x01, DI
+	JZ        powScalarI32AVX512_pdone2
+
+powScalarI32AVX512_ploop5:
+	VPMULLD   Z2, Z2, Z2
+	BTQ       $0x00, DI
+	JCC       powScalarI32AVX512_pskip6
+	VPMULLD   Z2, Z3, Z3
+
+powScalarI32AVX512_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI32AVX512_ploop5
+
+powScalarI32AVX512_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI32AVX512_pend7
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z1, K1
+	VPCMPD    $0x00, elc64_4_ffffffffffffffff<>+0(SB), Z1, K2
+	KORW      K2, K1, K1
+	KNOTW     K1, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z3, Z1
+	VBLENDMPS Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, Z3
+
+powScalarI32AVX512_pend7:
+	VMOVDQU64 Z3, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+powScalarI32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          powScalarI32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         powScalarI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VMOVQ       X0, AX
+	MOVLQSX     AX, AX
+	XORQ        DX, DX
+	TESTQ       AX, AX
+	JNS         powScalarI32AVX512_pos8
+	ANDQ        $0x01, AX
+	MOVQ        $0x00000001, DX
+
+powScalarI32AVX512_pos8:
+	VMOVDQU64 Z1, Z0
+	VMOVDQU64 elc64_4_1<>+0(SB), Z2
+	TESTQ     AX, AX
+	JZ        powScalarI32AVX512_pdone9
+
+powScalarI32AVX512_strip10:
+	BTQ       $0x00, AX
+	JCS       powScalarI32AVX512_found11
+	VPMULLD   Z0, Z0, Z0
+	SHRQ      $0x01, AX
+	JMP       powScalarI32AVX512_strip10
+
+powScalarI32AVX512_found11:
+	VMOVDQU64 Z0, Z2
+	SHRQ      $0x01, AX
+	JZ        powScalarI32AVX512_pdone9
+
+powScalarI32AVX512_ploop12:
+	VPMULLD   Z0, Z0, Z0
+	BTQ       $0x00, AX
+	JCC       powScalarI32AVX512_pskip13
+	VPMULLD   Z0, Z2, Z2
+
+powScalarI32AVX512_pskip13:
+	SHRQ $0x01, AX
+	JNZ  powScalarI32AVX512_ploop12
+
+powScalarI32AVX512_pdone9:
+	TESTQ     DX, DX
+	JZ        powScalarI32AVX512_pend14
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z1, K2
+	VPCMPD    $0x00, elc64_4_ffffffffffffffff<>+0(SB), Z1, K3
+	KORW      K3, K2, K2
+	KNOTW     K2, K2
+	VPXORD    Z5, Z5, Z5
+	VMOVDQU64 Z2, Z0
+	VBLENDMPS Z5, Z0, K2, Z0
+	VMOVDQU64 Z0, Z2
+
+powScalarI32AVX512_pend14:
+	VMOVDQU32 Z2, K1, (CX)(BX*4)
+
+powScalarI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI32AVX512(dst []int32, a []int32, s int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarPowI32AVX512(SB), NOSPLIT, $0-52
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	MOVL         s+48(FP), BX
+	VMOVD        BX, X0
+	VPBROADCASTD X0, Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-16, SI
+	JMP          scalarPowI32AVX512_check_unrolled
+
+scalarPowI32AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPD    $0x01, Z2, Z1, K1
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z3
+	VBLENDMPS Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z7
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_4_1<>+0(SB), Z7
+	VBLENDMPS Z3, Z7, K2, Z7
+	VPSRLD    $0x01, Z1, Z1
+
+scalarPowI32AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        scalarPowI32AVX512_wend2
+	VPMULLD   Z3, Z3, Z3
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z8
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z8, K2
+	VPMULLD   Z3, Z7, Z8
+	VBLENDMPS Z8, Z7, K2, Z7
+	VPSRLD    $0x01, Z1, Z1
+	JMP       scalarPowI32AVX512_while1
+
+scalarPowI32AVX512_wend2:
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z0, K2
+	VPCMPD    $0x00, elc64_4_ffffffffffffffff<>+0(SB), Z0, K3
+	KORW      K3, K2, K2
+	KANDNW    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z1
+	VBLENDMPS Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+scalarPowI32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          scalarPowI32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         scalarPowI32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z1
+	VPXORD      Z5, Z5, Z5
+	VPCMPD      $0x01, Z5, Z1, K2
+	VPANDD      elc64_4_1<>+0(SB), Z1, Z2
+	VBLENDMPS   Z2, Z1, K2, Z1
+	VMOVDQU64   Z0, Z2
+	VPANDD      elc64_4_1<>+0(SB), Z1, Z3
+	VPCMPD      $0x00, elc64_4_1<>+0(SB), Z3, K3
+	VMOVDQU64   elc64_4_1<>+0(SB), Z3
+	VBLENDMPS   Z2, Z3, K3, Z3
+	VPSRLD      $0x01, Z1, Z1
+
+scalarPowI32AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        scalarPowI32AVX512_wend4
+	VPMULLD   Z2, Z2, Z2
+	VPANDD    elc64_4_1<>+0(SB), Z1, Z4
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z4, K3
+	VPMULLD   Z2, Z3, Z4
+	VBLENDMPS Z4, Z3, K3, Z3
+	VPSRLD    $0x01, Z1, Z1
+	JMP       scalarPowI32AVX512_while3
+
+scalarPowI32AVX512_wend4:
+	VPCMPD    $0x00, elc64_4_1<>+0(SB), Z0, K3
+	VPCMPD    $0x00, elc64_4_ffffffffffffffff<>+0(SB), Z0, K4
+	KORW      K4, K3, K3
+	KANDNW    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VBLENDMPS Z6, Z0, K2, Z0
+	VMOVDQU32 Z0, K1, (CX)(BX*4)
+
+scalarPowI32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powI64AVX512(dst []int64, a []int64, b []int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·powI64AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-8, DI
+	JMP  powI64AVX512_check_unrolled
+
+powI64AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*8), Z0
+	VMOVDQU64 (BX)(SI*8), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPQ    $0x01, Z2, Z1, K1
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z3
+	VBLENDMPD Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z7
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_8_1<>+0(SB), Z7
+	VBLENDMPD Z3, Z7, K2, Z7
+	VPSRLQ    $0x01, Z1, Z1
+
+powI64AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        powI64AVX512_wend2
+	VPMULLQ   Z3, Z3, Z3
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z8
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z8, K2
+	VPMULLQ   Z3, Z7, Z8
+	VBLENDMPD Z8, Z7, K2, Z7
+	VPSRLQ    $0x01, Z1, Z1
+	JMP       powI64AVX512_while1
+
+powI64AVX512_wend2:
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z0, K2
+	VPCMPQ    $0x00, elc64_8_ffffffffffffffff<>+0(SB), Z0, K3
+	KORB      K3, K2, K2
+	KANDNB    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z0
+	VBLENDMPD Z4, Z0, K1, Z0
+	VMOVDQU64 Z0, (CX)(SI*8)
+	ADDQ      $0x00000008, SI
+
+powI64AVX512_check_unrolled:
+	CMPQ        SI, DI
+	JB          powI64AVX512_unrolled
+	CMPQ        SI, AX
+	JAE         powI64AVX512_done
+	SUBQ        SI, AX
+	MOVQ        $-1, DI
+	BZHIQ       AX, DI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(SI*8), K1, Z0
+	VMOVDQU64.Z (BX)(SI*8), K1, Z1
+	VPXORD      Z5, Z5, Z5
+	VPCMPQ      $0x01, Z5, Z1, K2
+	VPANDQ      elc64_8_1<>+0(SB), Z1, Z2
+	VBLENDMPD   Z2, Z1, K2, Z1
+	VMOVDQU64   Z0, Z2
+	VPANDQ      elc64_8_1<>+0(SB), Z1, Z3
+	VPCMPQ      $0x00, elc64_8_1<>+0(SB), Z3, K3
+	VMOVDQU64   elc64_8_1<>+0(SB), Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
+	VPSRLQ      $0x01, Z1, Z1
+
+powI64AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        powI64AVX512_wend4
+	VPMULLQ   Z2, Z2, Z2
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z4
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z4, K3
+	VPMULLQ   Z2, Z3, Z4
+	VBLENDMPD Z4, Z3, K3, Z3
+	VPSRLQ    $0x01, Z1, Z1
+	JMP       powI64AVX512_while3
+
+powI64AVX512_wend4:
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z0, K3
+	VPCMPQ    $0x00, elc64_8_ffffffffffffffff<>+0(SB), Z0, K4
+	KORB      K4, K3, K3
+	KANDNB    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VBLENDMPD Z6, Z0, K2, Z0
+	VMOVDQU64 Z0, K1, (CX)(SI*8)
+
+powI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powScalarI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·powScalarI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          powScalarI64AVX512_check_unrolled
+
+powScalarI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VMOVQ     X0, DI
+	XORQ      R8, R8
+	TESTQ     DI, DI
+	JNS       powScalarI64AVX512_pos1
+	ANDQ      $0x01, DI
+	MOVQ      $0x00000001, R8
+
+powScalarI64AVX512_pos1:
+	VMOVDQU64 Z1, Z2
+	VMOVDQU64 elc64_8_1<>+0(SB), Z3
+	TESTQ     DI, DI
+	JZ        powScalarI64AVX512_pdone2
+
+powScalarI64AVX512_strip3:
+	BTQ       $0x00, DI
+	JCS       powScalarI64AVX512_found4
+	VPMULLQ   Z2, Z2, Z2
+	SHRQ      $0x01, DI
+	JMP       powScalarI64AVX512_strip3
+
+powScalarI64AVX512_found4:
+	VMOVDQU64 Z2, Z3
+	SHRQ      $0x01, DI
+	JZ        powScalarI64AVX512_pdone2
+
+powScalarI64AVX512_ploop5:
+	VPMULLQ   Z2, Z2, Z2
+	BTQ       $0x00, DI
+	JCC       powScalarI64AVX512_pskip6
+	VPMULLQ   Z2, Z3, Z3
+
+powScalarI64AVX512_pskip6:
+	SHRQ $0x01, DI
+	JNZ  powScalarI64AVX512_ploop5
+
+powScalarI64AVX512_pdone2:
+	TESTQ     R8, R8
+	JZ        powScalarI64AVX512_pend7
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z1, K1
+	VPCMPQ    $0x00, elc64_8_ffffffffffffffff<>+0(SB), Z1, K2
+	KORB      K2, K1, K1
+	KNOTB     K1, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z3, Z1
+	VBLENDMPD Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, Z3
+
+powScalarI64AVX512_pend7:
+	VMOVDQU64 Z3, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+powScalarI64AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          powScalarI64AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         powScalarI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VMOVQ       X0, AX
+	XORQ        DX, DX
+	TESTQ       AX, AX
+	JNS         powScalarI64AVX512_pos8
+	ANDQ        $0x01, AX
+	MOVQ        $0x00000001, DX
+
+powScalarI64AVX512_pos8:
+	VMOVDQU64 Z1, Z0
+	VMOVDQU64 elc64_8_1<>+0(SB), Z2
+	TESTQ     AX, AX
+	JZ        powScalarI64AVX512_pdone9
+
+powScalarI64AVX512_strip10:
+	BTQ       $0x00, AX
+	JCS       powScalarI64AVX512_found11
+	VPMULLQ   Z0, Z0, Z0
+	SHRQ      $0x01, AX
+	JMP       powScalarI64AVX512_strip10
+
+powScalarI64AVX512_found11:
+	VMOVDQU64 Z0, Z2
+	SHRQ      $0x01, AX
+	JZ        powScalarI64AVX512_pdone9
+
+powScalarI64AVX512_ploop12:
+	VPMULLQ   Z0, Z0, Z0
+	BTQ       $0x00, AX
+	JCC       powScalarI64AVX512_pskip13
+	VPMULLQ   Z0, Z2, Z2
+
+powScalarI64AVX512_pskip13:
+	SHRQ $0x01, AX
+	JNZ  powScalarI64AVX512_ploop12
+
+powScalarI64AVX512_pdone9:
+	TESTQ     DX, DX
+	JZ        powScalarI64AVX512_pend14
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z1, K2
+	VPCMPQ    $0x00, elc64_8_ffffffffffffffff<>+0(SB), Z1, K3
+	KORB      K3, K2, K2
+	KNOTB     K2, K2
+	VPXORD    Z5, Z5, Z5
+	VMOVDQU64 Z2, Z0
+	VBLENDMPD Z5, Z0, K2, Z0
+	VMOVDQU64 Z0, Z2
+
+powScalarI64AVX512_pend14:
+	VMOVDQU64 Z2, K1, (CX)(BX*8)
+
+powScalarI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowI64AVX512(dst []int64, a []int64, s int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·scalarPowI64AVX512(SB), NOSPLIT, $0-56
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTQ s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          scalarPowI64AVX512_check_unrolled
+
+scalarPowI64AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z1
+	VPXORD    Z2, Z2, Z2
+	VPCMPQ    $0x01, Z2, Z1, K1
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z3
+	VBLENDMPD Z3, Z1, K1, Z1
+	VMOVDQU64 Z0, Z3
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z7
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z7, K2
+	VMOVDQU64 elc64_8_1<>+0(SB), Z7
+	VBLENDMPD Z3, Z7, K2, Z7
+	VPSRLQ    $0x01, Z1, Z1
+
+scalarPowI64AVX512_while1:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        scalarPowI64AVX512_wend2
+	VPMULLQ   Z3, Z3, Z3
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z8
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z8, K2
+	VPMULLQ   Z3, Z7, Z8
+	VBLENDMPD Z8, Z7, K2, Z7
+	VPSRLQ    $0x01, Z1, Z1
+	JMP       scalarPowI64AVX512_while1
+
+scalarPowI64AVX512_wend2:
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z0, K2
+	VPCMPQ    $0x00, elc64_8_ffffffffffffffff<>+0(SB), Z0, K3
+	KORB      K3, K2, K2
+	KANDNB    K1, K2, K1
+	VPXORD    Z4, Z4, Z4
+	VMOVDQU64 Z7, Z1
+	VBLENDMPD Z4, Z1, K1, Z1
+	VMOVDQU64 Z1, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+scalarPowI64AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          scalarPowI64AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         scalarPowI64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z1
+	VPXORD      Z5, Z5, Z5
+	VPCMPQ      $0x01, Z5, Z1, K2
+	VPANDQ      elc64_8_1<>+0(SB), Z1, Z2
+	VBLENDMPD   Z2, Z1, K2, Z1
+	VMOVDQU64   Z0, Z2
+	VPANDQ      elc64_8_1<>+0(SB), Z1, Z3
+	VPCMPQ      $0x00, elc64_8_1<>+0(SB), Z3, K3
+	VMOVDQU64   elc64_8_1<>+0(SB), Z3
+	VBLENDMPD   Z2, Z3, K3, Z3
+	VPSRLQ      $0x01, Z1, Z1
+
+scalarPowI64AVX512_while3:
+	VPTESTMQ  Z1, Z1, K3
+	KORTESTW  K3, K3
+	JZ        scalarPowI64AVX512_wend4
+	VPMULLQ   Z2, Z2, Z2
+	VPANDQ    elc64_8_1<>+0(SB), Z1, Z4
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z4, K3
+	VPMULLQ   Z2, Z3, Z4
+	VBLENDMPD Z4, Z3, K3, Z3
+	VPSRLQ    $0x01, Z1, Z1
+	JMP       scalarPowI64AVX512_while3
+
+scalarPowI64AVX512_wend4:
+	VPCMPQ    $0x00, elc64_8_1<>+0(SB), Z0, K3
+	VPCMPQ    $0x00, elc64_8_ffffffffffffffff<>+0(SB), Z0, K4
+	KORB      K4, K3, K3
+	KANDNB    K2, K3, K2
+	VPXORD    Z6, Z6, Z6
+	VMOVDQU64 Z3, Z0
+	VBLENDMPD Z6, Z0, K2, Z0
+	VMOVDQU64 Z0, K1, (CX)(BX*8)
+
+scalarPowI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powU8AVX512(dst []uint8, a []uint8, b []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powU8AVX512(SB), NOSPLIT, $0-72
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ a_base+24(FP), DX
+	MOVQ b_base+48(FP), BX
+	XORQ SI, SI
+	MOVQ AX, DI
+	ANDQ $-64, DI
+	JMP  powU8AVX512_check_unrolled
+
+powU8AVX512_unrolled:
+	VMOVDQU64 (DX)(SI*1), Z0
+	VMOVDQU64 (BX)(SI*1), Z1
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z2
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z2, K1
+	VMOVDQU64 elc64_1_1<>+0(SB), Z2
+	VPBLENDMB Z0, Z2, K1, Z2
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+
+powU8AVX512_while1:
+	VPTESTMQ  Z1, Z1, K1
+	KORTESTW  K1, K1
+	JZ        powU8AVX512_wend2
+	VPMULLW   Z0, Z0, Z3
+	VPSRLW    $0x08, Z0, Z4
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z4, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z0, Z3, Z0
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z3
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z3, K1
+	VPMULLW   Z0, Z2, Z3
+	VPSRLW    $0x08, Z2, Z4
+	VPSRLW    $0x08, Z0, Z5
+	VPMULLW   Z5, Z4, Z4
+	VPSLLW    $0x08, Z4, Z4
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z4, Z3, Z3
+	VPBLENDMB Z3, Z2, K1, Z2
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       powU8AVX512_while1
+
+powU8AVX512_wend2:
+	VMOVDQU64 Z2, (CX)(SI*1)
+	ADDQ      $0x00000040, SI
+
+powU8AVX512_check_unrolled:
+	CMPQ       SI, DI
+	JB         powU8AVX512_unrolled
+	CMPQ       SI, AX
+	JAE        powU8AVX512_done
+	SUBQ       SI, AX
+	MOVQ       $-1, DI
+	BZHIQ      AX, DI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(SI*1), K1, Z0
+	VMOVDQU8.Z (BX)(SI*1), K1, Z1
+	VPANDD     elc64_1_1<>+0(SB), Z1, Z2
+	VPCMPB     $0x00, elc64_1_1<>+0(SB), Z2, K2
+	VMOVDQU64  elc64_1_1<>+0(SB), Z2
+	VPBLENDMB  Z0, Z2, K2, Z2
+	VPSRLW     $0x01, Z1, Z1
+	VPANDD     elc64_1_7f<>+0(SB), Z1, Z1
+
+powU8AVX512_while3:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        powU8AVX512_wend4
+	VPMULLW   Z0, Z0, Z3
+	VPSRLW    $0x08, Z0, Z4
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z4, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z0, Z3, Z0
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z3
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z3, K2
+	VPMULLW   Z0, Z2, Z3
+	VPSRLW    $0x08, Z2, Z4
+	VPSRLW    $0x08, Z0, Z5
+	VPMULLW   Z5, Z4, Z4
+	VPSLLW    $0x08, Z4, Z4
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z4, Z3, Z3
+	VPBLENDMB Z3, Z2, K2, Z2
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       powU8AVX512_while3
+
+powU8AVX512_wend4:
+	VMOVDQU8 Z2, K1, (CX)(SI*1)
+
+powU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func powScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·powScalarU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          powScalarU8AVX512_check_unrolled
+
+powScalarU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VMOVQ     X0, DI
+	MOVBQZX   DI, DI
+	VMOVDQU64 elc64_1_1<>+0(SB), Z2
+	TESTQ     DI, DI
+	JZ        powScalarU8AVX512_pdone1
+
+powScalarU8AVX512_strip2:
+	BTQ       $0x00, DI
+	JCS       powScalarU8AVX512_found3
+	VPMULLW   Z1, Z1, Z2
+	VPSRLW    $0x08, Z1, Z3
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z3, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+	SHRQ      $0x01, DI
+	JMP       powScalarU8AVX512_strip2
+
+powScalarU8AVX512_found3:
+	VMOVDQU64 Z1, Z2
+	SHRQ      $0x01, DI
+	JZ        powScalarU8AVX512_pdone1
+
+powScalarU8AVX512_ploop4:
+	VPMULLW   Z1, Z1, Z3
+	VPSRLW    $0x08, Z1, Z4
+	VPSRLW    $0x08, Z1, Z1
+	VPMULLW   Z1, Z4, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z1, Z3, Z1
+	BTQ       $0x00, DI
+	JCC       powScalarU8AVX512_pskip5
+	VPMULLW   Z1, Z2, Z3
+	VPSRLW    $0x08, Z2, Z2
+	VPSRLW    $0x08, Z1, Z4
+	VPMULLW   Z4, Z2, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z2, Z3, Z2
+
+powScalarU8AVX512_pskip5:
+	SHRQ $0x01, DI
+	JNZ  powScalarU8AVX512_ploop4
+
+powScalarU8AVX512_pdone1:
+	VMOVDQU64 Z2, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+powScalarU8AVX512_check_unrolled:
+	CMPQ       BX, SI
+	JB         powScalarU8AVX512_unrolled
+	CMPQ       BX, AX
+	JAE        powScalarU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VMOVQ      X0, AX
+	MOVBQZX    AL, AX
+	VMOVDQU64  Z1, Z0
+	VMOVDQU64  elc64_1_1<>+0(SB), Z1
+	TESTQ      AX, AX
+	JZ         powScalarU8AVX512_pdone6
+
+powScalarU8AVX512_strip7:
+	BTQ       $0x00, AX
+	JCS       powScalarU8AVX512_found8
+	VPMULLW   Z0, Z0, Z1
+	VPSRLW    $0x08, Z0, Z2
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z2, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z1, Z1
+	VPORD     Z0, Z1, Z0
+	SHRQ      $0x01, AX
+	JMP       powScalarU8AVX512_strip7
+
+powScalarU8AVX512_found8:
+	VMOVDQU64 Z0, Z1
+	SHRQ      $0x01, AX
+	JZ        powScalarU8AVX512_pdone6
+
+powScalarU8AVX512_ploop9:
+	VPMULLW   Z0, Z0, Z2
+	VPSRLW    $0x08, Z0, Z3
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z3, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z0, Z2, Z0
+	BTQ       $0x00, AX
+	JCC       powScalarU8AVX512_pskip10
+	VPMULLW   Z0, Z1, Z2
+	VPSRLW    $0x08, Z1, Z1
+	VPSRLW    $0x08, Z0, Z3
+	VPMULLW   Z3, Z1, Z1
+	VPSLLW    $0x08, Z1, Z1
+	VPANDD    elc64_2_ff<>+0(SB), Z2, Z2
+	VPORD     Z1, Z2, Z1
+
+powScalarU8AVX512_pskip10:
+	SHRQ $0x01, AX
+	JNZ  powScalarU8AVX512_ploop9
+
+powScalarU8AVX512_pdone6:
+	VMOVDQU8 Z1, K1, (CX)(BX*1)
+
+powScalarU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func scalarPowU8AVX512(dst []uint8, a []uint8, s uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·scalarPowU8AVX512(SB), NOSPLIT, $0-49
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         a_base+24(FP), DX
+	VPBROADCASTB s+48(FP), Z0
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-64, SI
+	JMP          scalarPowU8AVX512_check_unrolled
+
+scalarPowU8AVX512_unrolled:
+	VMOVDQU64 (DX)(BX*1), Z1
+	VMOVDQU64 Z0, Z2
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z3
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z3, K1
+	VMOVDQU64 elc64_1_1<>+0(SB), Z3
+	VPBLENDMB Z2, Z3, K1, Z3
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+
+scalarPowU8AVX512_while1:
+	VPTESTMQ  Z1, Z1, K1
+	KORTESTW  K1, K1
+	JZ        scalarPowU8AVX512_wend2
+	VPMULLW   Z2, Z2, Z4
+	VPSRLW    $0x08, Z2, Z5
+	VPSRLW    $0x08, Z2, Z2
+	VPMULLW   Z2, Z5, Z2
+	VPSLLW    $0x08, Z2, Z2
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z2, Z4, Z2
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z4
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z4, K1
+	VPMULLW   Z2, Z3, Z4
+	VPSRLW    $0x08, Z3, Z5
+	VPSRLW    $0x08, Z2, Z6
+	VPMULLW   Z6, Z5, Z5
+	VPSLLW    $0x08, Z5, Z5
+	VPANDD    elc64_2_ff<>+0(SB), Z4, Z4
+	VPORD     Z5, Z4, Z4
+	VPBLENDMB Z4, Z3, K1, Z3
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       scalarPowU8AVX512_while1
+
+scalarPowU8AVX512_wend2:
+	VMOVDQU64 Z3, (CX)(BX*1)
+	ADDQ      $0x00000040, BX
+
+scalarPowU8AVX512_check_unrolled:
+	CMPQ       BX, SI
+	JB         scalarPowU8AVX512_unrolled
+	CMPQ       BX, AX
+	JAE        scalarPowU8AVX512_done
+	SUBQ       BX, AX
+	MOVQ       $-1, SI
+	BZHIQ      AX, SI, AX
+	KMOVQ      AX, K1
+	VMOVDQU8.Z (DX)(BX*1), K1, Z1
+	VPANDD     elc64_1_1<>+0(SB), Z1, Z2
+	VPCMPB     $0x00, elc64_1_1<>+0(SB), Z2, K2
+	VMOVDQU64  elc64_1_1<>+0(SB), Z2
+	VPBLENDMB  Z0, Z2, K2, Z2
+	VPSRLW     $0x01, Z1, Z1
+	VPANDD     elc64_1_7f<>+0(SB), Z1, Z1
+
+scalarPowU8AVX512_while3:
+	VPTESTMQ  Z1, Z1, K2
+	KORTESTW  K2, K2
+	JZ        scalarPowU8AVX512_wend4
+	VPMULLW   Z0, Z0, Z3
+	VPSRLW    $0x08, Z0, Z4
+	VPSRLW    $0x08, Z0, Z0
+	VPMULLW   Z0, Z4, Z0
+	VPSLLW    $0x08, Z0, Z0
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z0, Z3, Z0
+	VPANDD    elc64_1_1<>+0(SB), Z1, Z3
+	VPCMPB    $0x00, elc64_1_1<>+0(SB), Z3, K2
+	VPMULLW   Z0, Z2, Z3
+	VPSRLW    $0x08, Z2, Z4
+	VPSRLW    $0x08, Z0, Z5
+	VPMULLW   Z5, Z4, Z4
+	VPSLLW    $0x08, Z4, Z4
+	VPANDD    elc64_2_ff<>+0(SB), Z3, Z3
+	VPORD     Z4, Z3, Z3
+	VPBLENDMB Z3, Z2, K2, Z2
+	VPSRLW    $0x01, Z1, Z1
+	VPANDD    elc64_1_7f<>+0(SB), Z1, Z1
+	JMP       scalarPowU8AVX512_while3
+
+scalarPowU8AVX512_wend4:
+	VMOVDQU8 Z2, K1, (CX)(BX*1)
+
+scalarPowU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func logitEpsF32AVX512(dst []float32, x []float32, lo float32, hi float32) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, AVX512VL, BMI2
+TEXT ·logitEpsF32AVX512(SB), NOSPLIT, $0-57
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         x_base+24(FP), DX
+	VCVTSS2SD    lo+48(FP), X0, X0
+	VBROADCASTSD X0, Z0
+	VCVTSS2SD    hi+52(FP), X1, X1
+	VBROADCASTSD X1, Z1
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          logitEpsF32AVX512_check_unrolled
+
+logitEpsF32AVX512_unrolled:
+	VCVTPS2PD   (DX)(BX*4), Z2
+	VCMPPD      $0x01, Z0, Z2, K2
+	VMOVUPD     Z2, Z3
+	VBLENDMPD   Z0, Z3, K2, Z3
+	VCMPPD      $0x0e, Z1, Z2, K3
+	KANDNB      K3, K2, K2
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMOVUPD     elc64_8_0<>+0(SB), Z3
+	VCMPPD      $0x05, Z2, Z3, K2
+	VCMPPD      $0x05, elc64_8_3ff0000000000000<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VDIVPD      Z3, Z2, Z2
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z3
+	VPSRLQ      $0x34, Z3, Z3
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VDIVPD      Z4, Z2, Z4
+	VMULPD      Z4, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z2, Z2, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z2, Z4, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z2
+	VCVTPD2PS   Z2, Y2
+	VMOVDQU64   Y2, (CX)(BX*4)
+	ADDQ        $0x00000008, BX
+
+logitEpsF32AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          logitEpsF32AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         logitEpsF32AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VCVTPS2PD.Z (DX)(BX*4), K2, Z2
+	VCMPPD      $0x01, Z0, Z2, K3
+	VMOVUPD     Z2, Z3
+	VBLENDMPD   Z0, Z3, K3, Z3
+	VCMPPD      $0x0e, Z1, Z2, K4
+	KANDNB      K4, K3, K3
+	VMOVUPD     Z3, Z0
+	VBLENDMPD   Z1, Z0, K3, Z0
+	VMOVUPD     elc64_8_0<>+0(SB), Z1
+	VCMPPD      $0x05, Z0, Z1, K3
+	VCMPPD      $0x05, elc64_8_3ff0000000000000<>+0(SB), Z0, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z1
+	VSUBPD      Z0, Z1, Z1
+	VDIVPD      Z1, Z0, Z0
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z0, Z1
+	VPSRLQ      $0x34, Z1, Z1
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z1, Z1
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z0
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z2
+	VDIVPD      Z2, Z0, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z3, Z3
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z4, Z4
+	VADDPD      Z4, Z3, Z3
+	VMULPD      Z0, Z0, Z4
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
+	VADDPD      Z3, Z4, Z3
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
+	VFMADD231PD Z3, Z2, Z5
+	VSUBPD      Z5, Z4, Z2
+	VSUBPD      Z0, Z2, Z0
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
+	VCVTPD2PS   Z0, Y0
+	VMOVDQU32   Y0, K2, (CX)(BX*4)
+
+logitEpsF32AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+56(FP)
+	VZEROUPPER
+	RET
+
+// func logitEpsF64AVX512(dst []float64, x []float64, lo float64, hi float64) bool
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
+TEXT ·logitEpsF64AVX512(SB), NOSPLIT, $0-65
+	MOVQ         dst_len+8(FP), AX
+	MOVQ         dst_base+0(FP), CX
+	MOVQ         x_base+24(FP), DX
+	VBROADCASTSD lo+48(FP), Z0
+	VBROADCASTSD hi+56(FP), Z1
+	KXORQ        K1, K1, K1
+	XORQ         BX, BX
+	MOVQ         AX, SI
+	ANDQ         $-8, SI
+	JMP          logitEpsF64AVX512_check_unrolled
+
+logitEpsF64AVX512_unrolled:
+	VMOVUPD     (DX)(BX*8), Z2
+	VCMPPD      $0x01, Z0, Z2, K2
+	VMOVUPD     Z2, Z3
+	VBLENDMPD   Z0, Z3, K2, Z3
+	VCMPPD      $0x0e, Z1, Z2, K3
+	KANDNB      K3, K2, K2
+	VMOVUPD     Z3, Z2
+	VBLENDMPD   Z1, Z2, K2, Z2
+	VMOVUPD     elc64_8_10000000000000<>+0(SB), Z3
+	VCMPPD      $0x06, Z2, Z3, K2
+	VCMPPD      $0x05, elc64_8_3ff0000000000000<>+0(SB), Z2, K3
+	KORB        K3, K2, K2
+	KORQ        K2, K1, K1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z3
+	VSUBPD      Z2, Z3, Z3
+	VDIVPD      Z3, Z2, Z2
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z2, Z3
+	VPSRLQ      $0x34, Z3, Z3
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z3, Z3
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z3, Z3
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z2, Z2
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z2, Z2
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z2, Z2
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z2, Z4
+	VDIVPD      Z4, Z2, Z4
+	VMULPD      Z4, Z4, Z5
+	VMULPD      Z5, Z5, Z6
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z6, Z7
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z5, Z5
+	VMOVUPD     Z6, Z7
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z8
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z8, Z7
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z6, Z7
+	VMULPD      Z7, Z6, Z6
+	VADDPD      Z6, Z5, Z5
+	VMULPD      Z2, Z2, Z6
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z6, Z6
+	VADDPD      Z5, Z6, Z5
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z3, Z7
+	VFMADD231PD Z5, Z4, Z7
+	VSUBPD      Z7, Z6, Z4
+	VSUBPD      Z2, Z4, Z2
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z3, Z2
+	VMOVDQU64   Z2, (CX)(BX*8)
+	ADDQ        $0x00000008, BX
+
+logitEpsF64AVX512_check_unrolled:
+	CMPQ        BX, SI
+	JB          logitEpsF64AVX512_unrolled
+	CMPQ        BX, AX
+	JAE         logitEpsF64AVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K2
+	VMOVDQU64.Z (DX)(BX*8), K2, Z2
+	VCMPPD      $0x01, Z0, Z2, K3
+	VMOVUPD     Z2, Z3
+	VBLENDMPD   Z0, Z3, K3, Z3
+	VCMPPD      $0x0e, Z1, Z2, K4
+	KANDNB      K4, K3, K3
+	VMOVUPD     Z3, Z0
+	VBLENDMPD   Z1, Z0, K3, Z0
+	VMOVUPD     elc64_8_10000000000000<>+0(SB), Z1
+	VCMPPD      $0x06, Z0, Z1, K3
+	VCMPPD      $0x05, elc64_8_3ff0000000000000<>+0(SB), Z0, K4
+	KORB        K4, K3, K3
+	KORQ        K3, K1, K1
+	VMOVUPD     elc64_8_3ff0000000000000<>+0(SB), Z1
+	VSUBPD      Z0, Z1, Z1
+	VDIVPD      Z1, Z0, Z0
+	VPSUBQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_4000000000000000<>+0(SB), Z0, Z1
+	VPSRLQ      $0x34, Z1, Z1
+	VORPD       elc64_8_4330000000000000<>+0(SB), Z1, Z1
+	VSUBPD      elc64_8_4330000000000400<>+0(SB), Z1, Z1
+	VANDPD      elc64_8_fffffffffffff<>+0(SB), Z0, Z0
+	VPADDQ      elc64_8_3fe6a09e667f3bcd<>+0(SB), Z0, Z0
+	VSUBPD      elc64_8_3ff0000000000000<>+0(SB), Z0, Z0
+	VADDPD      elc64_8_4000000000000000<>+0(SB), Z0, Z2
+	VDIVPD      Z2, Z0, Z2
+	VMULPD      Z2, Z2, Z3
+	VMULPD      Z3, Z3, Z4
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc2f112df3e5244<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fc7466496cb03de<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd2492494229359<>+0(SB), Z4, Z5
+	VFMADD213PD elc64_8_3fe5555555555593<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z3, Z3
+	VMOVUPD     Z4, Z5
+	VMOVUPD     elc64_8_3fc39a09d078c69f<>+0(SB), Z6
+	VFMADD213PD elc64_8_3fcc71c51d8e78af<>+0(SB), Z6, Z5
+	VFMADD213PD elc64_8_3fd999999997fa04<>+0(SB), Z4, Z5
+	VMULPD      Z5, Z4, Z4
+	VADDPD      Z4, Z3, Z3
+	VMULPD      Z0, Z0, Z4
+	VMULPD      elc64_8_3fe0000000000000<>+0(SB), Z4, Z4
+	VADDPD      Z3, Z4, Z3
+	VMULPD      elc64_8_3dea39ef35793c76<>+0(SB), Z1, Z5
+	VFMADD231PD Z3, Z2, Z5
+	VSUBPD      Z5, Z4, Z2
+	VSUBPD      Z0, Z2, Z0
+	VFMSUB231PD elc64_8_3fe62e42fee00000<>+0(SB), Z1, Z0
+	VMOVDQU64   Z0, K2, (CX)(BX*8)
+
+logitEpsF64AVX512_done:
+	KORTESTQ K1, K1
+	SETNE    AL
+	MOVB     AL, ret+64(FP)
 	VZEROUPPER
 	RET

@@ -3742,3 +3742,105 @@ func Atan2ScalarF64(dst []float64, a []float64, s float64) {
 func ScalarAtan2F64(dst []float64, a []float64, s float64) {
 	scalarBinaryGo(dst, a, s, atan2F64)
 }
+
+// PowI8 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int8]).
+func PowI8(dst []int8, a []int8, b []int8) {
+	binaryGo(dst, a, b, elPow[int8])
+}
+
+// PowScalarI8 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int8]).
+func PowScalarI8(dst []int8, a []int8, s int8) {
+	binaryScalarGo(dst, a, s, elPow[int8])
+}
+
+// ScalarPowI8 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int8]).
+func ScalarPowI8(dst []int8, a []int8, s int8) {
+	scalarBinaryGo(dst, a, s, elPow[int8])
+}
+
+// PowI16 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int16]).
+func PowI16(dst []int16, a []int16, b []int16) {
+	binaryGo(dst, a, b, elPow[int16])
+}
+
+// PowScalarI16 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int16]).
+func PowScalarI16(dst []int16, a []int16, s int16) {
+	binaryScalarGo(dst, a, s, elPow[int16])
+}
+
+// ScalarPowI16 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int16]).
+func ScalarPowI16(dst []int16, a []int16, s int16) {
+	scalarBinaryGo(dst, a, s, elPow[int16])
+}
+
+// PowI32 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int32]).
+func PowI32(dst []int32, a []int32, b []int32) {
+	binaryGo(dst, a, b, elPow[int32])
+}
+
+// PowScalarI32 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int32]).
+func PowScalarI32(dst []int32, a []int32, s int32) {
+	binaryScalarGo(dst, a, s, elPow[int32])
+}
+
+// ScalarPowI32 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int32]).
+func ScalarPowI32(dst []int32, a []int32, s int32) {
+	scalarBinaryGo(dst, a, s, elPow[int32])
+}
+
+// PowI64 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[int64]).
+func PowI64(dst []int64, a []int64, b []int64) {
+	binaryGo(dst, a, b, elPow[int64])
+}
+
+// PowScalarI64 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[int64]).
+func PowScalarI64(dst []int64, a []int64, s int64) {
+	binaryScalarGo(dst, a, s, elPow[int64])
+}
+
+// ScalarPowI64 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[int64]).
+func ScalarPowI64(dst []int64, a []int64, s int64) {
+	scalarBinaryGo(dst, a, s, elPow[int64])
+}
+
+// PowU8 sets dst[i] = a[i]^b[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryGo(dst, a, b, elPow[uint8]).
+func PowU8(dst []uint8, a []uint8, b []uint8) {
+	binaryGo(dst, a, b, elPow[uint8])
+}
+
+// PowScalarU8 sets dst[i] = a[i]^s, by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is binaryScalarGo(dst, a, s, elPow[uint8]).
+func PowScalarU8(dst []uint8, a []uint8, s uint8) {
+	binaryScalarGo(dst, a, s, elPow[uint8])
+}
+
+// ScalarPowU8 sets dst[i] = s^a[i], by repeated squaring, wrapping; a negative exponent gives 1 for a = 1, ±1 for a = -1, else 0 (PyTorch's powi).
+// Its exact loop is scalarBinaryGo(dst, a, s, elPow[uint8]).
+func ScalarPowU8(dst []uint8, a []uint8, s uint8) {
+	scalarBinaryGo(dst, a, s, elPow[uint8])
+}
+
+// LogitEpsF32 sets dst[i] = log(c/(1 - c)), c = x[i] clamped to [lo, hi] (lo where x[i] < lo, else hi where x[i] > hi), computed in float64 as LogitF32 is, within 1 ulp for c in (0, 1), other c (the slow path) as the float64 reference.
+// Its exact loop is unaryGo(dst, x, func(x float32) float32 { return logitEpsF32(x, lo, hi) }).
+func LogitEpsF32(dst []float32, x []float32, lo float32, hi float32) {
+	unaryGo(dst, x, func(x float32) float32 { return logitEpsF32(x, lo, hi) })
+}
+
+// LogitEpsF64 sets dst[i] = log(c/(1 - c)), c = x[i] clamped to [lo, hi] (lo where x[i] < lo, else hi where x[i] > hi), as LogitF64, within 1 ulp of the quotient's log for c in [2^-1022, 1), other c (the slow path) as Go's math.
+// Its exact loop is unaryGo(dst, x, func(x float64) float64 { return logitEpsF64(x, lo, hi) }).
+func LogitEpsF64(dst []float64, x []float64, lo float64, hi float64) {
+	unaryGo(dst, x, func(x float64) float64 { return logitEpsF64(x, lo, hi) })
+}

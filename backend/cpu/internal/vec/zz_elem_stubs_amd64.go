@@ -2434,6 +2434,91 @@ func atan2ScalarF64AVX2(dst []float64, a []float64, s float64) bool
 //go:noescape
 func scalarAtan2F64AVX2(dst []float64, a []float64, s float64) bool
 
+// powI8AVX2 is PowI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powI8AVX2(dst []int8, a []int8, b []int8)
+
+// powScalarI8AVX2 is PowScalarI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarI8AVX2(dst []int8, a []int8, s int8)
+
+// scalarPowI8AVX2 is ScalarPowI8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI8AVX2(dst []int8, a []int8, s int8)
+
+// powI16AVX2 is PowI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powI16AVX2(dst []int16, a []int16, b []int16)
+
+// powScalarI16AVX2 is PowScalarI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarI16AVX2(dst []int16, a []int16, s int16)
+
+// scalarPowI16AVX2 is ScalarPowI16 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI16AVX2(dst []int16, a []int16, s int16)
+
+// powI32AVX2 is PowI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powI32AVX2(dst []int32, a []int32, b []int32)
+
+// powScalarI32AVX2 is PowScalarI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarI32AVX2(dst []int32, a []int32, s int32)
+
+// scalarPowI32AVX2 is ScalarPowI32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI32AVX2(dst []int32, a []int32, s int32)
+
+// powI64AVX2 is PowI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powI64AVX2(dst []int64, a []int64, b []int64)
+
+// powScalarI64AVX2 is PowScalarI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarI64AVX2(dst []int64, a []int64, s int64)
+
+// scalarPowI64AVX2 is ScalarPowI64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI64AVX2(dst []int64, a []int64, s int64)
+
+// powU8AVX2 is PowU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powU8AVX2(dst []uint8, a []uint8, b []uint8)
+
+// powScalarU8AVX2 is PowScalarU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func powScalarU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// scalarPowU8AVX2 is ScalarPowU8 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func scalarPowU8AVX2(dst []uint8, a []uint8, s uint8)
+
+// logitEpsF32AVX2 is LogitEpsF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logitEpsF32AVX2(dst []float32, x []float32, lo float32, hi float32) bool
+
+// logitEpsF64AVX2 is LogitEpsF64 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func logitEpsF64AVX2(dst []float64, x []float64, lo float64, hi float64) bool
+
 // negF32AVX512 is NegF32 in AVX512; see there for the exact loop.
 //
 //go:noescape
@@ -4863,3 +4948,88 @@ func atan2ScalarF64AVX512(dst []float64, a []float64, s float64) bool
 //
 //go:noescape
 func scalarAtan2F64AVX512(dst []float64, a []float64, s float64) bool
+
+// powI8AVX512 is PowI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powI8AVX512(dst []int8, a []int8, b []int8)
+
+// powScalarI8AVX512 is PowScalarI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarI8AVX512(dst []int8, a []int8, s int8)
+
+// scalarPowI8AVX512 is ScalarPowI8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI8AVX512(dst []int8, a []int8, s int8)
+
+// powI16AVX512 is PowI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powI16AVX512(dst []int16, a []int16, b []int16)
+
+// powScalarI16AVX512 is PowScalarI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarI16AVX512(dst []int16, a []int16, s int16)
+
+// scalarPowI16AVX512 is ScalarPowI16 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI16AVX512(dst []int16, a []int16, s int16)
+
+// powI32AVX512 is PowI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powI32AVX512(dst []int32, a []int32, b []int32)
+
+// powScalarI32AVX512 is PowScalarI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarI32AVX512(dst []int32, a []int32, s int32)
+
+// scalarPowI32AVX512 is ScalarPowI32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI32AVX512(dst []int32, a []int32, s int32)
+
+// powI64AVX512 is PowI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powI64AVX512(dst []int64, a []int64, b []int64)
+
+// powScalarI64AVX512 is PowScalarI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarI64AVX512(dst []int64, a []int64, s int64)
+
+// scalarPowI64AVX512 is ScalarPowI64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowI64AVX512(dst []int64, a []int64, s int64)
+
+// powU8AVX512 is PowU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powU8AVX512(dst []uint8, a []uint8, b []uint8)
+
+// powScalarU8AVX512 is PowScalarU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func powScalarU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// scalarPowU8AVX512 is ScalarPowU8 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func scalarPowU8AVX512(dst []uint8, a []uint8, s uint8)
+
+// logitEpsF32AVX512 is LogitEpsF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logitEpsF32AVX512(dst []float32, x []float32, lo float32, hi float32) bool
+
+// logitEpsF64AVX512 is LogitEpsF64 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func logitEpsF64AVX512(dst []float64, x []float64, lo float64, hi float64) bool
