@@ -120,3 +120,52 @@ func TestIndexAutogradRules(t *testing.T) {
 		}
 	}
 }
+
+// TestAsStridedSharedGrad holds as_strided's gradient over elements that
+// share storage positions to PyTorch 1.13's as_strided_backward: a
+// result whose elements overlap adds their gradients up per position; an
+// input whose elements overlap shares each position's gradient among
+// them (the counting); positions the input does not cover get none.
+// Expected values are torch's.
+func TestAsStridedSharedGrad(t *testing.T) {
+	expanded := func() *Tensor { // [3, 3], strides [1, 0]: a leaf whose rows share one position
+		return FromSlice([]float64{0, 1, 2}, 3).AsStrided([]int{3, 3}, []int{1, 0}).Detach().SetRequiresGrad(true)
+	}
+	for _, c := range []struct {
+		name string
+		x    func() *Tensor
+		y    func(x *Tensor) *Tensor
+		w    *Tensor
+		want []float64
+	}{
+		{"overlapping result", func() *Tensor { return Arange(0, 4, 1, Float64).SetRequiresGrad(true) },
+			func(x *Tensor) *Tensor { return x.AsStrided([]int{3, 2}, []int{1, 1}) },
+			FromSlice([]float64{1, 2, 3, 4, 5, 6}, 3, 2), []float64{1, 5, 9, 6}},
+		{"overlapping input", expanded,
+			func(x *Tensor) *Tensor { return x.AsStrided([]int{2}, []int{1}) },
+			FromSlice([]float64{10, 20}, 2), []float64{10. / 3, 10. / 3, 10. / 3, 20. / 3, 20. / 3, 20. / 3, 0, 0, 0}},
+		{"both", expanded,
+			func(x *Tensor) *Tensor { return x.AsStridedAt([]int{2, 2}, []int{1, 1}, 0) },
+			FromSlice([]float64{1, 2, 3, 4}, 2, 2), []float64{1. / 3, 1. / 3, 1. / 3, 5. / 3, 5. / 3, 5. / 3, 4. / 3, 4. / 3, 4. / 3}},
+		{"transposed", expanded,
+			func(x *Tensor) *Tensor { return x.AsStrided([]int{3, 3}, []int{0, 1}) },
+			Arange(0, 9, 1, Float64).Reshape(3, 3), []float64{3, 3, 3, 4, 4, 4, 5, 5, 5}},
+	} {
+		x := c.x()
+		c.y(x).Mul(c.w).Sum().Backward()
+		if g := x.Grad().Float64s(); !sameFloats(g, c.want) {
+			t.Errorf("as_strided backward, %s: grad %v, want %v", c.name, g, c.want)
+		}
+	}
+	// its gradient is differentiable: torch's grad of sum(y²) and the
+	// grad of that grad's sum
+	x := Arange(0, 4, 1, Float64).SetRequiresGrad(true)
+	g := Grad([]*Tensor{x.AsStrided([]int{3, 2}, []int{1, 1}).Square().Sum()}, []*Tensor{x}, nil, GradOptions{CreateGraph: true})[0]
+	if got := g.Float64s(); !sameFloats(got, []float64{0, 4, 8, 6}) {
+		t.Errorf("as_strided overlapping: grad %v, want [0 4 8 6]", got)
+	}
+	g.Sum().Backward()
+	if got := x.Grad().Float64s(); !sameFloats(got, []float64{2, 4, 4, 2}) {
+		t.Errorf("as_strided overlapping: second-order grad %v, want [2 4 4 2]", got)
+	}
+}
