@@ -833,10 +833,35 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
 		return nil, err
 	}
+	if v.NumEl() == 0 {
+		// the put visits no element, but PyTorch 1.13 still refuses an
+		// index out of [0, size): an index error either way
+		if err := indexInRange(name, idx, v.Shape[d], "index out of range in self"); err != nil {
+			return nil, err
+		}
+	}
 	if err := putAlong(name, v, d, idx, asRank1(source), &alpha, "index out of range in self"); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// indexInRange checks on the host that every element of the integer idx
+// is in [0, n) (no wrapping), else an index error with message msg.
+func indexInRange(name string, idx *raw.View, n int, msg string) error {
+	h, err := ToDevice(idx, device.CPUAllocator)
+	if err != nil {
+		return err
+	}
+	bad := false
+	h.ElementOffsets(func(off int) {
+		x := h.Int64At(off) // read in idx's dtype
+		bad = bad || x < 0 || x >= int64(n)
+	})
+	if bad {
+		return errs.New(errs.Index, name, "%s", msg)
+	}
+	return nil
 }
 
 // putAlong writes src into the slices of v along dim d that idx picks —

@@ -492,9 +492,14 @@ func MaskedFill(t, mask, value *Tensor) *Tensor {
 }
 
 // maskedFillGrad is masked_fill's backward: the filled elements' gradient
-// goes to the value.
+// goes to the value. PyTorch computes the value's with masked_select,
+// which refuses a mask neither bool nor uint8 (that masked_fill took):
+// a dtype error, raised before any gradient is returned.
 func maskedFillGrad(mask *Tensor) gradFn {
 	return func(n *node, g *Tensor) []*Tensor {
+		if d := mask.DType(); n.needs(1) && d != Bool && d != Uint8 {
+			panic(errs.New(errs.DType, "masked_select", "masked_select: expected BoolTensor or ByteTensor for mask"))
+		}
 		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
 		if n.needs(0) {

@@ -116,6 +116,15 @@ func broadcastable(name string, x, t *Tensor) {
 func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	opt := lossOptions("mse_loss", o)
 	broadcastable("mse_loss", x, t)
+	lossKernelDType("mse_loss", "mse_cpu", x, t, false)
+	if x.DType() == Float16 && t.DType() == Float16 && recording(x, t) {
+		// PyTorch 1.13's mse_loss_backward kernel has no float16 loop
+		var r *Tensor
+		NoGrad(func() { r = reduceLoss(x.Sub(t).Square(), opt.Reduction) })
+		return recordNew("MseLossBackward0", []*Tensor{x, t}, r, func(*node, *Tensor) []*Tensor {
+			panic(errs.New(errs.DType, "mse_loss_backward", "\"mse_backward_cpu_out\" not implemented for 'Half'"))
+		})
+	}
 	if x.DType() != t.DType() && recording(x, t) {
 		// PyTorch's forward promotes, its mse_loss_backward refuses
 		// operands of two dtypes: the error comes at backward
@@ -130,12 +139,31 @@ func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	return reduceLoss(x.Sub(t).Square(), opt.Reduction)
 }
 
+// lossKernelDType panics with PyTorch's dispatch error unless the
+// promoted dtype of x and t is one the loss's CPU kernel (named kernel)
+// has a loop for: float16, float32 and float64, and bfloat16 where
+// bf16 says so. PyTorch's kernels dispatch on the dtype of their
+// TensorIterator, so the check holds for empty operands too.
+func lossKernelDType(name, kernel string, x, t *Tensor, bf16 bool) {
+	d := dtype.Promote(x.DType(), t.DType())
+	if d == Float16 || d == Float32 || d == Float64 || (bf16 && d == BFloat16) {
+		return
+	}
+	panic(errs.New(errs.DType, name, "\"%s\" not implemented for '%s'", kernel, op.TorchName(d)))
+}
+
 // mixedDTypesGrad is the backward of a loss whose PyTorch backward runs
 // on a TensorIterator that wants one dtype: its error when the target's
-// dtype is not the input's.
+// dtype is not the input's. PyTorch computes x's gradient first, and t's
+// with the operands swapped, so the dtype expected is that of the first
+// operand that wants a gradient.
 func mixedDTypesGrad(name string, x, t *Tensor) gradFn {
-	return func(*node, *Tensor) []*Tensor {
-		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", op.TorchName(t.DType()), op.TorchName(x.DType())))
+	return func(n *node, _ *Tensor) []*Tensor {
+		want, found := x, t
+		if !n.needs(0) {
+			want, found = t, x
+		}
+		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", op.TorchName(found.DType()), op.TorchName(want.DType())))
 	}
 }
 
@@ -173,12 +201,21 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 		panic(errs.New(errs.Value, name, "smooth_l1_loss does not support negative values for beta."))
 	}
 	broadcastable(name, x, t)
+	lossKernelDType(name, "smooth_l1_cpu", x, t, true)
+	if dtype.Promote(x.DType(), t.DType()) == Float16 && recording(x, t) {
+		// PyTorch 1.13's smooth_l1_loss_backward kernel has no float16 loop
+		var r *Tensor
+		NoGrad(func() { r = SmoothL1Loss(x, t, opt) })
+		return recordNew("SmoothL1LossBackward0", []*Tensor{x, t}, r, func(*node, *Tensor) []*Tensor {
+			panic(errs.New(errs.DType, "smooth_l1_loss_backward", "\"smooth_l1_backward_cpu_out\" not implemented for 'Half'"))
+		})
+	}
 	x, t = boolsAsNumbers(x, t)
+	if beta == 0 {
+		return reduceLoss(absTiesNegative(x, t), opt.Reduction)
+	}
 	d := x.Sub(t)
 	a := d.Abs()
-	if beta == 0 {
-		return reduceLoss(a, opt.Reduction)
-	}
 	// the square of d only where it is taken (and NaN, whose gradient is
 	// NaN in PyTorch too), so that the discarded branch has a finite
 	// gradient (Note [Losses as compositions])
@@ -186,6 +223,29 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
 	l := Where(small, sq.Mul(Scalar(0.5/beta)), a.Sub(Scalar(0.5*beta)))
 	return reduceLoss(l, opt.Reduction)
+}
+
+// absTiesNegative is |x − t| with the derivatives of PyTorch's
+// smooth_l1_loss_backward at β = 0, which tests x − t ≤ −β before x − t
+// ≥ β: −g for x where x − t ≤ 0 (so at a tie too, where abs's derivative
+// is 0), g where x − t > 0, NaN where it is NaN (its x·g/β branch); t's
+// is the same kernel with x and t swapped, so a tie gives −g to t too.
+func absTiesNegative(x, t *Tensor) *Tensor {
+	var a *Tensor
+	NoGrad(func() { a = x.Sub(t).Abs() })
+	return recordNew("SmoothL1LossBackward0", []*Tensor{x, t}, a, func(n *node, g *Tensor) []*Tensor {
+		out := make([]*Tensor, 2)
+		side := func(d *Tensor) *Tensor {
+			return Where(d.Le(Scalar(0)), g.Neg(), Where(d.Gt(Scalar(0)), g, d))
+		}
+		if n.needs(0) {
+			out[0] = side(x.Sub(t))
+		}
+		if n.needs(1) {
+			out[1] = side(t.Sub(x))
+		}
+		return out
+	})
 }
 
 // HuberLoss returns 0.5·(x − t)² where |x − t| ≤ δ, else δ·(|x − t| −
@@ -202,12 +262,32 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 		panic(errs.New(errs.Value, name, "huber_loss does not support non-positive values for delta."))
 	}
 	broadcastable(name, x, t)
-	d := x.Sub(t)
-	a := d.Abs()
-	small := a.Le(Scalar(delta))
-	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
-	l := Where(small, sq.Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
-	return reduceLoss(l, opt.Reduction)
+	// PyTorch's huber_loss writes its elementwise loss into a tensor of
+	// x's dtype through a TensorIterator: the promoted dtype must cast to
+	// x's, and its kernel has loops for the floating dtypes only; its
+	// backward kernel wants t of x's dtype
+	common := dtype.Promote(x.DType(), t.DType())
+	if !dtype.CanCast(common, x.DType()) {
+		panic(errs.New(errs.DType, name, "result type %s can't be cast to the desired output type %s", op.TorchName(common), op.TorchName(x.DType())))
+	}
+	if !common.IsFloat() {
+		panic(errs.New(errs.DType, name, "\"huber_cpu\" not implemented for '%s'", op.TorchName(common)))
+	}
+	huber := func(x, t *Tensor) *Tensor {
+		x, t = boolsAsNumbers(x, t)
+		d := x.Sub(t)
+		a := d.Abs()
+		small := a.Le(Scalar(delta))
+		sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
+		l := Where(small, sq.Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
+		return reduceLoss(l.To(x.DType()), opt.Reduction)
+	}
+	if x.DType() != t.DType() && recording(x, t) {
+		var r *Tensor
+		NoGrad(func() { r = huber(x, t) })
+		return recordNew("HuberLossBackward0", []*Tensor{x, t}, r, mixedDTypesGrad("huber_loss_backward", x, t))
+	}
+	return huber(x, t)
 }
 
 // classTargets checks the class targets t of scores x ([N, C, d…] or
@@ -276,7 +356,9 @@ func classWeights(x, t, weight *Tensor, ignore int) (w, kept, safe *Tensor) {
 func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 	cd := classDim(logp)
 	w, kept, safe := classWeights(logp, t, opt.Weight, opt.IgnoreIndex)
-	l := logp.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w)
+	// an ignored element gets a gradient of exactly 0 (PyTorch's backward
+	// writes nothing there), even where the mean's divisor is 0
+	l := Where(kept, logp.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w), Scalar(0))
 	if smoothing > 0 {
 		c := logp.Size(cd)
 		lw := logp
@@ -292,20 +374,22 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 		l = l.Mul(Scalar(1 - smoothing)).Add(smooth.Mul(Scalar(smoothing / float64(c))))
 	}
 	if opt.Reduction == ReduceLossMean {
-		return weightedMean(l.Sum(), w.Sum())
+		return weightedMean(l.Sum(), w.Sum(), kept)
 	}
 	return reduceLoss(l, opt.Reduction)
 }
 
 // weightedMean is sum/total, whose gradient is PyTorch's nll_loss
-// backward's: when every target is ignored the loss is 0/0 = NaN, but
-// the backward writes nothing for ignored targets, so the gradient is 0,
-// not NaN. The gradient flows through a divisor kept non-zero; the value
-// is the true quotient.
-func weightedMean(sum, total *Tensor) *Tensor {
-	nonZero := Where(total.Eq(Scalar(0)), Scalar(1), total)
-	safe := sum.Div(nonZero)
-	return safe.Add(sum.Div(total).Sub(safe).Detach())
+// backward's, w[y]·(−g/total) at each element kept: when every target is
+// ignored the loss is 0/0 = NaN, but the backward writes nothing, so the
+// gradient is 0, not NaN; when targets are kept but their weights sum to
+// 0, the gradient is w[y]·∓inf (NaN where w[y] is 0). The gradient flows
+// through a divisor made 1 in the first case only; the value is the true
+// quotient.
+func weightedMean(sum, total, kept *Tensor) *Tensor {
+	none := total.Eq(Scalar(0)).LogicalAnd(kept.Any().LogicalNot())
+	safe := sum.Div(Where(none, Scalar(1), total))
+	return safe.Add(Where(none, sum.Div(total).Sub(safe), Scalar(0)).Detach())
 }
 
 // NLLLoss returns the negative log-likelihood loss of log-probabilities x
@@ -386,6 +470,11 @@ func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 			fmtShape(t), fmtShape(x)))
 	}
 	sameDType(name, x, t)
+	if d := x.DType(); d != Float32 && d != Float64 {
+		// PyTorch 1.13's CPU kernel has loops for float32 and float64
+		// only, and dispatches before it reads (and range checks) x
+		panic(errs.New(errs.DType, name, "\"binary_cross_entropy\" not implemented for '%s'", op.TorchName(d)))
+	}
 	for _, v := range x.Float64s() {
 		if !(v >= 0 && v <= 1) {
 			panic(errs.New(errs.Value, name, "all elements of input should be between 0 and 1"))
@@ -440,19 +529,29 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 	var l *Tensor
 	NoGrad(func() {
 		one := Scalar(1)
+		if x.DType() == Float16 {
+			// PyTorch 1.13's clamp_min_ has no CPU loop for float16
+			panic(errs.New(errs.DType, name, "\"clamp_min_cpu\" not implemented for 'Half'"))
+		}
 		m := x.Neg().Clamp(Scalar(0), nil)
-		logSum := m.Neg().Exp().Add(x.Neg().Sub(m).Exp()).Log() // x's dtype
+		// (−m).exp_(): in place on x's dtype, so an integer x is a
+		// dtype error here, after the steps PyTorch runs before it
+		logSum := func() *Tensor {
+			nm := m.Neg()
+			e := inPlaceOf(name, nm, nm.Exp())
+			return e.Add(x.Neg().Sub(m).Exp()).Log() // x's dtype
+		}
 		omt := one.Sub(t)
 		if opt.PosWeight != nil {
 			lw := opt.PosWeight.Sub(one).Mul(t)
 			lw = inPlaceOf(name, lw, lw.Add(one))
-			lw = inPlaceOf(name, lw, lw.Mul(logSum.Add(m)))
 			l = inPlaceOf(name, omt, omt.Mul(x))
+			lw = inPlaceOf(name, lw, lw.Mul(logSum().Add(m)))
 			l = inPlaceOf(name, l, l.Add(lw))
 		} else {
 			l = inPlaceOf(name, omt, omt.Mul(x))
 			l = inPlaceOf(name, l, l.Add(m))
-			l = inPlaceOf(name, l, l.Add(logSum))
+			l = inPlaceOf(name, l, l.Add(logSum()))
 		}
 		if opt.Weight != nil {
 			l = inPlaceOf(name, l, l.Mul(opt.Weight))
@@ -566,7 +665,7 @@ func KLDiv(x, t *Tensor, o ...LossOptions) *Tensor {
 // binary_cross_entropy computes in one dtype).
 func sameDType(name string, x, t *Tensor) {
 	if x.DType() != t.DType() {
-		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", t.DType(), x.DType()))
+		panic(errs.New(errs.DType, name, "Found dtype %s but expected %s", op.TorchName(t.DType()), op.TorchName(x.DType())))
 	}
 }
 

@@ -240,7 +240,11 @@ func (t *Tensor) Diagonal(offset, dim1, dim2 int) *Tensor {
 		}
 	}
 	sizes, strides = append(sizes, n), append(strides, t.v.Strides[d1]+t.v.Strides[d2])
-	return t.AsStridedAt(sizes, strides, off)
+	r := t.viewOf(op.AsStrided(t.in(name), sizes, strides, &off))
+	// PyTorch's DiagonalBackward0 writes the gradient into the diagonal
+	// of zeros of t's shape, whatever t's layout (an expanded t too, whose
+	// storage positions an as_strided backward would have to share)
+	return narrowed("DiagonalBackward0", t, r, func(z *Tensor) *Tensor { return z.Diagonal(offset, d1, d2) })
 }
 
 // DiagEmbed returns a tensor with one dim more than t whose (dim1, dim2)
@@ -301,8 +305,13 @@ func (t *Tensor) Diag(diagonal int) *Tensor {
 }
 
 // Trace returns the sum of the main diagonal of the 2-D t (other ranks: a
-// shape error) as a 0-dim tensor; integer inputs give int64.
+// shape error) as a 0-dim tensor; integer inputs give int64. As PyTorch
+// 1.13's CPU kernel, which dispatches before it checks the rank, bool,
+// float16 and bfloat16 are a dtype error.
 func (t *Tensor) Trace() *Tensor {
+	if d := t.DType(); d == Bool || d.IsReduced() {
+		panic(errs.New(errs.DType, "trace", "\"trace\" not implemented for '%s'", op.TorchName(d)))
+	}
 	if t.Dim() != 2 {
 		panic(errs.New(errs.Shape, "trace", "trace: expected a matrix, but got tensor with dim %d", t.Dim()))
 	}
@@ -355,11 +364,30 @@ func (t *Tensor) RepeatInterleaveBy(repeats *Tensor, dim ...int) *Tensor {
 	reps := repeats.Int64s()
 	if d := repeats.DType(); d != Int32 && d != Int64 {
 		if len(reps) != 1 {
-			t.RepeatInterleave(reps, dim...) // its shape error, if any
+			// the length's shape error comes first, the counts' values
+			// (negative ones too) are read after the dtype's dispatch
+			checkRepeatsLength(t, len(reps), dim)
 		}
 		panic(errs.New(errs.DType, name, "\"repeat_interleave_cpu\" not implemented for '%s'", op.TorchName(d)))
 	}
 	return t.RepeatInterleave(reps, dim...)
+}
+
+// checkRepeatsLength panics with repeat_interleave's shape error unless n
+// counts fit t along dim (or flattened).
+func checkRepeatsLength(t *Tensor, n int, dim []int) {
+	const name = "repeat_interleave"
+	size := t.NumEl()
+	if len(dim) == 1 {
+		if d := wrapDimOf(name, t, dim[0]); t.Dim() > 0 {
+			size = t.Size(d)
+		} else {
+			size = 1
+		}
+	}
+	if n != size {
+		panic(errs.New(errs.Shape, name, "repeats must have the same size as input along dim"))
+	}
 }
 
 // interleaveIndex returns i repeated repeats[i] times, as int64.
@@ -376,16 +404,16 @@ func interleaveIndex(repeats []int64) (*Tensor, error) {
 	return FromSlice(idx, len(idx)), nil
 }
 
-// RepeatInterleaveCounts returns i repeated counts[i] times (int64 1-D
-// counts, none negative: else a value error), PyTorch's
-// repeat_interleave(repeats).
+// RepeatInterleaveCounts returns i repeated counts[i] times (int32 or
+// int64 1-D counts, none negative: else a value error), PyTorch's
+// repeat_interleave(repeats): the result has the counts' dtype.
 func RepeatInterleaveCounts(counts *Tensor) *Tensor {
 	if d := counts.DType(); d != Int32 && d != Int64 {
 		panic(errs.New(errs.DType, "repeat_interleave", "\"repeat_interleave_cpu\" not implemented for '%s'", op.TorchName(d)))
 	}
 	idx, err := interleaveIndex(counts.Int64s())
 	must(err)
-	return onDeviceOf(counts, idx)
+	return onDeviceOf(counts, idx.To(counts.DType())) // PyTorch's result has the counts' dtype
 }
 
 // PadMode is how [Pad] fills the border.
@@ -480,6 +508,12 @@ func padConstant(t *Tensor, pads []int, value float64) *Tensor {
 		}
 		spans = append(spans, span{d, max(a, 0), src.Size(d)})
 	}
+	if !slices.ContainsFunc(pads, func(p int) bool { return p > 0 }) {
+		// PyTorch's constant_pad_nd returns a copy of the narrowed input
+		// when no pad is positive: value, never written, is not checked
+		// against t's dtype
+		return src.Clone()
+	}
 	view := func(z *Tensor) *Tensor {
 		for _, s := range spans {
 			z = z.Narrow(s.d, s.start, s.n)
@@ -556,9 +590,6 @@ func Kron(a, b *Tensor) *Tensor {
 // one dtype (else a dtype error).
 func Cross(a, b *Tensor, dim int) *Tensor {
 	const name = "cross"
-	if a.DType() != b.DType() {
-		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", a.DType(), b.DType()))
-	}
 	if a.Dim() != b.Dim() {
 		sh, err := shape.Broadcast(a.v.Shape, b.v.Shape)
 		must(errs.WithOp(err, name))
@@ -567,6 +598,11 @@ func Cross(a, b *Tensor, dim int) *Tensor {
 	da, db := wrapDimOf(name, a, dim), wrapDimOf(name, b, dim)
 	if a.Size(da) != 3 || b.Size(db) != 3 {
 		panic(errs.New(errs.Shape, name, "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, a.Size(da), b.Size(db)))
+	}
+	if a.DType() != b.DType() {
+		// PyTorch's kernel checks the dtypes, after linalg_cross's meta
+		// function has checked the sizes
+		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(a.DType()), op.TorchName(b.DType())))
 	}
 	// (a1 b2 − a2 b1, a2 b0 − a0 b2, a0 b1 − a1 b0): a and b rolled
 	return a.Roll([]int{-1}, da).Mul(b.Roll([]int{-2}, db)).Sub(a.Roll([]int{-2}, da).Mul(b.Roll([]int{-1}, db)))

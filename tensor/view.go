@@ -232,9 +232,9 @@ func (t *Tensor) Chunk(chunks, dim int) []*Tensor {
 
 // asStrided records r, an as_strided view of t's storage, for backward:
 // its gradient goes into the storage positions it reads, which t's
-// layout maps back to t's elements. That needs r's elements at distinct
-// positions and t's too (a gradient of an overlapping view would have to
-// add up).
+// layout maps back to t's elements. Where r's elements may share
+// positions, or t's, the gradient takes the counting path of PyTorch's
+// as_strided_backward (asStridedSharedGrad).
 func asStrided(t, r *Tensor) *Tensor {
 	if !recording(t) {
 		return r
@@ -244,16 +244,44 @@ func asStrided(t, r *Tensor) *Tensor {
 		if rv.NumEl() == 0 { // nothing read: zeros, whatever t's layout
 			return fullOn(g, Scalar(0), g.DType(), tv.Shape)
 		}
-		if mayOverlap(rv) || mayOverlap(tv) {
-			panic(errs.New(errs.Autograd, "as_strided", "the backward of as_strided over overlapping elements is not implemented"))
-		}
 		lo, hi := extent(tv)
 		rlo, rhi := extent(rv)
 		lo, hi = min(lo, rlo), max(hi, rhi)
+		if mayOverlap(rv) || mayOverlap(tv) {
+			return asStridedSharedGrad(g, tv, rv, lo, hi)
+		}
 		flat := fullOn(g, Scalar(0), g.DType(), []int{hi - lo})
 		at := func(z *Tensor, v *raw.View) *Tensor { return z.AsStridedAt(v.Shape, v.Strides, v.Offset-lo) }
 		return at(scatterView(g, flat.v.Shape, func(z *Tensor) *Tensor { return at(z, rv) }), tv)
 	})
+}
+
+// asStridedSharedGrad is as_strided's gradient where r's elements (rv)
+// or t's (tv) may share storage positions in [lo, hi), as PyTorch's
+// as_strided_backward computes it: r's gradient added up per position
+// (index_add), then each of t's elements reads its position's sum divided
+// by the number of t's elements at that position (the counting), so that
+// t's elements sharing a position share its gradient. Positions t does
+// not cover lose theirs. Made of differentiable ops, so it has its own
+// gradient.
+func asStridedSharedGrad(g *Tensor, tv, rv *raw.View, lo, hi int) *Tensor {
+	positions := func(v *raw.View) *Tensor {
+		p := onDeviceOf(g, ZeroDim(int64(v.Offset-lo)))
+		for d, n := range v.Shape {
+			sh := slices.Repeat([]int{1}, len(v.Shape))
+			sh[d] = n
+			p = p.Add(onDeviceOf(g, Arange(0, float64(n), 1, Int64)).Mul(Scalar(int64(v.Strides[d]))).Reshape(sh...))
+		}
+		return p.Expand(v.Shape...).Reshape(-1)
+	}
+	rp, tp := positions(rv), positions(tv)
+	flat := IndexAdd(fullOn(g, Scalar(0), g.DType(), []int{hi - lo}), 0, rp, g.Reshape(-1))
+	vals := flat.IndexSelect(0, tp)
+	if mayOverlap(tv) {
+		count := IndexAdd(fullOn(g, Scalar(0), g.DType(), []int{hi - lo}), 0, tp, fullOn(g, Scalar(1), g.DType(), tp.Shape()))
+		vals = vals.Div(count.IndexSelect(0, tp))
+	}
+	return vals.Reshape(tv.Shape...)
 }
 
 // extent returns the storage positions [lo, hi) v's elements span.
