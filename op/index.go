@@ -846,19 +846,17 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	return v, nil
 }
 
-// indexInRange checks on the host that every element of the integer idx
-// is in [0, n) (no wrapping), else an index error with message msg.
+// indexInRange checks that every element of the integer idx is in [0, n)
+// (no wrapping), else an index error with message msg.
 func indexInRange(name string, idx *raw.View, n int, msg string) error {
-	h, err := ToDevice(idx, device.CPUAllocator)
+	if idx.NumEl() == 0 {
+		return nil
+	}
+	lo, hi, err := indexBounds(idx)
 	if err != nil {
 		return err
 	}
-	bad := false
-	h.ElementOffsets(func(off int) {
-		x := h.Int64At(off) // read in idx's dtype
-		bad = bad || x < 0 || x >= int64(n)
-	})
-	if bad {
+	if lo < 0 || hi >= int64(n) {
 		return errs.New(errs.Index, name, "%s", msg)
 	}
 	return nil
