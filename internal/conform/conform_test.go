@@ -17,6 +17,8 @@ const (
 	gapsFile    = "../../testdata/conformance/KNOWN_GAPS"
 	variantsDir = "../../testdata/conformance-variants"
 	variantGaps = "../../testdata/conformance-variants/KNOWN_GAPS"
+	variants2   = "../../testdata/conformance-variants2"
+	variant2Gap = "../../testdata/conformance-variants2/KNOWN_GAPS"
 	gapSuite    = "suite"
 	gapPrefix   = "prefix"
 	gapOp       = "op"
@@ -85,6 +87,13 @@ func TestConformance(t *testing.T) {
 func TestConformanceVariants(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variantsDir, variantGaps, tensor.CPU, nil)
+}
+
+// TestConformanceVariants2 runs the second variant set (fresh seeds of
+// tools/confgen, merged by merge.py) on the CPU backend.
+func TestConformanceVariants2(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variants2, variant2Gap, tensor.CPU, nil)
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the
