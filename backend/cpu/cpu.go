@@ -182,9 +182,15 @@ type call struct {
 
 // addr returns the address of operand k's first element in plan p: its
 // storage's address plus its byte offset. Host pointers are computed only
-// here and in setBase, inside the CPU backend.
+// here and in setBase, inside the CPU backend. An operand with no
+// elements may have an offset at or past its storage's end (the diagonal
+// of a [2, 0] matrix): it gets the storage's own address, which nothing
+// reads, since a pointer past an allocation is invalid in Go.
 func addr(p *iter.Plan, k int) unsafe.Pointer {
 	o := p.Operand(k)
+	if o.Offset >= o.Storage.Len() {
+		return o.Storage.Pointer()
+	}
 	return unsafe.Add(o.Storage.Pointer(), o.Offset)
 }
 
