@@ -329,6 +329,22 @@ func (q *cascade) push(blk []uint64) []uint64 {
 	return blk
 }
 
+// add adds a block (n states, which it takes and may write) without
+// returning a buffer for the next one: blocks that live elsewhere.
+func (q *cascade) add(blk []uint64) {
+	k := 0
+	for ; q.used&(1<<k) != 0; k++ {
+		q.r.f.combine(ptr(q.lev[k]), ptr(blk), q.n, &q.r.c)
+		blk, q.lev[k] = q.lev[k], blk
+		q.used &^= 1 << k
+	}
+	if k == len(q.lev) {
+		q.lev = append(q.lev, nil)
+	}
+	q.lev[k] = blk
+	q.used |= 1 << k
+}
+
 // final combines every level, oldest first, into dst.
 func (q *cascade) final(dst unsafe.Pointer) {
 	for k := len(q.lev) - 1; k >= 0; k-- {
@@ -600,61 +616,106 @@ func (r *reducer) runOuter() {
 		grain := max(1, iter.GrainSize/max(1, r.R*width))
 		parallel.For(tiles, grain, func(b, e int) {
 			w := getWork()
-			f := r.newTileFold(width)
+			f := r.newTileFold(width, true)
 			for t := b; t < e; t++ {
 				base, o, m := tile(t)
 				f.fold(ptr(f.st), base, col.in, m, 0, r.R, w)
 				writeTile(ptr(f.st), o, m, w)
 			}
+			f.release()
 			w.put()
 		})
 		return
 	}
 	words := r.words(width)
-	parts := make([]uint64, tiles*rcount*words)
+	// the chunks' states, and the combined states last (Note [Reused
+	// states])
+	buf := getStates((tiles*rcount + 1) * words)
+	parts := *buf
 	parallel.For(tiles*rcount, 1, func(b, e int) {
 		w := getWork()
-		f := r.newTileFold(width)
+		f := r.newTileFold(width, false)
 		for task := b; task < e; task++ {
 			t, rc := task/rcount, task%rcount
 			base, _, m := tile(t)
 			f.fold(ptr(parts[task*words:]), base, col.in, m, rc*rsize, min(r.R, (rc+1)*rsize), w)
 		}
+		f.release()
 		w.put()
 	})
 	w := getWork()
-	st := make([]uint64, words)
+	st := parts[tiles*rcount*words:]
 	for t := 0; t < tiles; t++ {
 		_, o, m := tile(t)
 		q := cascade{r: r, n: m}
 		for rc := 0; rc < rcount; rc++ {
-			blk := make([]uint64, words)
-			copy(blk, parts[(t*rcount+rc)*words:(t*rcount+rc+1)*words])
-			q.push(blk)
+			q.add(parts[(t*rcount+rc)*words : (t*rcount+rc+1)*words])
 		}
 		r.f.init(ptr(st), m)
 		q.final(ptr(st))
 		writeTile(ptr(st), o, m, w)
 	}
 	w.put()
+	statesPool.Put(buf)
+}
+
+// Note [Reused states]
+// An outer reduction's states (a tile of up to outerWidth outputs, and
+// one per chunk when the reduced positions are split) come from a pool
+// and go back to it: fresh ones are fresh pages, which the first pass
+// faults in and misses on. sum(0) of a [4096, 4096] float32 input with
+// its eight chunks' states made afresh took 1.10–1.27 ms on two threads,
+// against 0.72–0.80 for the same folds into states kept from call to call
+// (interleaved, in one process; 1.5 ms with only the chunks' states
+// fresh).
+var statesPool = sync.Pool{New: func() any { return new([]uint64) }}
+
+// getStates returns a pooled buffer of at least n words (of unspecified
+// contents); put it back in statesPool when done.
+func getStates(n int) *[]uint64 {
+	b := statesPool.Get().(*[]uint64)
+	if cap(*b) < n {
+		*b = make([]uint64, n)
+	}
+	*b = (*b)[:n]
+	return b
 }
 
 // tileFold folds reduced positions into a tile of states, with the
 // cascade's buffers (Note [Cascade sums]).
 type tileFold struct {
-	r   *reducer
-	st  []uint64
-	blk []uint64
-	q   cascade
+	r             *reducer
+	st            []uint64
+	blk           []uint64
+	q             cascade
+	stBuf, blkBuf *[]uint64 // from statesPool
 }
 
-func (r *reducer) newTileFold(width int) *tileFold {
-	f := &tileFold{r: r, st: make([]uint64, r.words(width))}
+// newTileFold returns a fold of tiles of up to width outputs, with states
+// of its own (f.st) if own; release returns its buffers to statesPool
+// (Note [Reused states]).
+func (r *reducer) newTileFold(width int, own bool) *tileFold {
+	f := &tileFold{r: r}
+	if own {
+		f.stBuf = getStates(r.words(width))
+		f.st = *f.stBuf
+	}
 	if r.f.cascade {
 		f.q = cascade{r: r, capN: width}
-		f.blk = make([]uint64, r.words(width))
+		f.blkBuf = getStates(r.words(width))
+		f.blk = *f.blkBuf
 	}
 	return f
+}
+
+// release returns f's pooled buffers.
+func (f *tileFold) release() {
+	for _, b := range []*[]uint64{f.stBuf, f.blkBuf} {
+		if b != nil {
+			statesPool.Put(b)
+		}
+	}
+	f.stBuf, f.blkBuf = nil, nil
 }
 
 // fold sets the m states at st to the fold of the reduced positions [b, e)
