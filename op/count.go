@@ -123,23 +123,12 @@ func Bincount(x, weights *raw.View, minlength int) (*raw.View, error) {
 		if idx, err = To(x, dtype.Int64); err != nil {
 			return nil, err
 		}
-		r, err := Reduce(optable.Amin, idx, nil, false, dtype.Invalid, nil, nil)
-		if err != nil {
-			return nil, err
-		}
-		lo, err := readInt64(r[0])
+		lo, hi, err := indexBounds(idx)
 		if err != nil {
 			return nil, err
 		}
 		if lo < 0 {
 			return nil, errs.New(errs.Value, name, "bincount only supports 1-d non-negative integral inputs.")
-		}
-		if r, err = Reduce(optable.Amax, idx, nil, false, dtype.Invalid, nil, nil); err != nil {
-			return nil, err
-		}
-		hi, err := readInt64(r[0])
-		if err != nil {
-			return nil, err
 		}
 		n = max(n, int(hi)+1)
 	}

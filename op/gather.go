@@ -193,12 +193,13 @@ func scatter(name string, kop *optable.Op, v *raw.View, dim int, index, src *raw
 	}
 	if value != nil && !a.none {
 		if err := value.Check(name, v.DType); err != nil {
-			if lo, hi, e := indexBounds(index); e != nil || lo < 0 || hi >= int64(a.self.Shape[a.d]) {
-				bad := hi
-				if lo < 0 {
-					bad = lo
-				}
-				return nil, errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", bad, a.d, a.self.Shape[a.d])
+			n := a.self.Shape[a.d]
+			bad, out, e := indexOutside(index, 0, int64(n))
+			switch {
+			case e != nil:
+				return nil, e
+			case out:
+				return nil, errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", bad, a.d, n)
 			}
 			return nil, err
 		}

@@ -92,6 +92,25 @@ func indexBounds(idx *raw.View) (lo, hi int64, err error) {
 	return lo, hi, nil
 }
 
+// indexOutside returns an element of the integer idx outside [lo, hi)
+// and true, if there is one: the least if it is below lo, else the
+// greatest. An empty idx has none.
+func indexOutside(idx *raw.View, lo, hi int64) (int64, bool, error) {
+	if idx.NumEl() == 0 {
+		return 0, false, nil
+	}
+	least, most, err := indexBounds(idx)
+	switch {
+	case err != nil:
+		return 0, false, err
+	case least < lo:
+		return least, true, nil
+	case most >= hi:
+		return most, true, nil
+	}
+	return 0, false, nil
+}
+
 // isMask reports whether an index tensor is a mask (bool, or PyTorch's
 // deprecated uint8).
 func isMask(t *raw.View) bool { return t.DType == dtype.Bool || t.DType == dtype.Uint8 }
@@ -240,18 +259,12 @@ func checkBounds(name string, w *raw.View, ts []pending) error {
 		return err
 	}
 	for _, a := range adv {
-		if a.t.NumEl() == 0 {
-			continue
-		}
-		lo, hi, err := indexBounds(a.t)
+		n := int64(w.Shape[a.dim])
+		bad, out, err := indexOutside(a.t, -n, n)
 		if err != nil {
 			return err
 		}
-		if n := int64(w.Shape[a.dim]); lo < -n || hi >= n {
-			bad := hi
-			if lo < -n {
-				bad = lo
-			}
+		if out {
 			return errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", bad, a.dim, n)
 		}
 	}
@@ -683,17 +696,13 @@ func IndexSelect(v *raw.View, dim int, index *raw.View) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if v.Dim() > 1 && v.NumEl() == 0 && idx.NumEl() > 0 && v.Shape[d] > 0 {
+	if v.Dim() > 1 && v.NumEl() == 0 && v.Shape[d] > 0 {
 		// no element is read, but PyTorch checks the indices anyway
-		lo, hi, err := indexBounds(idx)
+		bad, out, err := indexOutside(idx, 0, int64(v.Shape[d]))
 		if err != nil {
 			return nil, err
 		}
-		if lo < 0 || hi >= int64(v.Shape[d]) {
-			bad := hi
-			if lo < 0 {
-				bad = lo
-			}
+		if out {
 			return nil, errs.New(errs.Index, name, "INDICES element is out of DATA bounds, id=%d axis_dim=%d", bad, v.Shape[d])
 		}
 	}
@@ -836,30 +845,18 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	if v.NumEl() == 0 {
 		// the put visits no element, but PyTorch 1.13 still refuses an
 		// index out of [0, size): an index error either way
-		if err := indexInRange(name, idx, v.Shape[d], "index out of range in self"); err != nil {
+		_, out, err := indexOutside(idx, 0, int64(v.Shape[d]))
+		if err != nil {
 			return nil, err
+		}
+		if out {
+			return nil, errs.New(errs.Index, name, "index out of range in self")
 		}
 	}
 	if err := putAlong(name, v, d, idx, asRank1(source), &alpha, "index out of range in self"); err != nil {
 		return nil, err
 	}
 	return v, nil
-}
-
-// indexInRange checks that every element of the integer idx is in [0, n)
-// (no wrapping), else an index error with message msg.
-func indexInRange(name string, idx *raw.View, n int, msg string) error {
-	if idx.NumEl() == 0 {
-		return nil
-	}
-	lo, hi, err := indexBounds(idx)
-	if err != nil {
-		return err
-	}
-	if lo < 0 || hi >= int64(n) {
-		return errs.New(errs.Index, name, "%s", msg)
-	}
-	return nil
 }
 
 // putAlong writes src into the slices of v along dim d that idx picks —

@@ -117,26 +117,38 @@ func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	opt := lossOptions("mse_loss", o)
 	broadcastable("mse_loss", x, t)
 	lossKernelDType("mse_loss", "mse_cpu", x, t, false)
-	if x.DType() == Float16 && t.DType() == Float16 && recording(x, t) {
-		// PyTorch 1.13's mse_loss_backward kernel has no float16 loop
-		var r *Tensor
-		NoGrad(func() { r = reduceLoss(x.Sub(t).Square(), opt.Reduction) })
-		return recordNew("MseLossBackward0", []*Tensor{x, t}, r, func(*node, *Tensor) []*Tensor {
-			panic(errs.New(errs.DType, "mse_loss_backward", "\"mse_backward_cpu_out\" not implemented for 'Half'"))
-		})
+	mse := func() *Tensor {
+		a, b := boolsAsNumbers(x, t)
+		return reduceLoss(a.Sub(b).Square(), opt.Reduction)
 	}
-	if x.DType() != t.DType() && recording(x, t) {
+	switch {
+	case !recording(x, t):
+	case x.DType() == Float16 && t.DType() == Float16:
+		// PyTorch 1.13's mse_loss_backward kernel has no float16 loop
+		return failingBackward("MseLossBackward0", x, t, mse, missingHalfGrad("mse_loss_backward", "mse_backward_cpu_out"))
+	case x.DType() != t.DType():
 		// PyTorch's forward promotes, its mse_loss_backward refuses
 		// operands of two dtypes: the error comes at backward
-		var r *Tensor
-		NoGrad(func() {
-			a, b := boolsAsNumbers(x, t)
-			r = reduceLoss(a.Sub(b).Square(), opt.Reduction)
-		})
-		return recordNew("MseLossBackward0", []*Tensor{x, t}, r, mixedDTypesGrad("mse_loss_backward", x, t))
+		return failingBackward("MseLossBackward0", x, t, mse, mixedDTypesGrad("mse_loss_backward", x, t))
 	}
-	x, t = boolsAsNumbers(x, t)
-	return reduceLoss(x.Sub(t).Square(), opt.Reduction)
+	return mse()
+}
+
+// failingBackward returns forward's result, computed without recording,
+// recorded as node over x and t with the backward grad: for the losses
+// whose PyTorch forward runs and whose backward kernel refuses.
+func failingBackward(node string, x, t *Tensor, forward func() *Tensor, grad gradFn) *Tensor {
+	var r *Tensor
+	NoGrad(func() { r = forward() })
+	return recordNew(node, []*Tensor{x, t}, r, grad)
+}
+
+// missingHalfGrad is the backward of op name whose PyTorch kernel (named
+// kernel) has no float16 loop: its dispatch error.
+func missingHalfGrad(name, kernel string) gradFn {
+	return func(*node, *Tensor) []*Tensor {
+		panic(errs.New(errs.DType, name, "%q not implemented for 'Half'", kernel))
+	}
 }
 
 // lossKernelDType panics with PyTorch's dispatch error unless the
@@ -204,11 +216,8 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	lossKernelDType(name, "smooth_l1_cpu", x, t, true)
 	if dtype.Promote(x.DType(), t.DType()) == Float16 && recording(x, t) {
 		// PyTorch 1.13's smooth_l1_loss_backward kernel has no float16 loop
-		var r *Tensor
-		NoGrad(func() { r = SmoothL1Loss(x, t, opt) })
-		return recordNew("SmoothL1LossBackward0", []*Tensor{x, t}, r, func(*node, *Tensor) []*Tensor {
-			panic(errs.New(errs.DType, "smooth_l1_loss_backward", "\"smooth_l1_backward_cpu_out\" not implemented for 'Half'"))
-		})
+		return failingBackward("SmoothL1LossBackward0", x, t, func() *Tensor { return SmoothL1Loss(x, t, opt) },
+			missingHalfGrad("smooth_l1_loss_backward", "smooth_l1_backward_cpu_out"))
 	}
 	x, t = boolsAsNumbers(x, t)
 	if beta == 0 {
@@ -283,9 +292,7 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 		return reduceLoss(l.To(x.DType()), opt.Reduction)
 	}
 	if x.DType() != t.DType() && recording(x, t) {
-		var r *Tensor
-		NoGrad(func() { r = huber(x, t) })
-		return recordNew("HuberLossBackward0", []*Tensor{x, t}, r, mixedDTypesGrad("huber_loss_backward", x, t))
+		return failingBackward("HuberLossBackward0", x, t, func() *Tensor { return huber(x, t) }, mixedDTypesGrad("huber_loss_backward", x, t))
 	}
 	return huber(x, t)
 }

@@ -265,15 +265,9 @@ func asStrided(t, r *Tensor) *Tensor {
 // not cover lose theirs. Made of differentiable ops, so it has its own
 // gradient.
 func asStridedSharedGrad(g *Tensor, tv, rv *raw.View, lo, hi int) *Tensor {
-	positions := func(v *raw.View) *Tensor {
-		p := onDeviceOf(g, ZeroDim(int64(v.Offset-lo)))
-		for d, n := range v.Shape {
-			sh := slices.Repeat([]int{1}, len(v.Shape))
-			sh[d] = n
-			p = p.Add(onDeviceOf(g, Arange(0, float64(n), 1, Int64)).Mul(Scalar(int64(v.Strides[d]))).Reshape(sh...))
-		}
-		return p.Expand(v.Shape...).Reshape(-1)
-	}
+	// the positions 0 … hi-lo-1, read through v's layout
+	all := onDeviceOf(g, Arange(0, float64(hi-lo), 1, Int64))
+	positions := func(v *raw.View) *Tensor { return all.AsStridedAt(v.Shape, v.Strides, v.Offset-lo).Reshape(-1) }
 	rp, tp := positions(rv), positions(tv)
 	flat := IndexAdd(fullOn(g, Scalar(0), g.DType(), []int{hi - lo}), 0, rp, g.Reshape(-1))
 	vals := flat.IndexSelect(0, tp)

@@ -41,12 +41,7 @@ func unaryVec[D, T any](fn func(dst []D, x []T), p [4]unsafe.Pointer, s [4]int, 
 // unaryVec2 is [unaryVec] for the kernels with two scalar parameters
 // after x (optable's SIMD.UnaryArgs): logit's clamp to [eps, 1-eps].
 func unaryVec2[T any](fn func(dst, x []T, p1, p2 T), p1, p2 T, p [4]unsafe.Pointer, s [4]int, n int) bool {
-	var zt T
-	if !vec.SIMD || s[0] != int(unsafe.Sizeof(zt)) || s[1] != int(unsafe.Sizeof(zt)) {
-		return false
-	}
-	fn(unsafe.Slice((*T)(p[0]), n), unsafe.Slice((*T)(p[1]), n), p1, p2)
-	return true
+	return unaryVec(func(dst, x []T) { fn(dst, x, p1, p2) }, p, s, n)
 }
 
 // binaryVec is [binaryLayout] where the elementwise kernels run in
