@@ -312,26 +312,16 @@ type cascade struct {
 // push adds a block (n states, which it takes) and returns a buffer for the
 // next block.
 func (q *cascade) push(blk []uint64) []uint64 {
-	k := 0
-	for ; q.used&(1<<k) != 0; k++ {
-		q.r.f.combine(ptr(q.lev[k]), ptr(blk), q.n, &q.r.c)
-		blk, q.lev[k] = q.lev[k], blk
-		q.used &^= 1 << k
+	if spare := q.add(blk); spare != nil {
+		return spare
 	}
-	if k == len(q.lev) {
-		q.lev = append(q.lev, nil)
-	}
-	q.lev[k], blk = blk, q.lev[k]
-	q.used |= 1 << k
-	if blk == nil {
-		blk = make([]uint64, q.r.words(max(q.n, q.capN)))
-	}
-	return blk
+	return make([]uint64, q.r.words(max(q.n, q.capN)))
 }
 
-// add adds a block (n states, which it takes and may write) without
-// returning a buffer for the next one: blocks that live elsewhere.
-func (q *cascade) add(blk []uint64) {
+// add adds a block (n states, which it takes and may write) and returns
+// the buffer its level held before, if any (push's next block; blocks
+// that live elsewhere ignore it).
+func (q *cascade) add(blk []uint64) (spare []uint64) {
 	k := 0
 	for ; q.used&(1<<k) != 0; k++ {
 		q.r.f.combine(ptr(q.lev[k]), ptr(blk), q.n, &q.r.c)
@@ -341,8 +331,9 @@ func (q *cascade) add(blk []uint64) {
 	if k == len(q.lev) {
 		q.lev = append(q.lev, nil)
 	}
-	q.lev[k] = blk
+	q.lev[k], spare = blk, q.lev[k]
 	q.used |= 1 << k
+	return spare
 }
 
 // final combines every level, oldest first, into dst.
