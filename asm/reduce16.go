@@ -5,7 +5,7 @@ package main
 // the float32 sums with float64 lanes (sumF32F64, sumSqF32F64, and of
 // bfloat16 and float16 rows), the float32 product (prodF32), max and min
 // of float32 rows, the search of argmax (indexF32) and the outer sum of
-// eight rows (accRows8F32F64). Each is generated twice from the same
+// eight rows (sumRows8F32, accRows8F32). Each is generated twice from the same
 // code: for AVX-512 (-part reduce512: one ZMM register holds a 16-lane
 // vector; zz_reduce512_amd64.s, functions named ...AVX512) and for AVX2
 // (-part reduce: two YMM registers, lanes 0-7 and 8-15; in
@@ -36,7 +36,8 @@ func genWide(w wide) {
 	w.maxF32(true)
 	w.maxF32(false)
 	w.indexF32()
-	w.accRows8F32F64()
+	w.rows8F32(false)
+	w.rows8F32(true)
 	w.prodF32()
 }
 
@@ -190,25 +191,17 @@ func (w wide) extract128(y, x reg.Register) {
 // of four, the product ~5% in two; maxF32 and the bfloat16 sum were ~5%
 // slower without. The sum's main step issues 16 loads of a line each, and
 // a prefetch per line doubles its memory operations; the hardware
-// prefetchers follow one stream per core well enough. The outer sum of
-// eight rows (accRows8F32F64) prefetches each row rowsAhead bytes ahead:
-// eight streams are more than the prefetchers follow.
+// prefetchers follow one stream per core well enough. The outer sums of
+// eight rows (sumRows8F32, accRows8F32) prefetch nothing either (Note
+// [Outer streams] in backend/cpu).
 
 // prefetch fetches the cache lines of bytes bytes, prefetchAhead bytes
 // beyond element i of the array at base (element size size).
 func prefetch(base, i reg.Register, size uint8, bytes int) {
-	prefetchAt(base, i, size, bytes, prefetchAhead)
-}
-
-func prefetchAt(base, i reg.Register, size uint8, bytes, ahead int) {
 	for off := 0; off < bytes; off += 64 {
-		PREFETCHT0(Mem{Base: base, Index: i, Scale: size, Disp: ahead + off})
+		PREFETCHT0(Mem{Base: base, Index: i, Scale: size, Disp: prefetchAhead + off})
 	}
 }
-
-// rowsAhead is how far ahead accRows8F32F64 prefetches each of its rows,
-// in bytes (Note [Outer streams] in backend/cpu).
-const rowsAhead = 1024
 
 // wsrc is the element type a 16-lane sum reads: float32, or float16 or
 // bfloat16, converted exactly to float32 as they are loaded.
@@ -589,10 +582,15 @@ func (w wide) indexF32() {
 	RET()
 }
 
-// accRows8F32F64 emits accRows8F32F64Go: dst[i] += float64 of the eight
-// rows' elements added pairwise in float32.
-func (w wide) accRows8F32F64() {
-	name := w.begin("accRows8F32F64", "func(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32)", "accRows8F32F64Go")
+// rows8F32 emits sumRows8F32Go (acc false: dst[i] = s) or accRows8F32Go
+// (acc true: dst[i] += s), s the eight rows' elements added pairwise in
+// float32. No software prefetch (Note [Outer streams] in backend/cpu).
+func (w wide) rows8F32(acc bool) {
+	base := "sumRows8F32"
+	if acc {
+		base = "accRows8F32"
+	}
+	name := w.begin(base, "func(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32)", base+"Go")
 	dst := Load(Param("dst").Base(), GP64())
 	n := Load(Param("dst").Len(), GP64())
 	var x [8]reg.Register
@@ -604,6 +602,10 @@ func (w wide) accRows8F32F64() {
 	lanes := w.lanes()
 	// one vector of lanes elements at i+off; scalar: one element
 	body := func(off int, scalar bool) {
+		add, mov := VADDPS, VMOVUPS
+		if scalar {
+			add, mov = VADDSS, VMOVSS
+		}
 		var v [4]reg.VecVirtual
 		for k := range v {
 			if scalar {
@@ -618,40 +620,21 @@ func (w wide) accRows8F32F64() {
 			VMOVUPS(elem(x[2*k], i, 4, off), v[k])
 			VADDPS(elem(x[2*k+1], i, 4, off), v[k], v[k])
 		}
-		add := VADDPS
-		if scalar {
-			add = VADDSS
-		}
 		add(v[1], v[0], v[0])
 		add(v[3], v[2], v[2])
 		add(v[2], v[0], v[0])
-		if scalar {
-			VCVTSS2SD(v[0], v[0], v[0])
-			VADDSD(elem(dst, i, 8, off), v[0], v[0])
-			VMOVSD(v[0], elem(dst, i, 8, off))
-			return
+		if acc {
+			if scalar {
+				t := XMM()
+				VMOVSS(elem(dst, i, 4, off), t)
+				VADDSS(v[0], t, v[0])
+			} else {
+				VADDPS(elem(dst, i, 4, off), v[0], v[0])
+			}
 		}
-		lo, hi := w.vreg(), w.vreg()
-		if w.avx512 {
-			VCVTPS2PD(v[0].AsY(), lo)
-			h := YMM()
-			VEXTRACTF64X4(U8(1), v[0], h)
-			VCVTPS2PD(h, hi)
-		} else {
-			VCVTPS2PD(v[0].AsX(), lo)
-			h := XMM()
-			VEXTRACTF128(U8(1), v[0], h)
-			VCVTPS2PD(h, hi)
-		}
-		VADDPD(elem(dst, i, 8, off), lo, lo)
-		VADDPD(elem(dst, i, 8, off+lanes/2), hi, hi)
-		VMOVUPD(lo, elem(dst, i, 8, off))
-		VMOVUPD(hi, elem(dst, i, 8, off+lanes/2))
+		mov(v[0], elem(dst, i, 4, off))
 	}
 	loop(name+"_main", n, i, 2*lanes, func() {
-		for _, r := range x {
-			prefetchAt(r, i, 4, 8*lanes, rowsAhead)
-		}
 		body(0, false)
 		body(lanes, false)
 	})

@@ -50,10 +50,12 @@ import (
 // lane by lane pairwise in float32 (four levels, so at most four roundings
 // per element), and adds each lane's sum into a float64 lane
 // (vec.SumF32F64; Note [Sixteen lanes] in internal/vec); an outer
-// reduction adds eight rows pairwise in float32 before its float64 states
-// (vec.AccRows8F32F64): rows j, j+q, ..., j+7q of a chunk of 8q rows
-// (Note [Outer streams]), the chunk's last rows one by one; bfloat16 and float16 rows are converted as they
-// are read (vec.SumBF16F64, vec.SumF16F64), with no buffer. The float32
+// reduction adds eight rows pairwise in float32 (vec.SumRows8F32,
+// vec.AccRows8F32: rows j, j+q, ..., j+7q of a chunk of 8q rows, Note
+// [Outer streams]), adds eight such passes in a float32 block (64 rows,
+// at most ten roundings per element), and the block to its float64
+// states; the chunk's last rows one by one. bfloat16 and float16 rows are
+// converted as they are read (vec.SumBF16F64, vec.SumF16F64), with no buffer. The float32
 // levels keep most of the work in float32 vectors, at the speed of memory
 // like PyTorch's float32 cascade; the float64 levels keep the accuracy:
 // the sum of 2^24 float32 values comes within an ulp of the exact sum,
@@ -70,21 +72,28 @@ import (
 //
 // Note [Outer streams]
 //
-// An outer float32 sum reads eight rows at once (vec.AccRows8F32F64), and
-// which eight matters to the memory system, not to the accuracy: any eight
-// rows are added pairwise in float32, then once in float64. Eight
-// consecutive rows (as before) make eight streams that end after one row
-// (16 KiB in M.sum(0) of [4096, 4096]) and start again at the next eight,
-// or, for short rows, one stream read out of order (T3.sum(1), rows of
-// 1 KiB); the hardware prefetchers follow neither well. fold8 takes rows
-// j, j+q, ..., j+7q of a chunk of 8q rows instead: eight streams, each
-// running through a q-th of the chunk in order. The kernel also prefetches
-// each row rowsAhead (1 KiB) ahead (asm/reduce16.go). Measured in one
-// process, interleaved, one thread, on this Zen 5 (load 4-6 from other
-// sessions): M.sum(0) 2.53 → 2.37 ms with the spread rows, 2.18 ms with
-// the prefetch too; T3.sum(1) 3.44 → 2.56 → 2.28 ms. The grouping is fixed
-// by the chunk, which is fixed by the shape (runOuter), so results still do
-// not depend on the thread count.
+// An outer float32 sum reads eight rows at once, and which eight matters
+// to the memory system, not to the accuracy: any eight rows are added
+// pairwise in float32. Eight consecutive rows make eight streams that end
+// after one row (16 KiB in M.sum(0) of [4096, 4096]) and start again at
+// the next eight, or, for short rows, one stream read out of order
+// (T3.sum(1), rows of 1 KiB); the hardware prefetchers follow neither
+// well. fold8 takes rows j, j+q, ..., j+7q of a chunk of 8q rows instead:
+// eight streams, each running through a q-th of the chunk in order.
+// Measured in one process, interleaved, one thread, on this Zen 5: M.sum(0)
+// 2.53 → 2.37 ms with the spread rows; T3.sum(1) 3.44 → 2.56 ms.
+//
+// Each pass's sums go into a float32 block, and the block into the
+// float64 states every rows8Passes passes: a float64 state per pass was
+// as many bytes of state read and written as a quarter of the input, and
+// the pass ran 10-15% slower than with the float32 block (eighth of the
+// input, in L1 for a tile of 4096 outputs). The kernels prefetch nothing:
+// with the float32 block, each row prefetched 1 KiB ahead was 5-10%
+// slower. Measured on the chunks of M.sum(0), variants interleaved 60
+// times in one process: one thread 1.54 → 1.38 ms (p10), two 1.03 → 0.92
+// ms (a plain sum of the same 64 MiB: 1.18 and 0.93). The grouping is
+// fixed by the chunk, which is fixed by the shape (runOuter), so results
+// still do not depend on the thread count.
 
 const (
 	innerBlock    = 1024    // elements per cascade block of a row
@@ -96,6 +105,7 @@ const (
 	innerTask     = 1 << 18 // input elements per group of an inner reduction (fewer outputs when rows are long)
 	minInnerLen   = 16      // a contiguous reduced dim shorter than this is reduced as outer
 	fullChunks    = 64      // a full reduction is split into about this many chunks (at least GrainSize elements each)
+	rows8Passes   = 8       // passes of eight rows an outer float32 sum adds in float32 (Note [Outer streams])
 )
 
 // Reduce runs the reduction op over a reduction plan (Note [Reduction
@@ -677,7 +687,7 @@ func getStates(n int) *[]uint64 {
 type tileFold struct {
 	r             *reducer
 	st            []uint64
-	blk           []uint64
+	blk           []uint64 // the cascade's block, or fold8's float32 block
 	q             cascade
 	stBuf, blkBuf *[]uint64 // from statesPool
 }
@@ -691,9 +701,13 @@ func (r *reducer) newTileFold(width int, own bool) *tileFold {
 		f.stBuf = getStates(r.words(width))
 		f.st = *f.stBuf
 	}
-	if r.f.cascade {
+	switch {
+	case r.f.cascade:
 		f.q = cascade{r: r, capN: width}
 		f.blkBuf = getStates(r.words(width))
+		f.blk = *f.blkBuf
+	case r.f.cols8 != nil:
+		f.blkBuf = getStates((width + 1) / 2)
 		f.blk = *f.blkBuf
 	}
 	return f
@@ -715,7 +729,7 @@ func (f *tileFold) fold(st, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
 	r := f.r
 	r.f.init(st, m)
 	if !r.f.cascade && r.f.cols8 != nil && !r.convert && cs == r.es {
-		r.fold8(st, base, cs, m, b, e)
+		r.fold8(st, ptr(f.blk), base, cs, m, b, e)
 		return
 	}
 	if !r.f.cascade {
@@ -744,8 +758,10 @@ func (f *tileFold) fold(st, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
 // fold8 folds the reduced positions [b, e) into the m states at st eight
 // rows at a time, the rows of a pass spread over the range (Note [Outer
 // streams]): with q = (e-b)/8, pass j adds the rows b+j, b+j+q, ...,
-// b+j+7q; the last (e-b) mod 8 rows follow one at a time.
-func (r *reducer) fold8(st, base unsafe.Pointer, cs, m, b, e int) {
+// b+j+7q, into the block blk, which goes into the states every
+// rows8Passes passes and after the last; the last (e-b) mod 8 rows follow
+// one at a time.
+func (r *reducer) fold8(st, blk, base unsafe.Pointer, cs, m, b, e int) {
 	q := (e - b) / 8
 	if q > 0 {
 		var rows [8]unsafe.Pointer
@@ -762,7 +778,7 @@ func (r *reducer) fold8(st, base unsafe.Pointer, cs, m, b, e int) {
 				rows[k] = unsafe.Add(base, od[k].off)
 				od[k].next()
 			}
-			r.f.cols8(st, &rows, m, &r.c)
+			r.f.cols8(st, blk, &rows, m, j%rows8Passes == 0, j%rows8Passes == rows8Passes-1 || j == q-1)
 		}
 	}
 	r.eachReduced(b+8*q, e, func(off, i0 int) {

@@ -26,9 +26,12 @@ type redFuncs struct {
 	// cols folds element in[k·is], with index idx, into state k, k < n.
 	// The n states have all seen the same number of elements.
 	cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
-	// cols8, when set, folds eight contiguous rows at once into n states
-	// (an outer reduction without conversion; ops without indices).
-	cols8 func(st unsafe.Pointer, in *[8]unsafe.Pointer, n int, c *elem.Ctx)
+	// cols8, when set, folds eight contiguous rows at once into a block
+	// of n partial sums (blk, 4 bytes each): sets the block to them (set)
+	// or adds them to it, then, if flush, folds the block into the n
+	// states (an outer reduction without conversion; ops without indices;
+	// Note [Outer streams]).
+	cols8 func(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool)
 	// rowBF16 and rowF16, when set, are row for rows of bfloat16 or
 	// float16 elements, read without a conversion buffer (a float32 loop
 	// whose input has that dtype and converts to float32 directly).
@@ -211,11 +214,20 @@ func colsSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	vec.AccF32F64(unsafe.Slice((*float64)(st), n), unsafe.Slice((*float32)(in), n))
 }
 
-// cols8SumF32 adds eight float32 rows to float64 states in one pass, the
-// rows first added pairwise in float32 (Note [Cascade sums]).
-func cols8SumF32(st unsafe.Pointer, in *[8]unsafe.Pointer, n int, _ *elem.Ctx) {
+// cols8SumF32 adds eight float32 rows pairwise in float32 into a float32
+// block, and the block into the float64 states when flush (Note [Cascade
+// sums]).
+func cols8SumF32(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool) {
 	x := func(k int) []float32 { return unsafe.Slice((*float32)(in[k]), n) }
-	vec.AccRows8F32F64(unsafe.Slice((*float64)(st), n), x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
+	b := unsafe.Slice((*float32)(blk), n)
+	rows8 := vec.AccRows8F32
+	if set {
+		rows8 = vec.SumRows8F32
+	}
+	rows8(b, x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
+	if flush {
+		vec.AccF32F64(unsafe.Slice((*float64)(st), n), b)
+	}
 }
 
 func colsSumF64(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {

@@ -183,19 +183,33 @@ func SumSqF32F64(x []float32) float64 {
 	return sumSqF32F64Go(x)
 }
 
-// AccRows8F32F64 sets dst[i] += float64(((x0[i] + x1[i]) + (x2[i] +
-// x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))), the eight rows added in
-// float32. Its exact loop is accRows8F32F64Go's.
-func AccRows8F32F64(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
+// SumRows8F32 sets dst[i] = ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i]
+// + x5[i]) + (x6[i] + x7[i])). Its exact loop is sumRows8F32Go's.
+func SumRows8F32(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	n := len(dst)
 	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
 	switch {
 	case useAVX512:
-		accRows8F32F64AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+		sumRows8F32AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
 	case useAVX2:
-		accRows8F32F64AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+		sumRows8F32AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
 	default:
-		accRows8F32F64Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+		sumRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	}
+}
+
+// AccRows8F32 sets dst[i] += ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i]
+// + x5[i]) + (x6[i] + x7[i])). Its exact loop is accRows8F32Go's.
+func AccRows8F32(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	switch {
+	case useAVX512:
+		accRows8F32AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	case useAVX2:
+		accRows8F32AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	default:
+		accRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
 	}
 }
 

@@ -17,7 +17,8 @@ import (
 // Note [Sixteen lanes]
 //
 // The float32 row sums, products, max and min and the outer sum of eight
-// rows (SumF32F64, SumSqF32F64, ProdF32, MaxF32, MinF32, AccRows8F32F64;
+// rows (SumF32F64, SumSqF32F64, ProdF32, MaxF32, MinF32, SumRows8F32,
+// AccRows8F32;
 // SumBF16F64 and SumF16F64 on their converted elements; IndexF32 too,
 // whose result does not depend on lanes) are defined on vectors of 16
 // lanes, the width of an AVX-512 register: with AVX-512 (asm/reduce16.go,
@@ -598,19 +599,31 @@ func indexF32Go(x []float32, v float32) int {
 	return -1
 }
 
-// accRows8F32F64Go is AccRows8F32F64's pure-Go twin, its exact loop:
+// sumRows8F32Go is SumRows8F32's pure-Go twin, its exact loop:
 //
 //	x0, ..., x7 = x0[:len(dst)], ..., x7[:len(dst)]
 //	for i := range dst {
-//		s := ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
-//		dst[i] += float64(s)
+//		dst[i] = ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
 //	}
-func accRows8F32F64Go(dst []float64, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
+func sumRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	n := len(dst)
 	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
 	for i := range dst {
-		s := ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
-		dst[i] += float64(s)
+		dst[i] = ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
+	}
+}
+
+// accRows8F32Go is AccRows8F32's pure-Go twin, its exact loop:
+//
+//	x0, ..., x7 = x0[:len(dst)], ..., x7[:len(dst)]
+//	for i := range dst {
+//		dst[i] += ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
+//	}
+func accRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	for i := range dst {
+		dst[i] += ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i] + x5[i]) + (x6[i] + x7[i]))
 	}
 }
 

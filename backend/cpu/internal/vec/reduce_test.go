@@ -208,29 +208,35 @@ func TestAccF32F64(t *testing.T) {
 	}
 }
 
-func TestAccRows8F32F64(t *testing.T) {
-	for _, n := range testLengths() {
-		gen := func(int) float32 { return randF32() }
-		var xs [8]*guarded[float32]
-		for k := range xs {
-			xs[k] = newGuarded(n, rng.Intn(8), gen)
+func TestRows8F32(t *testing.T) {
+	for _, acc := range []bool{false, true} {
+		kernel, twin := SumRows8F32, sumRows8F32Go
+		if acc {
+			kernel, twin = AccRows8F32, accRows8F32Go
 		}
-		x := func(k int) []float32 { return xs[k].s() }
-		dst := newGuarded(n, rng.Intn(8), func(int) float64 { return randF64() })
-		want := append([]float64(nil), dst.s()...)
-		accRows8F32F64Go(want, x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
-		for _, x := range xs {
-			x.save()
-		}
-		dst.save()
-		AccRows8F32F64(dst.s(), x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
-		for _, x := range xs {
-			x.check(t, fmt.Sprintf("n=%d x", n), true)
-		}
-		dst.check(t, fmt.Sprintf("n=%d dst", n), false)
-		for i, g := range dst.s() {
-			if !sameF64(g, want[i], true) {
-				t.Fatalf("n=%d [%d]: got %#x, want %#x", n, i, math.Float64bits(g), math.Float64bits(want[i]))
+		for _, n := range testLengths() {
+			gen := func(int) float32 { return randF32() }
+			var xs [8]*guarded[float32]
+			for k := range xs {
+				xs[k] = newGuarded(n, rng.Intn(8), gen)
+			}
+			x := func(k int) []float32 { return xs[k].s() }
+			dst := newGuarded(n, rng.Intn(8), gen)
+			want := append([]float32(nil), dst.s()...)
+			twin(want, x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
+			for _, x := range xs {
+				x.save()
+			}
+			dst.save()
+			kernel(dst.s(), x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
+			for _, x := range xs {
+				x.check(t, fmt.Sprintf("acc=%v n=%d x", acc, n), true)
+			}
+			dst.check(t, fmt.Sprintf("acc=%v n=%d dst", acc, n), false)
+			for i, g := range dst.s() {
+				if !sameF32(g, want[i], true) {
+					t.Fatalf("acc=%v n=%d [%d]: got %#x, want %#x", acc, n, i, math.Float32bits(g), math.Float32bits(want[i]))
+				}
 			}
 		}
 	}

@@ -1828,9 +1828,9 @@ indexF32AVX2_found:
 	VZEROUPPER
 	RET
 
-// func accRows8F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
-// Requires: AVX, MMX+
-TEXT ·accRows8F32F64AVX2(SB), NOSPLIT, $0-216
+// func sumRows8F32AVX2(dst []float32, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
+// Requires: AVX
+TEXT ·sumRows8F32AVX2(SB), NOSPLIT, $0-216
 	MOVQ dst_base+0(FP), AX
 	MOVQ dst_len+8(FP), CX
 	MOVQ x0_base+24(FP), DX
@@ -1844,112 +1844,186 @@ TEXT ·accRows8F32F64AVX2(SB), NOSPLIT, $0-216
 	XORQ R12, R12
 	MOVQ CX, R13
 	ANDQ $-16, R13
-	JMP  accRows8F32F64AVX2_main_check
+	JMP  sumRows8F32AVX2_main_check
 
-accRows8F32F64AVX2_main:
-	PREFETCHT0   1024(DX)(R12*4)
-	PREFETCHT0   1024(BX)(R12*4)
-	PREFETCHT0   1024(SI)(R12*4)
-	PREFETCHT0   1024(DI)(R12*4)
-	PREFETCHT0   1024(R8)(R12*4)
-	PREFETCHT0   1024(R9)(R12*4)
-	PREFETCHT0   1024(R10)(R12*4)
-	PREFETCHT0   1024(R11)(R12*4)
-	VMOVUPS      (DX)(R12*4), Y0
-	VADDPS       (BX)(R12*4), Y0, Y0
-	VMOVUPS      (SI)(R12*4), Y1
-	VADDPS       (DI)(R12*4), Y1, Y1
-	VMOVUPS      (R8)(R12*4), Y2
-	VADDPS       (R9)(R12*4), Y2, Y2
-	VMOVUPS      (R10)(R12*4), Y3
-	VADDPS       (R11)(R12*4), Y3, Y3
-	VADDPS       Y1, Y0, Y0
-	VADDPS       Y3, Y2, Y2
-	VADDPS       Y2, Y0, Y0
-	VCVTPS2PD    X0, Y1
-	VEXTRACTF128 $0x01, Y0, X0
-	VCVTPS2PD    X0, Y0
-	VADDPD       (AX)(R12*8), Y1, Y1
-	VADDPD       32(AX)(R12*8), Y0, Y0
-	VMOVUPD      Y1, (AX)(R12*8)
-	VMOVUPD      Y0, 32(AX)(R12*8)
-	VMOVUPS      32(DX)(R12*4), Y0
-	VADDPS       32(BX)(R12*4), Y0, Y0
-	VMOVUPS      32(SI)(R12*4), Y1
-	VADDPS       32(DI)(R12*4), Y1, Y1
-	VMOVUPS      32(R8)(R12*4), Y2
-	VADDPS       32(R9)(R12*4), Y2, Y2
-	VMOVUPS      32(R10)(R12*4), Y3
-	VADDPS       32(R11)(R12*4), Y3, Y3
-	VADDPS       Y1, Y0, Y0
-	VADDPS       Y3, Y2, Y2
-	VADDPS       Y2, Y0, Y0
-	VCVTPS2PD    X0, Y1
-	VEXTRACTF128 $0x01, Y0, X0
-	VCVTPS2PD    X0, Y0
-	VADDPD       64(AX)(R12*8), Y1, Y1
-	VADDPD       96(AX)(R12*8), Y0, Y0
-	VMOVUPD      Y1, 64(AX)(R12*8)
-	VMOVUPD      Y0, 96(AX)(R12*8)
-	ADDQ         $0x00000010, R12
+sumRows8F32AVX2_main:
+	VMOVUPS (DX)(R12*4), Y0
+	VADDPS  (BX)(R12*4), Y0, Y0
+	VMOVUPS (SI)(R12*4), Y1
+	VADDPS  (DI)(R12*4), Y1, Y1
+	VMOVUPS (R8)(R12*4), Y2
+	VADDPS  (R9)(R12*4), Y2, Y2
+	VMOVUPS (R10)(R12*4), Y3
+	VADDPS  (R11)(R12*4), Y3, Y3
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VMOVUPS Y0, (AX)(R12*4)
+	VMOVUPS 32(DX)(R12*4), Y0
+	VADDPS  32(BX)(R12*4), Y0, Y0
+	VMOVUPS 32(SI)(R12*4), Y1
+	VADDPS  32(DI)(R12*4), Y1, Y1
+	VMOVUPS 32(R8)(R12*4), Y2
+	VADDPS  32(R9)(R12*4), Y2, Y2
+	VMOVUPS 32(R10)(R12*4), Y3
+	VADDPS  32(R11)(R12*4), Y3, Y3
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VMOVUPS Y0, 32(AX)(R12*4)
+	ADDQ    $0x00000010, R12
 
-accRows8F32F64AVX2_main_check:
+sumRows8F32AVX2_main_check:
 	CMPQ R12, R13
-	JB   accRows8F32F64AVX2_main
+	JB   sumRows8F32AVX2_main
 	MOVQ CX, R13
 	ANDQ $-8, R13
-	JMP  accRows8F32F64AVX2_vector_check
+	JMP  sumRows8F32AVX2_vector_check
 
-accRows8F32F64AVX2_vector:
-	VMOVUPS      (DX)(R12*4), Y0
-	VADDPS       (BX)(R12*4), Y0, Y0
-	VMOVUPS      (SI)(R12*4), Y1
-	VADDPS       (DI)(R12*4), Y1, Y1
-	VMOVUPS      (R8)(R12*4), Y2
-	VADDPS       (R9)(R12*4), Y2, Y2
-	VMOVUPS      (R10)(R12*4), Y3
-	VADDPS       (R11)(R12*4), Y3, Y3
-	VADDPS       Y1, Y0, Y0
-	VADDPS       Y3, Y2, Y2
-	VADDPS       Y2, Y0, Y0
-	VCVTPS2PD    X0, Y1
-	VEXTRACTF128 $0x01, Y0, X0
-	VCVTPS2PD    X0, Y0
-	VADDPD       (AX)(R12*8), Y1, Y1
-	VADDPD       32(AX)(R12*8), Y0, Y0
-	VMOVUPD      Y1, (AX)(R12*8)
-	VMOVUPD      Y0, 32(AX)(R12*8)
-	ADDQ         $0x00000008, R12
+sumRows8F32AVX2_vector:
+	VMOVUPS (DX)(R12*4), Y0
+	VADDPS  (BX)(R12*4), Y0, Y0
+	VMOVUPS (SI)(R12*4), Y1
+	VADDPS  (DI)(R12*4), Y1, Y1
+	VMOVUPS (R8)(R12*4), Y2
+	VADDPS  (R9)(R12*4), Y2, Y2
+	VMOVUPS (R10)(R12*4), Y3
+	VADDPS  (R11)(R12*4), Y3, Y3
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VMOVUPS Y0, (AX)(R12*4)
+	ADDQ    $0x00000008, R12
 
-accRows8F32F64AVX2_vector_check:
+sumRows8F32AVX2_vector_check:
 	CMPQ R12, R13
-	JB   accRows8F32F64AVX2_vector
-	JMP  accRows8F32F64AVX2_scalar_check
+	JB   sumRows8F32AVX2_vector
+	JMP  sumRows8F32AVX2_scalar_check
 
-accRows8F32F64AVX2_scalar:
-	VMOVSS    (DX)(R12*4), X0
-	VMOVSS    (BX)(R12*4), X1
-	VADDSS    X1, X0, X0
-	VMOVSS    (SI)(R12*4), X1
-	VMOVSS    (DI)(R12*4), X2
-	VADDSS    X2, X1, X1
-	VMOVSS    (R8)(R12*4), X2
-	VMOVSS    (R9)(R12*4), X3
-	VADDSS    X3, X2, X2
-	VMOVSS    (R10)(R12*4), X3
-	VMOVSS    (R11)(R12*4), X4
-	VADDSS    X4, X3, X3
-	VADDSS    X1, X0, X0
-	VADDSS    X3, X2, X2
-	VADDSS    X2, X0, X0
-	VCVTSS2SD X0, X0, X0
-	VADDSD    (AX)(R12*8), X0, X0
-	VMOVSD    X0, (AX)(R12*8)
-	INCQ      R12
+sumRows8F32AVX2_scalar:
+	VMOVSS (DX)(R12*4), X0
+	VMOVSS (BX)(R12*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (DI)(R12*4), X2
+	VADDSS X2, X1, X1
+	VMOVSS (R8)(R12*4), X2
+	VMOVSS (R9)(R12*4), X3
+	VADDSS X3, X2, X2
+	VMOVSS (R10)(R12*4), X3
+	VMOVSS (R11)(R12*4), X4
+	VADDSS X4, X3, X3
+	VADDSS X1, X0, X0
+	VADDSS X3, X2, X2
+	VADDSS X2, X0, X0
+	VMOVSS X0, (AX)(R12*4)
+	INCQ   R12
 
-accRows8F32F64AVX2_scalar_check:
+sumRows8F32AVX2_scalar_check:
 	CMPQ R12, CX
-	JB   accRows8F32F64AVX2_scalar
+	JB   sumRows8F32AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func accRows8F32AVX2(dst []float32, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
+// Requires: AVX
+TEXT ·accRows8F32AVX2(SB), NOSPLIT, $0-216
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x0_base+24(FP), DX
+	MOVQ x1_base+48(FP), BX
+	MOVQ x2_base+72(FP), SI
+	MOVQ x3_base+96(FP), DI
+	MOVQ x4_base+120(FP), R8
+	MOVQ x5_base+144(FP), R9
+	MOVQ x6_base+168(FP), R10
+	MOVQ x7_base+192(FP), R11
+	XORQ R12, R12
+	MOVQ CX, R13
+	ANDQ $-16, R13
+	JMP  accRows8F32AVX2_main_check
+
+accRows8F32AVX2_main:
+	VMOVUPS (DX)(R12*4), Y0
+	VADDPS  (BX)(R12*4), Y0, Y0
+	VMOVUPS (SI)(R12*4), Y1
+	VADDPS  (DI)(R12*4), Y1, Y1
+	VMOVUPS (R8)(R12*4), Y2
+	VADDPS  (R9)(R12*4), Y2, Y2
+	VMOVUPS (R10)(R12*4), Y3
+	VADDPS  (R11)(R12*4), Y3, Y3
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VADDPS  (AX)(R12*4), Y0, Y0
+	VMOVUPS Y0, (AX)(R12*4)
+	VMOVUPS 32(DX)(R12*4), Y0
+	VADDPS  32(BX)(R12*4), Y0, Y0
+	VMOVUPS 32(SI)(R12*4), Y1
+	VADDPS  32(DI)(R12*4), Y1, Y1
+	VMOVUPS 32(R8)(R12*4), Y2
+	VADDPS  32(R9)(R12*4), Y2, Y2
+	VMOVUPS 32(R10)(R12*4), Y3
+	VADDPS  32(R11)(R12*4), Y3, Y3
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VADDPS  32(AX)(R12*4), Y0, Y0
+	VMOVUPS Y0, 32(AX)(R12*4)
+	ADDQ    $0x00000010, R12
+
+accRows8F32AVX2_main_check:
+	CMPQ R12, R13
+	JB   accRows8F32AVX2_main
+	MOVQ CX, R13
+	ANDQ $-8, R13
+	JMP  accRows8F32AVX2_vector_check
+
+accRows8F32AVX2_vector:
+	VMOVUPS (DX)(R12*4), Y0
+	VADDPS  (BX)(R12*4), Y0, Y0
+	VMOVUPS (SI)(R12*4), Y1
+	VADDPS  (DI)(R12*4), Y1, Y1
+	VMOVUPS (R8)(R12*4), Y2
+	VADDPS  (R9)(R12*4), Y2, Y2
+	VMOVUPS (R10)(R12*4), Y3
+	VADDPS  (R11)(R12*4), Y3, Y3
+	VADDPS  Y1, Y0, Y0
+	VADDPS  Y3, Y2, Y2
+	VADDPS  Y2, Y0, Y0
+	VADDPS  (AX)(R12*4), Y0, Y0
+	VMOVUPS Y0, (AX)(R12*4)
+	ADDQ    $0x00000008, R12
+
+accRows8F32AVX2_vector_check:
+	CMPQ R12, R13
+	JB   accRows8F32AVX2_vector
+	JMP  accRows8F32AVX2_scalar_check
+
+accRows8F32AVX2_scalar:
+	VMOVSS (DX)(R12*4), X0
+	VMOVSS (BX)(R12*4), X1
+	VADDSS X1, X0, X0
+	VMOVSS (SI)(R12*4), X1
+	VMOVSS (DI)(R12*4), X2
+	VADDSS X2, X1, X1
+	VMOVSS (R8)(R12*4), X2
+	VMOVSS (R9)(R12*4), X3
+	VADDSS X3, X2, X2
+	VMOVSS (R10)(R12*4), X3
+	VMOVSS (R11)(R12*4), X4
+	VADDSS X4, X3, X3
+	VADDSS X1, X0, X0
+	VADDSS X3, X2, X2
+	VADDSS X2, X0, X0
+	VMOVSS (AX)(R12*4), X1
+	VADDSS X0, X1, X0
+	VMOVSS X0, (AX)(R12*4)
+	INCQ   R12
+
+accRows8F32AVX2_scalar_check:
+	CMPQ R12, CX
+	JB   accRows8F32AVX2_scalar
 	VZEROUPPER
 	RET
 

@@ -94,10 +94,15 @@ func minF32AVX2(x []float32) (m float32, nan bool)
 //go:noescape
 func indexF32AVX2(x []float32, v float32) int
 
-// accRows8F32F64AVX2 is accRows8F32F64Go in assembly; see there for the exact loop.
+// sumRows8F32AVX2 is sumRows8F32Go in assembly; see there for the exact loop.
 //
 //go:noescape
-func accRows8F32F64AVX2(dst []float64, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
+func sumRows8F32AVX2(dst []float32, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
+
+// accRows8F32AVX2 is accRows8F32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func accRows8F32AVX2(dst []float32, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
 
 // prodF32AVX2 is prodF32Go in assembly; see there for the exact loop.
 //
