@@ -29,7 +29,14 @@ func sameFloatDType(name string, a, b *raw.View) error {
 // is the name of PyTorch's kernel that its message names, with "{dev}" for
 // the device of v.
 func matmulDType(name, kernel string, v *raw.View) error {
-	if v.DType == dtype.Bool {
+	return productDType(name, kernel, v, 1, 1)
+}
+
+// productDType is matmulDType for a product of outEl elements, each a sum
+// of k products: PyTorch refuses bool in its kernel's dispatch, which a
+// product without elements, or of zeros (k = 0), never reaches.
+func productDType(name, kernel string, v *raw.View, outEl, k int) error {
+	if v.DType == dtype.Bool && outEl > 0 && k > 0 {
 		return errs.New(errs.DType, name, "%q not implemented for '%s'", strings.ReplaceAll(kernel, "{dev}", Device(v).String()), v.DType)
 	}
 	return nil
@@ -59,6 +66,11 @@ func gemm(a, b, out *raw.View, alpha, beta float64) error {
 	if g.K == 0 && beta == 0 {
 		_, err := Fill(out, Int(0))
 		return err
+	}
+	if g.K == 0 && beta == 1 {
+		// out holds input, and the product adds nothing (a bool product
+		// has no kernel, so it must not reach one: beta is then true)
+		return nil
 	}
 	be, err := backendOf("matmul", a, b, out)
 	if err != nil {
@@ -96,16 +108,13 @@ func checkMm(a, b *raw.View) error {
 	if b.Dim() != 2 {
 		return errs.New(errs.Shape, "mm", "mat2 must be a matrix")
 	}
-	if err := sameFloatDType("mm", a, b); err != nil {
-		return err
-	}
-	if err := matmulDType("mm", "addmm_impl_{dev}_", a); err != nil {
-		return err
-	}
 	if a.Shape[1] != b.Shape[0] {
 		return errs.New(errs.Shape, "mm", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Shape[0], a.Shape[1], b.Shape[0], b.Shape[1])
 	}
-	return nil
+	if err := sameFloatDType("mm", a, b); err != nil {
+		return err
+	}
+	return productDType("mm", "addmm_impl_{dev}_", a, a.Shape[0]*b.Shape[1], a.Shape[1])
 }
 
 // batch1 views a 2-D view as a batch of one.
@@ -135,16 +144,13 @@ func checkBmm(a, b *raw.View) error {
 	if b.Dim() != 3 {
 		return errs.New(errs.Shape, "bmm", "batch2 must be a 3D tensor")
 	}
-	if err := sameFloatDType("bmm", a, b); err != nil {
-		return err
-	}
-	if err := matmulDType("bmm", "bmm", a); err != nil {
-		return err
-	}
 	if b.Shape[0] != a.Shape[0] || b.Shape[1] != a.Shape[2] {
 		return errs.New(errs.Shape, "bmm", "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.Shape[0], a.Shape[2], b.Shape[0], b.Shape[1])
 	}
-	return nil
+	if err := sameFloatDType("bmm", a, b); err != nil {
+		return err
+	}
+	return productDType("bmm", "bmm", a, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2])
 }
 
 // Mv is torch.mv: [n,k]·[k] → [n].
@@ -154,14 +160,14 @@ func mv(d *dest, a, x *raw.View) (*raw.View, error) {
 	if a.Dim() != 2 || x.Dim() != 1 {
 		return nil, errs.New(errs.Shape, "mv", "vector + matrix @ vector expected, got %d, %d, %d", 1, a.Dim(), x.Dim())
 	}
+	if a.Shape[1] != x.Shape[0] {
+		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
+	}
 	if err := sameFloatDType("mv", a, x); err != nil {
 		return nil, err
 	}
-	if err := matmulDType("mv", "addmv_impl_{dev}", a); err != nil {
+	if err := productDType("mv", "addmv_impl_{dev}", a, a.Shape[0], a.Shape[1]); err != nil {
 		return nil, err
-	}
-	if a.Shape[1] != x.Shape[0] {
-		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
 	}
 	out, err := d.alloc(a.DType, []int{a.Shape[0]})
 	if err != nil {
@@ -238,12 +244,6 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 	case da == 2 && db == 2:
 		return mm(d, a, b)
 	}
-	if err := sameFloatDType("matmul", a, b); err != nil {
-		return nil, err
-	}
-	if err := matmulDType("matmul", "bmm", a); err != nil {
-		return nil, err
-	}
 	// batched: 1-D operands become matrices, batch dims broadcast
 	ua, ub := a, b
 	if da == 1 {
@@ -262,6 +262,12 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 		return nil, errs.New(errs.Shape, "matmul", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", shape.NumEl(batchShape)*n, k, k2, m)
 	}
 	nb := shape.NumEl(batchShape)
+	if err := sameFloatDType("matmul", a, b); err != nil {
+		return nil, err
+	}
+	if err := productDType("matmul", "bmm", a, nb*n*m, k); err != nil {
+		return nil, err
+	}
 	a3, err := batched(ua, batchShape, nb, n, k)
 	if err != nil {
 		return nil, err
@@ -311,14 +317,23 @@ func Linear(x, w, bias *raw.View) (*raw.View, error) {
 	if w.Dim() != 2 {
 		return nil, errs.New(errs.Shape, "linear", "weight must be a matrix, got %dD", w.Dim())
 	}
-	if bias != nil && bias.DType != x.DType && x.Dim() == 3 && x.IsContiguous() {
-		// PyTorch folds a contiguous 3-D x to 2-D and runs addmm, whose
-		// message this is; other ranks add the bias in place (promoting).
-		return nil, errs.New(errs.DType, "linear", "self and mat2 must have the same dtype")
-	}
 	wt, _ := T(w)
 	if x.Dim() == 2 && bias != nil {
 		return Addmm(bias, x, wt, Int(1), Int(1))
+	}
+	if x.Dim() == 3 && bias != nil && x.IsContiguous() {
+		// PyTorch folds a contiguous 3-D x to 2-D and runs addmm (its
+		// checks and its rules for an empty product); other ranks add
+		// the bias to the product in place (promoting)
+		x2, err := View(x, []int{x.Shape[0] * x.Shape[1], x.Shape[2]})
+		if err != nil {
+			return nil, err
+		}
+		r, err := Addmm(bias, x2, wt, Int(1), Int(1))
+		if err != nil {
+			return nil, err
+		}
+		return View(r, []int{x.Shape[0], x.Shape[1], r.Shape[1]})
 	}
 	r, err := Matmul(x, wt)
 	if err != nil {
@@ -333,11 +348,15 @@ func Linear(x, w, bias *raw.View) (*raw.View, error) {
 // Addmm is torch.addmm: beta·input + alpha·(a·b); input broadcasts to
 // [n, m]; beta 0 ignores input (NaN included).
 func Addmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
+	// PyTorch's addmm checks the dtypes first, unlike mm
+	if input.DType != b.DType {
+		return nil, errs.New(errs.DType, "addmm", "self and mat2 must have the same dtype")
+	}
+	if a.DType != b.DType {
+		return nil, errs.New(errs.DType, "addmm", "mat1 and mat2 must have the same dtype")
+	}
 	if err := checkMm(a, b); err != nil {
 		return nil, err
-	}
-	if input.DType != a.DType {
-		return nil, errs.New(errs.DType, "addmm", "self and mat2 must have the same dtype")
 	}
 	if err := checkEmptyProductBeta("addmm", a.DType, a.Shape[0]*b.Shape[1], a.Shape[1], beta); err != nil {
 		return nil, err
@@ -380,12 +399,20 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 // result of n > 0 elements when the product is empty (k = 0), as PyTorch
 // does: it then computes beta·input as a multiply by beta in place, whose
 // float result cannot be cast to the result's dtype (with k > 0 its kernel
-// truncates beta instead, as goten always does); beta 0 only zeroes.
+// truncates beta instead, as goten always does); beta 0 only zeroes. A
+// bool result refuses an integer beta too (bool times int64 is int64).
 func checkEmptyProductBeta(name string, d dtype.DType, n, k int, beta Scalar) error {
-	if k != 0 || n == 0 || d.IsFloat() || beta.Kind != dtype.CatFloat || beta.F == 0 {
+	if k != 0 || n == 0 || d.IsFloat() || beta.F == 0 {
 		return nil
 	}
-	return errs.New(errs.DType, name, "result type %s can't be cast to the desired output type %s", dtype.Float32, d)
+	switch {
+	case beta.Kind == dtype.CatFloat:
+		return errs.New(errs.DType, name, "result type %s can't be cast to the desired output type %s", dtype.Float32, d)
+	case beta.Kind == dtype.CatInt && d == dtype.Bool:
+		// a bool result times an integer beta is int64
+		return errs.New(errs.DType, name, "result type %s can't be cast to the desired output type %s", dtype.Int64, d)
+	}
+	return nil
 }
 
 // checkScales refuses a beta or alpha that dtype d cannot hold (Note

@@ -232,3 +232,74 @@ func TestPreserveFormatAndMaskedSelectGrad(t *testing.T) {
 		t.Errorf("masked_select's gradient of a transposed input: %v, want %v", got, want)
 	}
 }
+
+// TestBoolProductsWithoutWork: PyTorch 1.13 has no bool matrix product,
+// but refuses bool only in the kernel's dispatch, which a product without
+// elements or with k = 0 (zeros) never reaches; dot refuses always. An
+// empty addmm or baddbmm of bools scales its input by beta: an integer or
+// float beta other than 0 makes int64 or float32, which bool cannot hold;
+// linear of a contiguous 3-D x is such an addmm. The products check
+// shapes before dtypes, addmm dtypes first. The expectations are torch's.
+func TestBoolProductsWithoutWork(t *testing.T) {
+	z := func(s ...int) *Tensor { return Ones(Bool, s...) }
+	for _, c := range []struct {
+		name  string
+		f     func() *Tensor
+		shape []int
+		want  ErrorKind // 0: no error, every element false
+	}{
+		{"mm n=0", func() *Tensor { return Mm(z(6, 3), z(3, 0)) }, []int{6, 0}, 0},
+		{"mm k=0", func() *Tensor { return Mm(z(6, 0), z(0, 2)) }, []int{6, 2}, 0},
+		{"mm k=1", func() *Tensor { return Mm(z(6, 1), z(1, 2)) }, nil, DTypeError},
+		{"mm k=1 mismatch", func() *Tensor { return Mm(z(6, 1), z(2, 2)) }, nil, ShapeError},
+		{"bmm k=0", func() *Tensor { return Bmm(z(3, 6, 0), z(3, 0, 2)) }, []int{3, 6, 2}, 0},
+		{"bmm n=0", func() *Tensor { return Bmm(z(3, 6, 1), z(3, 1, 0)) }, []int{3, 6, 0}, 0},
+		{"mv m=0", func() *Tensor { return Mv(z(0, 3), z(3)) }, []int{0}, 0},
+		{"mv k=0", func() *Tensor { return Mv(z(3, 0), z(0)) }, []int{3}, 0},
+		{"mv k=2", func() *Tensor { return Mv(z(3, 2), z(2)) }, nil, DTypeError},
+		{"matmul [0]@[0,3]", func() *Tensor { return Matmul(z(0), z(0, 3)) }, []int{3}, 0},
+		{"matmul 3-D k=0", func() *Tensor { return Matmul(z(3, 6, 0), z(3, 0, 2)) }, []int{3, 6, 2}, 0},
+		{"matmul 3-D@1-D k=0", func() *Tensor { return Matmul(z(3, 6, 0), z(0)) }, []int{3, 6}, 0},
+		{"matmul 3-D@1-D", func() *Tensor { return Matmul(z(3, 1, 2), z(2)) }, nil, DTypeError},
+		{"matmul batch 0", func() *Tensor { return Matmul(z(0, 6, 1), z(0, 1, 2)) }, []int{0, 6, 2}, 0},
+		{"matmul 3-D mismatch", func() *Tensor { return Matmul(z(3, 6, 1), z(3, 2, 2)) }, nil, ShapeError},
+		{"dot k=0", func() *Tensor { return Matmul(z(0), z(0)) }, nil, DTypeError},
+		{"addmm k=0 beta 0", func() *Tensor { return Addmm(z(6, 2), z(6, 0), z(0, 2), Scalar(0), Scalar(1)) }, []int{6, 2}, 0},
+		{"addmm k=0 beta false", func() *Tensor { return Addmm(z(6, 2), z(6, 0), z(0, 2), Scalar(false), Scalar(1)) }, []int{6, 2}, 0},
+		{"addmm k=0 beta 1", func() *Tensor { return Addmm(z(6, 2), z(6, 0), z(0, 2), Scalar(1), Scalar(1)) }, nil, DTypeError},
+		{"addmm k=0 beta 0.5", func() *Tensor { return Addmm(z(6, 2), z(6, 0), z(0, 2), Scalar(0.5), Scalar(1)) }, nil, DTypeError},
+		{"addmm k=1 beta 0", func() *Tensor { return Addmm(z(6, 2), z(6, 1), z(1, 2), Scalar(0), Scalar(1)) }, nil, DTypeError},
+		{"addmm n=0 beta 2", func() *Tensor { return Addmm(z(6, 0), z(6, 3), z(3, 0), Scalar(2), Scalar(1)) }, []int{6, 0}, 0},
+		{"baddbmm k=0 beta 2", func() *Tensor { return Baddbmm(z(3, 6, 2), z(3, 6, 0), z(3, 0, 2), Scalar(2), Scalar(1)) }, nil, DTypeError},
+		// linear folds a contiguous 3-D x into addmm (beta 1), as PyTorch does
+		{"linear 3-D k=0", func() *Tensor { return Linear(z(3, 3, 0), z(2, 0), z(2)) }, nil, DTypeError},
+		{"linear 2-D k=0", func() *Tensor { return Linear(z(3, 0), z(2, 0), z(2)) }, nil, DTypeError},
+		{"linear k=0 without bias", func() *Tensor { return Linear(z(3, 3, 0), z(2, 0), nil) }, []int{3, 3, 2}, 0},
+		// shapes are checked before dtypes, except by addmm
+		{"bmm float64·float32 mismatch", func() *Tensor { return Bmm(Ones(Float64, 2, 2, 3), Ones(Float32, 2, 2, 2)) }, nil, ShapeError},
+		{"mm float64·float32 mismatch", func() *Tensor { return Mm(Ones(Float64, 2, 3), Ones(Float32, 2, 2)) }, nil, ShapeError},
+		{"matmul float64·float32 mismatch", func() *Tensor { return Matmul(Ones(Float64, 2, 2, 3), Ones(Float32, 2, 2, 2)) }, nil, ShapeError},
+		{"addmm float64 input, 3-D mat1", func() *Tensor {
+			return Addmm(Ones(Float64, 2, 2), Ones(Float32, 2, 3, 1), Ones(Float32, 2, 2), Scalar(1), Scalar(1))
+		}, nil, DTypeError},
+	} {
+		var r *Tensor
+		if got := kindOf(func() { r = c.f() }); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+			continue
+		}
+		if c.want == 0 && (!slices.Equal(r.Shape(), c.shape) || r.DType() != Bool || slices.Contains(r.Float64s(), 1)) {
+			t.Errorf("%s: %v %v %v, want bool zeros of shape %v", c.name, r.DType(), r.Shape(), r.Float64s(), c.shape)
+		}
+	}
+	// beta true keeps the input, as a bias added to an empty product does
+	for name, r := range map[string]*Tensor{
+		"linear 4-D": Linear(z(1, 3, 3, 0), z(2, 0), z(2)),
+		"addmm":      Addmm(z(6, 2), z(6, 0), z(0, 2), Scalar(true), Scalar(1)),
+		"baddbmm":    Baddbmm(z(3, 6, 2), z(3, 6, 0), z(3, 0, 2), Scalar(true), Scalar(1)),
+	} {
+		if slices.Contains(r.Float64s(), 0) {
+			t.Errorf("%s k=0 beta true: %v, want the input (all true)", name, r.Float64s())
+		}
+	}
+}
