@@ -29,17 +29,26 @@ func sameFloatDType(name string, a, b *raw.View) error {
 // is the name of PyTorch's kernel that its message names, with "{dev}" for
 // the device of v.
 func matmulDType(name, kernel string, v *raw.View) error {
-	return productDType(name, kernel, v, 1, 1)
-}
-
-// productDType is matmulDType for a product of outEl elements, each a sum
-// of k products: PyTorch refuses bool in its kernel's dispatch, which a
-// product without elements, or of zeros (k = 0), never reaches.
-func productDType(name, kernel string, v *raw.View, outEl, k int) error {
-	if v.DType == dtype.Bool && outEl > 0 && k > 0 {
+	if v.DType == dtype.Bool {
 		return errs.New(errs.DType, name, "%q not implemented for '%s'", strings.ReplaceAll(kernel, "{dev}", Device(v).String()), v.DType)
 	}
 	return nil
+}
+
+// productDTypes checks the dtypes of the operands a and b of a product of
+// outEl elements, each a sum of k products: one dtype (sameFloatDType),
+// not bool (matmulDType). PyTorch checks both in its kernel's dispatch,
+// which a product without elements, or of zeros (k = 0), never reaches:
+// it then refuses neither, and its result takes the dtype of one operand
+// (which one depends on the kernel: productResultDType).
+func productDTypes(name, kernel string, a, b *raw.View, outEl, k int) error {
+	if outEl == 0 || k == 0 {
+		return nil
+	}
+	if err := sameFloatDType(name, a, b); err != nil {
+		return err
+	}
+	return matmulDType(name, kernel, a)
 }
 
 func matrixOf(v *raw.View, batchStride, rowDim, colDim int) kernel.Matrix {
@@ -111,10 +120,7 @@ func checkMm(a, b *raw.View) error {
 	if a.Shape[1] != b.Shape[0] {
 		return errs.New(errs.Shape, "mm", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Shape[0], a.Shape[1], b.Shape[0], b.Shape[1])
 	}
-	if err := sameFloatDType("mm", a, b); err != nil {
-		return err
-	}
-	return productDType("mm", "addmm_impl_{dev}_", a, a.Shape[0]*b.Shape[1], a.Shape[1])
+	return productDTypes("mm", "addmm_impl_{dev}_", a, b, a.Shape[0]*b.Shape[1], a.Shape[1])
 }
 
 // batch1 views a 2-D view as a batch of one.
@@ -127,7 +133,8 @@ func Bmm(a, b *raw.View) (*raw.View, error) {
 	if err := checkBmm(a, b); err != nil {
 		return nil, err
 	}
-	out, err := empty("matmul", a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, a)
+	// batch2's dtype: the two are one, or the product is empty
+	out, err := empty("matmul", b.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, a)
 	if err != nil {
 		return nil, err
 	}
@@ -147,10 +154,7 @@ func checkBmm(a, b *raw.View) error {
 	if b.Shape[0] != a.Shape[0] || b.Shape[1] != a.Shape[2] {
 		return errs.New(errs.Shape, "bmm", "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.Shape[0], a.Shape[2], b.Shape[0], b.Shape[1])
 	}
-	if err := sameFloatDType("bmm", a, b); err != nil {
-		return err
-	}
-	return productDType("bmm", "bmm", a, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2])
+	return productDTypes("bmm", "bmm", a, b, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2])
 }
 
 // Mv is torch.mv: [n,k]·[k] → [n].
@@ -163,13 +167,11 @@ func mv(d *dest, a, x *raw.View) (*raw.View, error) {
 	if a.Shape[1] != x.Shape[0] {
 		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
 	}
-	if err := sameFloatDType("mv", a, x); err != nil {
+	if err := productDTypes("mv", "addmv_impl_{dev}", a, x, a.Shape[0], a.Shape[1]); err != nil {
 		return nil, err
 	}
-	if err := productDType("mv", "addmv_impl_{dev}", a, a.Shape[0], a.Shape[1]); err != nil {
-		return nil, err
-	}
-	out, err := d.alloc(a.DType, []int{a.Shape[0]})
+	// the vector's dtype: the two are one, or the product is empty
+	out, err := d.alloc(x.DType, []int{a.Shape[0]})
 	if err != nil {
 		return nil, err
 	}
@@ -262,10 +264,7 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 		return nil, errs.New(errs.Shape, "matmul", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", shape.NumEl(batchShape)*n, k, k2, m)
 	}
 	nb := shape.NumEl(batchShape)
-	if err := sameFloatDType("matmul", a, b); err != nil {
-		return nil, err
-	}
-	if err := productDType("matmul", "bmm", a, nb*n*m, k); err != nil {
+	if err := productDTypes("matmul", "bmm", a, b, nb*n*m, k); err != nil {
 		return nil, err
 	}
 	a3, err := batched(ua, batchShape, nb, n, k)
@@ -284,7 +283,7 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 	if db != 1 {
 		outShape = append(outShape, m)
 	}
-	out, err := d.alloc(a.DType, outShape)
+	out, err := d.alloc(batchedDType(a, b), outShape)
 	if err != nil {
 		return nil, err
 	}
@@ -300,6 +299,29 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 		return nil, err
 	}
 	return d.finish(out)
+}
+
+// batchedDType is the dtype of matmul's batched product of a and b, which
+// have one dtype unless the product is empty: then PyTorch's result takes
+// the dtype of the operand that its kernel takes it from. PyTorch folds a
+// product of a 1-D or 2-D operand and one of three dims or more into mv
+// (the vector's dtype) or mm (the first matrix's: a's, or b's when b is
+// the folded one, the product being computed transposed), unless the 3-D
+// operand is a permuted batch (its last stride not 1, its first the
+// product of the other two sizes); otherwise it runs bmm (b's).
+func batchedDType(a, b *raw.View) dtype.DType {
+	permuted := func(v *raw.View) bool {
+		return v.Dim() == 3 && v.Strides[2] != 1 && v.Strides[0] == v.Shape[1]*v.Shape[2]
+	}
+	switch da, db := a.Dim(), b.Dim(); {
+	case db == 1: // [..., n, k]·[k] is mv
+		return b.DType
+	case da == 1: // [k]·[..., k, m] is mv of b transposed
+		return a.DType
+	case db == 2 && !(da == 3 && permuted(a)): // mm of a folded
+		return a.DType
+	}
+	return b.DType // mm of b folded, or bmm
 }
 
 // batched returns v expanded to batchShape + [rows, cols] as a 3-D view
@@ -379,14 +401,16 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err := checkBmm(a, b); err != nil {
 		return nil, err
 	}
-	if err := checkEmptyProductBeta("baddbmm", a.DType, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2], beta); err != nil {
+	// batch2's dtype, as bmm's: the two are one, or the product is empty
+	dt := b.DType
+	if err := checkEmptyProductBeta("baddbmm", dt, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2], beta); err != nil {
 		return nil, err
 	}
-	out, err := scaledInput("baddbmm", input, a.DType, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, beta)
+	out, err := scaledInput("baddbmm", input, dt, []int{a.Shape[0], a.Shape[1], b.Shape[2]}, beta)
 	if err != nil {
 		return nil, err
 	}
-	if err := checkScales("baddbmm", a.DType, out, a.Shape[2], beta, alpha); err != nil {
+	if err := checkScales("baddbmm", dt, out, a.Shape[2], beta, alpha); err != nil {
 		return nil, err
 	}
 	if err := gemm(a, b, out, alpha.F, beta.F); err != nil {

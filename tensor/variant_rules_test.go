@@ -303,3 +303,79 @@ func TestBoolProductsWithoutWork(t *testing.T) {
 		}
 	}
 }
+
+// TestEmptyProductsOfTwoDTypes: an empty product (no elements, or k = 0)
+// of two float dtypes is no dtype error in PyTorch 1.13, whose kernels
+// check the dtypes only when they run; the result takes the dtype of the
+// operand the kernel takes it from (mm: the first, mv: the vector, bmm:
+// the second; matmul as the product it folds into). The expectations are
+// torch's.
+func TestEmptyProductsOfTwoDTypes(t *testing.T) {
+	ops := map[string]func(a, b *Tensor) *Tensor{"mm": Mm, "bmm": Bmm, "mv": Mv, "matmul": Matmul}
+	for _, c := range []struct {
+		op        string
+		sa, sb    []int
+		takesB    bool // the result has b's dtype (else a's)
+		wantShape []int
+	}{
+		{"mm", []int{0, 3}, []int{3, 2}, false, []int{0, 2}},
+		{"mm", []int{2, 3}, []int{3, 0}, false, []int{2, 0}},
+		{"mm", []int{2, 0}, []int{0, 2}, false, []int{2, 2}},
+		{"bmm", []int{1, 0, 3}, []int{1, 3, 2}, true, []int{1, 0, 2}},
+		{"bmm", []int{0, 2, 3}, []int{0, 3, 2}, true, []int{0, 2, 2}},
+		{"bmm", []int{1, 2, 0}, []int{1, 0, 2}, true, []int{1, 2, 2}},
+		{"mv", []int{0, 3}, []int{3}, true, []int{0}},
+		{"mv", []int{2, 0}, []int{0}, true, []int{2}},
+		{"matmul", []int{2, 2, 0}, []int{2, 0, 2}, true, []int{2, 2, 2}},
+		{"matmul", []int{2, 0, 3}, []int{2, 3, 2}, true, []int{2, 0, 2}},
+		{"matmul", []int{2, 2, 0}, []int{0, 2}, false, []int{2, 2, 2}},
+		{"matmul", []int{2, 0, 3}, []int{3, 2}, false, []int{2, 0, 2}},
+		{"matmul", []int{0, 2}, []int{2, 2, 0}, true, []int{2, 0, 0}},
+		{"matmul", []int{0}, []int{2, 0, 2}, false, []int{2, 2}},
+		{"matmul", []int{2, 0}, []int{2, 0, 2}, true, []int{2, 2, 2}},
+		{"matmul", []int{2, 2, 0}, []int{0}, true, []int{2, 2}},
+		{"matmul", []int{0, 3}, []int{3}, true, []int{0}},
+		{"matmul", []int{2, 0}, []int{0}, true, []int{2}},
+		{"matmul", []int{3}, []int{3, 0}, false, []int{0}},
+		{"matmul", []int{0}, []int{0, 2}, false, []int{2}},
+	} {
+		for _, dts := range [][2]DType{{Float64, Float32}, {Float32, Float64}} {
+			var r *Tensor
+			if err := Try(func() { r = ops[c.op](Ones(dts[0], c.sa...), Ones(dts[1], c.sb...)) }); err != nil {
+				t.Errorf("%s %v·%v %v: %v", c.op, c.sa, c.sb, dts, err)
+				continue
+			}
+			want := dts[0]
+			if c.takesB {
+				want = dts[1]
+			}
+			if r.DType() != want || !slices.Equal(r.Shape(), c.wantShape) || slices.Contains(r.Float64s(), 1) {
+				t.Errorf("%s %v·%v %v: %v %v %v, want zeros of %v %v", c.op, c.sa, c.sb, dts, r.DType(), r.Shape(), r.Float64s(), want, c.wantShape)
+			}
+		}
+	}
+	// with elements and k > 0, two dtypes are refused
+	if got := kindOf(func() { Matmul(Ones(Float64, 2, 2, 3), Ones(Float32, 3)) }); got != DTypeError {
+		t.Errorf("matmul float64 [2,2,3]·float32 [3]: error kind %v, want a dtype error", got)
+	}
+}
+
+// TestEmptyBaddbmmOfTwoDTypes: baddbmm's empty product takes batch2's
+// dtype as bmm's does, and then refuses a float beta for an integer
+// batch2. The expectations are torch's.
+func TestEmptyBaddbmmOfTwoDTypes(t *testing.T) {
+	inp := Ones(Float64, 6)
+	r := Baddbmm(inp, Ones(Float64, 1, 4, 0), Ones(Int16, 1, 0, 6), Scalar(1), Scalar(1))
+	if r.DType() != Int16 || !slices.Equal(r.Shape(), []int{1, 4, 6}) || slices.Contains(r.Float64s(), 0) {
+		t.Errorf("baddbmm float64 [1,4,0]·int16 [1,0,6], beta 1: %v %v %v, want int16 ones [1 4 6]", r.DType(), r.Shape(), r.Float64s())
+	}
+	if got := kindOf(func() { Baddbmm(inp, Ones(Float64, 1, 4, 0), Ones(Int16, 1, 0, 6), Scalar(1.0), Scalar(1)) }); got != DTypeError {
+		t.Errorf("baddbmm float64·int16 empty, beta 1.0: error kind %v, want a dtype error", got)
+	}
+	if r := Baddbmm(inp, Ones(Int16, 1, 4, 0), Ones(Float64, 1, 0, 6), Scalar(1.0), Scalar(1)); r.DType() != Float64 {
+		t.Errorf("baddbmm int16·float64 empty: %v, want float64", r.DType())
+	}
+	if got := kindOf(func() { Baddbmm(inp, Ones(Float64, 1, 4, 1), Ones(Int16, 1, 1, 6), Scalar(1.0), Scalar(1)) }); got != DTypeError {
+		t.Errorf("baddbmm float64·int16 with k = 1: error kind %v, want a dtype error", got)
+	}
+}
