@@ -242,7 +242,9 @@ func MaskedFill(v, mask, value *raw.View, inPlace bool) (*raw.View, error) {
 		return nil, err
 	}
 	if mask.DType != dtype.Bool {
-		used := v.NumEl() > 0
+		// shapes that do not broadcast read no mask: the shape error
+		// comes first, as PyTorch's iterator raises it before the kernel
+		used := false
 		if sh, err := shape.Broadcast(v.Shape, mask.Shape); err == nil {
 			used = shape.NumEl(sh) > 0
 		}

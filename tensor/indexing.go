@@ -564,7 +564,9 @@ func MaskedSelect(t, mask *Tensor) *Tensor {
 // [MaskedFill].
 func MaskedScatter(t, mask, source *Tensor) *Tensor {
 	v, m := t.view(), mask.view()
-	sh, err := shape.Broadcast(v.Shape, m.Shape)
+	// the mask first, as PyTorch's expand_outplace(mask, self): its
+	// broadcast message names the mask as tensor a
+	sh, err := shape.Broadcast(m.Shape, v.Shape)
 	must(errs.WithOp(err, "masked_scatter"))
 	base := t.Expand(sh...).Contiguous()
 	if base.SharesStorage(t) {

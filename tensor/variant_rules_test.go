@@ -379,3 +379,28 @@ func TestEmptyBaddbmmOfTwoDTypes(t *testing.T) {
 		t.Errorf("baddbmm float64·int16 with k = 1: error kind %v, want a dtype error", got)
 	}
 }
+
+// TestMaskedScatterBroadcastsMaskFirst: masked_scatter broadcasts the mask
+// with self in that order, so its (exact) broadcast message names the
+// mask as tensor a. The message is torch's.
+func TestMaskedScatterBroadcastsMaskFirst(t *testing.T) {
+	err := Try(func() { MaskedScatter(Ones(Float32, 2, 1, 3), Ones(Bool, 2, 1, 2), Ones(Float32, 6)) })
+	const want = "The size of tensor a (2) must match the size of tensor b (3) at non-singleton dimension 2"
+	if err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("masked_scatter [2,1,3] with a mask [2,1,2]: %v, want %q", err, want)
+	}
+}
+
+// TestMaskedFillShapeBeforeMaskValues: a mask of another dtype whose
+// values are not 0 or 1 and whose shape does not broadcast is a shape
+// error, as in PyTorch, whose iterator refuses the shapes before its
+// kernel reads the mask.
+func TestMaskedFillShapeBeforeMaskValues(t *testing.T) {
+	m := Full(Scalar(0.5), Float16, 3, 1, 5)
+	if got := kindOf(func() { Ones(Float16, 3, 1, 3).MaskedFillInPlace(m, Scalar(1)) }); got != ShapeError {
+		t.Errorf("masked_fill_ [3,1,3] with a float16 mask [3,1,5] of 0.5: error kind %v, want a shape error", got)
+	}
+	if got := kindOf(func() { MaskedFill(Ones(Float16, 3, 1, 3), m, Scalar(1)) }); got != ShapeError {
+		t.Errorf("masked_fill [3,1,3] with a float16 mask [3,1,5] of 0.5: error kind %v, want a shape error", got)
+	}
+}
