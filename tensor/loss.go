@@ -423,8 +423,22 @@ func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "cross_entropy"
 	opt := lossOptions(name, o)
-	if t.DType().IsFloat() && slices.Equal(t.v.Shape, x.v.Shape) {
+	if slices.Equal(t.v.Shape, x.v.Shape) {
+		// PyTorch takes targets of x's shape as probabilities, whatever
+		// their dtype
+		if !t.DType().IsFloat() {
+			panic(errs.New(errs.DType, name, "Expected floating point type for target with class probabilities, got %s", op.TorchName(t.DType())))
+		}
 		return probCrossEntropy(x, t, opt)
+	}
+	if !x.DType().IsFloat() {
+		// PyTorch's log_softmax of x runs, and refuses, before nll_loss
+		// reads the targets
+		kernel := "log_softmax_lastdim_kernel_impl"
+		if x.Dim() > 2 {
+			kernel = "softmax_kernel_impl"
+		}
+		panic(errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, op.TorchName(x.DType())))
 	}
 	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
 	cd := classDim(x)

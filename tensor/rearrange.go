@@ -186,6 +186,10 @@ func (t *Tensor) Tile(reps ...int) *Tensor {
 // i) holds, zeroing the others.
 func triangle(name string, t *Tensor, keep func(int) bool) *Tensor {
 	if t.Dim() < 2 {
+		if t.NumEl() == 0 {
+			// PyTorch 1.13's kernel returns before it reads the dims
+			return t.Clone()
+		}
 		wrapDimOf(name, t, -2) // PyTorch's index error
 	}
 	n, m := t.Size(-2), t.Size(-1)
@@ -200,7 +204,7 @@ func triangle(name string, t *Tensor, keep func(int) bool) *Tensor {
 
 // Tril returns t with the elements above the diagonal-th diagonal of its
 // last two dims zeroed (those with j − i > diagonal); t needs 2 dims or
-// more (else an index error).
+// more (else an index error), unless it has no elements.
 func (t *Tensor) Tril(diagonal int) *Tensor {
 	return triangle("tril", t, func(d int) bool { return d <= diagonal })
 }
@@ -489,30 +493,42 @@ func (t *Tensor) Pad(pads []int, mode PadMode, value float64) *Tensor {
 }
 
 // padConstant is [Tensor.Pad] with PadConstant: t's kept part written
-// into a tensor filled with value, its gradient read back from there.
+// into a tensor filled with value, its gradient read back from there. It
+// follows PyTorch's constant_pad_nd step by step, whose errors depend on
+// the order: negative pads first narrow t, dim by dim (narrowForPad's
+// errors); with no positive pad that is the result; else every padded
+// dim must come out longer than 0.
 func padConstant(t *Tensor, pads []int, value float64) *Tensor {
-	src, sh := t, t.Shape()
-	type span struct{ d, start, n int }
-	var spans []span
-	for k := 0; k < len(pads)/2; k++ {
-		d := t.Dim() - 1 - k
-		a, b := pads[2*k], pads[2*k+1]
-		// negative pads first narrow t
-		lo, hi := max(-a, 0), max(-b, 0)
-		if n := sh[d] - lo - hi; n >= 0 {
-			src = src.Narrow(d, lo, n)
+	src, in := t, t.Shape()
+	first := t.Dim() - len(pads)/2 // the first padded dim
+	padsOf := func(d int) (a, b int) {
+		k := t.Dim() - 1 - d
+		return pads[2*k], pads[2*k+1]
+	}
+	for d := first; d < t.Dim(); d++ {
+		a, b := padsOf(d)
+		if a < 0 {
+			src = narrowForPad(src, d, -a, src.Size(d)+a)
 		}
-		sh[d] += a + b
-		if sh[d] < 0 {
-			panic(errs.New(errs.Value, "pad", "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.", t.Size(d), a, b, d))
+		if b < 0 {
+			src = narrowForPad(src, d, 0, src.Size(d)+b)
 		}
-		spans = append(spans, span{d, max(a, 0), src.Size(d)})
 	}
 	if !slices.ContainsFunc(pads, func(p int) bool { return p > 0 }) {
 		// PyTorch's constant_pad_nd returns a copy of the narrowed input
 		// when no pad is positive: value, never written, is not checked
 		// against t's dtype
 		return src.Clone()
+	}
+	type span struct{ d, start, n int }
+	var spans []span
+	sh := slices.Clone(in)
+	for d := first; d < t.Dim(); d++ {
+		a, b := padsOf(d)
+		if sh[d] = in[d] + a + b; sh[d] <= 0 {
+			panic(errs.New(errs.Value, "pad", "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.", in[d], a, b, d))
+		}
+		spans = append(spans, span{d, max(a, 0), src.Size(d)})
 	}
 	view := func(z *Tensor) *Tensor {
 		for _, s := range spans {
@@ -528,6 +544,25 @@ func padConstant(t *Tensor, pads []int, value float64) *Tensor {
 		})
 	}
 	return z
+}
+
+// narrowForPad is t.Narrow(d, start, length) with the checks of PyTorch
+// 1.13's narrow, which constant_pad_nd calls for a negative pad: start,
+// unless it is the dim's end, is wrapped as if it were a dim index of a
+// tensor with as many dims as the dim is long (at least one), and a start
+// past that is "Dimension out of range"; a negative length, or one past
+// the end, is an index error too.
+func narrowForPad(t *Tensor, d, start, length int) *Tensor {
+	size := t.Size(d)
+	if start != size {
+		if n := max(size, 1); start >= n {
+			panic(errs.New(errs.Index, "pad", "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -n, n-1, start))
+		}
+	}
+	if length < 0 || start > size-length {
+		panic(errs.New(errs.Index, "pad", "start (%d) + length (%d) exceeds dimension size (%d).", start, length, size))
+	}
+	return t.Narrow(d, start, length)
 }
 
 // OneHot returns the int64 tensor of t's shape and one more dim of size

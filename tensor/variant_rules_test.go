@@ -404,3 +404,82 @@ func TestMaskedFillShapeBeforeMaskValues(t *testing.T) {
 		t.Errorf("masked_fill [3,1,3] with a float16 mask [3,1,5] of 0.5: error kind %v, want a shape error", got)
 	}
 }
+
+// TestPadConstantNegativePads: constant padding follows PyTorch 1.13's
+// constant_pad_nd step by step: negative pads narrow the input first, with
+// narrow's checks (start wrapped as a dim index over the dim's length: an
+// index error), a result of only non-positive pads is the narrowed copy,
+// and otherwise every padded dim must come out longer than 0 (a value
+// error). The expectations are torch's.
+func TestPadConstantNegativePads(t *testing.T) {
+	for _, c := range []struct {
+		shape, pads []int
+		want        []int     // the result's shape when no error
+		kind        ErrorKind // 0: no error
+	}{
+		{[]int{3, 0}, []int{0, 0, 1, 0}, nil, ValueError},
+		{[]int{3}, []int{-1, -2}, []int{0}, 0},
+		{[]int{3}, []int{-3, 0}, []int{0}, 0},
+		{[]int{2, 3}, []int{-3, 0, 1, 0}, nil, ValueError},
+		{[]int{3}, []int{-2, -2}, nil, IndexError},
+		{[]int{3}, []int{-4, 1}, nil, IndexError},
+		{[]int{3}, []int{1, -4}, nil, IndexError},
+		{[]int{3}, []int{0, -3}, []int{0}, 0},
+		{[]int{3}, []int{1, -3}, []int{1}, 0},
+		{[]int{0, 0, 0, 6}, []int{0, 1, 1, 0, -1, 0}, nil, IndexError},
+		{[]int{0, 0, 0, 6}, []int{0, 1, 1, 0}, []int{0, 0, 1, 7}, 0},
+		{[]int{0, 0, 0, 6}, []int{0, 1, 1, 0, 1, 0}, []int{0, 1, 1, 7}, 0},
+		{[]int{2, 1, 3}, []int{0, 1, -2, 0}, nil, IndexError},
+		{[]int{0, 3}, []int{-1, 0}, []int{0, 2}, 0},
+		{[]int{4, 0}, []int{0, 0, -1, 0}, []int{3, 0}, 0},
+	} {
+		var r *Tensor
+		got := kindOf(func() { r = Ones(Float32, c.shape...).Pad(c.pads, PadConstant, 5.25) })
+		if got != c.kind || got == 0 && !slices.Equal(r.Shape(), c.want) {
+			t.Errorf("pad %v by %v: error kind %v, want %v (shape %v)", c.shape, c.pads, got, c.kind, c.want)
+		}
+	}
+}
+
+// TestTriangleOfEmptyVector: triu and tril of a 1-D tensor without
+// elements return it (PyTorch 1.13's kernel returns before it reads the
+// last two dims); with elements, or 0-dim, they are index errors. The
+// expectations are torch's.
+func TestTriangleOfEmptyVector(t *testing.T) {
+	if r := Ones(Float64, 0).Triu(2); !slices.Equal(r.Shape(), []int{0}) {
+		t.Errorf("triu of [0]: shape %v, want [0]", r.Shape())
+	}
+	if r := Ones(Float64, 0).Tril(0); !slices.Equal(r.Shape(), []int{0}) {
+		t.Errorf("tril of [0]: shape %v, want [0]", r.Shape())
+	}
+	for _, x := range []*Tensor{Ones(Float64, 3), Scalar(1.0)} {
+		if got := kindOf(func() { x.Triu(0) }); got != IndexError {
+			t.Errorf("triu of %v: error kind %v, want an index error", x.Shape(), got)
+		}
+	}
+}
+
+// TestCrossEntropyCheckOrder: cross_entropy takes targets of x's shape as
+// probabilities whatever their dtype (an integer one is a dtype error),
+// and with class targets runs log_softmax of x first, so an integer x is
+// a dtype error before the targets' shape or bounds are read. The
+// expectations are torch's.
+func TestCrossEntropyCheckOrder(t *testing.T) {
+	i64 := func(xs ...int64) *Tensor { return FromSlice(xs, len(xs)) }
+	for name, f := range map[string]func(){
+		"int64 x, target out of bounds": func() { CrossEntropy(Ones(Int64, 4, 5), i64(0, 9, 1, 1)) },
+		"int64 x, batch mismatch":       func() { CrossEntropy(Ones(Int64, 4, 5), i64(0, 1)) },
+		"int32 x":                       func() { CrossEntropy(Ones(Int32, 4, 5), i64(0, 1, 1, 1)) },
+		"bool x":                        func() { CrossEntropy(Ones(Bool, 4, 5), i64(0, 1, 1, 1)) },
+		"int64 x, 3-D":                  func() { CrossEntropy(Ones(Int64, 4, 5, 2), Zeros(Int64, 4, 2)) },
+		"0-dim x and target":            func() { CrossEntropy(Scalar(1.0), FromSlice([]int64{0}).Reshape()) },
+		"int64 targets of x's shape":    func() { CrossEntropy(Ones(Float32, 4, 5), Zeros(Int64, 4, 5)) },
+	} {
+		if got := kindOf(f); got != DTypeError {
+			t.Errorf("cross_entropy, %s: error kind %v, want a dtype error", name, got)
+		}
+	}
+	if got := kindOf(func() { CrossEntropy(Ones(Float32, 4, 5), i64(0, 9, 1, 1)) }); got != IndexError {
+		t.Errorf("cross_entropy, float32 x, target out of bounds: error kind %v, want an index error", got)
+	}
+}
