@@ -52,10 +52,13 @@ func restrideZero(v *raw.View, plan []int) *raw.View {
 }
 
 // maskOperands checks mask and broadcasts v and mask together (PyTorch's
-// message on a mismatch), returning both expanded to that shape.
+// message on a mismatch), returning both expanded to that shape. A uint8
+// mask is allowed, as PyTorch 1.13 still allows it (deprecated); its
+// elements must be 0 or 1, which the caller checks with boolMask when it
+// reads them.
 func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.View, error) {
-	if mask.DType != dtype.Bool {
-		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor for mask", what)
+	if mask.DType != dtype.Bool && mask.DType != dtype.Uint8 {
+		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor or ByteTensor for mask", what)
 	}
 	sh, err := shape.Broadcast(mask.Shape, v.Shape) // PyTorch's expand_outplace(mask, self): its message names the mask first
 	if err != nil {
@@ -73,11 +76,15 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 }
 
 // MaskedSelect is torch.masked_select: the elements of v where mask (bool,
-// broadcast with v) is true, in row-major order, as a new 1-D view.
+// or uint8 of 0s and 1s; broadcast with v) is true, in row-major order, as
+// a new 1-D view.
 func MaskedSelect(v, mask *raw.View) (*raw.View, error) {
 	const name = "masked_select"
 	ve, me, err := maskOperands(name, v, mask, name)
 	if err != nil {
+		return nil, err
+	}
+	if me, err = boolMask(name, me, true); err != nil {
 		return nil, err
 	}
 	n, err := countNonzero(me)

@@ -537,8 +537,9 @@ func fillView(value *Tensor) *raw.View {
 	return value.hostView()
 }
 
-// MaskedSelect returns the elements of t where the bool mask is true, t
-// and mask broadcast together, in row-major order, as a new 1-D tensor.
+// MaskedSelect returns the elements of t where the mask (bool, or uint8 of
+// 0s and 1s) is true, t and mask broadcast together, in row-major order,
+// as a new 1-D tensor.
 func MaskedSelect(t, mask *Tensor) *Tensor {
 	r := newResult(op.MaskedSelect(t.view(), mask.view()))
 	return recordNew("MaskedSelectBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {

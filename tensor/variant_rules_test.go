@@ -483,3 +483,25 @@ func TestCrossEntropyCheckOrder(t *testing.T) {
 		t.Errorf("cross_entropy, float32 x, target out of bounds: error kind %v, want an index error", got)
 	}
 }
+
+// TestMaskedSelectUint8Mask: masked_select takes a uint8 mask of 0s and
+// 1s (deprecated in PyTorch 1.13, still allowed), refusing another value
+// (a value error) and masks of other dtypes (a dtype error); its gradient
+// goes where the mask is 1. The expectations are torch's.
+func TestMaskedSelectUint8Mask(t *testing.T) {
+	x := FromSlice([]float64{0, 1, 2, 3}, 4).SetRequiresGrad(true)
+	y := MaskedSelect(x, FromSlice([]uint8{1, 0, 1, 1}, 4))
+	if got, want := y.Float64s(), []float64{0, 2, 3}; !slices.Equal(got, want) {
+		t.Errorf("masked_select with a uint8 mask: %v, want %v", got, want)
+	}
+	y.Sum().Backward()
+	if got, want := x.Grad().Float64s(), []float64{1, 0, 1, 1}; !slices.Equal(got, want) {
+		t.Errorf("masked_select's gradient with a uint8 mask: %v, want %v", got, want)
+	}
+	if got := kindOf(func() { MaskedSelect(x.Detach(), FromSlice([]uint8{2, 0, 1, 1}, 4)) }); got != ValueError {
+		t.Errorf("masked_select with a uint8 mask holding 2: error kind %v, want a value error", got)
+	}
+	if got := kindOf(func() { MaskedSelect(x.Detach(), FromSlice([]int8{1, 0, 1, 1}, 4)) }); got != DTypeError {
+		t.Errorf("masked_select with an int8 mask: error kind %v, want a dtype error", got)
+	}
+}
