@@ -209,7 +209,7 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if opt.HasBeta {
 		beta = opt.Beta
 	}
-	if beta < 0 {
+	if !(beta >= 0) { // NaN too, as PyTorch's check
 		panic(errs.New(errs.Value, name, "smooth_l1_loss does not support negative values for beta."))
 	}
 	broadcastable(name, x, t)
@@ -267,7 +267,7 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if opt.HasDel {
 		delta = opt.Delta
 	}
-	if delta <= 0 {
+	if !(delta > 0) { // NaN too, as PyTorch's check
 		panic(errs.New(errs.Value, name, "huber_loss does not support non-positive values for delta."))
 	}
 	broadcastable(name, x, t)
@@ -596,11 +596,16 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 				panic(errs.New(errs.Autograd, name, "the derivative for '%s' is not implemented.", arg))
 			}
 		}
-		if opt.Reduction == ReduceLossMean {
-			g = g.Div(Scalar(float64(max(x.NumEl(), 1))))
-		}
 		if opt.Reduction != ReduceLossNone {
 			g = g.Expand(x.Shape()...)
+		}
+		// the mean's division comes last, in the gradient's dtype, as in
+		// PyTorch's backward (g may be a float16 loss's)
+		mean := func(r *Tensor) *Tensor {
+			if opt.Reduction == ReduceLossMean {
+				return r.Div(Scalar(float64(max(x.NumEl(), 1))))
+			}
+			return r
 		}
 		if n.needs(0) {
 			var gx *Tensor
@@ -613,7 +618,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 			if opt.Weight != nil {
 				gx = gx.Mul(opt.Weight)
 			}
-			out[0] = gx
+			out[0] = mean(gx)
 		}
 		if n.needs(1) {
 			var gt *Tensor
@@ -625,7 +630,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 			if opt.Weight != nil {
 				gt = gt.Mul(opt.Weight)
 			}
-			out[1] = gt
+			out[1] = mean(gt)
 		}
 		return out
 	})

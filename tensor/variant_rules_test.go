@@ -505,3 +505,29 @@ func TestMaskedSelectUint8Mask(t *testing.T) {
 		t.Errorf("masked_select with an int8 mask: error kind %v, want a dtype error", got)
 	}
 }
+
+// TestLossNaNParametersAndMeanGradient: smooth_l1_loss's beta and
+// huber_loss's delta refuse NaN, as PyTorch's checks (beta >= 0, delta >
+// 0) do; binary_cross_entropy_with_logits divides its mean gradient last,
+// in the gradient's dtype, so a float16 loss's gradient (g = 1) does not
+// round 1/n to float16. The expectations are torch's.
+func TestLossNaNParametersAndMeanGradient(t *testing.T) {
+	x, y := Ones(Float32, 3), Zeros(Float32, 3)
+	if got := kindOf(func() { SmoothL1Loss(x, y, LossOptions{Beta: math.NaN(), HasBeta: true}) }); got != ValueError {
+		t.Errorf("smooth_l1_loss with beta NaN: error kind %v, want a value error", got)
+	}
+	if got := kindOf(func() { HuberLoss(x, y, LossOptions{Delta: math.NaN(), HasDel: true}) }); got != ValueError {
+		t.Errorf("huber_loss with delta NaN: error kind %v, want a value error", got)
+	}
+	xs := FromSlice([]float32{-0.7409424781799316, -1.5114905834197998, -0.22522689402103424}, 3).SetRequiresGrad(true)
+	ts := FromSlice([]float32{0.84765625, 0.249755859375, 0.43798828125}, 3).To(Float16)
+	pw := FromSlice([]float32{0.5075253248214722, 2.8106162548065186, 2.8482186794281006}, 3)
+	l := BinaryCrossEntropyWithLogits(xs, ts, LossOptions{PosWeight: pw})
+	l.Backward()
+	want := []float64{-0.08072025328874588, -0.14650900661945343, -0.1480652242898941}
+	for i, g := range xs.Grad().Float64s() {
+		if math.Abs(g-want[i]) > 1e-6 {
+			t.Errorf("bce_with_logits float16 target, grad of x[%d]: %v, want %v", i, g, want[i])
+		}
+	}
+}
