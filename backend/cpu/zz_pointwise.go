@@ -621,7 +621,7 @@ func simdSqrtF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 	}
 }
 
-// loopRsqrtF computes T(1 / math.Sqrt(float64(a))) for float32, float64.
+// loopRsqrtF computes 1 / T(math.Sqrt(float64(a))) for float32, float64.
 func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -632,13 +632,13 @@ func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(1 / math.Sqrt(float64(a)))
+			o[i] = 1 / T(math.Sqrt(float64(a)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(1 / math.Sqrt(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = 1 / T(math.Sqrt(float64(a)))
 	}
 }
 

@@ -6830,7 +6830,7 @@ func SignF64(dst []float64, x []float64) {
 	}
 }
 
-// RsqrtF32 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// RsqrtF32 sets dst[i] = 1/√x[i], the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, rsqrtF32).
 func RsqrtF32(dst []float32, x []float32) {
 	x = x[:len(dst)]
@@ -6844,7 +6844,7 @@ func RsqrtF32(dst []float32, x []float32) {
 	}
 }
 
-// RsqrtF64 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// RsqrtF64 sets dst[i] = 1/√x[i], the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, rsqrtF64).
 func RsqrtF64(dst []float64, x []float64) {
 	x = x[:len(dst)]
