@@ -205,7 +205,13 @@ func runScalarSteps(name string, steps optable.ScalarSteps, compute dtype.DType,
 		_, err := Pointwise(steps.First, r, false, nil, x)
 		return err
 	}
-	t, err := Pointwise(steps.First, nil, false, nil, x)
+	// r has the compute dtype (ScalarSteps.StrictOut), so it can hold the
+	// first step unless it shares memory with x, which the second reads
+	var tmp *raw.View
+	if iter.GetOverlapStatus(r, x) == iter.StatusNo {
+		tmp = r
+	}
+	t, err := Pointwise(steps.First, tmp, false, nil, x)
 	if err != nil {
 		return err
 	}
@@ -233,10 +239,12 @@ func runScalarSteps(name string, steps optable.ScalarSteps, compute dtype.DType,
 // construction, and a GPU backend will too (PyTorch's CUDA kernel makes
 // the same choices). The base is cast to the compute dtype first (an
 // int32 tensor to 2.0 squares in float32, where int32·int32 would wrap),
-// and x·x·x and 1/(x·x) run as two ops through a temporary in the compute
-// dtype, so that bfloat16 rounds x·x as PyTorch's bfloat16 arithmetic
-// does (float32 and float64 round the same in one loop or two; a fused
-// kernel would save a pass over memory). The iterator's plan for pow
+// and x·x·x and 1/(x·x) run as two ops, x·x going into the output (of
+// the compute dtype, as out= must be; a temporary when the output shares
+// memory with the base), so that bfloat16 rounds x·x as PyTorch's
+// bfloat16 arithmetic does (float32 and float64 round the same in one
+// loop or two; a fused kernel would save two passes over memory: pow(x,
+// 3) takes about 2.5 times mul's time, PyTorch's one). The iterator's plan for pow
 // itself is built first and gives the output, so that every check
 // (overlap, out= resizing, in place) is pow's; only then do the steps run
 // into that output. The same table entry carries the out= rules of

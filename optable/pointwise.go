@@ -63,7 +63,7 @@ var (
 	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats, Stream: Numbers}, IntToFloat: true}, viaFloat64("Sqrt"))
 	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / T(math.Sqrt(float64(a)))"))
 	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
-	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Square", Types: Numbers}, BoolToInt64: true}, loop(Numbers, "a * a"))
+	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Square", Types: Numbers, Stream: Numbers}, BoolToInt64: true}, loop(Numbers, "a * a"))
 	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin", Types: Floats}, IntToFloat: true}, viaFloat64("Sin"))
 	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos", Types: Floats}, IntToFloat: true}, viaFloat64("Cos"))
 	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan", Types: Floats}, IntToFloat: true}, viaFloat64("Tan"))

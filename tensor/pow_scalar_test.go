@@ -282,3 +282,31 @@ func TestPowScalarGrad(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPowScalar times pow(a, e) into a preallocated float32
+// [4096, 4096] tensor for the special exponents 2, 0.5 and 3 and the
+// general 2.5, beside mul(a, a), the memory-bound speed x·x should reach;
+// 2.0000001, which is 2 in float32 but not special (PyTorch compares it in
+// float64), times x·x by the general kernel, as pow(a, 2) ran before.
+func BenchmarkPowScalar(b *testing.B) {
+	a := Linspace(0.5, 4, 4096*4096, Float32).Reshape(4096, 4096)
+	dst := Empty(Float32, 4096, 4096)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"mul", func() { MulTo(dst, a, a) }},
+		{"2", func() { PowTo(dst, a, Scalar(2)) }},
+		{"0.5", func() { PowTo(dst, a, Scalar(0.5)) }},
+		{"3", func() { PowTo(dst, a, Scalar(3)) }},
+		{"2.5", func() { PowTo(dst, a, Scalar(2.5)) }},
+		{"2-general", func() { PowTo(dst, a, Scalar(2.0000001)) }},
+	} {
+		b.Run(c.name, func(b *testing.B) {
+			b.SetBytes(2 * 4 * 4096 * 4096)
+			for range b.N {
+				c.f()
+			}
+		})
+	}
+}
