@@ -8,7 +8,7 @@ package main
 import "github.com/mmcloughlin/avo/reg"
 
 func extraOps() {
-	(&efunc{stem: "Square", kind: kUnary, types: numTypes, expr: "%[1]s·%[1]s", gofn: "elSquare[%[2]s]",
+	(&efunc{stem: "Square", stream: true, kind: kUnary, types: numTypes, expr: "%[1]s·%[1]s", gofn: "elSquare[%[2]s]",
 		note: "wrapping for integers",
 		body: func(e *em, in []reg.Register) val {
 			if e.t.float {

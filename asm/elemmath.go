@@ -452,8 +452,8 @@ func mathOps() {
 	}
 	(&efunc{stem: "Frac", kind: kUnary, types: both, expr: "%[1]s - trunc(%[1]s)", body: fracBody, note: nanNote}).add()
 	(&efunc{stem: "Sign", kind: kUnary, types: both, expr: "sign(%s)", body: signBody, note: "1, -1 or +0 (±0 and NaN)"}).add()
-	(&efunc{stem: "Rsqrt", kind: kUnary, types: both, expr: "1/√%s", body: rsqrtBody, via64: true,
-		note: "within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), " + nanNote}).add()
+	(&efunc{stem: "Rsqrt", kind: kUnary, types: both, expr: "1/√%s", body: rsqrtBody,
+		note: "the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), " + nanNote}).add()
 	(&efunc{stem: "Reciprocal", kind: kUnary, types: both, expr: "1/%s", body: reciprocalBody, note: "correctly rounded, " + nanNote}).add()
 	inverseOps()
 	f64Ops()

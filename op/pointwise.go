@@ -96,11 +96,15 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		return nil, errs.New(errs.DType, d.Name, "Boolean alpha only supported for Boolean results.")
 	}
 	result := resultDType(d, compute)
+	var steps optable.ScalarSteps
+	if d.ByScalar != nil {
+		steps = scalarSteps(d, compute, ins)
+	}
 	if out != nil {
-		if d.StrictOut && out.DType != result {
+		if (d.StrictOut || steps.StrictOut) && out.DType != result {
 			return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, result))
 		}
-		if !dtype.CanCast(result, out.DType) {
+		if !steps.AnyOut && !dtype.CanCast(result, out.DType) {
 			return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType))
 		}
 	}
@@ -140,19 +144,115 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 			return nil, err
 		}
 	}
+	r := p.Output(0)
 	if p.NumEl() > 0 {
+		if steps.Special() {
+			p.Release()
+			if err = runScalarSteps(d.Name, steps, compute, r, ins[0]); err != nil {
+				return nil, err
+			}
+			return r, nil
+		}
 		var be kernel.Backend
 		if be, err = backendOn(d.Name, p.Device()); err == nil {
 			err = be.Pointwise(d, p, args)
 		}
 	}
-	r := p.Output(0)
 	p.Release()
 	if err != nil {
 		return nil, err
 	}
 	return r, nil
 }
+
+// scalarSteps returns how d runs when one of its two inputs is a Go
+// number and the other a tensor (Note [Pow's special exponents]); the
+// zero ScalarSteps runs its kernel with the usual out= rules.
+func scalarSteps(d *optable.Op, compute dtype.DType, ins []*raw.View) optable.ScalarSteps {
+	if len(ins) != 2 || ins[0].Wrapped == ins[1].Wrapped {
+		return optable.ScalarSteps{}
+	}
+	i := 0
+	if ins[1].Wrapped {
+		i = 1
+	}
+	return d.ByScalar(compute, i, optable.Operand{DType: ins[i].DType, Dim: 0, Wrapped: true, Number: ScalarOf(ins[i]).F})
+}
+
+// runScalarSteps writes into r, the output d's plan made (a new view,
+// out=, or the base itself in place), what steps compute from base (steps
+// other than Ones come only with a Go-number exponent).
+func runScalarSteps(name string, steps optable.ScalarSteps, compute dtype.DType, r, base *raw.View) error {
+	switch {
+	case steps.Ones:
+		_, err := Fill(r, Int(1))
+		return err
+	case steps.Copy:
+		if r == base {
+			return nil
+		}
+		_, err := CopyInto(name, r, base, false)
+		return err
+	}
+	x := base
+	if x.DType != compute {
+		var err error
+		if x, err = To(x, compute); err != nil {
+			return err
+		}
+	}
+	if steps.Then == nil {
+		_, err := Pointwise(steps.First, r, false, nil, x)
+		return err
+	}
+	// r has the compute dtype (ScalarSteps.StrictOut), so it can hold the
+	// first step unless it shares memory with x, which the second reads
+	var tmp *raw.View
+	if iter.GetOverlapStatus(r, x) == iter.StatusNo {
+		tmp = r
+	}
+	t, err := Pointwise(steps.First, tmp, false, nil, x)
+	if err != nil {
+		return err
+	}
+	if steps.Then == optable.Mul {
+		_, err = Pointwise(optable.Mul, r, false, nil, t, x)
+	} else {
+		_, err = Pointwise(steps.Then, r, false, nil, t)
+	}
+	return err
+}
+
+// Note [Pow's special exponents]
+//
+// PyTorch's pow(Tensor, Scalar) does not compute pow for some exponents:
+// 0 fills ones, 1 copies, and its CPU kernel runs 0.5 as sqrt, -0.5 as
+// rsqrt, -1 as reciprocal, 2 as x·x, 3 as x·x·x and -2 as 1/(x·x) (which
+// dtypes, optable's powByScalar says); pow(Scalar, Tensor) fills ones for
+// a base of 1. That is faster, and it changes results: sqrt(-0) is -0
+// where pow(-0, 0.5) is +0, sqrt(-Inf) is NaN, rsqrt(-0) is -Inf, and the
+// products round at each step. goten follows it, so that pow(x, 2) costs
+// a multiply and gives torch's values on every backend. The choice is the
+// op's meaning, not a CPU trick, so it lives in the table (Op.ByScalar)
+// and runs here, above the backends, as the ops it names: a backend needs
+// no pow-specific code, the reference backend gives the same values by
+// construction, and a GPU backend will too (PyTorch's CUDA kernel makes
+// the same choices). The base is cast to the compute dtype first (an
+// int32 tensor to 2.0 squares in float32, where int32·int32 would wrap),
+// and x·x·x and 1/(x·x) run as two ops, x·x going into the output (of
+// the compute dtype, as out= must be; a temporary when the output shares
+// memory with the base), so that bfloat16 rounds x·x as PyTorch's
+// bfloat16 arithmetic does (float32 and float64 round the same in one
+// loop or two; a fused kernel would save two passes over memory: pow(x,
+// 3) takes about 2.5 times mul's time, PyTorch's one). The iterator's plan for pow
+// itself is built first and gives the output, so that every check
+// (overlap, out= resizing, in place) is pow's; only then do the steps run
+// into that output. The same table entry carries the out= rules of
+// PyTorch's two Scalar overloads: pow(Tensor, Scalar)'s out= must have
+// the result dtype exactly, and pow(1, Tensor) fills any out= without a
+// cast check. Autograd records pow, whose gradient reads the base through
+// pow again with a Go-number exponent (powBaseGrad in package tensor), as
+// PyTorch's pow_backward does.
 
 // checkScalars refuses the Go numbers that d's kernel reads by PyTorch's
 // checked conversion and that the dtype of that conversion cannot hold

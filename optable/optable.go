@@ -198,6 +198,12 @@ type Op struct {
 	// Impl is the op whose kernel runs this one (floor_divide runs div's
 	// floor); nil: its own.
 	Impl *Op
+	// ByScalar, for a binary op either of whose inputs may be a Go number
+	// (pow's base or exponent), says how a call whose input i is one and
+	// whose other input is a tensor runs, for compute dtype c: the zero
+	// [ScalarSteps] runs the op's own kernel with the usual out= rules
+	// (Note [Pow's special exponents] in package op).
+	ByScalar func(c dtype.DType, i int, s Operand) ScalarSteps
 	// Options names the Go type of the op's optional argument in the
 	// generated API, which picks a variant of the op from Modes (index 0
 	// is the op itself): "Rounding" for div, "Approximate" for gelu.
@@ -367,6 +373,27 @@ func (s ScalarIn) DType(c dtype.DType) dtype.DType {
 	}
 	return dtype.Invalid
 }
+
+// ScalarSteps is how a binary op with a Go-number input runs ([Op.ByScalar]).
+// The result is all ones, or the tensor input itself, or First applied to
+// it, then Then, when set, to First's result — a unary op, or [Mul], which
+// multiplies it by the tensor input once more; none of these: the op's
+// kernel. The tensor input is read in the compute dtype, and each step
+// rounds to it, as PyTorch's kernels do.
+type ScalarSteps struct {
+	// StrictOut: an out= tensor (in place: the input) must have the
+	// result dtype exactly, as for [Op.StrictOut] (PyTorch's pow(Tensor,
+	// Scalar) is a structured unary op whose output is checked so).
+	StrictOut bool
+	// AnyOut: an out= tensor of any dtype takes the result unchecked
+	// (PyTorch's pow(1, Tensor) fills it with ones before any cast check).
+	AnyOut      bool
+	Ones, Copy  bool
+	First, Then *Op
+}
+
+// Special reports whether s replaces the op's kernel.
+func (s ScalarSteps) Special() bool { return s.Ones || s.Copy || s.First != nil }
 
 // Call is what an op's Check sees of a call.
 type Call struct {

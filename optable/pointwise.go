@@ -61,9 +61,9 @@ var (
 	Log10      = unary("log10", "Log10", "the base-10 logarithm of x", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln10)))"}, SIMD: SIMD{Unary: "Log10", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log10(float64(a)))"))
 	Log1p      = unary("log1p", "Log1p", "ln(1 + x)", Op{Grad: []string{"g.Div(x.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Log1p", Types: Floats}, IntToFloat: true}, viaFloat64("Log1p"))
 	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats, Stream: Numbers}, IntToFloat: true}, viaFloat64("Sqrt"))
-	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "T(1 / math.Sqrt(float64(a)))"))
+	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / T(math.Sqrt(float64(a)))"))
 	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
-	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Square", Types: Numbers}, BoolToInt64: true}, loop(Numbers, "a * a"))
+	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Square", Types: Numbers, Stream: Numbers}, BoolToInt64: true}, loop(Numbers, "a * a"))
 	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin", Types: Floats}, IntToFloat: true}, viaFloat64("Sin"))
 	Cos        = unary("cos", "Cos", "the cosine of x", Op{Grad: []string{"g.Mul(x.Sin()).Neg()"}, SIMD: SIMD{Unary: "Cos", Types: Floats}, IntToFloat: true}, viaFloat64("Cos"))
 	Tan        = unary("tan", "Tan", "the tangent of x", Op{Grad: []string{"g.Mul(result.Square().Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Tan", Types: Floats}, IntToFloat: true}, viaFloat64("Tan"))
@@ -136,7 +136,7 @@ var (
 		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
 	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
-	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow", Types: Floats | Ints}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower},
+	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow", Types: Floats | Ints}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower, ByScalar: powByScalar},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(elem.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
 	Minimum    = binary("minimum", "Minimum", "the smaller of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Gt(b))", "tieGrad(g, a.Eq(b), a.Lt(b))"}}, loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
@@ -217,6 +217,67 @@ func negativeIntPower(c Call) error {
 		return errs.New(errs.Value, "pow", "Integers to negative integer powers are not allowed.")
 	}
 	return nil
+}
+
+// powByScalar is how PyTorch 1.13's CPU pow runs with a Go number
+// (Pow.cpp and cpu/PowKernel.cpp). A base of 1 fills ones, whatever the
+// out= dtype. For an exponent, out= must have the result dtype, and some
+// exponents are not computed by pow, which changes values at some inputs:
+// sqrt(-0) is -0 and sqrt(-Inf) NaN where pow(x, 0.5) gives +0 and +Inf;
+// rsqrt(-0) is -Inf; x·x·x and 1/(x·x) round at each step. Exponent 0
+// fills ones and 1 copies, for every dtype (a bool exponent is neither
+// number). Float32, float64 and bfloat16 run 0.5 as sqrt, -0.5 as rsqrt,
+// -1 as reciprocal, and 2, 3 and -2 as x·x, (x·x)·x and 1/(x·x);
+// bfloat16 compares these three after rounding the exponent to bfloat16,
+// as its kernel reads it so (2.004 is 2), and rounds x·x to bfloat16
+// before the next step. Float16 runs pow for all others. Integers run
+// PyTorch's repeated squaring (powi), whose wrapping result for 2 and 3
+// is the product's, so they take the product's faster kernels.
+func powByScalar(c dtype.DType, i int, s Operand) ScalarSteps {
+	if s.DType == dtype.Bool {
+		return ScalarSteps{StrictOut: i == 1}
+	}
+	if i == 0 {
+		return ScalarSteps{Ones: s.Number == 1, AnyOut: s.Number == 1}
+	}
+	switch s.Number {
+	case 0:
+		return ScalarSteps{StrictOut: true, Ones: true}
+	case 1:
+		return ScalarSteps{StrictOut: true, Copy: true}
+	}
+	steps := ScalarSteps{StrictOut: true}
+	switch c {
+	case dtype.Float32, dtype.Float64, dtype.BFloat16:
+		switch s.Number {
+		case 0.5:
+			steps.First = Sqrt
+			return steps
+		case -0.5:
+			steps.First = Rsqrt
+			return steps
+		case -1:
+			steps.First = Reciprocal
+			return steps
+		}
+	case dtype.Float16:
+		return steps
+	}
+	x := s.Number
+	if c == dtype.BFloat16 {
+		x = float64(dtype.BF16FromFloat32(float32(x)).Float32())
+	}
+	switch x {
+	case 2:
+		steps.First = Square
+	case 3:
+		steps.First, steps.Then = Square, Mul
+	case -2:
+		if c.IsFloat() {
+			steps.First, steps.Then = Square, Reciprocal
+		}
+	}
+	return steps
 }
 
 // subBool refuses a bool operand of sub beside one of another dtype (two

@@ -162,7 +162,19 @@ func copysignGrad(g, a, result *Tensor) *Tensor {
 
 // powBaseGrad is pow's derivative in its base: b·a^(b-1), 0 where b is 0.
 // b-1 is written b+(-1): b may be bool, which Sub refuses as PyTorch does.
+// A Go-number exponent b gives PyTorch's pow_backward with a Scalar: b-1
+// stays a Go number (a float), so that a^(b-1) runs pow's special
+// exponents as torch's self.pow(exp - 1) does (Note [Pow's special
+// exponents] in package op): x^0.5's gradient at -0 is 0.5·rsqrt(-0) =
+// -Inf, not 0.5·pow(-0, -0.5) = +Inf.
 func powBaseGrad(g, a, b *Tensor) *Tensor {
+	if b.IsScalar() && b.DType() != Bool {
+		e := b.Item()
+		if e == 0 {
+			return ZerosLike(g)
+		}
+		return g.Mul(b.Mul(a.Pow(Scalar(e - 1))))
+	}
 	return Where(b.Eq(Scalar(0)), Scalar(0), g.Mul(b.Mul(a.Pow(b.Add(Scalar(-1))))))
 }
 

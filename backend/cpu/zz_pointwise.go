@@ -621,7 +621,7 @@ func simdSqrtF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 	}
 }
 
-// loopRsqrtF computes T(1 / math.Sqrt(float64(a))) for float32, float64.
+// loopRsqrtF computes 1 / T(math.Sqrt(float64(a))) for float32, float64.
 func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -632,13 +632,13 @@ func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(1 / math.Sqrt(float64(a)))
+			o[i] = 1 / T(math.Sqrt(float64(a)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(1 / math.Sqrt(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = 1 / T(math.Sqrt(float64(a)))
 	}
 }
 
@@ -719,9 +719,23 @@ func simdSquareU8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSquareU8Stream is square's streaming SIMD loop for uint8.
+func simdSquareU8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareU8Stream, p, s, n)) {
+		loopSquareN[uint8](p, s, n, args)
+	}
+}
+
 // simdSquareI8 is square's SIMD loop for int8.
 func simdSquareI8(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.SquareI8, p, s, n)) {
+		loopSquareN[int8](p, s, n, args)
+	}
+}
+
+// simdSquareI8Stream is square's streaming SIMD loop for int8.
+func simdSquareI8Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI8Stream, p, s, n)) {
 		loopSquareN[int8](p, s, n, args)
 	}
 }
@@ -733,9 +747,23 @@ func simdSquareI16(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSquareI16Stream is square's streaming SIMD loop for int16.
+func simdSquareI16Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI16Stream, p, s, n)) {
+		loopSquareN[int16](p, s, n, args)
+	}
+}
+
 // simdSquareI32 is square's SIMD loop for int32.
 func simdSquareI32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.SquareI32, p, s, n)) {
+		loopSquareN[int32](p, s, n, args)
+	}
+}
+
+// simdSquareI32Stream is square's streaming SIMD loop for int32.
+func simdSquareI32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI32Stream, p, s, n)) {
 		loopSquareN[int32](p, s, n, args)
 	}
 }
@@ -747,6 +775,13 @@ func simdSquareI64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSquareI64Stream is square's streaming SIMD loop for int64.
+func simdSquareI64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareI64Stream, p, s, n)) {
+		loopSquareN[int64](p, s, n, args)
+	}
+}
+
 // simdSquareF32 is square's SIMD loop for float32.
 func simdSquareF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.SquareF32, p, s, n)) {
@@ -754,9 +789,23 @@ func simdSquareF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
+// simdSquareF32Stream is square's streaming SIMD loop for float32.
+func simdSquareF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareF32Stream, p, s, n)) {
+		loopSquareN[float32](p, s, n, args)
+	}
+}
+
 // simdSquareF64 is square's SIMD loop for float64.
 func simdSquareF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.SquareF64, p, s, n)) {
+		loopSquareN[float64](p, s, n, args)
+	}
+}
+
+// simdSquareF64Stream is square's streaming SIMD loop for float64.
+func simdSquareF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !(unaryVec(vec.SquareF64Stream, p, s, n)) {
 		loopSquareN[float64](p, s, n, args)
 	}
 }
@@ -7018,6 +7067,7 @@ func init() {
 	pointwiseLoops[optable.Rsqrt.Code] = [dtype.Count]loopFn{dtype.Float32: simdRsqrtF32, dtype.Float64: simdRsqrtF64}
 	pointwiseLoops[optable.Reciprocal.Code] = [dtype.Count]loopFn{dtype.Float32: simdReciprocalF32, dtype.Float64: simdReciprocalF64}
 	pointwiseLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSquareU8, dtype.Int8: simdSquareI8, dtype.Int16: simdSquareI16, dtype.Int32: simdSquareI32, dtype.Int64: simdSquareI64, dtype.Float32: simdSquareF32, dtype.Float64: simdSquareF64}
+	streamLoops[optable.Square.Code] = [dtype.Count]loopFn{dtype.Uint8: simdSquareU8Stream, dtype.Int8: simdSquareI8Stream, dtype.Int16: simdSquareI16Stream, dtype.Int32: simdSquareI32Stream, dtype.Int64: simdSquareI64Stream, dtype.Float32: simdSquareF32Stream, dtype.Float64: simdSquareF64Stream}
 	pointwiseLoops[optable.Sin.Code] = [dtype.Count]loopFn{dtype.Float32: simdSinF32, dtype.Float64: simdSinF64}
 	pointwiseLoops[optable.Cos.Code] = [dtype.Count]loopFn{dtype.Float32: simdCosF32, dtype.Float64: simdCosF64}
 	pointwiseLoops[optable.Tan.Code] = [dtype.Count]loopFn{dtype.Float32: simdTanF32, dtype.Float64: simdTanF64}

@@ -234,10 +234,10 @@ func evalSqrt(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemRsqrt0 is rsqrt of one element of float32, float64: T(1 / math.Sqrt(float64(a))).
+// elemRsqrt0 is rsqrt of one element of float32, float64: 1 / T(math.Sqrt(float64(a))).
 func elemRsqrt0[T float32 | float64](a T, args *kernel.Args) T {
 	_ = args
-	return T(T(1 / math.Sqrt(float64(a))))
+	return T(1 / T(math.Sqrt(float64(a))))
 }
 
 // evalRsqrt computes rsqrt of one element in compute dtype d.

@@ -697,9 +697,15 @@ func signF[T floats](x T) T {
 	return 0
 }
 
-// rsqrtF32 is computed in float64 (a NaN comes back quieted, as the
-// conversions leave it).
-func rsqrtF32(x float32) float32 { return float32(1 / math.Sqrt(float64(x))) }
+// rsqrtF32 rounds the square root to float32 (float64's, rounded, is
+// float32's correctly rounded one) and then its reciprocal, as PyTorch's
+// 1/std::sqrt(x) and its vector rsqrt do.
+func rsqrtF32(x float32) float32 {
+	if x != x {
+		return x
+	}
+	return 1 / float32(math.Sqrt(float64(x)))
+}
 
 func rsqrtF64(x float64) float64 {
 	if x != x {

@@ -55,7 +55,7 @@ var mathCases32 = []mathCase32{
 	{"TruncF32", TruncF32, math.Trunc, 0},
 	{"FracF32", FracF32, func(x float64) float64 { return x - math.Trunc(x) }, 0},
 	{"SignF32", SignF32, sign64Ref, 0},
-	{"RsqrtF32", RsqrtF32, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1},
+	{"RsqrtF32", RsqrtF32, func(x float64) float64 { return 1 / math.Sqrt(x) }, 1.5},
 	{"ReciprocalF32", ReciprocalF32, func(x float64) float64 { return 1 / x }, 0.5},
 	{"AtanF32", AtanF32, math.Atan, 1},
 	{"AsinF32", AsinF32, math.Asin, 1},
@@ -171,7 +171,7 @@ func TestMathNaNF32(t *testing.T) {
 	anyNaN := map[string]bool{"SignF32": true, "LogF32": true, "Log2F32": true, "Log10F32": true, "Log1pF32": true,
 		"SinF32": true, "CosF32": true, "TanF32": true, "AtanF32": true, "AsinF32": true, "AcosF32": true,
 		"SinhF32": true, "CoshF32": true, "AsinhF32": true, "AcoshF32": true, "AtanhF32": true, "LogitF32": true}
-	quieted := map[string]bool{"RsqrtF32": true, "GeluTanhF32": true}
+	quieted := map[string]bool{"GeluTanhF32": true}
 	for _, c := range mathCases32 {
 		if anyNaN[c.name] {
 			continue

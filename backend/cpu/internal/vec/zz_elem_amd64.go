@@ -6830,7 +6830,7 @@ func SignF64(dst []float64, x []float64) {
 	}
 }
 
-// RsqrtF32 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// RsqrtF32 sets dst[i] = 1/√x[i], the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, rsqrtF32).
 func RsqrtF32(dst []float32, x []float32) {
 	x = x[:len(dst)]
@@ -6844,7 +6844,7 @@ func RsqrtF32(dst []float32, x []float32) {
 	}
 }
 
-// RsqrtF64 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// RsqrtF64 sets dst[i] = 1/√x[i], the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, rsqrtF64).
 func RsqrtF64(dst []float64, x []float64) {
 	x = x[:len(dst)]
@@ -7588,6 +7588,25 @@ func SquareF32(dst []float32, x []float32) {
 	}
 }
 
+// SquareF32Stream is [SquareF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareF32's.
+func SquareF32Stream(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareF32(dst, x)
+		return
+	}
+	SquareF32(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareF32StreamAVX512(dst, x)
+	} else {
+		squareF32StreamAVX2(dst, x)
+	}
+}
+
 // SquareF64 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[float64]).
 func SquareF64(dst []float64, x []float64) {
@@ -7599,6 +7618,25 @@ func SquareF64(dst []float64, x []float64) {
 		squareF64AVX2(dst, x)
 	default:
 		unaryGo(dst, x, elSquare[float64])
+	}
+}
+
+// SquareF64Stream is [SquareF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareF64's.
+func SquareF64Stream(dst []float64, x []float64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareF64(dst, x)
+		return
+	}
+	SquareF64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareF64StreamAVX512(dst, x)
+	} else {
+		squareF64StreamAVX2(dst, x)
 	}
 }
 
@@ -7616,6 +7654,25 @@ func SquareI8(dst []int8, x []int8) {
 	}
 }
 
+// SquareI8Stream is [SquareI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI8's.
+func SquareI8Stream(dst []int8, x []int8) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareI8(dst, x)
+		return
+	}
+	SquareI8(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareI8StreamAVX512(dst, x)
+	} else {
+		squareI8StreamAVX2(dst, x)
+	}
+}
+
 // SquareI16 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[int16]).
 func SquareI16(dst []int16, x []int16) {
@@ -7627,6 +7684,25 @@ func SquareI16(dst []int16, x []int16) {
 		squareI16AVX2(dst, x)
 	default:
 		unaryGo(dst, x, elSquare[int16])
+	}
+}
+
+// SquareI16Stream is [SquareI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI16's.
+func SquareI16Stream(dst []int16, x []int16) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareI16(dst, x)
+		return
+	}
+	SquareI16(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareI16StreamAVX512(dst, x)
+	} else {
+		squareI16StreamAVX2(dst, x)
 	}
 }
 
@@ -7644,6 +7720,25 @@ func SquareI32(dst []int32, x []int32) {
 	}
 }
 
+// SquareI32Stream is [SquareI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI32's.
+func SquareI32Stream(dst []int32, x []int32) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareI32(dst, x)
+		return
+	}
+	SquareI32(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareI32StreamAVX512(dst, x)
+	} else {
+		squareI32StreamAVX2(dst, x)
+	}
+}
+
 // SquareI64 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[int64]).
 func SquareI64(dst []int64, x []int64) {
@@ -7658,6 +7753,25 @@ func SquareI64(dst []int64, x []int64) {
 	}
 }
 
+// SquareI64Stream is [SquareI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI64's.
+func SquareI64Stream(dst []int64, x []int64) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareI64(dst, x)
+		return
+	}
+	SquareI64(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareI64StreamAVX512(dst, x)
+	} else {
+		squareI64StreamAVX2(dst, x)
+	}
+}
+
 // SquareU8 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[uint8]).
 func SquareU8(dst []uint8, x []uint8) {
@@ -7669,6 +7783,25 @@ func SquareU8(dst []uint8, x []uint8) {
 		squareU8AVX2(dst, x)
 	default:
 		unaryGo(dst, x, elSquare[uint8])
+	}
+}
+
+// SquareU8Stream is [SquareU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareU8's.
+func SquareU8Stream(dst []uint8, x []uint8) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		SquareU8(dst, x)
+		return
+	}
+	SquareU8(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		squareU8StreamAVX512(dst, x)
+	} else {
+		squareU8StreamAVX2(dst, x)
 	}
 }
 

@@ -47238,61 +47238,56 @@ TEXT ·rsqrtF32AVX2(SB), NOSPLIT, $64-48
 	MOVQ x_base+24(FP), DX
 	XORQ BX, BX
 	MOVQ AX, SI
-	ANDQ $-16, SI
+	ANDQ $-32, SI
 	JMP  rsqrtF32AVX2_check_unrolled
 
 rsqrtF32AVX2_unrolled:
-	VCVTPS2PD  (DX)(BX*4), Y0
-	VSQRTPD    Y0, Y1
-	VMOVUPD    elc32_8_3ff0000000000000<>+0(SB), Y2
-	VDIVPD     Y1, Y2, Y1
-	VCMPPD     $0x03, Y0, Y0, Y2
-	VBLENDVPD  Y2, Y0, Y1, Y0
-	VCVTPD2PSY Y0, X0
-	VMOVDQU    X0, (CX)(BX*4)
-	VCVTPS2PD  16(DX)(BX*4), Y0
-	VSQRTPD    Y0, Y1
-	VMOVUPD    elc32_8_3ff0000000000000<>+0(SB), Y2
-	VDIVPD     Y1, Y2, Y1
-	VCMPPD     $0x03, Y0, Y0, Y2
-	VBLENDVPD  Y2, Y0, Y1, Y0
-	VCVTPD2PSY Y0, X0
-	VMOVDQU    X0, 16(CX)(BX*4)
-	VCVTPS2PD  32(DX)(BX*4), Y0
-	VSQRTPD    Y0, Y1
-	VMOVUPD    elc32_8_3ff0000000000000<>+0(SB), Y2
-	VDIVPD     Y1, Y2, Y1
-	VCMPPD     $0x03, Y0, Y0, Y2
-	VBLENDVPD  Y2, Y0, Y1, Y0
-	VCVTPD2PSY Y0, X0
-	VMOVDQU    X0, 32(CX)(BX*4)
-	VCVTPS2PD  48(DX)(BX*4), Y0
-	VSQRTPD    Y0, Y1
-	VMOVUPD    elc32_8_3ff0000000000000<>+0(SB), Y2
-	VDIVPD     Y1, Y2, Y1
-	VCMPPD     $0x03, Y0, Y0, Y2
-	VBLENDVPD  Y2, Y0, Y1, Y0
-	VCVTPD2PSY Y0, X0
-	VMOVDQU    X0, 48(CX)(BX*4)
-	ADDQ       $0x00000010, BX
+	VMOVUPS   (DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VMOVUPS   elc32_4_3f800000<>+0(SB), Y2
+	VDIVPS    Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (CX)(BX*4)
+	VMOVUPS   32(DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VMOVUPS   elc32_4_3f800000<>+0(SB), Y2
+	VDIVPS    Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, 32(CX)(BX*4)
+	VMOVUPS   64(DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VMOVUPS   elc32_4_3f800000<>+0(SB), Y2
+	VDIVPS    Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, 64(CX)(BX*4)
+	VMOVUPS   96(DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VMOVUPS   elc32_4_3f800000<>+0(SB), Y2
+	VDIVPS    Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, 96(CX)(BX*4)
+	ADDQ      $0x00000020, BX
 
 rsqrtF32AVX2_check_unrolled:
 	CMPQ BX, SI
 	JB   rsqrtF32AVX2_unrolled
 	MOVQ AX, SI
-	ANDQ $-4, SI
+	ANDQ $-8, SI
 	JMP  rsqrtF32AVX2_check_vector
 
 rsqrtF32AVX2_vector:
-	VCVTPS2PD  (DX)(BX*4), Y0
-	VSQRTPD    Y0, Y1
-	VMOVUPD    elc32_8_3ff0000000000000<>+0(SB), Y2
-	VDIVPD     Y1, Y2, Y1
-	VCMPPD     $0x03, Y0, Y0, Y2
-	VBLENDVPD  Y2, Y0, Y1, Y0
-	VCVTPD2PSY Y0, X0
-	VMOVDQU    X0, (CX)(BX*4)
-	ADDQ       $0x00000004, BX
+	VMOVUPS   (DX)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VMOVUPS   elc32_4_3f800000<>+0(SB), Y2
+	VDIVPS    Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (CX)(BX*4)
+	ADDQ      $0x00000008, BX
 
 rsqrtF32AVX2_check_vector:
 	CMPQ    BX, SI
@@ -47320,17 +47315,16 @@ rsqrtF32AVX2_copy1:
 	JMP  rsqrtF32AVX2_copy1
 
 rsqrtF32AVX2_copied2:
-	XORQ       BX, BX
-	VCVTPS2PD  (DI)(BX*4), Y0
-	VSQRTPD    Y0, Y1
-	VMOVUPD    elc32_8_3ff0000000000000<>+0(SB), Y2
-	VDIVPD     Y1, Y2, Y1
-	VCMPPD     $0x03, Y0, Y0, Y2
-	VBLENDVPD  Y2, Y0, Y1, Y0
-	VCVTPD2PSY Y0, X0
-	VMOVDQU    X0, (SI)(BX*4)
-	SHLQ       $0x02, AX
-	XORQ       DX, DX
+	XORQ      BX, BX
+	VMOVUPS   (DI)(BX*4), Y0
+	VSQRTPS   Y0, Y1
+	VMOVUPS   elc32_4_3f800000<>+0(SB), Y2
+	VDIVPS    Y1, Y2, Y1
+	VCMPPS    $0x03, Y0, Y0, Y2
+	VBLENDVPS Y2, Y0, Y1, Y0
+	VMOVDQU   Y0, (SI)(BX*4)
+	SHLQ      $0x02, AX
+	XORQ      DX, DX
 
 rsqrtF32AVX2_copy3:
 	CMPQ DX, AX
@@ -53407,6 +53401,92 @@ squareF32AVX2_done:
 	VZEROUPPER
 	RET
 
+// func squareF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareF32StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareF32StreamAVX2_check_unrolled
+
+squareF32StreamAVX2_unrolled:
+	VMOVUPS  (DX)(BX*4), Y0
+	VMULPS   Y0, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*4)
+	VMOVUPS  32(DX)(BX*4), Y0
+	VMULPS   Y0, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*4)
+	VMOVUPS  64(DX)(BX*4), Y0
+	VMULPS   Y0, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*4)
+	VMOVUPS  96(DX)(BX*4), Y0
+	VMULPS   Y0, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+squareF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareF32StreamAVX2_check_vector
+
+squareF32StreamAVX2_vector:
+	VMOVUPS  (DX)(BX*4), Y0
+	VMULPS   Y0, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+squareF32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareF32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareF32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+squareF32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareF32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareF32StreamAVX2_copy1
+
+squareF32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPS (DI)(BX*4), Y0
+	VMULPS  Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+squareF32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareF32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareF32StreamAVX2_copy3
+
+squareF32StreamAVX2_copied4:
+squareF32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareF64AVX2(dst []float64, x []float64)
 // Requires: AVX, AVX2
 TEXT ·squareF64AVX2(SB), NOSPLIT, $64-48
@@ -53489,6 +53569,92 @@ squareF64AVX2_copy3:
 
 squareF64AVX2_copied4:
 squareF64AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareF64StreamAVX2(dst []float64, x []float64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareF64StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareF64StreamAVX2_check_unrolled
+
+squareF64StreamAVX2_unrolled:
+	VMOVUPD  (DX)(BX*8), Y0
+	VMULPD   Y0, Y0, Y0
+	VMOVNTPD Y0, (CX)(BX*8)
+	VMOVUPD  32(DX)(BX*8), Y0
+	VMULPD   Y0, Y0, Y0
+	VMOVNTPD Y0, 32(CX)(BX*8)
+	VMOVUPD  64(DX)(BX*8), Y0
+	VMULPD   Y0, Y0, Y0
+	VMOVNTPD Y0, 64(CX)(BX*8)
+	VMOVUPD  96(DX)(BX*8), Y0
+	VMULPD   Y0, Y0, Y0
+	VMOVNTPD Y0, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+squareF64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  squareF64StreamAVX2_check_vector
+
+squareF64StreamAVX2_vector:
+	VMOVUPD  (DX)(BX*8), Y0
+	VMULPD   Y0, Y0, Y0
+	VMOVNTPD Y0, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+squareF64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareF64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareF64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+squareF64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareF64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareF64StreamAVX2_copy1
+
+squareF64StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVUPD (DI)(BX*8), Y0
+	VMULPD  Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*8)
+	SHLQ    $0x03, AX
+	XORQ    DX, DX
+
+squareF64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareF64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareF64StreamAVX2_copy3
+
+squareF64StreamAVX2_copied4:
+squareF64StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53611,6 +53777,126 @@ squareI8AVX2_done:
 	VZEROUPPER
 	RET
 
+// func squareI8StreamAVX2(dst []int8, x []int8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareI8StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareI8StreamAVX2_check_unrolled
+
+squareI8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+squareI8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI8StreamAVX2_check_vector
+
+squareI8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+squareI8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+squareI8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI8StreamAVX2_copy1
+
+squareI8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+squareI8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI8StreamAVX2_copy3
+
+squareI8StreamAVX2_copied4:
+squareI8StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareI16AVX2(dst []int16, x []int16)
 // Requires: AVX, AVX2
 TEXT ·squareI16AVX2(SB), NOSPLIT, $64-48
@@ -53696,6 +53982,92 @@ squareI16AVX2_done:
 	VZEROUPPER
 	RET
 
+// func squareI16StreamAVX2(dst []int16, x []int16)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareI16StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareI16StreamAVX2_check_unrolled
+
+squareI16StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*2), Y0
+	VPMULLW  Y0, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*2)
+	VMOVDQU  32(DX)(BX*2), Y0
+	VPMULLW  Y0, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*2)
+	VMOVDQU  64(DX)(BX*2), Y0
+	VPMULLW  Y0, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*2)
+	VMOVDQU  96(DX)(BX*2), Y0
+	VPMULLW  Y0, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*2)
+	ADDQ     $0x00000040, BX
+
+squareI16StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI16StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI16StreamAVX2_check_vector
+
+squareI16StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*2), Y0
+	VPMULLW  Y0, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*2)
+	ADDQ     $0x00000010, BX
+
+squareI16StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI16StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI16StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*2), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*2), DX
+	MOVQ    AX, BX
+	SHLQ    $0x01, BX
+	XORQ    R8, R8
+
+squareI16StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI16StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI16StreamAVX2_copy1
+
+squareI16StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*2), Y0
+	VPMULLW Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*2)
+	SHLQ    $0x01, AX
+	XORQ    DX, DX
+
+squareI16StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI16StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI16StreamAVX2_copy3
+
+squareI16StreamAVX2_copied4:
+squareI16StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareI32AVX2(dst []int32, x []int32)
 // Requires: AVX, AVX2
 TEXT ·squareI32AVX2(SB), NOSPLIT, $64-48
@@ -53778,6 +54150,92 @@ squareI32AVX2_copy3:
 
 squareI32AVX2_copied4:
 squareI32AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareI32StreamAVX2(dst []int32, x []int32)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareI32StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI32StreamAVX2_check_unrolled
+
+squareI32StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*4), Y0
+	VPMULLD  Y0, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*4)
+	VMOVDQU  32(DX)(BX*4), Y0
+	VPMULLD  Y0, Y0, Y0
+	VMOVNTPS Y0, 32(CX)(BX*4)
+	VMOVDQU  64(DX)(BX*4), Y0
+	VPMULLD  Y0, Y0, Y0
+	VMOVNTPS Y0, 64(CX)(BX*4)
+	VMOVDQU  96(DX)(BX*4), Y0
+	VPMULLD  Y0, Y0, Y0
+	VMOVNTPS Y0, 96(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+squareI32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareI32StreamAVX2_check_vector
+
+squareI32StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*4), Y0
+	VPMULLD  Y0, Y0, Y0
+	VMOVNTPS Y0, (CX)(BX*4)
+	ADDQ     $0x00000008, BX
+
+squareI32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+squareI32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI32StreamAVX2_copy1
+
+squareI32StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*4), Y0
+	VPMULLD Y0, Y0, Y0
+	VMOVDQU Y0, (SI)(BX*4)
+	SHLQ    $0x02, AX
+	XORQ    DX, DX
+
+squareI32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI32StreamAVX2_copy3
+
+squareI32StreamAVX2_copied4:
+squareI32StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -53908,6 +54366,134 @@ squareI64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func squareI64StreamAVX2(dst []int64, x []int64)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareI64StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI64StreamAVX2_check_unrolled
+
+squareI64StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVNTPD Y0, (CX)(BX*8)
+	VMOVDQU  32(DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVNTPD Y0, 32(CX)(BX*8)
+	VMOVDQU  64(DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVNTPD Y0, 64(CX)(BX*8)
+	VMOVDQU  96(DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVNTPD Y0, 96(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+squareI64StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI64StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-4, SI
+	JMP  squareI64StreamAVX2_check_vector
+
+squareI64StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVNTPD Y0, (CX)(BX*8)
+	ADDQ     $0x00000004, BX
+
+squareI64StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareI64StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareI64StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*8), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*8), DX
+	MOVQ    AX, BX
+	SHLQ    $0x03, BX
+	XORQ    R8, R8
+
+squareI64StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareI64StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareI64StreamAVX2_copy1
+
+squareI64StreamAVX2_copied2:
+	XORQ     BX, BX
+	VMOVDQU  (DI)(BX*8), Y0
+	VPMULUDQ Y0, Y0, Y1
+	VPSRLQ   $0x20, Y0, Y2
+	VPSRLQ   $0x20, Y0, Y3
+	VPMULUDQ Y0, Y2, Y2
+	VPMULUDQ Y3, Y0, Y0
+	VPADDQ   Y0, Y2, Y0
+	VPSLLQ   $0x20, Y0, Y0
+	VPADDQ   Y0, Y1, Y0
+	VMOVDQU  Y0, (SI)(BX*8)
+	SHLQ     $0x03, AX
+	XORQ     DX, DX
+
+squareI64StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareI64StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareI64StreamAVX2_copy3
+
+squareI64StreamAVX2_copied4:
+squareI64StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareU8AVX2(dst []uint8, x []uint8)
 // Requires: AVX, AVX2
 TEXT ·squareU8AVX2(SB), NOSPLIT, $64-48
@@ -54024,6 +54610,126 @@ squareU8AVX2_copy3:
 
 squareU8AVX2_copied4:
 squareU8AVX2_done:
+	VZEROUPPER
+	RET
+
+// func squareU8StreamAVX2(dst []uint8, x []uint8)
+// Requires: AVX, AVX2, MMX+
+TEXT ·squareU8StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareU8StreamAVX2_check_unrolled
+
+squareU8StreamAVX2_unrolled:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	VMOVDQU  32(DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 32(CX)(BX*1)
+	VMOVDQU  64(DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 64(CX)(BX*1)
+	VMOVDQU  96(DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, 96(CX)(BX*1)
+	ADDQ     $0x00000080, BX
+
+squareU8StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   squareU8StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareU8StreamAVX2_check_vector
+
+squareU8StreamAVX2_vector:
+	VMOVDQU  (DX)(BX*1), Y0
+	VPMULLW  Y0, Y0, Y1
+	VPSRLW   $0x08, Y0, Y2
+	VPSRLW   $0x08, Y0, Y0
+	VPMULLW  Y0, Y2, Y0
+	VPSLLW   $0x08, Y0, Y0
+	VPAND    elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR     Y0, Y1, Y0
+	VMOVNTPS Y0, (CX)(BX*1)
+	ADDQ     $0x00000020, BX
+
+squareU8StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      squareU8StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     squareU8StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*1), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*1), DX
+	MOVQ    AX, BX
+	XORQ    R8, R8
+
+squareU8StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  squareU8StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  squareU8StreamAVX2_copy1
+
+squareU8StreamAVX2_copied2:
+	XORQ    BX, BX
+	VMOVDQU (DI)(BX*1), Y0
+	VPMULLW Y0, Y0, Y1
+	VPSRLW  $0x08, Y0, Y2
+	VPSRLW  $0x08, Y0, Y0
+	VPMULLW Y0, Y2, Y0
+	VPSLLW  $0x08, Y0, Y0
+	VPAND   elc32_2_ff<>+0(SB), Y1, Y1
+	VPOR    Y0, Y1, Y0
+	VMOVDQU Y0, (SI)(BX*1)
+	XORQ    DX, DX
+
+squareU8StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  squareU8StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  squareU8StreamAVX2_copy3
+
+squareU8StreamAVX2_copied4:
+squareU8StreamAVX2_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -98365,52 +99071,49 @@ signF64AVX512_done:
 	RET
 
 // func rsqrtF32AVX512(dst []float32, x []float32)
-// Requires: AVX, AVX512BW, AVX512F, AVX512VL, BMI2
+// Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·rsqrtF32AVX512(SB), NOSPLIT, $0-48
 	MOVQ dst_len+8(FP), AX
 	MOVQ dst_base+0(FP), CX
 	MOVQ x_base+24(FP), DX
 	XORQ BX, BX
 	MOVQ AX, SI
-	ANDQ $-16, SI
+	ANDQ $-32, SI
 	JMP  rsqrtF32AVX512_check_unrolled
 
 rsqrtF32AVX512_unrolled:
-	VCVTPS2PD       (DX)(BX*4), Z0
-	VBROADCASTI64X4 elc32_8_3ff0000000000000<>+0(SB), Z1
-	VSQRTPD         Z0, Z2
-	VDIVPD          Z2, Z1, Z1
-	VCMPPD          $0x03, Z0, Z0, K1
-	VBLENDMPD       Z0, Z1, K1, Z1
-	VCVTPD2PS       Z1, Y0
-	VMOVDQU64       Y0, (CX)(BX*4)
-	VCVTPS2PD       32(DX)(BX*4), Z0
-	VBROADCASTI64X4 elc32_8_3ff0000000000000<>+0(SB), Z1
-	VSQRTPD         Z0, Z2
-	VDIVPD          Z2, Z1, Z1
-	VCMPPD          $0x03, Z0, Z0, K1
-	VBLENDMPD       Z0, Z1, K1, Z1
-	VCVTPD2PS       Z1, Y0
-	VMOVDQU64       Y0, 32(CX)(BX*4)
-	ADDQ            $0x00000010, BX
+	VMOVUPS         (DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z1
+	VSQRTPS         Z0, Z2
+	VDIVPS          Z2, Z1, Z1
+	VCMPPS          $0x03, Z0, Z0, K1
+	VBLENDMPS       Z0, Z1, K1, Z1
+	VMOVDQU64       Z1, (CX)(BX*4)
+	VMOVUPS         64(DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z1
+	VSQRTPS         Z0, Z2
+	VDIVPS          Z2, Z1, Z1
+	VCMPPS          $0x03, Z0, Z0, K1
+	VBLENDMPS       Z0, Z1, K1, Z1
+	VMOVDQU64       Z1, 64(CX)(BX*4)
+	ADDQ            $0x00000020, BX
 
 rsqrtF32AVX512_check_unrolled:
 	CMPQ BX, SI
 	JB   rsqrtF32AVX512_unrolled
 	MOVQ AX, SI
-	ANDQ $-8, SI
+	ANDQ $-16, SI
 	JMP  rsqrtF32AVX512_check_vector
 
 rsqrtF32AVX512_vector:
-	VCVTPS2PD       (DX)(BX*4), Z0
-	VBROADCASTI64X4 elc32_8_3ff0000000000000<>+0(SB), Z1
-	VSQRTPD         Z0, Z2
-	VDIVPD          Z2, Z1, Z1
-	VCMPPD          $0x03, Z0, Z0, K1
-	VBLENDMPD       Z0, Z1, K1, Z1
-	VCVTPD2PS       Z1, Y0
-	VMOVDQU64       Y0, (CX)(BX*4)
-	ADDQ            $0x00000008, BX
+	VMOVUPS         (DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z1
+	VSQRTPS         Z0, Z2
+	VDIVPS          Z2, Z1, Z1
+	VCMPPS          $0x03, Z0, Z0, K1
+	VBLENDMPS       Z0, Z1, K1, Z1
+	VMOVDQU64       Z1, (CX)(BX*4)
+	ADDQ            $0x00000010, BX
 
 rsqrtF32AVX512_check_vector:
 	CMPQ            BX, SI
@@ -98421,14 +99124,13 @@ rsqrtF32AVX512_check_vector:
 	MOVQ            $-1, SI
 	BZHIQ           AX, SI, AX
 	KMOVQ           AX, K1
-	VCVTPS2PD.Z     (DX)(BX*4), K1, Z0
-	VBROADCASTI64X4 elc32_8_3ff0000000000000<>+0(SB), Z1
-	VSQRTPD         Z0, Z2
-	VDIVPD          Z2, Z1, Z1
-	VCMPPD          $0x03, Z0, Z0, K2
-	VBLENDMPD       Z0, Z1, K2, Z1
-	VCVTPD2PS       Z1, Y0
-	VMOVDQU32       Y0, K1, (CX)(BX*4)
+	VMOVDQU32.Z     (DX)(BX*4), K1, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z1
+	VSQRTPS         Z0, Z2
+	VDIVPS          Z2, Z1, Z1
+	VCMPPS          $0x03, Z0, Z0, K2
+	VBLENDMPS       Z0, Z1, K2, Z1
+	VMOVDQU32       Z1, K1, (CX)(BX*4)
 
 rsqrtF32AVX512_done:
 	VZEROUPPER
@@ -102792,6 +103494,57 @@ squareF32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func squareF32StreamAVX512(dst []float32, x []float32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·squareF32StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareF32StreamAVX512_check_unrolled
+
+squareF32StreamAVX512_unrolled:
+	VMOVUPS  (DX)(BX*4), Z0
+	VMULPS   Z0, Z0, Z0
+	VMOVNTPS Z0, (CX)(BX*4)
+	VMOVUPS  64(DX)(BX*4), Z0
+	VMULPS   Z0, Z0, Z0
+	VMOVNTPS Z0, 64(CX)(BX*4)
+	ADDQ     $0x00000020, BX
+
+squareF32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareF32StreamAVX512_check_vector
+
+squareF32StreamAVX512_vector:
+	VMOVUPS  (DX)(BX*4), Z0
+	VMULPS   Z0, Z0, Z0
+	VMOVNTPS Z0, (CX)(BX*4)
+	ADDQ     $0x00000010, BX
+
+squareF32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareF32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         squareF32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VMULPS      Z0, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+squareF32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareF64AVX512(dst []float64, x []float64)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·squareF64AVX512(SB), NOSPLIT, $0-48
@@ -102839,6 +103592,57 @@ squareF64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 squareF64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareF64StreamAVX512(dst []float64, x []float64)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·squareF64StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareF64StreamAVX512_check_unrolled
+
+squareF64StreamAVX512_unrolled:
+	VMOVUPD  (DX)(BX*8), Z0
+	VMULPD   Z0, Z0, Z0
+	VMOVNTPD Z0, (CX)(BX*8)
+	VMOVUPD  64(DX)(BX*8), Z0
+	VMULPD   Z0, Z0, Z0
+	VMOVNTPD Z0, 64(CX)(BX*8)
+	ADDQ     $0x00000010, BX
+
+squareF64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareF64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareF64StreamAVX512_check_vector
+
+squareF64StreamAVX512_vector:
+	VMOVUPD  (DX)(BX*8), Z0
+	VMULPD   Z0, Z0, Z0
+	VMOVNTPD Z0, (CX)(BX*8)
+	ADDQ     $0x00000008, BX
+
+squareF64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareF64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         squareF64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VMULPD      Z0, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+squareF64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -102920,6 +103724,85 @@ squareI8AVX512_done:
 	VZEROUPPER
 	RET
 
+// func squareI8StreamAVX512(dst []int8, x []int8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·squareI8StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareI8StreamAVX512_check_unrolled
+
+squareI8StreamAVX512_unrolled:
+	VMOVDQU64       (DX)(BX*1), Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVNTPS        Z0, (CX)(BX*1)
+	VMOVDQU64       64(DX)(BX*1), Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVNTPS        Z0, 64(CX)(BX*1)
+	ADDQ            $0x00000080, BX
+
+squareI8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareI8StreamAVX512_check_vector
+
+squareI8StreamAVX512_vector:
+	VMOVDQU64       (DX)(BX*1), Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVNTPS        Z0, (CX)(BX*1)
+	ADDQ            $0x00000040, BX
+
+squareI8StreamAVX512_check_vector:
+	CMPQ            BX, SI
+	JB              squareI8StreamAVX512_vector
+	CMPQ            BX, AX
+	JAE             squareI8StreamAVX512_done
+	SUBQ            BX, AX
+	MOVQ            $-1, SI
+	BZHIQ           AX, SI, AX
+	KMOVQ           AX, K1
+	VMOVDQU8.Z      (DX)(BX*1), K1, Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVDQU8        Z0, K1, (CX)(BX*1)
+
+squareI8StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareI16AVX512(dst []int16, x []int16)
 // Requires: AVX, AVX512BW, AVX512F, BMI2
 TEXT ·squareI16AVX512(SB), NOSPLIT, $0-48
@@ -102967,6 +103850,57 @@ squareI16AVX512_check_vector:
 	VMOVDQU16   Z0, K1, (CX)(BX*2)
 
 squareI16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareI16StreamAVX512(dst []int16, x []int16)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·squareI16StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareI16StreamAVX512_check_unrolled
+
+squareI16StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPMULLW   Z0, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*2)
+	VMOVDQU64 64(DX)(BX*2), Z0
+	VPMULLW   Z0, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*2)
+	ADDQ      $0x00000040, BX
+
+squareI16StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI16StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI16StreamAVX512_check_vector
+
+squareI16StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*2), Z0
+	VPMULLW   Z0, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*2)
+	ADDQ      $0x00000020, BX
+
+squareI16StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareI16StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         squareI16StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU16.Z (DX)(BX*2), K1, Z0
+	VPMULLW     Z0, Z0, Z0
+	VMOVDQU16   Z0, K1, (CX)(BX*2)
+
+squareI16StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -103020,6 +103954,57 @@ squareI32AVX512_done:
 	VZEROUPPER
 	RET
 
+// func squareI32StreamAVX512(dst []int32, x []int32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·squareI32StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  squareI32StreamAVX512_check_unrolled
+
+squareI32StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPMULLD   Z0, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*4)
+	VMOVDQU64 64(DX)(BX*4), Z0
+	VPMULLD   Z0, Z0, Z0
+	VMOVNTPS  Z0, 64(CX)(BX*4)
+	ADDQ      $0x00000020, BX
+
+squareI32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI32StreamAVX512_check_vector
+
+squareI32StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*4), Z0
+	VPMULLD   Z0, Z0, Z0
+	VMOVNTPS  Z0, (CX)(BX*4)
+	ADDQ      $0x00000010, BX
+
+squareI32StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareI32StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         squareI32StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU32.Z (DX)(BX*4), K1, Z0
+	VPMULLD     Z0, Z0, Z0
+	VMOVDQU32   Z0, K1, (CX)(BX*4)
+
+squareI32StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func squareI64AVX512(dst []int64, x []int64)
 // Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2
 TEXT ·squareI64AVX512(SB), NOSPLIT, $0-48
@@ -103067,6 +104052,57 @@ squareI64AVX512_check_vector:
 	VMOVDQU64   Z0, K1, (CX)(BX*8)
 
 squareI64AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareI64StreamAVX512(dst []int64, x []int64)
+// Requires: AVX, AVX512BW, AVX512DQ, AVX512F, BMI2, MMX+
+TEXT ·squareI64StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  squareI64StreamAVX512_check_unrolled
+
+squareI64StreamAVX512_unrolled:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPMULLQ   Z0, Z0, Z0
+	VMOVNTPD  Z0, (CX)(BX*8)
+	VMOVDQU64 64(DX)(BX*8), Z0
+	VPMULLQ   Z0, Z0, Z0
+	VMOVNTPD  Z0, 64(CX)(BX*8)
+	ADDQ      $0x00000010, BX
+
+squareI64StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareI64StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  squareI64StreamAVX512_check_vector
+
+squareI64StreamAVX512_vector:
+	VMOVDQU64 (DX)(BX*8), Z0
+	VPMULLQ   Z0, Z0, Z0
+	VMOVNTPD  Z0, (CX)(BX*8)
+	ADDQ      $0x00000008, BX
+
+squareI64StreamAVX512_check_vector:
+	CMPQ        BX, SI
+	JB          squareI64StreamAVX512_vector
+	CMPQ        BX, AX
+	JAE         squareI64StreamAVX512_done
+	SUBQ        BX, AX
+	MOVQ        $-1, SI
+	BZHIQ       AX, SI, AX
+	KMOVQ       AX, K1
+	VMOVDQU64.Z (DX)(BX*8), K1, Z0
+	VPMULLQ     Z0, Z0, Z0
+	VMOVDQU64   Z0, K1, (CX)(BX*8)
+
+squareI64StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 
@@ -103145,6 +104181,85 @@ squareU8AVX512_check_vector:
 	VMOVDQU8        Z0, K1, (CX)(BX*1)
 
 squareU8AVX512_done:
+	VZEROUPPER
+	RET
+
+// func squareU8StreamAVX512(dst []uint8, x []uint8)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·squareU8StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-128, SI
+	JMP  squareU8StreamAVX512_check_unrolled
+
+squareU8StreamAVX512_unrolled:
+	VMOVDQU64       (DX)(BX*1), Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVNTPS        Z0, (CX)(BX*1)
+	VMOVDQU64       64(DX)(BX*1), Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVNTPS        Z0, 64(CX)(BX*1)
+	ADDQ            $0x00000080, BX
+
+squareU8StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   squareU8StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-64, SI
+	JMP  squareU8StreamAVX512_check_vector
+
+squareU8StreamAVX512_vector:
+	VMOVDQU64       (DX)(BX*1), Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVNTPS        Z0, (CX)(BX*1)
+	ADDQ            $0x00000040, BX
+
+squareU8StreamAVX512_check_vector:
+	CMPQ            BX, SI
+	JB              squareU8StreamAVX512_vector
+	CMPQ            BX, AX
+	JAE             squareU8StreamAVX512_done
+	SUBQ            BX, AX
+	MOVQ            $-1, SI
+	BZHIQ           AX, SI, AX
+	KMOVQ           AX, K1
+	VMOVDQU8.Z      (DX)(BX*1), K1, Z0
+	VPMULLW         Z0, Z0, Z1
+	VPSRLW          $0x08, Z0, Z2
+	VPSRLW          $0x08, Z0, Z0
+	VPMULLW         Z0, Z2, Z0
+	VPSLLW          $0x08, Z0, Z0
+	VBROADCASTI64X4 elc32_2_ff<>+0(SB), Z2
+	VPANDD          Z2, Z1, Z1
+	VPORD           Z0, Z1, Z0
+	VMOVDQU8        Z0, K1, (CX)(BX*1)
+
+squareU8StreamAVX512_done:
+	SFENCE
 	VZEROUPPER
 	RET
 

@@ -2999,13 +2999,13 @@ func SignF64(dst []float64, x []float64) {
 	unaryGo(dst, x, signF64)
 }
 
-// RsqrtF32 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// RsqrtF32 sets dst[i] = 1/√x[i], the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, rsqrtF32).
 func RsqrtF32(dst []float32, x []float32) {
 	unaryGo(dst, x, rsqrtF32)
 }
 
-// RsqrtF64 sets dst[i] = 1/√x[i], within 1 ulp (float32 computed in float64: correctly rounded but for double rounding), a NaN comes back unchanged.
+// RsqrtF64 sets dst[i] = 1/√x[i], the square root rounded, then its reciprocal rounded, as PyTorch's rsqrt computes it (within 1.5 ulp), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, rsqrtF64).
 func RsqrtF64(dst []float64, x []float64) {
 	unaryGo(dst, x, rsqrtF64)
@@ -3161,10 +3161,24 @@ func SquareF32(dst []float32, x []float32) {
 	unaryGo(dst, x, elSquare[float32])
 }
 
+// SquareF32Stream is [SquareF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareF32's.
+func SquareF32Stream(dst []float32, x []float32) {
+	SquareF32(dst, x)
+}
+
 // SquareF64 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[float64]).
 func SquareF64(dst []float64, x []float64) {
 	unaryGo(dst, x, elSquare[float64])
+}
+
+// SquareF64Stream is [SquareF64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareF64's.
+func SquareF64Stream(dst []float64, x []float64) {
+	SquareF64(dst, x)
 }
 
 // SquareI8 sets dst[i] = x[i]·x[i], wrapping for integers.
@@ -3173,10 +3187,24 @@ func SquareI8(dst []int8, x []int8) {
 	unaryGo(dst, x, elSquare[int8])
 }
 
+// SquareI8Stream is [SquareI8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI8's.
+func SquareI8Stream(dst []int8, x []int8) {
+	SquareI8(dst, x)
+}
+
 // SquareI16 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[int16]).
 func SquareI16(dst []int16, x []int16) {
 	unaryGo(dst, x, elSquare[int16])
+}
+
+// SquareI16Stream is [SquareI16] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI16's.
+func SquareI16Stream(dst []int16, x []int16) {
+	SquareI16(dst, x)
 }
 
 // SquareI32 sets dst[i] = x[i]·x[i], wrapping for integers.
@@ -3185,16 +3213,37 @@ func SquareI32(dst []int32, x []int32) {
 	unaryGo(dst, x, elSquare[int32])
 }
 
+// SquareI32Stream is [SquareI32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI32's.
+func SquareI32Stream(dst []int32, x []int32) {
+	SquareI32(dst, x)
+}
+
 // SquareI64 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[int64]).
 func SquareI64(dst []int64, x []int64) {
 	unaryGo(dst, x, elSquare[int64])
 }
 
+// SquareI64Stream is [SquareI64] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareI64's.
+func SquareI64Stream(dst []int64, x []int64) {
+	SquareI64(dst, x)
+}
+
 // SquareU8 sets dst[i] = x[i]·x[i], wrapping for integers.
 // Its exact loop is unaryGo(dst, x, elSquare[uint8]).
 func SquareU8(dst []uint8, x []uint8) {
 	unaryGo(dst, x, elSquare[uint8])
+}
+
+// SquareU8Stream is [SquareU8] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is SquareU8's.
+func SquareU8Stream(dst []uint8, x []uint8) {
+	SquareU8(dst, x)
 }
 
 // CopysignF32 sets dst[i] = copysign(a[i], b[i]), the magnitude bits of a with the sign bit of b (NaNs too).

@@ -2009,35 +2009,70 @@ func logitF64AVX2(dst []float64, x []float64) bool
 //go:noescape
 func squareF32AVX2(dst []float32, x []float32)
 
+// squareF32StreamAVX2 is SquareF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareF32StreamAVX2(dst []float32, x []float32)
+
 // squareF64AVX2 is SquareF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func squareF64AVX2(dst []float64, x []float64)
+
+// squareF64StreamAVX2 is SquareF64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareF64StreamAVX2(dst []float64, x []float64)
 
 // squareI8AVX2 is SquareI8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func squareI8AVX2(dst []int8, x []int8)
 
+// squareI8StreamAVX2 is SquareI8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareI8StreamAVX2(dst []int8, x []int8)
+
 // squareI16AVX2 is SquareI16 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func squareI16AVX2(dst []int16, x []int16)
+
+// squareI16StreamAVX2 is SquareI16 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareI16StreamAVX2(dst []int16, x []int16)
 
 // squareI32AVX2 is SquareI32 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func squareI32AVX2(dst []int32, x []int32)
 
+// squareI32StreamAVX2 is SquareI32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareI32StreamAVX2(dst []int32, x []int32)
+
 // squareI64AVX2 is SquareI64 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func squareI64AVX2(dst []int64, x []int64)
 
+// squareI64StreamAVX2 is SquareI64 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareI64StreamAVX2(dst []int64, x []int64)
+
 // squareU8AVX2 is SquareU8 in AVX2; see there for the exact loop.
 //
 //go:noescape
 func squareU8AVX2(dst []uint8, x []uint8)
+
+// squareU8StreamAVX2 is SquareU8 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func squareU8StreamAVX2(dst []uint8, x []uint8)
 
 // copysignF32AVX2 is CopysignF32 in AVX2; see there for the exact loop.
 //
@@ -4524,35 +4559,70 @@ func logitF64AVX512(dst []float64, x []float64) bool
 //go:noescape
 func squareF32AVX512(dst []float32, x []float32)
 
+// squareF32StreamAVX512 is SquareF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareF32StreamAVX512(dst []float32, x []float32)
+
 // squareF64AVX512 is SquareF64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func squareF64AVX512(dst []float64, x []float64)
+
+// squareF64StreamAVX512 is SquareF64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareF64StreamAVX512(dst []float64, x []float64)
 
 // squareI8AVX512 is SquareI8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func squareI8AVX512(dst []int8, x []int8)
 
+// squareI8StreamAVX512 is SquareI8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareI8StreamAVX512(dst []int8, x []int8)
+
 // squareI16AVX512 is SquareI16 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func squareI16AVX512(dst []int16, x []int16)
+
+// squareI16StreamAVX512 is SquareI16 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareI16StreamAVX512(dst []int16, x []int16)
 
 // squareI32AVX512 is SquareI32 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func squareI32AVX512(dst []int32, x []int32)
 
+// squareI32StreamAVX512 is SquareI32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareI32StreamAVX512(dst []int32, x []int32)
+
 // squareI64AVX512 is SquareI64 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func squareI64AVX512(dst []int64, x []int64)
 
+// squareI64StreamAVX512 is SquareI64 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareI64StreamAVX512(dst []int64, x []int64)
+
 // squareU8AVX512 is SquareU8 in AVX512; see there for the exact loop.
 //
 //go:noescape
 func squareU8AVX512(dst []uint8, x []uint8)
+
+// squareU8StreamAVX512 is SquareU8 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func squareU8StreamAVX512(dst []uint8, x []uint8)
 
 // copysignF32AVX512 is CopysignF32 in AVX512; see there for the exact loop.
 //
