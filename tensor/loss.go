@@ -20,9 +20,9 @@ import (
 // from the ops' derivatives and can be differentiated again. Each
 // composition is arranged so that its gradient is PyTorch's, kinks and
 // all: a branch that where() discards must not produce inf or NaN there
-// (kl_div takes log of a target made positive where it is 0; 0·inf would
-// poison the gradient), and the overflow-free logits formula is PyTorch's
-// own. binary_cross_entropy is the exception: log clamped at −100 has no
+// (0·inf would poison the gradient), the overflow-free logits formula is
+// PyTorch's own, and kl_div's NaN gradient of a zero target is PyTorch's
+// too (Note [kl_div as PyTorch composes it]). binary_cross_entropy is the exception: log clamped at −100 has no
 // gradient where x is 0 or 1, where PyTorch's backward gives (x − t)/
 // max(x(1 − x), 1e−12), so its elementwise loss records that derivative
 // itself. Checks on values (targets in range, probabilities in [0, 1])
@@ -642,30 +642,69 @@ func inPlaceOf(name string, a, r *Tensor) *Tensor {
 // KLDiv returns the Kullback–Leibler divergence loss of log-probabilities
 // x against t: t·(log t − x), 0 where t = 0, or with o.LogTarget (t holds
 // log-probabilities) exp(t)·(t − x); reduced as o says, where
-// [ReduceLossBatchMean] divides the sum by x's size along dim 0.
+// [ReduceLossBatchMean] divides the sum by x's size along dim 0. x and t
+// are floating (else a dtype error) and broadcast together; the result
+// has their promoted dtype (Note [kl_div as PyTorch composes it]).
 func KLDiv(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "kl_div"
 	opt := lossOptions(name, o)
+	// Note [kl_div as PyTorch composes it]
+	//
+	// PyTorch 1.13's kl_div is a composite of differentiable ops, after
+	// one check: xlogy(t, t) − t·x, or exp(t)·(t − x) with log_target. So
+	// an integer or bool operand is a dtype error however the other is
+	// typed; xlogy(t, t) and exp(t) are of t's dtype, rounded to it before
+	// the promoted product is subtracted; exp of a float16 t is its
+	// missing CPU kernel; and the gradients are those of the steps: t's,
+	// through xlogy's derivatives (xlogy(g, t), 0 where t = 0, plus g·t/t),
+	// is NaN where t = 0. batchmean is F.kl_div's sum divided by x.size(0)
+	// (a 0-dim x: the sum).
+	if !x.DType().IsFloat() || !t.DType().IsFloat() {
+		panic(errs.New(errs.DType, name, "kl_div: Integral inputs not supported."))
+	}
+	if opt.LogTarget && t.DType() == Float16 {
+		panic(errs.New(errs.DType, name, "\"exp_vml_cpu\" not implemented for 'Half'"))
+	}
 	broadcastable(name, x, t)
 	var l *Tensor
 	if opt.LogTarget {
 		l = t.Exp().Mul(t.Sub(x))
 	} else {
-		// PyTorch's xlogy(t, t) − t·x, whose gradients are 0 where t = 0:
-		// the log of a target made 1 there, so that the branch where()
-		// drops has finite gradients (Note [Losses as compositions])
-		zero := t.Eq(Scalar(0))
-		safe := Where(zero, Scalar(1), t)
-		l = Where(zero, Scalar(0), t.Mul(safe.Log().Sub(x)))
+		l = xlogySelf(t).Sub(t.Mul(x))
 	}
 	if opt.Reduction == ReduceLossBatchMean {
-		n := 1
+		l = l.Sum()
 		if x.Dim() > 0 {
-			n = x.Size(0)
+			l = l.Div(Scalar(float64(x.Size(0))))
 		}
-		return l.Sum().Div(Scalar(float64(n)))
+		return l
 	}
 	return reduceLoss(l, opt.Reduction)
+}
+
+// xlogySelf is PyTorch's xlogy(t, t) of a floating t: t·log t, 0 where t
+// is 0, NaN where t is NaN. Its kernel computes x·std::log(y) in the
+// element type, where c10 has a bfloat16 log (rounded before the product)
+// and none for float16 (whose log and product are float32, rounded once).
+// Its gradient is the sum of xlogy's two derivatives (Note [kl_div as
+// PyTorch composes it]).
+func xlogySelf(t *Tensor) *Tensor {
+	var r *Tensor
+	NoGrad(func() {
+		w := t
+		if t.DType() == Float16 {
+			w = t.To(Float32)
+		}
+		zero := w.Eq(Scalar(0))
+		r = Where(zero, Scalar(0), w.Mul(w.Log())).To(t.DType())
+	})
+	return recordNew("XlogyBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {
+		// xlogy(g, t): NaN where t is, else 0 where g is, else g·log t;
+		// masked to 0 where t = 0 (and t ≤ 0)
+		glog := Where(g.Eq(Scalar(0)).LogicalAnd(t.IsNan().LogicalNot()), Scalar(0), g.Mul(t.Log()))
+		self := Where(t.Eq(Scalar(0)), Scalar(0), glog)
+		return []*Tensor{self.Add(g.Mul(t).Div(t))}
+	})
 }
 
 // sameDType refuses a target of another dtype than x (PyTorch's
