@@ -66,3 +66,43 @@ func TestKLDivDTypes(t *testing.T) {
 		t.Errorf("batchmean of [2, 1] and a broadcast target: %v, want 0.4034264087677002", got)
 	}
 }
+
+// TestCrossRules: PyTorch 1.13's torch.cross (linalg.cross) refuses
+// operands of two ranks rather than broadcasting them, checks the dim
+// against the first operand, then the sizes along it, then broadcasts the
+// other dims, then dispatches on the first operand's dtype (no bool or
+// float16 kernel) before comparing the second's. Without a dim it takes
+// the first dim of size 3 of the first operand. The expectations are
+// torch's.
+func TestCrossRules(t *testing.T) {
+	z := func(dt DType, sh ...int) *Tensor { return Zeros(dt, sh...) }
+	for _, c := range []struct {
+		name string
+		f    func() *Tensor
+		want ErrorKind
+	}{
+		{"[2,3] × [3]", func() *Tensor { return Cross(z(Float32, 2, 3), z(Float32, 3), -1) }, ShapeError},
+		{"[3] × [2,3] dim 0", func() *Tensor { return Cross(z(Float32, 3), z(Float32, 2, 3), 0) }, ShapeError},
+		{"[2,3] × [1,3]", func() *Tensor { return Cross(z(Float32, 2, 3), z(Float32, 1, 3), 1) }, 0},
+		{"[2,3] dim 2", func() *Tensor { return Cross(z(Float32, 2, 3), z(Float32, 2, 3), 2) }, IndexError},
+		{"[2,3] dim 0", func() *Tensor { return Cross(z(Float32, 2, 3), z(Float32, 2, 3), 0) }, ShapeError},
+		{"float32 [2,3] × float64 [5,3]", func() *Tensor { return Cross(z(Float32, 2, 3), z(Float64, 5, 3), 1) }, ShapeError},
+		{"float32 × float64", func() *Tensor { return Cross(z(Float32, 2, 3), z(Float64, 2, 3), 1) }, DTypeError},
+		{"float16 × float32", func() *Tensor { return Cross(z(Float16, 2, 3), z(Float32, 2, 3), 1) }, DTypeError},
+		{"bool", func() *Tensor { return Cross(z(Bool, 3), z(Bool, 3), 0) }, DTypeError},
+		{"bfloat16", func() *Tensor { return Cross(z(BFloat16, 3), z(BFloat16, 3), 0) }, 0},
+		{"uint8", func() *Tensor { return Cross(z(Uint8, 3), z(Uint8, 3), 0) }, 0},
+		{"no dim: [2,2]", func() *Tensor { a := z(Float32, 2, 2); return Cross(a, a, CrossDim(a)) }, ShapeError},
+	} {
+		if got := kindOf(func() { c.f() }); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+	// [3, 2] × [3, 1] without a dim: dim 0, the other dim broadcast
+	a := FromSlice([]float64{1, 0, 0, 1, 0, 0}, 3, 2)
+	b := FromSlice([]float64{0, 1, 0}, 3, 1)
+	r := Cross(a, b, CrossDim(a))
+	if got, want := r.Float64s(), []float64{0, 0, 0, 0, 1, 0}; !slices.Equal(r.Shape(), []int{3, 2}) || !slices.Equal(got, want) {
+		t.Errorf("cross([3,2], [3,1]) without a dim: %v %v, want [3 2] %v", r.Shape(), got, want)
+	}
+}
