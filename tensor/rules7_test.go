@@ -106,3 +106,51 @@ func TestCrossRules(t *testing.T) {
 		t.Errorf("cross([3,2], [3,1]) without a dim: %v %v, want [3 2] %v", r.Shape(), got, want)
 	}
 }
+
+// TestClampFloat16AndNumberOut: PyTorch 1.13's CPU clamp kernels have no
+// float16 loop (bfloat16 they have): clamp with Go-number bounds or two
+// tensor bounds refuses a float16 compute dtype, where one tensor bound
+// alone runs maximum's or minimum's kernel, which takes it; two number
+// bounds of which one is NaN fill the result with NaN before any kernel.
+// The Number overloads are unary ops over x cast to the result dtype, so
+// an out= of another dtype is a dtype error, checked first. The
+// expectations are torch's.
+func TestClampFloat16AndNumberOut(t *testing.T) {
+	h := func() *Tensor { return FromSlice([]float64{0.5, 2, -1}, 3).To(Float16) }
+	hb := func() *Tensor { return Zeros(Float16, 3) }
+	for _, c := range []struct {
+		name string
+		f    func() *Tensor
+		want ErrorKind
+	}{
+		{"clamp(f16, 0, 1)", func() *Tensor { return h().Clamp(Scalar(0.0), Scalar(1.0)) }, DTypeError},
+		{"clamp(f16, min=0)", func() *Tensor { return h().Clamp(Scalar(0.0), nil) }, DTypeError},
+		{"clamp(f16, max=1)", func() *Tensor { return h().Clamp(nil, Scalar(1.0)) }, DTypeError},
+		{"clamp(f16, t, t)", func() *Tensor { return h().Clamp(hb(), hb()) }, DTypeError},
+		{"clamp_(f16, 0, 1)", func() *Tensor { return h().ClampInPlace(Scalar(0.0), Scalar(1.0)) }, DTypeError},
+		{"clamp(f16, min=t)", func() *Tensor { return h().Clamp(hb(), nil) }, 0},
+		{"clamp(f16, max=t)", func() *Tensor { return h().Clamp(nil, hb()) }, 0},
+		{"clamp(f16, f32 t, f32 t)", func() *Tensor { return h().Clamp(Zeros(Float32, 3), Ones(Float32, 3)) }, 0},
+		{"clamp(bf16, 0, 1)", func() *Tensor { return h().To(BFloat16).Clamp(Scalar(0.0), Scalar(1.0)) }, 0},
+		{"clamp(bf16, max=1)", func() *Tensor { return h().To(BFloat16).Clamp(nil, Scalar(1.0)) }, 0},
+		{"clamp(int8, min=f16 t)", func() *Tensor { return Zeros(Int8, 3).Clamp(hb(), nil) }, 0},
+		{"clamp(f16, nan, 1)", func() *Tensor { return h().Clamp(Scalar(math.NaN()), Scalar(1.0)) }, 0},
+		{"clamp(f32, 0, 1, out=f64)", func() *Tensor { return ClampTo(Zeros(Float64, 3), Zeros(Float32, 3), Scalar(0.0), Scalar(1.0)) }, DTypeError},
+		{"clamp(f32, max=1, out=f16)", func() *Tensor { return ClampTo(Zeros(Float16, 3), Zeros(Float32, 3), nil, Scalar(1.0)) }, DTypeError},
+		{"clamp(f16, nan, 1, out=f32)", func() *Tensor { return ClampTo(Zeros(Float32, 3), h(), Scalar(math.NaN()), Scalar(1.0)) }, DTypeError},
+		{"clamp(int8, 0, 1.5, out=f32)", func() *Tensor { return ClampTo(Zeros(Float32, 3), Zeros(Int8, 3), Scalar(0), Scalar(1.5)) }, 0},
+		{"clamp(f32, t, t, out=f64)", func() *Tensor { return ClampTo(Zeros(Float64, 3), Zeros(Float32, 3), hb(), hb()) }, 0},
+		{"clamp_(int8, 0, 1.5)", func() *Tensor { return Zeros(Int8, 3).ClampInPlace(Scalar(0), Scalar(1.5)) }, DTypeError},
+	} {
+		if got := kindOf(func() { c.f() }); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+	r := h().Clamp(Scalar(math.NaN()), Scalar(1.0))
+	if got := r.Float64s(); r.DType() != Float16 || !math.IsNaN(got[0]) || !math.IsNaN(got[1]) || !math.IsNaN(got[2]) {
+		t.Errorf("clamp(float16, nan, 1): %v %v, want float16 NaNs", r.DType(), got)
+	}
+	if got, want := h().Clamp(FromSlice([]float64{1, 1, 1}, 3).To(Float16), nil).Float64s(), []float64{1, 2, 1}; !slices.Equal(got, want) {
+		t.Errorf("clamp(float16, min=ones): %v, want %v", got, want)
+	}
+}
