@@ -127,9 +127,11 @@ var (
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
 	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
-	// Div takes an optional rounding mode: DivTrunc, DivFloor.
+	// Div takes an optional rounding mode: DivTrunc, DivFloor. b's
+	// gradient is PyTorch's −g·((a/b)/b), which stays finite where
+	// −g·a/b² overflows (a near the float64 limit) or is inf/inf (b inf).
 	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
-		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a).Div(b.Square())"}, IntToFloat: true, SIMD: SIMD{Arith: "div", Stream: Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
+		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a.Div(b).Div(b))"}, IntToFloat: true, SIMD: SIMD{Arith: "div", Stream: Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
 	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}", ZeroDivisor: true, Accepts: NotBool})
 	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}, ZeroDivisor: true, Accepts: NotBool},

@@ -123,21 +123,43 @@ func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	}
 	switch {
 	case !recording(x, t):
+		return mse()
 	case x.DType() == Float16 && t.DType() == Float16:
 		// PyTorch 1.13's mse_loss_backward kernel has no float16 loop
-		return failingBackward("MseLossBackward0", x, t, mse, missingHalfGrad("mse_loss_backward", "mse_backward_cpu_out"))
+		return ownBackward("MseLossBackward0", x, t, mse, missingHalfGrad("mse_loss_backward", "mse_backward_cpu_out"))
 	case x.DType() != t.DType():
 		// PyTorch's forward promotes, its mse_loss_backward refuses
 		// operands of two dtypes: the error comes at backward
-		return failingBackward("MseLossBackward0", x, t, mse, mixedDTypesGrad("mse_loss_backward", x, t))
+		return ownBackward("MseLossBackward0", x, t, mse, mixedDTypesGrad("mse_loss_backward", x, t))
 	}
-	return mse()
+	// PyTorch's mse_loss_backward: norm·(x − t)·g with norm = 2/n for the
+	// mean (n the broadcast size), else 2, in that order, so that 2·(x −
+	// t) does not overflow where the gradient is finite; t's is the same
+	// kernel with x and t swapped
+	n := 1
+	if opt.Reduction == ReduceLossMean {
+		sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
+		n = shape.NumEl(sh)
+	}
+	return ownBackward("MseLossBackward0", x, t, mse, func(nd *node, g *Tensor) []*Tensor {
+		a, b := boolsAsNumbers(x, t)
+		norm := Scalar(2 / float64(n))
+		out := make([]*Tensor, 2)
+		if nd.needs(0) {
+			out[0] = a.Sub(b).Mul(norm).Mul(g)
+		}
+		if nd.needs(1) {
+			out[1] = b.Sub(a).Mul(norm).Mul(g)
+		}
+		return out
+	})
 }
 
-// failingBackward returns forward's result, computed without recording,
+// ownBackward returns forward's result, computed without recording,
 // recorded as node over x and t with the backward grad: for the losses
-// whose PyTorch forward runs and whose backward kernel refuses.
-func failingBackward(node string, x, t *Tensor, forward func() *Tensor, grad gradFn) *Tensor {
+// whose PyTorch backward is a kernel of its own, whose formula (or
+// refusal) grad copies.
+func ownBackward(node string, x, t *Tensor, forward func() *Tensor, grad gradFn) *Tensor {
 	var r *Tensor
 	NoGrad(func() { r = forward() })
 	return recordNew(node, []*Tensor{x, t}, r, grad)
@@ -216,7 +238,7 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	lossKernelDType(name, "smooth_l1_cpu", x, t, true)
 	if dtype.Promote(x.DType(), t.DType()) == Float16 && recording(x, t) {
 		// PyTorch 1.13's smooth_l1_loss_backward kernel has no float16 loop
-		return failingBackward("SmoothL1LossBackward0", x, t, func() *Tensor { return SmoothL1Loss(x, t, opt) },
+		return ownBackward("SmoothL1LossBackward0", x, t, func() *Tensor { return SmoothL1Loss(x, t, opt) },
 			missingHalfGrad("smooth_l1_loss_backward", "smooth_l1_backward_cpu_out"))
 	}
 	x, t = boolsAsNumbers(x, t)
@@ -282,19 +304,46 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if !common.IsFloat() {
 		panic(errs.New(errs.DType, name, "\"huber_cpu\" not implemented for '%s'", op.TorchName(common)))
 	}
-	huber := func(x, t *Tensor) *Tensor {
-		x, t = boolsAsNumbers(x, t)
+	huber := func() *Tensor {
+		x, t := boolsAsNumbers(x, t)
 		d := x.Sub(t)
 		a := d.Abs()
 		small := a.Le(Scalar(delta))
-		sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
-		l := Where(small, sq.Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
+		l := Where(small, d.Square().Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
 		return reduceLoss(l.To(x.DType()), opt.Reduction)
 	}
-	if x.DType() != t.DType() && recording(x, t) {
-		return failingBackward("HuberLossBackward0", x, t, func() *Tensor { return huber(x, t) }, mixedDTypesGrad("huber_loss_backward", x, t))
+	switch {
+	case !recording(x, t):
+		return huber()
+	case x.DType() != t.DType():
+		return ownBackward("HuberLossBackward0", x, t, huber, mixedDTypesGrad("huber_loss_backward", x, t))
 	}
-	return huber(x, t)
+	// PyTorch's huber_loss_backward: with d = x − t, −norm·g·δ where d ≤
+	// −δ, norm·g·δ where d ≥ δ, else norm·d·g (norm = 1/n for the mean,
+	// else 1), so an infinite δ gives the quadratic branch's gradient
+	// (the composition's discarded branch would give 0·inf); t's is the
+	// same kernel with x and t swapped
+	n := 1
+	if opt.Reduction == ReduceLossMean { // F.huber_loss broadcasts first
+		sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
+		n = shape.NumEl(sh)
+	}
+	return ownBackward("HuberLossBackward0", x, t, huber, func(nd *node, g *Tensor) []*Tensor {
+		x, t := boolsAsNumbers(x, t)
+		norm := 1 / float64(n)
+		side := func(d *Tensor) *Tensor {
+			return Where(d.Le(Scalar(-delta)), g.Mul(Scalar(-norm)).Mul(Scalar(delta)),
+				Where(d.Ge(Scalar(delta)), g.Mul(Scalar(norm)).Mul(Scalar(delta)), d.Mul(Scalar(norm)).Mul(g)))
+		}
+		out := make([]*Tensor, 2)
+		if nd.needs(0) {
+			out[0] = side(x.Sub(t))
+		}
+		if nd.needs(1) {
+			out[1] = side(t.Sub(x))
+		}
+		return out
+	})
 }
 
 // classTargets checks the class targets t of scores x ([N, C, d…] or
@@ -505,7 +554,8 @@ func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		return out
 	})
 	if opt.Weight != nil {
-		l = l.Mul(opt.Weight)
+		// PyTorch's loss.mul_(weight): in place, so the loss keeps x's dtype
+		l = inPlaceOf(name, l, l.Mul(opt.Weight))
 	}
 	return reduceLoss(l, opt.Reduction)
 }
@@ -582,8 +632,13 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 				panic(errs.New(errs.Autograd, name, "the derivative for '%s' is not implemented.", arg))
 			}
 		}
-		if opt.Reduction == ReduceLossMean {
-			g = g.Div(Scalar(float64(max(x.NumEl(), 1))))
+		// PyTorch's formulas divide by n for the mean last, after the
+		// product with g (which may be of a narrower dtype than x)
+		mean := func(r *Tensor) *Tensor {
+			if opt.Reduction == ReduceLossMean {
+				return r.Div(Scalar(float64(max(x.NumEl(), 1))))
+			}
+			return r
 		}
 		if opt.Reduction != ReduceLossNone {
 			g = g.Expand(x.Shape()...)
@@ -599,7 +654,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 			if opt.Weight != nil {
 				gx = gx.Mul(opt.Weight)
 			}
-			out[0] = gx
+			out[0] = mean(gx)
 		}
 		if n.needs(1) {
 			var gt *Tensor
@@ -611,7 +666,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 			if opt.Weight != nil {
 				gt = gt.Mul(opt.Weight)
 			}
-			out[1] = gt
+			out[1] = mean(gt)
 		}
 		return out
 	})
