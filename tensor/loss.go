@@ -231,7 +231,7 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if opt.HasBeta {
 		beta = opt.Beta
 	}
-	if beta < 0 {
+	if !(beta >= 0) { // NaN too, as PyTorch's check reads it
 		panic(errs.New(errs.Value, name, "smooth_l1_loss does not support negative values for beta."))
 	}
 	broadcastable(name, x, t)
@@ -289,7 +289,7 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if opt.HasDel {
 		delta = opt.Delta
 	}
-	if delta <= 0 {
+	if !(delta > 0) { // NaN too, as PyTorch's check reads it
 		panic(errs.New(errs.Value, name, "huber_loss does not support non-positive values for delta."))
 	}
 	broadcastable(name, x, t)
@@ -464,14 +464,17 @@ func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 
 // CrossEntropy returns the cross-entropy loss of scores x ([N, C, d…] or
 // [C]) for class targets t (int64, [N, d…] or 0-dim: [NLLLoss] of
-// x's log_softmax over the class dim, with o.LabelSmoothing ε (not range
-// checked, as in PyTorch 1.13) mixing in
+// x's log_softmax over the class dim, with o.LabelSmoothing ε (at most 1,
+// else a value error; PyTorch 1.13 takes a negative one) mixing in
 // ε/C of the loss of every class) or for class probabilities t (a float t
 // of x's shape: −Σ_c w[c]·((1 − ε)·t[c] + ε/C)·log p[c], the mean over the
 // samples; an ignore index is then a value error). Errors as [NLLLoss].
 func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "cross_entropy"
 	opt := lossOptions(name, o)
+	if opt.LabelSmoothing > 1 { // PyTorch checks only a positive ε
+		panic(errs.New(errs.Value, name, "label_smoothing must be between 0.0 and 1.0. Got: %g", opt.LabelSmoothing))
+	}
 	if t.DType().IsFloat() && slices.Equal(t.v.Shape, x.v.Shape) {
 		return probCrossEntropy(x, t, opt)
 	}

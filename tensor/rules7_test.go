@@ -200,3 +200,28 @@ func TestLossAndDivGradOrder(t *testing.T) {
 		t.Errorf("binary_cross_entropy_with_logits(float64, float16): %v, gradient %v, want float16, 0.08934961036994626", y.DType(), got)
 	}
 }
+
+// TestLossArgumentChecks: PyTorch 1.13 refuses a NaN β of smooth_l1_loss
+// and a NaN δ of huber_loss (its checks are β ≥ 0 and δ > 0), and a
+// label_smoothing above 1 of cross_entropy (class or probability
+// targets), where a negative one goes. The expectations are torch's.
+func TestLossArgumentChecks(t *testing.T) {
+	x, y := FromSlice([]float32{-0.75, 0.5}, 2), FromSlice([]float32{-0.25, 1}, 2)
+	cls, probs := FromSlice([]int64{1}, 1), FromSlice([]float32{0.25, 0.75}, 1, 2)
+	for _, c := range []struct {
+		name string
+		f    func()
+		want ErrorKind
+	}{
+		{"smooth_l1 β NaN", func() { SmoothL1Loss(x, y, LossOptions{Beta: math.NaN(), HasBeta: true}) }, ValueError},
+		{"smooth_l1 β inf", func() { SmoothL1Loss(x, y, LossOptions{Beta: math.Inf(1), HasBeta: true}) }, 0},
+		{"huber δ NaN", func() { HuberLoss(x, y, LossOptions{Delta: math.NaN(), HasDel: true}) }, ValueError},
+		{"cross_entropy ε 1.5, class", func() { CrossEntropy(x.Reshape(1, 2), cls, LossOptions{LabelSmoothing: 1.5}) }, ValueError},
+		{"cross_entropy ε 1.5, probabilities", func() { CrossEntropy(x.Reshape(1, 2), probs, LossOptions{LabelSmoothing: 1.5}) }, ValueError},
+		{"cross_entropy ε −0.5", func() { CrossEntropy(x.Reshape(1, 2), cls, LossOptions{LabelSmoothing: -0.5}) }, 0},
+	} {
+		if got := kindOf(c.f); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+}
