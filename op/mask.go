@@ -51,11 +51,13 @@ func restrideZero(v *raw.View, plan []int) *raw.View {
 	return v.WithLayout(plan, make([]int, len(plan)), v.Offset)
 }
 
-// maskOperands checks mask and broadcasts v and mask together (PyTorch's
-// message on a mismatch), returning both expanded to that shape.
+// maskOperands checks mask (bool, or PyTorch 1.13's deprecated uint8 of
+// 0s and 1s, checked after the shapes) and broadcasts v and mask together
+// (PyTorch's message on a mismatch), returning both expanded to that
+// shape, the mask as bool.
 func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.View, error) {
-	if mask.DType != dtype.Bool {
-		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor for mask", what)
+	if mask.DType != dtype.Bool && mask.DType != dtype.Uint8 {
+		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor or ByteTensor for mask", what)
 	}
 	sh, err := shape.Broadcast(mask.Shape, v.Shape) // PyTorch's expand_outplace(mask, self): its message names the mask first
 	if err != nil {
@@ -65,6 +67,9 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 	if err != nil {
 		return nil, nil, err
 	}
+	if mask, err = boolMask(name, mask, true); err != nil {
+		return nil, nil, err
+	}
 	me, err := Expand(mask, sh)
 	if err != nil {
 		return nil, nil, err
@@ -72,8 +77,8 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 	return ve, me, nil
 }
 
-// MaskedSelect is torch.masked_select: the elements of v where mask (bool,
-// broadcast with v) is true, in row-major order, as a new 1-D view.
+// MaskedSelect is torch.masked_select: the elements of v where mask (bool
+// or uint8 0s and 1s, broadcast with v) is true, in row-major order, as a new 1-D view.
 func MaskedSelect(v, mask *raw.View) (*raw.View, error) {
 	const name = "masked_select"
 	ve, me, err := maskOperands(name, v, mask, name)
