@@ -253,7 +253,9 @@ func TestIndexingCheckOrder(t *testing.T) {
 		}, OverlapError},
 		{"index_add_ other slices", func() { Zeros(Uint8, 1, 3, 3).IndexAddInPlace(2, FromSlice([]int64{0}, 1), Zeros(Uint8, 3, 3, 1)) }, ShapeError},
 		{"index_put_ mask [1,2] of [4]", func() { Zeros(Uint8, 4).IndexPutInPlace([]Item{Idx(u8(1, 0).Reshape(1, 2))}, Zeros(Uint8, 1), false) }, ShapeError},
-		{"index_put_ mask [2,2] of [2]", func() { Zeros(Uint8, 2).IndexPutInPlace([]Item{Idx(u8(1, 0, 0, 1).Reshape(2, 2))}, Zeros(Uint8, 1), false) }, IndexError},
+		{"index_put_ mask [2,2] of [2]", func() {
+			Zeros(Uint8, 2).IndexPutInPlace([]Item{Idx(u8(1, 0, 0, 1).Reshape(2, 2))}, Zeros(Uint8, 1), false)
+		}, IndexError},
 		{"index [1,2] mask of [4]", func() { Zeros(Uint8, 4).Index(Idx(u8(1, 0).Reshape(1, 2))) }, IndexError},
 	} {
 		if got := kindOf(c.f); got != c.want {
