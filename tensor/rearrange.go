@@ -491,28 +491,48 @@ func (t *Tensor) Pad(pads []int, mode PadMode, value float64) *Tensor {
 // padConstant is [Tensor.Pad] with PadConstant: t's kept part written
 // into a tensor filled with value, its gradient read back from there.
 func padConstant(t *Tensor, pads []int, value float64) *Tensor {
-	src, sh := t, t.Shape()
-	type span struct{ d, start, n int }
-	var spans []span
-	for k := 0; k < len(pads)/2; k++ {
-		d := t.Dim() - 1 - k
+	const name = "pad"
+	// PyTorch's constant_pad_nd first narrows t by the negative pads, dim
+	// by dim from the first padded one, so narrow's checks refuse a pad
+	// beyond the size (index errors, an empty dim's start wrapped as
+	// narrow wraps it); then, unless no pad is positive, every padded dim
+	// must come out non-empty
+	first := t.Dim() - len(pads)/2
+	src := t
+	for d := first; d < t.Dim(); d++ {
+		k := t.Dim() - 1 - d
 		a, b := pads[2*k], pads[2*k+1]
-		// negative pads first narrow t
-		lo, hi := max(-a, 0), max(-b, 0)
-		if n := sh[d] - lo - hi; n >= 0 {
-			src = src.Narrow(d, lo, n)
+		if a < 0 {
+			if n := src.Size(d); -a > n {
+				m := max(n, 1)
+				panic(errs.New(errs.Index, name, "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -m, m-1, -a))
+			}
+			src = src.Narrow(d, -a, src.Size(d)+a)
 		}
-		sh[d] += a + b
-		if sh[d] < 0 {
-			panic(errs.New(errs.Value, "pad", "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.", t.Size(d), a, b, d))
+		if b < 0 {
+			if n := src.Size(d); n+b < 0 {
+				panic(errs.New(errs.Index, name, "start (0) + length (%d) exceeds dimension size (%d).", n+b, n))
+			}
+			src = src.Narrow(d, 0, src.Size(d)+b)
 		}
-		spans = append(spans, span{d, max(a, 0), src.Size(d)})
 	}
 	if !slices.ContainsFunc(pads, func(p int) bool { return p > 0 }) {
 		// PyTorch's constant_pad_nd returns a copy of the narrowed input
 		// when no pad is positive: value, never written, is not checked
 		// against t's dtype
 		return src.Clone()
+	}
+	type span struct{ d, start, n int }
+	var spans []span
+	sh := t.Shape()
+	for d := first; d < t.Dim(); d++ {
+		k := t.Dim() - 1 - d
+		a, b := pads[2*k], pads[2*k+1]
+		sh[d] += a + b
+		if sh[d] <= 0 {
+			panic(errs.New(errs.Value, name, "The input size %d, plus negative padding %d and %d resulted in a negative output size, which is invalid. Check dimension %d of your input.", t.Size(d), a, b, d))
+		}
+		spans = append(spans, span{d, max(a, 0), src.Size(d)})
 	}
 	view := func(z *Tensor) *Tensor {
 		for _, s := range spans {

@@ -267,3 +267,37 @@ func TestIndexingCheckOrder(t *testing.T) {
 		t.Errorf("masked_scatter: %v, want %q", err, want)
 	}
 }
+
+// TestPadConstantNegative: PyTorch 1.13's constant pad narrows by the
+// negative pads first, dim by dim, so a pad beyond the size is narrow's
+// index error (an empty dim included), and only then, when some pad is
+// positive, wants every padded dim non-empty. The expectations are
+// torch's.
+func TestPadConstantNegative(t *testing.T) {
+	for _, c := range []struct {
+		name  string
+		shape []int
+		pads  []int
+		want  ErrorKind
+		out   []int
+	}{
+		{"[2] −3 0", []int{2}, []int{-3, 0}, IndexError, nil},
+		{"[2] −2 0", []int{2}, []int{-2, 0}, 0, []int{0}},
+		{"[2] −2 −1", []int{2}, []int{-2, -1}, IndexError, nil},
+		{"[2] −2 1", []int{2}, []int{-2, 1}, 0, []int{1}},
+		{"[0] −1 0", []int{0}, []int{-1, 0}, IndexError, nil},
+		{"[0] 2 −1", []int{0}, []int{2, -1}, IndexError, nil},
+		{"[0,1] 1 2 −1 1", []int{0, 1}, []int{1, 2, -1, 1}, IndexError, nil},
+		{"[0,1] 1 2 0 1", []int{0, 1}, []int{1, 2, 0, 1}, 0, []int{1, 4}},
+		{"[2,3] 1 1 −1 −1", []int{2, 3}, []int{1, 1, -1, -1}, ValueError, nil},
+		{"[2,0] 0 0 −1 0", []int{2, 0}, []int{0, 0, -1, 0}, 0, []int{1, 0}},
+		{"[2,3] −4 1 −3 1", []int{2, 3}, []int{-4, 1, -3, 1}, IndexError, nil},
+	} {
+		var r *Tensor
+		if got := kindOf(func() { r = Zeros(Float32, c.shape...).Pad(c.pads, PadConstant, 0) }); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		} else if got == 0 && !slices.Equal(r.Shape(), c.out) {
+			t.Errorf("%s: shape %v, want %v", c.name, r.Shape(), c.out)
+		}
+	}
+}
