@@ -616,6 +616,9 @@ func Cross(a, b *Tensor, dim int) *Tensor {
 	if a.Dim() != b.Dim() {
 		panic(errs.New(errs.Shape, name, "linalg.cross: inputs must have the same number of dimensions."))
 	}
+	if a.Dim() == 0 { // PyTorch's input.size(dim) of a 0-dim tensor
+		panic(errs.New(errs.Index, name, "Dimension specified as %d but tensor has no dimensions", dim))
+	}
 	d := wrapDimOf(name, a, dim)
 	if a.Size(d) != 3 || b.Size(d) != 3 {
 		panic(errs.New(errs.Shape, name, "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, a.Size(d), b.Size(d)))

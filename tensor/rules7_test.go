@@ -94,6 +94,8 @@ func TestCrossRules(t *testing.T) {
 		{"bfloat16", func() *Tensor { return Cross(z(BFloat16, 3), z(BFloat16, 3), 0) }, 0},
 		{"uint8", func() *Tensor { return Cross(z(Uint8, 3), z(Uint8, 3), 0) }, 0},
 		{"no dim: [2,2]", func() *Tensor { a := z(Float32, 2, 2); return Cross(a, a, CrossDim(a)) }, ShapeError},
+		{"0-dim, dim 0", func() *Tensor { return Cross(z(Float32), z(Float32), 0) }, IndexError},
+		{"0-dim, no dim", func() *Tensor { a := z(Float32); return Cross(a, a, CrossDim(a)) }, ShapeError},
 	} {
 		if got := kindOf(func() { c.f() }); got != c.want {
 			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
