@@ -350,10 +350,16 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 // [C] with a 0-dim t): int64 (or uint8 where x has at most 2 dims, as
 // PyTorch's nll_loss kernel takes them, unlike its nll_loss2d), of x's
 // shape without the class dim, each in [0, C) or the ignored class; a
-// weight has length C and x's dtype. It returns t as int64.
-func classTargets(name string, x, t, weight *Tensor, ignore int) *Tensor {
+// weight has length C and x's dtype. It returns t as int64. Reduced
+// (reduction not none) over an empty batch, PyTorch 1.13's kernels return
+// before they read t, so a t of another dtype passes: its dtype error is
+// returned as late, for the backward, which does read it.
+func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction) (_ *Tensor, late error) {
 	if t.DType() != Int64 && (t.DType() != Uint8 || x.Dim() > 2) {
-		panic(errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType())))
+		late = errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType()))
+		if r == ReduceLossNone || x.Dim() < 2 || x.Size(0) != 0 {
+			panic(late)
+		}
 	}
 	if x.Dim() == 0 {
 		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
@@ -389,7 +395,19 @@ func classTargets(name string, x, t, weight *Tensor, ignore int) *Tensor {
 	if t.DType() != Int64 {
 		t = t.To(Int64)
 	}
-	return t
+	return t, late
+}
+
+// lateTargetError returns loss() of x, recorded as node name whose
+// backward fails with late, classTargets' error for a target of another
+// dtype over an empty batch; loss() itself when late is nil.
+func lateTargetError(name string, x *Tensor, late error, loss func() *Tensor) *Tensor {
+	if late == nil || !recording(x) {
+		return loss()
+	}
+	var r *Tensor
+	NoGrad(func() { r = loss() })
+	return recordNew(name, []*Tensor{x}, r, func(*node, *Tensor) []*Tensor { panic(late) })
 }
 
 // classDim is the class dim of scores x: 1, or 0 for unbatched [C].
@@ -458,8 +476,8 @@ func weightedMean(sum, total, kept *Tensor) *Tensor {
 func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "nll_loss"
 	opt := lossOptions(name, o)
-	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
-	return nll(x, t, opt, 0)
+	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
+	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x, t, opt, 0) })
 }
 
 // CrossEntropy returns the cross-entropy loss of scores x ([N, C, d…] or
@@ -478,9 +496,9 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	if t.DType().IsFloat() && slices.Equal(t.v.Shape, x.v.Shape) {
 		return probCrossEntropy(x, t, opt)
 	}
-	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
+	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
 	cd := classDim(x)
-	return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing)
+	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing) })
 }
 
 // probCrossEntropy is cross_entropy with class probabilities t.

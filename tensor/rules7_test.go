@@ -303,3 +303,31 @@ func TestPadConstantNegative(t *testing.T) {
 		}
 	}
 }
+
+// TestNLLLossEmptyBatchTargetDType: reduced over an empty batch, PyTorch
+// 1.13's nll_loss (and cross_entropy's) returns 0 (sum) or NaN (mean)
+// without reading the target, so a target of another dtype passes the
+// forward and fails the backward; unreduced, or with a batch, it fails at
+// once. The expectations are torch's.
+func TestNLLLossEmptyBatchTargetDType(t *testing.T) {
+	tf := Zeros(Float32, 0)
+	if got := NLLLoss(Zeros(Float32, 0, 3), tf, LossOptions{Reduction: ReduceLossSum}).Float64s()[0]; got != 0 {
+		t.Errorf("sum over an empty batch: %v, want 0", got)
+	}
+	if got := CrossEntropy(Zeros(Float64, 0, 3, 2), Zeros(Int32, 0, 2), LossOptions{Reduction: ReduceLossMean}).Float64s()[0]; !math.IsNaN(got) {
+		t.Errorf("mean over an empty batch: %v, want NaN", got)
+	}
+	x := Zeros(Float32, 0, 3).SetRequiresGrad(true)
+	y := NLLLoss(x, Zeros(Int32, 0), LossOptions{Reduction: ReduceLossSum})
+	if got := kindOf(func() { y.Backward() }); got != DTypeError {
+		t.Errorf("backward with an int32 target: error kind %v, want a dtype error", got)
+	}
+	for name, f := range map[string]func(){
+		"none":  func() { NLLLoss(Zeros(Float32, 0, 3), tf, LossOptions{Reduction: ReduceLossNone}) },
+		"batch": func() { NLLLoss(Zeros(Float32, 2, 3), Zeros(Float32, 2), LossOptions{Reduction: ReduceLossSum}) },
+	} {
+		if got := kindOf(f); got != DTypeError {
+			t.Errorf("%s: error kind %v, want a dtype error", name, got)
+		}
+	}
+}
