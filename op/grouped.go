@@ -26,7 +26,7 @@ func GroupedMatmul(a, b *raw.View, groups []kernel.Group, n int, alpha float64) 
 	if err := sameFloatDType(name, a, b); err != nil {
 		return nil, err
 	}
-	if err := matmulDType(name, "bmm", a); err != nil {
+	if err := matmulDType(name, "bmm", a, 1, 1); err != nil { // goten's own op: bool always refused
 		return nil, err
 	}
 	if da, db := a.Storage.Device(), b.Storage.Device(); da != db {

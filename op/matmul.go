@@ -27,9 +27,11 @@ func sameFloatDType(name string, a, b *raw.View) error {
 
 // matmulDType refuses bool, for which PyTorch has no product kernel; kernel
 // is the name of PyTorch's kernel that its message names, with "{dev}" for
-// the device of v.
-func matmulDType(name, kernel string, v *raw.View) error {
-	if v.DType == dtype.Bool {
+// the device of v. PyTorch's products return before they dispatch when the
+// result has no elements (elems) or the inner size k is 0 (zeros), after
+// their shape checks: a bool product then passes.
+func matmulDType(name, kernel string, v *raw.View, elems, k int) error {
+	if v.DType == dtype.Bool && elems > 0 && k > 0 {
 		return errs.New(errs.DType, name, "%q not implemented for '%s'", strings.ReplaceAll(kernel, "{dev}", Device(v).String()), v.DType)
 	}
 	return nil
@@ -99,13 +101,10 @@ func checkMm(a, b *raw.View) error {
 	if err := sameFloatDType("mm", a, b); err != nil {
 		return err
 	}
-	if err := matmulDType("mm", "addmm_impl_{dev}_", a); err != nil {
-		return err
-	}
 	if a.Shape[1] != b.Shape[0] {
 		return errs.New(errs.Shape, "mm", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", a.Shape[0], a.Shape[1], b.Shape[0], b.Shape[1])
 	}
-	return nil
+	return matmulDType("mm", "addmm_impl_{dev}_", a, a.Shape[0]*b.Shape[1], a.Shape[1])
 }
 
 // batch1 views a 2-D view as a batch of one.
@@ -138,13 +137,10 @@ func checkBmm(a, b *raw.View) error {
 	if err := sameFloatDType("bmm", a, b); err != nil {
 		return err
 	}
-	if err := matmulDType("bmm", "bmm", a); err != nil {
-		return err
-	}
 	if b.Shape[0] != a.Shape[0] || b.Shape[1] != a.Shape[2] {
 		return errs.New(errs.Shape, "bmm", "Expected size for first two dimensions of batch2 tensor to be: [%d, %d] but got: [%d, %d].", a.Shape[0], a.Shape[2], b.Shape[0], b.Shape[1])
 	}
-	return nil
+	return matmulDType("bmm", "bmm", a, a.Shape[0]*a.Shape[1]*b.Shape[2], a.Shape[2])
 }
 
 // Mv is torch.mv: [n,k]·[k] → [n].
@@ -157,11 +153,11 @@ func mv(d *dest, a, x *raw.View) (*raw.View, error) {
 	if err := sameFloatDType("mv", a, x); err != nil {
 		return nil, err
 	}
-	if err := matmulDType("mv", "addmv_impl_{dev}", a); err != nil {
-		return nil, err
-	}
 	if a.Shape[1] != x.Shape[0] {
 		return nil, errs.New(errs.Shape, "mv", "size mismatch, got %d, %dx%d,%d", a.Shape[0], a.Shape[0], a.Shape[1], x.Shape[0])
+	}
+	if err := matmulDType("mv", "addmv_impl_{dev}", a, a.Shape[0], a.Shape[1]); err != nil {
+		return nil, err
 	}
 	out, err := d.alloc(a.DType, []int{a.Shape[0]})
 	if err != nil {
@@ -188,7 +184,7 @@ func dot(d *dest, a, b *raw.View) (*raw.View, error) {
 	if a.Shape[0] != b.Shape[0] {
 		return nil, errs.New(errs.Shape, "dot", "inconsistent tensor size, expected tensor [%d] and src [%d] to have the same number of elements, but got %d and %d elements respectively", a.Shape[0], b.Shape[0], a.Shape[0], b.Shape[0])
 	}
-	if err := matmulDType("dot", "dot", a); err != nil {
+	if err := matmulDType("dot", "dot", a, 1, 1); err != nil { // dot dispatches first
 		return nil, err
 	}
 	out, err := d.alloc(a.DType, []int{})
@@ -241,9 +237,6 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 	if err := sameFloatDType("matmul", a, b); err != nil {
 		return nil, err
 	}
-	if err := matmulDType("matmul", "bmm", a); err != nil {
-		return nil, err
-	}
 	// batched: 1-D operands become matrices, batch dims broadcast
 	ua, ub := a, b
 	if da == 1 {
@@ -262,6 +255,9 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 		return nil, errs.New(errs.Shape, "matmul", "mat1 and mat2 shapes cannot be multiplied (%dx%d and %dx%d)", shape.NumEl(batchShape)*n, k, k2, m)
 	}
 	nb := shape.NumEl(batchShape)
+	if err := matmulDType("matmul", "bmm", a, nb*n*m, k); err != nil {
+		return nil, err
+	}
 	a3, err := batched(ua, batchShape, nb, n, k)
 	if err != nil {
 		return nil, err

@@ -331,3 +331,36 @@ func TestNLLLossEmptyBatchTargetDType(t *testing.T) {
 		}
 	}
 }
+
+// TestBoolProductsEmpty: PyTorch 1.13 has no bool product kernel, but its
+// mm, mv, bmm and matmul check the shapes first and return before they
+// dispatch when the result is empty or the inner size is 0 (zeros); dot
+// dispatches first. The expectations are torch's (seed 73 found it).
+func TestBoolProductsEmpty(t *testing.T) {
+	b := func(sh ...int) *Tensor { return Zeros(Bool, sh...) }
+	for _, c := range []struct {
+		name string
+		f    func() *Tensor
+		want ErrorKind
+		out  []int
+	}{
+		{"mm [2,0]·[0,3]", func() *Tensor { return b(2, 0).Matmul(b(0, 3)) }, 0, []int{2, 3}},
+		{"mm [0,2]·[2,3]", func() *Tensor { return Mm(b(0, 2), b(2, 3)) }, 0, []int{0, 3}},
+		{"mm [2,3]·[2,3]", func() *Tensor { return Mm(b(2, 3), b(2, 3)) }, ShapeError, nil},
+		{"mm [2,1]·[1,3]", func() *Tensor { return Mm(b(2, 1), b(1, 3)) }, DTypeError, nil},
+		{"mv [0,6]·[6]", func() *Tensor { return Mv(b(0, 6), b(6)) }, 0, []int{0}},
+		{"mv [2,0]·[0]", func() *Tensor { return Mv(b(2, 0), b(0)) }, 0, []int{2}},
+		{"bmm [1,2,0]·[1,0,2]", func() *Tensor { return Bmm(b(1, 2, 0), b(1, 0, 2)) }, 0, []int{1, 2, 2}},
+		{"matmul [2,0,3]·[2,3,3]", func() *Tensor { return b(2, 0, 3).Matmul(b(2, 3, 3)) }, 0, []int{2, 0, 3}},
+		{"matmul [2]·[2,0]", func() *Tensor { return b(2).Matmul(b(2, 0)) }, 0, []int{0}},
+		{"matmul [2,2,3]·[2,3,1]", func() *Tensor { return b(2, 2, 3).Matmul(b(2, 3, 1)) }, DTypeError, nil},
+		{"dot [0]·[0]", func() *Tensor { return Dot(b(0), b(0)) }, DTypeError, nil},
+	} {
+		var r *Tensor
+		if got := kindOf(func() { r = c.f() }); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		} else if got == 0 && (r.DType() != Bool || !slices.Equal(r.Shape(), c.out) || slices.Contains(r.Float64s(), 1)) {
+			t.Errorf("%s: %v %v %v, want bool zeros of %v", c.name, r.DType(), r.Shape(), r.Float64s(), c.out)
+		}
+	}
+}
