@@ -387,10 +387,10 @@ func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction
 	if weight != nil && weight.DType() != x.DType() {
 		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(x.DType()), op.TorchName(weight.DType())))
 	}
-	if c == 0 && (x.Dim() == 3 || x.Dim() >= 5) {
+	if c == 0 && t.NumEl() > 0 && (x.Dim() == 3 || x.Dim() >= 5) {
 		// PyTorch's nll_loss_nd views these as [N, C, 1, −1] for its 2-d
-		// kernel; with no class that view is [N, 0, 0, 0] and the kernel's
-		// size check fails before any target is read
+		// kernel; with no class (and some target) that view is [N, 0, 0,
+		// 0] and the kernel's size check fails before any target is read
 		rest := t.NumEl() / max(x.Size(0), 1)
 		panic(errs.New(errs.Shape, name, "size mismatch (got input: [%d, 0, 0, 0] , target: [%d, 1, %d]", x.Size(0), x.Size(0), rest))
 	}

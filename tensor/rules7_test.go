@@ -365,10 +365,11 @@ func TestBoolProductsEmpty(t *testing.T) {
 	}
 }
 
-// TestNLLLossNoClasses: with no class (C = 0), PyTorch 1.13's nll_loss
-// of a 3-d or 5-d and larger input fails its 2-d kernel's size check (a
-// shape error) before reading the targets, where a 2-d or 4-d input
-// reports the first target out of bounds. The expectations are torch's.
+// TestNLLLossNoClasses: with no class (C = 0) and some target, PyTorch
+// 1.13's nll_loss of a 3-d or 5-d and larger input fails its 2-d kernel's
+// size check (a shape error) before reading the targets, where a 2-d or
+// 4-d input reports the first target out of bounds; with no target it is
+// NaN. The expectations are torch's.
 func TestNLLLossNoClasses(t *testing.T) {
 	for _, c := range []struct {
 		name   string
@@ -379,6 +380,8 @@ func TestNLLLossNoClasses(t *testing.T) {
 		{"[4,0,6,2,1]", []int{4, 0, 6, 2, 1}, []int{4, 6, 2, 1}, ShapeError},
 		{"[4,0,2,3]", []int{4, 0, 2, 3}, []int{4, 2, 3}, IndexError},
 		{"[4,0]", []int{4, 0}, []int{4}, IndexError},
+		{"[3,0,0], no target", []int{3, 0, 0}, []int{3, 0}, 0},
+		{"[3,0,2,0,1], no target", []int{3, 0, 2, 0, 1}, []int{3, 2, 0, 1}, 0},
 	} {
 		f := func() { CrossEntropy(Zeros(Float32, c.x...), Zeros(Int64, c.tgt...)) }
 		if got := kindOf(f); got != c.want {
