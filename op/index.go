@@ -126,8 +126,11 @@ type pending struct {
 // applyItems applies the basic items of an index to v, as PyTorch's
 // applySlicing does, and returns the view with the index tensors left on
 // its dims (Note [Advanced indexing]). A 0-dim integer tensor is an
-// integer there, a 0-dim mask a new dim.
-func applyItems(name string, v *raw.View, items []Item) (*raw.View, []pending, error) {
+// integer there, a 0-dim mask a new dim. With put (index_put_), index
+// tensors alone count one each against v's dims, as PyTorch's
+// index_put_ counts them, a mask with more dims than are left failing its
+// shape check instead (checkMask).
+func applyItems(name string, v *raw.View, items []Item, put bool) (*raw.View, []pending, error) {
 	consumed, ellipses := 0, 0
 	for _, it := range items {
 		switch it.Kind {
@@ -146,7 +149,11 @@ func applyItems(name string, v *raw.View, items []Item) (*raw.View, []pending, e
 	if ellipses > 1 {
 		return nil, nil, errs.New(errs.Index, name, "an index can only have a single ellipsis ('...')")
 	}
-	if consumed > v.Dim() {
+	if put && tensorsOnly(items) {
+		if len(items) > v.Dim() {
+			return nil, nil, errs.New(errs.Index, name, "too many indices for tensor of dimension %d (got %d)", v.Dim(), len(items))
+		}
+	} else if consumed > v.Dim() {
 		return nil, nil, errs.New(errs.Index, name, "too many indices for tensor of dimension %d", v.Dim())
 	}
 	var ts []pending
@@ -229,6 +236,16 @@ func applyItems(name string, v *raw.View, items []Item) (*raw.View, []pending, e
 	return v, ts, nil
 }
 
+// tensorsOnly reports whether every item is an index tensor.
+func tensorsOnly(items []Item) bool {
+	for _, it := range items {
+		if it.Kind != ItemTensor {
+			return false
+		}
+	}
+	return true
+}
+
 // readIndex reads the one element of an integer (or bool) v as an int64.
 func readIndex(v *raw.View) (int64, error) {
 	if v.DType != dtype.Int64 {
@@ -275,6 +292,9 @@ func checkBounds(name string, w *raw.View, ts []pending) error {
 // d on.
 func checkMask(name string, t, v *raw.View, d int) error {
 	for j := 0; j < t.Dim(); j++ {
+		if d+j >= v.Dim() { // index_put_'s masks (applyItems)
+			return errs.New(errs.Index, name, "Dimension out of range (expected to be in range of [%d, %d], but got %d)", -v.Dim(), v.Dim()-1, d+j)
+		}
 		if t.Shape[j] != v.Shape[d+j] {
 			return errs.New(errs.Shape, name, "The shape of the mask %s at index %d does not match the shape of the indexed tensor %s at index %d",
 				shape.Format(t.Shape), j, shape.Format(v.Shape), d+j)
@@ -500,7 +520,7 @@ func Index(v *raw.View, items []Item) (*raw.View, error) {
 		// x[mask] over every dim: masked_select, without the coordinates
 		return MaskedSelect(v, items[0].T)
 	}
-	w, ts, err := applyItems(name, v, items)
+	w, ts, err := applyItems(name, v, items, false)
 	if err != nil {
 		return nil, err
 	}
@@ -532,7 +552,7 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 	if v == nil || values == nil {
 		return nil, errs.New(errs.Value, name, "a tensor is nil")
 	}
-	w, ts, err := applyItems(name, v, items)
+	w, ts, err := applyItems(name, v, items, true)
 	if err != nil {
 		return nil, err
 	}
@@ -837,6 +857,14 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	}
 	idx, err := oneDimIndex(name, index, "index_add_(): Index is supposed to be a vector")
 	if err != nil {
+		return nil, err
+	}
+	// PyTorch's meta function checks the number of indices and then the
+	// overlaps of self; its kernel the slice shapes
+	if src := asRank1(source); d < src.Dim() && src.Shape[d] != idx.NumEl() {
+		return nil, errs.New(errs.Shape, name, "%s(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", name, idx.NumEl(), src.Shape[d], d)
+	}
+	if err := checkWritable(name, v); err != nil {
 		return nil, err
 	}
 	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {

@@ -51,11 +51,10 @@ func restrideZero(v *raw.View, plan []int) *raw.View {
 	return v.WithLayout(plan, make([]int, len(plan)), v.Offset)
 }
 
-// maskOperands checks mask and broadcasts v and mask together (PyTorch's
-// message on a mismatch), returning both expanded to that shape. A uint8
-// mask is allowed, as PyTorch 1.13 still allows it (deprecated); its
-// elements must be 0 or 1, which the caller checks with boolMask when it
-// reads them.
+// maskOperands checks mask (bool, or PyTorch 1.13's deprecated uint8 of
+// 0s and 1s, checked after the shapes) and broadcasts v and mask together
+// (PyTorch's message on a mismatch), returning both expanded to that
+// shape, the mask as bool.
 func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.View, error) {
 	if mask.DType != dtype.Bool && mask.DType != dtype.Uint8 {
 		return nil, nil, errs.New(errs.DType, name, "%s: expected BoolTensor or ByteTensor for mask", what)
@@ -68,6 +67,9 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 	if err != nil {
 		return nil, nil, err
 	}
+	if mask, err = boolMask(name, mask, true); err != nil {
+		return nil, nil, err
+	}
 	me, err := Expand(mask, sh)
 	if err != nil {
 		return nil, nil, err
@@ -75,16 +77,12 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 	return ve, me, nil
 }
 
-// MaskedSelect is torch.masked_select: the elements of v where mask (bool,
-// or uint8 of 0s and 1s; broadcast with v) is true, in row-major order, as
-// a new 1-D view.
+// MaskedSelect is torch.masked_select: the elements of v where mask (bool
+// or uint8 0s and 1s, broadcast with v) is true, in row-major order, as a new 1-D view.
 func MaskedSelect(v, mask *raw.View) (*raw.View, error) {
 	const name = "masked_select"
 	ve, me, err := maskOperands(name, v, mask, name)
 	if err != nil {
-		return nil, err
-	}
-	if me, err = boolMask(name, me, true); err != nil {
 		return nil, err
 	}
 	n, err := countNonzero(me)

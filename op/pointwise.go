@@ -71,11 +71,22 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		out = ins[d.Receiver]
 	}
 	compute := ResultType(d, ins)
-	if !d.Accept(compute) {
+	numbers := d.ScalarKernel != "" && numberArgs(d, ins)
+	if numbers && out != nil && out.DType != resultDType(d, compute) {
+		// PyTorch's Number overloads (clamp's) run as a unary op over the
+		// input cast to the result dtype, checked before their kernel: in
+		// place the result must be self's dtype, an out= must be of it
+		r := resultDType(d, compute)
+		if inPlace {
+			return nil, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", r, out.DType)
+		}
+		return nil, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, r)
+	}
+	if !d.AcceptNumbers(compute, numbers) && !(numbers && nanBounds(d, ins)) {
 		if d.Refusal != "" { // PyTorch checks these before its iterator
 			return nil, errs.New(errs.DType, d.Name, "%s", d.Refusal)
 		}
-		return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "%q not implemented for '%s'", d.KernelName(Device(ins...).String()), compute))
+		return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "%q not implemented for '%s'", d.KernelNameNumbers(Device(ins...).String(), numbers), compute))
 	}
 	if d.Check != nil {
 		var in [3]optable.Operand
@@ -332,6 +343,28 @@ func identity(name string, out *raw.View, inPlace bool, in *raw.View) (*raw.View
 		return Clone(in)
 	}
 	return CopyInto(name, out, in, true)
+}
+
+// numberArgs reports whether every input of ins that d's Scalars lists is
+// a Go number: then PyTorch runs d's ScalarKernel.
+func numberArgs(d *optable.Op, ins []*raw.View) bool {
+	for _, i := range d.Scalars {
+		if !ins[i].Wrapped {
+			return false
+		}
+	}
+	return true
+}
+
+// nanBounds reports whether d is clamp with two Go-number bounds of which
+// one is NaN: PyTorch 1.13's clamp then fills its result with NaN instead
+// of running its kernel, so it refuses no dtype (the loops here give NaN).
+func nanBounds(d *optable.Op, ins []*raw.View) bool {
+	if d != optable.Clamp {
+		return false
+	}
+	nan := func(v *raw.View) bool { return v.DType.IsFloat() && math.IsNaN(ScalarOf(v).F) }
+	return nan(ins[1]) || nan(ins[2])
 }
 
 // clampBounds picks clamp's kernel for its bounds ins[1] and ins[2] (either

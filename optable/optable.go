@@ -100,6 +100,15 @@ type Op struct {
 	Accepts     DTypes
 	Refusal     string
 	Kernel      string
+	// ScalarKernel and ScalarAccepts stand for Kernel and Accepts when
+	// every input that Scalars lists is a Go number: PyTorch runs another
+	// overload then (clamp's Number overloads, whose CPU kernels have no
+	// bool or float16 loop, where a lone tensor bound runs maximum's or
+	// minimum's kernel, which has them all), a unary op over the input
+	// cast to the result dtype, so that an out= (in place, the input)
+	// must have the result dtype exactly, checked first.
+	ScalarKernel  string
+	ScalarAccepts DTypes
 	// Check rejects arguments PyTorch rejects with a message of its own;
 	// nil accepts all.
 	Check func(c Call) error
@@ -464,6 +473,26 @@ func (op *Op) KernelName(dev string) string {
 
 // Accept reports whether the op has a kernel for compute dtype d.
 func (op *Op) Accept(d dtype.DType) bool { return op.Accepts == 0 || op.Accepts.Has(d) }
+
+// AcceptNumbers is [Op.Accept] of a call whose inputs that Scalars lists
+// are all Go numbers (numbers true): ScalarAccepts decides where the op
+// has a ScalarKernel.
+func (op *Op) AcceptNumbers(d dtype.DType, numbers bool) bool {
+	if numbers && op.ScalarKernel != "" {
+		return op.ScalarAccepts == 0 || op.ScalarAccepts.Has(d)
+	}
+	return op.Accept(d)
+}
+
+// KernelNameNumbers is [Op.KernelName] of a call whose inputs that
+// Scalars lists are all Go numbers (numbers true): ScalarKernel's name
+// where the op has one.
+func (op *Op) KernelNameNumbers(dev string, numbers bool) string {
+	if numbers && op.ScalarKernel != "" {
+		return strings.ReplaceAll(op.ScalarKernel, "{dev}", dev)
+	}
+	return op.KernelName(dev)
+}
 
 // Mode returns the variant of op for option value m (Modes[m]; op itself
 // for 0).

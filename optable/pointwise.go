@@ -127,9 +127,11 @@ var (
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
 	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
-	// Div takes an optional rounding mode: DivTrunc, DivFloor.
+	// Div takes an optional rounding mode: DivTrunc, DivFloor. b's
+	// gradient is PyTorch's −g·((a/b)/b), which stays finite where
+	// −g·a/b² overflows (a near the float64 limit) or is inf/inf (b inf).
 	Div = binary("div", "Div", "a/b (integers divide as float32; rounded as mode says when given)",
-		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a).Div(b.Square())"}, IntToFloat: true, SIMD: SIMD{Arith: "div", Stream: Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
+		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a.Div(b).Div(b))"}, IntToFloat: true, SIMD: SIMD{Arith: "div", Stream: Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
 	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}", ZeroDivisor: true, Accepts: NotBool})
 	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}, ZeroDivisor: true, Accepts: NotBool},
@@ -166,12 +168,13 @@ var (
 		loop(Ints, "a << uint64(b)"))
 	BitwiseRightShift = binary("bitwise_right_shift", "BitwiseRightShift", "a >> b (arithmetic for signed a)", Op{Accepts: Ints, Kernel: "rshift_{dev}", SIMD: SIMD{Binary: "Shr", Types: Ints}},
 		loop(Ints, "a >> uint64(b)"))
-	// ClampMin and ClampMax are clamp with one bound; PyTorch has no bool
-	// kernel for a Go number as the bound, but takes a bool tensor bound
-	// (its maximum and minimum of bools).
-	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Kernel: "clamp_min_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
+	// ClampMin and ClampMax are clamp with one bound; PyTorch 1.13 has no
+	// bool or float16 CPU kernel for a Go number as the bound, but takes
+	// a tensor bound of any dtype (its maximum and minimum). The kernels
+	// here have every loop: float16 is refused by the table alone.
+	ClampMin = binary("clamp", "ClampMin", "max(x, lo)", Op{Grad: []string{"keepGrad(g, a.Ge(b))", "keepGrad(g, a.Lt(b))"}, SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, ScalarKernel: "clamp_min_{dev}", ScalarAccepts: clampNumbers, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))
-	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, Kernel: "clamp_max_{dev}", Check: boolScalarBound, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
+	ClampMax = binary("clamp", "ClampMax", "min(x, hi)", Op{Grad: []string{"keepGrad(g, a.Le(b))", "keepGrad(g, a.Gt(b))"}, SIMD: SIMD{Binary: "Minimum", Types: Numbers, Stream: Numbers}, ScalarKernel: "clamp_max_scalar_{dev}", ScalarAccepts: clampNumbers, Internal: true, Scalars: []int{1}, ScalarIn: InCompute},
 		loop(Bools, "a && b"), loop(Numbers, "min(a, b)"))
 )
 
@@ -183,10 +186,10 @@ var (
 	Where = ternary("where", "Where", "x where cond is true, else y", []string{"cond", "x", "y"},
 		Op{Grad: []string{"", "keepGrad(g, cond)", "keepGrad(g, cond.LogicalNot())"}, SIMD: SIMD{Ternary: "Select", Types: AnyDType}, CondBool: true, PromoteFrom: []int{1, 2}, Receiver: 1, Check: whereCondition, Scalars: []int{1, 2}, ScalarIn: InCompute},
 		loop(AnyDType, "elem.Select(a, b, c)"))
-	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch has no bool
-	// kernel for both bounds.
-	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing)", []string{"x", "lo", "hi"},
-		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: NotBool, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
+	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch 1.13 has no
+	// bool or float16 CPU kernel for both bounds, numbers or tensors.
+	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing, and a lone tensor bound takes every dtype)", []string{"x", "lo", "hi"},
+		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: clampNumbers, ScalarKernel: "clamp_scalar_{dev}", ScalarAccepts: clampNumbers, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
@@ -200,13 +203,10 @@ var (
 		Op{Grad: []string{"g.Mul(weight.Neg().Add(Scalar(1)))", "g.Mul(weight)", "g.Mul(end.Sub(x))"}, Accepts: Floats, Check: lerpDTypes, Scalars: []int{2}, ScalarIn: InOpMath}, loop(Floats, "elem.Lerp(a, b, c)"))
 )
 
-// boolScalarBound refuses a bool clamp against a Go number bound.
-func boolScalarBound(c Call) error {
-	if c.Compute == dtype.Bool && c.In[1].Wrapped {
-		return errs.New(errs.DType, "clamp", "%q not implemented for '%s'", c.Kernel, c.Compute)
-	}
-	return nil
-}
+// clampNumbers are the compute dtypes of PyTorch 1.13's CPU clamp kernels
+// (clamp_cpu, clamp_scalar_cpu, clamp_min_cpu, clamp_max_scalar_cpu): no
+// bool, no float16 (bfloat16 it has).
+const clampNumbers = Numbers &^ (1 << dtype.Float16)
 
 // negativeIntPower refuses an integer or bool tensor raised to a negative
 // integer Go number, as PyTorch does (NumPy's rule), before anything else;

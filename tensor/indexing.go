@@ -537,9 +537,11 @@ func fillView(value *Tensor) *raw.View {
 	return value.hostView()
 }
 
-// MaskedSelect returns the elements of t where the mask (bool, or uint8 of
-// 0s and 1s) is true, t and mask broadcast together, in row-major order,
-// as a new 1-D tensor.
+// MaskedSelect returns the elements of t where the bool mask is true, t
+// and mask broadcast together, in row-major order, as a new 1-D tensor.
+// A uint8 mask of 0s and 1s is taken as bool (PyTorch 1.13's deprecated
+// byte mask; another value is a value error); a mask of another dtype is
+// a dtype error.
 func MaskedSelect(t, mask *Tensor) *Tensor {
 	r := newResult(op.MaskedSelect(t.view(), mask.view()))
 	return recordNew("MaskedSelectBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {
@@ -565,9 +567,7 @@ func MaskedSelect(t, mask *Tensor) *Tensor {
 // [MaskedFill].
 func MaskedScatter(t, mask, source *Tensor) *Tensor {
 	v, m := t.view(), mask.view()
-	// the mask first, as PyTorch's expand_outplace(mask, self): its
-	// broadcast message names the mask as tensor a
-	sh, err := shape.Broadcast(m.Shape, v.Shape)
+	sh, err := shape.Broadcast(m.Shape, v.Shape) // PyTorch's expand_outplace(mask, self): its message names the mask first
 	must(errs.WithOp(err, "masked_scatter"))
 	base := t.Expand(sh...).Contiguous()
 	if base.SharesStorage(t) {

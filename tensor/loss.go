@@ -20,9 +20,9 @@ import (
 // from the ops' derivatives and can be differentiated again. Each
 // composition is arranged so that its gradient is PyTorch's, kinks and
 // all: a branch that where() discards must not produce inf or NaN there
-// (kl_div takes log of a target made positive where it is 0; 0·inf would
-// poison the gradient), and the overflow-free logits formula is PyTorch's
-// own. binary_cross_entropy is the exception: log clamped at −100 has no
+// (0·inf would poison the gradient), the overflow-free logits formula is
+// PyTorch's own, and kl_div's NaN gradient of a zero target is PyTorch's
+// too (Note [kl_div as PyTorch composes it]). binary_cross_entropy is the exception: log clamped at −100 has no
 // gradient where x is 0 or 1, where PyTorch's backward gives (x − t)/
 // max(x(1 − x), 1e−12), so its elementwise loss records that derivative
 // itself. Checks on values (targets in range, probabilities in [0, 1])
@@ -123,21 +123,43 @@ func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	}
 	switch {
 	case !recording(x, t):
+		return mse()
 	case x.DType() == Float16 && t.DType() == Float16:
 		// PyTorch 1.13's mse_loss_backward kernel has no float16 loop
-		return failingBackward("MseLossBackward0", x, t, mse, missingHalfGrad("mse_loss_backward", "mse_backward_cpu_out"))
+		return ownBackward("MseLossBackward0", x, t, mse, missingHalfGrad("mse_loss_backward", "mse_backward_cpu_out"))
 	case x.DType() != t.DType():
 		// PyTorch's forward promotes, its mse_loss_backward refuses
 		// operands of two dtypes: the error comes at backward
-		return failingBackward("MseLossBackward0", x, t, mse, mixedDTypesGrad("mse_loss_backward", x, t))
+		return ownBackward("MseLossBackward0", x, t, mse, mixedDTypesGrad("mse_loss_backward", x, t))
 	}
-	return mse()
+	// PyTorch's mse_loss_backward: norm·(x − t)·g with norm = 2/n for the
+	// mean (n the broadcast size), else 2, in that order, so that 2·(x −
+	// t) does not overflow where the gradient is finite; t's is the same
+	// kernel with x and t swapped
+	n := 1
+	if opt.Reduction == ReduceLossMean {
+		sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
+		n = shape.NumEl(sh)
+	}
+	return ownBackward("MseLossBackward0", x, t, mse, func(nd *node, g *Tensor) []*Tensor {
+		a, b := boolsAsNumbers(x, t)
+		norm := Scalar(2 / float64(n))
+		out := make([]*Tensor, 2)
+		if nd.needs(0) {
+			out[0] = a.Sub(b).Mul(norm).Mul(g)
+		}
+		if nd.needs(1) {
+			out[1] = b.Sub(a).Mul(norm).Mul(g)
+		}
+		return out
+	})
 }
 
-// failingBackward returns forward's result, computed without recording,
+// ownBackward returns forward's result, computed without recording,
 // recorded as node over x and t with the backward grad: for the losses
-// whose PyTorch forward runs and whose backward kernel refuses.
-func failingBackward(node string, x, t *Tensor, forward func() *Tensor, grad gradFn) *Tensor {
+// whose PyTorch backward is a kernel of its own, whose formula (or
+// refusal) grad copies.
+func ownBackward(node string, x, t *Tensor, forward func() *Tensor, grad gradFn) *Tensor {
 	var r *Tensor
 	NoGrad(func() { r = forward() })
 	return recordNew(node, []*Tensor{x, t}, r, grad)
@@ -216,7 +238,7 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	lossKernelDType(name, "smooth_l1_cpu", x, t, true)
 	if dtype.Promote(x.DType(), t.DType()) == Float16 && recording(x, t) {
 		// PyTorch 1.13's smooth_l1_loss_backward kernel has no float16 loop
-		return failingBackward("SmoothL1LossBackward0", x, t, func() *Tensor { return SmoothL1Loss(x, t, opt) },
+		return ownBackward("SmoothL1LossBackward0", x, t, func() *Tensor { return SmoothL1Loss(x, t, opt) },
 			missingHalfGrad("smooth_l1_loss_backward", "smooth_l1_backward_cpu_out"))
 	}
 	x, t = boolsAsNumbers(x, t)
@@ -282,29 +304,62 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if !common.IsFloat() {
 		panic(errs.New(errs.DType, name, "\"huber_cpu\" not implemented for '%s'", op.TorchName(common)))
 	}
-	huber := func(x, t *Tensor) *Tensor {
-		x, t = boolsAsNumbers(x, t)
+	huber := func() *Tensor {
+		x, t := boolsAsNumbers(x, t)
 		d := x.Sub(t)
 		a := d.Abs()
 		small := a.Le(Scalar(delta))
-		sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
-		l := Where(small, sq.Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
+		l := Where(small, d.Square().Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
 		return reduceLoss(l.To(x.DType()), opt.Reduction)
 	}
-	if x.DType() != t.DType() && recording(x, t) {
-		return failingBackward("HuberLossBackward0", x, t, func() *Tensor { return huber(x, t) }, mixedDTypesGrad("huber_loss_backward", x, t))
+	switch {
+	case !recording(x, t):
+		return huber()
+	case x.DType() != t.DType():
+		return ownBackward("HuberLossBackward0", x, t, huber, mixedDTypesGrad("huber_loss_backward", x, t))
 	}
-	return huber(x, t)
+	// PyTorch's huber_loss_backward: with d = x − t, −norm·g·δ where d ≤
+	// −δ, norm·g·δ where d ≥ δ, else norm·d·g (norm = 1/n for the mean,
+	// else 1), so an infinite δ gives the quadratic branch's gradient
+	// (the composition's discarded branch would give 0·inf); t's is the
+	// same kernel with x and t swapped
+	n := 1
+	if opt.Reduction == ReduceLossMean { // F.huber_loss broadcasts first
+		sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
+		n = shape.NumEl(sh)
+	}
+	return ownBackward("HuberLossBackward0", x, t, huber, func(nd *node, g *Tensor) []*Tensor {
+		x, t := boolsAsNumbers(x, t)
+		norm := 1 / float64(n)
+		side := func(d *Tensor) *Tensor {
+			return Where(d.Le(Scalar(-delta)), g.Mul(Scalar(-norm)).Mul(Scalar(delta)),
+				Where(d.Ge(Scalar(delta)), g.Mul(Scalar(norm)).Mul(Scalar(delta)), d.Mul(Scalar(norm)).Mul(g)))
+		}
+		out := make([]*Tensor, 2)
+		if nd.needs(0) {
+			out[0] = side(x.Sub(t))
+		}
+		if nd.needs(1) {
+			out[1] = side(t.Sub(x))
+		}
+		return out
+	})
 }
 
 // classTargets checks the class targets t of scores x ([N, C, d…] or
 // [C] with a 0-dim t): int64 (or uint8 where x has at most 2 dims, as
 // PyTorch's nll_loss kernel takes them, unlike its nll_loss2d), of x's
 // shape without the class dim, each in [0, C) or the ignored class; a
-// weight has length C and x's dtype. It returns t as int64.
-func classTargets(name string, x, t, weight *Tensor, ignore int) *Tensor {
+// weight has length C and x's dtype. It returns t as int64. Reduced
+// (reduction not none) over an empty batch, PyTorch 1.13's kernels return
+// before they read t, so a t of another dtype passes: its dtype error is
+// returned as late, for the backward, which does read it.
+func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction) (_ *Tensor, late error) {
 	if t.DType() != Int64 && (t.DType() != Uint8 || x.Dim() > 2) {
-		panic(errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType())))
+		late = errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType()))
+		if r == ReduceLossNone || x.Dim() < 2 || x.Size(0) != 0 {
+			panic(late)
+		}
 	}
 	if x.Dim() == 0 {
 		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
@@ -332,6 +387,13 @@ func classTargets(name string, x, t, weight *Tensor, ignore int) *Tensor {
 	if weight != nil && weight.DType() != x.DType() {
 		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(x.DType()), op.TorchName(weight.DType())))
 	}
+	if c == 0 && t.NumEl() > 0 && (x.Dim() == 3 || x.Dim() >= 5) {
+		// PyTorch's nll_loss_nd views these as [N, C, 1, −1] for its 2-d
+		// kernel; with no class (and some target) that view is [N, 0, 0,
+		// 0] and the kernel's size check fails before any target is read
+		rest := t.NumEl() / max(x.Size(0), 1)
+		panic(errs.New(errs.Shape, name, "size mismatch (got input: [%d, 0, 0, 0] , target: [%d, 1, %d]", x.Size(0), x.Size(0), rest))
+	}
 	for _, y := range t.Int64s() {
 		if y != int64(ignore) && (y < 0 || y >= int64(c)) {
 			panic(errs.New(errs.Index, name, "Target %d is out of bounds.", y))
@@ -340,7 +402,19 @@ func classTargets(name string, x, t, weight *Tensor, ignore int) *Tensor {
 	if t.DType() != Int64 {
 		t = t.To(Int64)
 	}
-	return t
+	return t, late
+}
+
+// lateTargetError returns loss() of x, recorded as node name whose
+// backward fails with late, classTargets' error for a target of another
+// dtype over an empty batch; loss() itself when late is nil.
+func lateTargetError(name string, x *Tensor, late error, loss func() *Tensor) *Tensor {
+	if late == nil || !recording(x) {
+		return loss()
+	}
+	var r *Tensor
+	NoGrad(func() { r = loss() })
+	return recordNew(name, []*Tensor{x}, r, func(*node, *Tensor) []*Tensor { panic(late) })
 }
 
 // classDim is the class dim of scores x: 1, or 0 for unbatched [C].
@@ -409,26 +483,30 @@ func weightedMean(sum, total, kept *Tensor) *Tensor {
 func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "nll_loss"
 	opt := lossOptions(name, o)
-	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
-	return nll(x, t, opt, 0)
+	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
+	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x, t, opt, 0) })
 }
 
 // CrossEntropy returns the cross-entropy loss of scores x ([N, C, d…] or
 // [C]) for class targets t (int64, [N, d…] or 0-dim: [NLLLoss] of
-// x's log_softmax over the class dim, with o.LabelSmoothing ε (not range
-// checked, as in PyTorch 1.13) mixing in
+// x's log_softmax over the class dim, with o.LabelSmoothing ε (at most 1,
+// else a value error; PyTorch 1.13 takes a negative one) mixing in
 // ε/C of the loss of every class) or for class probabilities t (a float t
 // of x's shape: −Σ_c w[c]·((1 − ε)·t[c] + ε/C)·log p[c], the mean over the
 // samples; an ignore index is then a value error). Errors as [NLLLoss].
 func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "cross_entropy"
 	opt := lossOptions(name, o)
-	if slices.Equal(t.v.Shape, x.v.Shape) {
-		// PyTorch takes targets of x's shape as probabilities, whatever
-		// their dtype
-		if !t.DType().IsFloat() {
-			panic(errs.New(errs.DType, name, "Expected floating point type for target with class probabilities, got %s", op.TorchName(t.DType())))
-		}
+	// PyTorch takes targets of x's shape as probabilities, whatever their
+	// dtype, and checks that first
+	probs := slices.Equal(t.v.Shape, x.v.Shape)
+	if probs && !t.DType().IsFloat() {
+		panic(errs.New(errs.DType, name, "Expected floating point type for target with class probabilities, got %s", op.TorchName(t.DType())))
+	}
+	if opt.LabelSmoothing > 1 { // PyTorch checks only a positive ε
+		panic(errs.New(errs.Value, name, "label_smoothing must be between 0.0 and 1.0. Got: %g", opt.LabelSmoothing))
+	}
+	if probs {
 		return probCrossEntropy(x, t, opt)
 	}
 	if !x.DType().IsFloat() {
@@ -440,9 +518,9 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		}
 		panic(errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, op.TorchName(x.DType())))
 	}
-	t = classTargets(name, x, t, opt.Weight, opt.IgnoreIndex)
+	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
 	cd := classDim(x)
-	return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing)
+	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing) })
 }
 
 // probCrossEntropy is cross_entropy with class probabilities t.
@@ -519,7 +597,8 @@ func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		return out
 	})
 	if opt.Weight != nil {
-		l = l.Mul(opt.Weight)
+		// PyTorch's loss.mul_(weight): in place, so the loss keeps x's dtype
+		l = inPlaceOf(name, l, l.Mul(opt.Weight))
 	}
 	return reduceLoss(l, opt.Reduction)
 }
@@ -661,30 +740,69 @@ func inPlaceOf(name string, a, r *Tensor) *Tensor {
 // KLDiv returns the Kullback–Leibler divergence loss of log-probabilities
 // x against t: t·(log t − x), 0 where t = 0, or with o.LogTarget (t holds
 // log-probabilities) exp(t)·(t − x); reduced as o says, where
-// [ReduceLossBatchMean] divides the sum by x's size along dim 0.
+// [ReduceLossBatchMean] divides the sum by x's size along dim 0. x and t
+// are floating (else a dtype error) and broadcast together; the result
+// has their promoted dtype (Note [kl_div as PyTorch composes it]).
 func KLDiv(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "kl_div"
 	opt := lossOptions(name, o)
+	// Note [kl_div as PyTorch composes it]
+	//
+	// PyTorch 1.13's kl_div is a composite of differentiable ops, after
+	// one check: xlogy(t, t) − t·x, or exp(t)·(t − x) with log_target. So
+	// an integer or bool operand is a dtype error however the other is
+	// typed; xlogy(t, t) and exp(t) are of t's dtype, rounded to it before
+	// the promoted product is subtracted; exp of a float16 t is its
+	// missing CPU kernel; and the gradients are those of the steps: t's,
+	// through xlogy's derivatives (xlogy(g, t), 0 where t = 0, plus g·t/t),
+	// is NaN where t = 0. batchmean is F.kl_div's sum divided by x.size(0)
+	// (a 0-dim x: the sum).
+	if !x.DType().IsFloat() || !t.DType().IsFloat() {
+		panic(errs.New(errs.DType, name, "kl_div: Integral inputs not supported."))
+	}
+	if opt.LogTarget && t.DType() == Float16 {
+		panic(errs.New(errs.DType, name, "\"exp_vml_cpu\" not implemented for 'Half'"))
+	}
 	broadcastable(name, x, t)
 	var l *Tensor
 	if opt.LogTarget {
 		l = t.Exp().Mul(t.Sub(x))
 	} else {
-		// PyTorch's xlogy(t, t) − t·x, whose gradients are 0 where t = 0:
-		// the log of a target made 1 there, so that the branch where()
-		// drops has finite gradients (Note [Losses as compositions])
-		zero := t.Eq(Scalar(0))
-		safe := Where(zero, Scalar(1), t)
-		l = Where(zero, Scalar(0), t.Mul(safe.Log().Sub(x)))
+		l = xlogySelf(t).Sub(t.Mul(x))
 	}
 	if opt.Reduction == ReduceLossBatchMean {
-		n := 1
+		l = l.Sum()
 		if x.Dim() > 0 {
-			n = x.Size(0)
+			l = l.Div(Scalar(float64(x.Size(0))))
 		}
-		return l.Sum().Div(Scalar(float64(n)))
+		return l
 	}
 	return reduceLoss(l, opt.Reduction)
+}
+
+// xlogySelf is PyTorch's xlogy(t, t) of a floating t: t·log t, 0 where t
+// is 0, NaN where t is NaN. Its kernel computes x·std::log(y) in the
+// element type, where c10 has a bfloat16 log (rounded before the product)
+// and none for float16 (whose log and product are float32, rounded once).
+// Its gradient is the sum of xlogy's two derivatives (Note [kl_div as
+// PyTorch composes it]).
+func xlogySelf(t *Tensor) *Tensor {
+	var r *Tensor
+	NoGrad(func() {
+		w := t
+		if t.DType() == Float16 {
+			w = t.To(Float32)
+		}
+		zero := w.Eq(Scalar(0))
+		r = Where(zero, Scalar(0), w.Mul(w.Log())).To(t.DType())
+	})
+	return recordNew("XlogyBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {
+		// xlogy(g, t): NaN where t is, else 0 where g is, else g·log t;
+		// masked to 0 where t = 0 (and t ≤ 0)
+		glog := Where(g.Eq(Scalar(0)).LogicalAnd(t.IsNan().LogicalNot()), Scalar(0), g.Mul(t.Log()))
+		self := Where(t.Eq(Scalar(0)), Scalar(0), glog)
+		return []*Tensor{self.Add(g.Mul(t).Div(t))}
+	})
 }
 
 // sameDType refuses a target of another dtype than x (PyTorch's

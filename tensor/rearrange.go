@@ -620,27 +620,44 @@ func Kron(a, b *Tensor) *Tensor {
 	return a.View(ai...).Mul(b.View(bi...)).View(out...)
 }
 
-// Cross returns the cross product of the 3-vectors along dim of a and b
-// (size 3 there, else a shape error; the other dims broadcast), which have
-// one dtype (else a dtype error).
+// Cross returns the cross product of the 3-vectors along dim of a and b,
+// PyTorch 1.13's torch.cross (linalg.cross): a and b have the same number
+// of dims (else a shape error), size 3 along dim (else a shape error), the
+// other dims broadcast, and one dtype (else a dtype error) that is neither
+// bool nor float16 (no kernel: a dtype error). The checks come in
+// PyTorch's order: ranks, dim (an index error), sizes, broadcast, dtypes.
 func Cross(a, b *Tensor, dim int) *Tensor {
 	const name = "cross"
 	if a.Dim() != b.Dim() {
-		sh, err := shape.Broadcast(a.v.Shape, b.v.Shape)
-		must(errs.WithOp(err, name))
-		a, b = a.Expand(sh...), b.Expand(sh...)
+		panic(errs.New(errs.Shape, name, "linalg.cross: inputs must have the same number of dimensions."))
 	}
-	da, db := wrapDimOf(name, a, dim), wrapDimOf(name, b, dim)
-	if a.Size(da) != 3 || b.Size(db) != 3 {
-		panic(errs.New(errs.Shape, name, "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, a.Size(da), b.Size(db)))
+	if a.Dim() == 0 { // PyTorch's input.size(dim) of a 0-dim tensor
+		panic(errs.New(errs.Index, name, "Dimension specified as %d but tensor has no dimensions", dim))
+	}
+	d := wrapDimOf(name, a, dim)
+	if a.Size(d) != 3 || b.Size(d) != 3 {
+		panic(errs.New(errs.Shape, name, "linalg.cross: inputs dimension %d must have length 3. Got %d and %d", dim, a.Size(d), b.Size(d)))
+	}
+	broadcastable(name, a, b)
+	// PyTorch's kernel dispatches on a's dtype, then reads b as that type
+	if dt := a.DType(); dt == Bool || dt == Float16 {
+		panic(errs.New(errs.DType, name, "\"cross\" not implemented for '%s'", op.TorchName(dt)))
 	}
 	if a.DType() != b.DType() {
-		// PyTorch's kernel checks the dtypes, after linalg_cross's meta
-		// function has checked the sizes
 		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(a.DType()), op.TorchName(b.DType())))
 	}
 	// (a1 b2 − a2 b1, a2 b0 − a0 b2, a0 b1 − a1 b0): a and b rolled
-	return a.Roll([]int{-1}, da).Mul(b.Roll([]int{-2}, db)).Sub(a.Roll([]int{-2}, da).Mul(b.Roll([]int{-1}, db)))
+	return a.Roll([]int{-1}, d).Mul(b.Roll([]int{-2}, d)).Sub(a.Roll([]int{-2}, d).Mul(b.Roll([]int{-1}, d)))
+}
+
+// CrossDim returns the dim torch.cross takes when it is given none (a
+// deprecated default, unlike linalg.cross's −1): the first dim of a of
+// size 3 (none: a shape error).
+func CrossDim(a *Tensor) int {
+	if i := slices.Index(a.v.Shape, 3); i >= 0 {
+		return i
+	}
+	panic(errs.New(errs.Shape, "cross", "no dimension of size 3 in input"))
 }
 
 // Meshgrid returns k tensors of shape [n1, …, nk] for k inputs, each

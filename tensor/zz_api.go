@@ -1200,8 +1200,9 @@ func (t *Tensor) WhereInPlace(cond, y *Tensor) *Tensor {
 }
 
 // Clamp returns x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds
-// nothing), elementwise over x, lo and hi broadcast together (each may be a
-// [Scalar]). A compute dtype of bool is a dtype error.
+// nothing, and a lone tensor bound takes every dtype), elementwise over x, lo
+// and hi broadcast together (each may be a [Scalar]). A compute dtype of bool,
+// float16 is a dtype error.
 func Clamp(x, lo, hi *Tensor) *Tensor { return pointwise(optable.Clamp, nil, false, nil, x, lo, hi) }
 
 // Clamp returns [Clamp](t, lo, hi).

@@ -393,7 +393,7 @@ func gradDiv(c *gradCall) {
 		c.out[0] = g.Div(b)
 	}
 	if c.needs(1) {
-		c.out[1] = g.Neg().Mul(a).Div(b.Square())
+		c.out[1] = g.Neg().Mul(a.Div(b).Div(b))
 	}
 }
 

@@ -430,6 +430,12 @@ func searchSorted(p *iter.Plan, args *kernel.Args) error {
 			for i := 0; i < n0; i++ {
 				var q [3]unsafe.Pointer
 				for k := range q {
+					if k == 1 && m == 0 {
+						// an empty sequence is never read (every value goes
+						// to 0), and its offset may lie past its storage's
+						// end: no address for checkptr to refuse
+						continue
+					}
 					q[k] = unsafe.Add(base[k], offs[k]+i*strides[k]+j*strides[3+k])
 				}
 				for t := 0; t < nv; t++ {

@@ -19,6 +19,8 @@ const (
 	variantGaps = "../../testdata/conformance-variants/KNOWN_GAPS"
 	variants2   = "../../testdata/conformance-variants2"
 	variant2Gap = "../../testdata/conformance-variants2/KNOWN_GAPS"
+	variants3   = "../../testdata/conformance-variants3"
+	variant3Gap = "../../testdata/conformance-variants3/KNOWN_GAPS"
 	gapSuite    = "suite"
 	gapPrefix   = "prefix"
 	gapOp       = "op"
@@ -94,6 +96,13 @@ func TestConformanceVariants(t *testing.T) {
 func TestConformanceVariants2(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variants2, variant2Gap, tensor.CPU, nil)
+}
+
+// TestConformanceVariants3 runs the third variant set (more fresh seeds,
+// and the rule matrices of tools/confgen/rules.py) on the CPU backend.
+func TestConformanceVariants3(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variants3, variant3Gap, tensor.CPU, nil)
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the

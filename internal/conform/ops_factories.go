@@ -55,11 +55,12 @@ func init() {
 		"outer":             func(c *call) result { return one(tensor.Outer(c.tensor(0, "input"), c.tensor(1, "vec2"))) },
 		"kron":              func(c *call) result { return one(tensor.Kron(c.tensor(0, "input"), c.tensor(1, "other"))) },
 		"cross": func(c *call) result {
+			a := c.tensor(0, "input")
 			d, ok := c.optInt(2, "dim")
 			if !ok {
-				panic(c.missing("cross without dim"))
+				d = tensor.CrossDim(a)
 			}
-			return one(tensor.Cross(c.tensor(0, "input"), c.tensor(1, "other"), d))
+			return one(tensor.Cross(a, c.tensor(1, "other"), d))
 		},
 		"cartesian_prod": func(c *call) result { return one(tensor.CartesianProd(c.varTensors()...)) },
 		"meshgrid": func(c *call) result {
