@@ -824,13 +824,22 @@ func indexAlong(name string, v, source *raw.View, d, n int) error {
 	if src.Dim() != self.Dim() {
 		return errs.New(errs.Shape, name, "%s(): Source/destination tensor must have same slice shapes", name)
 	}
-	if src.Shape[d] != n {
-		return errs.New(errs.Shape, name, "%s(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", name, n, src.Shape[d], d)
+	if err := indexCount(name, src, d, n); err != nil {
+		return err
 	}
 	for k := range self.Shape {
 		if k != d && self.Shape[k] != src.Shape[k] {
 			return errs.New(errs.Shape, name, "%s(): Source/destination tensor must have same slice shapes", name)
 		}
+	}
+	return nil
+}
+
+// indexCount checks that src (a source seen at rank 1 or more) has n
+// slices along dim d, where it has that dim (PyTorch's message).
+func indexCount(name string, src *raw.View, d, n int) error {
+	if d < src.Dim() && src.Shape[d] != n {
+		return errs.New(errs.Shape, name, "%s(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", name, n, src.Shape[d], d)
 	}
 	return nil
 }
@@ -861,8 +870,8 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	}
 	// PyTorch's meta function checks the number of indices and then the
 	// overlaps of self; its kernel the slice shapes
-	if src := asRank1(source); d < src.Dim() && src.Shape[d] != idx.NumEl() {
-		return nil, errs.New(errs.Shape, name, "%s(): Number of indices (%d) should be equal to source.size(dim): (%d), for dim: %d", name, idx.NumEl(), src.Shape[d], d)
+	if err := indexCount(name, asRank1(source), d, idx.NumEl()); err != nil {
+		return nil, err
 	}
 	if err := checkWritable(name, v); err != nil {
 		return nil, err

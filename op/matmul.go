@@ -40,7 +40,7 @@ func matmulDType(name, kernel string, v *raw.View) error {
 // not bool (matmulDType). PyTorch checks both in its kernel's dispatch,
 // which a product without elements, or of zeros (k = 0), never reaches:
 // it then refuses neither, and its result takes the dtype of one operand
-// (which one depends on the kernel: productResultDType).
+// (which one depends on the kernel: mm, mv, Bmm, batchedDType).
 func productDTypes(name, kernel string, a, b *raw.View, outEl, k int) error {
 	if outEl == 0 || k == 0 {
 		return nil

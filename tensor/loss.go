@@ -136,14 +136,9 @@ func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	// mean (n the broadcast size), else 2, in that order, so that 2·(x −
 	// t) does not overflow where the gradient is finite; t's is the same
 	// kernel with x and t swapped
-	n := 1
-	if opt.Reduction == ReduceLossMean {
-		sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
-		n = shape.NumEl(sh)
-	}
 	return ownBackward("MseLossBackward0", x, t, mse, func(nd *node, g *Tensor) []*Tensor {
 		a, b := boolsAsNumbers(x, t)
-		norm := Scalar(2 / float64(n))
+		norm := Scalar(2 * meanNorm(x, t, opt.Reduction))
 		out := make([]*Tensor, 2)
 		if nd.needs(0) {
 			out[0] = a.Sub(b).Mul(norm).Mul(g)
@@ -153,6 +148,17 @@ func MSELoss(x, t *Tensor, o ...LossOptions) *Tensor {
 		}
 		return out
 	})
+}
+
+// meanNorm is the factor of a backward kernel of PyTorch's losses: 1/n for
+// the mean over the n elements of x and t broadcast together (F.mse_loss
+// and F.huber_loss broadcast first), else 1.
+func meanNorm(x, t *Tensor, r LossReduction) float64 {
+	if r != ReduceLossMean {
+		return 1
+	}
+	sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
+	return 1 / float64(shape.NumEl(sh))
 }
 
 // ownBackward returns forward's result, computed without recording,
@@ -323,14 +329,9 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	// else 1), so an infinite δ gives the quadratic branch's gradient
 	// (the composition's discarded branch would give 0·inf); t's is the
 	// same kernel with x and t swapped
-	n := 1
-	if opt.Reduction == ReduceLossMean { // F.huber_loss broadcasts first
-		sh, _ := shape.Broadcast(x.v.Shape, t.v.Shape)
-		n = shape.NumEl(sh)
-	}
 	return ownBackward("HuberLossBackward0", x, t, huber, func(nd *node, g *Tensor) []*Tensor {
+		norm := meanNorm(x, t, opt.Reduction)
 		x, t := boolsAsNumbers(x, t)
-		norm := 1 / float64(n)
 		side := func(d *Tensor) *Tensor {
 			return Where(d.Le(Scalar(-delta)), g.Mul(Scalar(-norm)).Mul(Scalar(delta)),
 				Where(d.Ge(Scalar(delta)), g.Mul(Scalar(norm)).Mul(Scalar(delta)), d.Mul(Scalar(norm)).Mul(g)))
