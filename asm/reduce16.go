@@ -33,6 +33,7 @@ func genWide(w wide) {
 	w.sum(srcF32, true)
 	w.sum(srcBF16, false)
 	w.sum(srcF16, false)
+	w.sumRows()
 	w.maxF32(true)
 	w.maxF32(false)
 	w.indexF32()
@@ -258,15 +259,52 @@ func loadScalar16(src wsrc, x, i reg.Register, v reg.VecVirtual) {
 // exact products). Single vectors, then the lanes, then the rest one by
 // one.
 func (w wide) sum(src wsrc, sq bool) {
-	base := "sum" + src.name + "F64"
+	base := sumName(src, sq)
 	gotype := map[wsrc]string{srcF32: "float32", srcBF16: "uint16", srcF16: "uint16"}[src]
-	if sq {
-		base = "sumSq" + src.name + "F64"
-	}
-	twin := base + "Go"
-	name := w.begin(base, fmt.Sprintf("func(x []%s) float64", gotype), twin)
+	name := w.begin(base, fmt.Sprintf("func(x []%s) float64", gotype), base+"Go")
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("x").Len(), GP64())
+	s := w.sumBody(name, src, sq, x, n)
+	storeRet(rf64, s, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// sumName is the name of the sum kernel of src (sq: of squares).
+func sumName(src wsrc, sq bool) string {
+	if sq {
+		return "sumSq" + src.name + "F64"
+	}
+	return "sum" + src.name + "F64"
+}
+
+// sumRows emits sumRowsF32F64Go: sum's float32 kernel over rows x
+// elements apart, each sum added to its float64 in dst, in one loop (Note
+// [Rows in one call] in backend/cpu).
+func (w wide) sumRows() {
+	base := "sumRowsF32F64"
+	name := w.begin(base, "func(dst []float64, x []float32, rowLen, stride int)", base+"Go")
+	dst := Load(Param("dst").Base(), GP64())
+	rows := Load(Param("dst").Len(), GP64())
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("rowLen"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	r := GP64()
+	XORQ(r, r)
+	tail(name+"_row", rows, r, func() {
+		s := w.sumBody(name, srcF32, false, x, n)
+		VADDSD(Mem{Base: dst, Index: r, Scale: 8}, s, s)
+		VMOVSD(s, Mem{Base: dst, Index: r, Scale: 8})
+		ADDQ(stride, x)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// sumBody emits the loops of sum over the n elements at x and returns the
+// XMM register whose lane 0 holds their sum; its labels start with name.
+func (w wide) sumBody(name string, src wsrc, sq bool, x, n reg.Register) reg.VecVirtual {
 	acc := w.zeros64()
 	var acc2 []reg.VecVirtual
 	i := GP64()
@@ -395,9 +433,7 @@ func (w wide) sum(src wsrc, sq bool) {
 			VADDSD(t, s, s)
 		}
 	})
-	storeRet(rf64, s, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	return s
 }
 
 // maxF32 emits maxF32Go (isMax) or minF32Go: four 16-lane accumulators,

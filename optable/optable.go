@@ -335,7 +335,8 @@ type Fold struct {
 	Cascade bool
 	// CPU names hand-written CPU row functions that replace the generated
 	// ones (a format with %s for the loop type), by piece ("row", "cols",
-	// "combine"; "cols8", which folds eight rows at once, and "rowBF16",
+	// "combine"; "cols8", which folds eight rows at once, "rows", which
+	// folds several contiguous rows into as many states, and "rowBF16",
 	// "rowF16", which fold rows of bfloat16 or float16 elements into a
 	// float32 loop's state, have no generated default) and loop dtype;
 	// dtype.Invalid matches every dtype. For a scan, "row" replaces the

@@ -36,7 +36,7 @@ var (
 	// float32 sums accumulate in float64 (Note [Cascade sums] in backend/cpu).
 	sumF32 = with(sumFold, func(f *Fold) {
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
-		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "combine", "combineSumF64",
+		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "rows", "rowsSumF32", "combine", "combineSumF64",
 			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {

@@ -32,6 +32,10 @@ type redFuncs struct {
 	// states (an outer reduction without conversion; ops without indices;
 	// Note [Outer streams]).
 	cols8 func(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool)
+	// rows, when set, folds m rows of n contiguous elements, rs bytes
+	// apart, into m consecutive states, in one call (an inner reduction
+	// without conversion or cascade; Note [Rows in one call]).
+	rows func(st, in unsafe.Pointer, rs, n, m int)
 	// rowBF16 and rowF16, when set, are row for rows of bfloat16 or
 	// float16 elements, read without a conversion buffer (a float32 loop
 	// whose input has that dtype and converts to float32 directly).
@@ -164,6 +168,14 @@ func rowSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 		return
 	}
 	*(*float64)(st) += vec.SumF32F64(unsafe.Slice((*float32)(in), n))
+}
+
+// rowsSumF32 adds m float32 rows of n contiguous elements, rs bytes
+// apart, to m consecutive states, each as rowSumF32 would
+// (vec.SumRowsF32F64).
+func rowsSumF32(st, in unsafe.Pointer, rs, n, m int) {
+	stride := rs / 4
+	vec.SumRowsF32F64(unsafe.Slice((*float64)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
 }
 
 // rowProdF32 multiplies a contiguous float32 row into Prod's state in 16

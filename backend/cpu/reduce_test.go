@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"testing"
 
+	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"github.com/goten-ml/goten/backend/ref"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
@@ -265,6 +266,62 @@ func TestOuterStreamsDims(t *testing.T) {
 		for k := range want {
 			if g := out.Float64At(k); g != want[k] {
 				t.Fatalf("%v, output %d: got %v, want %v", sh, k, g, want[k])
+			}
+		}
+	}
+}
+
+// TestSumRowsInOneCall checks float32 sums and means over a contiguous
+// last dim, which fold a group of rows in one call (Note [Rows in one
+// call]), against one SumF32F64 per row: the same bits, for rows with
+// every kind of tail, rows further apart than their length, and kept dims
+// of stride 0.
+func TestSumRowsInOneCall(t *testing.T) {
+	for _, n := range []int{16, 17, 255, 256, 300, 4096 + 7} {
+		for _, rows := range []int{1, 3, 300} {
+			for _, gap := range []int{0, 5} {
+				base := raw.New(dtype.Float32, []int{rows, n + gap})
+				for i := range rows * (n + gap) {
+					base.SetFloat64(i, float64((7919*i+n)%1009-504)/64)
+				}
+				for _, lay := range []struct {
+					name    string
+					sizes   []int
+					strides []int
+				}{
+					{"rows", []int{rows, n}, []int{n + gap, 1}},
+					{"expanded", []int{rows, 4, n}, []int{n + gap, 0, 1}},
+				} {
+					in := base.WithLayout(lay.sizes, lay.strides, 0)
+					keep := append(append([]int(nil), lay.sizes[:len(lay.sizes)-1]...), 1)
+					for _, op := range []*optable.Op{optable.Sum, optable.Mean} {
+						out := raw.New(dtype.Float32, keep)
+						p, err := iter.NewConfig().IsReduction(true).StaticDType(dtype.Float32).AddOutput(out).AddInput(in).Build()
+						if err != nil {
+							t.Fatal(err)
+						}
+						if err := New().Reduce(op, p, nil); err != nil {
+							t.Fatal(err)
+						}
+						for o := range out.NumEl() {
+							r := o
+							if lay.name == "expanded" {
+								r = o / 4
+							}
+							row := make([]float32, n)
+							for j := range row {
+								row[j] = float32(base.Float64At(r*(n+gap) + j))
+							}
+							want := float32(vec.SumF32F64(row))
+							if op == optable.Mean {
+								want = float32(vec.SumF32F64(row) / float64(n))
+							}
+							if got := float32(out.Float64At(o)); math.Float32bits(got) != math.Float32bits(want) {
+								t.Fatalf("%s of %s n=%d rows=%d gap=%d, output %d: %v, want %v", op.Name, lay.name, n, rows, gap, o, got, want)
+							}
+						}
+					}
+				}
 			}
 		}
 	}

@@ -145,6 +145,24 @@ func SumF32F64(x []float32) float64 {
 	return sumF32F64Go(x)
 }
 
+// SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu). Its exact order is sumRowsF32F64Go's.
+func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+	if len(dst) == 0 {
+		return
+	}
+	x = x[:(len(dst)-1)*stride+rowLen]
+	switch {
+	case useAVX512:
+		sumRowsF32F64AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		sumRowsF32F64AVX2(dst, x, rowLen, stride)
+	default:
+		sumRowsF32F64Go(dst, x, rowLen, stride)
+	}
+}
+
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
 // converted exactly to float32 as they are read. Its exact order is
 // sumBF16F64Go's.

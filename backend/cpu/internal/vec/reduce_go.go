@@ -421,6 +421,14 @@ func sumF32F64Go(x []float32) float64 {
 	return sumRest(&acc, x[i:])
 }
 
+// sumRowsF32F64Go adds sumF32F64Go of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst).
+func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
+	for r := range dst {
+		dst[r] += sumF32F64Go(x[r*stride:][:rowLen])
+	}
+}
+
 // sumStep is a main step of sumF32F64Go.
 func sumStep(acc *[16]float64, y *[256]float32) {
 	for l := range acc {

@@ -55,6 +55,13 @@ func AccF32F64(dst []float64, x []float32) { accF32F64Go(dst, x) }
 // lanes]). Its exact order is sumF32F64Go's.
 func SumF32F64(x []float32) float64 { return sumF32F64Go(x) }
 
+// SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu).
+func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+	sumRowsF32F64Go(dst, x, rowLen, stride)
+}
+
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
 // converted exactly to float32 as they are read. Its exact order is
 // sumBF16F64Go's.

@@ -478,3 +478,52 @@ func TestSumBF16Order(t *testing.T) {
 		}
 	}
 }
+
+// TestSumRows checks the row loop of the float32 sum bit for bit against
+// a call of SumF32F64 per row (and its twin), on rows
+// with every kind of tail, strides longer than the rows, and states that
+// start from a value; nothing outside the rows is read into a state or
+// written outside dst.
+func TestSumRows(t *testing.T) {
+	for _, rowLen := range []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096, 4096 + 7} {
+		for _, rows := range []int{0, 1, 2, 5} {
+			for _, gap := range []int{0, 3, 256} {
+				stride := rowLen + gap
+				total := 0
+				if rows > 0 {
+					total = (rows-1)*stride + rowLen
+				}
+				x := newGuarded(total, rng.Intn(8), func(int) float32 { return finiteF32() })
+				if rowLen%7 == 1 && total > 0 {
+					x.s()[rng.Intn(total)] = float32(math.NaN())
+				}
+				x.save()
+				for _, f := range []struct {
+					name       string
+					rows, twin func(dst []float64, x []float32, rowLen, stride int)
+					one        func([]float32) float64
+				}{
+					{"SumRowsF32F64", SumRowsF32F64, sumRowsF32F64Go, SumF32F64},
+				} {
+					start := func(r int) float64 { return float64(r) * 1.25e-3 }
+					got := newGuarded(rows, rng.Intn(4), start)
+					got.save()
+					twin := make([]float64, rows)
+					for r := range twin {
+						twin[r] = start(r)
+					}
+					f.rows(got.s(), x.s(), rowLen, stride)
+					f.twin(twin, x.s(), rowLen, stride)
+					for r, g := range got.s() {
+						w := start(r) + f.one(x.s()[r*stride:][:rowLen])
+						if !sameF64(g, w, w != w) || !sameF64(twin[r], w, w != w) {
+							t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", f.name, rowLen, rows, stride, r, g, twin[r], w)
+						}
+					}
+					got.check(t, f.name+" dst", false)
+				}
+				x.check(t, "x", true)
+			}
+		}
+	}
+}

@@ -370,6 +370,103 @@ sumF16F64AVX512_scalar_check:
 	VZEROUPPER
 	RET
 
+// func sumRowsF32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·sumRowsF32F64AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+	JMP  sumRowsF32F64AVX512_row_check
+
+sumRowsF32F64AVX512_row:
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	XORQ   R8, R8
+	MOVQ   BX, R9
+	ANDQ   $-256, R9
+	JMP    sumRowsF32F64AVX512_main_check
+
+sumRowsF32F64AVX512_main:
+	VMOVUPS       (DX)(R8*4), Z2
+	VMOVUPS       64(DX)(R8*4), Z3
+	VMOVUPS       128(DX)(R8*4), Z4
+	VMOVUPS       192(DX)(R8*4), Z5
+	VMOVUPS       256(DX)(R8*4), Z6
+	VMOVUPS       320(DX)(R8*4), Z7
+	VMOVUPS       384(DX)(R8*4), Z8
+	VMOVUPS       448(DX)(R8*4), Z9
+	VADDPS        512(DX)(R8*4), Z2, Z2
+	VADDPS        576(DX)(R8*4), Z3, Z3
+	VADDPS        640(DX)(R8*4), Z4, Z4
+	VADDPS        704(DX)(R8*4), Z5, Z5
+	VADDPS        768(DX)(R8*4), Z6, Z6
+	VADDPS        832(DX)(R8*4), Z7, Z7
+	VADDPS        896(DX)(R8*4), Z8, Z8
+	VADDPS        960(DX)(R8*4), Z9, Z9
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z9, Z5, Z5
+	VADDPS        Z4, Z2, Z2
+	VADDPS        Z5, Z3, Z3
+	VADDPS        Z3, Z2, Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000100, R8
+
+sumRowsF32F64AVX512_main_check:
+	CMPQ R8, R9
+	JB   sumRowsF32F64AVX512_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumRowsF32F64AVX512_vector_check
+
+sumRowsF32F64AVX512_vector:
+	VCVTPS2PD (DX)(R8*4), Z2
+	VADDPD    Z2, Z0, Z0
+	VCVTPS2PD 32(DX)(R8*4), Z2
+	VADDPD    Z2, Z1, Z1
+	ADDQ      $0x00000010, R8
+
+sumRowsF32F64AVX512_vector_check:
+	CMPQ          R8, R9
+	JB            sumRowsF32F64AVX512_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRowsF32F64AVX512_scalar_check
+
+sumRowsF32F64AVX512_scalar:
+	VMOVSS    (DX)(R8*4), X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R8
+
+sumRowsF32F64AVX512_scalar_check:
+	CMPQ   R8, BX
+	JB     sumRowsF32F64AVX512_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumRowsF32F64AVX512_row_check:
+	CMPQ DI, CX
+	JB   sumRowsF32F64AVX512_row
+	VZEROUPPER
+	RET
+
 // func maxF32AVX512(x []float32) (m float32, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, MMX+
 TEXT ·maxF32AVX512(SB), NOSPLIT, $0-29

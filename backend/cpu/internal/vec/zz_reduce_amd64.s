@@ -1530,6 +1530,137 @@ sumF16F64AVX2_scalar_check:
 	VZEROUPPER
 	RET
 
+// func sumRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
+// Requires: AVX
+TEXT ·sumRowsF32F64AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+	JMP  sumRowsF32F64AVX2_row_check
+
+sumRowsF32F64AVX2_row:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R8, R8
+	MOVQ   BX, R9
+	ANDQ   $-256, R9
+	JMP    sumRowsF32F64AVX2_main_check
+
+sumRowsF32F64AVX2_main:
+	VMOVUPS      (DX)(R8*4), Y4
+	VMOVUPS      64(DX)(R8*4), Y5
+	VMOVUPS      128(DX)(R8*4), Y6
+	VMOVUPS      192(DX)(R8*4), Y7
+	VMOVUPS      256(DX)(R8*4), Y8
+	VMOVUPS      320(DX)(R8*4), Y9
+	VMOVUPS      384(DX)(R8*4), Y10
+	VMOVUPS      448(DX)(R8*4), Y11
+	VADDPS       512(DX)(R8*4), Y4, Y4
+	VADDPS       576(DX)(R8*4), Y5, Y5
+	VADDPS       640(DX)(R8*4), Y6, Y6
+	VADDPS       704(DX)(R8*4), Y7, Y7
+	VADDPS       768(DX)(R8*4), Y8, Y8
+	VADDPS       832(DX)(R8*4), Y9, Y9
+	VADDPS       896(DX)(R8*4), Y10, Y10
+	VADDPS       960(DX)(R8*4), Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VMOVUPS      32(DX)(R8*4), Y4
+	VMOVUPS      96(DX)(R8*4), Y5
+	VMOVUPS      160(DX)(R8*4), Y6
+	VMOVUPS      224(DX)(R8*4), Y7
+	VMOVUPS      288(DX)(R8*4), Y8
+	VMOVUPS      352(DX)(R8*4), Y9
+	VMOVUPS      416(DX)(R8*4), Y10
+	VMOVUPS      480(DX)(R8*4), Y11
+	VADDPS       544(DX)(R8*4), Y4, Y4
+	VADDPS       608(DX)(R8*4), Y5, Y5
+	VADDPS       672(DX)(R8*4), Y6, Y6
+	VADDPS       736(DX)(R8*4), Y7, Y7
+	VADDPS       800(DX)(R8*4), Y8, Y8
+	VADDPS       864(DX)(R8*4), Y9, Y9
+	VADDPS       928(DX)(R8*4), Y10, Y10
+	VADDPS       992(DX)(R8*4), Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000100, R8
+
+sumRowsF32F64AVX2_main_check:
+	CMPQ R8, R9
+	JB   sumRowsF32F64AVX2_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumRowsF32F64AVX2_vector_check
+
+sumRowsF32F64AVX2_vector:
+	VCVTPS2PD (DX)(R8*4), Y4
+	VADDPD    Y4, Y0, Y0
+	VCVTPS2PD 16(DX)(R8*4), Y4
+	VADDPD    Y4, Y1, Y1
+	VCVTPS2PD 32(DX)(R8*4), Y4
+	VADDPD    Y4, Y2, Y2
+	VCVTPS2PD 48(DX)(R8*4), Y4
+	VADDPD    Y4, Y3, Y3
+	ADDQ      $0x00000010, R8
+
+sumRowsF32F64AVX2_vector_check:
+	CMPQ         R8, R9
+	JB           sumRowsF32F64AVX2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRowsF32F64AVX2_scalar_check
+
+sumRowsF32F64AVX2_scalar:
+	VMOVSS    (DX)(R8*4), X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R8
+
+sumRowsF32F64AVX2_scalar_check:
+	CMPQ   R8, BX
+	JB     sumRowsF32F64AVX2_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumRowsF32F64AVX2_row_check:
+	CMPQ DI, CX
+	JB   sumRowsF32F64AVX2_row
+	VZEROUPPER
+	RET
+
 // func maxF32AVX2(x []float32) (m float32, nan bool)
 // Requires: AVX, AVX2, MMX+
 TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29

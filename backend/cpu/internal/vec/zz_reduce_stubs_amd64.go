@@ -79,6 +79,11 @@ func sumBF16F64AVX2(x []uint16) float64
 //go:noescape
 func sumF16F64AVX2(x []uint16) float64
 
+// sumRowsF32F64AVX2 is sumRowsF32F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
+
 // maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
