@@ -356,7 +356,7 @@ func broadcastsTo(shape, target []int) bool {
 // it from shape: the one place backward undoes broadcasting (Note
 // [Autograd]). A stretched dim of stride 0 (an expanded gradient, such as
 // a sum's) holds one value n times, so it is taken once and multiplied by n
-// rather than summed.
+// rather than summed; a stretched dim of size 0 is summed, to zeros.
 func sumTo(g *Tensor, shape []int) *Tensor {
 	lead := g.Dim() - len(shape)
 	var dims []int
@@ -365,7 +365,7 @@ func sumTo(g *Tensor, shape []int) *Tensor {
 		if d >= lead && (shape[d-lead] != 1 || g.v.Shape[d] == 1) {
 			continue
 		}
-		if g.v.Strides[d] == 0 {
+		if g.v.Strides[d] == 0 && g.v.Shape[d] > 0 {
 			copies *= g.v.Shape[d]
 			g = g.Narrow(d, 0, min(1, g.v.Shape[d]))
 		} else {

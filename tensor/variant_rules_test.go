@@ -531,3 +531,24 @@ func TestLossNaNParametersAndMeanGradient(t *testing.T) {
 		}
 	}
 }
+
+// TestBroadcastGradOverEmptyDim: a [1] operand broadcast against a [0]
+// one gets a gradient of zeros of its own shape, the sum over the empty
+// stretched dim (PyTorch 1.13: B.grad is [0.]); a [1] operand expanded to
+// [0] the same.
+func TestBroadcastGradOverEmptyDim(t *testing.T) {
+	a := Zeros(Float64, 0).SetRequiresGrad(true)
+	b := FromSlice([]float64{-1.5}, 1).SetRequiresGrad(true)
+	a.Add(b).Sum().Backward()
+	if got := b.Grad(); !slices.Equal(got.Shape(), []int{1}) || got.Float64s()[0] != 0 {
+		t.Fatalf("b.grad = %v, want [0] of shape [1]", got)
+	}
+	if got := a.Grad(); !slices.Equal(got.Shape(), []int{0}) {
+		t.Fatalf("a.grad shape %v, want [0]", got.Shape())
+	}
+	c := FromSlice([]float64{2}, 1, 1).SetRequiresGrad(true)
+	c.Expand(3, 0).Sum().Backward()
+	if got := c.Grad(); !slices.Equal(got.Shape(), []int{1, 1}) || got.Float64s()[0] != 0 {
+		t.Fatalf("c.grad = %v, want [[0]]", got)
+	}
+}
