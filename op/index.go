@@ -556,6 +556,11 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 	if err != nil {
 		return nil, err
 	}
+	if !accumulate && values.NumEl() == 1 && tensorsOnly(items) {
+		if err := checkLeadingMask(name, v, items); err != nil {
+			return nil, err
+		}
+	}
 	if len(ts) == 0 {
 		if values.DType != v.DType {
 			return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
@@ -613,6 +618,19 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 		return nil, err
 	}
 	return v, runIndexPut(name, ip, values, accumulate)
+}
+
+// checkLeadingMask checks the shape of the first index of items if it is
+// a mask: with one value and no accumulation, PyTorch's index_put_ first
+// asks whether it can run masked_fill_ (canDispatchToMaskedFill), and
+// that scan checks a first mask against v's dims before any index's dtype
+// is checked (it stops at the first index that is not a mask, or at a
+// second mask).
+func checkLeadingMask(name string, v *raw.View, items []Item) error {
+	if len(items) == 0 || !isMask(items[0].T) {
+		return nil
+	}
+	return checkMask(name, items[0].T, v, 0)
 }
 
 // maskedFillPut is index_put_ with one mask p over w and one value: PyTorch's

@@ -552,3 +552,31 @@ func TestBroadcastGradOverEmptyDim(t *testing.T) {
 		t.Fatalf("c.grad = %v, want [[0]]", got)
 	}
 }
+
+// TestIndexPutFirstMaskBeforeDTypes: with one value and no accumulation,
+// PyTorch 1.13's index_put_ checks a leading mask's shape (its
+// canDispatchToMaskedFill scan) before the dtypes of the indices; with
+// accumulation, several values, or a mask after another index, the
+// float64 index is the dtype error first. The kinds are torch's (the mask
+// message maps to a shape error in the conformance cases).
+func TestIndexPutFirstMaskBeforeDTypes(t *testing.T) {
+	mask := Ones(Uint8, 2, 3)
+	i64, f64 := Zeros(Int64, 2, 3), Zeros(Float64, 2, 3)
+	for _, c := range []struct {
+		name       string
+		its        []Item
+		values     *Tensor
+		accumulate bool
+		want       ErrorKind
+	}{
+		{"mask first, one value", []Item{Idx(mask), Idx(i64), Idx(f64)}, FromSlice([]float32{5}, 1), false, ShapeError},
+		{"mask first, accumulate", []Item{Idx(mask), Idx(i64), Idx(f64)}, FromSlice([]float32{5}, 1), true, DTypeError},
+		{"mask first, two values", []Item{Idx(mask), Idx(i64), Idx(f64)}, FromSlice([]float32{5, 6}, 2), false, DTypeError},
+		{"int64 first", []Item{Idx(i64), Idx(mask), Idx(f64)}, FromSlice([]float32{5}, 1), false, DTypeError},
+	} {
+		v := Zeros(Float32, 4, 4, 1, 2)
+		if got := kindOf(func() { v.IndexPutInPlace(c.its, c.values, c.accumulate) }); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+}
