@@ -89,8 +89,13 @@ func fullOn(like, value *Tensor, dt DType, shape []int) *Tensor {
 // end (above it for a negative step), of dtype dt. Bounds that are not
 // finite, a zero step, a step whose sign leads away from end, or a count
 // of values that does not fit in an int are value errors, with PyTorch's
-// messages.
+// messages. An integer dtype computes in int64 as PyTorch does: start,
+// end and step are truncated toward zero first, so arange(0, 5, 0.5) of
+// int64 is the zero-step error.
 func Arange(start, end, step float64, dt DType) *Tensor {
+	if dt.IsInt() {
+		return arangeInt(start, end, step, dt)
+	}
 	switch {
 	case math.IsNaN(start) || math.IsInf(start, 0) || math.IsNaN(end) || math.IsInf(end, 0):
 		panic(errs.New(errs.Value, "arange", "unsupported range: %g -> %g", start, end))
@@ -107,6 +112,41 @@ func Arange(start, end, step float64, dt DType) *Tensor {
 	v := alloc("arange", dt, []int{n}, false)
 	for i := 0; i < n; i++ {
 		v.SetFloat64(i, start+float64(i)*step)
+	}
+	return wrap(v)
+}
+
+// arangeInt is Arange for an integer dtype, which PyTorch 1.13 computes
+// in int64: start, end and step are converted to int64 first (toward
+// zero, refusing what int64 cannot hold, NaN and ±Inf included), the
+// checks and the values use those (start + i·step, wrapped to dt), and so
+// does the count for int64 itself; the other integer dtypes count with
+// the numbers as given. So arange(10, 45, 2.25) has 18 int64 elements,
+// 10, 12, ..., 44, and 16 int32 ones, and a step of 0.5 is zero.
+func arangeInt(start, end, step float64, dt DType) *Tensor {
+	var b [3]int64
+	for k, x := range []float64{start, end, step} {
+		must(op.Float(x).Check("arange", Int64))
+		b[k] = int64(x)
+	}
+	xs, xe, xst := b[0], b[1], b[2]
+	switch {
+	case xst == 0:
+		panic(errs.New(errs.Value, "arange", "step must be nonzero"))
+	case xst > 0 && xe < xs || xst < 0 && xe > xs:
+		panic(errs.New(errs.Value, "arange", "upper bound and larger bound inconsistent with step sign"))
+	}
+	size := math.Ceil((end - start) / step)
+	if dt == Int64 {
+		size = math.Ceil(float64(xe-xs) / float64(xst))
+	}
+	if !(size >= 0 && size < math.MaxInt64) {
+		panic(errs.New(errs.Value, "arange", "invalid size, possible overflow? (start %g, end %g, step %g)", start, end, step))
+	}
+	n := int(size)
+	v := alloc("arange", dt, []int{n}, false)
+	for i := 0; i < n; i++ {
+		v.SetInt64(i, xs+int64(i)*xst)
 	}
 	return wrap(v)
 }

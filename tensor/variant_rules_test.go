@@ -580,3 +580,51 @@ func TestIndexPutFirstMaskBeforeDTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestArangeIntegerDTypes: PyTorch 1.13's arange for an integer dtype
+// converts start, end and step to int64 first; int64 counts with them,
+// the other integer dtypes with the numbers as given. The values are
+// torch's.
+func TestArangeIntegerDTypes(t *testing.T) {
+	seq := func(from, step int64, n int) []float64 {
+		var out []float64
+		for i := range n {
+			out = append(out, float64(from+int64(i)*step))
+		}
+		return out
+	}
+	for _, c := range []struct {
+		start, end, step float64
+		dt               DType
+		want             []float64
+	}{
+		{10, 45, 2.25, Int64, seq(10, 2, 18)},
+		{10, 45, 2.25, Int32, seq(10, 2, 16)},
+		{10, 45, 2.25, Uint8, seq(10, 2, 16)},
+		{10.5, 45, 2.25, Int64, seq(10, 2, 18)},
+		{-3.7, 4.2, 1.5, Int64, seq(-3, 1, 7)},
+		{-3.7, 4.2, 1.5, Int32, seq(-3, 1, 6)},
+		{0, 300, 1.9, Uint8, seq(0, 1, 158)},
+	} {
+		got := Arange(c.start, c.end, c.step, c.dt)
+		if !slices.Equal(got.Float64s(), c.want) {
+			t.Errorf("arange(%v, %v, %v, %v) = %v, want %v", c.start, c.end, c.step, c.dt, got.Float64s(), c.want)
+		}
+	}
+	for _, c := range []struct {
+		start, end, step float64
+		msg              string
+	}{
+		{0, 5, 0.5, "step must be nonzero"},
+		{0, 5, -0.5, "step must be nonzero"},
+		{0, math.Inf(1), 1, "value cannot be converted to type int64_t without overflow"},
+		{math.NaN(), 5, 1, "value cannot be converted to type int64_t without overflow"},
+		{0, 1e19, 1, "value cannot be converted to type int64_t without overflow"},
+		{5, 0, 1, "upper bound and larger bound inconsistent with step sign"},
+	} {
+		f := func() { Arange(c.start, c.end, c.step, Int32) }
+		if err := Try(f); err == nil || !strings.Contains(err.Error(), c.msg) || kindOf(f) != ValueError {
+			t.Errorf("arange(%v, %v, %v, int32): %v, want a value error %q", c.start, c.end, c.step, Try(f), c.msg)
+		}
+	}
+}
