@@ -42,7 +42,7 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType, outs []*raw.View
 	// softmax and log_softmax run no kernel on an empty input (logcumsumexp checks anyway)
 	if s.NeedsFloat != "" && !src.IsFloat() && (in.NumEl() > 0 || s == optable.LogCumSumExp) {
 		kernel := strings.ReplaceAll(s.NeedsFloat, "{dev}", Device(in).String())
-		return nil, errs.New(errs.DType, s.Name, "%q not implemented for '%s'", kernel, src)
+		return nil, errs.New(errs.DType, s.Name, "%q not implemented for '%s'", kernel, TorchName(src))
 	}
 	result := src
 	if s.Result != nil && !dt.Valid() { // dtype= names the result

@@ -504,12 +504,10 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	if probs && !t.DType().IsFloat() {
 		panic(errs.New(errs.DType, name, "Expected floating point type for target with class probabilities, got %s", op.TorchName(t.DType())))
 	}
-	if opt.LabelSmoothing > 1 { // PyTorch checks only a positive ε
-		panic(errs.New(errs.Value, name, "label_smoothing must be between 0.0 and 1.0. Got: %g", opt.LabelSmoothing))
-	}
 	if probs {
 		return probCrossEntropy(x, t, opt)
 	}
+	checkLabelSmoothing(name, opt.LabelSmoothing)
 	if !x.DType().IsFloat() {
 		// PyTorch's log_softmax of x runs, and refuses, before nll_loss
 		// reads the targets
@@ -524,6 +522,15 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing) })
 }
 
+// checkLabelSmoothing refuses an ε above 1; PyTorch checks only a
+// positive ε, after the checks of its path (for class probabilities,
+// after the weight's shape and x's log_softmax).
+func checkLabelSmoothing(name string, eps float64) {
+	if eps > 1 {
+		panic(errs.New(errs.Value, name, "label_smoothing must be between 0.0 and 1.0. Got: %g", eps))
+	}
+}
+
 // probCrossEntropy is cross_entropy with class probabilities t.
 func probCrossEntropy(x, t *Tensor, opt LossOptions) *Tensor {
 	const name = "cross_entropy"
@@ -535,27 +542,34 @@ func probCrossEntropy(x, t *Tensor, opt LossOptions) *Tensor {
 	}
 	cd := classDim(x)
 	c := x.Size(cd)
+	if opt.Weight != nil && (opt.Weight.Dim() != 1 || opt.Weight.Size(0) != c) {
+		panic(errs.New(errs.Shape, name, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %v", c, opt.Weight.Shape()))
+	}
 	logp := x.LogSoftmax(Over(cd))
+	checkLabelSmoothing(name, opt.LabelSmoothing)
+	p := t
+	if eps := opt.LabelSmoothing; eps > 0 {
+		p = t.Mul(Scalar(1 - eps)).Add(Scalar(eps / float64(c)))
+	}
+	// PyTorch's order: log-probabilities times targets, then times the
+	// weights, summed and only then negated, so that an overflow or a
+	// rounding falls where it does in torch
+	l := logp.Mul(p)
 	if opt.Weight != nil {
-		if opt.Weight.Dim() != 1 || opt.Weight.Size(0) != c {
-			panic(errs.New(errs.Shape, name, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %v", c, opt.Weight.Shape()))
-		}
 		sh := make([]int, x.Dim())
 		for i := range sh {
 			sh[i] = 1
 		}
 		sh[cd] = c
-		logp = logp.Mul(opt.Weight.Reshape(sh...))
+		l = l.Mul(opt.Weight.Reshape(sh...))
 	}
-	p := t
-	if eps := opt.LabelSmoothing; eps > 0 {
-		p = t.Mul(Scalar(1 - eps)).Add(Scalar(eps / float64(c)))
+	switch opt.Reduction {
+	case ReduceLossMean:
+		return l.Sum().Neg().Div(Scalar(float64(max(x.NumEl()/max(c, 1), 0))))
+	case ReduceLossSum:
+		return l.Sum().Neg()
 	}
-	l := logp.Mul(p).Sum(Over(cd)).Neg()
-	if opt.Reduction == ReduceLossMean {
-		return l.Sum().Div(Scalar(float64(max(x.NumEl()/max(c, 1), 0))))
-	}
-	return reduceLoss(l, opt.Reduction)
+	return l.Sum(Over(cd)).Neg()
 }
 
 // BinaryCrossEntropy returns −w·(t·log x + (1 − t)·log(1 − x)) with each

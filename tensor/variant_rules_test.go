@@ -628,3 +628,36 @@ func TestArangeIntegerDTypes(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossEntropyProbabilitiesOrder: with class probabilities PyTorch
+// 1.13 computes −Σ((log_softmax(x)·t)·w), negating after the sum, so a
+// weight near the float32 limit stays finite where (log p·w)·t overflows;
+// and it checks ignore_index, then the weight's shape, then x's dtype (its
+// log_softmax), and label_smoothing last. Values and errors are torch's.
+func TestCrossEntropyProbabilitiesOrder(t *testing.T) {
+	x := FromSlice([]float32{0.75, 0.5, -0.75, 1.75, -0.5}, 5)
+	p := FromSlice([]float32{0.08095088601112366, 0.3380972743034363, 0.6902857422828674, 0.49863988161087036, 0.16805118322372437}, 5)
+	w := FromSlice([]float32{0.5, 1.5721955299377441, 1.6109209060668945, 1.014235496520996, -3.3999999521443642e+38}, 5)
+	got := CrossEntropy(x, p, LossOptions{Weight: w, Reduction: ReduceLossSum}).Float64s()[0]
+	if want := -1.634575615885971e+38; math.Abs(got-want) > 1e-5*math.Abs(want) {
+		t.Errorf("cross_entropy sum = %v, want %v", got, want)
+	}
+	zeros := Zeros(Float32, 2, 3)
+	for _, c := range []struct {
+		name string
+		x    *Tensor
+		opt  LossOptions
+		want ErrorKind
+		msg  string
+	}{
+		{"ignore_index", zeros, LossOptions{LabelSmoothing: 1.5, IgnoreIndex: 0, HasIgnoreIndex: true}, ValueError, "ignore_index is not supported"},
+		{"weight", zeros, LossOptions{LabelSmoothing: 1.5, Weight: Ones(Float32, 2)}, ShapeError, "weight tensor should be defined"},
+		{"int64 x", Zeros(Int64, 2, 3), LossOptions{LabelSmoothing: 1.5}, DTypeError, "not implemented for 'Long'"},
+		{"label_smoothing", zeros, LossOptions{LabelSmoothing: 1.5}, ValueError, "label_smoothing must be between 0.0 and 1.0"},
+	} {
+		f := func() { CrossEntropy(c.x, zeros, c.opt) }
+		if err := Try(f); err == nil || kindOf(f) != c.want || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("%s: %v, want %v %q", c.name, err, c.want, c.msg)
+		}
+	}
+}
