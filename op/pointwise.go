@@ -159,7 +159,7 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	if p.NumEl() > 0 {
 		if steps.Special() {
 			p.Release()
-			if err = runScalarSteps(d.Name, steps, compute, r, ins[0]); err != nil {
+			if err = runScalarSteps(d, steps, compute, r, ins); err != nil {
 				return nil, err
 			}
 			return r, nil
@@ -191,9 +191,11 @@ func scalarSteps(d *optable.Op, compute dtype.DType, ins []*raw.View) optable.Sc
 }
 
 // runScalarSteps writes into r, the output d's plan made (a new view,
-// out=, or the base itself in place), what steps compute from base (steps
-// other than Ones come only with a Go-number exponent).
-func runScalarSteps(name string, steps optable.ScalarSteps, compute dtype.DType, r, base *raw.View) error {
+// out=, or the base itself in place), what steps compute from the base
+// ins[0] (steps other than Ones come only with a Go-number exponent,
+// ins[1]).
+func runScalarSteps(d *optable.Op, steps optable.ScalarSteps, compute dtype.DType, r *raw.View, ins []*raw.View) error {
+	name, base := d.Name, ins[0]
 	switch {
 	case steps.Ones:
 		_, err := Fill(r, Int(1))
@@ -203,6 +205,18 @@ func runScalarSteps(name string, steps optable.ScalarSteps, compute dtype.DType,
 			return nil
 		}
 		_, err := CopyInto(name, r, base, false)
+		return err
+	}
+	if steps.Wide.Valid() {
+		x, err := To(base, steps.Wide)
+		if err != nil {
+			return err
+		}
+		t, err := Pointwise(d, nil, false, nil, x, ins[1])
+		if err != nil {
+			return err
+		}
+		_, err = CopyInto(name, r, t, false)
 		return err
 	}
 	x := base
@@ -264,6 +278,17 @@ func runScalarSteps(name string, steps optable.ScalarSteps, compute dtype.DType,
 // cast check. Autograd records pow, whose gradient reads the base through
 // pow again with a Go-number exponent (powBaseGrad in package tensor), as
 // PyTorch's pow_backward does.
+//
+// PyTorch's float32 kernel reads the exponent as a double: its scalar
+// loop computes std::pow(float, double), in double (its vectorised loop,
+// which takes contiguous elements 16 at a time on these machines, rounds
+// the exponent to float32 first: 16 elements of -2.8675 to the power
+// 9999999999 give +Inf, 15 give -Inf). An exponent float32 cannot hold therefore runs as the
+// scalar loop does (ScalarSteps.Wide): the base cast to float64, pow in
+// float64, the result rounded into the output. That keeps an exponent's
+// parity and fraction beyond 2^24 ((-2.8675)^9999999999 is -Inf where a
+// float32 exponent, 1e10, gives +Inf), and the gradient's pow(x, e-1)
+// with it; an exponent float32 holds runs the float32 kernel as before.
 
 // checkScalars refuses the Go numbers that d's kernel reads by PyTorch's
 // checked conversion and that the dtype of that conversion cannot hold

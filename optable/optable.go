@@ -400,10 +400,14 @@ type ScalarSteps struct {
 	AnyOut      bool
 	Ones, Copy  bool
 	First, Then *Op
+	// Wide, when valid, is the dtype the op computes in, its results then
+	// rounded to the result dtype (PyTorch's float32 pow reads a Go-number
+	// exponent as a double).
+	Wide dtype.DType
 }
 
 // Special reports whether s replaces the op's kernel.
-func (s ScalarSteps) Special() bool { return s.Ones || s.Copy || s.First != nil }
+func (s ScalarSteps) Special() bool { return s.Ones || s.Copy || s.First != nil || s.Wide.Valid() }
 
 // Call is what an op's Check sees of a call.
 type Call struct {

@@ -277,6 +277,10 @@ func powByScalar(c dtype.DType, i int, s Operand) ScalarSteps {
 			steps.First, steps.Then = Square, Reciprocal
 		}
 	}
+	if c == dtype.Float32 && x == x && float64(float32(x)) != x {
+		// an exponent float32 cannot hold (Note [Pow's special exponents])
+		steps.Wide = dtype.Float64
+	}
 	return steps
 }
 

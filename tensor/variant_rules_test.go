@@ -661,3 +661,35 @@ func TestCrossEntropyProbabilitiesOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestPowFloat32WideExponent: PyTorch 1.13's float32 pow(Tensor, Scalar)
+// reads the exponent as a double and (on inputs its kernel does not
+// vectorise, such as these) computes std::pow(float, double): an exponent
+// float32 cannot hold keeps its parity and its fraction, so (-2.8675)^
+// 9999999999 is -Inf and (-2.8675)^16777216.5 NaN, where float32 exponents
+// would give +Inf. The bits are torch's.
+func TestPowFloat32WideExponent(t *testing.T) {
+	x := FromSlice([]float32{0.3, 1.7, 2.9, -2.8675}, 4)
+	nan := uint32(0xffc00000)
+	for _, c := range []struct {
+		exp  *Tensor
+		want []uint32
+	}{
+		{Scalar(0.1), []uint32{0x3f62f621, 0x3f86f9b9, 0x3f8e6158, nan}},
+		{Scalar(1.0 / 3), []uint32{0x3f2b5ff5, 0x3f98c40f, 0x3fb68895, nan}},
+		{Scalar(int64(9999999999)), []uint32{0, 0x7f800000, 0x7f800000, 0xff800000}},
+		{Scalar(16777217.0), []uint32{0, 0x7f800000, 0x7f800000, 0xff800000}},
+		{Scalar(16777216.5), []uint32{0, 0x7f800000, 0x7f800000, nan}},
+	} {
+		y := x.Pow(c.exp)
+		if y.DType() != Float32 {
+			t.Fatalf("pow(x, %v): dtype %v", c.exp, y.DType())
+		}
+		for i, v := range y.Float64s() {
+			got := math.Float32bits(float32(v))
+			if got != c.want[i] && !(c.want[i] == nan && v != v) {
+				t.Errorf("pow(x, %v)[%d] = %#x (%v), want %#x", c.exp, i, got, v, c.want[i])
+			}
+		}
+	}
+}
