@@ -21,6 +21,8 @@ const (
 	variant2Gap = "../../testdata/conformance-variants2/KNOWN_GAPS"
 	variants3   = "../../testdata/conformance-variants3"
 	variant3Gap = "../../testdata/conformance-variants3/KNOWN_GAPS"
+	variants4   = "../../testdata/conformance-variants4"
+	variant4Gap = "../../testdata/conformance-variants4/KNOWN_GAPS"
 	gapSuite    = "suite"
 	gapPrefix   = "prefix"
 	gapOp       = "op"
@@ -103,6 +105,13 @@ func TestConformanceVariants2(t *testing.T) {
 func TestConformanceVariants3(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variants3, variant3Gap, tensor.CPU, nil)
+}
+
+// TestConformanceVariants4 runs the fourth variant set (gen.py seed 127
+// on the suites with the most rules) on the CPU backend.
+func TestConformanceVariants4(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variants4, variant4Gap, tensor.CPU, nil)
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the
