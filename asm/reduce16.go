@@ -40,6 +40,7 @@ func genWide(w wide) {
 	w.rows8F32(false)
 	w.rows8F32(true)
 	w.prodF32()
+	w.prodRows()
 }
 
 // wide is the instruction set of a 16-lane kernel: AVX-512 or AVX2.
@@ -745,6 +746,39 @@ func (w wide) prodF32() {
 	name := w.begin("prodF32", "func(x []float32) float32", "prodF32Go")
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("x").Len(), GP64())
+	s := w.prodBody(name, x, n)
+	storeRet(rf32, s, ReturnIndex(0))
+	VZEROUPPER()
+	RET()
+}
+
+// prodRows emits prodRowsF32Go: prodF32's kernel over rows stride
+// elements apart, each product multiplied into its float32 in dst, in one
+// loop (Note [Rows in one call] in backend/cpu).
+func (w wide) prodRows() {
+	name := w.begin("prodRowsF32", "func(dst []float32, x []float32, rowLen, stride int)", "prodRowsF32Go")
+	dst := Load(Param("dst").Base(), GP64())
+	rows := Load(Param("dst").Len(), GP64())
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("rowLen"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	r := GP64()
+	XORQ(r, r)
+	tail(name+"_row", rows, r, func() {
+		s := w.prodBody(name, x, n)
+		VMULSS(Mem{Base: dst, Index: r, Scale: 4}, s, s)
+		VMOVSS(s, Mem{Base: dst, Index: r, Scale: 4})
+		ADDQ(stride, x)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// prodBody emits the loops of prodF32 over the n elements at x and
+// returns the XMM register whose lane 0 holds their product; its labels
+// start with name.
+func (w wide) prodBody(name string, x, n reg.Register) reg.VecVirtual {
 	acc := w.filledAccs(1)
 	i := GP64()
 	XORQ(i, i)
@@ -764,7 +798,5 @@ func (w wide) prodF32() {
 	tail(name+"_scalar", n, i, func() {
 		VMULSS(elem(x, i, 4, 0), s, s)
 	})
-	storeRet(rf32, s, ReturnIndex(0))
-	VZEROUPPER()
-	RET()
+	return s
 }

@@ -188,6 +188,14 @@ func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	*(*float32)(st) *= vec.ProdF32(unsafe.Slice((*float32)(in), n))
 }
 
+// rowsProdF32 multiplies m float32 rows of n contiguous elements, rs
+// bytes apart, into m consecutive states, each as rowProdF32 would
+// (vec.ProdRowsF32).
+func rowsProdF32(st, in unsafe.Pointer, rs, n, m int) {
+	stride := rs / 4
+	vec.ProdRowsF32(unsafe.Slice((*float32)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
+}
+
 // rowNormTwoF32 adds the squares of a float32 row, exact in float64, to
 // Norm's state (vec.SumSqF32F64).
 func rowNormTwoF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {

@@ -271,30 +271,34 @@ func TestOuterStreamsDims(t *testing.T) {
 	}
 }
 
-// TestSumRowsInOneCall checks float32 sums and means over a contiguous
-// last dim, which fold a group of rows in one call (Note [Rows in one
-// call]), against one SumF32F64 per row: the same bits, for rows with
-// every kind of tail, rows further apart than their length, and kept dims
-// of stride 0.
-func TestSumRowsInOneCall(t *testing.T) {
-	for _, n := range []int{16, 17, 255, 256, 300, 4096 + 7} {
-		for _, rows := range []int{1, 3, 300} {
-			for _, gap := range []int{0, 5} {
-				base := raw.New(dtype.Float32, []int{rows, n + gap})
-				for i := range rows * (n + gap) {
-					base.SetFloat64(i, float64((7919*i+n)%1009-504)/64)
-				}
-				for _, lay := range []struct {
-					name    string
-					sizes   []int
-					strides []int
-				}{
-					{"rows", []int{rows, n}, []int{n + gap, 1}},
-					{"expanded", []int{rows, 4, n}, []int{n + gap, 0, 1}},
-				} {
-					in := base.WithLayout(lay.sizes, lay.strides, 0)
-					keep := append(append([]int(nil), lay.sizes[:len(lay.sizes)-1]...), 1)
-					for _, op := range []*optable.Op{optable.Sum, optable.Mean} {
+// TestRowsInOneCall checks float32 sums, means and products over a
+// contiguous last dim, which fold a group of rows in one call (Note [Rows
+// in one call]), against one SumF32F64 or ProdF32 per row: the same bits,
+// for rows with every kind of tail, rows further apart than their length,
+// and kept dims of stride 0.
+func TestRowsInOneCall(t *testing.T) {
+	for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod} {
+		fill := func(i int) float64 { return float64((7919*i+13)%1009-504) / 64 }
+		if op == optable.Prod { // factors near 1, so that products stay finite
+			fill = func(i int) float64 { return 1 + float64((7919*i+13)%1009-504)/65536 }
+		}
+		for _, n := range []int{16, 17, 255, 256, 300, 4096 + 7} {
+			for _, rows := range []int{1, 3, 300} {
+				for _, gap := range []int{0, 5} {
+					base := raw.New(dtype.Float32, []int{rows, n + gap})
+					for i := range rows * (n + gap) {
+						base.SetFloat64(i, fill(i))
+					}
+					for _, lay := range []struct {
+						name    string
+						sizes   []int
+						strides []int
+					}{
+						{"rows", []int{rows, n}, []int{n + gap, 1}},
+						{"expanded", []int{rows, 4, n}, []int{n + gap, 0, 1}},
+					} {
+						in := base.WithLayout(lay.sizes, lay.strides, 0)
+						keep := append(append([]int(nil), lay.sizes[:len(lay.sizes)-1]...), 1)
 						out := raw.New(dtype.Float32, keep)
 						p, err := iter.NewConfig().IsReduction(true).StaticDType(dtype.Float32).AddOutput(out).AddInput(in).Build()
 						if err != nil {
@@ -312,9 +316,14 @@ func TestSumRowsInOneCall(t *testing.T) {
 							for j := range row {
 								row[j] = float32(base.Float64At(r*(n+gap) + j))
 							}
-							want := float32(vec.SumF32F64(row))
-							if op == optable.Mean {
+							var want float32
+							switch op {
+							case optable.Sum:
+								want = float32(vec.SumF32F64(row))
+							case optable.Mean:
 								want = float32(vec.SumF32F64(row) / float64(n))
+							default:
+								want = vec.ProdF32(row)
 							}
 							if got := float32(out.Float64At(o)); math.Float32bits(got) != math.Float32bits(want) {
 								t.Fatalf("%s of %s n=%d rows=%d gap=%d, output %d: %v, want %v", op.Name, lay.name, n, rows, gap, o, got, want)

@@ -63,6 +63,24 @@ func IndexF32(x []float32, v float32) int {
 	return indexF32Go(x, v)
 }
 
+// ProdRowsF32 multiplies ProdF32 of row r, x[r·stride:][:rowLen], into
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu). Its exact order is prodRowsF32Go's.
+func ProdRowsF32(dst []float32, x []float32, rowLen, stride int) {
+	if len(dst) == 0 {
+		return
+	}
+	x = x[:(len(dst)-1)*stride+rowLen]
+	switch {
+	case useAVX512:
+		prodRowsF32AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		prodRowsF32AVX2(dst, x, rowLen, stride)
+	default:
+		prodRowsF32Go(dst, x, rowLen, stride)
+	}
+}
+
 // ProdF32 returns Π x[i], multiplied in 16 lanes, 4 accumulators of
 // them, merged pairwise. Its exact order is prodF32Go's.
 func ProdF32(x []float32) float32 {

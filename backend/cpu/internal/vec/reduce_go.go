@@ -429,6 +429,14 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 	}
 }
 
+// prodRowsF32Go multiplies prodF32Go of row r, x[r·stride:][:rowLen],
+// into dst[r] for each r < len(dst).
+func prodRowsF32Go(dst []float32, x []float32, rowLen, stride int) {
+	for r := range dst {
+		dst[r] *= prodF32Go(x[r*stride:][:rowLen])
+	}
+}
+
 // sumStep is a main step of sumF32F64Go.
 func sumStep(acc *[16]float64, y *[256]float32) {
 	for l := range acc {

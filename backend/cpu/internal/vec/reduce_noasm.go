@@ -22,6 +22,13 @@ func MinF32(x []float32) (m float32, nan bool) { return minF32Go(x) }
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
 func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
 
+// ProdRowsF32 multiplies ProdF32 of row r, x[r·stride:][:rowLen], into
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu).
+func ProdRowsF32(dst []float32, x []float32, rowLen, stride int) {
+	prodRowsF32Go(dst, x, rowLen, stride)
+}
+
 // ProdF32 returns Π x[i], multiplied in 16 lanes, 4 accumulators of
 // them, merged pairwise. Its exact order is prodF32Go's.
 func ProdF32(x []float32) float32 { return prodF32Go(x) }

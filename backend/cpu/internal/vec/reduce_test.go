@@ -527,3 +527,42 @@ func TestSumRows(t *testing.T) {
 		}
 	}
 }
+
+// TestProdRows checks the row loop of the float32 product bit for bit
+// against a call of ProdF32 per row (and its twin), as TestSumRows does
+// for the sum, on factors near 1 so that the products stay finite.
+func TestProdRows(t *testing.T) {
+	for _, rowLen := range []int{0, 1, 15, 16, 17, 63, 64, 65, 300, 4096 + 7} {
+		for _, rows := range []int{0, 1, 2, 5} {
+			for _, gap := range []int{0, 3, 64} {
+				stride := rowLen + gap
+				total := 0
+				if rows > 0 {
+					total = (rows-1)*stride + rowLen
+				}
+				x := newGuarded(total, rng.Intn(8), func(int) float32 { return float32(1 + (rng.Float64()-0.5)/64) })
+				if rowLen%5 == 1 && total > 0 {
+					x.s()[rng.Intn(total)] = float32(math.NaN())
+				}
+				x.save()
+				start := func(r int) float32 { return float32(r) + 0.5 }
+				got := newGuarded(rows, rng.Intn(4), start)
+				got.save()
+				twin := make([]float32, rows)
+				for r := range twin {
+					twin[r] = start(r)
+				}
+				ProdRowsF32(got.s(), x.s(), rowLen, stride)
+				prodRowsF32Go(twin, x.s(), rowLen, stride)
+				for r, g := range got.s() {
+					w := start(r) * ProdF32(x.s()[r*stride:][:rowLen])
+					if !sameF32(g, w, w != w) || !sameF32(twin[r], w, w != w) {
+						t.Fatalf("ProdRowsF32 rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", rowLen, rows, stride, r, g, twin[r], w)
+					}
+				}
+				got.check(t, "ProdRowsF32 dst", false)
+				x.check(t, "x", true)
+			}
+		}
+	}
+}

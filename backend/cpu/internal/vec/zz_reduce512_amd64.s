@@ -971,3 +971,79 @@ prodF32AVX512_scalar_check:
 	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func prodRowsF32AVX512(dst []float32, x []float32, rowLen int, stride int)
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·prodRowsF32AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+	JMP  prodRowsF32AVX512_row_check
+
+prodRowsF32AVX512_row:
+	MOVL         $0x3f800000, R8
+	VMOVD        R8, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	XORQ         R8, R8
+	MOVQ         BX, R9
+	ANDQ         $-64, R9
+	JMP          prodRowsF32AVX512_main_check
+
+prodRowsF32AVX512_main:
+	VMULPS (DX)(R8*4), Z0, Z0
+	VMULPS 64(DX)(R8*4), Z1, Z1
+	VMULPS 128(DX)(R8*4), Z2, Z2
+	VMULPS 192(DX)(R8*4), Z3, Z3
+	ADDQ   $0x00000040, R8
+
+prodRowsF32AVX512_main_check:
+	CMPQ R8, R9
+	JB   prodRowsF32AVX512_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  prodRowsF32AVX512_vector_check
+
+prodRowsF32AVX512_vector:
+	VMULPS (DX)(R8*4), Z0, Z0
+	ADDQ   $0x00000010, R8
+
+prodRowsF32AVX512_vector_check:
+	CMPQ          R8, R9
+	JB            prodRowsF32AVX512_vector
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z2, Z2
+	VMULPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VMULPS        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMULPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMULPS        X1, X0, X0
+	JMP           prodRowsF32AVX512_scalar_check
+
+prodRowsF32AVX512_scalar:
+	VMULSS (DX)(R8*4), X0, X0
+	INCQ   R8
+
+prodRowsF32AVX512_scalar_check:
+	CMPQ   R8, BX
+	JB     prodRowsF32AVX512_scalar
+	VMULSS (AX)(DI*4), X0, X0
+	VMOVSS X0, (AX)(DI*4)
+	ADDQ   SI, DX
+	INCQ   DI
+
+prodRowsF32AVX512_row_check:
+	CMPQ DI, CX
+	JB   prodRowsF32AVX512_row
+	VZEROUPPER
+	RET

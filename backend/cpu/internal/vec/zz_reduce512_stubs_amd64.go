@@ -58,3 +58,8 @@ func accRows8F32AVX512(dst []float32, x0 []float32, x1 []float32, x2 []float32, 
 //
 //go:noescape
 func prodF32AVX512(x []float32) float32
+
+// prodRowsF32AVX512 is prodRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func prodRowsF32AVX512(dst []float32, x []float32, rowLen int, stride int)

@@ -2229,3 +2229,90 @@ prodF32AVX2_scalar_check:
 	VMOVSS X0, ret+24(FP)
 	VZEROUPPER
 	RET
+
+// func prodRowsF32AVX2(dst []float32, x []float32, rowLen int, stride int)
+// Requires: AVX, AVX2
+TEXT ·prodRowsF32AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+	JMP  prodRowsF32AVX2_row_check
+
+prodRowsF32AVX2_row:
+	MOVL         $0x3f800000, R8
+	VMOVD        R8, X0
+	VPBROADCASTD X0, Y0
+	VMOVUPS      Y0, Y1
+	VMOVUPS      Y0, Y2
+	VMOVUPS      Y0, Y3
+	VMOVUPS      Y0, Y4
+	VMOVUPS      Y0, Y5
+	VMOVUPS      Y0, Y6
+	VMOVUPS      Y0, Y7
+	XORQ         R8, R8
+	MOVQ         BX, R9
+	ANDQ         $-64, R9
+	JMP          prodRowsF32AVX2_main_check
+
+prodRowsF32AVX2_main:
+	VMULPS (DX)(R8*4), Y0, Y0
+	VMULPS 64(DX)(R8*4), Y2, Y2
+	VMULPS 128(DX)(R8*4), Y4, Y4
+	VMULPS 192(DX)(R8*4), Y6, Y6
+	VMULPS 32(DX)(R8*4), Y1, Y1
+	VMULPS 96(DX)(R8*4), Y3, Y3
+	VMULPS 160(DX)(R8*4), Y5, Y5
+	VMULPS 224(DX)(R8*4), Y7, Y7
+	ADDQ   $0x00000040, R8
+
+prodRowsF32AVX2_main_check:
+	CMPQ R8, R9
+	JB   prodRowsF32AVX2_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  prodRowsF32AVX2_vector_check
+
+prodRowsF32AVX2_vector:
+	VMULPS (DX)(R8*4), Y0, Y0
+	VMULPS 32(DX)(R8*4), Y1, Y1
+	ADDQ   $0x00000010, R8
+
+prodRowsF32AVX2_vector_check:
+	CMPQ         R8, R9
+	JB           prodRowsF32AVX2_vector
+	VMULPS       Y2, Y0, Y0
+	VMULPS       Y6, Y4, Y4
+	VMULPS       Y4, Y0, Y0
+	VMULPS       Y3, Y1, Y1
+	VMULPS       Y7, Y5, Y5
+	VMULPS       Y5, Y1, Y1
+	VMULPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VMULPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VMULPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VMULPS       X1, X0, X0
+	JMP          prodRowsF32AVX2_scalar_check
+
+prodRowsF32AVX2_scalar:
+	VMULSS (DX)(R8*4), X0, X0
+	INCQ   R8
+
+prodRowsF32AVX2_scalar_check:
+	CMPQ   R8, BX
+	JB     prodRowsF32AVX2_scalar
+	VMULSS (AX)(DI*4), X0, X0
+	VMOVSS X0, (AX)(DI*4)
+	ADDQ   SI, DX
+	INCQ   DI
+
+prodRowsF32AVX2_row_check:
+	CMPQ DI, CX
+	JB   prodRowsF32AVX2_row
+	VZEROUPPER
+	RET
