@@ -18,7 +18,7 @@ func init() {
 	feat := cpufeat.Current()
 	switch {
 	case feat.Level >= cpufeat.AVX512:
-		f32 = newFloat(asmKernel(mrAVX512, nrF32AVX512, kernelF32x12x32AVX512), mrAVX512, nrF32AVX512, asmPack[float32], 256, 288, 3072, gemvF32)
+		f32 = newFloat(asmKernel(mrAVX512, nrF32AVX512, kernelF32x12x32AVX512), mrAVX512, nrF32AVX512, asmPack[float32], 256, 288, 3072, gemvF32AVX512)
 		f64 = newFloat(asmKernel(mrAVX512, nrF64AVX512, kernelF64x12x16AVX512), mrAVX512, nrF64AVX512, asmPack[float64], 256, 144, 3072, gemvF64)
 	case feat.Level >= cpufeat.AVX2:
 		f32 = newFloat(asmKernel(mrAVX2, nrF32AVX2, kernelF32AVX2), mrAVX2, nrF32AVX2, asmPack[float32], 256, 144, 3072, gemvF32)
@@ -190,6 +190,26 @@ var (
 		axpy: asmGemv(gemvAxpy1F64AVX2, gemvAxpy4F64AVX2, false),
 	}
 )
+
+// gemvF32AVX512 adds the AVX-512 kernel of the row products, row after
+// row in one call (Note [Matrix-vector products]).
+var gemvF32AVX512 = &gemvKit[float32]{dot: gemvF32.dot, axpy: gemvF32.axpy, dotRows: asmGemvRows(gemvDotRowsF32AVX512)}
+
+// asmGemvRows wraps a kernel of row products over len(y) rows.
+func asmGemvRows(f func(k int, a *float32, lda int, x, y *float32, rows int)) func(k int, a []float32, lda int, x, y []float32) {
+	return func(k int, a []float32, lda int, x, y []float32) {
+		if len(y) == 0 {
+			return
+		}
+		if k <= 0 {
+			clear(y)
+			return
+		}
+		_ = a[(len(y)-1)*lda+k-1]
+		_ = x[k-1]
+		f(k, &a[0], lda, &x[0], &y[0], len(y))
+	}
+}
 
 // asmGemv wraps the one- and four-line kernels of gemvDotGo (dot) or
 // gemvAxpyGo.

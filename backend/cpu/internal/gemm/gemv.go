@@ -15,7 +15,9 @@ import "sync"
 //     row-major matrix): each element of C is the dot product of its row
 //     of A with x, the column of B (gathered into a buffer first unless it
 //     has unit stride), four rows at a time so that x is read once per
-//     four rows.
+//     four rows; with AVX-512 (float32 A and C), one row at a time in a
+//     kernel that loops over a goroutine's rows itself (dotRows), A read
+//     as one stream of memory and x from the L1 cache.
 //   - A with unit row stride (columns contiguous: a transposed matrix, or a
 //     row vector times a row-major matrix): C accumulates x[p]·A[:, p]
 //     over p into a float buffer, four columns at a time so that the
@@ -41,6 +43,9 @@ import "sync"
 type gemvKit[T num] struct {
 	dot  func(k int, a []T, lda int, x, y []T)
 	axpy func(m int, a []T, lda int, x, y []T)
+	// dotRows, where set, is dot for any number of rows (len(y)) in one
+	// call: a kernel that loops over the rows itself, one at a time.
+	dotRows func(k int, a []T, lda int, x, y []T)
 }
 
 // gemvDotGo sets y[r] = Σ_p a[r*lda+p]·x[p] for r < len(y), p < k, the
@@ -131,6 +136,15 @@ func gemv[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads i
 // gemvDot computes the column C = alpha·A·x + beta·C of p, whose A has
 // unit column stride, four rows at a time.
 func gemvDot[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[S, T]) {
+	if im.gemv.dotRows != nil {
+		a, okA := any(p.a).([]T)
+		if _, okC := any(p.c).([]T); okA && okC {
+			y := ws.y[:p.m]
+			im.gemv.dotRows(p.k, a, p.rsA, x, y)
+			im.storeVec(p.c, p.rsC, y, p.alpha, p.beta, ws)
+			return
+		}
+	}
 	var y [gemvRows]T
 	k := p.k
 	for i := 0; i < p.m; {

@@ -87,6 +87,9 @@ func TestGemvTwins(t *testing.T) {
 
 func testGemvKit[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 	const guard = 5
+	if g.dotRows != nil {
+		testGemvRows(t, rng, g)
+	}
 	for n := 0; n <= 70; n++ {
 		for _, lines := range []int{1, 4} {
 			lda := n + rng.IntN(3)
@@ -125,6 +128,31 @@ func testGemvKit[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 			for i := range got {
 				if d := math.Abs(float64(got[i] - want[i])); d > 8*eps[T]()*8 || i >= n && got[i] != want[i] {
 					t.Fatalf("axpy n=%d lines=%d: y[%d] = %v, Go twin %v", n, lines, i, got[i], want[i])
+				}
+			}
+		}
+	}
+}
+
+// testGemvRows checks a kit's row-after-row kernel against gemvDotGo on
+// every tail of its 128-element trips and 16-element vectors, for 0 to 6
+// rows further apart than their length, with guard elements after y.
+func testGemvRows[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
+	const guard = 5
+	for _, n := range []int{0, 1, 15, 16, 17, 127, 128, 129, 143, 300, 1000} {
+		for rows := 0; rows <= 6; rows++ {
+			lda := n + rng.IntN(20)
+			a := randSlice[T](max(0, (rows-1)*lda+n))
+			x := randSlice[T](n)
+			got, want := make([]T, rows+guard), make([]T, rows+guard)
+			for i := range got {
+				got[i], want[i] = -3, -3
+			}
+			g.dotRows(n, a, lda, x, got[:rows])
+			gemvDotGo(n, a, lda, x, want[:rows])
+			for i := range got {
+				if d := math.Abs(float64(got[i] - want[i])); d > 4*float64(n+1)*eps[T]()*8 || i >= rows && got[i] != -3 {
+					t.Fatalf("dotRows n=%d rows=%d: y[%d] = %v, Go twin %v", n, rows, i, got[i], want[i])
 				}
 			}
 		}

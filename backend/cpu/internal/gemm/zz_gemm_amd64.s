@@ -6854,3 +6854,99 @@ gemvAxpy4F64AVX2_tail:
 gemvAxpy4F64AVX2_done:
 	VZEROUPPER
 	RET
+
+// func gemvDotRowsF32AVX512(k int, a *float32, lda int, x *float32, y *float32, rows int)
+// Requires: AVX, AVX512DQ, AVX512F, FMA3
+TEXT ·gemvDotRowsF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), AX
+	MOVQ a+8(FP), CX
+	MOVQ lda+16(FP), DX
+	MOVQ x+24(FP), BX
+	MOVQ y+32(FP), SI
+	MOVQ rows+40(FP), DI
+	SHLQ $0x02, DX
+	XORQ R8, R8
+	JMP  gemvDotRowsF32AVX512_row_check
+
+gemvDotRowsF32AVX512_row:
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	XORQ   R9, R9
+	MOVQ   AX, R10
+	ANDQ   $-128, R10
+	JMP    gemvDotRowsF32AVX512_main_check
+
+gemvDotRowsF32AVX512_main:
+	VMOVUPS     (BX)(R9*4), Z8
+	VFMADD231PS (CX)(R9*4), Z8, Z0
+	VMOVUPS     64(BX)(R9*4), Z8
+	VFMADD231PS 64(CX)(R9*4), Z8, Z1
+	VMOVUPS     128(BX)(R9*4), Z8
+	VFMADD231PS 128(CX)(R9*4), Z8, Z2
+	VMOVUPS     192(BX)(R9*4), Z8
+	VFMADD231PS 192(CX)(R9*4), Z8, Z3
+	VMOVUPS     256(BX)(R9*4), Z8
+	VFMADD231PS 256(CX)(R9*4), Z8, Z4
+	VMOVUPS     320(BX)(R9*4), Z8
+	VFMADD231PS 320(CX)(R9*4), Z8, Z5
+	VMOVUPS     384(BX)(R9*4), Z8
+	VFMADD231PS 384(CX)(R9*4), Z8, Z6
+	VMOVUPS     448(BX)(R9*4), Z8
+	VFMADD231PS 448(CX)(R9*4), Z8, Z7
+	ADDQ        $0x00000080, R9
+
+gemvDotRowsF32AVX512_main_check:
+	CMPQ R9, R10
+	JB   gemvDotRowsF32AVX512_main
+	MOVQ AX, R10
+	ANDQ $-16, R10
+	JMP  gemvDotRowsF32AVX512_vector_check
+
+gemvDotRowsF32AVX512_vector:
+	VMOVUPS     (BX)(R9*4), Z8
+	VFMADD231PS (CX)(R9*4), Z8, Z0
+	ADDQ        $0x00000010, R9
+
+gemvDotRowsF32AVX512_vector_check:
+	CMPQ          R9, R10
+	JB            gemvDotRowsF32AVX512_vector
+	VADDPS        Z4, Z0, Z0
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	JMP           gemvDotRowsF32AVX512_scalar_check
+
+gemvDotRowsF32AVX512_scalar:
+	VMOVSS      (BX)(R9*4), X1
+	VFMADD231SS (CX)(R9*4), X1, X0
+	INCQ        R9
+
+gemvDotRowsF32AVX512_scalar_check:
+	CMPQ   R9, AX
+	JB     gemvDotRowsF32AVX512_scalar
+	VMOVSS X0, (SI)(R8*4)
+	ADDQ   DX, CX
+	INCQ   R8
+
+gemvDotRowsF32AVX512_row_check:
+	CMPQ R8, DI
+	JB   gemvDotRowsF32AVX512_row
+	VZEROUPPER
+	RET
