@@ -283,8 +283,21 @@ func sumName(src wsrc, sq bool) string {
 // elements apart, each sum added to its float64 in dst, in one loop (Note
 // [Rows in one call] in backend/cpu).
 func (w wide) sumRows() {
-	base := "sumRowsF32F64"
-	name := w.begin(base, "func(dst []float64, x []float32, rowLen, stride int)", base+"Go")
+	w.rowsKernel("sumRowsF32F64", "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
+		return w.sumBody(name, srcF32, false, x, n)
+	}, func(s reg.VecVirtual, m Mem) {
+		VADDSD(m, s, s)
+		VMOVSD(s, m)
+	})
+}
+
+// rowsKernel emits base, a kernel of signature func(dst []T, x []float32,
+// rowLen, stride int) (T dstType, of size bytes) that runs body over the
+// rowLen elements of each row, stride elements apart, and folds the XMM
+// lane 0 body returns into the row's element of dst with fold, in one
+// loop.
+func (w wide) rowsKernel(base, dstType string, size uint8, body func(name string, x, n reg.Register) reg.VecVirtual, fold func(s reg.VecVirtual, m Mem)) {
+	name := w.begin(base, fmt.Sprintf("func(dst []%s, x []float32, rowLen, stride int)", dstType), base+"Go")
 	dst := Load(Param("dst").Base(), GP64())
 	rows := Load(Param("dst").Len(), GP64())
 	x := Load(Param("x").Base(), GP64())
@@ -294,9 +307,7 @@ func (w wide) sumRows() {
 	r := GP64()
 	XORQ(r, r)
 	tail(name+"_row", rows, r, func() {
-		s := w.sumBody(name, srcF32, false, x, n)
-		VADDSD(Mem{Base: dst, Index: r, Scale: 8}, s, s)
-		VMOVSD(s, Mem{Base: dst, Index: r, Scale: 8})
+		fold(body(name, x, n), Mem{Base: dst, Index: r, Scale: size})
 		ADDQ(stride, x)
 	})
 	VZEROUPPER()
@@ -756,23 +767,10 @@ func (w wide) prodF32() {
 // elements apart, each product multiplied into its float32 in dst, in one
 // loop (Note [Rows in one call] in backend/cpu).
 func (w wide) prodRows() {
-	name := w.begin("prodRowsF32", "func(dst []float32, x []float32, rowLen, stride int)", "prodRowsF32Go")
-	dst := Load(Param("dst").Base(), GP64())
-	rows := Load(Param("dst").Len(), GP64())
-	x := Load(Param("x").Base(), GP64())
-	n := Load(Param("rowLen"), GP64())
-	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(2), stride)
-	r := GP64()
-	XORQ(r, r)
-	tail(name+"_row", rows, r, func() {
-		s := w.prodBody(name, x, n)
-		VMULSS(Mem{Base: dst, Index: r, Scale: 4}, s, s)
-		VMOVSS(s, Mem{Base: dst, Index: r, Scale: 4})
-		ADDQ(stride, x)
+	w.rowsKernel("prodRowsF32", "float32", 4, w.prodBody, func(s reg.VecVirtual, m Mem) {
+		VMULSS(m, s, s)
+		VMOVSS(s, m)
 	})
-	VZEROUPPER()
-	RET()
 }
 
 // prodBody emits the loops of prodF32 over the n elements at x and
