@@ -26,9 +26,9 @@ import (
 //     result does not depend on the number of workers.
 //   - inner: the reduced dim the plan puts first is contiguous in the input
 //     (and long enough). Each output folds its rows with the op's row
-//     function (vectorised where it matters; float32 sums fold a group
-//     of outputs in one call, Note [Rows in one call]); workers take
-//     ranges of outputs.
+//     function (vectorised where it matters; float32 sums and products
+//     fold a group of outputs in one call, Note [Rows in one call]);
+//     workers take ranges of outputs.
 //   - outer: otherwise. A tile of up to outerWidth outputs along the kept dim
 //     where the input is densest keeps its states in one buffer, and every
 //     reduced position adds a row of the input to them at once with the
@@ -102,8 +102,9 @@ import (
 // each group of outputs with one call of the op's rows function
 // (vec.SumRowsF32F64, vec.ProdRowsF32), whose assembly loops over the
 // rows, instead of a call of row per output. Each row's result is the
-// same as the call per row gives, so the bits do not change. Streaming from memory, the call per row was slower
-// than the loop, by more than the calls' instructions: on this Zen 5,
+// same as the call per row gives, so the bits do not change. Streaming
+// from memory, the call per row was slower than the loop, by more than
+// the calls' instructions: on this Zen 5,
 // [4096, 4096] float32 over dim 1, variants interleaved in one process,
 // one thread 1310-1342 → 1148-1168 µs (p10, three runs), two threads
 // 930-938 → 876-884 µs; rows of 1024 elements lost 17-19% against one
