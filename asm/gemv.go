@@ -23,25 +23,29 @@ func genGemv() {
 			gemvAxpy(fmt.Sprintf("gemvAxpy%d%sAVX2", cols, t.name), t, cols)
 		}
 	}
-	gemvDotRowsF32AVX512()
+	gemvDotRows(false)
+	gemvDotRows(true)
 }
 
-// gemvDotRowsF32AVX512 emits
+// gemvDotRows emits
 //
-//	func gemvDotRowsF32AVX512(k int, a *float32, lda int, x *float32, y *float32, rows int)
+//	func gemvDotRowsF32<LEVEL>(k int, a *float32, lda int, x *float32, y *float32, rows int)
 //
 // which sets y[r] = Σ_p a[r*lda+p]·x[p] for r < rows, row after row in
 // one loop (Note [Matrix-vector products] in package gemm): each row
-// sums into eight 16-lane accumulators (128 elements a trip, the row's
-// elements read as the multiply-adds' memory operands), then one
-// accumulator a vector of 16, the accumulators added pairwise (j with
-// j+4, j+2, j+1), the lanes (l with l+8, l+4, l+2, l+1), and the last k
-// mod 16 elements one by one. One row at a time is one stream of memory,
+// sums into eight accumulators of 16 lanes (AVX-512) or 8 (AVX2), eight
+// vectors a trip, the row's elements read as the multiply-adds' memory
+// operands, then one accumulator a vector, the accumulators added
+// pairwise (j with j+4, j+2, j+1), the lanes (halves, then pairs), and the
+// last elements one by one. One row at a time is one stream of memory,
 // and the x it reads is in the L1 cache.
-func gemvDotRowsF32AVX512() {
-	const name = "gemvDotRowsF32AVX512"
+func gemvDotRows(avx512 bool) {
+	name, lanes, vreg := "gemvDotRowsF32AVX2", 8, func() reg.VecVirtual { return YMM() }
+	if avx512 {
+		name, lanes, vreg = "gemvDotRowsF32AVX512", 16, func() reg.VecVirtual { return ZMM() }
+	}
 	TEXT(name, NOSPLIT, "func(k int, a *float32, lda int, x *float32, y *float32, rows int)")
-	Doc(name + " is gemvDotGo's product, row after row, with AVX-512; see the generator for its order of additions.")
+	Doc(name + " is gemvDotGo's product, row after row; see the generator for its order of additions.")
 	Pragma("noescape")
 	k := Load(Param("k"), GP64())
 	pa := Load(Param("a"), GP64())
@@ -55,20 +59,20 @@ func gemvDotRowsF32AVX512() {
 	tail(name+"_row", rows, r, func() {
 		var acc [8]reg.VecVirtual
 		for j := range acc {
-			acc[j] = ZMM()
+			acc[j] = vreg()
 			VXORPS(acc[j], acc[j], acc[j])
 		}
 		i := GP64()
 		XORQ(i, i)
-		loop(name+"_main", k, i, 128, func() {
+		loop(name+"_main", k, i, 8*lanes, func() {
 			for j := range acc {
-				v := ZMM()
-				VMOVUPS(elem(px, i, 4, 16*j), v)
-				VFMADD231PS(elem(pa, i, 4, 16*j), v, acc[j])
+				v := vreg()
+				VMOVUPS(elem(px, i, 4, lanes*j), v)
+				VFMADD231PS(elem(pa, i, 4, lanes*j), v, acc[j])
 			}
 		})
-		loop(name+"_vector", k, i, 16, func() {
-			v := ZMM()
+		loop(name+"_vector", k, i, lanes, func() {
+			v := vreg()
 			VMOVUPS(elem(px, i, 4, 0), v)
 			VFMADD231PS(elem(pa, i, 4, 0), v, acc[0])
 		})
@@ -77,10 +81,13 @@ func gemvDotRowsF32AVX512() {
 				VADDPS(acc[j+h], acc[j], acc[j])
 			}
 		}
-		y := YMM()
-		VEXTRACTF64X4(U8(1), acc[0], y)
-		s := asY(acc[0])
-		VADDPS(y, s, s)
+		s := acc[0]
+		if avx512 {
+			y := YMM()
+			VEXTRACTF64X4(U8(1), acc[0], y)
+			s = asY(acc[0])
+			VADDPS(y, s, s)
+		}
 		hsum(f32, s)
 		xs := asX(s)
 		tail(name+"_scalar", k, i, func() {

@@ -182,8 +182,9 @@ func b2i(b bool) int {
 // checks of their slices' lengths.
 var (
 	gemvF32 = &gemvKit[float32]{
-		dot:  asmGemv(gemvDot1F32AVX2, gemvDot4F32AVX2, true),
-		axpy: asmGemv(gemvAxpy1F32AVX2, gemvAxpy4F32AVX2, false),
+		dot:     asmGemv(gemvDot1F32AVX2, gemvDot4F32AVX2, true),
+		axpy:    asmGemv(gemvAxpy1F32AVX2, gemvAxpy4F32AVX2, false),
+		dotRows: asmGemvRows(gemvDotRowsF32AVX2),
 	}
 	gemvF64 = &gemvKit[float64]{
 		dot:  asmGemv(gemvDot1F64AVX2, gemvDot4F64AVX2, true),
@@ -191,8 +192,8 @@ var (
 	}
 )
 
-// gemvF32AVX512 adds the AVX-512 kernel of the row products, row after
-// row in one call (Note [Matrix-vector products]).
+// gemvF32AVX512 is gemvF32 with the AVX-512 kernel of the row products
+// (Note [Matrix-vector products]).
 var gemvF32AVX512 = &gemvKit[float32]{dot: gemvF32.dot, axpy: gemvF32.axpy, dotRows: asmGemvRows(gemvDotRowsF32AVX512)}
 
 // asmGemvRows wraps a kernel of row products over len(y) rows.

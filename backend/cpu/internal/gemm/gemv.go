@@ -15,9 +15,13 @@ import "sync"
 //     row-major matrix): each element of C is the dot product of its row
 //     of A with x, the column of B (gathered into a buffer first unless it
 //     has unit stride), four rows at a time so that x is read once per
-//     four rows; with AVX-512 (float32 A and C), one row at a time in a
+//     four rows; float32 A and C in the assembly, one row at a time in a
 //     kernel that loops over a goroutine's rows itself (dotRows), A read
-//     as one stream of memory and x from the L1 cache.
+//     as one stream of memory and x from the L1 cache. On this Zen 5,
+//     [4096, 4096] on one thread, three runs interleaved in one process
+//     (p10): 1.68-1.79 ms with the four-row kernel, 1.57-1.67 with the
+//     AVX2 row kernel, 1.34-1.44 with the AVX-512 one, as fast as a row
+//     sum.
 //   - A with unit row stride (columns contiguous: a transposed matrix, or a
 //     row vector times a row-major matrix): C accumulates x[p]·A[:, p]
 //     over p into a float buffer, four columns at a time so that the

@@ -6855,6 +6855,100 @@ gemvAxpy4F64AVX2_done:
 	VZEROUPPER
 	RET
 
+// func gemvDotRowsF32AVX2(k int, a *float32, lda int, x *float32, y *float32, rows int)
+// Requires: AVX, FMA3
+TEXT ·gemvDotRowsF32AVX2(SB), NOSPLIT, $0-48
+	MOVQ k+0(FP), AX
+	MOVQ a+8(FP), CX
+	MOVQ lda+16(FP), DX
+	MOVQ x+24(FP), BX
+	MOVQ y+32(FP), SI
+	MOVQ rows+40(FP), DI
+	SHLQ $0x02, DX
+	XORQ R8, R8
+	JMP  gemvDotRowsF32AVX2_row_check
+
+gemvDotRowsF32AVX2_row:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	XORQ   R9, R9
+	MOVQ   AX, R10
+	ANDQ   $-64, R10
+	JMP    gemvDotRowsF32AVX2_main_check
+
+gemvDotRowsF32AVX2_main:
+	VMOVUPS     (BX)(R9*4), Y8
+	VFMADD231PS (CX)(R9*4), Y8, Y0
+	VMOVUPS     32(BX)(R9*4), Y8
+	VFMADD231PS 32(CX)(R9*4), Y8, Y1
+	VMOVUPS     64(BX)(R9*4), Y8
+	VFMADD231PS 64(CX)(R9*4), Y8, Y2
+	VMOVUPS     96(BX)(R9*4), Y8
+	VFMADD231PS 96(CX)(R9*4), Y8, Y3
+	VMOVUPS     128(BX)(R9*4), Y8
+	VFMADD231PS 128(CX)(R9*4), Y8, Y4
+	VMOVUPS     160(BX)(R9*4), Y8
+	VFMADD231PS 160(CX)(R9*4), Y8, Y5
+	VMOVUPS     192(BX)(R9*4), Y8
+	VFMADD231PS 192(CX)(R9*4), Y8, Y6
+	VMOVUPS     224(BX)(R9*4), Y8
+	VFMADD231PS 224(CX)(R9*4), Y8, Y7
+	ADDQ        $0x00000040, R9
+
+gemvDotRowsF32AVX2_main_check:
+	CMPQ R9, R10
+	JB   gemvDotRowsF32AVX2_main
+	MOVQ AX, R10
+	ANDQ $-8, R10
+	JMP  gemvDotRowsF32AVX2_vector_check
+
+gemvDotRowsF32AVX2_vector:
+	VMOVUPS     (BX)(R9*4), Y8
+	VFMADD231PS (CX)(R9*4), Y8, Y0
+	ADDQ        $0x00000008, R9
+
+gemvDotRowsF32AVX2_vector_check:
+	CMPQ         R9, R10
+	JB           gemvDotRowsF32AVX2_vector
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPS       X1, X0, X0
+	VMOVHLPS     X0, X0, X1
+	VADDPS       X1, X0, X0
+	VMOVSHDUP    X0, X1
+	VADDSS       X1, X0, X0
+	JMP          gemvDotRowsF32AVX2_scalar_check
+
+gemvDotRowsF32AVX2_scalar:
+	VMOVSS      (BX)(R9*4), X1
+	VFMADD231SS (CX)(R9*4), X1, X0
+	INCQ        R9
+
+gemvDotRowsF32AVX2_scalar_check:
+	CMPQ   R9, AX
+	JB     gemvDotRowsF32AVX2_scalar
+	VMOVSS X0, (SI)(R8*4)
+	ADDQ   DX, CX
+	INCQ   R8
+
+gemvDotRowsF32AVX2_row_check:
+	CMPQ R8, DI
+	JB   gemvDotRowsF32AVX2_row
+	VZEROUPPER
+	RET
+
 // func gemvDotRowsF32AVX512(k int, a *float32, lda int, x *float32, y *float32, rows int)
 // Requires: AVX, AVX512DQ, AVX512F, FMA3
 TEXT ·gemvDotRowsF32AVX512(SB), NOSPLIT, $0-48

@@ -249,7 +249,12 @@ func gemvAxpy1F64AVX2(m int, a *float64, lda int, x *float64, y *float64)
 //go:noescape
 func gemvAxpy4F64AVX2(m int, a *float64, lda int, x *float64, y *float64)
 
-// gemvDotRowsF32AVX512 is gemvDotGo's product, row after row, with AVX-512; see the generator for its order of additions.
+// gemvDotRowsF32AVX2 is gemvDotGo's product, row after row; see the generator for its order of additions.
+//
+//go:noescape
+func gemvDotRowsF32AVX2(k int, a *float32, lda int, x *float32, y *float32, rows int)
+
+// gemvDotRowsF32AVX512 is gemvDotGo's product, row after row; see the generator for its order of additions.
 //
 //go:noescape
 func gemvDotRowsF32AVX512(k int, a *float32, lda int, x *float32, y *float32, rows int)
