@@ -34,6 +34,7 @@ func genWide(w wide) {
 	w.sum(srcBF16, false)
 	w.sum(srcF16, false)
 	w.sumRows()
+	w.sumSqRows()
 	w.maxF32(true)
 	w.maxF32(false)
 	w.indexF32()
@@ -285,6 +286,18 @@ func sumName(src wsrc, sq bool) string {
 func (w wide) sumRows() {
 	w.rowsKernel("sumRowsF32F64", "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
 		return w.sumBody(name, srcF32, false, x, n)
+	}, func(s reg.VecVirtual, m Mem) {
+		VADDSD(m, s, s)
+		VMOVSD(s, m)
+	})
+}
+
+// sumSqRows emits sumSqRowsF32F64Go: the float32 sum of squares' kernel
+// over rows x elements apart, each sum added to its float64 in dst, in
+// one loop (Note [Rows in one call] in backend/cpu).
+func (w wide) sumSqRows() {
+	w.rowsKernel("sumSqRowsF32F64", "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
+		return w.sumBody(name, srcF32, true, x, n)
 	}, func(s reg.VecVirtual, m Mem) {
 		VADDSD(m, s, s)
 		VMOVSD(s, m)

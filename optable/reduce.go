@@ -135,10 +135,18 @@ var (
 	NormZero = reduction("norm", "NormZero", "the number of nonzero elements", Op{Internal: true},
 		with(normFold, func(f *Fold) { f.Acc, f.Cascade = "if $v != 0 { $s++ }", false }))
 	NormOne = reduction("norm", "NormOne", "Σ|x|", Op{Internal: true}, with(normFold, func(f *Fold) { f.Acc = "$s += math.Abs(float64($v))" }))
-	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true}, with(normFold, func(f *Fold) {
-		f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
-		f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32")
-	}))
+	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true},
+		// float32: squares exact in float64 lanes, which need no cascade
+		// (Note [Rows in one call] in backend/cpu)
+		with(normFold, func(f *Fold) {
+			f.Types, f.Cascade = Of(dtype.Float32), false
+			f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
+			f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32", "rows", "rowsNormTwoF32")
+		}),
+		with(normFold, func(f *Fold) {
+			f.Types = Of(dtype.Float64)
+			f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
+		}))
 	NormInf = reduction("norm", "NormInf", "max|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = 0",
 		Acc: "if a := elem.Abs($v); a > $s || a != a { $s = a }", Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true})
 	NormNegInf = reduction("norm", "NormNegInf", "min|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))",

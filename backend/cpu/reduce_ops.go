@@ -188,6 +188,14 @@ func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	*(*float32)(st) *= vec.ProdF32(unsafe.Slice((*float32)(in), n))
 }
 
+// rowsNormTwoF32 adds the squares of m float32 rows of n contiguous
+// elements, rs bytes apart, to m consecutive Norm states, each as
+// rowNormTwoF32 would (vec.SumSqRowsF32F64).
+func rowsNormTwoF32(st, in unsafe.Pointer, rs, n, m int) {
+	stride := rs / 4
+	vec.SumSqRowsF32F64(unsafe.Slice((*float64)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
+}
+
 // rowsProdF32 multiplies m float32 rows of n contiguous elements, rs
 // bytes apart, into m consecutive states, each as rowProdF32 would
 // (vec.ProdRowsF32).

@@ -271,13 +271,13 @@ func TestOuterStreamsDims(t *testing.T) {
 	}
 }
 
-// TestRowsInOneCall checks float32 sums, means and products over a
-// contiguous last dim, which fold a group of rows in one call (Note [Rows
-// in one call]), against one SumF32F64 or ProdF32 per row: the same bits,
-// for rows with every kind of tail, rows further apart than their length,
-// and kept dims of stride 0.
+// TestRowsInOneCall checks float32 sums, means, products and 2-norms over
+// a contiguous last dim, which fold a group of rows in one call (Note
+// [Rows in one call]), against one SumF32F64, ProdF32 or SumSqF32F64 per
+// row: the same bits, for rows with every kind of tail, rows further
+// apart than their length, and kept dims of stride 0.
 func TestRowsInOneCall(t *testing.T) {
-	for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod} {
+	for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod, optable.NormTwo} {
 		fill := func(i int) float64 { return float64((7919*i+13)%1009-504) / 64 }
 		if op == optable.Prod { // factors near 1, so that products stay finite
 			fill = func(i int) float64 { return 1 + float64((7919*i+13)%1009-504)/65536 }
@@ -322,6 +322,8 @@ func TestRowsInOneCall(t *testing.T) {
 								want = float32(vec.SumF32F64(row))
 							case optable.Mean:
 								want = float32(vec.SumF32F64(row) / float64(n))
+							case optable.NormTwo:
+								want = float32(math.Sqrt(vec.SumSqF32F64(row)))
 							default:
 								want = vec.ProdF32(row)
 							}

@@ -63,6 +63,24 @@ func IndexF32(x []float32, v float32) int {
 	return indexF32Go(x, v)
 }
 
+// SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu). Its exact order is sumSqRowsF32F64Go's.
+func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+	if len(dst) == 0 {
+		return
+	}
+	x = x[:(len(dst)-1)*stride+rowLen]
+	switch {
+	case useAVX512:
+		sumSqRowsF32F64AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		sumSqRowsF32F64AVX2(dst, x, rowLen, stride)
+	default:
+		sumSqRowsF32F64Go(dst, x, rowLen, stride)
+	}
+}
+
 // ProdRowsF32 multiplies ProdF32 of row r, x[r·stride:][:rowLen], into
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
 // backend/cpu). Its exact order is prodRowsF32Go's.

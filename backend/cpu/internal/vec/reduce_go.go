@@ -429,6 +429,14 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 	}
 }
 
+// sumSqRowsF32F64Go adds sumSqF32F64Go of row r, x[r·stride:][:rowLen],
+// to dst[r] for each r < len(dst).
+func sumSqRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
+	for r := range dst {
+		dst[r] += sumSqF32F64Go(x[r*stride:][:rowLen])
+	}
+}
+
 // prodRowsF32Go multiplies prodF32Go of row r, x[r·stride:][:rowLen],
 // into dst[r] for each r < len(dst).
 func prodRowsF32Go(dst []float32, x []float32, rowLen, stride int) {

@@ -22,6 +22,13 @@ func MinF32(x []float32) (m float32, nan bool) { return minF32Go(x) }
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
 func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
 
+// SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu).
+func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+	sumSqRowsF32F64Go(dst, x, rowLen, stride)
+}
+
 // ProdRowsF32 multiplies ProdF32 of row r, x[r·stride:][:rowLen], into
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
 // backend/cpu).

@@ -479,8 +479,8 @@ func TestSumBF16Order(t *testing.T) {
 	}
 }
 
-// TestSumRows checks the row loop of the float32 sum bit for bit against
-// a call of SumF32F64 per row (and its twin), on rows
+// TestSumRows checks the row loops of the float32 sums bit for bit against
+// a call of SumF32F64 or SumSqF32F64 per row (and their twins), on rows
 // with every kind of tail, strides longer than the rows, and states that
 // start from a value; nothing outside the rows is read into a state or
 // written outside dst.
@@ -504,6 +504,7 @@ func TestSumRows(t *testing.T) {
 					one        func([]float32) float64
 				}{
 					{"SumRowsF32F64", SumRowsF32F64, sumRowsF32F64Go, SumF32F64},
+					{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsF32F64Go, SumSqF32F64},
 				} {
 					start := func(r int) float64 { return float64(r) * 1.25e-3 }
 					got := newGuarded(rows, rng.Intn(4), start)

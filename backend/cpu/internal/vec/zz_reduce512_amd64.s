@@ -467,6 +467,89 @@ sumRowsF32F64AVX512_row_check:
 	VZEROUPPER
 	RET
 
+// func sumSqRowsF32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, FMA3, MMX+
+TEXT ·sumSqRowsF32F64AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+	JMP  sumSqRowsF32F64AVX512_row_check
+
+sumSqRowsF32F64AVX512_row:
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	XORQ   R8, R8
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	MOVQ   BX, R9
+	ANDQ   $-32, R9
+	JMP    sumSqRowsF32F64AVX512_main_check
+
+sumSqRowsF32F64AVX512_main:
+	PREFETCHT0  4096(DX)(R8*4)
+	PREFETCHT0  4160(DX)(R8*4)
+	VCVTPS2PD   (DX)(R8*4), Z4
+	VFMADD231PD Z4, Z4, Z0
+	VCVTPS2PD   32(DX)(R8*4), Z4
+	VFMADD231PD Z4, Z4, Z1
+	VCVTPS2PD   64(DX)(R8*4), Z4
+	VFMADD231PD Z4, Z4, Z2
+	VCVTPS2PD   96(DX)(R8*4), Z4
+	VFMADD231PD Z4, Z4, Z3
+	ADDQ        $0x00000020, R8
+
+sumSqRowsF32F64AVX512_main_check:
+	CMPQ R8, R9
+	JB   sumSqRowsF32F64AVX512_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumSqRowsF32F64AVX512_vector_check
+
+sumSqRowsF32F64AVX512_vector:
+	VCVTPS2PD   (DX)(R8*4), Z4
+	VFMADD231PD Z4, Z4, Z0
+	VCVTPS2PD   32(DX)(R8*4), Z4
+	VFMADD231PD Z4, Z4, Z1
+	ADDQ        $0x00000010, R8
+
+sumSqRowsF32F64AVX512_vector_check:
+	CMPQ          R8, R9
+	JB            sumSqRowsF32F64AVX512_vector
+	VADDPD        Z2, Z0, Z0
+	VADDPD        Z3, Z1, Z1
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumSqRowsF32F64AVX512_scalar_check
+
+sumSqRowsF32F64AVX512_scalar:
+	VMOVSS      (DX)(R8*4), X1
+	VCVTSS2SD   X1, X1, X1
+	VFMADD231SD X1, X1, X0
+	INCQ        R8
+
+sumSqRowsF32F64AVX512_scalar_check:
+	CMPQ   R8, BX
+	JB     sumSqRowsF32F64AVX512_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumSqRowsF32F64AVX512_row_check:
+	CMPQ DI, CX
+	JB   sumSqRowsF32F64AVX512_row
+	VZEROUPPER
+	RET
+
 // func maxF32AVX512(x []float32) (m float32, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, MMX+
 TEXT ·maxF32AVX512(SB), NOSPLIT, $0-29

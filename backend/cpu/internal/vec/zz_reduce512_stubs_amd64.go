@@ -29,6 +29,11 @@ func sumF16F64AVX512(x []uint16) float64
 //go:noescape
 func sumRowsF32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
 
+// sumSqRowsF32F64AVX512 is sumSqRowsF32F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumSqRowsF32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
+
 // maxF32AVX512 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape

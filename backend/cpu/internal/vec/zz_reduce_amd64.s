@@ -1661,6 +1661,107 @@ sumRowsF32F64AVX2_row_check:
 	VZEROUPPER
 	RET
 
+// func sumSqRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
+// Requires: AVX, FMA3, MMX+
+TEXT ·sumSqRowsF32F64AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x02, SI
+	XORQ DI, DI
+	JMP  sumSqRowsF32F64AVX2_row_check
+
+sumSqRowsF32F64AVX2_row:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R8, R8
+	VXORPS Y4, Y4, Y4
+	VXORPS Y5, Y5, Y5
+	VXORPS Y6, Y6, Y6
+	VXORPS Y7, Y7, Y7
+	MOVQ   BX, R9
+	ANDQ   $-32, R9
+	JMP    sumSqRowsF32F64AVX2_main_check
+
+sumSqRowsF32F64AVX2_main:
+	PREFETCHT0  4096(DX)(R8*4)
+	PREFETCHT0  4160(DX)(R8*4)
+	VCVTPS2PD   (DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y0
+	VCVTPS2PD   16(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y1
+	VCVTPS2PD   32(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y2
+	VCVTPS2PD   48(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y3
+	VCVTPS2PD   64(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y4
+	VCVTPS2PD   80(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y5
+	VCVTPS2PD   96(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y6
+	VCVTPS2PD   112(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y7
+	ADDQ        $0x00000020, R8
+
+sumSqRowsF32F64AVX2_main_check:
+	CMPQ R8, R9
+	JB   sumSqRowsF32F64AVX2_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumSqRowsF32F64AVX2_vector_check
+
+sumSqRowsF32F64AVX2_vector:
+	VCVTPS2PD   (DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y0
+	VCVTPS2PD   16(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y1
+	VCVTPS2PD   32(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y2
+	VCVTPS2PD   48(DX)(R8*4), Y8
+	VFMADD231PD Y8, Y8, Y3
+	ADDQ        $0x00000010, R8
+
+sumSqRowsF32F64AVX2_vector_check:
+	CMPQ         R8, R9
+	JB           sumSqRowsF32F64AVX2_vector
+	VADDPD       Y4, Y0, Y0
+	VADDPD       Y5, Y1, Y1
+	VADDPD       Y6, Y2, Y2
+	VADDPD       Y7, Y3, Y3
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumSqRowsF32F64AVX2_scalar_check
+
+sumSqRowsF32F64AVX2_scalar:
+	VMOVSS      (DX)(R8*4), X1
+	VCVTSS2SD   X1, X1, X1
+	VFMADD231SD X1, X1, X0
+	INCQ        R8
+
+sumSqRowsF32F64AVX2_scalar_check:
+	CMPQ   R8, BX
+	JB     sumSqRowsF32F64AVX2_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumSqRowsF32F64AVX2_row_check:
+	CMPQ DI, CX
+	JB   sumSqRowsF32F64AVX2_row
+	VZEROUPPER
+	RET
+
 // func maxF32AVX2(x []float32) (m float32, nan bool)
 // Requires: AVX, AVX2, MMX+
 TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29

@@ -84,6 +84,11 @@ func sumF16F64AVX2(x []uint16) float64
 //go:noescape
 func sumRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 
+// sumSqRowsF32F64AVX2 is sumSqRowsF32F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumSqRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
+
 // maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
