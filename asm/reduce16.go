@@ -15,6 +15,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
 	. "github.com/mmcloughlin/avo/operand"
@@ -33,8 +34,8 @@ func genWide(w wide) {
 	w.sum(srcF32, true)
 	w.sum(srcBF16, false)
 	w.sum(srcF16, false)
-	w.sumRows()
-	w.sumSqRows()
+	w.sumRows(false)
+	w.sumRows(true)
 	w.maxF32(true)
 	w.maxF32(false)
 	w.indexF32()
@@ -280,24 +281,14 @@ func sumName(src wsrc, sq bool) string {
 	return "sum" + src.name + "F64"
 }
 
-// sumRows emits sumRowsF32F64Go: sum's float32 kernel over rows x
-// elements apart, each sum added to its float64 in dst, in one loop (Note
-// [Rows in one call] in backend/cpu).
-func (w wide) sumRows() {
-	w.rowsKernel("sumRowsF32F64", "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
-		return w.sumBody(name, srcF32, false, x, n)
-	}, func(s reg.VecVirtual, m Mem) {
-		VADDSD(m, s, s)
-		VMOVSD(s, m)
-	})
-}
-
-// sumSqRows emits sumSqRowsF32F64Go: the float32 sum of squares' kernel
-// over rows x elements apart, each sum added to its float64 in dst, in
-// one loop (Note [Rows in one call] in backend/cpu).
-func (w wide) sumSqRows() {
-	w.rowsKernel("sumSqRowsF32F64", "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
-		return w.sumBody(name, srcF32, true, x, n)
+// sumRows emits sumRowsF32F64Go (sq false) or sumSqRowsF32F64Go: the
+// float32 sum's (or sum of squares') kernel over rows x elements apart,
+// each sum added to its float64 in dst, in one loop (Note [Rows in one
+// call] in backend/cpu).
+func (w wide) sumRows(sq bool) {
+	base := strings.Replace(sumName(srcF32, sq), "F32", "RowsF32", 1)
+	w.rowsKernel(base, "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
+		return w.sumBody(name, srcF32, sq, x, n)
 	}, func(s reg.VecVirtual, m Mem) {
 		VADDSD(m, s, s)
 		VMOVSD(s, m)
