@@ -330,9 +330,10 @@ type Fold struct {
 	// Split: Acc is associative and commutative, so contiguous rows may
 	// use several partial states.
 	Split bool
-	// Cascade: the CPU folds blocks of rows and combines them pairwise
-	// (float sums; Note [Cascade sums] in backend/cpu).
-	Cascade bool
+	// Cascade: the loop dtypes for which the CPU folds blocks of rows and
+	// combines them pairwise (float sums; Note [Cascade sums] in
+	// backend/cpu).
+	Cascade DTypes
 	// CPU names hand-written CPU row functions that replace the generated
 	// ones (a format with %s for the loop type), by piece ("row", "cols",
 	// "combine"; "cols8", which folds eight rows at once, "rows", which

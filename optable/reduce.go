@@ -40,7 +40,7 @@ var (
 			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {
-		f.Types, f.Cascade = Of(dtype.Float64), true
+		f.Types, f.Cascade = Of(dtype.Float64), Of(dtype.Float64)
 		f.CPU = cpu(dtype.Float64, "row", "rowSumF64", "cols", "colsSumF64", "combine", "combineSumF64")
 	})
 	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
@@ -69,9 +69,9 @@ var (
 	argMinBools = Fold{Types: Bools, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: true}",
 		Acc: "if !$v && $s.V { $s.V, $s.I = false, int64($i) }", Combine: "if !$o.V && $s.V { $s = $o }", Project: "$s.V", Index: true}
 	welford = Fold{Types: Floats, State: "elem.Welford", Init: "$s = elem.Welford{}", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)",
-		Project: "T(c.Variance($s))", Cascade: true,
+		Project: "T(c.Variance($s))", Cascade: Floats,
 		CPU: map[string]map[dtype.DType]string{"row": {dtype.Invalid: "rowWelford[%s]"}, "cols": {dtype.Invalid: "colsWelford[%s]"}}}
-	normFold   = Fold{Types: Floats, State: "float64", Init: "$s = 0", Combine: "$s += $o", Project: "T($s)", Split: true, Cascade: true}
+	normFold   = Fold{Types: Floats, State: "float64", Init: "$s = 0", Combine: "$s += $o", Project: "T($s)", Split: true, Cascade: Floats}
 	allBools   = Fold{Types: Bools, State: "T", Init: "$s = true", Acc: "$s = $s && $v", Combine: "$s = $s && $o", Project: "bool($s)", Out: "bool"}
 	anyBools   = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "bool($s)", Out: "bool"}
 	countBools = Fold{Types: Bools, State: "int64", Init: "$s = 0", Acc: "if $v { $s++ }", Combine: "$s += $o", Project: "$s", Out: "int64", Split: true}
@@ -133,20 +133,14 @@ func intToFloat(d dtype.DType) (dtype.DType, error) {
 // The kernels of norm, one per kind of order p ([Norm] picks one).
 var (
 	NormZero = reduction("norm", "NormZero", "the number of nonzero elements", Op{Internal: true},
-		with(normFold, func(f *Fold) { f.Acc, f.Cascade = "if $v != 0 { $s++ }", false }))
+		with(normFold, func(f *Fold) { f.Acc, f.Cascade = "if $v != 0 { $s++ }", 0 }))
 	NormOne = reduction("norm", "NormOne", "Σ|x|", Op{Internal: true}, with(normFold, func(f *Fold) { f.Acc = "$s += math.Abs(float64($v))" }))
-	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true},
-		// float32: squares exact in float64 lanes, which need no cascade
-		// (Note [Rows in one call] in backend/cpu)
-		with(normFold, func(f *Fold) {
-			f.Types, f.Cascade = Of(dtype.Float32), false
-			f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
-			f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32", "rows", "rowsNormTwoF32")
-		}),
-		with(normFold, func(f *Fold) {
-			f.Types = Of(dtype.Float64)
-			f.Acc, f.Project = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))"
-		}))
+	// float32's squares are exact and added in float64 lanes, which need
+	// no cascade (Note [Rows in one call] in backend/cpu)
+	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true}, with(normFold, func(f *Fold) {
+		f.Acc, f.Project, f.Cascade = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))", Of(dtype.Float64)
+		f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32", "rows", "rowsNormTwoF32")
+	}))
 	NormInf = reduction("norm", "NormInf", "max|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = 0",
 		Acc: "if a := elem.Abs($v); a > $s || a != a { $s = a }", Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true})
 	NormNegInf = reduction("norm", "NormNegInf", "min|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))",

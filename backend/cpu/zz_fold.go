@@ -206,7 +206,7 @@ func projectNormOne0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c
 }
 
 // initNormTwo0 sets n states of norm to the value over no elements: $s = 0.
-func initNormTwo0[T float32](st unsafe.Pointer, n int) {
+func initNormTwo0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
 	for k := range ss {
 		ss[k] = 0
@@ -214,7 +214,7 @@ func initNormTwo0[T float32](st unsafe.Pointer, n int) {
 }
 
 // rowNormTwo0 folds n elements of a row (byte stride is, indices idx…) into one state: $s += float64($v) * float64($v).
-func rowNormTwo0[T float32](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+func rowNormTwo0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	s := *(*float64)(st)
 	var z T
 	if is == int(unsafe.Sizeof(z)) {
@@ -254,7 +254,7 @@ func rowNormTwo0[T float32](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) 
 }
 
 // colsNormTwo0 folds element k of a row (byte stride is, index idx) into state k, k < n.
-func colsNormTwo0[T float32](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+func colsNormTwo0[T float32 | float64](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	ss := unsafe.Slice((*float64)(st), n)
 	var z T
 	if is == int(unsafe.Sizeof(z)) {
@@ -273,7 +273,7 @@ func colsNormTwo0[T float32](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
 }
 
 // combineNormTwo0 folds state k of src (later elements) into state k of dst: $s += $o.
-func combineNormTwo0[T float32](dst, src unsafe.Pointer, n int, c *elem.Ctx) {
+func combineNormTwo0[T float32 | float64](dst, src unsafe.Pointer, n int, c *elem.Ctx) {
 	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
 	o = o[:len(d)]
 	for k := range d {
@@ -283,95 +283,7 @@ func combineNormTwo0[T float32](dst, src unsafe.Pointer, n int, c *elem.Ctx) {
 }
 
 // projectNormTwo0 writes the results of n states: T(math.Sqrt($s)).
-func projectNormTwo0[T float32](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
-	ss := unsafe.Slice((*float64)(st), n)
-	r := unsafe.Slice((*T)(dst), n)
-	r = r[:len(ss)]
-	for k := range ss {
-		r[k] = T(math.Sqrt(ss[k]))
-	}
-	_ = c
-}
-
-// initNormTwo1 sets n states of norm to the value over no elements: $s = 0.
-func initNormTwo1[T float64](st unsafe.Pointer, n int) {
-	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
-	}
-}
-
-// rowNormTwo1 folds n elements of a row (byte stride is, indices idx…) into one state: $s += float64($v) * float64($v).
-func rowNormTwo1[T float64](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
-	s := *(*float64)(st)
-	var z T
-	if is == int(unsafe.Sizeof(z)) {
-		x := unsafe.Slice((*T)(in), n)
-		if len(x) >= 16 {
-			var s0, s1, s2, s3 float64
-			s0 = 0
-			s1 = 0
-			s2 = 0
-			s3 = 0
-			k := 0
-			for ; k+4 <= len(x); k += 4 {
-				s0 += float64(x[k+0]) * float64(x[k+0])
-				s1 += float64(x[k+1]) * float64(x[k+1])
-				s2 += float64(x[k+2]) * float64(x[k+2])
-				s3 += float64(x[k+3]) * float64(x[k+3])
-			}
-			s0 += s1
-			s2 += s3
-			s0 += s2
-			s += s0
-			x = x[k:]
-			idx += k
-		}
-		for k, v := range x {
-			_ = k
-			s += float64(v) * float64(v)
-		}
-	} else {
-		for k := 0; k < n; k++ {
-			v := *(*T)(unsafe.Add(in, k*is))
-			s += float64(v) * float64(v)
-		}
-	}
-	*(*float64)(st) = s
-	_ = c
-}
-
-// colsNormTwo1 folds element k of a row (byte stride is, index idx) into state k, k < n.
-func colsNormTwo1[T float64](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
-	ss := unsafe.Slice((*float64)(st), n)
-	var z T
-	if is == int(unsafe.Sizeof(z)) {
-		x := unsafe.Slice((*T)(in), n)
-		x = x[:len(ss)]
-		for k := range ss {
-			ss[k] += float64(x[k]) * float64(x[k])
-		}
-		return
-	}
-	for k := range ss {
-		v := *(*T)(unsafe.Add(in, k*is))
-		ss[k] += float64(v) * float64(v)
-	}
-	_ = c
-}
-
-// combineNormTwo1 folds state k of src (later elements) into state k of dst: $s += $o.
-func combineNormTwo1[T float64](dst, src unsafe.Pointer, n int, c *elem.Ctx) {
-	d, o := unsafe.Slice((*float64)(dst), n), unsafe.Slice((*float64)(src), n)
-	o = o[:len(d)]
-	for k := range d {
-		d[k] += o[k]
-	}
-	_ = c
-}
-
-// projectNormTwo1 writes the results of n states: T(math.Sqrt($s)).
-func projectNormTwo1[T float64](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
+func projectNormTwo0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 	ss := unsafe.Slice((*float64)(st), n)
 	r := unsafe.Slice((*T)(dst), n)
 	r = r[:len(ss)]
@@ -4201,7 +4113,7 @@ func init() {
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
 			init: initNormTwo0[float32], row: rowNormTwoF32, cols: colsNormTwo0[float32], combine: combineNormTwo0[float32], project: projectNormTwo0[float32], rows: rowsNormTwoF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
-			init: initNormTwo1[float64], row: rowNormTwo1[float64], cols: colsNormTwo1[float64], combine: combineNormTwo1[float64], project: projectNormTwo1[float64]},
+			init: initNormTwo0[float64], row: rowNormTwo0[float64], cols: colsNormTwo0[float64], combine: combineNormTwo0[float64], project: projectNormTwo0[float64]},
 	}
 	redTable[optable.NormInf.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,

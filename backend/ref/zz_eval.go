@@ -2028,18 +2028,7 @@ func reduceNormOne(l []item, d dtype.DType, c *elem.Ctx) (value, int64, bool, bo
 }
 
 // foldNormTwo0 folds a list of elements in order: $s += float64($v) * float64($v); then T(math.Sqrt($s)).
-func foldNormTwo0[T float32](l []item, c *elem.Ctx) (T, int64) {
-	var s float64
-	s = 0
-	for _, it := range l {
-		v := as[T](it.v)
-		s += float64(v) * float64(v)
-	}
-	return T(math.Sqrt(s)), 0
-}
-
-// foldNormTwo1 folds a list of elements in order: $s += float64($v) * float64($v); then T(math.Sqrt($s)).
-func foldNormTwo1[T float64](l []item, c *elem.Ctx) (T, int64) {
+func foldNormTwo0[T float32 | float64](l []item, c *elem.Ctx) (T, int64) {
 	var s float64
 	s = 0
 	for _, it := range l {
@@ -2052,10 +2041,8 @@ func foldNormTwo1[T float64](l []item, c *elem.Ctx) (T, int64) {
 // reduceNormTwo folds a list of elements of norm in compute dtype d.
 func reduceNormTwo(l []item, d dtype.DType, c *elem.Ctx) (value, int64, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32:
-		return foldResult(foldNormTwo0[float32](l, c))
-	case dtype.Float64:
-		return foldResult(foldNormTwo1[float64](l, c))
+	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+		return foldResult(foldNormTwo0[float64](l, c))
 	}
 	return value{}, 0, false, false
 }

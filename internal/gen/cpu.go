@@ -381,7 +381,7 @@ func cpuFolds() []byte {
 				out = goType(d)
 			}
 			outD, _ := dtype.Parse(out)
-			printf(&w, "%s: {size: int(unsafe.Sizeof(*new(%s))), out: %s, index: %v, cascade: %v,\n", dtypeName(d), instantiate(f.State, goType(d)), dtypeName(outD), f.Index, f.Cascade)
+			printf(&w, "%s: {size: int(unsafe.Sizeof(*new(%s))), out: %s, index: %v, cascade: %v,\n", dtypeName(d), instantiate(f.State, goType(d)), dtypeName(outD), f.Index, f.Cascade.Has(d))
 			cols8 := ""
 			for _, piece := range []string{"cols8", "rows", "rowBF16", "rowF16"} {
 				if name, ok := f.CPU[piece][d]; ok {
