@@ -170,12 +170,22 @@ func rowSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	*(*float64)(st) += vec.SumF32F64(unsafe.Slice((*float32)(in), n))
 }
 
-// rowsSumF32 adds m float32 rows of n contiguous elements, rs bytes
-// apart, to m consecutive states, each as rowSumF32 would
-// (vec.SumRowsF32F64).
-func rowsSumF32(st, in unsafe.Pointer, rs, n, m int) {
-	stride := rs / 4
-	vec.SumRowsF32F64(unsafe.Slice((*float64)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
+// The rows functions of the float32 sum, 2-norm and product: m rows of n
+// contiguous elements, rs bytes apart, folded into m consecutive states,
+// each as the op's row function would.
+var (
+	rowsSumF32     = rowsF32(vec.SumRowsF32F64)
+	rowsNormTwoF32 = rowsF32(vec.SumSqRowsF32F64)
+	rowsProdF32    = rowsF32(vec.ProdRowsF32)
+)
+
+// rowsF32 adapts a vec row loop over float32 rows into states of type S
+// to redFuncs.rows.
+func rowsF32[S float32 | float64](f func(dst []S, x []float32, rowLen, stride int)) func(st, in unsafe.Pointer, rs, n, m int) {
+	return func(st, in unsafe.Pointer, rs, n, m int) {
+		stride := rs / 4
+		f(unsafe.Slice((*S)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
+	}
 }
 
 // rowProdF32 multiplies a contiguous float32 row into Prod's state in 16
@@ -186,22 +196,6 @@ func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 		return
 	}
 	*(*float32)(st) *= vec.ProdF32(unsafe.Slice((*float32)(in), n))
-}
-
-// rowsNormTwoF32 adds the squares of m float32 rows of n contiguous
-// elements, rs bytes apart, to m consecutive Norm states, each as
-// rowNormTwoF32 would (vec.SumSqRowsF32F64).
-func rowsNormTwoF32(st, in unsafe.Pointer, rs, n, m int) {
-	stride := rs / 4
-	vec.SumSqRowsF32F64(unsafe.Slice((*float64)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
-}
-
-// rowsProdF32 multiplies m float32 rows of n contiguous elements, rs
-// bytes apart, into m consecutive states, each as rowProdF32 would
-// (vec.ProdRowsF32).
-func rowsProdF32(st, in unsafe.Pointer, rs, n, m int) {
-	stride := rs / 4
-	vec.ProdRowsF32(unsafe.Slice((*float32)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
 }
 
 // rowNormTwoF32 adds the squares of a float32 row, exact in float64, to
