@@ -166,9 +166,15 @@ func meanNorm(x, t *Tensor, r LossReduction) float64 {
 // whose PyTorch backward is a kernel of its own, whose formula (or
 // refusal) grad copies.
 func ownBackward(node string, x, t *Tensor, forward func() *Tensor, grad gradFn) *Tensor {
+	return recordedAs(node, []*Tensor{x, t}, forward, grad)
+}
+
+// recordedAs returns forward's result, computed without recording,
+// recorded as node over inputs with the backward grad.
+func recordedAs(node string, inputs []*Tensor, forward func() *Tensor, grad gradFn) *Tensor {
 	var r *Tensor
 	NoGrad(func() { r = forward() })
-	return recordNew(node, []*Tensor{x, t}, r, grad)
+	return recordNew(node, inputs, r, grad)
 }
 
 // missingHalfGrad is the backward of op name whose PyTorch kernel (named
@@ -413,9 +419,7 @@ func lateTargetError(name string, x *Tensor, late error, loss func() *Tensor) *T
 	if late == nil || !recording(x) {
 		return loss()
 	}
-	var r *Tensor
-	NoGrad(func() { r = loss() })
-	return recordNew(name, []*Tensor{x}, r, func(*node, *Tensor) []*Tensor { panic(late) })
+	return recordedAs(name, []*Tensor{x}, loss, func(*node, *Tensor) []*Tensor { panic(late) })
 }
 
 // classDim is the class dim of scores x: 1, or 0 for unbatched [C].
@@ -802,16 +806,14 @@ func KLDiv(x, t *Tensor, o ...LossOptions) *Tensor {
 // Its gradient is the sum of xlogy's two derivatives (Note [kl_div as
 // PyTorch composes it]).
 func xlogySelf(t *Tensor) *Tensor {
-	var r *Tensor
-	NoGrad(func() {
+	forward := func() *Tensor {
 		w := t
 		if t.DType() == Float16 {
 			w = t.To(Float32)
 		}
-		zero := w.Eq(Scalar(0))
-		r = Where(zero, Scalar(0), w.Mul(w.Log())).To(t.DType())
-	})
-	return recordNew("XlogyBackward0", []*Tensor{t}, r, func(_ *node, g *Tensor) []*Tensor {
+		return Where(w.Eq(Scalar(0)), Scalar(0), w.Mul(w.Log())).To(t.DType())
+	}
+	return recordedAs("XlogyBackward0", []*Tensor{t}, forward, func(_ *node, g *Tensor) []*Tensor {
 		// xlogy(g, t): NaN where t is, else 0 where g is, else g·log t;
 		// masked to 0 where t = 0 (and t ≤ 0)
 		glog := Where(g.Eq(Scalar(0)).LogicalAnd(t.IsNan().LogicalNot()), Scalar(0), g.Mul(t.Log()))
