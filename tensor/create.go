@@ -96,21 +96,12 @@ func Arange(start, end, step float64, dt DType) *Tensor {
 	if dt.IsInt() {
 		return arangeInt(start, end, step, dt)
 	}
-	switch {
-	case math.IsNaN(start) || math.IsInf(start, 0) || math.IsNaN(end) || math.IsInf(end, 0):
+	if math.IsNaN(start) || math.IsInf(start, 0) || math.IsNaN(end) || math.IsInf(end, 0) {
 		panic(errs.New(errs.Value, "arange", "unsupported range: %g -> %g", start, end))
-	case step == 0:
-		panic(errs.New(errs.Value, "arange", "step must be nonzero"))
-	case step > 0 && end < start || step < 0 && end > start:
-		panic(errs.New(errs.Value, "arange", "upper bound and larger bound inconsistent with step sign"))
 	}
-	size := math.Ceil((end - start) / step)
-	if !(size >= 0 && size < math.MaxInt64) { // NaN too; the float64 of MaxInt64 is 2^63, out of range
-		panic(errs.New(errs.Value, "arange", "invalid size, possible overflow? (start %g, end %g, step %g)", start, end, step))
-	}
-	n := int(size)
-	v := alloc("arange", dt, []int{n}, false)
-	for i := 0; i < n; i++ {
+	checkArangeStep(start, end, step)
+	v := alloc("arange", dt, []int{arangeLen(math.Ceil((end-start)/step), start, end, step)}, false)
+	for i := range v.NumEl() {
 		v.SetFloat64(i, start+float64(i)*step)
 	}
 	return wrap(v)
@@ -130,25 +121,36 @@ func arangeInt(start, end, step float64, dt DType) *Tensor {
 		b[k] = int64(x)
 	}
 	xs, xe, xst := b[0], b[1], b[2]
-	switch {
-	case xst == 0:
-		panic(errs.New(errs.Value, "arange", "step must be nonzero"))
-	case xst > 0 && xe < xs || xst < 0 && xe > xs:
-		panic(errs.New(errs.Value, "arange", "upper bound and larger bound inconsistent with step sign"))
-	}
+	checkArangeStep(xs, xe, xst)
 	size := math.Ceil((end - start) / step)
 	if dt == Int64 {
 		size = math.Ceil(float64(xe-xs) / float64(xst))
 	}
-	if !(size >= 0 && size < math.MaxInt64) {
-		panic(errs.New(errs.Value, "arange", "invalid size, possible overflow? (start %g, end %g, step %g)", start, end, step))
-	}
-	n := int(size)
-	v := alloc("arange", dt, []int{n}, false)
-	for i := 0; i < n; i++ {
+	v := alloc("arange", dt, []int{arangeLen(size, start, end, step)}, false)
+	for i := range v.NumEl() {
 		v.SetInt64(i, xs+int64(i)*xst)
 	}
 	return wrap(v)
+}
+
+// checkArangeStep refuses a zero step and one whose sign leads away from
+// end, with PyTorch's messages.
+func checkArangeStep[T int64 | float64](start, end, step T) {
+	switch {
+	case step == 0:
+		panic(errs.New(errs.Value, "arange", "step must be nonzero"))
+	case step > 0 && end < start || step < 0 && end > start:
+		panic(errs.New(errs.Value, "arange", "upper bound and larger bound inconsistent with step sign"))
+	}
+}
+
+// arangeLen returns arange's count of values, size, refusing one that is
+// negative, NaN or beyond an int64 (the float64 of MaxInt64 is 2^63).
+func arangeLen(size, start, end, step float64) int {
+	if !(size >= 0 && size < math.MaxInt64) {
+		panic(errs.New(errs.Value, "arange", "invalid size, possible overflow? (start %g, end %g, step %g)", start, end, step))
+	}
+	return int(size)
 }
 
 // Linspace returns steps evenly spaced values from start to end inclusive.
