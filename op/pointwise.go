@@ -82,7 +82,7 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		}
 		return nil, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, r)
 	}
-	if !d.AcceptNumbers(compute, numbers) && !(numbers && nanBounds(d, ins)) {
+	if !d.AcceptNumbers(compute, numbers) && !(numbers && nanScalars(d, ins)) {
 		if d.Refusal != "" { // PyTorch checks these before its iterator
 			return nil, errs.New(errs.DType, d.Name, "%s", d.Refusal)
 		}
@@ -381,15 +381,18 @@ func numberArgs(d *optable.Op, ins []*raw.View) bool {
 	return true
 }
 
-// nanBounds reports whether d is clamp with two Go-number bounds of which
-// one is NaN: PyTorch 1.13's clamp then fills its result with NaN instead
-// of running its kernel, so it refuses no dtype (the loops here give NaN).
-func nanBounds(d *optable.Op, ins []*raw.View) bool {
-	if d != optable.Clamp {
+// nanScalars reports whether one of the Go numbers of ins that d's
+// Scalars lists is NaN where d fills NaN then (optable.Op.NaNScalarsFill).
+func nanScalars(d *optable.Op, ins []*raw.View) bool {
+	if !d.NaNScalarsFill {
 		return false
 	}
-	nan := func(v *raw.View) bool { return v.DType.IsFloat() && math.IsNaN(ScalarOf(v).F) }
-	return nan(ins[1]) || nan(ins[2])
+	for _, i := range d.Scalars {
+		if v := ins[i]; v.DType.IsFloat() && math.IsNaN(ScalarOf(v).F) {
+			return true
+		}
+	}
+	return false
 }
 
 // clampBounds picks clamp's kernel for its bounds ins[1] and ins[2] (either

@@ -109,6 +109,11 @@ type Op struct {
 	// must have the result dtype exactly, checked first.
 	ScalarKernel  string
 	ScalarAccepts DTypes
+	// NaNScalarsFill: with a NaN among the Go numbers that Scalars lists,
+	// PyTorch fills the result with NaN instead of running ScalarKernel,
+	// so it refuses no dtype then (clamp's two number bounds; the loops
+	// here give NaN).
+	NaNScalarsFill bool
 	// Check rejects arguments PyTorch rejects with a message of its own;
 	// nil accepts all.
 	Check func(c Call) error

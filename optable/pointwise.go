@@ -189,7 +189,7 @@ var (
 	// Clamp with a nil bound is ClampMin or ClampMax; PyTorch 1.13 has no
 	// bool or float16 CPU kernel for both bounds, numbers or tensors.
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing, and a lone tensor bound takes every dtype)", []string{"x", "lo", "hi"},
-		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: clampNumbers, ScalarKernel: "clamp_scalar_{dev}", ScalarAccepts: clampNumbers, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
+		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: clampNumbers, ScalarKernel: "clamp_scalar_{dev}", ScalarAccepts: clampNumbers, NaNScalarsFill: true, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
 	// it, unlike add's alpha).
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
