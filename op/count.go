@@ -59,6 +59,11 @@ func SearchSorted(seq, values *raw.View, right, outInt32 bool, sorter *raw.View)
 	}
 	if sorter != nil {
 		if seq, err = Gather(seq, -1, sorter); err != nil {
+			if e, ok := err.(*errs.Error); ok && e.Kind == errs.Index {
+				// PyTorch 1.13 reads out of the sequence; later versions
+				// check the sorter with this message
+				return nil, errs.New(errs.Index, name, "torch.searchsorted(): sorter index out of range")
+			}
 			return nil, err
 		}
 	}

@@ -362,12 +362,6 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 // before they read t, so a t of another dtype passes: its dtype error is
 // returned as late, for the backward, which does read it.
 func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction) (_ *Tensor, late error) {
-	if t.DType() != Int64 && (t.DType() != Uint8 || x.Dim() > 2) {
-		late = errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType()))
-		if r == ReduceLossNone || x.Dim() < 2 || x.Size(0) != 0 {
-			panic(late)
-		}
-	}
 	if x.Dim() == 0 {
 		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
 	}
@@ -391,15 +385,30 @@ func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction
 	if weight != nil && (weight.Dim() != 1 || weight.Size(0) != c) {
 		panic(errs.New(errs.Shape, name, "weight tensor should be defined either for all %d classes or no classes but got weight tensor of shape: %v", c, weight.Shape()))
 	}
-	if weight != nil && weight.DType() != x.DType() {
-		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(x.DType()), op.TorchName(weight.DType())))
-	}
 	if c == 0 && t.NumEl() > 0 && (x.Dim() == 3 || x.Dim() >= 5) {
 		// PyTorch's nll_loss_nd views these as [N, C, 1, −1] for its 2-d
 		// kernel; with no class (and some target) that view is [N, 0, 0,
 		// 0] and the kernel's size check fails before any target is read
 		rest := t.NumEl() / max(x.Size(0), 1)
 		panic(errs.New(errs.Shape, name, "size mismatch (got input: [%d, 0, 0, 0] , target: [%d, 1, %d]", x.Size(0), x.Size(0), rest))
+	}
+	if !x.DType().IsFloat() {
+		// the kernel of x's dtype is chosen after the shape checks and
+		// before the weight's and the target's dtypes are read
+		kernel := "nll_loss_out_frame"
+		if x.Dim() > 2 {
+			kernel = "nll_loss2d_forward_out_frame"
+		}
+		panic(errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, op.TorchName(x.DType())))
+	}
+	if weight != nil && weight.DType() != x.DType() {
+		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(x.DType()), op.TorchName(weight.DType())))
+	}
+	if t.DType() != Int64 && (t.DType() != Uint8 || x.Dim() > 2) {
+		late = errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType()))
+		if r == ReduceLossNone || x.Dim() < 2 || x.Size(0) != 0 {
+			panic(late)
+		}
 	}
 	for _, y := range t.Int64s() {
 		if y != int64(ignore) && (y < 0 || y >= int64(c)) {

@@ -130,7 +130,9 @@ type SearchOptions struct {
 	// Int32 makes the result int32 instead of int64.
 	Int32 bool
 	// Sorter is the permutation (int64, the sequence's shape) that sorts
-	// an unsorted sequence along its last dim.
+	// an unsorted sequence along its last dim. An element out of [0, the
+	// last dim's size) is an index error where values has elements
+	// (PyTorch 1.13 reads out of the sequence, later versions refuse it).
 	Sorter *Tensor
 }
 

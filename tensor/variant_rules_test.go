@@ -693,3 +693,69 @@ func TestPowFloat32WideExponent(t *testing.T) {
 		}
 	}
 }
+
+// TestNLLLossCheckOrder: nll_loss checks shapes (x's dims, the batch, the
+// target's shape, the weight's length), then picks the kernel of x's
+// dtype, which refuses integer and bool scores before the weight's dtype,
+// the target's dtype and its bounds are read, on an empty batch too. The
+// expectations (kinds and messages) are torch's.
+func TestNLLLossCheckOrder(t *testing.T) {
+	x23 := func(dt DType) *Tensor { return Zeros(dt, 2, 3) }
+	sum := LossOptions{Reduction: ReduceLossSum}
+	for _, c := range []struct {
+		name string
+		f    func()
+		kind ErrorKind
+		msg  string // a part of the message
+	}{
+		{"uint8 x, target out of bounds", func() { NLLLoss(FromSlice([]uint8{5, 12, 9}, 3), ZeroDim(int64(14)), sum) },
+			DTypeError, `"nll_loss_out_frame" not implemented for 'Byte'`},
+		{"int64 x, int32 target", func() { NLLLoss(FromSlice([]int64{5, 12, 9}, 3), ZeroDim(int32(1))) },
+			DTypeError, `"nll_loss_out_frame" not implemented for 'Long'`},
+		{"bool x", func() { NLLLoss(x23(Bool), Zeros(Int64, 2)) },
+			DTypeError, `"nll_loss_out_frame" not implemented for 'Bool'`},
+		{"uint8 x, empty batch", func() { NLLLoss(Zeros(Uint8, 0, 3), Zeros(Int64, 0), sum) },
+			DTypeError, `"nll_loss_out_frame" not implemented for 'Byte'`},
+		{"uint8 x, 3-D", func() { NLLLoss(Zeros(Uint8, 2, 3, 4), Zeros(Int32, 2, 4)) },
+			DTypeError, `"nll_loss2d_forward_out_frame" not implemented for 'Byte'`},
+		{"uint8 x, float64 weight", func() { NLLLoss(x23(Uint8), Zeros(Int64, 2), LossOptions{Weight: Ones(Float64, 3)}) },
+			DTypeError, `"nll_loss_out_frame" not implemented for 'Byte'`},
+		{"float32 x, float64 weight, int32 target", func() { NLLLoss(x23(Float32), Zeros(Int32, 2), LossOptions{Weight: Ones(Float64, 3)}) },
+			DTypeError, "expected scalar type Float but found Double"},
+		{"bfloat16 x, int32 target", func() { NLLLoss(x23(BFloat16), Zeros(Int32, 2)) },
+			DTypeError, "expected scalar type Long but found Int"},
+		{"bfloat16 x, target out of bounds", func() { NLLLoss(FromSlice([]float32{5, 12, 9}, 3).To(BFloat16), ZeroDim(int64(14)), sum) },
+			IndexError, "Target 14 is out of bounds."},
+		{"uint8 x, batch mismatch", func() { NLLLoss(x23(Uint8), Zeros(Int32, 5)) },
+			ShapeError, "Expected input batch_size (2) to match target batch_size (5)."},
+		{"uint8 x, weight of 4", func() { NLLLoss(x23(Uint8), Zeros(Int64, 2), LossOptions{Weight: Ones(Uint8, 4)}) },
+			ShapeError, "weight tensor should be defined either for all 3 classes"},
+	} {
+		err, _ := Try(c.f).(*Error)
+		switch {
+		case err == nil:
+			t.Errorf("nll_loss, %s: no error, want %v", c.name, c.kind)
+		case err.Kind != c.kind || !strings.Contains(err.Error(), c.msg):
+			t.Errorf("nll_loss, %s: %v (%v), want %v containing %q", c.name, err, err.Kind, c.kind, c.msg)
+		}
+	}
+}
+
+// TestSearchSortedSorterOutOfRange: a sorter element outside the sequence
+// is searchsorted's own index error (PyTorch 2's message; 1.13 reads past
+// the sequence), not an error of the gather that applies the sorter; in
+// range, the sorter orders the sequence.
+func TestSearchSortedSorterOutOfRange(t *testing.T) {
+	seq := FromSlice([]int8{-4, -6}, 2)
+	vals := FromSlice([]int8{-5, 0, -7}, 3)
+	for _, bad := range [][]int64{{0, 2}, {-1, 0}} {
+		err, _ := Try(func() { SearchSorted(seq, vals, SearchOptions{Sorter: FromSlice(bad, 2)}) }).(*Error)
+		if err == nil || err.Kind != IndexError || !strings.Contains(err.Error(), "searchsorted: torch.searchsorted(): sorter index out of range") {
+			t.Errorf("sorter %v: %v, want searchsorted's index error", bad, err)
+		}
+	}
+	got := ToSlice[int64](SearchSorted(seq, vals, SearchOptions{Sorter: FromSlice([]int64{1, 0}, 2)}))
+	if !slices.Equal(got, []int64{1, 2, 0}) {
+		t.Errorf("sorter [1 0]: %v, want [1 2 0]", got)
+	}
+}

@@ -23,6 +23,8 @@ const (
 	variant3Gap = "../../testdata/conformance-variants3/KNOWN_GAPS"
 	variants4   = "../../testdata/conformance-variants4"
 	variant4Gap = "../../testdata/conformance-variants4/KNOWN_GAPS"
+	variants5   = "../../testdata/conformance-variants5"
+	variant5Gap = "../../testdata/conformance-variants5/KNOWN_GAPS"
 	gapSuite    = "suite"
 	gapPrefix   = "prefix"
 	gapOp       = "op"
@@ -112,6 +114,13 @@ func TestConformanceVariants3(t *testing.T) {
 func TestConformanceVariants4(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variants4, variant4Gap, tensor.CPU, nil)
+}
+
+// TestConformanceVariants5 runs the fifth variant set (gen.py seed 137
+// on the same suites as the fourth) on the CPU backend.
+func TestConformanceVariants5(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variants5, variant5Gap, tensor.CPU, nil)
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the
