@@ -1,6 +1,9 @@
 package op
 
 import (
+	"math"
+	"strconv"
+
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
@@ -158,9 +161,10 @@ func Bincount(x, weights *raw.View, minlength int) (*raw.View, error) {
 }
 
 // Histc is torch.histc: a histogram of the float x's elements in bins
-// equal bins over [lo, hi] (x = hi in the last bin; elements outside, and
-// NaN, left out), of x's dtype. lo = hi uses the smallest and largest
-// elements instead (equal ones: that value ∓ 1).
+// equal bins over [lo, hi], of x's dtype. lo = hi uses the smallest and
+// largest elements instead (equal ones: that value ∓ 1); a range that is
+// not finite then, or not increasing, is a value error. The bins are
+// PyTorch 1.13's (Note [Histogram bins]).
 func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 	const name = "histc"
 	if !x.DType.IsFloat() {
@@ -168,9 +172,6 @@ func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 	}
 	if bins <= 0 {
 		return nil, errs.New(errs.Value, name, "torch.histc(): bins must be > 0, but got %d for dimension 0", bins)
-	}
-	if lo > hi {
-		return nil, errs.New(errs.Value, name, "torch.histc(): max must be larger than min")
 	}
 	if lo == hi && x.NumEl() > 0 {
 		r, err := Reduce(optable.Amin, x, nil, false, dtype.Invalid, nil, nil)
@@ -186,6 +187,13 @@ func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 	if lo == hi {
 		lo, hi = lo-1, hi+1
 	}
+	if math.IsInf(lo, 0) || math.IsInf(hi, 0) || math.IsNaN(lo) || math.IsNaN(hi) {
+		return nil, errs.New(errs.Value, name, "torch.histc: range of [%s, %s] is not finite", cFloat(lo), cFloat(hi))
+	}
+	if lo >= hi {
+		return nil, errs.New(errs.Value, name, "torch.histc(): max must be larger than min")
+	}
+	// one more bin, which takes the elements left out
 	counts, err := empty(name, x.DType, []int{bins + 1}, x)
 	if err != nil {
 		return nil, err
@@ -194,54 +202,115 @@ func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 		return nil, err
 	}
 	out, err := Narrow(counts, 0, 0, bins)
-	if err != nil {
-		return nil, err
-	}
-	if x.NumEl() == 0 {
-		return out, nil
+	if err != nil || x.NumEl() == 0 {
+		return out, err
 	}
 	flat, err := Reshape(x, []int{-1})
 	if err != nil {
 		return nil, err
 	}
-	// the bin of each element, in x's dtype as PyTorch computes it:
-	// (x - lo)·bins/(hi - lo), truncated; bins itself for the left out
-	t, err := Pointwise(optable.Sub, nil, false, nil, flat, Float(lo).Wrap())
+	pos, err := histcBins(flat, bins, lo, hi)
 	if err != nil {
-		return nil, err
-	}
-	if t, err = Pointwise(optable.Mul, nil, false, nil, t, Int(int64(bins)).Wrap()); err != nil {
-		return nil, err
-	}
-	if t, err = Pointwise(optable.Div, nil, false, nil, t, Float(hi-lo).Wrap()); err != nil {
-		return nil, err
-	}
-	pos, err := To(t, dtype.Int64)
-	if err != nil {
-		return nil, err
-	}
-	if pos, err = Pointwise(optable.Minimum, nil, false, nil, pos, Int(int64(bins-1)).Wrap()); err != nil {
-		return nil, err
-	}
-	ge, err := Pointwise(optable.Ge, nil, false, nil, flat, Float(lo).Wrap())
-	if err != nil {
-		return nil, err
-	}
-	le, err := Pointwise(optable.Le, nil, false, nil, flat, Float(hi).Wrap())
-	if err != nil {
-		return nil, err
-	}
-	in, err := Pointwise(optable.LogicalAnd, nil, false, nil, ge, le)
-	if err != nil {
-		return nil, err
-	}
-	if pos, err = Pointwise(optable.Where, nil, false, nil, in, pos, Int(int64(bins)).ViewAs(dtype.Int64)); err != nil {
 		return nil, err
 	}
 	if _, err := Scatter(name, optable.ScatterAdd, counts, 0, pos, Int(1).ViewAs(x.DType), true); err != nil {
 		return nil, err
 	}
 	return out, nil
+}
+
+// Note [Histogram bins]
+//
+// PyTorch 1.13's histc takes its edges from linspace(lo, hi, bins+1) in
+// x's dtype (Note [PyTorch's linspace]), whose last element need not be
+// hi, and maps each element x that is not below the first edge L nor
+// above the last edge R to bin (x - L)/(R - L)·bins, computed in x's
+// dtype (in this order: the product first would round differently at the
+// edges), converted to an integer; bin bins is the last bin. A NaN
+// element is neither below nor above, and neither is any element when
+// the edges are NaN (an (R - L) that overflows the dtype makes linspace's
+// step infinite); the bin of a NaN, or of an infinite quotient, converts
+// to the smallest int64 on x86 (undefined in C++), and PyTorch's index
+// into its histogram, that times the element size, wraps around to bin 0.
+// A bin beyond bins, which a bfloat16 bins above 256 rounded up to the
+// next bfloat16 gives at hi, is written past the histogram: that element
+// is not counted. histcBins does the same, bit for bit: checked against
+// PyTorch on thousands of random ranges, with elements on every edge,
+// elements of ±3.4e38 and ±1e308 whose differences overflow, NaN and ±Inf.
+
+// histcBins returns the bin of each element of the 1-D flat (int64; bins
+// for an element left out) (Note [Histogram bins]).
+func histcBins(flat *raw.View, bins int, lo, hi float64) (*raw.View, error) {
+	edges := Linspace(lo, hi, bins+1, flat.DType)
+	l, r := edges[0], edges[bins]
+	ar := linspaceArith(flat.DType)
+	below, err := Pointwise(optable.Lt, nil, false, nil, flat, Float(l).Wrap())
+	if err != nil {
+		return nil, err
+	}
+	above, err := Pointwise(optable.Gt, nil, false, nil, flat, Float(r).Wrap())
+	if err != nil {
+		return nil, err
+	}
+	out, err := Pointwise(optable.LogicalOr, nil, false, nil, below, above)
+	if err != nil {
+		return nil, err
+	}
+	t, err := Pointwise(optable.Sub, nil, false, nil, flat, Float(l).Wrap())
+	if err != nil {
+		return nil, err
+	}
+	if t, err = Pointwise(optable.Div, nil, false, nil, t, Float(ar.op(r-l)).Wrap()); err != nil {
+		return nil, err
+	}
+	if t, err = Pointwise(optable.Mul, nil, false, nil, t, Float(ar.integer(bins)).Wrap()); err != nil {
+		return nil, err
+	}
+	// a quotient that is not finite is bin 0, and bins the last bin;
+	// beyond bins (a bfloat16 bins rounded up) PyTorch writes past its
+	// histogram, so the element is left out
+	finite, err := Pointwise(optable.IsFinite, nil, false, nil, t)
+	if err != nil {
+		return nil, err
+	}
+	if t, err = Pointwise(optable.Where, nil, false, nil, finite, t, Float(0).ViewAs(t.DType)); err != nil {
+		return nil, err
+	}
+	pos, err := To(t, dtype.Int64)
+	if err != nil {
+		return nil, err
+	}
+	last, err := Pointwise(optable.Eq, nil, false, nil, pos, Int(int64(bins)).Wrap())
+	if err != nil {
+		return nil, err
+	}
+	if pos, err = Pointwise(optable.Where, nil, false, nil, last, Int(int64(bins-1)).ViewAs(dtype.Int64), pos); err != nil {
+		return nil, err
+	}
+	beyond, err := Pointwise(optable.Gt, nil, false, nil, pos, Int(int64(bins)).Wrap())
+	if err != nil {
+		return nil, err
+	}
+	if out, err = Pointwise(optable.LogicalOr, nil, false, nil, out, beyond); err != nil {
+		return nil, err
+	}
+	return Pointwise(optable.Where, nil, false, nil, out, Int(int64(bins)).ViewAs(dtype.Int64), pos)
+}
+
+// cFloat formats x as C++'s ostream does by default (six significant
+// digits; inf, nan with their signs).
+func cFloat(x float64) string {
+	switch {
+	case math.IsNaN(x) && math.Signbit(x):
+		return "-nan"
+	case math.IsNaN(x):
+		return "nan"
+	case math.IsInf(x, 1):
+		return "inf"
+	case math.IsInf(x, -1):
+		return "-inf"
+	}
+	return strconv.FormatFloat(x, 'g', 6, 64)
 }
 
 // readFloat64 reads the one element of v as a float64.

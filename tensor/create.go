@@ -153,7 +153,10 @@ func arangeLen(size, start, end, step float64) int {
 	return int(size)
 }
 
-// Linspace returns steps evenly spaced values from start to end inclusive.
+// Linspace returns steps evenly spaced values from start to end inclusive,
+// computed as PyTorch's kernel computes them (Note [PyTorch's linspace] in
+// package op): in dt, not in float64, so that the elements are PyTorch's
+// bit for bit, down to an integer linspace that stops short of end.
 // A start (steps ≥ 1) or end (steps ≥ 2) that dt cannot hold is a value
 // error, as in PyTorch, which reads them as elements of dt (Note [Checked
 // scalars] in package op) and spaces the values between those elements:
@@ -169,20 +172,8 @@ func Linspace(start, end float64, steps int, dt DType) *Tensor {
 		end = element(end, dt)
 	}
 	v := alloc("linspace", dt, []int{steps}, false)
-	if steps == 1 {
-		v.SetFloat64(0, start)
-	}
-	if steps > 1 {
-		// PyTorch fills the halves from each end for symmetry
-		step := (end - start) / float64(steps-1)
-		half := steps / 2
-		for i := 0; i < steps; i++ {
-			if i < half {
-				v.SetFloat64(i, start+step*float64(i))
-			} else {
-				v.SetFloat64(i, end-step*float64(steps-1-i))
-			}
-		}
+	for i, x := range op.Linspace(start, end, steps, dt) {
+		v.SetFloat64(i, x)
 	}
 	return wrap(v)
 }

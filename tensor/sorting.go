@@ -164,10 +164,14 @@ func Bincount(t, weights *Tensor, minlength int) *Tensor {
 }
 
 // Histc returns a histogram of the float t's elements in bins equal bins
-// over [lo, hi], of t's dtype: x counts in bin ⌊(x-lo)·bins/(hi-lo)⌋, hi
-// in the last bin; elements outside [lo, hi] (and NaN) are left out. lo =
-// hi uses t's smallest and largest elements instead. As in PyTorch 1.13,
-// the result does not require grad.
+// over [lo, hi], of t's dtype: x counts in bin ⌊(x-lo)/(hi-lo)·bins⌋,
+// computed in t's dtype, hi in the last bin; elements outside [lo, hi]
+// are left out. lo = hi uses t's smallest and largest elements instead; a
+// range that is then not finite, or with lo > hi, is a value error. The
+// bins are PyTorch 1.13's to the bit, quirks included (Note [Histogram
+// bins] in package op): its edges are those of [Linspace](lo, hi, bins+1)
+// in t's dtype, whose last can fall just short of hi, and a NaN counts in
+// bin 0. As in PyTorch 1.13, the result does not require grad.
 func Histc(t *Tensor, bins int, lo, hi float64) *Tensor {
 	return newResult(op.Histc(t.view(), bins, lo, hi))
 }

@@ -759,3 +759,50 @@ func TestSearchSortedSorterOutOfRange(t *testing.T) {
 		t.Errorf("sorter [1 0]: %v, want [1 2 0]", got)
 	}
 }
+
+// TestHistcBinsArePyTorchs pins histc's bins to PyTorch 1.13's (Note
+// [Histogram bins] in package op): the edges of its linspace, whose last
+// need not be max (Note [PyTorch's linspace]), the quotient before the
+// product, NaN in bin 0, overflowing differences, a bfloat16 bins that
+// rounds up, and the range checks. The expectations are torch's.
+func TestHistcBinsArePyTorchs(t *testing.T) {
+	f64 := func(xs ...float64) *Tensor { return FromSlice(xs, len(xs)) }
+	for _, c := range []struct {
+		name     string
+		x        *Tensor
+		bins     int
+		min, max float64
+		want     []float64
+	}{
+		{"NaN in bin 0", f64(math.NaN(), 0.5).To(Float32), 2, 0, 1, []float64{1, 1}},
+		{"max past the last edge", f64(-2.45, -2, -1.5, -0.8), 7, -2.45, -0.8, []float64{1, 1, 0, 0, 1, 0, 0}},
+		{"quotient first", f64(0.7514285714285711, -1.47, 1.64), 7, -1.47, 1.64, []float64{1, 0, 0, 0, 0, 1, 0}},
+		{"float32 differences overflow", f64(-3.4e38, 0.5, 1e30, -3.4e38, -1).To(Float32), 9, 0, 0, []float64{2, 0, 0, 0, 0, 0, 0, 0, 3}},
+		{"float64 range overflows", f64(-1e308, 0.5, 9e307), 4, 0, 0, []float64{3, 0, 0, 0}},
+	} {
+		if got := Histc(c.x, c.bins, c.min, c.max).Float64s(); !slices.Equal(got, c.want) {
+			t.Errorf("histc, %s: %v, want %v", c.name, got, c.want)
+		}
+	}
+	if got := Histc(f64(0, 1).To(BFloat16), 287, 0, 1).Sum().Float64s()[0]; got != 1 {
+		t.Errorf("histc, bfloat16 with 287 bins: counts %v elements, want 1 (torch's 287 is 288 there)", got)
+	}
+	for _, c := range []struct {
+		name     string
+		x        *Tensor
+		min, max float64
+		msg      string
+	}{
+		{"NaN data", f64(math.NaN(), 1), 0, 0, "is not finite"},
+		{"infinite max", f64(1, 2), 0, math.Inf(1), "torch.histc: range of [0, inf] is not finite"},
+		{"min above max", f64(1, 2), 2, 1, "max must be larger than min"},
+	} {
+		err, _ := Try(func() { Histc(c.x, 4, c.min, c.max) }).(*Error)
+		if err == nil || err.Kind != ValueError || !strings.Contains(err.Error(), c.msg) {
+			t.Errorf("histc, %s: %v, want a value error containing %q", c.name, err, c.msg)
+		}
+	}
+	if got := ToSlice[int64](Linspace(0, 10, 8, Int64)); !slices.Equal(got, []int64{0, 1, 2, 4, 5, 6, 7, 9}) {
+		t.Errorf("int64 linspace(0, 10, 8): %v, want torch's [0 1 2 4 5 6 7 9]", got)
+	}
+}

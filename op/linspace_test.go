@@ -1,0 +1,51 @@
+package op
+
+import (
+	"encoding/json"
+	"math"
+	"os"
+	"testing"
+
+	"github.com/goten-ml/goten/dtype"
+)
+
+// TestLinspaceMatchesPyTorch compares Linspace with cases PyTorch 1.13
+// computed (tools/confgen/linspace_ref.py), bit for bit: every dtype,
+// step counts below and past the kernel's vectorized pairs (Note
+// [PyTorch's linspace]), among them an int64 linspace(0, 10, 8) that ends
+// at 9 and a float64 one whose last element is not end.
+func TestLinspaceMatchesPyTorch(t *testing.T) {
+	b, err := os.ReadFile("testdata/linspace_torch.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Start, End float64
+		Steps      int
+		DType      string
+		Values     []float64
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for _, c := range cases {
+		d, ok := dtype.Parse(c.DType)
+		if !ok {
+			t.Fatalf("dtype %q", c.DType)
+		}
+		got := Linspace(c.Start, c.End, c.Steps, d)
+		if len(got) != len(c.Values) {
+			t.Errorf("%s linspace(%v, %v, %d): %d elements, want %d", c.DType, c.Start, c.End, c.Steps, len(got), len(c.Values))
+			continue
+		}
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(c.Values[i]) {
+				t.Errorf("%s linspace(%v, %v, %d): element %d is %v, want %v", c.DType, c.Start, c.End, c.Steps, i, got[i], c.Values[i])
+				break
+			}
+		}
+	}
+}

@@ -1,0 +1,52 @@
+#!/usr/bin/python3
+"""Writes op/testdata/linspace_torch.json: linspace cases computed by PyTorch 1.13 (every dtype
+it takes, step counts below and past its vectorized loop's pairs of vectors, integral and
+fractional bounds), each element as a float64, for op's TestLinspaceMatchesPyTorch (Note
+[PyTorch's linspace] in package op).
+
+    /usr/bin/python3 tools/confgen/linspace_ref.py --out op/testdata/linspace_torch.json
+"""
+
+import argparse
+import json
+import random
+
+import torch
+
+DTYPES = {"float32": torch.float32, "float64": torch.float64, "float16": torch.float16,
+          "bfloat16": torch.bfloat16, "int64": torch.int64, "int32": torch.int32,
+          "int16": torch.int16, "int8": torch.int8, "uint8": torch.uint8}
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--seed", type=int, default=5)
+    ap.add_argument("--count", type=int, default=200)
+    opts = ap.parse_args()
+    random.seed(opts.seed)
+    cases = [{"start": 0.0, "end": 10.0, "steps": 8, "dtype": "int64"},
+             {"start": 55.0, "end": 0.0, "steps": 67, "dtype": "uint8"},
+             {"start": 9.16, "end": -46.0, "steps": 294, "dtype": "bfloat16"},
+             {"start": -2.45, "end": -0.8, "steps": 8, "dtype": "float64"}]
+    for _ in range(opts.count):
+        name = random.choice(list(DTYPES))
+        steps = random.choice([random.randint(0, 40), random.randint(40, 300)])
+        if name.startswith("int") or name == "uint8":
+            lo, hi = (0, 120) if name == "uint8" else (-120, 120)
+            a, b = float(random.randint(lo, hi)), float(random.randint(lo, hi))
+        else:
+            a = round(random.uniform(-60, 60), random.choice([0, 2, 6]))
+            b = round(random.uniform(-60, 60), random.choice([0, 2, 6]))
+        cases.append({"start": a, "end": b, "steps": steps, "dtype": name})
+    for c in cases:
+        v = torch.linspace(c["start"], c["end"], c["steps"], dtype=DTYPES[c["dtype"]])
+        c["values"] = [float(x) for x in v.double().tolist()]
+    with open(opts.out, "w") as fh:
+        json.dump(cases, fh, separators=(",", ":"))
+        fh.write("\n")
+    print(len(cases), "cases")
+
+
+if __name__ == "__main__":
+    main()
