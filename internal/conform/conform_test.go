@@ -25,6 +25,8 @@ const (
 	variant4Gap = "../../testdata/conformance-variants4/KNOWN_GAPS"
 	variants5   = "../../testdata/conformance-variants5"
 	variant5Gap = "../../testdata/conformance-variants5/KNOWN_GAPS"
+	variants6   = "../../testdata/conformance-variants6"
+	variant6Gap = "../../testdata/conformance-variants6/KNOWN_GAPS"
 	gapSuite    = "suite"
 	gapPrefix   = "prefix"
 	gapOp       = "op"
@@ -121,6 +123,13 @@ func TestConformanceVariants4(t *testing.T) {
 func TestConformanceVariants5(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variants5, variant5Gap, tensor.CPU, nil)
+}
+
+// TestConformanceVariants6 runs the sixth variant set (gen.py seed 139
+// on the same suites) on the CPU backend.
+func TestConformanceVariants6(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variants6, variant6Gap, tensor.CPU, nil)
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the
