@@ -131,3 +131,62 @@ func linspaceArith(d dtype.DType) linspaceArithmetic {
 	trunc := func(x float64) float64 { return math.Trunc(x) + 0 }
 	return linspaceArithmetic{round: same, store: trunc, op: same, integer: exact, madd: fused, fusedLanes: d == dtype.Uint8}
 }
+
+// Note [PyTorch's arange]
+//
+// PyTorch 1.13's arange kernel for floats computes in the accumulate type
+// (float64 for float32 and float64, float32 for float16 and bfloat16):
+// element i is start + step·i there, fused into one multiply-add by its
+// AVX2 build, then rounded to the dtype; and like linspace's (Note
+// [PyTorch's linspace]) its loop fills whole pairs of vectors first, lane
+// k of the vector starting at j being base + step·k, base being element j
+// rounded to the dtype: fused in float64 for float32 and float64, two
+// float32 operations for float16 and bfloat16 (found by comparing with
+// PyTorch). ArangeFloat reproduces it bit for bit
+// (TestArangeMatchesPyTorch); integer dtypes compute exactly in int64 and
+// need none of this.
+
+// ArangeFloat returns the n elements of PyTorch's float arange from start
+// by step in the float dtype d (Note [PyTorch's arange]), each as the
+// float64 of the d value.
+func ArangeFloat(start, step float64, n int, d dtype.DType) []float64 {
+	out := make([]float64, n)
+	var round func(float64) float64 // to d
+	acc := func(x float64) float64 { return x }
+	switch d {
+	case dtype.Float64:
+		round = acc
+	case dtype.Float32:
+		round = func(x float64) float64 { return float64(float32(x)) }
+	case dtype.Float16:
+		round = func(x float64) float64 { return float64(dtype.HalfFromFloat32(float32(x)).Float32()) }
+	case dtype.BFloat16:
+		round = func(x float64) float64 { return float64(dtype.BF16FromFloat32(float32(x)).Float32()) }
+	default:
+		panic("op.ArangeFloat: " + d.String() + " is not a float dtype")
+	}
+	if d.Size() == 2 {
+		// float32 accumulates; an operation computed in float64 and
+		// rounded once is the float32 operation
+		acc = func(x float64) float64 { return float64(float32(x)) }
+	}
+	start, step = acc(start), acc(step)
+	at := func(i int) float64 { return acc(math.FMA(step, float64(i), start)) }
+	lanes := linspaceVectorBytes / d.Size()
+	vectored := n / (2 * lanes) * (2 * lanes)
+	for j := 0; j < vectored; j += lanes {
+		base := round(at(j))
+		out[j] = base
+		for k := 1; k < lanes; k++ {
+			if d.Size() == 2 {
+				out[j+k] = round(acc(base + acc(step*float64(k))))
+			} else {
+				out[j+k] = round(math.FMA(step, float64(k), base))
+			}
+		}
+	}
+	for i := vectored; i < n; i++ {
+		out[i] = round(at(i))
+	}
+	return out
+}

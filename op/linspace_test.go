@@ -49,3 +49,38 @@ func TestLinspaceMatchesPyTorch(t *testing.T) {
 		}
 	}
 }
+
+// TestArangeMatchesPyTorch compares ArangeFloat with float arange cases
+// PyTorch 1.13 computed (tools/confgen/linspace_ref.py), bit for bit
+// (Note [PyTorch's arange]).
+func TestArangeMatchesPyTorch(t *testing.T) {
+	b, err := os.ReadFile("testdata/arange_torch.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Start, Step float64
+		N           int
+		DType       string
+		Values      []float64
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for _, c := range cases {
+		d, ok := dtype.Parse(c.DType)
+		if !ok {
+			t.Fatalf("dtype %q", c.DType)
+		}
+		got := ArangeFloat(c.Start, c.Step, c.N, d)
+		for i := range got {
+			if math.Float64bits(got[i]) != math.Float64bits(c.Values[i]) {
+				t.Errorf("%s arange(%v, step %v): element %d is %v, want %v", c.DType, c.Start, c.Step, i, got[i], c.Values[i])
+				break
+			}
+		}
+	}
+}

@@ -91,7 +91,8 @@ func fullOn(like, value *Tensor, dt DType, shape []int) *Tensor {
 // of values that does not fit in an int are value errors, with PyTorch's
 // messages. An integer dtype computes in int64 as PyTorch does: start,
 // end and step are truncated toward zero first, so arange(0, 5, 0.5) of
-// int64 is the zero-step error.
+// int64 is the zero-step error. A float dtype's elements are PyTorch's
+// bit for bit (Note [PyTorch's arange] in package op).
 func Arange(start, end, step float64, dt DType) *Tensor {
 	if dt.IsInt() {
 		return arangeInt(start, end, step, dt)
@@ -100,9 +101,10 @@ func Arange(start, end, step float64, dt DType) *Tensor {
 		panic(errs.New(errs.Value, "arange", "unsupported range: %g -> %g", start, end))
 	}
 	checkArangeStep(start, end, step)
-	v := alloc("arange", dt, []int{arangeLen(math.Ceil((end-start)/step), start, end, step)}, false)
-	for i := range v.NumEl() {
-		v.SetFloat64(i, start+float64(i)*step)
+	n := arangeLen(math.Ceil((end-start)/step), start, end, step)
+	v := alloc("arange", dt, []int{n}, false)
+	for i, x := range op.ArangeFloat(start, step, n, dt) {
+		v.SetFloat64(i, x)
 	}
 	return wrap(v)
 }

@@ -1,14 +1,16 @@
 #!/usr/bin/python3
-"""Writes op/testdata/linspace_torch.json: linspace cases computed by PyTorch 1.13 (every dtype
-it takes, step counts below and past its vectorized loop's pairs of vectors, integral and
-fractional bounds), each element as a float64, for op's TestLinspaceMatchesPyTorch (Note
-[PyTorch's linspace] in package op).
+"""Writes op/testdata/linspace_torch.json and arange_torch.json: linspace cases computed by
+PyTorch 1.13 (every dtype it takes, step counts below and past its vectorized loop's pairs of
+vectors, integral and fractional bounds) and float arange cases, each element as a float64, for
+op's TestLinspaceMatchesPyTorch and TestArangeMatchesPyTorch (Notes [PyTorch's linspace] and
+[PyTorch's arange] in package op).
 
-    /usr/bin/python3 tools/confgen/linspace_ref.py --out op/testdata/linspace_torch.json
+    /usr/bin/python3 tools/confgen/linspace_ref.py --out op/testdata
 """
 
 import argparse
 import json
+import os
 import random
 
 import torch
@@ -42,10 +44,24 @@ def main():
     for c in cases:
         v = torch.linspace(c["start"], c["end"], c["steps"], dtype=DTYPES[c["dtype"]])
         c["values"] = [float(x) for x in v.double().tolist()]
-    with open(opts.out, "w") as fh:
+    write(os.path.join(opts.out, "linspace_torch.json"), cases)
+    ar = []
+    for _ in range(opts.count * 3 // 4):
+        name = random.choice(["float32", "float64", "float16", "bfloat16"])
+        start = round(random.uniform(-20, 20), random.choice([0, 1, 2, 5]))
+        step = round(random.choice([1, -1]) * random.uniform(0.01, 3), random.choice([1, 2, 3, 6]))
+        n = random.choice([random.randint(0, 40), random.randint(40, 200)])
+        v = torch.arange(start, start + step * n, step, dtype=DTYPES[name])
+        ar.append({"start": start, "step": step, "n": len(v), "dtype": name,
+                   "values": [float(x) for x in v.double().tolist()]})
+    write(os.path.join(opts.out, "arange_torch.json"), ar)
+
+
+def write(path, cases):
+    with open(path, "w") as fh:
         json.dump(cases, fh, separators=(",", ":"))
         fh.write("\n")
-    print(len(cases), "cases")
+    print(path, len(cases), "cases")
 
 
 if __name__ == "__main__":
