@@ -84,3 +84,65 @@ func TestArangeMatchesPyTorch(t *testing.T) {
 		}
 	}
 }
+
+// TestLogspaceMatchesPyTorch compares Logspace, converted to the dtype,
+// with logspace cases PyTorch 1.13 computed
+// (tools/confgen/linspace_ref.py): bit for bit but for float64, whose
+// elements may differ in their last bits where math.Pow and the C
+// library's pow round differently.
+func TestLogspaceMatchesPyTorch(t *testing.T) {
+	b, err := os.ReadFile("testdata/logspace_torch.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cases []struct {
+		Start, End, Base float64
+		Steps            int
+		DType            string
+		Values           []float64
+	}
+	if err := json.Unmarshal(b, &cases); err != nil {
+		t.Fatal(err)
+	}
+	if len(cases) < 100 {
+		t.Fatalf("%d cases", len(cases))
+	}
+	for _, c := range cases {
+		d, ok := dtype.Parse(c.DType)
+		if !ok {
+			t.Fatalf("dtype %q", c.DType)
+		}
+		for i, x := range Logspace(c.Start, c.End, c.Steps, c.Base, d) {
+			got := dtypeValue(x, d)
+			want := c.Values[i]
+			if d == dtype.Float64 && math.Abs(got-want) <= 1e-15*math.Abs(want) || math.Float64bits(got) == math.Float64bits(want) {
+				continue
+			}
+			t.Errorf("%s logspace(%v, %v, %d, base %v): element %d is %v, want %v", c.DType, c.Start, c.End, c.Steps, c.Base, i, got, want)
+			break
+		}
+	}
+}
+
+// dtypeValue is x converted to d, as a float64: rounded to nearest even
+// for floats, truncated for integers, and wrapped to d's width as x86's
+// conversion through int32 or int64 does.
+func dtypeValue(x float64, d dtype.DType) float64 {
+	switch d {
+	case dtype.Float64:
+		return x
+	case dtype.Float32:
+		return float64(float32(x))
+	case dtype.BFloat16:
+		return float64(dtype.BF16FromFloat32(float32(x)).Float32())
+	case dtype.Float16:
+		return float64(dtype.HalfFromFloat32(float32(x)).Float32())
+	}
+	switch d {
+	case dtype.Int16:
+		return float64(int16(int64(x)))
+	case dtype.Int32:
+		return float64(int32(int64(x)))
+	}
+	return math.Trunc(x)
+}

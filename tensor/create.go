@@ -197,14 +197,21 @@ func element(x float64, dt DType) float64 {
 	return s.ViewAs(dt).Float64At(0)
 }
 
-// Logspace returns base raised to each of the steps values of
-// [Linspace](start, end, steps), computed in float64, then converted to
-// dt.
+// Logspace returns base raised to each of steps evenly spaced exponents
+// from start to end inclusive, computed in float64, then converted to dt.
+// The exponents are PyTorch's (op.Logspace): start and end taken as
+// elements of dt (a value error where dt cannot hold them, as for
+// [Linspace]), the step between them in float64.
 func Logspace(start, end float64, steps int, base float64, dt DType) *Tensor {
-	lin := Linspace(start, end, steps, Float64)
+	if steps < 0 {
+		panic(errs.New(errs.Value, "logspace", "number of steps must be non-negative"))
+	}
+	if steps >= 2 {
+		start, end = element(start, dt), element(end, dt)
+	}
 	v := alloc("logspace", dt, []int{steps}, false)
-	for i, x := range lin.Float64s() {
-		v.SetFloat64(i, math.Pow(base, x))
+	for i, x := range op.Logspace(start, end, steps, base, dt) {
+		v.SetFloat64(i, x)
 	}
 	return wrap(v)
 }

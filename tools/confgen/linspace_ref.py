@@ -1,9 +1,9 @@
 #!/usr/bin/python3
-"""Writes op/testdata/linspace_torch.json and arange_torch.json: linspace cases computed by
-PyTorch 1.13 (every dtype it takes, step counts below and past its vectorized loop's pairs of
-vectors, integral and fractional bounds) and float arange cases, each element as a float64, for
-op's TestLinspaceMatchesPyTorch and TestArangeMatchesPyTorch (Notes [PyTorch's linspace] and
-[PyTorch's arange] in package op).
+"""Writes op/testdata/linspace_torch.json, arange_torch.json and logspace_torch.json: linspace
+cases computed by PyTorch 1.13 (every dtype it takes, step counts below and past its vectorized
+loop's pairs of vectors, integral and fractional bounds), float arange cases and logspace cases,
+each element as a float64, for op's TestLinspaceMatchesPyTorch, TestArangeMatchesPyTorch and
+TestLogspaceMatchesPyTorch (Notes [PyTorch's linspace] and [PyTorch's arange] in package op).
 
     /usr/bin/python3 tools/confgen/linspace_ref.py --out op/testdata
 """
@@ -55,6 +55,19 @@ def main():
         ar.append({"start": start, "step": step, "n": len(v), "dtype": name,
                    "values": [float(x) for x in v.double().tolist()]})
     write(os.path.join(opts.out, "arange_torch.json"), ar)
+    lg = []
+    for _ in range(opts.count * 3 // 4):
+        name = random.choice(["float32", "float64", "bfloat16", "int64", "int32", "int16"])
+        if name.startswith("int"):
+            a, b, base = random.randint(-3, 3), random.randint(0, 8), random.choice([2.0, 3.0, 10.0])
+        else:
+            a, b = round(random.uniform(-5, 5), random.choice([0, 2, 5])), round(random.uniform(-5, 5), 2)
+            base = random.choice([2.0, 10.0, 2.5, 0.5])
+        steps = random.randint(0, 60)
+        v = torch.logspace(a, b, steps, base=base, dtype=DTYPES[name])
+        lg.append({"start": float(a), "end": float(b), "steps": steps, "base": base, "dtype": name,
+                   "values": [float(x) for x in v.double().tolist()]})
+    write(os.path.join(opts.out, "logspace_torch.json"), lg)
 
 
 def write(path, cases):
