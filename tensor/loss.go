@@ -454,24 +454,30 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 	// an ignored element gets a gradient of exactly 0 (PyTorch's backward
 	// writes nothing there), even where the mean's divisor is 0
 	l := Where(kept, logp.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w), Scalar(0))
-	if smoothing > 0 {
-		c := logp.Size(cd)
-		lw := logp
-		if opt.Weight != nil {
-			sh := make([]int, logp.Dim())
-			for i := range sh {
-				sh[i] = 1
-			}
-			sh[cd] = c
-			lw = logp.Mul(opt.Weight.Reshape(sh...))
-		}
-		smooth := Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0))
-		l = l.Mul(Scalar(1 - smoothing)).Add(smooth.Mul(Scalar(smoothing / float64(c))))
-	}
+	loss := reduceLoss(l, opt.Reduction)
 	if opt.Reduction == ReduceLossMean {
-		return weightedMean(l.Sum(), w.Sum(), kept)
+		loss = weightedMean(l.Sum(), w.Sum(), kept)
 	}
-	return reduceLoss(l, opt.Reduction)
+	if !(smoothing > 0) { // PyTorch 1.13 ignores a negative or NaN ε
+		return loss
+	}
+	// PyTorch mixes the reduced losses, (1 − ε)·nll + ε/C·smooth, so that
+	// with no class (C = 0) even an empty sum is 0·∞ = NaN
+	c := logp.Size(cd)
+	lw := logp
+	if opt.Weight != nil {
+		sh := make([]int, logp.Dim())
+		for i := range sh {
+			sh[i] = 1
+		}
+		sh[cd] = c
+		lw = logp.Mul(opt.Weight.Reshape(sh...))
+	}
+	smooth := reduceLoss(Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0)), opt.Reduction)
+	if opt.Reduction == ReduceLossMean {
+		smooth = Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0)).Sum().Div(w.Sum())
+	}
+	return loss.Mul(Scalar(1 - smoothing)).Add(smooth.Mul(Scalar(smoothing / float64(c))))
 }
 
 // weightedMean is sum/total, whose gradient is PyTorch's nll_loss

@@ -806,3 +806,20 @@ func TestHistcBinsArePyTorchs(t *testing.T) {
 		t.Errorf("int64 linspace(0, 10, 8): %v, want torch's [0 1 2 4 5 6 7 9]", got)
 	}
 }
+
+// TestCrossEntropySmoothingMixesReducedLosses: with label smoothing ε,
+// cross_entropy mixes the reduced losses, (1 − ε)·nll + ε/C·smooth, so
+// that with no class (C = 0) even a sum over no element is 0·∞ = NaN,
+// where with classes it is 0. The expectations are torch's.
+func TestCrossEntropySmoothingMixesReducedLosses(t *testing.T) {
+	for _, c := range []struct {
+		classes int
+		r       LossReduction
+		nan     bool
+	}{{0, ReduceLossSum, true}, {3, ReduceLossSum, false}, {0, ReduceLossMean, true}, {3, ReduceLossMean, true}} {
+		y := CrossEntropy(Zeros(Float32, 0, c.classes), Zeros(Int64, 0), LossOptions{Reduction: c.r, LabelSmoothing: 0.1}).Float64s()[0]
+		if math.IsNaN(y) != c.nan || !c.nan && y != 0 {
+			t.Errorf("cross_entropy of [0, %d] (reduction %v): %v, want NaN: %v", c.classes, c.r, y, c.nan)
+		}
+	}
+}
