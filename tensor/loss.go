@@ -614,27 +614,44 @@ func BinaryCrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		}
 	}
 	clampedLog := func(v *Tensor) *Tensor { return v.Log().Clamp(Scalar(-100), nil) }
-	var l *Tensor
+	var loss *Tensor
 	NoGrad(func() {
 		one := Scalar(1)
-		l = t.Mul(clampedLog(x)).Add(one.Sub(t).Mul(clampedLog(one.Sub(x)))).Neg()
+		l := t.Mul(clampedLog(x)).Add(one.Sub(t).Mul(clampedLog(one.Sub(x)))).Neg()
+		if opt.Weight != nil {
+			// PyTorch's loss.mul_(weight): in place, so the loss keeps x's dtype
+			l = inPlaceOf(name, l, l.Mul(opt.Weight))
+		}
+		loss = reduceLoss(l, opt.Reduction)
 	})
-	l = recordNew("BinaryCrossEntropyBackward0", []*Tensor{x, t}, l, func(n *node, g *Tensor) []*Tensor {
+	// One node for the loss and its reduction, as in PyTorch, whose
+	// backward scales by the weight and divides by the count last: g·(x −
+	// t)/max(x·(1 − x), 1e-12) overflows to ±Inf where the quotient does,
+	// even when g/n times it would not.
+	return recordNew("BinaryCrossEntropyBackward0", []*Tensor{x, t}, loss, func(n *node, g *Tensor) []*Tensor {
 		out := make([]*Tensor, 2)
 		one := Scalar(1)
+		g = g.Expand(x.Shape()...)
+		finish := func(d *Tensor) *Tensor {
+			if opt.Weight != nil {
+				d = inPlaceOf(name, d, d.Mul(opt.Weight))
+			}
+			if opt.Reduction == ReduceLossMean {
+				d = d.Div(Scalar(int64(x.NumEl())))
+			}
+			return d
+		}
 		if n.needs(0) {
-			out[0] = g.Mul(x.Sub(t)).Div(x.Mul(one.Sub(x)).Clamp(Scalar(1e-12), nil))
+			// PyTorch's EPSILON is the float32 1e-12
+			eps := Scalar(float64(float32(1e-12)))
+			out[0] = finish(g.Mul(x.Sub(t)).Div(one.Sub(x).Mul(x).Clamp(eps, nil)))
 		}
 		if n.needs(1) {
-			out[1] = g.Mul(clampedLog(one.Sub(x)).Sub(clampedLog(x)))
+			// −logit(x), unclamped: ±Inf at x = 0 and 1
+			out[1] = finish(x.Div(one.Sub(x)).Log().Neg().Mul(g))
 		}
 		return out
 	})
-	if opt.Weight != nil {
-		// PyTorch's loss.mul_(weight): in place, so the loss keeps x's dtype
-		l = inPlaceOf(name, l, l.Mul(opt.Weight))
-	}
-	return reduceLoss(l, opt.Reduction)
 }
 
 // BinaryCrossEntropyWithLogits returns −w·(p·t·log σ(x) + (1 − t)·log(1 −

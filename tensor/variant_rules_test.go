@@ -823,3 +823,25 @@ func TestCrossEntropySmoothingMixesReducedLosses(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryCrossEntropyGradients: binary_cross_entropy's backward is one
+// node with its reduction, scaling by the weight and dividing by the
+// count last, so a quotient that overflows stays ±Inf; its floor of x·(1
+// − x) is the float32 1e-12; and its target's gradient is −logit(x), ±Inf
+// at x = 0 and 1. The expectations are torch's.
+func TestBinaryCrossEntropyGradients(t *testing.T) {
+	x := FromSlice([]float64{0, 0.5, 1}, 3).SetRequiresGrad(true)
+	tg := FromSlice([]float64{0.3, 0.2, 0.6}, 3).SetRequiresGrad(true)
+	BinaryCrossEntropy(x, tg).Backward()
+	if got, want := x.Grad().Float64s(), []float64{-100000000399.58028, 0.39999999999999997, 133333333866.10706}; !slices.Equal(got, want) {
+		t.Errorf("grad of x: %v, want %v", got, want)
+	}
+	if got := tg.Grad().Float64s(); !math.IsInf(got[0], 1) || got[1] != 0 || !math.IsInf(got[2], -1) {
+		t.Errorf("grad of the target: %v, want [+Inf 0 -Inf]", got)
+	}
+	x = FromSlice([]float64{0.87, 0.5}, 2).SetRequiresGrad(true)
+	BinaryCrossEntropy(x, FromSlice([]float64{1.7e308, 0.5}, 2)).Backward()
+	if got := x.Grad().Float64s(); !math.IsInf(got[0], -1) || got[1] != 0 {
+		t.Errorf("grad of x with a target of 1.7e308: %v, want [-Inf 0]", got)
+	}
+}
