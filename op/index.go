@@ -192,7 +192,9 @@ func applyItems(name string, v *raw.View, items []Item, put bool) (*raw.View, []
 		case ItemTensor:
 			t := it.T
 			switch {
-			case t.Dim() == 0 && t.DType.IsInt() && !isMask(t): // an integer
+			case t.Dim() == 0 && t.DType.IsInt() && !isMask(t) && !(put && tensorsOnly(items) && t.DType != dtype.Int64):
+				// an integer; index_put_ itself (tensors only) takes no
+				// integer of another dtype, which advancedOf refuses
 				i, err := readIndex(t)
 				if err != nil {
 					return nil, nil, err
@@ -876,12 +878,6 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	if source.DType != v.DType {
 		return nil, errs.New(errs.DType, name, "index_add_(): self (%s) and source (%s) must have the same scalar type", TorchName(v.DType), TorchName(source.DType))
 	}
-	// PyTorch 1.13's kernel reads alpha as an element of v's dtype: a float
-	// alpha of an integer v is truncated (no add's alpha check), one out
-	// of the dtype's range refused (Note [Checked scalars])
-	if err := alpha.Check(name, v.DType); err != nil {
-		return nil, err
-	}
 	idx, err := oneDimIndex(name, index, "index_add_(): Index is supposed to be a vector")
 	if err != nil {
 		return nil, err
@@ -895,6 +891,9 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 		return nil, err
 	}
 	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
+		return nil, err
+	}
+	if err := indexAddAlpha(name, v, d, idx, alpha); err != nil {
 		return nil, err
 	}
 	if v.NumEl() == 0 {
@@ -912,6 +911,32 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 		return nil, err
 	}
 	return v, nil
+}
+
+// indexAddAlpha checks index_add_'s alpha where PyTorch 1.13's kernel
+// reads it, as an element of v's dtype (a float alpha of an integer v is
+// truncated, with no add's alpha check; one out of the dtype's range is
+// refused, Note [Checked scalars]): first thing for a v of at most one
+// dim; for more, in the add of the first slice, after the first index's
+// bounds, and not at all when there is no index or v has no element.
+func indexAddAlpha(name string, v *raw.View, d int, idx *raw.View, alpha Scalar) error {
+	if v.Dim() > 1 {
+		if idx.NumEl() == 0 || v.NumEl() == 0 {
+			return nil
+		}
+		first, err := Narrow(idx, 0, 0, 1)
+		if err != nil {
+			return err
+		}
+		i, err := readIndex(first)
+		if err != nil {
+			return err
+		}
+		if i < 0 || i >= int64(v.Shape[d]) {
+			return errs.New(errs.Index, name, "index out of range in self")
+		}
+	}
+	return alpha.Check(name, v.DType)
 }
 
 // putAlong writes src into the slices of v along dim d that idx picks —

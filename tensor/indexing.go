@@ -86,8 +86,21 @@ func (t *Tensor) Index(its ...Item) *Tensor {
 	}
 	sh := t.Shape()
 	return recordNew("IndexBackward0", []*Tensor{t}, wrap(v), func(_ *node, g *Tensor) []*Tensor {
-		return []*Tensor{IndexPut(fullOn(g, Scalar(0), g.DType(), sh), its, g, true)}
+		return []*Tensor{IndexPut(fullOn(g, Scalar(0), g.DType(), sh), subscript(its), g, true)}
 	})
+}
+
+// subscript returns its as a Python subscript for IndexPut: with only
+// tensors, an Ellipsis after them, which selects nothing more, makes
+// IndexPut read 0-dim integer tensors of any dtype as integers, as the
+// subscript does, where index_put_ itself takes int64 ones only.
+func subscript(its []Item) []Item {
+	for _, it := range its {
+		if it.it.Kind != op.ItemTensor {
+			return its
+		}
+	}
+	return append(its[:len(its):len(its)], Ellipsis)
 }
 
 // IndexPut returns a copy of t with values written at t[items...] (see
@@ -95,7 +108,10 @@ func (t *Tensor) Index(its ...Item) *Tensor {
 // values has t's dtype (else a dtype error) and broadcasts to the shape
 // of t[items...] (else a shape error) — except, as in PyTorch, one value
 // written (not accumulated) through one mask, which is masked_fill: the
-// value is converted to t's dtype.
+// value is converted to t's dtype. With only tensors as items it is
+// PyTorch's index_put_, which takes integer index tensors of int64 only,
+// 0-dim ones included (a subscript reads a 0-dim integer tensor of any
+// dtype as an integer; add [Ellipsis] for that).
 func IndexPut(t *Tensor, its []Item, values *Tensor, accumulate bool) *Tensor {
 	return t.Clone().IndexPutInPlace(its, values, accumulate)
 }

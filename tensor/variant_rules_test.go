@@ -845,3 +845,35 @@ func TestBinaryCrossEntropyGradients(t *testing.T) {
 		t.Errorf("grad of x with a target of 1.7e308: %v, want [-Inf 0]", got)
 	}
 }
+
+// TestIndexAddAlphaOrder: index_add_ reads alpha where PyTorch 1.13's
+// kernel does: first thing for a self of one dim, after the first index's
+// bounds for more (not at all with no index); and index_put_ itself takes
+// 0-dim integer indices of int64 only, where a subscript reads any
+// integer dtype. The expectations are torch's.
+func TestIndexAddAlphaOrder(t *testing.T) {
+	i16 := func(sh ...int) *Tensor { return Ones(Int16, sh...) }
+	idx := func(xs ...int64) *Tensor { return FromSlice(xs, len(xs)) }
+	inf := Scalar(math.Inf(1))
+	for _, c := range []struct {
+		name string
+		f    func()
+		want ErrorKind
+	}{
+		{"2-D, first index out of range", func() { IndexAdd(Zeros(Int16, 2, 1), -1, idx(-1, 3), i16(2, 2), inf) }, IndexError},
+		{"2-D, first index in range", func() { IndexAdd(Zeros(Int16, 2, 1), -1, idx(0, 5), i16(2, 2), inf) }, ValueError},
+		{"2-D, no index", func() { IndexAdd(Zeros(Int16, 2, 1), 0, idx(), i16(0, 1), inf) }, 0},
+		{"1-D, index out of range", func() { IndexAdd(Zeros(Int16, 3), 0, idx(5), i16(1), inf) }, ValueError},
+		{"1-D, no index", func() { IndexAdd(Zeros(Int16, 3), 0, idx(), i16(0), inf) }, ValueError},
+		{"index_put_ with a 0-dim int8 index", func() {
+			Zeros(Float32, 3, 4).IndexPutInPlace([]Item{Idx(ZeroDim(int64(1))), Idx(ZeroDim(int8(0)))}, ZeroDim(float32(2)), true)
+		}, DTypeError},
+		{"a subscript with a 0-dim int8 index", func() {
+			Zeros(Float32, 3, 4).IndexPutInPlace([]Item{Idx(ZeroDim(int64(1))), Idx(ZeroDim(int8(0))), Ellipsis}, ZeroDim(float32(2)), true)
+		}, 0},
+	} {
+		if got := kindOf(c.f); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+}
