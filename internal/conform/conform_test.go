@@ -27,6 +27,8 @@ const (
 	variant5Gap = "../../testdata/conformance-variants5/KNOWN_GAPS"
 	variants6   = "../../testdata/conformance-variants6"
 	variant6Gap = "../../testdata/conformance-variants6/KNOWN_GAPS"
+	variants7   = "../../testdata/conformance-variants7"
+	variant7Gap = "../../testdata/conformance-variants7/KNOWN_GAPS"
 	gapSuite    = "suite"
 	gapPrefix   = "prefix"
 	gapOp       = "op"
@@ -130,6 +132,13 @@ func TestConformanceVariants5(t *testing.T) {
 func TestConformanceVariants6(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variants6, variant6Gap, tensor.CPU, nil)
+}
+
+// TestConformanceVariants7 runs the seventh variant set (gen.py seeds
+// 149, 151, 157 and 163, losses and indexing) on the CPU backend.
+func TestConformanceVariants7(t *testing.T) {
+	t.Parallel()
+	runConformance(t, variants7, variant7Gap, tensor.CPU, nil)
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the
