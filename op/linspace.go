@@ -99,10 +99,10 @@ func (a linspaceArithmetic) lane(base, step float64, k int) float64 {
 // (found by comparing with PyTorch: its vector type is built another
 // way); c10's float16 and bfloat16 operators round each product and sum
 // to 16 bits instead, converting an integer operand to the 16-bit type
-// first (so 293 is 292 in bfloat16). A float32 operation computed in float64 and rounded once
-// is the float32 operation; a fused float32 multiply-add so computed can
-// differ from the hardware's in the last bit only where rounding twice
-// does, about once in 2^29.
+// first (so 293 is 292 in bfloat16). A float32 operation computed in
+// float64 and rounded once is the float32 operation; a fused float32
+// multiply-add so computed can differ from the hardware's in the last bit
+// only where rounding twice does, about once in 2^29.
 func linspaceArith(d dtype.DType) linspaceArithmetic {
 	// the explicit conversion rounds x·y before a sum: Go may otherwise
 	// fuse the two, as it does on arm64
@@ -152,21 +152,12 @@ func linspaceArith(d dtype.DType) linspaceArithmetic {
 // by step in the float dtype d (Note [PyTorch's arange]), each as the
 // float64 of the d value.
 func ArangeFloat(start, step float64, n int, d dtype.DType) []float64 {
-	out := make([]float64, n)
-	var round func(float64) float64                      // to d
-	acc := func(x float64) float64 { return float64(x) } // no fusing (see linspaceArith)
-	switch d {
-	case dtype.Float64:
-		round = acc
-	case dtype.Float32:
-		round = func(x float64) float64 { return float64(float32(x)) }
-	case dtype.Float16:
-		round = func(x float64) float64 { return float64(dtype.HalfFromFloat32(float32(x)).Float32()) }
-	case dtype.BFloat16:
-		round = func(x float64) float64 { return float64(dtype.BF16FromFloat32(float32(x)).Float32()) }
-	default:
+	if !d.IsFloat() {
 		panic("op.ArangeFloat: " + d.String() + " is not a float dtype")
 	}
+	out := make([]float64, n)
+	round := linspaceArith(d).round                      // to d
+	acc := func(x float64) float64 { return float64(x) } // no fusing (see linspaceArith)
 	if d.Size() == 2 {
 		// float32 accumulates; an operation computed in float64 and
 		// rounded once is the float32 operation
