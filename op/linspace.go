@@ -186,9 +186,9 @@ func ArangeFloat(start, step float64, n int, d dtype.DType) []float64 {
 
 // Logspace returns the steps elements of PyTorch 1.13's logspace from
 // base^start to base^end in dtype d, before their conversion to d (the
-// caller's): its kernel (not vectorized) takes start
-// and end as elements of d, their difference in d (exactly for integers),
-// a float64 step (end - start)/(steps-1), and exponent i start + step·i
+// caller's): its kernel (not vectorized) takes start and end as elements
+// of d, their difference in d (exactly for integers), a float64 step
+// (end - start)/(steps-1), and exponent i start + step·i
 // below steps/2 and end - step·(steps-1-i) from there, multiplied and
 // added apart (this kernel is built without FMA: fused, 10^(-1 + 14·9/42)
 // in int32 would be 99 where PyTorch has 100); one step is start itself,
