@@ -358,9 +358,10 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 // PyTorch's nll_loss kernel takes them, unlike its nll_loss2d), of x's
 // shape without the class dim, each in [0, C) or the ignored class; a
 // weight has length C and x's dtype. It returns t as int64. Reduced
-// (reduction not none) over an empty batch, PyTorch 1.13's kernels return
-// before they read t, so a t of another dtype passes: its dtype error is
-// returned as late, for the backward, which does read it.
+// (reduction not none) over no target (an empty batch, or another dim of
+// size 0), PyTorch 1.13's kernels return before they read t, so a t of
+// another dtype passes: its dtype error is returned as late, for the
+// backward, which does read it.
 func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction) (_ *Tensor, late error) {
 	if x.Dim() == 0 {
 		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
@@ -406,7 +407,7 @@ func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction
 	}
 	if t.DType() != Int64 && (t.DType() != Uint8 || x.Dim() > 2) {
 		late = errs.New(errs.DType, name, "expected scalar type Long but found %s", op.TorchName(t.DType()))
-		if r == ReduceLossNone || x.Dim() < 2 || x.Size(0) != 0 {
+		if r == ReduceLossNone || t.NumEl() > 0 {
 			panic(late)
 		}
 	}

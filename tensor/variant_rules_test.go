@@ -877,3 +877,25 @@ func TestIndexAddAlphaOrder(t *testing.T) {
 		}
 	}
 }
+
+// TestClassTargetsReadOnlyWhenThereAreAny: reduced over no target (here
+// a dim of size 0 after the classes, not the batch), PyTorch 1.13's
+// nll_loss kernels return before they read the targets, so a float
+// target fails only in the backward; with no reduction it fails at once.
+// The expectations are torch's.
+func TestClassTargetsReadOnlyWhenThereAreAny(t *testing.T) {
+	x := Zeros(Float32, 6, 3, 0).SetRequiresGrad(true)
+	var y *Tensor
+	if err := Try(func() { y = CrossEntropy(x, Zeros(Float32, 6, 0)) }); err != nil {
+		t.Fatalf("mean over no target: %v, want NaN", err)
+	}
+	if v := y.Float64s()[0]; !math.IsNaN(v) {
+		t.Errorf("mean over no target: %v, want NaN", v)
+	}
+	if got := kindOf(func() { y.Backward() }); got != DTypeError {
+		t.Errorf("its backward: error kind %v, want a dtype error", got)
+	}
+	if got := kindOf(func() { CrossEntropy(x, Zeros(Float32, 6, 0), LossOptions{Reduction: ReduceLossNone}) }); got != DTypeError {
+		t.Errorf("no reduction: error kind %v, want a dtype error", got)
+	}
+}
