@@ -752,24 +752,39 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 			out[0] = mean(gx)
 		}
 		if n.needs(1) {
+			// PyTorch's steps run in place on the first operand, so with
+			// pos_weight they round to x's dtype (a bfloat16 x gives t a
+			// bfloat16-rounded gradient); without it −x·g promotes
 			var gt *Tensor
 			if p := opt.PosWeight; p != nil {
-				gt = logSigmoid(x.Neg()).Sub(logSigmoid(x).Mul(p)).Mul(g)
+				b := logSigmoid(x)
+				b = inPlaceOf(name, b, b.Mul(p))
+				gt = logSigmoid(x.Neg())
+				gt = inPlaceOf(name, gt, gt.Sub(b))
+				gt = inPlaceOf(name, gt, gt.Mul(g))
 			} else {
 				gt = x.Neg().Mul(g)
 			}
 			if opt.Weight != nil {
-				gt = gt.Mul(opt.Weight)
+				gt = inPlaceOf(name, gt, gt.Mul(opt.Weight))
 			}
-			out[1] = mean(gt)
+			if opt.Reduction == ReduceLossMean {
+				gt = inPlaceOf(name, gt, gt.Div(Scalar(float64(max(x.NumEl(), 1)))))
+			}
+			out[1] = gt
 		}
 		return out
 	})
 }
 
 // logSigmoid is log σ(z) = min(z, 0) − log1p(e^−|z|), which neither
-// overflows nor loses the small values (PyTorch's log_sigmoid kernel).
+// overflows nor loses the small values (PyTorch's log_sigmoid kernel),
+// computed in float32 for a 16-bit z and rounded once, as that kernel
+// does.
 func logSigmoid(z *Tensor) *Tensor {
+	if d := z.DType(); d == Float16 || d == BFloat16 {
+		return logSigmoid(z.To(Float32)).To(d)
+	}
 	return z.Clamp(nil, Scalar(0)).Sub(z.Abs().Neg().Exp().Log1p())
 }
 

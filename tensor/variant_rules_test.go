@@ -899,3 +899,24 @@ func TestClassTargetsReadOnlyWhenThereAreAny(t *testing.T) {
 		t.Errorf("no reduction: error kind %v, want a dtype error", got)
 	}
 }
+
+// TestBCEWithLogitsTargetGradientInXDType: with pos_weight, PyTorch's
+// gradient of binary_cross_entropy_with_logits for the target runs in
+// place on log_sigmoid(−x), so a bfloat16 x rounds a float32 target's
+// gradient to bfloat16, its log_sigmoid computed in float32 once. The
+// expectations are torch's.
+func TestBCEWithLogitsTargetGradientInXDType(t *testing.T) {
+	x := FromSlice([]float32{-0.25}, 1).To(BFloat16).SetRequiresGrad(true)
+	tg := FromSlice([]float32{0.3869471549987793}, 1).SetRequiresGrad(true)
+	y := BinaryCrossEntropyWithLogits(x, tg, LossOptions{Reduction: ReduceLossNone, PosWeight: FromSlice([]float32{2.5489745140075684}, 1)})
+	if got := y.Float64s()[0]; got != 1.1712160110473633 {
+		t.Errorf("loss %v, want 1.1712160110473633", got)
+	}
+	y.Backward(FromSlice([]float32{-2}, 1))
+	if got := tg.Grad().Float64s()[0]; got != -3.03125 {
+		t.Errorf("grad of the target %v, want -3.03125", got)
+	}
+	if got := x.Grad().Float64s()[0]; got != 0.57421875 {
+		t.Errorf("grad of x %v, want 0.57421875", got)
+	}
+}
