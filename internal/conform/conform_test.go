@@ -135,7 +135,7 @@ func TestConformanceVariants6(t *testing.T) {
 }
 
 // TestConformanceVariants7 runs the seventh variant set (gen.py seeds
-// 149, 151, 157 and 163, losses and indexing) on the CPU backend.
+// 149 to 181, losses and indexing) on the CPU backend.
 func TestConformanceVariants7(t *testing.T) {
 	t.Parallel()
 	runConformance(t, variants7, variant7Gap, tensor.CPU, nil)
