@@ -66,6 +66,14 @@ type Args struct {
 	Correction float64 // Var, Std: the divisor is max(n - Correction, 0)
 	P          float64 // Norm: the order p (±Inf allowed)
 	Dim        int     // scans and row ops: the dim of the operands' views to walk
+	// LogSumRound, when valid, is the dtype LogSoftmax rounds its sum of
+	// exponentials to, and then that sum's log, before it subtracts them
+	// (Note [bfloat16 log_softmax] in package op).
+	LogSumRound dtype.DType
+	// SoftmaxDivide: Softmax divides each exponential by the sum instead
+	// of multiplying it by the sum's reciprocal, as PyTorch's kernel over
+	// a dim other than the last does (Note [bfloat16 log_softmax]).
+	SoftmaxDivide bool
 	// LayerNorm: a weight and a bias operand follow x.
 	HasWeight, HasBias bool
 

@@ -355,6 +355,36 @@ func logCumSumExpGrad(c *gradCall, g, x, result *Tensor) *Tensor {
 	return rev(pos.Sub(result)).Add(x).Exp().Sub(rev(neg.Sub(result)).Add(x).Exp())
 }
 
+// softmaxGrad is the derivative of softmax (log false: y·(g − Σg·y)) or
+// log_softmax (g − e^y·Σg) over c.dim, y the result, as PyTorch 1.13's
+// backward kernels compute it (Note [bfloat16 log_softmax] in package
+// op): a 16-bit y and g in float32, rounded once at the end, except the
+// sum over the last dim, which that kernel keeps in the 16-bit dtype.
+func softmaxGrad(c *gradCall, g, y *Tensor, log bool) *Tensor {
+	over := Over(c.dim).KeepDim()
+	d := y.DType()
+	if d != Float16 && d != BFloat16 {
+		if log {
+			return g.Sub(y.Exp().Mul(g.Sum(over)))
+		}
+		return y.Mul(g.Sub(g.Mul(y).Sum(over)))
+	}
+	g32, y32 := g.To(Float32), y.To(Float32)
+	var s *Tensor
+	if log {
+		s = g32.Sum(over)
+	} else {
+		s = g32.Mul(y32).Sum(over)
+	}
+	if c.dim == y.Dim()-1 || y.Dim() == 0 {
+		s = s.To(d).To(Float32)
+	}
+	if log {
+		return g32.Sub(y32.Exp().Mul(s)).To(d)
+	}
+	return g32.Sub(s).Mul(y32).To(d)
+}
+
 // layerNormDims returns the normalized trailing dims of an input of ndim
 // dims.
 func (c *gradCall) layerNormDims(ndim int) Dims {

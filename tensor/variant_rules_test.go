@@ -920,3 +920,43 @@ func TestBCEWithLogitsTargetGradientInXDType(t *testing.T) {
 		t.Errorf("grad of x %v, want 0.57421875", got)
 	}
 }
+
+// TestSoftmaxKernelsOfBFloat16: PyTorch 1.13's bfloat16 log_softmax over
+// the last dim rounds its sum of exponentials and that sum's log to
+// bfloat16 (Note [bfloat16 log_softmax] in package op), and the backward
+// kernels of both ops compute in float32, keeping the sum over the last
+// dim in bfloat16. The expectations are torch's.
+func TestSoftmaxKernelsOfBFloat16(t *testing.T) {
+	bf := func(xs ...float64) *Tensor { return FromSlice(xs, 2, len(xs)/2).To(BFloat16) }
+	g := bf(0.5, 0.5, 1.5, -0.75)
+	for _, c := range []struct {
+		name     string
+		log      bool
+		y, gradX []float64
+	}{
+		{"log_softmax", true, []float64{-4.5, -0.007781982421875, -4.25, -0.0155029296875}, []float64{0.48828125, -0.4921875, 1.4921875, -1.4921875}},
+		{"softmax", false, []float64{0.010986328125, 0.98828125, 0.0140380859375, 0.984375}, []float64{0, 0, 0.0311279296875, -0.03076171875}},
+	} {
+		x := bf(5.5, 10, -1.25, 3).SetRequiresGrad(true)
+		y := x.Softmax(Over(-1))
+		if c.log {
+			y = x.LogSoftmax(Over(-1))
+		}
+		if got := y.Float64s(); !slices.Equal(got, c.y) {
+			t.Errorf("%s: %v, want %v", c.name, got, c.y)
+		}
+		y.Backward(g)
+		if got := x.Grad().Float64s(); !slices.Equal(got, c.gradX) {
+			t.Errorf("%s: gradient %v, want %v", c.name, got, c.gradX)
+		}
+	}
+	x := FromSlice([]float64{2.390625, 0.42578125}, 2, 1).To(BFloat16).SetRequiresGrad(true)
+	x.LogSoftmax(Over(0)).Pow(Scalar(-1)).Mean().Backward()
+	if got := x.Grad().Float64s(); !slices.Equal(got, []float64{-3.484375, 3.5}) {
+		t.Errorf("log_softmax over dim 0: gradient %v, want [-3.484375 3.5]", got)
+	}
+	if got := FromSlice([]float32{5.5, 10, -1.25, 3}, 2, 2).Softmax(Over(0)).Float64s(); !slices.Equal(got,
+		[]float64{0.9988304972648621, 0.9990890026092529, 0.0011695101857185364, 0.0009110512328334153}) {
+		t.Errorf("float32 softmax over dim 0 (a division): %v", got)
+	}
+}

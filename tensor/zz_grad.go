@@ -747,7 +747,7 @@ func gradLogCumSumExp(c *gradCall) {
 func gradSoftmax(c *gradCall) {
 	g, result := c.g, c.result
 	if c.needs(0) {
-		c.out[0] = result.Mul(g.Sub(g.Mul(result).Sum(Over(c.dim).KeepDim())))
+		c.out[0] = softmaxGrad(c, g, result, false)
 	}
 }
 
@@ -755,7 +755,7 @@ func gradSoftmax(c *gradCall) {
 func gradLogSoftmax(c *gradCall) {
 	g, result := c.g, c.result
 	if c.needs(0) {
-		c.out[0] = g.Sub(result.Exp().Mul(g.Sum(Over(c.dim).KeepDim())))
+		c.out[0] = softmaxGrad(c, g, result, true)
 	}
 }
 

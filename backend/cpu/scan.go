@@ -89,6 +89,10 @@ func softmaxRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		return
 	}
 	s := vec.ExpSubSumF32(ys, xs, m)
+	if args != nil && args.SoftmaxDivide {
+		vec.DivScalarF32(ys, ys, s)
+		return
+	}
 	vec.MulScalarF32(ys, ys, 1/s)
 }
 
@@ -103,7 +107,31 @@ func logSoftmaxRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	// (x - max) - log(sum), in that order, as PyTorch: x - (max + log(sum))
 	// loses log(sum) when max is large (log_softmax([1e8, 1e8]) = -log 2, not 0).
 	vec.AddScalarF32(ys, xs, -m)
-	vec.AddScalarF32(ys, ys, -float32(math.Log(float64(s))))
+	vec.AddScalarF32(ys, ys, -float32(logSum(float64(s), args)))
+}
+
+// logSum is log(s) for LogSoftmax, with s and then its log rounded to
+// args.LogSumRound when it is valid (Note [bfloat16 log_softmax] in
+// package op). The log is float32's, as PyTorch computes it.
+func logSum(s float64, args *kernel.Args) float64 {
+	if args == nil || !args.LogSumRound.Valid() {
+		return math.Log(s)
+	}
+	r := func(v float64) float64 { return roundAs(args.LogSumRound, v) }
+	return r(float64(float32(math.Log(r(s)))))
+}
+
+// roundAs returns v rounded to the float dtype d (to nearest even).
+func roundAs(d dtype.DType, v float64) float64 {
+	switch d {
+	case dtype.BFloat16:
+		return float64(dtype.BF16FromFloat32(float32(v)).Float32())
+	case dtype.Float16:
+		return float64(dtype.HalfFromFloat32(float32(v)).Float32())
+	case dtype.Float32:
+		return float64(float32(v))
+	}
+	return v
 }
 
 func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
@@ -132,7 +160,7 @@ func rowMax[T float](x []T) T {
 	return m
 }
 
-func softmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
+func softmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, args *kernel.Args) {
 	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
 	ys = ys[:len(xs)]
 	m := float64(rowMax(xs))
@@ -142,13 +170,19 @@ func softmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
 		ys[k] = T(e)
 		s += e
 	}
+	if args != nil && args.SoftmaxDivide {
+		for k := range ys {
+			ys[k] = T(float64(ys[k]) / float64(T(s)))
+		}
+		return
+	}
 	inv := 1 / s
 	for k := range ys {
 		ys[k] = T(float64(ys[k]) * inv)
 	}
 }
 
-func logSoftmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
+func logSoftmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, args *kernel.Args) {
 	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
 	ys = ys[:len(xs)]
 	m := float64(rowMax(xs))
@@ -156,7 +190,7 @@ func logSoftmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, _ *kernel.Args) {
 	for _, v := range xs {
 		s += math.Exp(float64(v) - m)
 	}
-	ls := math.Log(s)
+	ls := logSum(s, args)
 	for k, v := range xs {
 		ys[k] = T((float64(v) - m) - ls) // not v - (m + ls): see logSoftmaxRowF32
 	}

@@ -80,12 +80,16 @@ func softmaxColsF32(y, x unsafe.Pointer, ys, xs, n, w int, scratch []float64) {
 		vec.ExpF32(yt, yt)
 		vec.AccF32F64(s, yt)
 	}
-	for j := range inv {
-		inv[j] = float32(1 / s[j])
+	// a division, not a product by 1/sum: PyTorch's kernel over a dim
+	// other than the last divides (Note [bfloat16 log_softmax] in
+	// package op)
+	sum := inv
+	for j := range sum {
+		sum[j] = float32(s[j])
 	}
 	for t := 0; t < n; t++ {
 		yt := runAt[float32](y, t, ys, w)
-		vec.MulF32(yt, yt, inv)
+		vec.DivF32(yt, yt, sum)
 	}
 }
 
@@ -128,12 +132,9 @@ func softmaxColsF64(y, x unsafe.Pointer, ys, xs, n, w int, scratch []float64) {
 		vec.ExpF64(yt, yt)
 		vec.AddF64(s, s, yt)
 	}
-	for j := range s {
-		s[j] = 1 / s[j]
-	}
-	for t := 0; t < n; t++ {
+	for t := 0; t < n; t++ { // a division (see softmaxColsF32)
 		yt := runAt[float64](y, t, ys, w)
-		vec.MulF64(yt, yt, s)
+		vec.DivF64(yt, yt, s)
 	}
 }
 

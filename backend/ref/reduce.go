@@ -129,7 +129,7 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			if args.HasBias {
 				b = read(k, idx)
 			}
-			ys, ok = rowOp(op, x, w, b, args.Eps)
+			ys, ok = rowOp(op, x, w, b, args)
 		}
 		if !ok {
 			failed = errs.New(errs.DType, op.Name, "%q not implemented for '%s'", op.KernelName("ref"), compute)
@@ -148,9 +148,12 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	return failed
 }
 
-// rowOp computes a row op over x in float64: softmax, log_softmax, or
-// layer_norm with optional weight w and bias b.
-func rowOp(op *optable.Op, x, w, b []item, eps float64) ([]value, bool) {
+// rowOp computes a row op over x in float64: softmax, log_softmax (its
+// sum and log rounded to args.LogSumRound when valid: Note [bfloat16
+// log_softmax] in package op), or layer_norm with optional weight w and
+// bias b (epsilon args.Eps).
+func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
+	eps := args.Eps
 	n := float64(len(x))
 	y := make([]value, len(x))
 	switch op {
@@ -168,11 +171,16 @@ func rowOp(op *optable.Op, x, w, b []item, eps float64) ([]value, bool) {
 		for _, v := range x {
 			s += math.Exp(v.v.f - m)
 		}
+		ls := math.Log(s)
+		if d := args.LogSumRound; d.Valid() {
+			r := func(v float64) float64 { return castTo(floatValue(v), true, d).f }
+			ls = r(float64(float32(math.Log(r(s)))))
+		}
 		for j, v := range x {
 			if op == optable.Softmax {
 				y[j] = floatValue(math.Exp(v.v.f-m) / s)
 			} else {
-				y[j] = floatValue(v.v.f - m - math.Log(s))
+				y[j] = floatValue(v.v.f - m - ls)
 			}
 		}
 	case optable.LayerNorm:
