@@ -2,6 +2,7 @@ package op
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"testing"
@@ -9,118 +10,91 @@ import (
 	"github.com/goten-ml/goten/dtype"
 )
 
-// TestLinspaceMatchesPyTorch compares Linspace with cases PyTorch 1.13
-// computed (tools/confgen/linspace_ref.py), bit for bit: every dtype,
-// step counts below and past the kernel's vectorized pairs (Note
-// [PyTorch's linspace]), among them an int64 linspace(0, 10, 8) that ends
-// at 9 and a float64 one whose last element is not end.
-func TestLinspaceMatchesPyTorch(t *testing.T) {
-	b, err := os.ReadFile("testdata/linspace_torch.json")
+// torchCase is one case of op/testdata/*_torch.json, written by
+// tools/confgen/linspace_ref.py: the arguments PyTorch 1.13 got and the
+// elements it returned, as float64s.
+type torchCase struct {
+	Start, End, Step, Base float64
+	Steps, N               int
+	DType                  string
+	Values                 []float64
+	d                      dtype.DType
+}
+
+// loadTorchCases reads the cases of testdata/file, at least 100 of them.
+func loadTorchCases(t *testing.T, file string) []torchCase {
+	t.Helper()
+	b, err := os.ReadFile("testdata/" + file)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var cases []struct {
-		Start, End float64
-		Steps      int
-		DType      string
-		Values     []float64
-	}
+	var cases []torchCase
 	if err := json.Unmarshal(b, &cases); err != nil {
 		t.Fatal(err)
 	}
 	if len(cases) < 100 {
-		t.Fatalf("%d cases", len(cases))
+		t.Fatalf("%s: %d cases", file, len(cases))
 	}
-	for _, c := range cases {
-		d, ok := dtype.Parse(c.DType)
+	for i := range cases {
+		d, ok := dtype.Parse(cases[i].DType)
 		if !ok {
-			t.Fatalf("dtype %q", c.DType)
+			t.Fatalf("%s: dtype %q", file, cases[i].DType)
 		}
-		got := Linspace(c.Start, c.End, c.Steps, d)
-		if len(got) != len(c.Values) {
-			t.Errorf("%s linspace(%v, %v, %d): %d elements, want %d", c.DType, c.Start, c.End, c.Steps, len(got), len(c.Values))
-			continue
+		cases[i].d = d
+	}
+	return cases
+}
+
+// compare reports the first element of got that differs from c's, bit
+// for bit unless near allows it, and a count that differs.
+func (c torchCase) compare(t *testing.T, call string, got []float64, near func(got, want float64) bool) {
+	t.Helper()
+	if len(got) != len(c.Values) {
+		t.Errorf("%s: %d elements, want %d", call, len(got), len(c.Values))
+		return
+	}
+	for i, want := range c.Values {
+		if math.Float64bits(got[i]) != math.Float64bits(want) && (near == nil || !near(got[i], want)) {
+			t.Errorf("%s: element %d is %v, want %v", call, i, got[i], want)
+			return
 		}
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(c.Values[i]) {
-				t.Errorf("%s linspace(%v, %v, %d): element %d is %v, want %v", c.DType, c.Start, c.End, c.Steps, i, got[i], c.Values[i])
-				break
-			}
-		}
+	}
+}
+
+// TestLinspaceMatchesPyTorch compares Linspace with cases PyTorch 1.13
+// computed, bit for bit: every dtype, step counts below and past the
+// kernel's vectorized pairs (Note [PyTorch's linspace]), among them an
+// int64 linspace(0, 10, 8) that ends at 9 and a float64 one whose last
+// element is not end.
+func TestLinspaceMatchesPyTorch(t *testing.T) {
+	for _, c := range loadTorchCases(t, "linspace_torch.json") {
+		c.compare(t, fmt.Sprintf("%s linspace(%v, %v, %d)", c.DType, c.Start, c.End, c.Steps), Linspace(c.Start, c.End, c.Steps, c.d), nil)
 	}
 }
 
 // TestArangeMatchesPyTorch compares ArangeFloat with float arange cases
-// PyTorch 1.13 computed (tools/confgen/linspace_ref.py), bit for bit
-// (Note [PyTorch's arange]).
+// PyTorch 1.13 computed, bit for bit (Note [PyTorch's arange]).
 func TestArangeMatchesPyTorch(t *testing.T) {
-	b, err := os.ReadFile("testdata/arange_torch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Start, Step float64
-		N           int
-		DType       string
-		Values      []float64
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) < 100 {
-		t.Fatalf("%d cases", len(cases))
-	}
-	for _, c := range cases {
-		d, ok := dtype.Parse(c.DType)
-		if !ok {
-			t.Fatalf("dtype %q", c.DType)
-		}
-		got := ArangeFloat(c.Start, c.Step, c.N, d)
-		for i := range got {
-			if math.Float64bits(got[i]) != math.Float64bits(c.Values[i]) {
-				t.Errorf("%s arange(%v, step %v): element %d is %v, want %v", c.DType, c.Start, c.Step, i, got[i], c.Values[i])
-				break
-			}
-		}
+	for _, c := range loadTorchCases(t, "arange_torch.json") {
+		c.compare(t, fmt.Sprintf("%s arange(%v, step %v)", c.DType, c.Start, c.Step), ArangeFloat(c.Start, c.Step, c.N, c.d), nil)
 	}
 }
 
 // TestLogspaceMatchesPyTorch compares Logspace, converted to the dtype,
-// with logspace cases PyTorch 1.13 computed
-// (tools/confgen/linspace_ref.py): bit for bit but for float64, whose
-// elements may differ in their last bits where math.Pow and the C
+// with logspace cases PyTorch 1.13 computed: bit for bit but for float64,
+// whose elements may differ in their last bits where math.Pow and the C
 // library's pow round differently.
 func TestLogspaceMatchesPyTorch(t *testing.T) {
-	b, err := os.ReadFile("testdata/logspace_torch.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var cases []struct {
-		Start, End, Base float64
-		Steps            int
-		DType            string
-		Values           []float64
-	}
-	if err := json.Unmarshal(b, &cases); err != nil {
-		t.Fatal(err)
-	}
-	if len(cases) < 100 {
-		t.Fatalf("%d cases", len(cases))
-	}
-	for _, c := range cases {
-		d, ok := dtype.Parse(c.DType)
-		if !ok {
-			t.Fatalf("dtype %q", c.DType)
+	for _, c := range loadTorchCases(t, "logspace_torch.json") {
+		got := Logspace(c.Start, c.End, c.Steps, c.Base, c.d)
+		for i, x := range got {
+			got[i] = dtypeValue(x, c.d)
 		}
-		for i, x := range Logspace(c.Start, c.End, c.Steps, c.Base, d) {
-			got := dtypeValue(x, d)
-			want := c.Values[i]
-			if d == dtype.Float64 && math.Abs(got-want) <= 1e-15*math.Abs(want) || math.Float64bits(got) == math.Float64bits(want) {
-				continue
-			}
-			t.Errorf("%s logspace(%v, %v, %d, base %v): element %d is %v, want %v", c.DType, c.Start, c.End, c.Steps, c.Base, i, got, want)
-			break
+		var near func(got, want float64) bool
+		if c.d == dtype.Float64 {
+			near = func(got, want float64) bool { return math.Abs(got-want) <= 1e-15*math.Abs(want) }
 		}
+		c.compare(t, fmt.Sprintf("%s logspace(%v, %v, %d, base %v)", c.DType, c.Start, c.End, c.Steps, c.Base), got, near)
 	}
 }
 
@@ -137,8 +111,6 @@ func dtypeValue(x float64, d dtype.DType) float64 {
 		return float64(dtype.BF16FromFloat32(float32(x)).Float32())
 	case dtype.Float16:
 		return float64(dtype.HalfFromFloat32(float32(x)).Float32())
-	}
-	switch d {
 	case dtype.Int16:
 		return float64(int16(int64(x)))
 	case dtype.Int32:

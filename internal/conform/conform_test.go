@@ -13,25 +13,11 @@ import (
 )
 
 const (
-	casesDir    = "../../testdata/conformance"
-	gapsFile    = "../../testdata/conformance/KNOWN_GAPS"
-	variantsDir = "../../testdata/conformance-variants"
-	variantGaps = "../../testdata/conformance-variants/KNOWN_GAPS"
-	variants2   = "../../testdata/conformance-variants2"
-	variant2Gap = "../../testdata/conformance-variants2/KNOWN_GAPS"
-	variants3   = "../../testdata/conformance-variants3"
-	variant3Gap = "../../testdata/conformance-variants3/KNOWN_GAPS"
-	variants4   = "../../testdata/conformance-variants4"
-	variant4Gap = "../../testdata/conformance-variants4/KNOWN_GAPS"
-	variants5   = "../../testdata/conformance-variants5"
-	variant5Gap = "../../testdata/conformance-variants5/KNOWN_GAPS"
-	variants6   = "../../testdata/conformance-variants6"
-	variant6Gap = "../../testdata/conformance-variants6/KNOWN_GAPS"
-	variants7   = "../../testdata/conformance-variants7"
-	variant7Gap = "../../testdata/conformance-variants7/KNOWN_GAPS"
-	gapSuite    = "suite"
-	gapPrefix   = "prefix"
-	gapOp       = "op"
+	casesDir  = "../../testdata/conformance"
+	gapsFile  = "../../testdata/conformance/KNOWN_GAPS"
+	gapSuite  = "suite"
+	gapPrefix = "prefix"
+	gapOp     = "op"
 )
 
 // gap is one entry of KNOWN_GAPS.
@@ -90,55 +76,25 @@ func TestConformance(t *testing.T) {
 	runConformance(t, casesDir, gapsFile, tensor.CPU, nil)
 }
 
-// TestConformanceVariants runs the variant cases (tools/confgen: the public
-// cases with other values, dtypes, layouts, dims and sizes, expectations
-// computed by PyTorch), with their own known gaps: PyTorch quirks goten
-// does not copy.
+// variantSets are the variant sets in testdata (tools/confgen/README.md
+// says how each was made): the public cases with other values, dtypes,
+// layouts, dims and sizes from fresh seeds, expectations computed by
+// PyTorch, each with its own known gaps (PyTorch quirks goten does not
+// copy).
+var variantSets = []string{"conformance-variants", "conformance-variants2", "conformance-variants3",
+	"conformance-variants4", "conformance-variants5", "conformance-variants6", "conformance-variants7"}
+
+// TestConformanceVariants runs each variant set on the CPU backend, a
+// subtest per set named after its directory.
 func TestConformanceVariants(t *testing.T) {
 	t.Parallel()
-	runConformance(t, variantsDir, variantGaps, tensor.CPU, nil)
-}
-
-// TestConformanceVariants2 runs the second variant set (fresh seeds of
-// tools/confgen, merged by merge.py) on the CPU backend.
-func TestConformanceVariants2(t *testing.T) {
-	t.Parallel()
-	runConformance(t, variants2, variant2Gap, tensor.CPU, nil)
-}
-
-// TestConformanceVariants3 runs the third variant set (more fresh seeds,
-// and the rule matrices of tools/confgen/rules.py) on the CPU backend.
-func TestConformanceVariants3(t *testing.T) {
-	t.Parallel()
-	runConformance(t, variants3, variant3Gap, tensor.CPU, nil)
-}
-
-// TestConformanceVariants4 runs the fourth variant set (gen.py seed 127
-// on the suites with the most rules) on the CPU backend.
-func TestConformanceVariants4(t *testing.T) {
-	t.Parallel()
-	runConformance(t, variants4, variant4Gap, tensor.CPU, nil)
-}
-
-// TestConformanceVariants5 runs the fifth variant set (gen.py seed 137
-// on the same suites as the fourth) on the CPU backend.
-func TestConformanceVariants5(t *testing.T) {
-	t.Parallel()
-	runConformance(t, variants5, variant5Gap, tensor.CPU, nil)
-}
-
-// TestConformanceVariants6 runs the sixth variant set (gen.py seed 139
-// on the same suites) on the CPU backend.
-func TestConformanceVariants6(t *testing.T) {
-	t.Parallel()
-	runConformance(t, variants6, variant6Gap, tensor.CPU, nil)
-}
-
-// TestConformanceVariants7 runs the seventh variant set (gen.py seeds
-// 149 to 181, losses and indexing) on the CPU backend.
-func TestConformanceVariants7(t *testing.T) {
-	t.Parallel()
-	runConformance(t, variants7, variant7Gap, tensor.CPU, nil)
+	for _, set := range variantSets {
+		t.Run(set, func(t *testing.T) {
+			t.Parallel()
+			dir := "../../testdata/" + set
+			runConformance(t, dir, dir+"/KNOWN_GAPS", tensor.CPU, nil)
+		})
+	}
 }
 
 // TestConformanceRef runs the same cases on the reference backend, the
@@ -152,7 +108,7 @@ func TestConformanceRef(t *testing.T) {
 	notLarge := func(c *cases.Case) bool { return c.Suite != "large" }
 	refDev := tensor.Device{Kind: device.Ref}
 	runConformance(t, casesDir, gapsFile, refDev, notLarge)
-	runConformance(t, variantsDir, variantGaps, refDev, notLarge)
+	runConformance(t, "../../testdata/conformance-variants", "../../testdata/conformance-variants/KNOWN_GAPS", refDev, notLarge)
 }
 
 func runConformance(t *testing.T, dir, gapsPath string, dev tensor.Device, keep func(*cases.Case) bool) {
