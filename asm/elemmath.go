@@ -323,7 +323,8 @@ func logBody(base int) func(e *em, in []reg.Register) val {
 // ±0 and tiny x give x.
 func log1pBody(e *em, in []reg.Register) val {
 	x := in[0]
-	e.flagUnless(x, float64(math.Nextafter32(-1, 0)), math.MaxFloat32)
+	// above 1e38 the slow path gives PyTorch's +Inf (elem.Log1p)
+	e.flagUnless(x, float64(math.Nextafter32(-1, 0)), float64(float32(1e38)))
 	u := e.Add(x, e.C(1))
 	c := e.Div(e.Sub(x, e.Sub(u, e.C(1))), u)
 	r := e.Add(e.logOf(u), c)
@@ -387,7 +388,8 @@ func log64Body(base int) func(e *em, in []reg.Register) val {
 // log1p64Body: log(u) + (x − (u − 1))/u, u = 1 + x (float64).
 func log1p64Body(e *em, in []reg.Register) val {
 	x := in[0]
-	e.flagUnless(x, math.Nextafter(-1, 0), math.MaxFloat64)
+	// above 1e307 the slow path gives PyTorch's +Inf (elem.Log1p)
+	e.flagUnless(x, math.Nextafter(-1, 0), 1e307)
 	u := e.Add(x, e.C(1))
 	c := e.Div(e.Sub(x, e.Sub(u, e.C(1))), u)
 	r := e.Add(e.log64Of(u), c)

@@ -960,3 +960,29 @@ func TestSoftmaxKernelsOfBFloat16(t *testing.T) {
 		t.Errorf("float32 softmax over dim 0 (a division): %v", got)
 	}
 }
+
+// TestLog1pOfHugeValues: PyTorch 1.13's log1p is SLEEF's, which returns
+// +Inf above 1e307 in float64 and above float32's 1e38 in float32 and
+// bfloat16, though ln(1 + x) is finite there; the SIMD and scalar paths
+// agree. The expectations are torch's.
+func TestLog1pOfHugeValues(t *testing.T) {
+	inf := math.Inf(1)
+	for _, c := range []struct {
+		dt   DType
+		x    []float64
+		want []float64
+	}{
+		{Float64, []float64{1e307, 1.0000001e307, 9.9e306, 1.7e308, 0.5}, []float64{706.893623549172, inf, 706.8835732133185, inf, math.Log1p(0.5)}},
+		{Float32, []float64{1e38, 1.0000001e38, 3e38}, []float64{87.49822998046875, inf, inf}},
+		{BFloat16, []float64{1e38, 3e38}, []float64{87.5, inf}},
+	} {
+		// a run long enough for the vector loops, the values at its end
+		n := 64 + len(c.x)
+		xs := make([]float64, n)
+		copy(xs[64:], c.x)
+		got := Log1p(FromSlice(xs, n).To(c.dt)).Float64s()[64:]
+		if !slices.Equal(got, c.want) {
+			t.Errorf("%v log1p(%v): %v, want %v", c.dt, c.x, got, c.want)
+		}
+	}
+}

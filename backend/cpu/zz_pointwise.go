@@ -537,8 +537,8 @@ func simdLog10F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopLog1pF computes T(math.Log1p(float64(a))) for float32, float64.
-func loopLog1pF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopLog1pF64 computes elem.Log1p(a, 1e307) for float64.
+func loopLog1pF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -548,27 +548,48 @@ func loopLog1pF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Log1p(float64(a)))
+			o[i] = elem.Log1p(a, 1e307)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Log1p(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Log1p(a, 1e307)
+	}
+}
+
+// loopLog1pF32 computes elem.Log1p(a, float64(float32(1e38))) for float32.
+func loopLog1pF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.Log1p(a, float64(float32(1e38)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Log1p(a, float64(float32(1e38)))
 	}
 }
 
 // simdLog1pF32 is log1p's SIMD loop for float32.
 func simdLog1pF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Log1pF32, p, s, n)) {
-		loopLog1pF[float32](p, s, n, args)
+		loopLog1pF32[float32](p, s, n, args)
 	}
 }
 
 // simdLog1pF64 is log1p's SIMD loop for float64.
 func simdLog1pF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Log1pF64, p, s, n)) {
-		loopLog1pF[float64](p, s, n, args)
+		loopLog1pF64[float64](p, s, n, args)
 	}
 }
 

@@ -204,16 +204,24 @@ func evalLog10(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool
 	return value{}, false, false
 }
 
-// elemLog1p0 is log1p of one element of float32, float64: T(math.Log1p(float64(a))).
-func elemLog1p0[T float32 | float64](a T, args *kernel.Args) T {
+// elemLog1p0 is log1p of one element of float64: elem.Log1p(a, 1e307).
+func elemLog1p0[T float64](a T, args *kernel.Args) T {
 	_ = args
-	return T(T(math.Log1p(float64(a))))
+	return T(elem.Log1p(a, 1e307))
+}
+
+// elemLog1p1 is log1p of one element of float32: elem.Log1p(a, float64(float32(1e38))).
+func elemLog1p1[T float32](a T, args *kernel.Args) T {
+	_ = args
+	return T(elem.Log1p(a, float64(float32(1e38))))
 }
 
 // evalLog1p computes log1p of one element in compute dtype d.
 func evalLog1p(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemLog1p1[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemLog1p0[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false

@@ -95,6 +95,19 @@ func Log(x float64) float64 {
 	return math.Log(x)
 }
 
+// Log1p is ln(1 + x) as PyTorch 1.13's CPU kernels compute it, with
+// SLEEF's log1p for every float dtype: +Inf for x above big, though ln(1 +
+// x) is still finite there. big is 1e307 for float64, and float32's 1e38
+// for float32 and the 16-bit floats, which compute in float32; the table
+// gives it per dtype, as the reference backend computes every float in
+// float64.
+func Log1p[T Float](x T, big float64) T {
+	if float64(x) > big {
+		return T(math.Inf(1))
+	}
+	return T(math.Log1p(float64(x)))
+}
+
 // Log10 is math.Log10 through [Log].
 func Log10(x float64) float64 { return Log(x) * (1 / math.Ln10) }
 

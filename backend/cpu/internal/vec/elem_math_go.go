@@ -1,6 +1,10 @@
 package vec
 
-import "math"
+import (
+	"math"
+
+	opelem "github.com/goten-ml/goten/optable/elem"
+)
 
 // Note [Elementwise float functions]
 // The element functions of the float kernels of asm/elemmath.go, which are
@@ -349,11 +353,12 @@ func log10F32(x float32) float32 {
 	return fmaF32(k, l102a, z)
 }
 
-func log1pF32Slow(x float32) bool { return !(x >= math.Nextafter32(-1, 0) && x <= maxNormal) }
+// log1pF32Slow: above 1e38 PyTorch's log1p is +Inf (optable/elem.Log1p)
+func log1pF32Slow(x float32) bool { return !(x >= math.Nextafter32(-1, 0) && x <= 1e38) }
 
 func log1pF32(x float32) float32 {
 	if log1pF32Slow(x) {
-		return float32(math.Log1p(float64(x)))
+		return opelem.Log1p(x, float64(float32(1e38)))
 	}
 	u := x + 1
 	c := (x - (u - 1)) / u
@@ -429,11 +434,12 @@ func log10F64(x float64) float64 {
 	return log64Of(x) * math.Log10E
 }
 
-func log1pF64Slow(x float64) bool { return !(x >= math.Nextafter(-1, 0) && x <= math.MaxFloat64) }
+// log1pF64Slow: above 1e307 PyTorch's log1p is +Inf (optable/elem.Log1p)
+func log1pF64Slow(x float64) bool { return !(x >= math.Nextafter(-1, 0) && x <= 1e307) }
 
 func log1pF64(x float64) float64 {
 	if log1pF64Slow(x) {
-		return math.Log1p(x)
+		return opelem.Log1p(x, 1e307)
 	}
 	u := x + 1
 	c := (x - (u - 1)) / u

@@ -42323,7 +42323,7 @@ log1pF32AVX2_unrolled:
 	VMOVUPS     (DX)(BX*4), Y1
 	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
 	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
@@ -42362,7 +42362,7 @@ log1pF32AVX2_unrolled:
 	VMOVUPS     32(DX)(BX*4), Y1
 	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
 	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
@@ -42411,7 +42411,7 @@ log1pF32AVX2_vector:
 	VMOVUPS     (DX)(BX*4), Y1
 	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
 	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
@@ -42479,7 +42479,7 @@ log1pF32AVX2_copied2:
 	VMOVUPS     (DI)(BX*4), Y1
 	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
 	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
@@ -42544,6 +42544,16 @@ DATA elc32_4_bf7fffff<>+24(SB)/4, $0xbf7fffff
 DATA elc32_4_bf7fffff<>+28(SB)/4, $0xbf7fffff
 GLOBL elc32_4_bf7fffff<>(SB), RODATA|NOPTR, $32
 
+DATA elc32_4_7e967699<>+0(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+4(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+8(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+12(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+16(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+20(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+24(SB)/4, $0x7e967699
+DATA elc32_4_7e967699<>+28(SB)/4, $0x7e967699
+GLOBL elc32_4_7e967699<>(SB), RODATA|NOPTR, $32
+
 // func log1pF64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
 TEXT ·log1pF64AVX2(SB), NOSPLIT, $64-49
@@ -42560,7 +42570,7 @@ log1pF64AVX2_unrolled:
 	VMOVUPD     (DX)(BX*8), Y1
 	VMOVUPD     elc32_8_bfefffffffffffff<>+0(SB), Y2
 	VCMPPD      $0x06, Y1, Y2, Y2
-	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD      $0x06, elc32_8_7fac7b1f3cac7433<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
@@ -42607,7 +42617,7 @@ log1pF64AVX2_unrolled:
 	VMOVUPD     32(DX)(BX*8), Y1
 	VMOVUPD     elc32_8_bfefffffffffffff<>+0(SB), Y2
 	VCMPPD      $0x06, Y1, Y2, Y2
-	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD      $0x06, elc32_8_7fac7b1f3cac7433<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
@@ -42664,7 +42674,7 @@ log1pF64AVX2_vector:
 	VMOVUPD     (DX)(BX*8), Y1
 	VMOVUPD     elc32_8_bfefffffffffffff<>+0(SB), Y2
 	VCMPPD      $0x06, Y1, Y2, Y2
-	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD      $0x06, elc32_8_7fac7b1f3cac7433<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
@@ -42740,7 +42750,7 @@ log1pF64AVX2_copied2:
 	VMOVUPD     (DI)(BX*8), Y1
 	VMOVUPD     elc32_8_bfefffffffffffff<>+0(SB), Y2
 	VCMPPD      $0x06, Y1, Y2, Y2
-	VCMPPD      $0x06, elc32_8_7fefffffffffffff<>+0(SB), Y1, Y3
+	VCMPPD      $0x06, elc32_8_7fac7b1f3cac7433<>+0(SB), Y1, Y3
 	VPOR        Y3, Y2, Y2
 	VPOR        Y2, Y0, Y0
 	VADDPD      elc32_8_3ff0000000000000<>+0(SB), Y1, Y2
@@ -42808,6 +42818,12 @@ DATA elc32_8_bfefffffffffffff<>+8(SB)/8, $0xbfefffffffffffff
 DATA elc32_8_bfefffffffffffff<>+16(SB)/8, $0xbfefffffffffffff
 DATA elc32_8_bfefffffffffffff<>+24(SB)/8, $0xbfefffffffffffff
 GLOBL elc32_8_bfefffffffffffff<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_8_7fac7b1f3cac7433<>+0(SB)/8, $0x7fac7b1f3cac7433
+DATA elc32_8_7fac7b1f3cac7433<>+8(SB)/8, $0x7fac7b1f3cac7433
+DATA elc32_8_7fac7b1f3cac7433<>+16(SB)/8, $0x7fac7b1f3cac7433
+DATA elc32_8_7fac7b1f3cac7433<>+24(SB)/8, $0x7fac7b1f3cac7433
+GLOBL elc32_8_7fac7b1f3cac7433<>(SB), RODATA|NOPTR, $32
 
 // func sinF32AVX2(dst []float32, x []float32) bool
 // Requires: AVX, AVX2, FMA3
@@ -96053,7 +96069,7 @@ log1pF32AVX512_unrolled:
 	VMOVUPS         (DX)(BX*4), Z0
 	VBROADCASTI64X4 elc32_4_bf7fffff<>+0(SB), Z1
 	VCMPPS          $0x06, Z0, Z1, K2
-	VBROADCASTI64X4 elc32_4_7f7fffff<>+0(SB), Z1
+	VBROADCASTI64X4 elc32_4_7e967699<>+0(SB), Z1
 	VCMPPS          $0x06, Z1, Z0, K3
 	KORW            K3, K2, K2
 	KORQ            K2, K1, K1
@@ -96121,7 +96137,7 @@ log1pF32AVX512_check_unrolled:
 	VMOVDQU32.Z     (DX)(BX*4), K2, Z0
 	VBROADCASTI64X4 elc32_4_bf7fffff<>+0(SB), Z1
 	VCMPPS          $0x06, Z0, Z1, K3
-	VBROADCASTI64X4 elc32_4_7f7fffff<>+0(SB), Z1
+	VBROADCASTI64X4 elc32_4_7e967699<>+0(SB), Z1
 	VCMPPS          $0x06, Z1, Z0, K4
 	KORW            K4, K3, K3
 	KORQ            K3, K1, K1
@@ -96199,7 +96215,7 @@ log1pF64AVX512_unrolled:
 	VMOVUPD         (DX)(BX*8), Z0
 	VBROADCASTI64X4 elc32_8_bfefffffffffffff<>+0(SB), Z1
 	VCMPPD          $0x06, Z0, Z1, K2
-	VBROADCASTI64X4 elc32_8_7fefffffffffffff<>+0(SB), Z1
+	VBROADCASTI64X4 elc32_8_7fac7b1f3cac7433<>+0(SB), Z1
 	VCMPPD          $0x06, Z1, Z0, K3
 	KORB            K3, K2, K2
 	KORQ            K2, K1, K1
@@ -96276,7 +96292,7 @@ log1pF64AVX512_check_unrolled:
 	VMOVDQU64.Z     (DX)(BX*8), K2, Z0
 	VBROADCASTI64X4 elc32_8_bfefffffffffffff<>+0(SB), Z1
 	VCMPPD          $0x06, Z0, Z1, K3
-	VBROADCASTI64X4 elc32_8_7fefffffffffffff<>+0(SB), Z1
+	VBROADCASTI64X4 elc32_8_7fac7b1f3cac7433<>+0(SB), Z1
 	VCMPPD          $0x06, Z1, Z0, K4
 	KORB            K4, K3, K3
 	KORQ            K3, K1, K1
