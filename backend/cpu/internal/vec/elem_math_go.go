@@ -1,10 +1,6 @@
 package vec
 
-import (
-	"math"
-
-	opelem "github.com/goten-ml/goten/optable/elem"
-)
+import "math"
 
 // Note [Elementwise float functions]
 // The element functions of the float kernels of asm/elemmath.go, which are
@@ -353,12 +349,16 @@ func log10F32(x float32) float32 {
 	return fmaF32(k, l102a, z)
 }
 
-// log1pF32Slow: above 1e38 PyTorch's log1p is +Inf (optable/elem.Log1p)
+// log1pF32Slow: above 1e38 PyTorch's log1p is +Inf (the table's
+// optable/elem.Log1p, which this layer may not import)
 func log1pF32Slow(x float32) bool { return !(x >= math.Nextafter32(-1, 0) && x <= 1e38) }
 
 func log1pF32(x float32) float32 {
+	if x > 1e38 {
+		return float32(math.Inf(1))
+	}
 	if log1pF32Slow(x) {
-		return opelem.Log1p(x, float64(float32(1e38)))
+		return float32(math.Log1p(float64(x)))
 	}
 	u := x + 1
 	c := (x - (u - 1)) / u
@@ -434,12 +434,15 @@ func log10F64(x float64) float64 {
 	return log64Of(x) * math.Log10E
 }
 
-// log1pF64Slow: above 1e307 PyTorch's log1p is +Inf (optable/elem.Log1p)
+// log1pF64Slow: above 1e307 PyTorch's log1p is +Inf (as log1pF32Slow)
 func log1pF64Slow(x float64) bool { return !(x >= math.Nextafter(-1, 0) && x <= 1e307) }
 
 func log1pF64(x float64) float64 {
+	if x > 1e307 {
+		return math.Inf(1)
+	}
 	if log1pF64Slow(x) {
-		return opelem.Log1p(x, 1e307)
+		return math.Log1p(x)
 	}
 	u := x + 1
 	c := (x - (u - 1)) / u
