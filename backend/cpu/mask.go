@@ -98,6 +98,11 @@ func packRow[W uint8 | uint16 | uint32 | uint64](c *maskCall, k int, src, mask u
 			buf[got] = *(*W)(unsafe.Add(s, i*ss))
 			got += int(*(*uint8)(unsafe.Add(mk, i*ms)))
 		}
+		if got == 0 {
+			// no slot to write: k may be the slot past the last, whose
+			// address lies outside the packed allocation
+			continue
+		}
 		dst := unsafe.Add(c.packed, k*c.ps)
 		if c.ps == int(unsafe.Sizeof(W(0))) {
 			copy(unsafe.Slice((*W)(dst), got), buf[:got])
