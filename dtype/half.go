@@ -89,3 +89,18 @@ func BF16FromFloat32(f float32) BF16 {
 
 // Float32 returns b exactly as a float32.
 func (b BF16) Float32() float32 { return math.Float32frombits(uint32(b) << 16) }
+
+// Round returns x rounded to nearest even in the float dtype d: to
+// float32, and for float16 and bfloat16 on through float32, as their
+// arithmetic goes; x itself for float64 and every other dtype.
+func Round(d DType, x float64) float64 {
+	switch d {
+	case Float32:
+		return float64(float32(x))
+	case Float16:
+		return float64(HalfFromFloat32(float32(x)).Float32())
+	case BFloat16:
+		return float64(BF16FromFloat32(float32(x)).Float32())
+	}
+	return x
+}

@@ -288,3 +288,23 @@ func TestCheckRoundCatches(t *testing.T) {
 		t.Errorf("bfloat16 tie to odd accepted")
 	}
 }
+
+// TestRound checks Round: to nearest even in each float dtype, the 16-bit
+// ones through float32; unchanged for float64 and the rest.
+func TestRound(t *testing.T) {
+	for _, c := range []struct {
+		d       DType
+		x, want float64
+	}{
+		{BFloat16, 1 + 1.0/256, 1},           // a tie, to the even 1
+		{BFloat16, 1 + 3.0/256, 1 + 4.0/256}, // a tie, to the even 1 + 2^-6
+		{Float16, 1 + 1.0/2048, 1},
+		{Float32, 0.1, float64(float32(0.1))},
+		{Float64, 0.1, 0.1},
+		{Int32, 2.5, 2.5},
+	} {
+		if got := Round(c.d, c.x); got != c.want {
+			t.Errorf("Round(%v, %v) = %v, want %v", c.d, c.x, got, c.want)
+		}
+	}
+}

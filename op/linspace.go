@@ -113,16 +113,13 @@ func linspaceArith(d dtype.DType) linspaceArithmetic {
 	case dtype.Float64:
 		return linspaceArithmetic{round: same, store: same, op: same, integer: exact, madd: fused}
 	case dtype.Float32:
-		f32 := func(x float64) float64 { return float64(float32(x)) }
+		f32 := func(x float64) float64 { return dtype.Round(d, x) }
 		i32 := func(i int) float64 { return float64(float32(i)) }
 		return linspaceArithmetic{round: f32, store: same, op: f32, integer: i32, madd: func(z, x float64, i int) float64 {
 			return f32(math.FMA(x, i32(i), z))
 		}}
 	case dtype.Float16, dtype.BFloat16:
-		r := func(x float64) float64 { return float64(dtype.HalfFromFloat32(float32(x)).Float32()) }
-		if d == dtype.BFloat16 {
-			r = func(x float64) float64 { return float64(dtype.BF16FromFloat32(float32(x)).Float32()) }
-		}
+		r := func(x float64) float64 { return dtype.Round(d, x) }
 		i16 := func(i int) float64 { return r(float64(float32(i))) }
 		return linspaceArithmetic{round: r, store: same, op: r, integer: i16, madd: func(z, x float64, i int) float64 {
 			return r(z + r(x*i16(i)))

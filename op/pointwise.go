@@ -283,9 +283,9 @@ func runScalarSteps(d *optable.Op, steps optable.ScalarSteps, compute dtype.DTyp
 // loop computes std::pow(float, double), in double (its vectorised loop,
 // which takes contiguous elements 16 at a time on these machines, rounds
 // the exponent to float32 first: 16 elements of -2.8675 to the power
-// 9999999999 give +Inf, 15 give -Inf). An exponent float32 cannot hold therefore runs as the
-// scalar loop does (ScalarSteps.Wide): the base cast to float64, pow in
-// float64, the result rounded into the output. That keeps an exponent's
+// 9999999999 give +Inf, 15 give -Inf). An exponent float32 cannot hold
+// therefore runs as the scalar loop does (ScalarSteps.Wide): the base
+// cast to float64, pow in float64, the result rounded into the output. That keeps an exponent's
 // parity and fraction beyond 2^24 ((-2.8675)^9999999999 is -Inf where a
 // float32 exponent, 1e10, gives +Inf), and the gradient's pow(x, e-1)
 // with it; an exponent float32 holds runs the float32 kernel as before.

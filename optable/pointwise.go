@@ -265,7 +265,7 @@ func powByScalar(c dtype.DType, i int, s Operand) ScalarSteps {
 	}
 	x := s.Number
 	if c == dtype.BFloat16 {
-		x = float64(dtype.BF16FromFloat32(float32(x)).Float32())
+		x = dtype.Round(c, x)
 	}
 	switch x {
 	case 2:

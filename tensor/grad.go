@@ -363,26 +363,28 @@ func logCumSumExpGrad(c *gradCall, g, x, result *Tensor) *Tensor {
 func softmaxGrad(c *gradCall, g, y *Tensor, log bool) *Tensor {
 	over := Over(c.dim).KeepDim()
 	d := y.DType()
-	if d != Float16 && d != BFloat16 {
-		if log {
-			return g.Sub(y.Exp().Mul(g.Sum(over)))
-		}
-		return y.Mul(g.Sub(g.Mul(y).Sum(over)))
+	if d.IsReduced() {
+		g, y = g.To(Float32), y.To(Float32)
 	}
-	g32, y32 := g.To(Float32), y.To(Float32)
 	var s *Tensor
 	if log {
-		s = g32.Sum(over)
+		s = g.Sum(over)
 	} else {
-		s = g32.Mul(y32).Sum(over)
+		s = g.Mul(y).Sum(over)
 	}
-	if c.dim == y.Dim()-1 || y.Dim() == 0 {
+	if d.IsReduced() && (c.dim == y.Dim()-1 || y.Dim() == 0) {
 		s = s.To(d).To(Float32)
 	}
+	var r *Tensor
 	if log {
-		return g32.Sub(y32.Exp().Mul(s)).To(d)
+		r = g.Sub(y.Exp().Mul(s))
+	} else {
+		r = g.Sub(s).Mul(y)
 	}
-	return g32.Sub(s).Mul(y32).To(d)
+	if d.IsReduced() {
+		r = r.To(d)
+	}
+	return r
 }
 
 // layerNormDims returns the normalized trailing dims of an input of ndim

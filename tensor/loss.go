@@ -455,9 +455,12 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 	// an ignored element gets a gradient of exactly 0 (PyTorch's backward
 	// writes nothing there), even where the mean's divisor is 0
 	l := Where(kept, logp.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w), Scalar(0))
-	loss := reduceLoss(l, opt.Reduction)
-	if opt.Reduction == ReduceLossMean {
+	mean := opt.Reduction == ReduceLossMean
+	var loss *Tensor
+	if mean {
 		loss = weightedMean(l.Sum(), w.Sum(), kept)
+	} else {
+		loss = reduceLoss(l, opt.Reduction)
 	}
 	if !(smoothing > 0) { // PyTorch 1.13 ignores a negative or NaN ε
 		return loss
@@ -474,9 +477,11 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 		sh[cd] = c
 		lw = logp.Mul(opt.Weight.Reshape(sh...))
 	}
-	smooth := reduceLoss(Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0)), opt.Reduction)
-	if opt.Reduction == ReduceLossMean {
-		smooth = Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0)).Sum().Div(w.Sum())
+	smooth := Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0))
+	if mean {
+		smooth = smooth.Sum().Div(w.Sum())
+	} else {
+		smooth = reduceLoss(smooth, opt.Reduction)
 	}
 	return loss.Mul(Scalar(1 - smoothing)).Add(smooth.Mul(Scalar(smoothing / float64(c))))
 }
@@ -782,7 +787,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 // computed in float32 for a 16-bit z and rounded once, as that kernel
 // does.
 func logSigmoid(z *Tensor) *Tensor {
-	if d := z.DType(); d == Float16 || d == BFloat16 {
+	if d := z.DType(); d.IsReduced() {
 		return logSigmoid(z.To(Float32)).To(d)
 	}
 	return z.Clamp(nil, Scalar(0)).Sub(z.Abs().Neg().Exp().Log1p())

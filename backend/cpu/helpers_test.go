@@ -28,17 +28,7 @@ func getElem(v *raw.View, i int) float64 { return v.Float64At(elemOffset(v, i)) 
 
 // roundTo rounds a float64 result to float dtype d (16-bit floats through
 // float32, as the kernels and PyTorch do).
-func roundTo(d dtype.DType, x float64) float64 {
-	switch d {
-	case dtype.Float32:
-		return float64(float32(x))
-	case dtype.Float16:
-		return float64(dtype.HalfFromFloat32(float32(x)).Float32())
-	case dtype.BFloat16:
-		return float64(dtype.BF16FromFloat32(float32(x)).Float32())
-	}
-	return x
-}
+func roundTo(d dtype.DType, x float64) float64 { return dtype.Round(d, x) }
 
 // closeTo reports whether g is within atol + rtol·|w| of w (floats; NaN
 // matches NaN, infinities match exactly) or equal to it.

@@ -104,10 +104,9 @@ import (
 // rows folds each group of outputs with one call of the op's rows
 // function (vec.SumRowsF32F64, vec.ProdRowsF32, vec.SumSqRowsF32F64),
 // whose assembly loops over the rows, instead of a call of row per
-// output. Each row's result is the
-// same as the call per row gives, so the bits do not change. Streaming
-// from memory, the call per row was slower than the loop, by more than
-// the calls' instructions: on this Zen 5,
+// output. Each row's result is the same as the call per row gives, so the
+// bits do not change. Streaming from memory, the call per row was slower
+// than the loop, by more than the calls' instructions: on this Zen 5,
 // [4096, 4096] float32 over dim 1, variants interleaved in one process,
 // one thread 1310-1342 → 1148-1168 µs (p10, three runs), two threads
 // 930-938 → 876-884 µs; rows of 1024 elements lost 17-19% against one

@@ -10,6 +10,7 @@ import (
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/optable/elem"
 )
 
 // Note [Scans and row ops]
@@ -110,28 +111,13 @@ func logSoftmaxRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	vec.AddScalarF32(ys, ys, -float32(logSum(float64(s), args)))
 }
 
-// logSum is log(s) for LogSoftmax, with s and then its log rounded to
-// args.LogSumRound when it is valid (Note [bfloat16 log_softmax] in
-// package op). The log is float32's, as PyTorch computes it.
+// logSum is log(s) for LogSoftmax, rounded as args asks
+// (elem.LogSum).
 func logSum(s float64, args *kernel.Args) float64 {
-	if args == nil || !args.LogSumRound.Valid() {
+	if args == nil {
 		return math.Log(s)
 	}
-	r := func(v float64) float64 { return roundAs(args.LogSumRound, v) }
-	return r(float64(float32(math.Log(r(s)))))
-}
-
-// roundAs returns v rounded to the float dtype d (to nearest even).
-func roundAs(d dtype.DType, v float64) float64 {
-	switch d {
-	case dtype.BFloat16:
-		return float64(dtype.BF16FromFloat32(float32(v)).Float32())
-	case dtype.Float16:
-		return float64(dtype.HalfFromFloat32(float32(v)).Float32())
-	case dtype.Float32:
-		return float64(float32(v))
-	}
-	return v
+	return elem.LogSum(s, args.LogSumRound)
 }
 
 func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {

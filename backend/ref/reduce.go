@@ -171,11 +171,7 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 		for _, v := range x {
 			s += math.Exp(v.v.f - m)
 		}
-		ls := math.Log(s)
-		if d := args.LogSumRound; d.Valid() {
-			r := func(v float64) float64 { return castTo(floatValue(v), true, d).f }
-			ls = r(float64(float32(math.Log(r(s)))))
-		}
+		ls := elem.LogSum(s, args.LogSumRound)
 		for j, v := range x {
 			if op == optable.Softmax {
 				y[j] = floatValue(math.Exp(v.v.f-m) / s)

@@ -18,11 +18,8 @@ type Ctx struct {
 
 // Mean returns s/N, s first rounded to c.RoundTo.
 func (c *Ctx) Mean(s float64) float64 {
-	switch c.RoundTo {
-	case dtype.Float16:
-		s = float64(dtype.HalfFromFloat32(float32(s)).Float32())
-	case dtype.BFloat16:
-		s = float64(dtype.BF16FromFloat32(float32(s)).Float32())
+	if c.RoundTo.IsReduced() {
+		s = dtype.Round(c.RoundTo, s)
 	}
 	return s / float64(c.N)
 }
@@ -168,4 +165,14 @@ func LogAddExp(a, b float64) float64 {
 		return hi + math.Log1p(math.Exp(lo-hi))
 	}
 	return a
+}
+
+// LogSum is log(s), the log of a row's sum of exponentials for
+// log_softmax, with s and then its float32 log rounded to round when it
+// is valid (Note [bfloat16 log_softmax] in package op).
+func LogSum(s float64, round dtype.DType) float64 {
+	if !round.Valid() {
+		return math.Log(s)
+	}
+	return dtype.Round(round, float64(float32(math.Log(dtype.Round(round, s)))))
 }

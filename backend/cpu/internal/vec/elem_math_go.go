@@ -354,10 +354,10 @@ func log10F32(x float32) float32 {
 func log1pF32Slow(x float32) bool { return !(x >= math.Nextafter32(-1, 0) && x <= 1e38) }
 
 func log1pF32(x float32) float32 {
-	if x > 1e38 {
-		return float32(math.Inf(1))
-	}
 	if log1pF32Slow(x) {
+		if x > 1e38 {
+			return float32(math.Inf(1))
+		}
 		return float32(math.Log1p(float64(x)))
 	}
 	u := x + 1
@@ -438,10 +438,10 @@ func log10F64(x float64) float64 {
 func log1pF64Slow(x float64) bool { return !(x >= math.Nextafter(-1, 0) && x <= 1e307) }
 
 func log1pF64(x float64) float64 {
-	if x > 1e307 {
-		return math.Inf(1)
-	}
 	if log1pF64Slow(x) {
+		if x > 1e307 {
+			return math.Inf(1)
+		}
 		return math.Log1p(x)
 	}
 	u := x + 1
