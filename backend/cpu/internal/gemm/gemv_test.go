@@ -102,23 +102,13 @@ func testGemvKit[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 			for i := range x {
 				x[i] = T(rng.Float64()*2 - 1)
 			}
-			got, want := make([]T, lines+guard), make([]T, lines+guard)
-			for i := range got {
-				got[i], want[i] = -3, -3
-			}
-			g.dot(n, a, lda, x, got[:lines])
-			gemvDotGo(n, a, lda, x, want[:lines])
-			for i := range got {
-				if d := math.Abs(float64(got[i] - want[i])); d > 4*float64(n+1)*eps[T]()*8 || i >= lines && got[i] != -3 {
-					t.Fatalf("dot n=%d lines=%d: y[%d] = %v, Go twin %v", n, lines, i, got[i], want[i])
-				}
-			}
+			checkDot(t, "dot", g.dot, n, a, lda, x, lines)
 			// axpy: x has lines elements, y n
 			xs := x[:0]
 			for range lines {
 				xs = append(xs, T(rng.Float64()*2-1))
 			}
-			got, want = make([]T, n+guard), make([]T, n+guard)
+			got, want := make([]T, n+guard), make([]T, n+guard)
 			for i := range got {
 				got[i] = T(rng.Float64())
 				want[i] = got[i]
@@ -138,23 +128,31 @@ func testGemvKit[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 // every tail of its 128-element trips and 16-element vectors, for 0 to 6
 // rows further apart than their length, with guard elements after y.
 func testGemvRows[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
-	const guard = 5
 	for _, n := range []int{0, 1, 15, 16, 17, 127, 128, 129, 143, 300, 1000} {
 		for rows := 0; rows <= 6; rows++ {
 			lda := n + rng.IntN(20)
 			a := randSlice[T](max(0, (rows-1)*lda+n))
 			x := randSlice[T](n)
-			got, want := make([]T, rows+guard), make([]T, rows+guard)
-			for i := range got {
-				got[i], want[i] = -3, -3
-			}
-			g.dotRows(n, a, lda, x, got[:rows])
-			gemvDotGo(n, a, lda, x, want[:rows])
-			for i := range got {
-				if d := math.Abs(float64(got[i] - want[i])); d > 4*float64(n+1)*eps[T]()*8 || i >= rows && got[i] != -3 {
-					t.Fatalf("dotRows n=%d rows=%d: y[%d] = %v, Go twin %v", n, rows, i, got[i], want[i])
-				}
-			}
+			checkDot(t, "dotRows", g.dotRows, n, a, lda, x, rows)
+		}
+	}
+}
+
+// checkDot runs dot over the first lines rows of a (n elements each, lda
+// apart) into a y with guard elements after it, and checks y against
+// gemvDotGo's and the guards untouched.
+func checkDot[T float](t *testing.T, name string, dot func(k int, a []T, lda int, x, y []T), n int, a []T, lda int, x []T, lines int) {
+	t.Helper()
+	const guard = 5
+	got, want := make([]T, lines+guard), make([]T, lines+guard)
+	for i := range got {
+		got[i], want[i] = -3, -3
+	}
+	dot(n, a, lda, x, got[:lines])
+	gemvDotGo(n, a, lda, x, want[:lines])
+	for i := range got {
+		if d := math.Abs(float64(got[i] - want[i])); d > 4*float64(n+1)*eps[T]()*8 || i >= lines && got[i] != -3 {
+			t.Fatalf("%s n=%d lines=%d: y[%d] = %v, Go twin %v", name, n, lines, i, got[i], want[i])
 		}
 	}
 }
