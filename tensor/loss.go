@@ -432,6 +432,17 @@ func lateTargetError(name string, x *Tensor, late error, loss func() *Tensor) *T
 	return recordedAs(name, []*Tensor{x}, loss, func(*node, *Tensor) []*Tensor { panic(late) })
 }
 
+// alongClasses views the class weights w ([C]) along dim cd of ndim
+// dims, 1 in the others, to broadcast against scores.
+func alongClasses(w *Tensor, ndim, cd int) *Tensor {
+	sh := make([]int, ndim)
+	for i := range sh {
+		sh[i] = 1
+	}
+	sh[cd] = w.Size(0)
+	return w.Reshape(sh...)
+}
+
 // classDim is the class dim of scores x: 1, or 0 for unbatched [C].
 func classDim(x *Tensor) int { return min(1, x.Dim()-1) }
 
@@ -470,12 +481,7 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 	c := logp.Size(cd)
 	lw := logp
 	if opt.Weight != nil {
-		sh := make([]int, logp.Dim())
-		for i := range sh {
-			sh[i] = 1
-		}
-		sh[cd] = c
-		lw = logp.Mul(opt.Weight.Reshape(sh...))
+		lw = logp.Mul(alongClasses(opt.Weight, logp.Dim(), cd))
 	}
 	smooth := Where(kept, lw.Sum(Over(cd)).Neg(), Scalar(0))
 	if mean {
@@ -581,12 +587,7 @@ func probCrossEntropy(x, t *Tensor, opt LossOptions) *Tensor {
 	// rounding falls where it does in torch
 	l := logp.Mul(p)
 	if opt.Weight != nil {
-		sh := make([]int, x.Dim())
-		for i := range sh {
-			sh[i] = 1
-		}
-		sh[cd] = c
-		l = l.Mul(opt.Weight.Reshape(sh...))
+		l = l.Mul(alongClasses(opt.Weight, x.Dim(), cd))
 	}
 	switch opt.Reduction {
 	case ReduceLossMean:
