@@ -330,10 +330,14 @@ func anyRequiresGrad(ts []*tensor.Tensor) bool {
 // New returns the nested tensor of copies of ts (PyTorch's
 // torch.nested.nested_tensor): one buffer, no autograd link to ts.
 //
-// Tensors of different dtypes are a dtype error, of different numbers of
-// dims a value error.
+// Tensors of different numbers of dims are a value error, of different
+// dtypes a dtype error: the first tensor unlike ts[0] raises its own,
+// the number of dims checked first.
 func New(ts []*tensor.Tensor, dt tensor.DType) *Tensor {
 	for i, c := range ts {
+		if c.Dim() != ts[0].Dim() {
+			break // Pack raises the error of the number of dims
+		}
 		if c.DType() != ts[0].DType() {
 			panic(errs.New(errs.DType, "nested_tensor", "nested_tensor components must have the same dtype: %v at index %d and %v at index 0", c.DType(), i, ts[0].DType()))
 		}

@@ -144,26 +144,26 @@ func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 
 // FromPadded returns the nested tensor whose component i is
 // padded[i][:sizes[i][0], :sizes[i][1], ...], copied into one buffer: the
-// inverse of [ToPadded]. sizes is an int64 [n, ndim] tensor (n at most
-// padded's first size, ndim one less than padded's); sizes that do not fit
-// are a shape error.
+// inverse of [ToPadded]. sizes is an [n, ndim] tensor of any dtype, read
+// as integers (n padded's first size, ndim one less than padded's); sizes
+// that do not fit are a shape error.
 func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
 	const name = "from_padded"
-	if sizes.Dim() != 2 || sizes.DType() != tensor.Int64 {
-		panic(errs.New(errs.Value, name, "sizes must be an int64 [n, ndim] tensor, got %v %v", sizes.DType(), sizes.Shape()))
+	if sizes.Dim() != 2 {
+		panic(errs.New(errs.Value, name, "sizes must be an [n, ndim] tensor, got shape %v", sizes.Shape()))
 	}
 	n, nd := sizes.Size(0), sizes.Size(1)
-	if padded.Dim() != nd+1 || n > padded.Size(0) {
-		panic(errs.New(errs.Shape, name, "sizes %v do not fit a padded tensor of shape %v", sizes.Shape(), padded.Shape()))
+	if padded.Dim() != nd+1 || n != padded.Size(0) {
+		panic(errs.New(errs.Shape, name, "padded tensor does not match sizes: sizes %v, padded shape %v", sizes.Shape(), padded.Shape()))
 	}
-	sz := sizes.Int64s()
+	sz := sizes.To(tensor.Int64).Int64s()
 	cs := make([]*tensor.Tensor, n)
 	for i := range cs {
 		c := padded.Select(0, i)
 		for d := range nd {
 			s := sz[i*nd+d]
 			if s < 0 || int(s) > padded.Size(d+1) {
-				panic(errs.New(errs.Shape, name, "size %d of component %d does not fit the padded size %d", s, i, padded.Size(d+1)))
+				panic(errs.New(errs.Shape, name, "component %d size %v exceeds padded size", i, sz[i*nd:(i+1)*nd]))
 			}
 			c = c.Narrow(d, 0, int(s))
 		}
