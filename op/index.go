@@ -153,6 +153,7 @@ func applyItems(name string, v *raw.View, items []Item, put bool) (*raw.View, []
 		if len(items) > v.Dim() {
 			return nil, nil, errs.New(errs.Index, name, "too many indices for tensor of dimension %d (got %d)", v.Dim(), len(items))
 		}
+		items = PutItems(items)
 	} else if consumed > v.Dim() {
 		return nil, nil, errs.New(errs.Index, name, "too many indices for tensor of dimension %d", v.Dim())
 	}
@@ -192,9 +193,8 @@ func applyItems(name string, v *raw.View, items []Item, put bool) (*raw.View, []
 		case ItemTensor:
 			t := it.T
 			switch {
-			case t.Dim() == 0 && t.DType.IsInt() && !isMask(t) && !(put && tensorsOnly(items) && t.DType != dtype.Int64):
-				// an integer; index_put_ itself (tensors only) takes no
-				// integer of another dtype, which advancedOf refuses
+			case t.Dim() == 0 && t.DType.IsInt() && !isMask(t) && !(put && tensorsOnly(items)):
+				// an integer
 				i, err := readIndex(t)
 				if err != nil {
 					return nil, nil, err
@@ -236,6 +236,37 @@ func applyItems(name string, v *raw.View, items []Item, put bool) (*raw.View, []
 		}
 	}
 	return v, ts, nil
+}
+
+// Note [index_put_'s 0-dim indices]
+//
+// A subscript reads a 0-dim integer tensor as an integer and a 0-dim mask
+// as a new dim of size 1 or 0, as Python's indexing does. PyTorch's
+// index_put_ itself (index tensors only) does neither: a 0-dim integer
+// tensor stays an index tensor (of int64 only, which advancedOf checks),
+// so its bounds are checked by the kernel, only when the result has
+// elements; and its expandTensors replaces each mask by the columns of
+// its nonzero(), none for a 0-dim mask, which thus takes no dim and
+// selects nothing: v.index_put_((tensor(False), tensor(1)), x) writes row
+// 1. A lone 0-dim mask with one value, not accumulated, is masked_fill_
+// (canDispatchToMaskedFill) and keeps its subscript meaning, all or
+// nothing.
+
+// PutItems returns the index tensors of index_put_ itself (items of
+// tensors only) as it reads them: without the 0-dim masks when there is
+// more than one item (Note [index_put_'s 0-dim indices]). Other items
+// are returned as they are.
+func PutItems(items []Item) []Item {
+	if len(items) < 2 || !tensorsOnly(items) {
+		return items
+	}
+	kept := make([]Item, 0, len(items))
+	for _, it := range items {
+		if !(it.T.Dim() == 0 && isMask(it.T)) {
+			kept = append(kept, it)
+		}
+	}
+	return kept
 }
 
 // tensorsOnly reports whether every item is an index tensor.

@@ -153,6 +153,27 @@ func selectOne(name string, kop *optable.Op, v *raw.View, d int, keepdim bool, a
 	return vals, idx, nil
 }
 
+// medianOfNone is PyTorch 1.13's median of no elements of dtype d: a
+// float NaN converted to d as its x86 build converts it (the conversion
+// itself is undefined in C++), whatever the machine: NaN for a float, true
+// for bool, the lowest int32 and int64 (CVTTSS2SI's "integer
+// indefinite"), and 0 for the narrower integers, which take the low bits
+// of that int32.
+func medianOfNone(d dtype.DType) Scalar {
+	switch d {
+	case dtype.Bool:
+		return Bool(true)
+	case dtype.Int32:
+		return Int(math.MinInt32)
+	case dtype.Int64:
+		return Int(math.MinInt64)
+	}
+	if d.IsFloat() {
+		return Float(math.NaN())
+	}
+	return Int(0)
+}
+
 // KthValue is torch.kthvalue: the k-th smallest element along dim (k from
 // 1) and its index.
 func KthValue(v *raw.View, k, dim int, keepdim bool) (*raw.View, *raw.View, error) {
@@ -201,25 +222,23 @@ func Median(v *raw.View, dim int, keepdim, nan bool) (*raw.View, *raw.View, erro
 }
 
 // MedianAll is torch.median (nan: torch.nanmedian) of all of v: a 0-dim
-// tensor, NaN for a float input without elements.
+// tensor. Without elements it is NaN converted to v's dtype, before any
+// dtype check, as PyTorch 1.13 returns a float NaN cast to it (medianOfNone).
 func MedianAll(v *raw.View, nan bool) (*raw.View, error) {
 	name, kop := "median", optable.Median
 	if nan {
 		name, kop = "nanmedian", optable.NanMedian
-	}
-	if err := sortDType(name, kop, v); err != nil {
-		return nil, err
 	}
 	if v.NumEl() == 0 {
 		out, err := empty(name, v.DType, []int{}, v)
 		if err != nil {
 			return nil, err
 		}
-		if !v.DType.IsFloat() {
-			return nil, errs.New(errs.Index, name, "median() input tensor cannot be empty")
-		}
-		_, err = Fill(out, Float(math.NaN()))
+		_, err = Fill(out, medianOfNone(v.DType))
 		return out, err
+	}
+	if err := sortDType(name, kop, v); err != nil {
+		return nil, err
 	}
 	flat, err := Reshape(v, []int{-1})
 	if err != nil {

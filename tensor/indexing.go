@@ -90,6 +90,21 @@ func (t *Tensor) Index(its ...Item) *Tensor {
 	})
 }
 
+// putItems returns its as index_put_ reads them ([op.PutItems]): with
+// only tensors, and more than one, its 0-dim masks select nothing and
+// take no dim.
+func putItems(its []Item) []Item {
+	kept := op.PutItems(items(its))
+	if len(kept) == len(its) {
+		return its
+	}
+	r := make([]Item, len(kept))
+	for i, it := range kept {
+		r[i] = Item{it}
+	}
+	return r
+}
+
 // subscript returns its as a Python subscript for IndexPut: with only
 // tensors, an Ellipsis after them, which selects nothing more, makes
 // IndexPut read 0-dim integer tensors of any dtype as integers, as the
@@ -111,7 +126,9 @@ func subscript(its []Item) []Item {
 // value is converted to t's dtype. With only tensors as items it is
 // PyTorch's index_put_, which takes integer index tensors of int64 only,
 // 0-dim ones included (a subscript reads a 0-dim integer tensor of any
-// dtype as an integer; add [Ellipsis] for that).
+// dtype as an integer; add [Ellipsis] for that), and among several items
+// drops 0-dim masks, which select nothing and take no dim (a subscript
+// makes them a new dim of size 1 or 0).
 func IndexPut(t *Tensor, its []Item, values *Tensor, accumulate bool) *Tensor {
 	return t.Clone().IndexPutInPlace(its, values, accumulate)
 }
@@ -131,7 +148,7 @@ func (t *Tensor) IndexPutInPlace(its []Item, values *Tensor, accumulate bool) *T
 			out[0] = IndexPut(g, its, zero(g), false)
 		}
 		if n.needs(1) {
-			out[1] = g.Index(its...)
+			out[1] = g.Index(putItems(its)...)
 		}
 		return out
 	})

@@ -61,7 +61,9 @@ func KthValue(t *Tensor, k, dim int, keepdim bool) (values, indices *Tensor) {
 
 // Median returns the lower median of all of t's elements (element
 // ⌊(n-1)/2⌋ of the sorted values) as a 0-dim tensor: NaN if an element is
-// NaN, or for a float t without elements.
+// NaN. Without elements it is NaN converted to t's dtype, as in PyTorch
+// 1.13: NaN for a float, true for bool, the lowest int32 and int64, 0 for
+// the narrower integers.
 func Median(t *Tensor) *Tensor {
 	r := newResult(op.MedianAll(t.view(), false))
 	return recordNew("MedianBackward0", []*Tensor{t}, r, evenlyDistributed(t, r))

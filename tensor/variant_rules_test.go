@@ -986,3 +986,131 @@ func TestLog1pOfHugeValues(t *testing.T) {
 		}
 	}
 }
+
+// TestMedianOfNoElements: PyTorch 1.13's median and nanmedian of all of
+// a tensor without elements return NaN converted to its dtype, before
+// the dtype check that refuses bool; along an empty dim they are still an
+// index error. The expectations are torch's (seed 211).
+func TestMedianOfNoElements(t *testing.T) {
+	for _, c := range []struct {
+		d    DType
+		want float64
+	}{
+		{Bool, 1}, {Uint8, 0}, {Int8, 0}, {Int16, 0},
+		{Int32, math.MinInt32}, {Int64, math.MinInt64},
+		{Float16, math.NaN()}, {BFloat16, math.NaN()}, {Float32, math.NaN()}, {Float64, math.NaN()},
+	} {
+		for _, f := range []func(*Tensor) *Tensor{Median, NanMedian} {
+			r := f(Empty(c.d, 0, 2))
+			if r.DType() != c.d || r.Dim() != 0 {
+				t.Fatalf("%v: got %v %v", c.d, r.DType(), r.Shape())
+			}
+			got := r.To(Float64).Item()
+			if c.d == Int64 {
+				got = float64(r.Int64s()[0])
+			}
+			if got != c.want && !(math.IsNaN(got) && math.IsNaN(c.want)) {
+				t.Errorf("%v: got %v, want %v", c.d, got, c.want)
+			}
+		}
+	}
+	if k := kindOf(func() { Median(FromSlice([]bool{true, false, true}, 3)) }); k != DTypeError {
+		t.Errorf("median of bool elements: error kind %v, want a dtype error", k)
+	}
+	if k := kindOf(func() { MedianDim(Empty(Int64, 0, 2), 0, false) }); k != IndexError {
+		t.Errorf("median along an empty dim: error kind %v, want an index error", k)
+	}
+}
+
+// TestNarrowCopyLayout: PyTorch 1.13's narrow_copy fills a result laid
+// out as empty_like(self) in row-major order when the dim keeps its size
+// (Note [narrow_copy's layout]), and is narrow().clone() when it shrinks.
+// The expectations are torch's (seed 199).
+func TestNarrowCopyLayout(t *testing.T) {
+	x := Arange(0, 6, 1, Int64).Reshape(2, 3).T() // [[0 3] [1 4] [2 5]]
+	y := Arange(0, 40, 1, Int64).AsStrided([]int{2, 3, 2}, []int{1, 8, 2})
+	for _, c := range []struct {
+		name string
+		got  *Tensor
+		want []int64
+	}{
+		{"transposed, dim 0 whole", x.NarrowCopy(0, 0, 3), []int64{0, 4, 3, 2, 1, 5}},
+		{"transposed, dim 1 whole", x.NarrowCopy(1, 0, 2), []int64{0, 4, 3, 2, 1, 5}},
+		{"transposed, dim 0 narrowed", x.NarrowCopy(0, 1, 2), []int64{1, 4, 2, 5}},
+		{"not dense, dim 1 whole", y.NarrowCopy(1, 0, 3), []int64{0, 8, 16, 1, 9, 17, 2, 10, 18, 3, 11, 19}},
+		{"contiguous", y.Contiguous().NarrowCopy(1, 0, 3), []int64{0, 2, 8, 10, 16, 18, 1, 3, 9, 11, 17, 19}},
+	} {
+		if got := c.got.Contiguous().Int64s(); !slices.Equal(got, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, got, c.want)
+		}
+	}
+	// the copy owns its elements
+	src := x.Clone()
+	r := src.NarrowCopy(0, 0, 3)
+	src.Fill(Scalar(7))
+	if r.Contiguous().Int64s()[0] != 0 {
+		t.Error("narrow_copy's result shares its input's storage")
+	}
+}
+
+// TestIndexPutZeroDimIndices: PyTorch 1.13's index_put_ with only tensors
+// drops 0-dim masks among several indices (they select nothing and take
+// no dim), a lone one with one value being masked_fill_; its 0-dim
+// integer indices are index tensors, whose bounds are checked only when
+// the result has elements (Note [index_put_'s 0-dim indices] in package
+// op). The expectations are torch's (seeds 199, 211).
+func TestIndexPutZeroDimIndices(t *testing.T) {
+	b := func(x bool) Item { return Idx(FromSlice([]bool{x}).Reshape()) }
+	i := func(x int64) Item { return Idx(FromSlice([]int64{x}).Reshape()) }
+	m := func(xs ...bool) Item { return Idx(FromSlice(xs, len(xs))) }
+	u8 := func(x uint8) Item { return Idx(FromSlice([]uint8{x}).Reshape()) }
+	v := func() *Tensor { return Arange(0, 6, 1, Float64).Reshape(2, 3) }
+	val := Scalar(-1.0)
+	for _, c := range []struct {
+		name string
+		its  []Item
+		acc  bool
+		want []float64
+	}{
+		{"(True, 1)", []Item{b(true), i(1)}, false, []float64{0, 1, 2, -1, -1, -1}},
+		{"(1, False)", []Item{i(1), b(false)}, false, []float64{0, 1, 2, -1, -1, -1}},
+		{"(1, False) accumulated", []Item{i(1), b(false)}, true, []float64{0, 1, 2, 2, 3, 4}},
+		{"(False, [True, False])", []Item{b(false), m(true, false)}, false, []float64{-1, -1, -1, 3, 4, 5}},
+		{"(True,)", []Item{b(true)}, false, []float64{-1, -1, -1, -1, -1, -1}},
+		{"(False,)", []Item{b(false)}, false, []float64{0, 1, 2, 3, 4, 5}},
+	} {
+		got := v().IndexPutInPlace(c.its, val, c.acc)
+		if g := ToSlice[float64](got); !slices.Equal(g, c.want) {
+			t.Errorf("%s: got %v, want %v", c.name, g, c.want)
+		}
+	}
+	for _, c := range []struct {
+		name string
+		f    func()
+		want ErrorKind
+	}{
+		{"(False, 1, 2) on 2 dims", func() { v().IndexPutInPlace([]Item{b(false), i(1), i(2)}, val, false) }, IndexError},
+		{"(False, 5)", func() { v().IndexPutInPlace([]Item{b(false), i(5)}, val, false) }, IndexError},
+		{"(uint8 1, 2)", func() { v().IndexPutInPlace([]Item{u8(1), i(2)}, val, false) }, IndexError},
+		{"[6,3,0] (-3, -9) accumulated", func() {
+			Zeros(Float32, 6, 3, 0).IndexPutInPlace([]Item{i(-3), i(-9)}, Full(Scalar(0.5), Float32), true)
+		}, 0},
+		{"[6,3,0] (-3, -9)", func() {
+			Zeros(Float32, 6, 3, 0).IndexPutInPlace([]Item{i(-3), i(-9)}, Full(Scalar(0.5), Float32), false)
+		}, 0},
+		{"[6,0,3] (-3, -9) accumulated", func() {
+			Zeros(Float32, 6, 0, 3).IndexPutInPlace([]Item{i(-3), i(-9)}, Full(Scalar(0.5), Float32), true)
+		}, IndexError},
+	} {
+		if got := kindOf(c.f); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+	// the values' gradient reads the same elements
+	x := Zeros(Float64, 2, 3)
+	w := Full(Scalar(2.0), Float64).SetRequiresGrad(true)
+	x.IndexPutInPlace([]Item{b(false), i(1)}, w, true).Sum().Backward()
+	if g := w.Grad().Item(); g != 3 {
+		t.Errorf("values' gradient through (False, 1): %v, want 3", g)
+	}
+}
