@@ -82,7 +82,8 @@ func TestConformance(t *testing.T) {
 // PyTorch, each with its own known gaps (PyTorch quirks goten does not
 // copy).
 var variantSets = []string{"conformance-variants", "conformance-variants2", "conformance-variants3",
-	"conformance-variants4", "conformance-variants5", "conformance-variants6", "conformance-variants7"}
+	"conformance-variants4", "conformance-variants5", "conformance-variants6", "conformance-variants7",
+	"conformance-variants8"}
 
 // TestConformanceVariants runs each variant set on the CPU backend, a
 // subtest per set named after its directory.
