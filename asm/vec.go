@@ -43,6 +43,7 @@ func genArith(t ftype, stream bool) {
 	}
 	bin := fmt.Sprintf("func(dst, a, b []%s)", t.gotype)
 	sc := fmt.Sprintf("func(dst, a []%s, s %s)", t.gotype, t.gotype)
+	rows := fmt.Sprintf("func(dst, a, s []%s, rows, rowLen, dstStride, aStride, sStride int)", t.gotype)
 	for _, op := range []struct {
 		name string
 		ins  func(...Op)
@@ -51,6 +52,9 @@ func genArith(t ftype, stream bool) {
 	} {
 		binary(op.name+sfx, bin, t, op.ins, stream)
 		scalarRight(op.name+"Scalar"+sfx, sc, t, op.ins, stream)
+		if !stream {
+			scalarRightRows(op.name+"ScalarRows"+sfx, rows, t, op.ins)
+		}
 	}
 	scalarLeft("scalarSub"+sfx, sc, t, t.sub, stream)
 	scalarLeft("scalarDiv"+sfx, sc, t, t.div, stream)
@@ -94,6 +98,12 @@ type kernel struct {
 	stream bool
 	// setup runs once before the loops (broadcast constants, load scalars).
 	setup func(g *gen)
+	// rows runs the loops over rows of rowLen elements, the parameters
+	// and the scalar s advancing by their strides from row to row, s
+	// broadcast afresh for each (Note [Rows with a scalar each] in
+	// backend/cpu): see generateRows. bcast broadcasts s's element.
+	rows  bool
+	bcast func(m, y Op)
 	// body processes u vectors of step elements at index i (vector mode), or,
 	// when g.scalar, one element.
 	body func(g *gen, u int)
@@ -155,6 +165,10 @@ func (k *kernel) generate() {
 	Doc(docLine(k.name, k.stream))
 	Pragma("noescape")
 	g := &gen{k: k, vals: map[string]reg.VecVirtual{}}
+	if k.rows {
+		k.generateRows(g)
+		return
+	}
 
 	n := Load(Param(k.params[0]).Len(), GP64())
 	for _, p := range k.params {
@@ -164,6 +178,51 @@ func (k *kernel) generate() {
 		k.setup(g)
 	}
 	g.i = GP64()
+	k.loops(g, n)
+	if k.stream {
+		SFENCE() // order the weakly ordered stores before the caller's
+	}
+	VZEROUPPER()
+	RET()
+}
+
+// generateRows emits the body of a rows kernel (k.rows), of signature
+// func(dst, a, s []T, rows, rowLen, dstStride, aStride, sStride int),
+// strides in elements, rows ≥ 1: the loops over each row's rowLen
+// elements, with s's element of the row broadcast as the value "s".
+func (k *kernel) generateRows(g *gen) {
+	for _, p := range k.params {
+		g.ptr = append(g.ptr, Load(Param(p).Base(), GP64()))
+	}
+	sp := Load(Param("s").Base(), GP64())
+	rows := Load(Param("rows"), GP64())
+	n := Load(Param("rowLen"), GP64())
+	shift := U8(bits.TrailingZeros8(k.scales[0]))
+	var strides []reg.Register
+	for _, name := range []string{"dstStride", "aStride", "sStride"} {
+		r := Load(Param(name), GP64())
+		SHLQ(shift, r)
+		strides = append(strides, r)
+	}
+	s := YMM()
+	g.vals["s"] = s
+	g.i = GP64()
+	Label(k.name + "_row")
+	k.bcast(Mem{Base: sp}, s)
+	k.loops(g, n)
+	ADDQ(strides[0], g.ptr[0])
+	ADDQ(strides[1], g.ptr[1])
+	ADDQ(strides[2], sp)
+	DECQ(rows)
+	JNZ(LabelRef(k.name + "_row"))
+	VZEROUPPER()
+	RET()
+}
+
+// loops emits the kernel's loops over the n elements of its parameters:
+// the unrolled one, single vectors, then element by element; g.i is the
+// index register, set to 0 here.
+func (k *kernel) loops(g *gen, n reg.Register) {
 	XORQ(g.i, g.i)
 	end := GP64()
 
@@ -203,12 +262,7 @@ func (k *kernel) generate() {
 	Label(k.name + "_check_scalar")
 	CMPQ(g.i, n)
 	JB(LabelRef(k.name + "_scalar"))
-
-	if k.stream {
-		SFENCE() // order the weakly ordered stores before the caller's
-	}
-	VZEROUPPER()
-	RET()
+	g.scalar = false
 }
 
 // docLine is the doc comment of the kernel name (fooAVX2 or
@@ -362,13 +416,30 @@ func scalarRight(name, sig string, t ftype, ins func(...Op), stream bool) {
 		params: []string{"dst", "a"}, scales: []uint8{t.size, t.size},
 		step: t.step, unroll: 4,
 		setup: func(g *gen) { loadScalar(g, t, "s") },
-		body: func(g *gen, u int) {
-			for v := 0; v < u; v++ {
-				x := g.load(t, 1, v)
-				ins(g.val("s"), x, x)
-				g.store(t, x, 0, v)
-			}
-		},
+		body:  scalarRightBody(t, ins),
+	}).generate()
+}
+
+// scalarRightBody is the body of scalarRight and scalarRightRows: a op s
+// for u vectors (or one element), s the value "s".
+func scalarRightBody(t ftype, ins func(...Op)) func(g *gen, u int) {
+	return func(g *gen, u int) {
+		for v := 0; v < u; v++ {
+			x := g.load(t, 1, v)
+			ins(g.val("s"), x, x)
+			g.store(t, x, 0, v)
+		}
+	}
+}
+
+// scalarRightRows: dst[i] = a[i] op s row by row, each row with its own s
+// (kernel.rows).
+func scalarRightRows(name, sig string, t ftype, ins func(...Op)) {
+	(&kernel{
+		name: name, sig: sig, rows: true, bcast: t.bcast,
+		params: []string{"dst", "a"}, scales: []uint8{t.size, t.size},
+		step: t.step, unroll: 4,
+		body: scalarRightBody(t, ins),
 	}).generate()
 }
 

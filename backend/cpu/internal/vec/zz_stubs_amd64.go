@@ -14,6 +14,11 @@ func addF32AVX2(dst []float32, a []float32, b []float32)
 //go:noescape
 func addScalarF32AVX2(dst []float32, a []float32, s float32)
 
+// addScalarRowsF32AVX2 is addScalarRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func addScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
+
 // subF32AVX2 is subF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -23,6 +28,11 @@ func subF32AVX2(dst []float32, a []float32, b []float32)
 //
 //go:noescape
 func subScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// subScalarRowsF32AVX2 is subScalarRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func subScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
 
 // mulF32AVX2 is mulF32Go in assembly; see there for the exact loop.
 //
@@ -34,6 +44,11 @@ func mulF32AVX2(dst []float32, a []float32, b []float32)
 //go:noescape
 func mulScalarF32AVX2(dst []float32, a []float32, s float32)
 
+// mulScalarRowsF32AVX2 is mulScalarRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func mulScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
+
 // divF32AVX2 is divF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -43,6 +58,11 @@ func divF32AVX2(dst []float32, a []float32, b []float32)
 //
 //go:noescape
 func divScalarF32AVX2(dst []float32, a []float32, s float32)
+
+// divScalarRowsF32AVX2 is divScalarRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func divScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
 
 // scalarSubF32AVX2 is scalarSubF32Go in assembly; see there for the exact loop.
 //
@@ -69,6 +89,11 @@ func addF64AVX2(dst []float64, a []float64, b []float64)
 //go:noescape
 func addScalarF64AVX2(dst []float64, a []float64, s float64)
 
+// addScalarRowsF64AVX2 is addScalarRowsF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func addScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
+
 // subF64AVX2 is subF64Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -78,6 +103,11 @@ func subF64AVX2(dst []float64, a []float64, b []float64)
 //
 //go:noescape
 func subScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// subScalarRowsF64AVX2 is subScalarRowsF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func subScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
 
 // mulF64AVX2 is mulF64Go in assembly; see there for the exact loop.
 //
@@ -89,6 +119,11 @@ func mulF64AVX2(dst []float64, a []float64, b []float64)
 //go:noescape
 func mulScalarF64AVX2(dst []float64, a []float64, s float64)
 
+// mulScalarRowsF64AVX2 is mulScalarRowsF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func mulScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
+
 // divF64AVX2 is divF64Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -98,6 +133,11 @@ func divF64AVX2(dst []float64, a []float64, b []float64)
 //
 //go:noescape
 func divScalarF64AVX2(dst []float64, a []float64, s float64)
+
+// divScalarRowsF64AVX2 is divScalarRowsF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func divScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
 
 // scalarSubF64AVX2 is scalarSubF64Go in assembly; see there for the exact loop.
 //

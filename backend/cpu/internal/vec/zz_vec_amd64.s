@@ -119,6 +119,78 @@ addScalarF32AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func addScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·addScalarRowsF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x02, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x02, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x02, R9
+
+addScalarRowsF32AVX2_row:
+	VBROADCASTSS (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-32, R11
+	JMP          addScalarRowsF32AVX2_check_unrolled
+
+addScalarRowsF32AVX2_unrolled:
+	VMOVUPS (CX)(R10*4), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	VMOVUPS 32(CX)(R10*4), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(AX)(R10*4)
+	VMOVUPS 64(CX)(R10*4), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(AX)(R10*4)
+	VMOVUPS 96(CX)(R10*4), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(AX)(R10*4)
+	ADDQ    $0x00000020, R10
+
+addScalarRowsF32AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   addScalarRowsF32AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-8, R11
+	JMP  addScalarRowsF32AVX2_check_vector
+
+addScalarRowsF32AVX2_vector:
+	VMOVUPS (CX)(R10*4), Y1
+	VADDPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	ADDQ    $0x00000008, R10
+
+addScalarRowsF32AVX2_check_vector:
+	CMPQ R10, R11
+	JB   addScalarRowsF32AVX2_vector
+	JMP  addScalarRowsF32AVX2_check_scalar
+
+addScalarRowsF32AVX2_scalar:
+	VMOVSS (CX)(R10*4), X1
+	VADDPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*4)
+	INCQ   R10
+
+addScalarRowsF32AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   addScalarRowsF32AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  addScalarRowsF32AVX2_row
+	VZEROUPPER
+	RET
+
 // func subF32AVX2(dst []float32, a []float32, b []float32)
 // Requires: AVX
 TEXT ·subF32AVX2(SB), NOSPLIT, $0-72
@@ -231,6 +303,78 @@ subScalarF32AVX2_scalar:
 subScalarF32AVX2_check_scalar:
 	CMPQ BX, AX
 	JB   subScalarF32AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func subScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·subScalarRowsF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x02, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x02, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x02, R9
+
+subScalarRowsF32AVX2_row:
+	VBROADCASTSS (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-32, R11
+	JMP          subScalarRowsF32AVX2_check_unrolled
+
+subScalarRowsF32AVX2_unrolled:
+	VMOVUPS (CX)(R10*4), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	VMOVUPS 32(CX)(R10*4), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(AX)(R10*4)
+	VMOVUPS 64(CX)(R10*4), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(AX)(R10*4)
+	VMOVUPS 96(CX)(R10*4), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(AX)(R10*4)
+	ADDQ    $0x00000020, R10
+
+subScalarRowsF32AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   subScalarRowsF32AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-8, R11
+	JMP  subScalarRowsF32AVX2_check_vector
+
+subScalarRowsF32AVX2_vector:
+	VMOVUPS (CX)(R10*4), Y1
+	VSUBPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	ADDQ    $0x00000008, R10
+
+subScalarRowsF32AVX2_check_vector:
+	CMPQ R10, R11
+	JB   subScalarRowsF32AVX2_vector
+	JMP  subScalarRowsF32AVX2_check_scalar
+
+subScalarRowsF32AVX2_scalar:
+	VMOVSS (CX)(R10*4), X1
+	VSUBPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*4)
+	INCQ   R10
+
+subScalarRowsF32AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   subScalarRowsF32AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  subScalarRowsF32AVX2_row
 	VZEROUPPER
 	RET
 
@@ -349,6 +493,78 @@ mulScalarF32AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func mulScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·mulScalarRowsF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x02, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x02, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x02, R9
+
+mulScalarRowsF32AVX2_row:
+	VBROADCASTSS (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-32, R11
+	JMP          mulScalarRowsF32AVX2_check_unrolled
+
+mulScalarRowsF32AVX2_unrolled:
+	VMOVUPS (CX)(R10*4), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	VMOVUPS 32(CX)(R10*4), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(AX)(R10*4)
+	VMOVUPS 64(CX)(R10*4), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(AX)(R10*4)
+	VMOVUPS 96(CX)(R10*4), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(AX)(R10*4)
+	ADDQ    $0x00000020, R10
+
+mulScalarRowsF32AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   mulScalarRowsF32AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-8, R11
+	JMP  mulScalarRowsF32AVX2_check_vector
+
+mulScalarRowsF32AVX2_vector:
+	VMOVUPS (CX)(R10*4), Y1
+	VMULPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	ADDQ    $0x00000008, R10
+
+mulScalarRowsF32AVX2_check_vector:
+	CMPQ R10, R11
+	JB   mulScalarRowsF32AVX2_vector
+	JMP  mulScalarRowsF32AVX2_check_scalar
+
+mulScalarRowsF32AVX2_scalar:
+	VMOVSS (CX)(R10*4), X1
+	VMULPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*4)
+	INCQ   R10
+
+mulScalarRowsF32AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   mulScalarRowsF32AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  mulScalarRowsF32AVX2_row
+	VZEROUPPER
+	RET
+
 // func divF32AVX2(dst []float32, a []float32, b []float32)
 // Requires: AVX
 TEXT ·divF32AVX2(SB), NOSPLIT, $0-72
@@ -461,6 +677,78 @@ divScalarF32AVX2_scalar:
 divScalarF32AVX2_check_scalar:
 	CMPQ BX, AX
 	JB   divScalarF32AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func divScalarRowsF32AVX2(dst []float32, a []float32, s []float32, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·divScalarRowsF32AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x02, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x02, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x02, R9
+
+divScalarRowsF32AVX2_row:
+	VBROADCASTSS (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-32, R11
+	JMP          divScalarRowsF32AVX2_check_unrolled
+
+divScalarRowsF32AVX2_unrolled:
+	VMOVUPS (CX)(R10*4), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	VMOVUPS 32(CX)(R10*4), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 32(AX)(R10*4)
+	VMOVUPS 64(CX)(R10*4), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 64(AX)(R10*4)
+	VMOVUPS 96(CX)(R10*4), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, 96(AX)(R10*4)
+	ADDQ    $0x00000020, R10
+
+divScalarRowsF32AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   divScalarRowsF32AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-8, R11
+	JMP  divScalarRowsF32AVX2_check_vector
+
+divScalarRowsF32AVX2_vector:
+	VMOVUPS (CX)(R10*4), Y1
+	VDIVPS  Y0, Y1, Y1
+	VMOVUPS Y1, (AX)(R10*4)
+	ADDQ    $0x00000008, R10
+
+divScalarRowsF32AVX2_check_vector:
+	CMPQ R10, R11
+	JB   divScalarRowsF32AVX2_vector
+	JMP  divScalarRowsF32AVX2_check_scalar
+
+divScalarRowsF32AVX2_scalar:
+	VMOVSS (CX)(R10*4), X1
+	VDIVPS X0, X1, X1
+	VMOVSS X1, (AX)(R10*4)
+	INCQ   R10
+
+divScalarRowsF32AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   divScalarRowsF32AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  divScalarRowsF32AVX2_row
 	VZEROUPPER
 	RET
 
@@ -742,6 +1030,78 @@ addScalarF64AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func addScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·addScalarRowsF64AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x03, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x03, R9
+
+addScalarRowsF64AVX2_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-16, R11
+	JMP          addScalarRowsF64AVX2_check_unrolled
+
+addScalarRowsF64AVX2_unrolled:
+	VMOVUPD (CX)(R10*8), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	VMOVUPD 32(CX)(R10*8), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(AX)(R10*8)
+	VMOVUPD 64(CX)(R10*8), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(AX)(R10*8)
+	VMOVUPD 96(CX)(R10*8), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(AX)(R10*8)
+	ADDQ    $0x00000010, R10
+
+addScalarRowsF64AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   addScalarRowsF64AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-4, R11
+	JMP  addScalarRowsF64AVX2_check_vector
+
+addScalarRowsF64AVX2_vector:
+	VMOVUPD (CX)(R10*8), Y1
+	VADDPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	ADDQ    $0x00000004, R10
+
+addScalarRowsF64AVX2_check_vector:
+	CMPQ R10, R11
+	JB   addScalarRowsF64AVX2_vector
+	JMP  addScalarRowsF64AVX2_check_scalar
+
+addScalarRowsF64AVX2_scalar:
+	VMOVSD (CX)(R10*8), X1
+	VADDPD X0, X1, X1
+	VMOVSD X1, (AX)(R10*8)
+	INCQ   R10
+
+addScalarRowsF64AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   addScalarRowsF64AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  addScalarRowsF64AVX2_row
+	VZEROUPPER
+	RET
+
 // func subF64AVX2(dst []float64, a []float64, b []float64)
 // Requires: AVX
 TEXT ·subF64AVX2(SB), NOSPLIT, $0-72
@@ -854,6 +1214,78 @@ subScalarF64AVX2_scalar:
 subScalarF64AVX2_check_scalar:
 	CMPQ BX, AX
 	JB   subScalarF64AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func subScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·subScalarRowsF64AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x03, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x03, R9
+
+subScalarRowsF64AVX2_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-16, R11
+	JMP          subScalarRowsF64AVX2_check_unrolled
+
+subScalarRowsF64AVX2_unrolled:
+	VMOVUPD (CX)(R10*8), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	VMOVUPD 32(CX)(R10*8), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(AX)(R10*8)
+	VMOVUPD 64(CX)(R10*8), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(AX)(R10*8)
+	VMOVUPD 96(CX)(R10*8), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(AX)(R10*8)
+	ADDQ    $0x00000010, R10
+
+subScalarRowsF64AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   subScalarRowsF64AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-4, R11
+	JMP  subScalarRowsF64AVX2_check_vector
+
+subScalarRowsF64AVX2_vector:
+	VMOVUPD (CX)(R10*8), Y1
+	VSUBPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	ADDQ    $0x00000004, R10
+
+subScalarRowsF64AVX2_check_vector:
+	CMPQ R10, R11
+	JB   subScalarRowsF64AVX2_vector
+	JMP  subScalarRowsF64AVX2_check_scalar
+
+subScalarRowsF64AVX2_scalar:
+	VMOVSD (CX)(R10*8), X1
+	VSUBPD X0, X1, X1
+	VMOVSD X1, (AX)(R10*8)
+	INCQ   R10
+
+subScalarRowsF64AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   subScalarRowsF64AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  subScalarRowsF64AVX2_row
 	VZEROUPPER
 	RET
 
@@ -972,6 +1404,78 @@ mulScalarF64AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func mulScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·mulScalarRowsF64AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x03, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x03, R9
+
+mulScalarRowsF64AVX2_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-16, R11
+	JMP          mulScalarRowsF64AVX2_check_unrolled
+
+mulScalarRowsF64AVX2_unrolled:
+	VMOVUPD (CX)(R10*8), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	VMOVUPD 32(CX)(R10*8), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(AX)(R10*8)
+	VMOVUPD 64(CX)(R10*8), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(AX)(R10*8)
+	VMOVUPD 96(CX)(R10*8), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(AX)(R10*8)
+	ADDQ    $0x00000010, R10
+
+mulScalarRowsF64AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   mulScalarRowsF64AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-4, R11
+	JMP  mulScalarRowsF64AVX2_check_vector
+
+mulScalarRowsF64AVX2_vector:
+	VMOVUPD (CX)(R10*8), Y1
+	VMULPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	ADDQ    $0x00000004, R10
+
+mulScalarRowsF64AVX2_check_vector:
+	CMPQ R10, R11
+	JB   mulScalarRowsF64AVX2_vector
+	JMP  mulScalarRowsF64AVX2_check_scalar
+
+mulScalarRowsF64AVX2_scalar:
+	VMOVSD (CX)(R10*8), X1
+	VMULPD X0, X1, X1
+	VMOVSD X1, (AX)(R10*8)
+	INCQ   R10
+
+mulScalarRowsF64AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   mulScalarRowsF64AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  mulScalarRowsF64AVX2_row
+	VZEROUPPER
+	RET
+
 // func divF64AVX2(dst []float64, a []float64, b []float64)
 // Requires: AVX
 TEXT ·divF64AVX2(SB), NOSPLIT, $0-72
@@ -1084,6 +1588,78 @@ divScalarF64AVX2_scalar:
 divScalarF64AVX2_check_scalar:
 	CMPQ BX, AX
 	JB   divScalarF64AVX2_scalar
+	VZEROUPPER
+	RET
+
+// func divScalarRowsF64AVX2(dst []float64, a []float64, s []float64, rows int, rowLen int, dstStride int, aStride int, sStride int)
+// Requires: AVX
+TEXT ·divScalarRowsF64AVX2(SB), NOSPLIT, $0-112
+	MOVQ dst_base+0(FP), AX
+	MOVQ a_base+24(FP), CX
+	MOVQ s_base+48(FP), DX
+	MOVQ rows+72(FP), BX
+	MOVQ rowLen+80(FP), SI
+	MOVQ dstStride+88(FP), DI
+	SHLQ $0x03, DI
+	MOVQ aStride+96(FP), R8
+	SHLQ $0x03, R8
+	MOVQ sStride+104(FP), R9
+	SHLQ $0x03, R9
+
+divScalarRowsF64AVX2_row:
+	VBROADCASTSD (DX), Y0
+	XORQ         R10, R10
+	MOVQ         SI, R11
+	ANDQ         $-16, R11
+	JMP          divScalarRowsF64AVX2_check_unrolled
+
+divScalarRowsF64AVX2_unrolled:
+	VMOVUPD (CX)(R10*8), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	VMOVUPD 32(CX)(R10*8), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 32(AX)(R10*8)
+	VMOVUPD 64(CX)(R10*8), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 64(AX)(R10*8)
+	VMOVUPD 96(CX)(R10*8), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, 96(AX)(R10*8)
+	ADDQ    $0x00000010, R10
+
+divScalarRowsF64AVX2_check_unrolled:
+	CMPQ R10, R11
+	JB   divScalarRowsF64AVX2_unrolled
+	MOVQ SI, R11
+	ANDQ $-4, R11
+	JMP  divScalarRowsF64AVX2_check_vector
+
+divScalarRowsF64AVX2_vector:
+	VMOVUPD (CX)(R10*8), Y1
+	VDIVPD  Y0, Y1, Y1
+	VMOVUPD Y1, (AX)(R10*8)
+	ADDQ    $0x00000004, R10
+
+divScalarRowsF64AVX2_check_vector:
+	CMPQ R10, R11
+	JB   divScalarRowsF64AVX2_vector
+	JMP  divScalarRowsF64AVX2_check_scalar
+
+divScalarRowsF64AVX2_scalar:
+	VMOVSD (CX)(R10*8), X1
+	VDIVPD X0, X1, X1
+	VMOVSD X1, (AX)(R10*8)
+	INCQ   R10
+
+divScalarRowsF64AVX2_check_scalar:
+	CMPQ R10, SI
+	JB   divScalarRowsF64AVX2_scalar
+	ADDQ DI, AX
+	ADDQ R8, CX
+	ADDQ R9, DX
+	DECQ BX
+	JNZ  divScalarRowsF64AVX2_row
 	VZEROUPPER
 	RET
 
