@@ -71,7 +71,7 @@ func colsMaxF32(m []float32, x unsafe.Pointer, xs, n, w int) {
 }
 
 func softmaxColsF32(y, x unsafe.Pointer, ys, xs, n, w int, scratch []float64) {
-	m, inv, s := f32Scratch(scratch, w)
+	m, sum, s := f32Scratch(scratch, w)
 	colsMaxF32(m, x, xs, n, w)
 	clear(s)
 	for t := 0; t < n; t++ {
@@ -83,7 +83,6 @@ func softmaxColsF32(y, x unsafe.Pointer, ys, xs, n, w int, scratch []float64) {
 	// a division, not a product by 1/sum: PyTorch's kernel over a dim
 	// other than the last divides (Note [bfloat16 log_softmax] in
 	// package op)
-	sum := inv
 	for j := range sum {
 		sum[j] = float32(s[j])
 	}
