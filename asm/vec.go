@@ -186,33 +186,55 @@ func (k *kernel) generate() {
 	RET()
 }
 
-// generateRows emits the body of a rows kernel (k.rows), of signature
-// func(dst, a, s []T, rows, rowLen, dstStride, aStride, sStride int),
-// strides in elements, rows ≥ 1: the loops over each row's rowLen
-// elements, with s's element of the row broadcast as the value "s".
+// generateRows emits the body of a rows kernel (k.rows): the loops over
+// each of rows rows (rows ≥ 1) of rowLen elements, every slice parameter p
+// advancing by its stride pStride, in elements, from row to row. With
+// bcast, s is a parameter too, and s's element of the row (sStride
+// elements of dst's type after the last) is broadcast as the value "s":
+// func(dst, a, s []T, rows, rowLen, dstStride, aStride, sStride int).
+// Without it: func(dst []D, src []S, rows, rowLen, dstStride, srcStride
+// int).
 func (k *kernel) generateRows(g *gen) {
 	for _, p := range k.params {
 		g.ptr = append(g.ptr, Load(Param(p).Base(), GP64()))
 	}
-	sp := Load(Param("s").Base(), GP64())
+	var sp reg.Register
+	if k.bcast != nil {
+		sp = Load(Param("s").Base(), GP64())
+	}
 	rows := Load(Param("rows"), GP64())
 	n := Load(Param("rowLen"), GP64())
-	shift := U8(bits.TrailingZeros8(k.scales[0]))
-	var strides []reg.Register
-	for _, name := range []string{"dstStride", "aStride", "sStride"} {
+	byteStride := func(name string, size uint8) reg.Register {
 		r := Load(Param(name), GP64())
-		SHLQ(shift, r)
-		strides = append(strides, r)
+		SHLQ(U8(bits.TrailingZeros8(size)), r)
+		return r
 	}
-	s := YMM()
-	g.vals["s"] = s
+	var strides []reg.Register
+	for j, p := range k.params {
+		strides = append(strides, byteStride(p+"Stride", k.scales[j]))
+	}
+	var s reg.VecVirtual
+	var sStride reg.Register
+	if k.bcast != nil {
+		sStride = byteStride("sStride", k.scales[0])
+		s = YMM()
+		g.vals["s"] = s
+	}
+	if k.setup != nil {
+		k.setup(g)
+	}
 	g.i = GP64()
 	Label(k.name + "_row")
-	k.bcast(Mem{Base: sp}, s)
+	if k.bcast != nil {
+		k.bcast(Mem{Base: sp}, s)
+	}
 	k.loops(g, n)
-	ADDQ(strides[0], g.ptr[0])
-	ADDQ(strides[1], g.ptr[1])
-	ADDQ(strides[2], sp)
+	for j := range k.params {
+		ADDQ(strides[j], g.ptr[j])
+	}
+	if k.bcast != nil {
+		ADDQ(sStride, sp)
+	}
 	DECQ(rows)
 	JNZ(LabelRef(k.name + "_row"))
 	VZEROUPPER()
@@ -600,10 +622,19 @@ func f16ToF32() {
 }
 
 // f32ToBF16: dst[i] = bfloat16 bits of src[i], round to nearest even by
-// integer addition; NaN: top half with the quiet bit set.
+// integer addition; NaN: top half with the quiet bit set. Also its rows
+// kernel (kernel.rows), one call for a tile of rows (Note [Storing
+// tiles] in backend/cpu/internal/gemm).
 func f32ToBF16() {
-	(&kernel{
-		name: "f32ToBF16AVX2", sig: "func(dst []uint16, src []float32)",
+	f32ToBF16Kernel("f32ToBF16AVX2", "func(dst []uint16, src []float32)", false).generate()
+	f32ToBF16Kernel("f32ToBF16RowsAVX2", "func(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int)", true).generate()
+}
+
+// f32ToBF16Kernel is f32ToBF16's kernel, named name, of signature sig,
+// over rows when rows is set.
+func f32ToBF16Kernel(name, sig string, rows bool) *kernel {
+	return &kernel{
+		name: name, sig: sig, rows: rows,
 		params: []string{"dst", "src"}, scales: []uint8{2, 4},
 		step: 8, unroll: 4,
 		setup: func(g *gen) {
@@ -659,7 +690,7 @@ func f32ToBF16() {
 				}
 			}
 		},
-	}).generate()
+	}
 }
 
 // bf16ToF32: dst[i] = src[i] << 16 as float32 bits.

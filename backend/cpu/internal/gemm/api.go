@@ -17,8 +17,8 @@ const (
 var (
 	f32     = newFloat(kernelGoOf[float32](mrF32, nrF32), mrF32, nrF32, goPack[float32], 256, 144, 3072, goGemv[float32]())
 	f64     = newFloat(kernelGoOf[float64](mrF64, nrF64), mrF64, nrF64, goPack[float64], 256, 72, 3072, goGemv[float64]())
-	bf16    = newConv(f32, bf16ToF32, goPackConv(bf16ToF32), vec.BF16ToF32, vec.F32ToBF16)
-	f16     = newConv(f32, f16ToF32, goPackConv(f16ToF32), vec.F16ToF32, vec.F32ToF16)
+	bf16    = newConv(f32, bf16ToF32, goPackConv(bf16ToF32), vec.BF16ToF32, vec.F32ToBF16, vec.F32ToBF16Rows)
+	f16     = newConv(f32, f16ToF32, goPackConv(f16ToF32), vec.F16ToF32, vec.F32ToF16, nil)
 	bf16dot *impl[uint16, uint32, float32]
 )
 
@@ -63,16 +63,17 @@ func newFloat[T num](kernel kernelFunc[T, T], mr, nr int, packs packKit[T, T], k
 
 // newConv returns the impl of a product of 16-bit floats on the float32
 // impl f: its kernel and blocks, with packs converting by conv and C
-// converted by toT and fromT.
+// converted by toT and fromT (by fromTRows a tile at once, when not nil).
 func newConv(f *impl[float32, float32, float32], conv func(uint16) float32, packs packKit[uint16, float32],
-	toT func([]float32, []uint16), fromT func([]uint16, []float32)) *impl[uint16, float32, float32] {
+	toT func([]float32, []uint16), fromT func([]uint16, []float32),
+	fromTRows func([]uint16, []float32, int, int, int, int)) *impl[uint16, float32, float32] {
 	mr, nr := f.mr, f.nr
 	return withBlocks(&impl[uint16, float32, float32]{
 		kernel:  f.kernel,
 		gemv:    f.gemv,
 		sliverA: sliverConv(mr, conv, packs(mr, false), packs(mr, true)),
 		sliverB: sliverConv(nr, conv, packs(nr, false), packs(nr, true)),
-		toT:     toT, fromT: fromT,
+		toT:     toT, fromT: fromT, fromTRows: fromTRows,
 		mr: mr, nr: nr,
 	}, f.kc, f.mc, f.nc)
 }
@@ -86,7 +87,7 @@ func newPairs(kernel kernelFunc[uint32, float32], mr, nr int, packs packKit[uint
 		sliverA: sliverPairs(mr, packs(mr, false), packs(mr, true)),
 		sliverB: sliverPairs(nr, packs(nr, false), packs(nr, true)),
 		pairs:   true,
-		toT:     vec.BF16ToF32, fromT: vec.F32ToBF16,
+		toT:     vec.BF16ToF32, fromT: vec.F32ToBF16, fromTRows: vec.F32ToBF16Rows,
 		mr: mr, nr: nr,
 	}, kc, mc, nc)
 }

@@ -26,12 +26,12 @@ func init() {
 	default:
 		return
 	}
-	bf16 = newConv(f32, bf16ToF32, asmPackConv(bf16ToF32, convBF16), bf16.toT, bf16.fromT)
+	bf16 = newConv(f32, bf16ToF32, asmPackConv(bf16ToF32, convBF16), bf16.toT, bf16.fromT, bf16.fromTRows)
 	f16Packs := goPackConv(f16ToF32)
 	if feat.F16C {
 		f16Packs = asmPackConv(f16ToF32, convF16)
 	}
-	f16 = newConv(f32, f16ToF32, f16Packs, f16.toT, f16.fromT)
+	f16 = newConv(f32, f16ToF32, f16Packs, f16.toT, f16.fromT, f16.fromTRows)
 	if feat.Level >= cpufeat.AVX512 && feat.AVX512BF16 {
 		// Pairs of k make the B sliver of kc = 512 as large as float32's of
 		// 256.

@@ -1,6 +1,10 @@
 package vec
 
-import "github.com/goten-ml/goten/dtype"
+import (
+	"fmt"
+
+	"github.com/goten-ml/goten/dtype"
+)
 
 // Pure-Go twins of the conversions; see arith_go.go.
 
@@ -93,4 +97,27 @@ func f64ToF32Go(dst []float32, src []float64) {
 	for i := range dst {
 		dst[i] = float32(src[i])
 	}
+}
+
+// f32ToBF16RowsGo is F32ToBF16Rows' pure-Go twin, its exact loop:
+//
+//	for r := 0; r < rows; r++ {
+//		f32ToBF16Go(dst[r*dstStride:][:rowLen], src[r*srcStride:][:rowLen])
+//	}
+func f32ToBF16RowsGo(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int) {
+	for r := 0; r < rows; r++ {
+		f32ToBF16Go(dst[r*dstStride:][:rowLen], src[r*srcStride:][:rowLen])
+	}
+}
+
+// convRowsEmpty reports whether the rows of a rows conversion have no
+// element, and panics if dst or src (of these lengths) do not hold every
+// element they reach.
+func convRowsEmpty(nd, ns, rows, rowLen, dstStride, srcStride int) bool {
+	empty, fits := rowsFit(rows, rowLen, [2]int{nd, dstStride}, [2]int{ns, srcStride})
+	if !fits {
+		panic(fmt.Sprintf("vec: %d rows of %d, strides %d and %d, out of operands of %d and %d elements",
+			rows, rowLen, dstStride, srcStride, nd, ns))
+	}
+	return empty
 }

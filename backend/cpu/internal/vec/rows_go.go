@@ -11,15 +11,26 @@ type ScalarRows struct{ Rows, RowLen, DstStride, AStride, SStride int }
 // empty reports whether the layout has no element, and panics if dst, a
 // or s (of these lengths) do not hold every element it reaches.
 func (r ScalarRows) empty(nd, na, ns int) bool {
-	if r.Rows <= 0 || r.RowLen <= 0 {
-		return true
-	}
-	last := r.Rows - 1
-	if r.DstStride < 0 || r.AStride < 0 || r.SStride < 0 ||
-		last*r.DstStride+r.RowLen > nd || last*r.AStride+r.RowLen > na || last*r.SStride >= ns {
+	empty, fits := rowsFit(r.Rows, r.RowLen, [2]int{nd, r.DstStride}, [2]int{na, r.AStride})
+	if !empty && (!fits || r.SStride < 0 || (r.Rows-1)*r.SStride >= ns) {
 		panic(fmt.Sprintf("vec: rows %+v out of operands of %d, %d and %d elements", r, nd, na, ns))
 	}
-	return false
+	return empty
+}
+
+// rowsFit reports whether rows rows of rowLen elements have no element,
+// and whether every operand ({its length, its stride between rows in
+// elements}) holds every element they reach.
+func rowsFit(rows, rowLen int, operands ...[2]int) (empty, fits bool) {
+	if rows <= 0 || rowLen <= 0 {
+		return true, true
+	}
+	for _, o := range operands {
+		if o[1] < 0 || (rows-1)*o[1]+rowLen > o[0] {
+			return false, false
+		}
+	}
+	return false, true
 }
 
 // scalarRowsGo runs op on each row of r, the rows primitives' exact loop:

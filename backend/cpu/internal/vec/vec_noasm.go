@@ -115,6 +115,17 @@ func F16ToF32(dst []float32, src []uint16) { f16ToF32Go(dst, src) }
 // Its exact loop is f32ToBF16Go's.
 func F32ToBF16(dst []uint16, src []float32) { f32ToBF16Go(dst, src) }
 
+// F32ToBF16Rows runs [F32ToBF16] on each of rows rows of rowLen elements,
+// row r of dst at element r·dstStride and of src at r·srcStride (strides
+// ≥ 0), in one call (Note [Storing tiles] in backend/cpu/internal/gemm).
+// It panics if dst or src does not hold every element of the rows.
+// Its exact loop is f32ToBF16RowsGo's.
+func F32ToBF16Rows(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int) {
+	if !convRowsEmpty(len(dst), len(src), rows, rowLen, dstStride, srcStride) {
+		f32ToBF16RowsGo(dst, src, rows, rowLen, dstStride, srcStride)
+	}
+}
+
 // BF16ToF32 sets dst[i] to the bfloat16 whose bits are src[i], exactly.
 // Its exact loop is bf16ToF32Go's.
 func BF16ToF32(dst []float32, src []uint16) { bf16ToF32Go(dst, src) }

@@ -2197,6 +2197,164 @@ f32ToBF16AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func f32ToBF16RowsAVX2(dst []uint16, src []float32, rows int, rowLen int, dstStride int, srcStride int)
+// Requires: AVX, AVX2
+TEXT ·f32ToBF16RowsAVX2(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         src_base+24(FP), CX
+	MOVQ         rows+48(FP), DX
+	MOVQ         rowLen+56(FP), BX
+	MOVQ         dstStride+64(FP), SI
+	SHLQ         $0x01, SI
+	MOVQ         srcStride+72(FP), DI
+	SHLQ         $0x02, DI
+	MOVL         $0x00000001, R8
+	VMOVD        R8, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00007fff, R8
+	VMOVD        R8, X1
+	VPBROADCASTD X1, Y1
+
+f32ToBF16RowsAVX2_row:
+	XORQ R8, R8
+	MOVQ BX, R9
+	ANDQ $-32, R9
+	JMP  f32ToBF16RowsAVX2_check_unrolled
+
+f32ToBF16RowsAVX2_unrolled:
+	VMOVUPS      (CX)(R8*4), Y2
+	VMOVUPS      32(CX)(R8*4), Y3
+	VMOVUPS      64(CX)(R8*4), Y4
+	VMOVUPS      96(CX)(R8*4), Y5
+	VCMPPS       $0x03, Y2, Y2, Y6
+	VCMPPS       $0x03, Y3, Y3, Y7
+	VORPS        Y7, Y6, Y8
+	VCMPPS       $0x03, Y4, Y4, Y9
+	VORPS        Y9, Y8, Y8
+	VCMPPS       $0x03, Y5, Y5, Y10
+	VORPS        Y10, Y8, Y8
+	VPTEST       Y8, Y8
+	JZ           f32ToBF16RowsAVX2_nonan1
+	MOVL         $0x00400000, R10
+	VMOVD        R10, X8
+	VPBROADCASTD X8, Y8
+	MOVL         $0xffff0000, R10
+	VMOVD        R10, X11
+	VPBROADCASTD X11, Y11
+	VPOR         Y8, Y2, Y12
+	VPAND        Y11, Y12, Y12
+	VBLENDVPS    Y6, Y12, Y2, Y2
+	VPOR         Y8, Y3, Y6
+	VPAND        Y11, Y6, Y6
+	VBLENDVPS    Y7, Y6, Y3, Y3
+	VPOR         Y8, Y4, Y6
+	VPAND        Y11, Y6, Y6
+	VBLENDVPS    Y9, Y6, Y4, Y4
+	VPOR         Y8, Y5, Y6
+	VPAND        Y11, Y6, Y6
+	VBLENDVPS    Y10, Y6, Y5, Y5
+
+f32ToBF16RowsAVX2_nonan1:
+	VPSRLD    $0x10, Y2, Y6
+	VPAND     Y0, Y6, Y6
+	VPADDD    Y1, Y2, Y2
+	VPADDD    Y6, Y2, Y2
+	VPSRLD    $0x10, Y2, Y2
+	VPSRLD    $0x10, Y3, Y6
+	VPAND     Y0, Y6, Y6
+	VPADDD    Y1, Y3, Y3
+	VPADDD    Y6, Y3, Y3
+	VPSRLD    $0x10, Y3, Y3
+	VPSRLD    $0x10, Y4, Y6
+	VPAND     Y0, Y6, Y6
+	VPADDD    Y1, Y4, Y4
+	VPADDD    Y6, Y4, Y4
+	VPSRLD    $0x10, Y4, Y4
+	VPSRLD    $0x10, Y5, Y6
+	VPAND     Y0, Y6, Y6
+	VPADDD    Y1, Y5, Y5
+	VPADDD    Y6, Y5, Y5
+	VPSRLD    $0x10, Y5, Y5
+	VPACKUSDW Y3, Y2, Y2
+	VPERMQ    $0xd8, Y2, Y2
+	VMOVDQU   Y2, (AX)(R8*2)
+	VPACKUSDW Y5, Y4, Y2
+	VPERMQ    $0xd8, Y2, Y2
+	VMOVDQU   Y2, 32(AX)(R8*2)
+	ADDQ      $0x00000020, R8
+
+f32ToBF16RowsAVX2_check_unrolled:
+	CMPQ R8, R9
+	JB   f32ToBF16RowsAVX2_unrolled
+	MOVQ BX, R9
+	ANDQ $-8, R9
+	JMP  f32ToBF16RowsAVX2_check_vector
+
+f32ToBF16RowsAVX2_vector:
+	VMOVUPS      (CX)(R8*4), Y2
+	VCMPPS       $0x03, Y2, Y2, Y3
+	VPTEST       Y3, Y3
+	JZ           f32ToBF16RowsAVX2_nonan2
+	MOVL         $0x00400000, R10
+	VMOVD        R10, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0xffff0000, R10
+	VMOVD        R10, X5
+	VPBROADCASTD X5, Y5
+	VPOR         Y4, Y2, Y4
+	VPAND        Y5, Y4, Y4
+	VBLENDVPS    Y3, Y4, Y2, Y2
+
+f32ToBF16RowsAVX2_nonan2:
+	VPSRLD       $0x10, Y2, Y3
+	VPAND        Y0, Y3, Y3
+	VPADDD       Y1, Y2, Y2
+	VPADDD       Y3, Y2, Y2
+	VPSRLD       $0x10, Y2, Y2
+	VEXTRACTI128 $0x01, Y2, X3
+	VPACKUSDW    X3, X2, X2
+	VMOVDQU      X2, (AX)(R8*2)
+	ADDQ         $0x00000008, R8
+
+f32ToBF16RowsAVX2_check_vector:
+	CMPQ R8, R9
+	JB   f32ToBF16RowsAVX2_vector
+	JMP  f32ToBF16RowsAVX2_check_scalar
+
+f32ToBF16RowsAVX2_scalar:
+	VMOVSS       (CX)(R8*4), X2
+	VCMPPS       $0x03, X2, X2, X3
+	VPTEST       X3, X3
+	JZ           f32ToBF16RowsAVX2_nonan3
+	MOVL         $0x00400000, R9
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0xffff0000, R9
+	VMOVD        R9, X5
+	VPBROADCASTD X5, Y5
+	VPOR         X4, X2, X4
+	VPAND        X5, X4, X4
+	VBLENDVPS    X3, X4, X2, X2
+
+f32ToBF16RowsAVX2_nonan3:
+	VPSRLD  $0x10, X2, X3
+	VPAND   X0, X3, X3
+	VPADDD  X1, X2, X2
+	VPADDD  X3, X2, X2
+	VPSRLD  $0x10, X2, X2
+	VPEXTRW $0x00, X2, (AX)(R8*2)
+	INCQ    R8
+
+f32ToBF16RowsAVX2_check_scalar:
+	CMPQ R8, BX
+	JB   f32ToBF16RowsAVX2_scalar
+	ADDQ SI, AX
+	ADDQ DI, CX
+	DECQ DX
+	JNZ  f32ToBF16RowsAVX2_row
+	VZEROUPPER
+	RET
+
 // func bf16ToF32AVX2(dst []float32, src []uint16)
 // Requires: AVX, AVX2
 TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $0-48
