@@ -24,6 +24,8 @@ func genVec() {
 	f32ToF16()
 	f16ToF32()
 	f32ToBF16()
+	f32ToBF16Wide(false)
+	f32ToBF16Wide(true)
 	bf16ToF32()
 	i32ToF32()
 	f32ToF64()
@@ -691,6 +693,91 @@ func f32ToBF16Kernel(name, sig string, rows bool) *kernel {
 			}
 		},
 	}
+}
+
+// f32ToBF16Wide emits f32ToBF16AVX512, or with rows f32ToBF16RowsAVX512
+// (the rows kernel's signature, kernel.rows): f32ToBF16's rounding on the
+// 16 lanes of a ZMM register, NaN lanes replaced under their mask, the
+// words stored by VPMOVDW, and the last fewer than 16 elements of a row
+// loaded and stored under a mask of their lanes.
+func f32ToBF16Wide(rows bool) {
+	name, sig := "f32ToBF16AVX512", "func(dst []uint16, src []float32)"
+	if rows {
+		name, sig = "f32ToBF16RowsAVX512", "func(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int)"
+	}
+	TEXT(name, NOSPLIT, sig)
+	Doc(fmt.Sprintf("%s is %sGo in assembly; see there for the exact loop.", name, strings.TrimSuffix(name, "AVX512")))
+	Pragma("noescape")
+	dst := Load(Param("dst").Base(), GP64())
+	src := Load(Param("src").Base(), GP64())
+	var n, left, dstStride, srcStride reg.Register
+	if rows {
+		left = Load(Param("rows"), GP64())
+		n = Load(Param("rowLen"), GP64())
+		dstStride = Load(Param("dstStride"), GP64())
+		SHLQ(U8(1), dstStride)
+		srcStride = Load(Param("srcStride"), GP64())
+		SHLQ(U8(2), srcStride)
+	} else {
+		n = Load(Param("dst").Len(), GP64())
+	}
+	bcast := func(c uint32) reg.VecVirtual {
+		r := GP32()
+		MOVL(U32(c), r)
+		z := ZMM()
+		VPBROADCASTD(r, z)
+		return z
+	}
+	one, round, quiet := bcast(1), bcast(0x7fff), bcast(0x40)
+	i := GP64()
+	// vector v of the step at i; under mask when not nil
+	body := func(v int, mask reg.Register) {
+		x, hi, lsb, r, nan := ZMM(), ZMM(), ZMM(), ZMM(), K()
+		m := Mem{Base: src, Index: i, Scale: 4, Disp: 64 * v}
+		if mask != nil {
+			VMOVUPS_Z(m, mask, x)
+		} else {
+			VMOVUPS(m, x)
+		}
+		// r = (x + 0x7fff + (x>>16)&1) >> 16; a NaN: x>>16 | 0x40
+		VPSRLD(U8(16), x, hi)
+		VPANDD(one, hi, lsb)
+		VPADDD(round, x, r)
+		VPADDD(lsb, r, r)
+		VPSRLD(U8(16), r, r)
+		VCMPPS(U8(3), x, x, nan) // unordered: NaN
+		VPORD(quiet, hi, nan, r)
+		d := Mem{Base: dst, Index: i, Scale: 2, Disp: 32 * v}
+		if mask != nil {
+			VPMOVDW(r, mask, d)
+		} else {
+			VPMOVDW(r, d)
+		}
+	}
+	if rows {
+		Label(name + "_row")
+	}
+	XORQ(i, i)
+	loop(name+"_pair", n, i, 32, func() { body(0, nil); body(1, nil) })
+	loop(name+"_vector", n, i, 16, func() { body(0, nil) })
+	CMPQ(i, n)
+	JAE(LabelRef(name + "_done"))
+	rem, ones, bitsReg, mask := GP64(), GP64(), GP64(), K()
+	MOVQ(n, rem)
+	SUBQ(i, rem)
+	MOVQ(I32(-1), ones)
+	BZHIQ(rem, ones, bitsReg)
+	KMOVQ(bitsReg, mask)
+	body(0, mask)
+	Label(name + "_done")
+	if rows {
+		ADDQ(dstStride, dst)
+		ADDQ(srcStride, src)
+		DECQ(left)
+		JNZ(LabelRef(name + "_row"))
+	}
+	VZEROUPPER()
+	RET()
 }
 
 // bf16ToF32: dst[i] = src[i] << 16 as float32 bits.

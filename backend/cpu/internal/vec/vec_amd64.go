@@ -298,12 +298,14 @@ func F16ToF32(dst []float32, src []uint16) {
 // dtype.BF16FromFloat32.
 // Its exact loop is f32ToBF16Go's.
 func F32ToBF16(dst []uint16, src []float32) {
-	if !useAVX2 {
+	switch {
+	case useAVX512:
+		f32ToBF16AVX512(dst, src[:len(dst)])
+	case useAVX2:
+		f32ToBF16AVX2(dst, src[:len(dst)])
+	default:
 		f32ToBF16Go(dst, src)
-		return
 	}
-	src = src[:len(dst)]
-	f32ToBF16AVX2(dst, src)
 }
 
 // F32ToBF16Rows runs [F32ToBF16] on each of rows rows of rowLen elements,
@@ -314,6 +316,8 @@ func F32ToBF16(dst []uint16, src []float32) {
 func F32ToBF16Rows(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int) {
 	switch {
 	case convRowsEmpty(len(dst), len(src), rows, rowLen, dstStride, srcStride):
+	case useAVX512:
+		f32ToBF16RowsAVX512(dst, src, rows, rowLen, dstStride, srcStride)
 	case !useAVX2:
 		f32ToBF16RowsGo(dst, src, rows, rowLen, dstStride, srcStride)
 	default:

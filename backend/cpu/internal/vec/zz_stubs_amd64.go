@@ -174,6 +174,16 @@ func f32ToBF16AVX2(dst []uint16, src []float32)
 //go:noescape
 func f32ToBF16RowsAVX2(dst []uint16, src []float32, rows int, rowLen int, dstStride int, srcStride int)
 
+// f32ToBF16AVX512 is f32ToBF16Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func f32ToBF16AVX512(dst []uint16, src []float32)
+
+// f32ToBF16RowsAVX512 is f32ToBF16RowsGo in assembly; see there for the exact loop.
+//
+//go:noescape
+func f32ToBF16RowsAVX512(dst []uint16, src []float32, rows int, rowLen int, dstStride int, srcStride int)
+
 // bf16ToF32AVX2 is bf16ToF32Go in assembly; see there for the exact loop.
 //
 //go:noescape

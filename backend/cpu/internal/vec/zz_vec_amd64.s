@@ -2355,6 +2355,178 @@ f32ToBF16RowsAVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func f32ToBF16AVX512(dst []uint16, src []float32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f32ToBF16AVX512(SB), NOSPLIT, $0-48
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         src_base+24(FP), CX
+	MOVQ         dst_len+8(FP), DX
+	MOVL         $0x00000001, BX
+	VPBROADCASTD BX, Z0
+	MOVL         $0x00007fff, BX
+	VPBROADCASTD BX, Z1
+	MOVL         $0x00000040, BX
+	VPBROADCASTD BX, Z2
+	XORQ         BX, BX
+	MOVQ         DX, SI
+	ANDQ         $-32, SI
+	JMP          f32ToBF16AVX512_pair_check
+
+f32ToBF16AVX512_pair:
+	VMOVUPS (CX)(BX*4), Z3
+	VPSRLD  $0x10, Z3, Z4
+	VPANDD  Z0, Z4, Z5
+	VPADDD  Z1, Z3, Z6
+	VPADDD  Z5, Z6, Z6
+	VPSRLD  $0x10, Z6, Z6
+	VCMPPS  $0x03, Z3, Z3, K1
+	VPORD   Z2, Z4, K1, Z6
+	VPMOVDW Z6, (AX)(BX*2)
+	VMOVUPS 64(CX)(BX*4), Z3
+	VPSRLD  $0x10, Z3, Z4
+	VPANDD  Z0, Z4, Z5
+	VPADDD  Z1, Z3, Z6
+	VPADDD  Z5, Z6, Z6
+	VPSRLD  $0x10, Z6, Z6
+	VCMPPS  $0x03, Z3, Z3, K1
+	VPORD   Z2, Z4, K1, Z6
+	VPMOVDW Z6, 32(AX)(BX*2)
+	ADDQ    $0x00000020, BX
+
+f32ToBF16AVX512_pair_check:
+	CMPQ BX, SI
+	JB   f32ToBF16AVX512_pair
+	MOVQ DX, SI
+	ANDQ $-16, SI
+	JMP  f32ToBF16AVX512_vector_check
+
+f32ToBF16AVX512_vector:
+	VMOVUPS (CX)(BX*4), Z3
+	VPSRLD  $0x10, Z3, Z4
+	VPANDD  Z0, Z4, Z5
+	VPADDD  Z1, Z3, Z6
+	VPADDD  Z5, Z6, Z6
+	VPSRLD  $0x10, Z6, Z6
+	VCMPPS  $0x03, Z3, Z3, K1
+	VPORD   Z2, Z4, K1, Z6
+	VPMOVDW Z6, (AX)(BX*2)
+	ADDQ    $0x00000010, BX
+
+f32ToBF16AVX512_vector_check:
+	CMPQ      BX, SI
+	JB        f32ToBF16AVX512_vector
+	CMPQ      BX, DX
+	JAE       f32ToBF16AVX512_done
+	SUBQ      BX, DX
+	MOVQ      $-1, SI
+	BZHIQ     DX, SI, DX
+	KMOVQ     DX, K1
+	VMOVUPS.Z (CX)(BX*4), K1, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z0
+	VPADDD    Z1, Z3, Z1
+	VPADDD    Z0, Z1, Z1
+	VPSRLD    $0x10, Z1, Z1
+	VCMPPS    $0x03, Z3, Z3, K2
+	VPORD     Z2, Z4, K2, Z1
+	VPMOVDW   Z1, K1, (AX)(BX*2)
+
+f32ToBF16AVX512_done:
+	VZEROUPPER
+	RET
+
+// func f32ToBF16RowsAVX512(dst []uint16, src []float32, rows int, rowLen int, dstStride int, srcStride int)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·f32ToBF16RowsAVX512(SB), NOSPLIT, $0-80
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         src_base+24(FP), CX
+	MOVQ         rows+48(FP), DX
+	MOVQ         rowLen+56(FP), BX
+	MOVQ         dstStride+64(FP), SI
+	SHLQ         $0x01, SI
+	MOVQ         srcStride+72(FP), DI
+	SHLQ         $0x02, DI
+	MOVL         $0x00000001, R8
+	VPBROADCASTD R8, Z0
+	MOVL         $0x00007fff, R8
+	VPBROADCASTD R8, Z1
+	MOVL         $0x00000040, R8
+	VPBROADCASTD R8, Z2
+
+f32ToBF16RowsAVX512_row:
+	XORQ R8, R8
+	MOVQ BX, R9
+	ANDQ $-32, R9
+	JMP  f32ToBF16RowsAVX512_pair_check
+
+f32ToBF16RowsAVX512_pair:
+	VMOVUPS (CX)(R8*4), Z3
+	VPSRLD  $0x10, Z3, Z4
+	VPANDD  Z0, Z4, Z5
+	VPADDD  Z1, Z3, Z6
+	VPADDD  Z5, Z6, Z6
+	VPSRLD  $0x10, Z6, Z6
+	VCMPPS  $0x03, Z3, Z3, K1
+	VPORD   Z2, Z4, K1, Z6
+	VPMOVDW Z6, (AX)(R8*2)
+	VMOVUPS 64(CX)(R8*4), Z3
+	VPSRLD  $0x10, Z3, Z4
+	VPANDD  Z0, Z4, Z5
+	VPADDD  Z1, Z3, Z6
+	VPADDD  Z5, Z6, Z6
+	VPSRLD  $0x10, Z6, Z6
+	VCMPPS  $0x03, Z3, Z3, K1
+	VPORD   Z2, Z4, K1, Z6
+	VPMOVDW Z6, 32(AX)(R8*2)
+	ADDQ    $0x00000020, R8
+
+f32ToBF16RowsAVX512_pair_check:
+	CMPQ R8, R9
+	JB   f32ToBF16RowsAVX512_pair
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  f32ToBF16RowsAVX512_vector_check
+
+f32ToBF16RowsAVX512_vector:
+	VMOVUPS (CX)(R8*4), Z3
+	VPSRLD  $0x10, Z3, Z4
+	VPANDD  Z0, Z4, Z5
+	VPADDD  Z1, Z3, Z6
+	VPADDD  Z5, Z6, Z6
+	VPSRLD  $0x10, Z6, Z6
+	VCMPPS  $0x03, Z3, Z3, K1
+	VPORD   Z2, Z4, K1, Z6
+	VPMOVDW Z6, (AX)(R8*2)
+	ADDQ    $0x00000010, R8
+
+f32ToBF16RowsAVX512_vector_check:
+	CMPQ      R8, R9
+	JB        f32ToBF16RowsAVX512_vector
+	CMPQ      R8, BX
+	JAE       f32ToBF16RowsAVX512_done
+	MOVQ      BX, R9
+	SUBQ      R8, R9
+	MOVQ      $-1, R10
+	BZHIQ     R9, R10, R9
+	KMOVQ     R9, K1
+	VMOVUPS.Z (CX)(R8*4), K1, Z3
+	VPSRLD    $0x10, Z3, Z4
+	VPANDD    Z0, Z4, Z5
+	VPADDD    Z1, Z3, Z6
+	VPADDD    Z5, Z6, Z6
+	VPSRLD    $0x10, Z6, Z6
+	VCMPPS    $0x03, Z3, Z3, K2
+	VPORD     Z2, Z4, K2, Z6
+	VPMOVDW   Z6, K1, (AX)(R8*2)
+
+f32ToBF16RowsAVX512_done:
+	ADDQ SI, AX
+	ADDQ DI, CX
+	DECQ DX
+	JNZ  f32ToBF16RowsAVX512_row
+	VZEROUPPER
+	RET
+
 // func bf16ToF32AVX2(dst []float32, src []uint16)
 // Requires: AVX, AVX2
 TEXT ·bf16ToF32AVX2(SB), NOSPLIT, $0-48
