@@ -114,10 +114,12 @@ func f32ToBF16RowsGo(dst []uint16, src []float32, rows, rowLen, dstStride, srcSt
 // element, and panics if dst or src (of these lengths) do not hold every
 // element they reach.
 func convRowsEmpty(nd, ns, rows, rowLen, dstStride, srcStride int) bool {
-	empty, fits := rowsFit(rows, rowLen, [2]int{nd, dstStride}, [2]int{ns, srcStride})
-	if !fits {
+	if rows <= 0 || rowLen <= 0 {
+		return true
+	}
+	if !holds(nd, dstStride, rows, rowLen) || !holds(ns, srcStride, rows, rowLen) {
 		panic(fmt.Sprintf("vec: %d rows of %d, strides %d and %d, out of operands of %d and %d elements",
 			rows, rowLen, dstStride, srcStride, nd, ns))
 	}
-	return empty
+	return false
 }

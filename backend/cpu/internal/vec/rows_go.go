@@ -11,26 +11,19 @@ type ScalarRows struct{ Rows, RowLen, DstStride, AStride, SStride int }
 // empty reports whether the layout has no element, and panics if dst, a
 // or s (of these lengths) do not hold every element it reaches.
 func (r ScalarRows) empty(nd, na, ns int) bool {
-	empty, fits := rowsFit(r.Rows, r.RowLen, [2]int{nd, r.DstStride}, [2]int{na, r.AStride})
-	if !empty && (!fits || r.SStride < 0 || (r.Rows-1)*r.SStride >= ns) {
+	if r.Rows <= 0 || r.RowLen <= 0 {
+		return true
+	}
+	if !holds(nd, r.DstStride, r.Rows, r.RowLen) || !holds(na, r.AStride, r.Rows, r.RowLen) || !holds(ns, r.SStride, r.Rows, 1) {
 		panic(fmt.Sprintf("vec: rows %+v out of operands of %d, %d and %d elements", r, nd, na, ns))
 	}
-	return empty
+	return false
 }
 
-// rowsFit reports whether rows rows of rowLen elements have no element,
-// and whether every operand ({its length, its stride between rows in
-// elements}) holds every element they reach.
-func rowsFit(rows, rowLen int, operands ...[2]int) (empty, fits bool) {
-	if rows <= 0 || rowLen <= 0 {
-		return true, true
-	}
-	for _, o := range operands {
-		if o[1] < 0 || (rows-1)*o[1]+rowLen > o[0] {
-			return false, false
-		}
-	}
-	return false, true
+// holds reports whether an operand of n elements holds rows rows (at
+// least one) of rowLen elements, stride elements apart.
+func holds(n, stride, rows, rowLen int) bool {
+	return stride >= 0 && (rows-1)*stride+rowLen <= n
 }
 
 // scalarRowsGo runs op on each row of r, the rows primitives' exact loop:
