@@ -191,8 +191,8 @@ func (k *kernel) generate() {
 // generateRows emits the body of a rows kernel (k.rows): the loops over
 // each of rows rows (rows ≥ 1) of rowLen elements, every slice parameter p
 // advancing by its stride pStride, in elements, from row to row. With
-// bcast, s is a parameter too, and s's element of the row (sStride
-// elements of dst's type after the last) is broadcast as the value "s":
+// bcast, s is a parameter too, advancing by sStride elements of dst's
+// type, and its element of the row is broadcast as the value "s":
 // func(dst, a, s []T, rows, rowLen, dstStride, aStride, sStride int).
 // Without it: func(dst []D, src []S, rows, rowLen, dstStride, srcStride
 // int).
