@@ -528,10 +528,19 @@ func anyNaN(g *gen, xs []reg.Register) (masks []reg.Register, done string) {
 }
 
 // f32ToF16: dst[i] = float16 bits of src[i], round to nearest even, NaN made
-// the quiet NaN sign|0x7e00 (as dtype.HalfFromFloat32: no payload).
+// the quiet NaN sign|0x7e00 (as dtype.HalfFromFloat32: no payload). Also
+// its rows kernel (kernel.rows), one call for a tile of rows (Note
+// [Storing tiles] in backend/cpu/internal/gemm).
 func f32ToF16() {
-	(&kernel{
-		name: "f32ToF16AVX2", sig: "func(dst []uint16, src []float32)",
+	f32ToF16Kernel("f32ToF16AVX2", "func(dst []uint16, src []float32)", false).generate()
+	f32ToF16Kernel("f32ToF16RowsAVX2", "func(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int)", true).generate()
+}
+
+// f32ToF16Kernel is f32ToF16's kernel, named name, of signature sig, over
+// rows when rows is set.
+func f32ToF16Kernel(name, sig string, rows bool) *kernel {
+	return &kernel{
+		name: name, sig: sig, rows: rows,
 		params: []string{"dst", "src"}, scales: []uint8{2, 4},
 		step: 8, unroll: 4,
 		body: func(g *gen, u int) {
@@ -564,7 +573,7 @@ func f32ToF16() {
 				}
 			}
 		},
-	}).generate()
+	}
 }
 
 // width returns r at the current width.

@@ -18,7 +18,7 @@ var (
 	f32     = newFloat(kernelGoOf[float32](mrF32, nrF32), mrF32, nrF32, goPack[float32], 256, 144, 3072, goGemv[float32]())
 	f64     = newFloat(kernelGoOf[float64](mrF64, nrF64), mrF64, nrF64, goPack[float64], 256, 72, 3072, goGemv[float64]())
 	bf16    = newConv(f32, bf16ToF32, goPackConv(bf16ToF32), vec.BF16ToF32, vec.F32ToBF16, vec.F32ToBF16Rows)
-	f16     = newConv(f32, f16ToF32, goPackConv(f16ToF32), vec.F16ToF32, vec.F32ToF16, nil)
+	f16     = newConv(f32, f16ToF32, goPackConv(f16ToF32), vec.F16ToF32, vec.F32ToF16, vec.F32ToF16Rows)
 	bf16dot *impl[uint16, uint32, float32]
 )
 

@@ -582,18 +582,20 @@ func (im *impl[S, P, T]) storeC(c []S, rsC, csC int, t []T, ldt, mrr, nrr int, b
 
 // Note [Storing tiles]
 //
-// A product of bfloat16 matrices computes each mr×nr tile of C in float32
-// and rounds it into C. Rounded row by row, with a call of vec.F32ToBF16
-// per row of nr (32) elements, the calls cost as much as the rounding:
-// storeC was 7.5% of a 512³ product's time on this Zen 5 (a profile of
-// tensor.Matmul on two threads, the kernel 70%), its wrapper and the
-// conversion's own function about half each. vec.F32ToBF16Rows rounds
-// the tile in one call, with the same bits: the 512³ product ran 3%
-// faster (medians of 400 products interleaved with the row-by-row store
-// in one process, either order: 294-299 against 303-311 µs on two
-// threads, 564-572 against 580-589 on one). Where AVX-512 is, both
-// conversions round 16 lanes at a time (f32ToBF16AVX512, its tail under a
-// mask): row by row 534 µs on one thread, the tile at once 518.
+// A product of bfloat16 or float16 matrices computes each mr×nr tile of C
+// in float32 and rounds it into C. Rounded row by row, with a call of
+// vec.F32ToBF16 per row of nr (32) elements, the calls cost as much as the
+// rounding: storeC was 7.5% of a 512³ bfloat16 product's time on this Zen
+// 5 (a profile of tensor.Matmul on two threads, the kernel 70%), its
+// wrapper and the conversion's own function about half each. The rows
+// conversions (vec.F32ToBF16Rows, vec.F32ToF16Rows) round the tile in one
+// call, with the same bits: the bfloat16 product ran 3% faster (medians
+// of 400 products interleaved with the row-by-row store in one process,
+// either order: 294-299 against 303-311 µs on two threads, 564-572
+// against 580-589 on one), the float16 one 2% on one thread. Where
+// AVX-512 is, bfloat16 is rounded 16 lanes at a time (f32ToBF16AVX512,
+// its tail under a mask): row by row 534 µs on one thread, the tile at
+// once 518.
 
 // Note [Threads]
 //

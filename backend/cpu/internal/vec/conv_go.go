@@ -110,6 +110,17 @@ func f32ToBF16RowsGo(dst []uint16, src []float32, rows, rowLen, dstStride, srcSt
 	}
 }
 
+// f32ToF16RowsGo is F32ToF16Rows' pure-Go twin, its exact loop:
+//
+//	for r := 0; r < rows; r++ {
+//		f32ToF16Go(dst[r*dstStride:][:rowLen], src[r*srcStride:][:rowLen])
+//	}
+func f32ToF16RowsGo(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int) {
+	for r := 0; r < rows; r++ {
+		f32ToF16Go(dst[r*dstStride:][:rowLen], src[r*srcStride:][:rowLen])
+	}
+}
+
 // convRowsEmpty reports whether the rows of a rows conversion have no
 // element, and panics if dst or src (of these lengths) do not hold every
 // element they reach.

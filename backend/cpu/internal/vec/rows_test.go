@@ -108,12 +108,22 @@ func TestScalarRowsBounds(t *testing.T) {
 	AddScalarRowsF32(nil, nil, nil, ScalarRows{Rows: 3, RowLen: 0})
 }
 
-// TestF32ToBF16Rows checks F32ToBF16Rows against F32ToBF16 run row by row,
-// bit for bit, on random bit patterns (NaNs, infinities, subnormals and
-// ties among them) over layouts whose rows cover the unrolled, vector and
-// element loops, with a source stride of 0 and destination rows apart;
-// elements outside the rows must keep their sentinel.
-func TestF32ToBF16Rows(t *testing.T) {
+// convRows is a rows conversion and the conversion it must match.
+type convRows struct {
+	name string
+	rows func(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int)
+	one  func(dst []uint16, src []float32)
+}
+
+var convRowsCases = []convRows{{"F32ToBF16Rows", F32ToBF16Rows, F32ToBF16}, {"F32ToF16Rows", F32ToF16Rows, F32ToF16}}
+
+// TestConvRows checks each rows conversion against its conversion run row
+// by row, bit for bit, on random bit patterns (NaNs, infinities,
+// subnormals and ties among them) over layouts whose rows cover the
+// unrolled, vector and element loops, with a source stride of 0 and
+// destination rows apart; elements outside the rows must keep their
+// sentinel.
+func TestConvRows(t *testing.T) {
 	const sentinel = 0xdead
 	for trial := 0; trial < 300; trial++ {
 		rows, rowLen := 1+rng.Intn(13), rng.Intn(70)
@@ -126,49 +136,53 @@ func TestF32ToBF16Rows(t *testing.T) {
 				src[i] = randF32()
 			}
 		}
-		got, want := make([]uint16, (rows-1)*dstStride+rowLen+3), make([]uint16, 0)
-		for i := range got {
-			got[i] = sentinel
-		}
-		want = append(want, got...)
-		for r := 0; r < rows; r++ {
-			F32ToBF16(want[r*dstStride:][:rowLen], src[r*srcStride:][:rowLen])
-		}
-		F32ToBF16Rows(got, src, rows, rowLen, dstStride, srcStride)
-		for i := range got {
-			if got[i] != want[i] {
-				t.Fatalf("%d rows of %d, strides %d, %d: element %d is %#04x, want %#04x", rows, rowLen, dstStride, srcStride, i, got[i], want[i])
+		for _, c := range convRowsCases {
+			got, want := make([]uint16, (rows-1)*dstStride+rowLen+3), make([]uint16, 0)
+			for i := range got {
+				got[i] = sentinel
+			}
+			want = append(want, got...)
+			for r := 0; r < rows; r++ {
+				c.one(want[r*dstStride:][:rowLen], src[r*srcStride:][:rowLen])
+			}
+			c.rows(got, src, rows, rowLen, dstStride, srcStride)
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("%s: %d rows of %d, strides %d, %d: element %d is %#04x, want %#04x", c.name, rows, rowLen, dstStride, srcStride, i, got[i], want[i])
+				}
 			}
 		}
 	}
 }
 
-// TestF32ToBF16RowsBounds: rows that reach past an operand panic before
+// TestConvRowsBounds: rows that reach past an operand panic before
 // anything is written; empty ones do nothing.
-func TestF32ToBF16RowsBounds(t *testing.T) {
-	dst, src := make([]uint16, 10), make([]float32, 10)
-	for i := range src {
-		src[i] = 1
-	}
-	for _, l := range [][4]int{
-		{2, 6, 6, 0},  // dst too short
-		{2, 4, 4, 8},  // src too short
-		{2, 4, -4, 4}, // negative stride
-	} {
-		func() {
-			defer func() {
-				if recover() == nil {
-					t.Errorf("%v: no panic", l)
-				}
+func TestConvRowsBounds(t *testing.T) {
+	for _, c := range convRowsCases {
+		dst, src := make([]uint16, 10), make([]float32, 10)
+		for i := range src {
+			src[i] = 1
+		}
+		for _, l := range [][4]int{
+			{2, 6, 6, 0},  // dst too short
+			{2, 4, 4, 8},  // src too short
+			{2, 4, -4, 4}, // negative stride
+		} {
+			func() {
+				defer func() {
+					if recover() == nil {
+						t.Errorf("%s %v: no panic", c.name, l)
+					}
+				}()
+				c.rows(dst, src, l[0], l[1], l[2], l[3])
 			}()
-			F32ToBF16Rows(dst, src, l[0], l[1], l[2], l[3])
-		}()
-		for i, v := range dst {
-			if v != 0 {
-				t.Fatalf("%v: dst[%d] written", l, i)
+			for i, v := range dst {
+				if v != 0 {
+					t.Fatalf("%s %v: dst[%d] written", c.name, l, i)
+				}
 			}
 		}
+		c.rows(nil, nil, 0, 5, 5, 5)
+		c.rows(nil, nil, 3, 0, 0, 0)
 	}
-	F32ToBF16Rows(nil, nil, 0, 5, 5, 5)
-	F32ToBF16Rows(nil, nil, 3, 0, 0, 0)
 }

@@ -104,6 +104,17 @@ func AxpyF64(dst, a, b []float64, alpha float64) { axpyF64Go(dst, a, b, alpha) }
 // Its exact loop is f32ToF16Go's.
 func F32ToF16(dst []uint16, src []float32) { f32ToF16Go(dst, src) }
 
+// F32ToF16Rows runs [F32ToF16] on each of rows rows of rowLen elements,
+// row r of dst at element r·dstStride and of src at r·srcStride (strides
+// ≥ 0), in one call (Note [Storing tiles] in backend/cpu/internal/gemm).
+// It panics if dst or src does not hold every element of the rows.
+// Its exact loop is f32ToF16RowsGo's.
+func F32ToF16Rows(dst []uint16, src []float32, rows, rowLen, dstStride, srcStride int) {
+	if !convRowsEmpty(len(dst), len(src), rows, rowLen, dstStride, srcStride) {
+		f32ToF16RowsGo(dst, src, rows, rowLen, dstStride, srcStride)
+	}
+}
+
 // F16ToF32 sets dst[i] to the float16 whose bits are src[i], exactly (NaN
 // payload kept, not quieted), as dtype.Half.Float32.
 // Its exact loop is f16ToF32Go's.

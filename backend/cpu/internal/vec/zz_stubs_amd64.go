@@ -159,6 +159,11 @@ func axpyF64AVX2(dst []float64, a []float64, b []float64, alpha float64)
 //go:noescape
 func f32ToF16AVX2(dst []uint16, src []float32)
 
+// f32ToF16RowsAVX2 is f32ToF16RowsGo in assembly; see there for the exact loop.
+//
+//go:noescape
+func f32ToF16RowsAVX2(dst []uint16, src []float32, rows int, rowLen int, dstStride int, srcStride int)
+
 // f16ToF32AVX2 is f16ToF32Go in assembly; see there for the exact loop.
 //
 //go:noescape

@@ -1939,6 +1939,130 @@ f32ToF16AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func f32ToF16RowsAVX2(dst []uint16, src []float32, rows int, rowLen int, dstStride int, srcStride int)
+// Requires: AVX, AVX2, F16C
+TEXT ·f32ToF16RowsAVX2(SB), NOSPLIT, $0-80
+	MOVQ dst_base+0(FP), AX
+	MOVQ src_base+24(FP), CX
+	MOVQ rows+48(FP), DX
+	MOVQ rowLen+56(FP), BX
+	MOVQ dstStride+64(FP), SI
+	SHLQ $0x01, SI
+	MOVQ srcStride+72(FP), DI
+	SHLQ $0x02, DI
+
+f32ToF16RowsAVX2_row:
+	XORQ R8, R8
+	MOVQ BX, R9
+	ANDQ $-32, R9
+	JMP  f32ToF16RowsAVX2_check_unrolled
+
+f32ToF16RowsAVX2_unrolled:
+	VMOVUPS      (CX)(R8*4), Y0
+	VMOVUPS      32(CX)(R8*4), Y1
+	VMOVUPS      64(CX)(R8*4), Y2
+	VMOVUPS      96(CX)(R8*4), Y3
+	VCMPPS       $0x03, Y0, Y0, Y4
+	VCMPPS       $0x03, Y1, Y1, Y5
+	VORPS        Y5, Y4, Y6
+	VCMPPS       $0x03, Y2, Y2, Y7
+	VORPS        Y7, Y6, Y6
+	VCMPPS       $0x03, Y3, Y3, Y8
+	VORPS        Y8, Y6, Y6
+	VPTEST       Y6, Y6
+	JZ           f32ToF16RowsAVX2_nonan1
+	MOVL         $0xff800000, R10
+	VMOVD        R10, X6
+	VPBROADCASTD X6, Y6
+	MOVL         $0x00400000, R10
+	VMOVD        R10, X9
+	VPBROADCASTD X9, Y9
+	VANDPS       Y6, Y0, Y10
+	VORPS        Y9, Y10, Y10
+	VBLENDVPS    Y4, Y10, Y0, Y0
+	VANDPS       Y6, Y1, Y4
+	VORPS        Y9, Y4, Y4
+	VBLENDVPS    Y5, Y4, Y1, Y1
+	VANDPS       Y6, Y2, Y4
+	VORPS        Y9, Y4, Y4
+	VBLENDVPS    Y7, Y4, Y2, Y2
+	VANDPS       Y6, Y3, Y4
+	VORPS        Y9, Y4, Y4
+	VBLENDVPS    Y8, Y4, Y3, Y3
+
+f32ToF16RowsAVX2_nonan1:
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)(R8*2)
+	VCVTPS2PH $0x00, Y1, X0
+	VMOVDQU   X0, 16(AX)(R8*2)
+	VCVTPS2PH $0x00, Y2, X0
+	VMOVDQU   X0, 32(AX)(R8*2)
+	VCVTPS2PH $0x00, Y3, X0
+	VMOVDQU   X0, 48(AX)(R8*2)
+	ADDQ      $0x00000020, R8
+
+f32ToF16RowsAVX2_check_unrolled:
+	CMPQ R8, R9
+	JB   f32ToF16RowsAVX2_unrolled
+	MOVQ BX, R9
+	ANDQ $-8, R9
+	JMP  f32ToF16RowsAVX2_check_vector
+
+f32ToF16RowsAVX2_vector:
+	VMOVUPS      (CX)(R8*4), Y0
+	VCMPPS       $0x03, Y0, Y0, Y1
+	VPTEST       Y1, Y1
+	JZ           f32ToF16RowsAVX2_nonan2
+	MOVL         $0xff800000, R10
+	VMOVD        R10, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00400000, R10
+	VMOVD        R10, X3
+	VPBROADCASTD X3, Y3
+	VANDPS       Y2, Y0, Y2
+	VORPS        Y3, Y2, Y2
+	VBLENDVPS    Y1, Y2, Y0, Y0
+
+f32ToF16RowsAVX2_nonan2:
+	VCVTPS2PH $0x00, Y0, X0
+	VMOVDQU   X0, (AX)(R8*2)
+	ADDQ      $0x00000008, R8
+
+f32ToF16RowsAVX2_check_vector:
+	CMPQ R8, R9
+	JB   f32ToF16RowsAVX2_vector
+	JMP  f32ToF16RowsAVX2_check_scalar
+
+f32ToF16RowsAVX2_scalar:
+	VMOVSS       (CX)(R8*4), X0
+	VCMPPS       $0x03, X0, X0, X1
+	VPTEST       X1, X1
+	JZ           f32ToF16RowsAVX2_nonan3
+	MOVL         $0xff800000, R9
+	VMOVD        R9, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00400000, R9
+	VMOVD        R9, X3
+	VPBROADCASTD X3, Y3
+	VANDPS       X2, X0, X2
+	VORPS        X3, X2, X2
+	VBLENDVPS    X1, X2, X0, X0
+
+f32ToF16RowsAVX2_nonan3:
+	VCVTPS2PH $0x00, X0, X0
+	VPEXTRW   $0x00, X0, (AX)(R8*2)
+	INCQ      R8
+
+f32ToF16RowsAVX2_check_scalar:
+	CMPQ R8, BX
+	JB   f32ToF16RowsAVX2_scalar
+	ADDQ SI, AX
+	ADDQ DI, CX
+	DECQ DX
+	JNZ  f32ToF16RowsAVX2_row
+	VZEROUPPER
+	RET
+
 // func f16ToF32AVX2(dst []float32, src []uint16)
 // Requires: AVX, AVX2, F16C
 TEXT ·f16ToF32AVX2(SB), NOSPLIT, $0-48
