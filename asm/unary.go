@@ -29,6 +29,11 @@ var (
 	geluPoly = []float32{1.0313439270248637e-04, -1.181212835945189e-03, 9.972197003662586e-03, -6.649025529623032e-02, 3.989422917366028e-01}
 	geluP    = []float32{8.586903102695942e-03, 9.203854203224182e-02, 4.7738802433013916e-01, 1.366503357887268, 2.0000052452087402}
 	geluR    = []float32{3.4255816135555506e-03, 3.6723606288433075e-02, 1.9716320931911469e-01, 6.206199526786804e-01, 1.1386985778808594, 1}
+	// SLEEF's expf (Note [SLEEF's exp] in optable/elem)
+	sleefL2U     = float32(0.693145751953125)
+	sleefL2L     = float32(1.428606765330187045e-06)
+	sleefExpHi   = float32(100)
+	sleefExpPoly = []float32{0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359, 0.0416664853692054748535156, 0.166666671633720397949219, 0.5}
 	// e^r = 1 + r·(1 + r·P(r)), |r| ≤ ln2/2
 	unExpPoly = []float32{1.3814599951729178e-03, 8.368715643882751e-03, 4.166838899254799e-02, 1.666652113199234e-01, 4.999999403953552e-01}
 )
@@ -37,7 +42,8 @@ var (
 type unaryConsts struct {
 	lo, hi, log2e, c1, c2, one, two, half, mhalf, bias, abs, sign Mem
 	tanhT, geluT, geluMax, sqrt2Pi                                Mem
-	expPoly, tanhPoly, geluPoly, geluP, geluR                     []Mem
+	sleefL2U, sleefL2L, sleefHi                                   Mem
+	expPoly, tanhPoly, geluPoly, geluP, geluR, sleefPoly          []Mem
 }
 
 func polyConsts(name string, cs []float32) []Mem {
@@ -56,11 +62,13 @@ func newUnaryConsts() *unaryConsts {
 		bias: vconstBits("unBias", 127), abs: vconstBits("unAbs", 0x7fffffff), sign: vconstBits("unSign", 0x80000000),
 		tanhT: vconst("unTanhT", tanhT), geluT: vconst("unGeluT", geluT), geluMax: vconst("unGeluMax", geluMax),
 		sqrt2Pi:  vconst("unSqrt2Pi", sqrt2Pi),
-		expPoly:  polyConsts("unExpP", unExpPoly),
-		tanhPoly: polyConsts("unTanhP", tanhPoly),
-		geluPoly: polyConsts("unGeluPoly", geluPoly),
-		geluP:    polyConsts("unGeluP", geluP),
-		geluR:    polyConsts("unGeluR", geluR),
+		sleefL2U: vconst("unSleefL2U", sleefL2U), sleefL2L: vconst("unSleefL2L", sleefL2L), sleefHi: vconst("unSleefHi", sleefExpHi),
+		sleefPoly: polyConsts("unSleefP", sleefExpPoly),
+		expPoly:   polyConsts("unExpP", unExpPoly),
+		tanhPoly:  polyConsts("unTanhP", tanhPoly),
+		geluPoly:  polyConsts("unGeluPoly", geluPoly),
+		geluP:     polyConsts("unGeluP", geluP),
+		geluR:     polyConsts("unGeluR", geluR),
 	}
 }
 
@@ -130,6 +138,12 @@ func (u *unaryConsts) expScale(g *foldGen, n, r reg.Register) reg.Register {
 	p := horner(g, u.expPoly, r)
 	VFMADD213PS(u.one, r, p) // p = p·r + 1
 	VFMADD213PS(u.one, r, p) // p = p·r + 1
+	return u.scale(g, n, p)
+}
+
+// scale returns p·2^n, 2^n applied in two halves: p·2^(n>>1) exactly,
+// then one rounding for the rest. p is overwritten.
+func (u *unaryConsts) scale(g *foldGen, n, p reg.Register) reg.Register {
 	k := g.vec()
 	VCVTPS2DQ(n, k)
 	h := g.vec()
@@ -150,13 +164,24 @@ func (u *unaryConsts) expOf(g *foldGen, v reg.Register) reg.Register {
 	return u.expScale(g, n, r)
 }
 
-// exp: expElem. The NaN pass-through is one max, e > x ? e : x: e^x > x
+// exp: expElem, SLEEF's expf step for step (Note [SLEEF's exp] in
+// optable/elem). The NaN pass-through is one max, e > x ? e : x: e^x > x
 // for every other x (±Inf included: e = +Inf is not > +Inf, and x is +Inf).
 func (u *unaryConsts) exp(g *foldGen, x reg.Register) reg.Register {
-	v := g.vec()
-	VMAXPS(u.lo, x, v)
-	VMINPS(u.hi, v, v)
-	e := u.expOf(g, v)
+	s := g.vec()
+	VMAXPS(u.lo, x, s)
+	VMINPS(u.sleefHi, s, s)
+	n := g.vec()
+	VMULPS(u.log2e, s, n)
+	VROUNDPS(U8(0), n, n)          // nearest even
+	VFNMADD231PS(u.sleefL2U, n, s) // s -= n·L2U (fused)
+	VFNMADD231PS(u.sleefL2L, n, s) // s -= n·L2L
+	p := horner(g, u.sleefPoly, s)
+	t := g.vec()
+	VMULPS(s, s, t)
+	VFMADD213PS(s, p, t) // t = s²·p + s
+	VADDPS(u.one, t, t)
+	e := u.scale(g, n, t)
 	VMAXPS(x, e, e)
 	return e
 }

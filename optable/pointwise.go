@@ -53,7 +53,7 @@ var (
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
 	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Sign", Types: Numbers}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
-	Exp        = unary("exp", "Exp", "e^x", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, viaFloat64("Exp"))
+	Exp        = unary("exp", "Exp", "e^x (in float32, and float16 and bfloat16 through it: SLEEF's expf, as PyTorch computes it, Note [SLEEF's exp] in optable/elem)", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, loop(Of(dtype.Float64), "T(math.Exp(float64(a)))"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.ExpF32(float32(a)))"))
 	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
 	Expm1      = unary("expm1", "Expm1", "e^x - 1", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Expm1", Types: Floats}, IntToFloat: true}, viaFloat64("Expm1"))
 	Log        = unary("log", "Log", "the natural logarithm of x", Op{Grad: []string{"g.Div(x)"}, SIMD: SIMD{Unary: "Log", Types: Floats}, IntToFloat: true}, loop(Floats, "T(elem.Log(float64(a)))"))

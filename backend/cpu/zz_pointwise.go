@@ -313,8 +313,8 @@ func simdSignF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopExpF computes T(math.Exp(float64(a))) for float32, float64.
-func loopExpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopExpF64 computes T(math.Exp(float64(a))) for float64.
+func loopExpF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -334,31 +334,52 @@ func loopExpF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// loopExpF32 computes T(elem.ExpF32(float32(a))) for float32.
+func loopExpF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.ExpF32(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.ExpF32(float32(a)))
+	}
+}
+
 // simdExpF32 is exp's SIMD loop for float32.
 func simdExpF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ExpF32, p, s, n)) {
-		loopExpF[float32](p, s, n, args)
+		loopExpF32[float32](p, s, n, args)
 	}
 }
 
 // simdExpF32Stream is exp's streaming SIMD loop for float32.
 func simdExpF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ExpF32Stream, p, s, n)) {
-		loopExpF[float32](p, s, n, args)
+		loopExpF32[float32](p, s, n, args)
 	}
 }
 
 // simdExpF64 is exp's SIMD loop for float64.
 func simdExpF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ExpF64, p, s, n)) {
-		loopExpF[float64](p, s, n, args)
+		loopExpF64[float64](p, s, n, args)
 	}
 }
 
 // simdExpF64Stream is exp's streaming SIMD loop for float64.
 func simdExpF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.ExpF64Stream, p, s, n)) {
-		loopExpF[float64](p, s, n, args)
+		loopExpF64[float64](p, s, n, args)
 	}
 }
 

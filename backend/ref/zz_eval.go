@@ -114,16 +114,24 @@ func evalSign(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemExp0 is exp of one element of float32, float64: T(math.Exp(float64(a))).
-func elemExp0[T float32 | float64](a T, args *kernel.Args) T {
+// elemExp0 is exp of one element of float64: T(math.Exp(float64(a))).
+func elemExp0[T float64](a T, args *kernel.Args) T {
 	_ = args
 	return T(T(math.Exp(float64(a))))
+}
+
+// elemExp1 is exp of one element of float32: T(elem.ExpF32(float32(a))).
+func elemExp1[T float32](a T, args *kernel.Args) T {
+	_ = args
+	return T(T(elem.ExpF32(float32(a))))
 }
 
 // evalExp computes exp of one element in compute dtype d.
 func evalExp(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemExp1[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemExp0[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false

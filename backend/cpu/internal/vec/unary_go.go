@@ -7,7 +7,10 @@ import "math"
 // every branch of it on all 8 lanes and blends, which gives the same bits.
 //
 // Note [Unary polynomials]
-// exp, sigmoid and the large-|x| parts of tanh and gelu share one e^v:
+// exp itself is SLEEF's expf, step for step, as PyTorch computes it (Note
+// [SLEEF's exp] in optable/elem): the same shape as below with SLEEF's
+// constants and polynomial, its inputs clamped to [-104, 100].
+// sigmoid and the large-|x| parts of tanh and gelu share one e^v:
 // n = round(v·log2e), r = v − n·ln2 (ln2 in two parts, each step fused),
 // e^r by a degree-6 minimax polynomial (|r| ≤ ln2/2, every Horner step
 // fused), then times 2^n applied as 2^(n>>1)·2^(n−n>>1), so that every n
@@ -91,13 +94,37 @@ func pow2(k int32) float32 { return math.Float32frombits(uint32(k+127) << 23) }
 
 func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ signMask) }
 
-// expElem is e^x as ExpF32 computes it.
+// expElem is e^x as ExpF32 computes it: SLEEF's expf, as PyTorch 1.13
+// computes float32 exp (Note [SLEEF's exp] in optable/elem, whose ExpF32
+// is the same function; this layer may not import it).
 func expElem(x float32) float32 {
 	if x != x {
 		return x
 	}
-	return expScale(expReduce(min(max(x, unExpLo), unExpHi)))
+	x = min(max(x, sleefExpLo), sleefExpHi)
+	q := float32(math.RoundToEven(float64(float32(x * expLog2e))))
+	s := fmaF32(-q, sleefL2U, x)
+	s = fmaF32(-q, sleefL2L, s)
+	u := sleefExpPoly[0]
+	for _, c := range sleefExpPoly[1:] {
+		u = fmaF32(u, s, c)
+	}
+	u = 1 + fmaF32(float32(s*s), u, s)
+	k := int32(q)
+	h := k >> 1
+	return float32(u*pow2(h)) * pow2(k-h)
 }
+
+// The constants of SLEEF's expf (expElem).
+const (
+	sleefL2U   = float32(0.693145751953125)
+	sleefL2L   = float32(1.428606765330187045e-06)
+	sleefExpLo = float32(-104)
+	sleefExpHi = float32(100)
+)
+
+// sleefExpPoly is SLEEF's polynomial of expf, highest degree first.
+var sleefExpPoly = [6]float32{0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359, 0.0416664853692054748535156, 0.166666671633720397949219, 0.5}
 
 // sigmoidElem is 1/(1+e^-x) as SigmoidF32 computes it.
 func sigmoidElem(x float32) float32 {

@@ -164,6 +164,96 @@ DATA unSqrt2Pi<>+24(SB)/4, $0x40206c99
 DATA unSqrt2Pi<>+28(SB)/4, $0x40206c99
 GLOBL unSqrt2Pi<>(SB), RODATA|NOPTR, $32
 
+DATA unSleefL2U<>+0(SB)/4, $0x3f317200
+DATA unSleefL2U<>+4(SB)/4, $0x3f317200
+DATA unSleefL2U<>+8(SB)/4, $0x3f317200
+DATA unSleefL2U<>+12(SB)/4, $0x3f317200
+DATA unSleefL2U<>+16(SB)/4, $0x3f317200
+DATA unSleefL2U<>+20(SB)/4, $0x3f317200
+DATA unSleefL2U<>+24(SB)/4, $0x3f317200
+DATA unSleefL2U<>+28(SB)/4, $0x3f317200
+GLOBL unSleefL2U<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefL2L<>+0(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+4(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+8(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+12(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+16(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+20(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+24(SB)/4, $0x35bfbe8e
+DATA unSleefL2L<>+28(SB)/4, $0x35bfbe8e
+GLOBL unSleefL2L<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefHi<>+0(SB)/4, $0x42c80000
+DATA unSleefHi<>+4(SB)/4, $0x42c80000
+DATA unSleefHi<>+8(SB)/4, $0x42c80000
+DATA unSleefHi<>+12(SB)/4, $0x42c80000
+DATA unSleefHi<>+16(SB)/4, $0x42c80000
+DATA unSleefHi<>+20(SB)/4, $0x42c80000
+DATA unSleefHi<>+24(SB)/4, $0x42c80000
+DATA unSleefHi<>+28(SB)/4, $0x42c80000
+GLOBL unSleefHi<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefP0<>+0(SB)/4, $0x39502bda
+DATA unSleefP0<>+4(SB)/4, $0x39502bda
+DATA unSleefP0<>+8(SB)/4, $0x39502bda
+DATA unSleefP0<>+12(SB)/4, $0x39502bda
+DATA unSleefP0<>+16(SB)/4, $0x39502bda
+DATA unSleefP0<>+20(SB)/4, $0x39502bda
+DATA unSleefP0<>+24(SB)/4, $0x39502bda
+DATA unSleefP0<>+28(SB)/4, $0x39502bda
+GLOBL unSleefP0<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefP1<>+0(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+4(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+8(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+12(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+16(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+20(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+24(SB)/4, $0x3ab696c9
+DATA unSleefP1<>+28(SB)/4, $0x3ab696c9
+GLOBL unSleefP1<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefP2<>+0(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+4(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+8(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+12(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+16(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+20(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+24(SB)/4, $0x3c0888a6
+DATA unSleefP2<>+28(SB)/4, $0x3c0888a6
+GLOBL unSleefP2<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefP3<>+0(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+4(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+8(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+12(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+16(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+20(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+24(SB)/4, $0x3d2aaa7a
+DATA unSleefP3<>+28(SB)/4, $0x3d2aaa7a
+GLOBL unSleefP3<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefP4<>+0(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+4(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+8(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+12(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+16(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+20(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+24(SB)/4, $0x3e2aaaab
+DATA unSleefP4<>+28(SB)/4, $0x3e2aaaab
+GLOBL unSleefP4<>(SB), RODATA|NOPTR, $32
+
+DATA unSleefP5<>+0(SB)/4, $0x3f000000
+DATA unSleefP5<>+4(SB)/4, $0x3f000000
+DATA unSleefP5<>+8(SB)/4, $0x3f000000
+DATA unSleefP5<>+12(SB)/4, $0x3f000000
+DATA unSleefP5<>+16(SB)/4, $0x3f000000
+DATA unSleefP5<>+20(SB)/4, $0x3f000000
+DATA unSleefP5<>+24(SB)/4, $0x3f000000
+DATA unSleefP5<>+28(SB)/4, $0x3f000000
+GLOBL unSleefP5<>(SB), RODATA|NOPTR, $32
+
 DATA unExpP0<>+0(SB)/4, $0x3ab5121b
 DATA unExpP0<>+4(SB)/4, $0x3ab5121b
 DATA unExpP0<>+8(SB)/4, $0x3ab5121b
@@ -438,52 +528,56 @@ TEXT ·expF32AVX2(SB), NOSPLIT, $0-48
 expF32AVX2_unrolled:
 	VMOVUPS      (DX)(BX*4), Y0
 	VMAXPS       unExpLo<>+0(SB), Y0, Y1
-	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMINPS       unSleefHi<>+0(SB), Y1, Y1
 	VMULPS       unLog2e<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
-	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
-	VMOVUPS      unExpP0<>+0(SB), Y3
-	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFNMADD231PS unSleefL2U<>+0(SB), Y2, Y1
+	VFNMADD231PS unSleefL2L<>+0(SB), Y2, Y1
+	VMOVUPS      unSleefP0<>+0(SB), Y3
+	VFMADD213PS  unSleefP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y3, Y4
+	VADDPS       unOne<>+0(SB), Y4, Y4
 	VCVTPS2DQ    Y2, Y1
 	VPSRAD       $0x01, Y1, Y2
 	VPSUBD       Y2, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       Y2, Y3, Y3
+	VPADDD       Y2, Y4, Y4
 	VPADDD       unBias<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y1, Y3, Y3
-	VMAXPS       Y0, Y3, Y3
-	VMOVUPS      Y3, (CX)(BX*4)
+	VMULPS       Y1, Y4, Y4
+	VMAXPS       Y0, Y4, Y4
+	VMOVUPS      Y4, (CX)(BX*4)
 	VMOVUPS      32(DX)(BX*4), Y0
 	VMAXPS       unExpLo<>+0(SB), Y0, Y1
-	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMINPS       unSleefHi<>+0(SB), Y1, Y1
 	VMULPS       unLog2e<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
-	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
-	VMOVUPS      unExpP0<>+0(SB), Y3
-	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFNMADD231PS unSleefL2U<>+0(SB), Y2, Y1
+	VFNMADD231PS unSleefL2L<>+0(SB), Y2, Y1
+	VMOVUPS      unSleefP0<>+0(SB), Y3
+	VFMADD213PS  unSleefP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y3, Y4
+	VADDPS       unOne<>+0(SB), Y4, Y4
 	VCVTPS2DQ    Y2, Y1
 	VPSRAD       $0x01, Y1, Y2
 	VPSUBD       Y2, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       Y2, Y3, Y3
+	VPADDD       Y2, Y4, Y4
 	VPADDD       unBias<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y1, Y3, Y3
-	VMAXPS       Y0, Y3, Y3
-	VMOVUPS      Y3, 32(CX)(BX*4)
+	VMULPS       Y1, Y4, Y4
+	VMAXPS       Y0, Y4, Y4
+	VMOVUPS      Y4, 32(CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
 expF32AVX2_check_unrolled:
@@ -496,28 +590,30 @@ expF32AVX2_check_unrolled:
 expF32AVX2_vector:
 	VMOVUPS      (DX)(BX*4), Y0
 	VMAXPS       unExpLo<>+0(SB), Y0, Y1
-	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMINPS       unSleefHi<>+0(SB), Y1, Y1
 	VMULPS       unLog2e<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
-	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
-	VMOVUPS      unExpP0<>+0(SB), Y3
-	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFNMADD231PS unSleefL2U<>+0(SB), Y2, Y1
+	VFNMADD231PS unSleefL2L<>+0(SB), Y2, Y1
+	VMOVUPS      unSleefP0<>+0(SB), Y3
+	VFMADD213PS  unSleefP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y3, Y4
+	VADDPS       unOne<>+0(SB), Y4, Y4
 	VCVTPS2DQ    Y2, Y1
 	VPSRAD       $0x01, Y1, Y2
 	VPSUBD       Y2, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       Y2, Y3, Y3
+	VPADDD       Y2, Y4, Y4
 	VPADDD       unBias<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y1, Y3, Y3
-	VMAXPS       Y0, Y3, Y3
-	VMOVUPS      Y3, (CX)(BX*4)
+	VMULPS       Y1, Y4, Y4
+	VMAXPS       Y0, Y4, Y4
+	VMOVUPS      Y4, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
 
 expF32AVX2_check_vector:
@@ -528,28 +624,30 @@ expF32AVX2_check_vector:
 expF32AVX2_scalar:
 	VMOVSS       (DX)(BX*4), X0
 	VMAXPS       unExpLo<>+0(SB), X0, X1
-	VMINPS       unExpHi<>+0(SB), X1, X1
+	VMINPS       unSleefHi<>+0(SB), X1, X1
 	VMULPS       unLog2e<>+0(SB), X1, X2
 	VROUNDPS     $0x00, X2, X2
-	VFNMADD231PS unExpC1<>+0(SB), X2, X1
-	VFNMADD231PS unExpC2<>+0(SB), X2, X1
-	VMOVUPS      unExpP0<>+0(SB), X3
-	VFMADD213PS  unExpP1<>+0(SB), X1, X3
-	VFMADD213PS  unExpP2<>+0(SB), X1, X3
-	VFMADD213PS  unExpP3<>+0(SB), X1, X3
-	VFMADD213PS  unExpP4<>+0(SB), X1, X3
-	VFMADD213PS  unOne<>+0(SB), X1, X3
-	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFNMADD231PS unSleefL2U<>+0(SB), X2, X1
+	VFNMADD231PS unSleefL2L<>+0(SB), X2, X1
+	VMOVUPS      unSleefP0<>+0(SB), X3
+	VFMADD213PS  unSleefP1<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP2<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP3<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP4<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP5<>+0(SB), X1, X3
+	VMULPS       X1, X1, X4
+	VFMADD213PS  X1, X3, X4
+	VADDPS       unOne<>+0(SB), X4, X4
 	VCVTPS2DQ    X2, X1
 	VPSRAD       $0x01, X1, X2
 	VPSUBD       X2, X1, X1
 	VPSLLD       $0x17, X2, X2
-	VPADDD       X2, X3, X3
+	VPADDD       X2, X4, X4
 	VPADDD       unBias<>+0(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
-	VMULPS       X1, X3, X3
-	VMAXPS       X0, X3, X3
-	VMOVSS       X3, (CX)(BX*4)
+	VMULPS       X1, X4, X4
+	VMAXPS       X0, X4, X4
+	VMOVSS       X4, (CX)(BX*4)
 	INCQ         BX
 
 expF32AVX2_check_scalar:
@@ -1214,28 +1312,30 @@ TEXT ·expF32StreamAVX2(SB), NOSPLIT, $0-48
 expF32StreamAVX2_peel:
 	VMOVSS       (DX)(BX*4), X0
 	VMAXPS       unExpLo<>+0(SB), X0, X1
-	VMINPS       unExpHi<>+0(SB), X1, X1
+	VMINPS       unSleefHi<>+0(SB), X1, X1
 	VMULPS       unLog2e<>+0(SB), X1, X2
 	VROUNDPS     $0x00, X2, X2
-	VFNMADD231PS unExpC1<>+0(SB), X2, X1
-	VFNMADD231PS unExpC2<>+0(SB), X2, X1
-	VMOVUPS      unExpP0<>+0(SB), X3
-	VFMADD213PS  unExpP1<>+0(SB), X1, X3
-	VFMADD213PS  unExpP2<>+0(SB), X1, X3
-	VFMADD213PS  unExpP3<>+0(SB), X1, X3
-	VFMADD213PS  unExpP4<>+0(SB), X1, X3
-	VFMADD213PS  unOne<>+0(SB), X1, X3
-	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFNMADD231PS unSleefL2U<>+0(SB), X2, X1
+	VFNMADD231PS unSleefL2L<>+0(SB), X2, X1
+	VMOVUPS      unSleefP0<>+0(SB), X3
+	VFMADD213PS  unSleefP1<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP2<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP3<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP4<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP5<>+0(SB), X1, X3
+	VMULPS       X1, X1, X4
+	VFMADD213PS  X1, X3, X4
+	VADDPS       unOne<>+0(SB), X4, X4
 	VCVTPS2DQ    X2, X1
 	VPSRAD       $0x01, X1, X2
 	VPSUBD       X2, X1, X1
 	VPSLLD       $0x17, X2, X2
-	VPADDD       X2, X3, X3
+	VPADDD       X2, X4, X4
 	VPADDD       unBias<>+0(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
-	VMULPS       X1, X3, X3
-	VMAXPS       X0, X3, X3
-	VMOVSS       X3, (CX)(BX*4)
+	VMULPS       X1, X4, X4
+	VMAXPS       X0, X4, X4
+	VMOVSS       X4, (CX)(BX*4)
 	INCQ         BX
 
 expF32StreamAVX2_check_peel:
@@ -1250,52 +1350,56 @@ expF32StreamAVX2_check_peel:
 expF32StreamAVX2_unrolled:
 	VMOVUPS      (DX)(BX*4), Y0
 	VMAXPS       unExpLo<>+0(SB), Y0, Y1
-	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMINPS       unSleefHi<>+0(SB), Y1, Y1
 	VMULPS       unLog2e<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
-	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
-	VMOVUPS      unExpP0<>+0(SB), Y3
-	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFNMADD231PS unSleefL2U<>+0(SB), Y2, Y1
+	VFNMADD231PS unSleefL2L<>+0(SB), Y2, Y1
+	VMOVUPS      unSleefP0<>+0(SB), Y3
+	VFMADD213PS  unSleefP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y3, Y4
+	VADDPS       unOne<>+0(SB), Y4, Y4
 	VCVTPS2DQ    Y2, Y1
 	VPSRAD       $0x01, Y1, Y2
 	VPSUBD       Y2, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       Y2, Y3, Y3
+	VPADDD       Y2, Y4, Y4
 	VPADDD       unBias<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y1, Y3, Y3
-	VMAXPS       Y0, Y3, Y3
-	VMOVNTPS     Y3, (CX)(BX*4)
+	VMULPS       Y1, Y4, Y4
+	VMAXPS       Y0, Y4, Y4
+	VMOVNTPS     Y4, (CX)(BX*4)
 	VMOVUPS      32(DX)(BX*4), Y0
 	VMAXPS       unExpLo<>+0(SB), Y0, Y1
-	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMINPS       unSleefHi<>+0(SB), Y1, Y1
 	VMULPS       unLog2e<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
-	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
-	VMOVUPS      unExpP0<>+0(SB), Y3
-	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFNMADD231PS unSleefL2U<>+0(SB), Y2, Y1
+	VFNMADD231PS unSleefL2L<>+0(SB), Y2, Y1
+	VMOVUPS      unSleefP0<>+0(SB), Y3
+	VFMADD213PS  unSleefP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y3, Y4
+	VADDPS       unOne<>+0(SB), Y4, Y4
 	VCVTPS2DQ    Y2, Y1
 	VPSRAD       $0x01, Y1, Y2
 	VPSUBD       Y2, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       Y2, Y3, Y3
+	VPADDD       Y2, Y4, Y4
 	VPADDD       unBias<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y1, Y3, Y3
-	VMAXPS       Y0, Y3, Y3
-	VMOVNTPS     Y3, 32(CX)(BX*4)
+	VMULPS       Y1, Y4, Y4
+	VMAXPS       Y0, Y4, Y4
+	VMOVNTPS     Y4, 32(CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
 expF32StreamAVX2_check_unrolled:
@@ -1310,28 +1414,30 @@ expF32StreamAVX2_check_unrolled:
 expF32StreamAVX2_vector:
 	VMOVUPS      (DX)(BX*4), Y0
 	VMAXPS       unExpLo<>+0(SB), Y0, Y1
-	VMINPS       unExpHi<>+0(SB), Y1, Y1
+	VMINPS       unSleefHi<>+0(SB), Y1, Y1
 	VMULPS       unLog2e<>+0(SB), Y1, Y2
 	VROUNDPS     $0x00, Y2, Y2
-	VFNMADD231PS unExpC1<>+0(SB), Y2, Y1
-	VFNMADD231PS unExpC2<>+0(SB), Y2, Y1
-	VMOVUPS      unExpP0<>+0(SB), Y3
-	VFMADD213PS  unExpP1<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP2<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP3<>+0(SB), Y1, Y3
-	VFMADD213PS  unExpP4<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
-	VFMADD213PS  unOne<>+0(SB), Y1, Y3
+	VFNMADD231PS unSleefL2U<>+0(SB), Y2, Y1
+	VFNMADD231PS unSleefL2L<>+0(SB), Y2, Y1
+	VMOVUPS      unSleefP0<>+0(SB), Y3
+	VFMADD213PS  unSleefP1<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP2<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP3<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP4<>+0(SB), Y1, Y3
+	VFMADD213PS  unSleefP5<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD213PS  Y1, Y3, Y4
+	VADDPS       unOne<>+0(SB), Y4, Y4
 	VCVTPS2DQ    Y2, Y1
 	VPSRAD       $0x01, Y1, Y2
 	VPSUBD       Y2, Y1, Y1
 	VPSLLD       $0x17, Y2, Y2
-	VPADDD       Y2, Y3, Y3
+	VPADDD       Y2, Y4, Y4
 	VPADDD       unBias<>+0(SB), Y1, Y1
 	VPSLLD       $0x17, Y1, Y1
-	VMULPS       Y1, Y3, Y3
-	VMAXPS       Y0, Y3, Y3
-	VMOVNTPS     Y3, (CX)(BX*4)
+	VMULPS       Y1, Y4, Y4
+	VMAXPS       Y0, Y4, Y4
+	VMOVNTPS     Y4, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
 
 expF32StreamAVX2_check_vector:
@@ -1342,28 +1448,30 @@ expF32StreamAVX2_check_vector:
 expF32StreamAVX2_scalar:
 	VMOVSS       (DX)(BX*4), X0
 	VMAXPS       unExpLo<>+0(SB), X0, X1
-	VMINPS       unExpHi<>+0(SB), X1, X1
+	VMINPS       unSleefHi<>+0(SB), X1, X1
 	VMULPS       unLog2e<>+0(SB), X1, X2
 	VROUNDPS     $0x00, X2, X2
-	VFNMADD231PS unExpC1<>+0(SB), X2, X1
-	VFNMADD231PS unExpC2<>+0(SB), X2, X1
-	VMOVUPS      unExpP0<>+0(SB), X3
-	VFMADD213PS  unExpP1<>+0(SB), X1, X3
-	VFMADD213PS  unExpP2<>+0(SB), X1, X3
-	VFMADD213PS  unExpP3<>+0(SB), X1, X3
-	VFMADD213PS  unExpP4<>+0(SB), X1, X3
-	VFMADD213PS  unOne<>+0(SB), X1, X3
-	VFMADD213PS  unOne<>+0(SB), X1, X3
+	VFNMADD231PS unSleefL2U<>+0(SB), X2, X1
+	VFNMADD231PS unSleefL2L<>+0(SB), X2, X1
+	VMOVUPS      unSleefP0<>+0(SB), X3
+	VFMADD213PS  unSleefP1<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP2<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP3<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP4<>+0(SB), X1, X3
+	VFMADD213PS  unSleefP5<>+0(SB), X1, X3
+	VMULPS       X1, X1, X4
+	VFMADD213PS  X1, X3, X4
+	VADDPS       unOne<>+0(SB), X4, X4
 	VCVTPS2DQ    X2, X1
 	VPSRAD       $0x01, X1, X2
 	VPSUBD       X2, X1, X1
 	VPSLLD       $0x17, X2, X2
-	VPADDD       X2, X3, X3
+	VPADDD       X2, X4, X4
 	VPADDD       unBias<>+0(SB), X1, X1
 	VPSLLD       $0x17, X1, X1
-	VMULPS       X1, X3, X3
-	VMAXPS       X0, X3, X3
-	VMOVSS       X3, (CX)(BX*4)
+	VMULPS       X1, X4, X4
+	VMAXPS       X0, X4, X4
+	VMOVSS       X4, (CX)(BX*4)
 	INCQ         BX
 
 expF32StreamAVX2_check_scalar:
