@@ -48,9 +48,9 @@ func SignTo(dst, t *Tensor) *Tensor { return pointwise(optable.Sign, dst, false,
 // SignInPlace overwrites t with [Sign](t) and returns t.
 func (t *Tensor) SignInPlace() *Tensor { return pointwise(optable.Sign, nil, true, nil, t) }
 
-// Exp returns e^x (in float32, and float16 and bfloat16 through it: SLEEF's
-// expf, as PyTorch computes it, Note [SLEEF's exp] in optable/elem) for each
-// element x of t. Integer and bool inputs compute in float32.
+// Exp returns e^x (float32, and bfloat16 and float16 through it: SLEEF's expf,
+// as PyTorch computes float32 and bfloat16, Note [SLEEF's exp] in optable/elem)
+// for each element x of t. Integer and bool inputs compute in float32.
 func Exp(t *Tensor) *Tensor { return pointwise(optable.Exp, nil, false, nil, t) }
 
 // Exp returns [Exp](t).

@@ -23,7 +23,9 @@ import (
 //
 // with x clamped to [-104, 100] first: below, SLEEF returns 0, which e^-104
 // already rounds to; above, +Inf, which e^100 already overflows to. A
-// NaN comes back unchanged.
+// NaN comes back unchanged. float16 goes through the same function
+// (PyTorch 1.13 has no float16 exp on the CPU: "exp_vml_cpu" not
+// implemented for 'Half').
 
 // The constants of Note [SLEEF's exp].
 const (
