@@ -203,7 +203,37 @@ func (e *em) expOf(v reg.Register) reg.Register {
 
 // expBody: expF32/expF64.
 func expBody(e *em, in []reg.Register) val {
+	if e.ps() {
+		// the NaN pass-through is one max, e > x ? e : x: e^x > x for every
+		// other x (e = +Inf is not > +Inf, and x is +Inf then)
+		return vv(e.MaxX(e.sleefExpOf(in[0]), in[0]))
+	}
 	return vv(e.nanPass(in[0], e.expOf(in[0])))
+}
+
+// SLEEF's expf (Note [SLEEF's exp] in optable/elem): its constants.
+var (
+	sleefL2U     = float64(float32(0.693145751953125))
+	sleefL2L     = float64(float32(1.428606765330187045e-06))
+	sleefExpPoly = []float64{
+		float64(float32(0.000198527617612853646278381)), float64(float32(0.00139304355252534151077271)),
+		float64(float32(0.00833336077630519866943359)), float64(float32(0.0416664853692054748535156)),
+		float64(float32(0.166666671633720397949219)), 0.5,
+	}
+)
+
+// sleefExpOf returns e^x of float32 lanes as SLEEF's expf computes it, step
+// for step: x clamped to [-104, 100], q = round(x·log2e), s = x − q·L2U −
+// q·L2L (fused), u = 1 + (s²·P(s) + s) (fused), then u·2^q (Scale: one
+// rounding, as SLEEF's exact u·2^(q>>1) then ·2^(q−q>>1)).
+func (e *em) sleefExpOf(x reg.Register) reg.Register {
+	v := e.clampF(x, -104, 100)
+	n := e.Round(e.Mul(v, e.C(float64(float32(log2e)))), rNearest)
+	s := e.FNMA(n, e.C(sleefL2U), v)
+	s = e.FNMA(n, e.C(sleefL2L), s)
+	u := e.Horner(s, sleefExpPoly...)
+	u = e.Add(e.FMA(e.Mul(s, s), u, s), e.C(1))
+	return e.Scale(u, n)
 }
 
 // expm1Of returns e^v − 1 (v not NaN).
@@ -402,8 +432,8 @@ func mathOps() {
 	both := floatTypes
 	nanNote := "a NaN comes back unchanged"
 	slowNote := "other operands as the float64 reference (the slow path)"
-	(&efunc{stem: "Exp", kind: kUnary, types: f64, expr: "e^%s", unroll: 4, body: expBody, stream: true,
-		note: "within 2 ulp, 0 and +Inf beyond the range, " + nanNote}).add()
+	(&efunc{stem: "Exp", kind: kUnary, types: both, expr: "e^%s", unroll: 4, body: expBody, stream: true,
+		note: "float64 within 2 ulp, float32 SLEEF's expf bit for bit (Note [SLEEF's exp] in optable/elem), 0 and +Inf beyond the range, " + nanNote}).add()
 	(&efunc{stem: "Expm1", kind: kUnary, types: both, expr: "e^%s - 1", unroll: 2, body: expm1Body,
 		note: "within 2 ulp, tiny x (±0 included) themselves, " + nanNote}).add()
 	(&efunc{stem: "Exp2", kind: kUnary, types: both, expr: "2^%s", unroll: 2, body: exp2Body,

@@ -1,8 +1,9 @@
 package main
 
 // This file generates vec's float32 unary primitives (run with -part
-// unary: zz_unary_amd64.s and zz_unary_stubs_amd64.go): e^x, tanh,
-// sigmoid and gelu (erf form). Their pure-Go twins, and the algorithms
+// unary: zz_unary_amd64.s and zz_unary_stubs_amd64.go): tanh, sigmoid and
+// gelu (erf form); e^x itself is SLEEF's expf in the elem part
+// (elemmath.go). Their pure-Go twins, and the algorithms
 // (Note [Unary polynomials]), are in vec/unary_go.go. Each kernel is a
 // fold without accumulators: it computes every branch of the twin's
 // element function on all lanes, blends by the branch condition, and
@@ -29,11 +30,6 @@ var (
 	geluPoly = []float32{1.0313439270248637e-04, -1.181212835945189e-03, 9.972197003662586e-03, -6.649025529623032e-02, 3.989422917366028e-01}
 	geluP    = []float32{8.586903102695942e-03, 9.203854203224182e-02, 4.7738802433013916e-01, 1.366503357887268, 2.0000052452087402}
 	geluR    = []float32{3.4255816135555506e-03, 3.6723606288433075e-02, 1.9716320931911469e-01, 6.206199526786804e-01, 1.1386985778808594, 1}
-	// SLEEF's expf (Note [SLEEF's exp] in optable/elem)
-	sleefL2U     = float32(0.693145751953125)
-	sleefL2L     = float32(1.428606765330187045e-06)
-	sleefExpHi   = float32(100)
-	sleefExpPoly = []float32{0.000198527617612853646278381, 0.00139304355252534151077271, 0.00833336077630519866943359, 0.0416664853692054748535156, 0.166666671633720397949219, 0.5}
 	// e^r = 1 + r·(1 + r·P(r)), |r| ≤ ln2/2
 	unExpPoly = []float32{1.3814599951729178e-03, 8.368715643882751e-03, 4.166838899254799e-02, 1.666652113199234e-01, 4.999999403953552e-01}
 )
@@ -42,8 +38,7 @@ var (
 type unaryConsts struct {
 	lo, hi, log2e, c1, c2, one, two, half, mhalf, bias, abs, sign Mem
 	tanhT, geluT, geluMax, sqrt2Pi                                Mem
-	sleefL2U, sleefL2L, sleefHi                                   Mem
-	expPoly, tanhPoly, geluPoly, geluP, geluR, sleefPoly          []Mem
+	expPoly, tanhPoly, geluPoly, geluP, geluR                     []Mem
 }
 
 func polyConsts(name string, cs []float32) []Mem {
@@ -62,13 +57,11 @@ func newUnaryConsts() *unaryConsts {
 		bias: vconstBits("unBias", 127), abs: vconstBits("unAbs", 0x7fffffff), sign: vconstBits("unSign", 0x80000000),
 		tanhT: vconst("unTanhT", tanhT), geluT: vconst("unGeluT", geluT), geluMax: vconst("unGeluMax", geluMax),
 		sqrt2Pi:  vconst("unSqrt2Pi", sqrt2Pi),
-		sleefL2U: vconst("unSleefL2U", sleefL2U), sleefL2L: vconst("unSleefL2L", sleefL2L), sleefHi: vconst("unSleefHi", sleefExpHi),
-		sleefPoly: polyConsts("unSleefP", sleefExpPoly),
-		expPoly:   polyConsts("unExpP", unExpPoly),
-		tanhPoly:  polyConsts("unTanhP", tanhPoly),
-		geluPoly:  polyConsts("unGeluPoly", geluPoly),
-		geluP:     polyConsts("unGeluP", geluP),
-		geluR:     polyConsts("unGeluR", geluR),
+		expPoly:  polyConsts("unExpP", unExpPoly),
+		tanhPoly: polyConsts("unTanhP", tanhPoly),
+		geluPoly: polyConsts("unGeluPoly", geluPoly),
+		geluP:    polyConsts("unGeluP", geluP),
+		geluR:    polyConsts("unGeluR", geluR),
 	}
 }
 
@@ -83,7 +76,6 @@ func genUnary() {
 		if stream {
 			sfx = "F32StreamAVX2"
 		}
-		unaryFold("exp"+sfx, u.exp, false, stream)
 		unaryFold("tanh"+sfx, u.tanh, true, stream)
 		unaryFold("sigmoid"+sfx, u.sigmoid, true, stream)
 		unaryFold("gelu"+sfx, u.gelu, true, stream)
@@ -162,28 +154,6 @@ func (u *unaryConsts) scale(g *foldGen, n, p reg.Register) reg.Register {
 func (u *unaryConsts) expOf(g *foldGen, v reg.Register) reg.Register {
 	n, r := u.expReduce(g, v)
 	return u.expScale(g, n, r)
-}
-
-// exp: expElem, SLEEF's expf step for step (Note [SLEEF's exp] in
-// optable/elem). The NaN pass-through is one max, e > x ? e : x: e^x > x
-// for every other x (±Inf included: e = +Inf is not > +Inf, and x is +Inf).
-func (u *unaryConsts) exp(g *foldGen, x reg.Register) reg.Register {
-	s := g.vec()
-	VMAXPS(u.lo, x, s)
-	VMINPS(u.sleefHi, s, s)
-	n := g.vec()
-	VMULPS(u.log2e, s, n)
-	VROUNDPS(U8(0), n, n)          // nearest even
-	VFNMADD231PS(u.sleefL2U, n, s) // s -= n·L2U (fused)
-	VFNMADD231PS(u.sleefL2L, n, s) // s -= n·L2L
-	p := horner(g, u.sleefPoly, s)
-	t := g.vec()
-	VMULPS(s, s, t)
-	VFMADD213PS(s, p, t) // t = s²·p + s
-	VADDPS(u.one, t, t)
-	e := u.scale(g, n, t)
-	VMAXPS(x, e, e)
-	return e
 }
 
 // sigmoid: sigmoidElem. With e = e^-|x|: e/(1+e) where x's sign bit is

@@ -4,10 +4,11 @@
 // min of rows, float64 accumulation of float32 rows, the exp-and-sum of
 // softmax, layer_norm's moments and affine map: reduce_go.go, generated
 // into zz_reduce_amd64.s by asm/reduce.go with -part reduce); and the
-// float32 exp, tanh, sigmoid and gelu, polynomials within a few ulp with
-// exact special values (unary_go.go, generated into zz_unary_amd64.s by
+// float32 tanh, sigmoid and gelu, polynomials within a few ulp with exact
+// special values (unary_go.go, generated into zz_unary_amd64.s by
 // asm/unary.go with -part unary; UnarySIMD tells whether they run in
-// assembly). The float arithmetic and the unary functions have Stream
+// assembly; float32 exp, SLEEF's expf as PyTorch computes it, is an
+// elementwise kernel of asm/elemmath.go, with an AVX-512 path). The float arithmetic and the unary functions have Stream
 // variants, the same functions whose assembly writes dst with
 // non-temporal stores, for outputs far beyond the caches (Note
 // [Non-temporal stores] in stream_amd64.go).

@@ -296,18 +296,6 @@ func AxpyF64Stream(dst, a, b []float64, alpha float64) {
 	axpyF64StreamAVX2(dst, a, b, alpha)
 }
 
-// ExpF32Stream is [ExpF32] with dst stored by non-temporal stores (Note
-// [Non-temporal stores]), for outputs far larger than the caches.
-// Its exact loop is expF32Go's.
-func ExpF32Stream(dst, x []float32) {
-	if !streamable(dst) {
-		ExpF32(dst, x)
-		return
-	}
-	x = x[:len(dst)]
-	expF32StreamAVX2(dst, x)
-}
-
 // TanhF32Stream is [TanhF32] with dst stored by non-temporal stores (Note
 // [Non-temporal stores]), for outputs far larger than the caches.
 // Its exact loop is tanhF32Go's.

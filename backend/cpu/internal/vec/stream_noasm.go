@@ -115,11 +115,6 @@ func ScalarDivF64Stream(dst, a []float64, s float64) { scalarDivF64Go(dst, a, s)
 // Its exact loop is axpyF64Go's.
 func AxpyF64Stream(dst, a, b []float64, alpha float64) { axpyF64Go(dst, a, b, alpha) }
 
-// ExpF32Stream is [ExpF32] with dst stored by non-temporal stores (Note
-// [Non-temporal stores]), for outputs far larger than the caches.
-// Its exact loop is expF32Go's.
-func ExpF32Stream(dst, x []float32) { expF32Go(dst, x) }
-
 // TanhF32Stream is [TanhF32] with dst stored by non-temporal stores (Note
 // [Non-temporal stores]), for outputs far larger than the caches.
 // Its exact loop is tanhF32Go's.

@@ -9,7 +9,9 @@ import "math"
 // Note [Unary polynomials]
 // exp itself is SLEEF's expf, step for step, as PyTorch computes it (Note
 // [SLEEF's exp] in optable/elem): the same shape as below with SLEEF's
-// constants and polynomial, its inputs clamped to [-104, 100].
+// constants and polynomial, its inputs clamped to [-104, 100]. Its element
+// function, expF32, is here; its kernels are elementwise ones
+// (asm/elemmath.go), which have an AVX-512 path.
 // sigmoid and the large-|x| parts of tanh and gelu share one e^v:
 // n = round(v·log2e), r = v − n·ln2 (ln2 in two parts, each step fused),
 // e^r by a degree-6 minimax polynomial (|r| ≤ ln2/2, every Horner step
@@ -94,10 +96,10 @@ func pow2(k int32) float32 { return math.Float32frombits(uint32(k+127) << 23) }
 
 func abs32(x float32) float32 { return math.Float32frombits(math.Float32bits(x) &^ signMask) }
 
-// expElem is e^x as ExpF32 computes it: SLEEF's expf, as PyTorch 1.13
+// expF32 is e^x as ExpF32 computes it: SLEEF's expf, as PyTorch 1.13
 // computes float32 exp (Note [SLEEF's exp] in optable/elem, whose ExpF32
 // is the same function; this layer may not import it).
-func expElem(x float32) float32 {
+func expF32(x float32) float32 {
 	if x != x {
 		return x
 	}
@@ -115,7 +117,7 @@ func expElem(x float32) float32 {
 	return float32(u*pow2(h)) * pow2(k-h)
 }
 
-// The constants of SLEEF's expf (expElem).
+// The constants of SLEEF's expf (expF32).
 const (
 	sleefL2U   = float32(0.693145751953125)
 	sleefL2L   = float32(1.428606765330187045e-06)
@@ -192,19 +194,6 @@ func geluElem(x float32) float32 {
 		return e * t
 	}
 	return fmaF32(-e, t, x)
-}
-
-// expF32Go is ExpF32's pure-Go twin, its exact loop:
-//
-//	x = x[:len(dst)]
-//	for i := range dst {
-//		dst[i] = expElem(x[i])
-//	}
-func expF32Go(dst, x []float32) {
-	x = x[:len(dst)]
-	for i := range dst {
-		dst[i] = expElem(x[i])
-	}
 }
 
 // tanhF32Go is TanhF32's pure-Go twin, its exact loop:

@@ -2,18 +2,11 @@
 
 package vec
 
-// UnarySIMD reports whether ExpF32, TanhF32, SigmoidF32 and GeluF32 run
+// UnarySIMD reports whether TanhF32, SigmoidF32 and GeluF32 run
 // in assembly. Their pure-Go twins give the same bits but emulate the
 // fused multiply-add in software, several times slower than float64 math:
 // a caller with another loop should run that one when UnarySIMD is false.
 const UnarySIMD = false
-
-// ExpF32 sets dst[i] = e^x[i], within 1 ulp of the correctly rounded
-// result, subnormal results included (rounded once, not flushed): 0 below
-// -103.972, +Inf above 88.7228, e^±0 = 1, e^-Inf = 0, e^+Inf = +Inf; a NaN
-// comes back unchanged. The algorithm is in Note [Unary polynomials]; the
-// exact loop is expF32Go's.
-func ExpF32(dst, x []float32) { expF32Go(dst, x) }
 
 // TanhF32 sets dst[i] = tanh x[i], within 1.5 ulp of the correctly rounded
 // result: x + x³·P(x²) below |x| = 0.625 (tiny x give x itself, tanh(±0) =

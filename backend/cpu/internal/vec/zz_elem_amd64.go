@@ -6025,7 +6025,40 @@ func ScalarDivF16Stream(dst []uint16, a []uint16, s uint16) {
 	}
 }
 
-// ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.
+// ExpF32 sets dst[i] = e^x[i], float64 within 2 ulp, float32 SLEEF's expf bit for bit (Note [SLEEF's exp] in optable/elem), 0 and +Inf beyond the range, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expF32).
+func ExpF32(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	switch {
+	case useAVX512:
+		expF32AVX512(dst, x)
+	case useAVX2:
+		expF32AVX2(dst, x)
+	default:
+		unaryGo(dst, x, expF32)
+	}
+}
+
+// ExpF32Stream is [ExpF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF32's.
+func ExpF32Stream(dst []float32, x []float32) {
+	x = x[:len(dst)]
+	h := streamHead(dst)
+	if h < 0 {
+		ExpF32(dst, x)
+		return
+	}
+	ExpF32(dst[:h], x[:h])
+	dst, x = dst[h:], x[h:]
+	if useAVX512 {
+		expF32StreamAVX512(dst, x)
+	} else {
+		expF32StreamAVX2(dst, x)
+	}
+}
+
+// ExpF64 sets dst[i] = e^x[i], float64 within 2 ulp, float32 SLEEF's expf bit for bit (Note [SLEEF's exp] in optable/elem), 0 and +Inf beyond the range, a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, expF64).
 func ExpF64(dst []float64, x []float64) {
 	x = x[:len(dst)]

@@ -38898,6 +38898,641 @@ scalarDivF16StreamAVX2_done:
 	VZEROUPPER
 	RET
 
+// func expF32AVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, FMA3
+TEXT ·expF32AVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  expF32AVX2_check_unrolled
+
+expF32AVX2_unrolled:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, 32(CX)(BX*4)
+	VMOVUPS      64(DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, 64(CX)(BX*4)
+	VMOVUPS      96(DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, 96(CX)(BX*4)
+	ADDQ         $0x00000020, BX
+
+expF32AVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   expF32AVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  expF32AVX2_check_vector
+
+expF32AVX2_vector:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
+
+expF32AVX2_check_vector:
+	CMPQ    BX, SI
+	JB      expF32AVX2_vector
+	CMPQ    BX, AX
+	JAE     expF32AVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+expF32AVX2_copy1:
+	CMPQ R8, BX
+	JAE  expF32AVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  expF32AVX2_copy1
+
+expF32AVX2_copied2:
+	XORQ         BX, BX
+	VMOVUPS      (DI)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, (SI)(BX*4)
+	SHLQ         $0x02, AX
+	XORQ         DX, DX
+
+expF32AVX2_copy3:
+	CMPQ DX, AX
+	JAE  expF32AVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  expF32AVX2_copy3
+
+expF32AVX2_copied4:
+expF32AVX2_done:
+	VZEROUPPER
+	RET
+
+DATA elc32_4_c2d00000<>+0(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+4(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+8(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+12(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+16(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+20(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+24(SB)/4, $0xc2d00000
+DATA elc32_4_c2d00000<>+28(SB)/4, $0xc2d00000
+GLOBL elc32_4_c2d00000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_42c80000<>+0(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+4(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+8(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+12(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+16(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+20(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+24(SB)/4, $0x42c80000
+DATA elc32_4_42c80000<>+28(SB)/4, $0x42c80000
+GLOBL elc32_4_42c80000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+4(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+8(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+12(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+16(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+20(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+24(SB)/4, $0x3fb8aa3b
+DATA elc32_4_3fb8aa3b<>+28(SB)/4, $0x3fb8aa3b
+GLOBL elc32_4_3fb8aa3b<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3f317200<>+0(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+4(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+8(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+12(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+16(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+20(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+24(SB)/4, $0x3f317200
+DATA elc32_4_3f317200<>+28(SB)/4, $0x3f317200
+GLOBL elc32_4_3f317200<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_35bfbe8e<>+0(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+4(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+8(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+12(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+16(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+20(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+24(SB)/4, $0x35bfbe8e
+DATA elc32_4_35bfbe8e<>+28(SB)/4, $0x35bfbe8e
+GLOBL elc32_4_35bfbe8e<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_39502bda<>+0(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+4(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+8(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+12(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+16(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+20(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+24(SB)/4, $0x39502bda
+DATA elc32_4_39502bda<>+28(SB)/4, $0x39502bda
+GLOBL elc32_4_39502bda<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3ab696c9<>+0(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+4(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+8(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+12(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+16(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+20(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+24(SB)/4, $0x3ab696c9
+DATA elc32_4_3ab696c9<>+28(SB)/4, $0x3ab696c9
+GLOBL elc32_4_3ab696c9<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3c0888a6<>+0(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+4(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+8(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+12(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+16(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+20(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+24(SB)/4, $0x3c0888a6
+DATA elc32_4_3c0888a6<>+28(SB)/4, $0x3c0888a6
+GLOBL elc32_4_3c0888a6<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3d2aaa7a<>+0(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+4(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+8(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+12(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+16(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+20(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+24(SB)/4, $0x3d2aaa7a
+DATA elc32_4_3d2aaa7a<>+28(SB)/4, $0x3d2aaa7a
+GLOBL elc32_4_3d2aaa7a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3e2aaaab<>+0(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+4(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+8(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+12(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+16(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+20(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+24(SB)/4, $0x3e2aaaab
+DATA elc32_4_3e2aaaab<>+28(SB)/4, $0x3e2aaaab
+GLOBL elc32_4_3e2aaaab<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3f000000<>+0(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+4(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+8(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+12(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+16(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+20(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+24(SB)/4, $0x3f000000
+DATA elc32_4_3f000000<>+28(SB)/4, $0x3f000000
+GLOBL elc32_4_3f000000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3f800000<>+0(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+4(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+8(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+12(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+16(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+20(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+24(SB)/4, $0x3f800000
+DATA elc32_4_3f800000<>+28(SB)/4, $0x3f800000
+GLOBL elc32_4_3f800000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_4b400000<>+0(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+4(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+8(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+12(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+16(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+20(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+24(SB)/4, $0x4b400000
+DATA elc32_4_4b400000<>+28(SB)/4, $0x4b400000
+GLOBL elc32_4_4b400000<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_7f<>+0(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+4(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+8(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+12(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+16(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+20(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+24(SB)/4, $0x0000007f
+DATA elc32_4_7f<>+28(SB)/4, $0x0000007f
+GLOBL elc32_4_7f<>(SB), RODATA|NOPTR, $32
+
+// func expF32StreamAVX2(dst []float32, x []float32)
+// Requires: AVX, AVX2, FMA3, MMX+
+TEXT ·expF32StreamAVX2(SB), NOSPLIT, $64-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  expF32StreamAVX2_check_unrolled
+
+expF32StreamAVX2_unrolled:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVNTPS     Y0, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVNTPS     Y0, 32(CX)(BX*4)
+	VMOVUPS      64(DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVNTPS     Y0, 64(CX)(BX*4)
+	VMOVUPS      96(DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVNTPS     Y0, 96(CX)(BX*4)
+	ADDQ         $0x00000020, BX
+
+expF32StreamAVX2_check_unrolled:
+	CMPQ BX, SI
+	JB   expF32StreamAVX2_unrolled
+	MOVQ AX, SI
+	ANDQ $-8, SI
+	JMP  expF32StreamAVX2_check_vector
+
+expF32StreamAVX2_vector:
+	VMOVUPS      (DX)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVNTPS     Y0, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
+
+expF32StreamAVX2_check_vector:
+	CMPQ    BX, SI
+	JB      expF32StreamAVX2_vector
+	CMPQ    BX, AX
+	JAE     expF32StreamAVX2_done
+	SUBQ    BX, AX
+	VPXOR   Y0, Y0, Y0
+	VMOVDQU Y0, (SP)
+	VMOVDQU Y0, 32(SP)
+	LEAQ    (CX)(BX*4), CX
+	LEAQ    (SP), SI
+	LEAQ    32(SP), DI
+	LEAQ    (DX)(BX*4), DX
+	MOVQ    AX, BX
+	SHLQ    $0x02, BX
+	XORQ    R8, R8
+
+expF32StreamAVX2_copy1:
+	CMPQ R8, BX
+	JAE  expF32StreamAVX2_copied2
+	MOVB (DX)(R8*1), R9
+	MOVB R9, (DI)(R8*1)
+	INCQ R8
+	JMP  expF32StreamAVX2_copy1
+
+expF32StreamAVX2_copied2:
+	XORQ         BX, BX
+	VMOVUPS      (DI)(BX*4), Y0
+	VMAXPS       elc32_4_c2d00000<>+0(SB), Y0, Y1
+	VMINPS       elc32_4_42c80000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3fb8aa3b<>+0(SB), Y1, Y2
+	VROUNDPS     $0x00, Y2, Y2
+	VFNMADD231PS elc32_4_3f317200<>+0(SB), Y2, Y1
+	VFNMADD231PS elc32_4_35bfbe8e<>+0(SB), Y2, Y1
+	VMOVUPS      Y1, Y3
+	VMOVUPS      elc32_4_39502bda<>+0(SB), Y4
+	VFMADD213PS  elc32_4_3ab696c9<>+0(SB), Y4, Y3
+	VFMADD213PS  elc32_4_3c0888a6<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3d2aaa7a<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3e2aaaab<>+0(SB), Y1, Y3
+	VFMADD213PS  elc32_4_3f000000<>+0(SB), Y1, Y3
+	VMULPS       Y1, Y1, Y4
+	VFMADD231PS  Y3, Y4, Y1
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y1
+	VMULPS       elc32_4_3f000000<>+0(SB), Y2, Y3
+	VROUNDPS     $0x01, Y3, Y3
+	VADDPS       elc32_4_4b400000<>+0(SB), Y3, Y4
+	VPADDD       elc32_4_7f<>+0(SB), Y4, Y4
+	VPSLLD       $0x17, Y4, Y4
+	VMULPS       Y4, Y1, Y1
+	VSUBPS       Y3, Y2, Y2
+	VADDPS       elc32_4_4b400000<>+0(SB), Y2, Y2
+	VPADDD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y2
+	VMULPS       Y2, Y1, Y1
+	VMAXPS       Y0, Y1, Y0
+	VMOVDQU      Y0, (SI)(BX*4)
+	SHLQ         $0x02, AX
+	XORQ         DX, DX
+
+expF32StreamAVX2_copy3:
+	CMPQ DX, AX
+	JAE  expF32StreamAVX2_copied4
+	MOVB (SI)(DX*1), BL
+	MOVB BL, (CX)(DX*1)
+	INCQ DX
+	JMP  expF32StreamAVX2_copy3
+
+expF32StreamAVX2_copied4:
+expF32StreamAVX2_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
 // func expF64AVX2(dst []float64, x []float64)
 // Requires: AVX, AVX2, FMA3
 TEXT ·expF64AVX2(SB), NOSPLIT, $64-48
@@ -39800,16 +40435,6 @@ DATA elc32_4_42b20000<>+24(SB)/4, $0x42b20000
 DATA elc32_4_42b20000<>+28(SB)/4, $0x42b20000
 GLOBL elc32_4_42b20000<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3fb8aa3b<>+0(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+4(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+8(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+12(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+16(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+20(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+24(SB)/4, $0x3fb8aa3b
-DATA elc32_4_3fb8aa3b<>+28(SB)/4, $0x3fb8aa3b
-GLOBL elc32_4_3fb8aa3b<>(SB), RODATA|NOPTR, $32
-
 DATA elc32_4_3f318000<>+0(SB)/4, $0x3f318000
 DATA elc32_4_3f318000<>+4(SB)/4, $0x3f318000
 DATA elc32_4_3f318000<>+8(SB)/4, $0x3f318000
@@ -39879,56 +40504,6 @@ DATA elc32_4_3d2aaaab<>+20(SB)/4, $0x3d2aaaab
 DATA elc32_4_3d2aaaab<>+24(SB)/4, $0x3d2aaaab
 DATA elc32_4_3d2aaaab<>+28(SB)/4, $0x3d2aaaab
 GLOBL elc32_4_3d2aaaab<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3e2aaaab<>+0(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+4(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+8(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+12(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+16(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+20(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+24(SB)/4, $0x3e2aaaab
-DATA elc32_4_3e2aaaab<>+28(SB)/4, $0x3e2aaaab
-GLOBL elc32_4_3e2aaaab<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3f000000<>+0(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+4(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+8(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+12(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+16(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+20(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+24(SB)/4, $0x3f000000
-DATA elc32_4_3f000000<>+28(SB)/4, $0x3f000000
-GLOBL elc32_4_3f000000<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3f800000<>+0(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+4(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+8(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+12(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+16(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+20(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+24(SB)/4, $0x3f800000
-DATA elc32_4_3f800000<>+28(SB)/4, $0x3f800000
-GLOBL elc32_4_3f800000<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_4b400000<>+0(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+4(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+8(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+12(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+16(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+20(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+24(SB)/4, $0x4b400000
-DATA elc32_4_4b400000<>+28(SB)/4, $0x4b400000
-GLOBL elc32_4_4b400000<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_7f<>+0(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+4(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+8(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+12(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+16(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+20(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+24(SB)/4, $0x0000007f
-DATA elc32_4_7f<>+28(SB)/4, $0x0000007f
-GLOBL elc32_4_7f<>(SB), RODATA|NOPTR, $32
 
 DATA elc32_4_0<>+0(SB)/4, $0x00000000
 DATA elc32_4_0<>+4(SB)/4, $0x00000000
@@ -94360,6 +94935,323 @@ scalarDivF16StreamAVX512_check_vector:
 	VMOVDQU16       Y0, K1, (CX)(BX*2)
 
 scalarDivF16StreamAVX512_done:
+	SFENCE
+	VZEROUPPER
+	RET
+
+// func expF32AVX512(dst []float32, x []float32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2
+TEXT ·expF32AVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  expF32AVX512_check_unrolled
+
+expF32AVX512_unrolled:
+	VMOVUPS         (DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVDQU64       Z0, (CX)(BX*4)
+	VMOVUPS         64(DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVDQU64       Z0, 64(CX)(BX*4)
+	ADDQ            $0x00000020, BX
+
+expF32AVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   expF32AVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  expF32AVX512_check_vector
+
+expF32AVX512_vector:
+	VMOVUPS         (DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVDQU64       Z0, (CX)(BX*4)
+	ADDQ            $0x00000010, BX
+
+expF32AVX512_check_vector:
+	CMPQ            BX, SI
+	JB              expF32AVX512_vector
+	CMPQ            BX, AX
+	JAE             expF32AVX512_done
+	SUBQ            BX, AX
+	MOVQ            $-1, SI
+	BZHIQ           AX, SI, AX
+	KMOVQ           AX, K1
+	VMOVDQU32.Z     (DX)(BX*4), K1, Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVDQU32       Z0, K1, (CX)(BX*4)
+
+expF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func expF32StreamAVX512(dst []float32, x []float32)
+// Requires: AVX, AVX512BW, AVX512F, BMI2, MMX+
+TEXT ·expF32StreamAVX512(SB), NOSPLIT, $0-48
+	MOVQ dst_len+8(FP), AX
+	MOVQ dst_base+0(FP), CX
+	MOVQ x_base+24(FP), DX
+	XORQ BX, BX
+	MOVQ AX, SI
+	ANDQ $-32, SI
+	JMP  expF32StreamAVX512_check_unrolled
+
+expF32StreamAVX512_unrolled:
+	VMOVUPS         (DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVNTPS        Z0, (CX)(BX*4)
+	VMOVUPS         64(DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVNTPS        Z0, 64(CX)(BX*4)
+	ADDQ            $0x00000020, BX
+
+expF32StreamAVX512_check_unrolled:
+	CMPQ BX, SI
+	JB   expF32StreamAVX512_unrolled
+	MOVQ AX, SI
+	ANDQ $-16, SI
+	JMP  expF32StreamAVX512_check_vector
+
+expF32StreamAVX512_vector:
+	VMOVUPS         (DX)(BX*4), Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVNTPS        Z0, (CX)(BX*4)
+	ADDQ            $0x00000010, BX
+
+expF32StreamAVX512_check_vector:
+	CMPQ            BX, SI
+	JB              expF32StreamAVX512_vector
+	CMPQ            BX, AX
+	JAE             expF32StreamAVX512_done
+	SUBQ            BX, AX
+	MOVQ            $-1, SI
+	BZHIQ           AX, SI, AX
+	KMOVQ           AX, K1
+	VMOVDQU32.Z     (DX)(BX*4), K1, Z0
+	VBROADCASTI64X4 elc32_4_c2d00000<>+0(SB), Z1
+	VMAXPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_42c80000<>+0(SB), Z2
+	VMINPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_3fb8aa3b<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VRNDSCALEPS     $0x00, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f317200<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_35bfbe8e<>+0(SB), Z3
+	VFNMADD231PS    Z3, Z2, Z1
+	VBROADCASTI64X4 elc32_4_39502bda<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ab696c9<>+0(SB), Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_3c0888a6<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3d2aaa7a<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VBROADCASTI64X4 elc32_4_3e2aaaab<>+0(SB), Z3
+	VFMADD231PS     Z1, Z4, Z3
+	VBROADCASTI64X4 elc32_4_3f000000<>+0(SB), Z4
+	VFMADD231PS     Z1, Z3, Z4
+	VMULPS          Z1, Z1, Z3
+	VFMADD231PS     Z4, Z3, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VADDPS          Z3, Z1, Z1
+	VSCALEFPS       Z2, Z1, Z1
+	VMAXPS          Z0, Z1, Z0
+	VMOVDQU32       Z0, K1, (CX)(BX*4)
+
+expF32StreamAVX512_done:
 	SFENCE
 	VZEROUPPER
 	RET

@@ -2770,7 +2770,20 @@ func ScalarDivF16Stream(dst []uint16, a []uint16, s uint16) {
 	ScalarDivF16(dst, a, s)
 }
 
-// ExpF64 sets dst[i] = e^x[i], within 2 ulp, 0 and +Inf beyond the range, a NaN comes back unchanged.
+// ExpF32 sets dst[i] = e^x[i], float64 within 2 ulp, float32 SLEEF's expf bit for bit (Note [SLEEF's exp] in optable/elem), 0 and +Inf beyond the range, a NaN comes back unchanged.
+// Its exact loop is unaryGo(dst, x, expF32).
+func ExpF32(dst []float32, x []float32) {
+	unaryGo(dst, x, expF32)
+}
+
+// ExpF32Stream is [ExpF32] with dst stored by non-temporal stores (Note
+// [Non-temporal stores]), for outputs far larger than the caches.
+// Its exact loop is ExpF32's.
+func ExpF32Stream(dst []float32, x []float32) {
+	ExpF32(dst, x)
+}
+
+// ExpF64 sets dst[i] = e^x[i], float64 within 2 ulp, float32 SLEEF's expf bit for bit (Note [SLEEF's exp] in optable/elem), 0 and +Inf beyond the range, a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, expF64).
 func ExpF64(dst []float64, x []float64) {
 	unaryGo(dst, x, expF64)

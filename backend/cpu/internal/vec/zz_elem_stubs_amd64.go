@@ -1684,6 +1684,16 @@ func scalarDivF16AVX2(dst []uint16, a []uint16, s uint16)
 //go:noescape
 func scalarDivF16StreamAVX2(dst []uint16, a []uint16, s uint16)
 
+// expF32AVX2 is ExpF32 in AVX2; see there for the exact loop.
+//
+//go:noescape
+func expF32AVX2(dst []float32, x []float32)
+
+// expF32StreamAVX2 is ExpF32 in AVX2 with non-temporal stores: dst must be 32-byte aligned.
+//
+//go:noescape
+func expF32StreamAVX2(dst []float32, x []float32)
+
 // expF64AVX2 is ExpF64 in AVX2; see there for the exact loop.
 //
 //go:noescape
@@ -4233,6 +4243,16 @@ func scalarDivF16AVX512(dst []uint16, a []uint16, s uint16)
 //
 //go:noescape
 func scalarDivF16StreamAVX512(dst []uint16, a []uint16, s uint16)
+
+// expF32AVX512 is ExpF32 in AVX512; see there for the exact loop.
+//
+//go:noescape
+func expF32AVX512(dst []float32, x []float32)
+
+// expF32StreamAVX512 is ExpF32 in AVX512 with non-temporal stores: dst must be 64-byte aligned.
+//
+//go:noescape
+func expF32StreamAVX512(dst []float32, x []float32)
 
 // expF64AVX512 is ExpF64 in AVX512; see there for the exact loop.
 //

@@ -446,6 +446,8 @@ var elemKernels = []elemKernel{
 	{name: "DivScalarF16Stream", stem: "Div", variant: "Scalar", fn: DivScalarF16Stream, elem: f16Div},
 	{name: "ScalarDivF16", stem: "Div", variant: "ScalarLeft", fn: ScalarDivF16, elem: f16Div},
 	{name: "ScalarDivF16Stream", stem: "Div", variant: "ScalarLeft", fn: ScalarDivF16Stream, elem: f16Div},
+	{name: "ExpF32", stem: "Exp", variant: "", fn: ExpF32, elem: expF32},
+	{name: "ExpF32Stream", stem: "Exp", variant: "", fn: ExpF32Stream, elem: expF32},
 	{name: "ExpF64", stem: "Exp", variant: "", fn: ExpF64, elem: expF64},
 	{name: "ExpF64Stream", stem: "Exp", variant: "", fn: ExpF64Stream, elem: expF64},
 	{name: "Expm1F32", stem: "Expm1", variant: "", fn: Expm1F32, elem: expm1F32},

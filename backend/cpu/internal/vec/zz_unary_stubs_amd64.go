@@ -4,11 +4,6 @@
 
 package vec
 
-// expF32AVX2 is expF32Go in assembly; see there for the exact loop.
-//
-//go:noescape
-func expF32AVX2(dst []float32, x []float32)
-
 // tanhF32AVX2 is tanhF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -23,11 +18,6 @@ func sigmoidF32AVX2(dst []float32, x []float32)
 //
 //go:noescape
 func geluF32AVX2(dst []float32, x []float32)
-
-// expF32StreamAVX2 is expF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
-//
-//go:noescape
-func expF32StreamAVX2(dst []float32, x []float32)
 
 // tanhF32StreamAVX2 is tanhF32Go in assembly, dst stored with non-temporal stores; see there for the exact loop.
 //
