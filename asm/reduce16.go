@@ -197,7 +197,13 @@ func (w wide) extract128(y, x reg.Register) {
 // a prefetch per line doubles its memory operations; the hardware
 // prefetchers follow one stream per core well enough. The outer sums of
 // eight rows (sumRows8F32, accRows8F32) prefetch nothing either (Note
-// [Outer streams] in backend/cpu).
+// [Outer streams] in backend/cpu). On the Zen 3 machines (AVX2 only; 2^24
+// float32, variants interleaved 40-60 times in one process, three runs)
+// maxF32 and minF32 with the prefetch were 15-20% slower than without, on
+// one thread and on two, and no faster than the sum without; so their
+// AVX2 kernels prefetch nothing, and the AVX-512 ones, which a Zen 3
+// cannot run, keep it. The sums of bfloat16, float16 and squares were
+// within the noise either way there and keep it.
 
 // prefetch fetches the cache lines of bytes bytes, prefetchAhead bytes
 // beyond element i of the array at base (element size size).
@@ -399,45 +405,65 @@ func (w wide) sumBody(name string, src wsrc, sq bool, x, n reg.Register) reg.Vec
 				prefetch(x, i, src.size, 256*int(src.size))
 			}
 			for p := 0; p < w.parts(); p++ {
-				// lanes 8p..8p+7 (AVX2) or all 16 (AVX-512) of the 16 vectors
-				var v [8]reg.VecVirtual
-				for k := range v {
-					v[k] = w.vreg()
-					w.load(src, x, i, 16*k, p, v[k])
-				}
-				for k := range v {
-					if src == srcF32 {
-						VADDPS(elem(x, i, 4, 16*(k+8)+w.lanes()*p), v[k], v[k])
-						continue
-					}
-					t := w.vreg()
-					w.load(src, x, i, 16*(k+8), p, t)
-					VADDPS(t, v[k], v[k])
-				}
-				for h := 4; h > 0; h /= 2 {
-					for k := 0; k < h; k++ {
-						VADDPS(v[k+h], v[k], v[k])
-					}
-				}
-				w.cvtAdd(v[0], acc, p)
+				w.cvtAdd(w.step256(src, x, i, p), acc, p)
 			}
 		})
-		loop(name+"_vector", n, i, 16, func() {
-			if src == srcF32 {
-				for q, r := range acc {
-					t := w.vreg()
-					VCVTPS2PD(elem(x, i, 4, 16/len(acc)*q), t)
-					VADDPD(t, r, r)
-				}
-				return
-			}
-			for p := 0; p < w.parts(); p++ {
-				v := w.vreg()
-				w.load(src, x, i, 0, p, v)
-				w.cvtAdd(v, acc, p)
-			}
-		})
+		w.vectors16(name, src, x, i, n, acc)
 	}
+	return w.sumScalars(name, src, sq, x, i, n, acc)
+}
+
+// step256 emits the float32 levels of sum's main step on part p of the
+// 256 elements at i: 16 vectors of 16 lanes (lanes 8p..8p+7 on AVX2, all
+// 16 on AVX-512) added lane by lane pairwise, 0+8, ..., then 0+4, 0+2,
+// 0+1; it returns the vector of their sums.
+func (w wide) step256(src wsrc, x, i reg.Register, p int) reg.VecVirtual {
+	var v [8]reg.VecVirtual
+	for k := range v {
+		v[k] = w.vreg()
+		w.load(src, x, i, 16*k, p, v[k])
+	}
+	for k := range v {
+		if src == srcF32 {
+			VADDPS(elem(x, i, 4, 16*(k+8)+w.lanes()*p), v[k], v[k])
+			continue
+		}
+		t := w.vreg()
+		w.load(src, x, i, 16*(k+8), p, t)
+		VADDPS(t, v[k], v[k])
+	}
+	for h := 4; h > 0; h /= 2 {
+		for k := 0; k < h; k++ {
+			VADDPS(v[k+h], v[k], v[k])
+		}
+	}
+	return v[0]
+}
+
+// vectors16 emits sum's loop of single 16-lane vectors from i, each
+// converted into the float64 lanes of acc.
+func (w wide) vectors16(name string, src wsrc, x, i, n reg.Register, acc []reg.VecVirtual) {
+	loop(name+"_vector", n, i, 16, func() {
+		if src == srcF32 {
+			for q, r := range acc {
+				t := w.vreg()
+				VCVTPS2PD(elem(x, i, 4, 16/len(acc)*q), t)
+				VADDPD(t, r, r)
+			}
+			return
+		}
+		for p := 0; p < w.parts(); p++ {
+			v := w.vreg()
+			w.load(src, x, i, 0, p, v)
+			w.cvtAdd(v, acc, p)
+		}
+	})
+}
+
+// sumScalars emits the end of sum: the lanes of acc merged (hsum64), then
+// the elements from i to n added one by one; it returns the XMM register
+// whose lane 0 holds the sum.
+func (w wide) sumScalars(name string, src wsrc, sq bool, x, i, n reg.Register, acc []reg.VecVirtual) reg.VecVirtual {
 	s := w.hsum64(acc)
 	tail(name+"_scalar", n, i, func() {
 		t := XMM()
@@ -491,7 +517,9 @@ func (w wide) maxF32(isMax bool) {
 		VORPS(m, ynan, ynan)
 	}
 	loop(name+"_main", n, i, 64, func() {
-		prefetch(x, i, 4, 256)
+		if w.avx512 { // Note [Streaming without prefetch]
+			prefetch(x, i, 4, 256)
+		}
 		for p := 0; p < w.parts(); p++ {
 			var v [4]reg.VecVirtual
 			for k := range v {
