@@ -36,8 +36,11 @@ func genWide(w wide) {
 	w.sum(srcF16, false)
 	w.sumRows(false)
 	w.sumRows(true)
+	w.sumRows4()
 	w.maxF32(true)
 	w.maxF32(false)
+	w.maxRows4(true)
+	w.maxRows4(false)
 	w.indexF32()
 	w.rows8F32(false)
 	w.rows8F32(true)
@@ -133,7 +136,28 @@ func (w wide) zeros64() []reg.VecVirtual {
 // cvtAdd adds the float32 lanes of v, part p of a 16-lane vector,
 // converted exactly, to their float64 lanes in acc (zeros64's layout).
 func (w wide) cvtAdd(v reg.VecVirtual, acc []reg.VecVirtual, p int) {
-	lo, hi := w.vreg(), w.vreg()
+	lo, hi := w.cvt64(v)
+	VADDPD(lo, acc[2*p], acc[2*p])
+	VADDPD(hi, acc[2*p+1], acc[2*p+1])
+}
+
+// cvtAddMem is cvtAdd with the float64 lanes in memory: at(h) is the
+// address of acc[2p+h], which is read, added to (the same operation, the
+// same operand order) and written back.
+func (w wide) cvtAddMem(v reg.VecVirtual, at func(h int) Mem) {
+	lo, hi := w.cvt64(v)
+	for h, c := range []reg.VecVirtual{lo, hi} {
+		a := w.vreg()
+		VMOVUPD(at(h), a)
+		VADDPD(c, a, a)
+		VMOVUPD(a, at(h))
+	}
+}
+
+// cvt64 returns the float32 lanes of v converted exactly to float64: the
+// lower half and the upper half.
+func (w wide) cvt64(v reg.VecVirtual) (lo, hi reg.VecVirtual) {
+	lo, hi = w.vreg(), w.vreg()
 	if w.avx512 {
 		VCVTPS2PD(v.AsY(), lo)
 		h := YMM()
@@ -145,8 +169,7 @@ func (w wide) cvtAdd(v reg.VecVirtual, acc []reg.VecVirtual, p int) {
 		VEXTRACTF128(U8(1), v, h)
 		VCVTPS2PD(h, hi)
 	}
-	VADDPD(lo, acc[2*p], acc[2*p])
-	VADDPD(hi, acc[2*p+1], acc[2*p+1])
+	return lo, hi
 }
 
 // hsum64 adds the 16 float64 lanes of acc pairwise (lane l with l+8,
@@ -299,6 +322,79 @@ func (w wide) sumRows(sq bool) {
 		VADDSD(m, s, s)
 		VMOVSD(s, m)
 	})
+}
+
+// sumRows4 emits sumRows4F32F64, sumRowsF32F64 on 4q rows (q =
+// len(dst)/4) read four at a time as four streams (Note [Four streams] in
+// vec's reduce_go.go): rows j, j+q, j+2q and j+3q together, a main step of
+// 256 elements of each in turn, their float64 lanes kept on the stack;
+// then each row's rest as sumF32F64 ends it. Each row's sum is computed
+// in sumF32F64's order, so its bits are a call per row's.
+func (w wide) sumRows4() {
+	name := "sumRows4F32F64" + w.suffix()
+	TEXT(name, NOSPLIT, "func(dst []float64, x []float32, rowLen, stride int)")
+	Doc(name + " is sumRowsF32F64Go in assembly on 4q rows; see there for the exact loop.")
+	Pragma("noescape")
+	regBytes := 64 / w.parts()
+	lanes64 := AllocLocal(4 * 16 * 8) // row k's 16 float64 lanes at 128k
+	at := func(k, part int) Mem { return lanes64.Offset(128*k + regBytes*part) }
+	dst := Load(Param("dst").Base(), GP64())
+	q := Load(Param("dst").Len(), GP64())
+	SHRQ(U8(2), q)
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("rowLen"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	streamGap := GP64() // bytes from row j to row j+q
+	MOVQ(q, streamGap)
+	IMULQ(stride, streamGap)
+	j := GP64()
+	XORQ(j, j)
+	tail(name+"_group", q, j, func() {
+		rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
+		for k := 1; k < len(rows); k++ {
+			LEAQ(Mem{Base: rows[k-1], Index: streamGap, Scale: 1}, rows[k])
+		}
+		z := w.vreg()
+		VXORPS(z, z, z)
+		for k := range rows {
+			for part := 0; part < 2*w.parts(); part++ {
+				VMOVUPD(z, at(k, part))
+			}
+		}
+		i := GP64()
+		XORQ(i, i)
+		loop(name+"_main", n, i, 256, func() {
+			for k, row := range rows {
+				for p := 0; p < w.parts(); p++ {
+					w.cvtAddMem(w.step256(srcF32, row, i, p), func(h int) Mem { return at(k, 2*p+h) })
+				}
+			}
+		})
+		for k, row := range rows {
+			acc := make([]reg.VecVirtual, 2*w.parts())
+			for part := range acc {
+				acc[part] = w.vreg()
+				VMOVUPD(at(k, part), acc[part])
+			}
+			ik := GP64()
+			MOVQ(i, ik)
+			label := fmt.Sprintf("%s_row%d", name, k)
+			w.vectors16(label, srcF32, row, ik, n, acc)
+			s := w.sumScalars(label, srcF32, false, row, ik, n, acc)
+			r := GP64() // dst index j + kq
+			MOVQ(j, r)
+			for range k {
+				ADDQ(q, r)
+			}
+			m := Mem{Base: dst, Index: r, Scale: 8}
+			VADDSD(m, s, s)
+			VMOVSD(s, m)
+		}
+		ADDQ(stride, x)
+	})
+	VZEROUPPER()
+	RET()
 }
 
 // rowsKernel emits base, a kernel of signature func(dst []T, x []float32,
@@ -482,72 +578,113 @@ func (w wide) sumScalars(name string, src wsrc, sq bool, x, i, n reg.Register, a
 // a = x > a ? x : a (VMAXPS's rule: a NaN x leaves a, and so does an equal
 // x), the NaN test on pairs of vectors in the main loop.
 func (w wide) maxF32(isMax bool) {
-	base, ins, init := "maxF32", VMAXPS, math.Inf(-1)
-	if !isMax {
-		base, ins, init = "minF32", VMINPS, math.Inf(1)
-	}
-	name := w.begin(base, "func(x []float32) (m float32, nan bool)", base+"Go")
+	g := w.newMaxGen(isMax)
+	name := w.begin(g.base, "func(x []float32) (m float32, nan bool)", g.base+"Go")
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("x").Len(), GP64())
 	flag := GP32()
 	XORL(flag, flag)
-	acc := w.filledAccs(float32(init))
+	acc := w.filledAccs(g.init)
 	i := GP64()
 	XORQ(i, i)
-	// the NaN test: a mask register (AVX-512) or a vector of masks (AVX2)
-	var knan reg.Register
-	var ynan reg.VecVirtual
-	if w.avx512 {
-		knan = K()
-		KXORW(knan, knan, knan)
-	} else {
-		ynan = YMM()
-		VXORPS(ynan, ynan, ynan)
-	}
-	// unord ORs into the NaN test whether a or b has a NaN lane.
-	unord := func(a, b reg.VecVirtual) {
-		if w.avx512 {
-			k := K()
-			VCMPPS(U8(3), b, a, k) // UNORD_Q
-			KORW(k, knan, knan)
-			return
-		}
-		m := YMM()
-		VCMPPS(U8(3), b, a, m)
-		VORPS(m, ynan, ynan)
-	}
+	g.zeroNaN()
 	loop(name+"_main", n, i, 64, func() {
 		if w.avx512 { // Note [Streaming without prefetch]
 			prefetch(x, i, 4, 256)
 		}
-		for p := 0; p < w.parts(); p++ {
-			var v [4]reg.VecVirtual
-			for k := range v {
-				v[k] = w.vreg()
-				VMOVUPS(elem(x, i, 4, 16*k+w.lanes()*p), v[k])
-				ins(acc[k][p], v[k], acc[k][p])
-			}
-			unord(v[0], v[1])
-			unord(v[2], v[3])
-		}
+		g.step64(x, i, 0, acc)
 	})
+	s := g.end(name, x, i, n, acc, flag)
+	storeRet(rf32, s, Return("m"))
+	NEGL(flag) // nonzero → carry
+	SETCS(flag.As8())
+	Store(flag.As8(), Return("nan"))
+	VZEROUPPER()
+	RET()
+}
+
+// maxGen emits the steps of maxF32's fold: its instruction (VMAXPS or
+// VMINPS), its starting value, and the NaN test it keeps, a mask register
+// (AVX-512) or a vector of masks (AVX2).
+type maxGen struct {
+	w    wide
+	base string
+	ins  func(...Op)
+	init float32
+	knan reg.Register
+	ynan reg.VecVirtual
+}
+
+func (w wide) newMaxGen(isMax bool) *maxGen {
+	if isMax {
+		return &maxGen{w: w, base: "maxF32", ins: VMAXPS, init: float32(math.Inf(-1))}
+	}
+	return &maxGen{w: w, base: "minF32", ins: VMINPS, init: float32(math.Inf(1))}
+}
+
+// zeroNaN starts a NaN test that has seen no NaN.
+func (g *maxGen) zeroNaN() {
+	if g.w.avx512 {
+		g.knan = K()
+		KXORW(g.knan, g.knan, g.knan)
+	} else {
+		g.ynan = YMM()
+		VXORPS(g.ynan, g.ynan, g.ynan)
+	}
+}
+
+// unord ORs into the NaN test whether a or b has a NaN lane.
+func (g *maxGen) unord(a, b reg.VecVirtual) {
+	if g.w.avx512 {
+		k := K()
+		VCMPPS(U8(3), b, a, k) // UNORD_Q
+		KORW(k, g.knan, g.knan)
+		return
+	}
+	m := YMM()
+	VCMPPS(U8(3), b, a, m)
+	VORPS(m, g.ynan, g.ynan)
+}
+
+// step64 emits a main step: the 64 elements at i+off into the four
+// accumulators, 16 each.
+func (g *maxGen) step64(x, i reg.Register, off int, acc [][]reg.VecVirtual) {
+	w := g.w
+	for p := 0; p < w.parts(); p++ {
+		var v [4]reg.VecVirtual
+		for k := range v {
+			v[k] = w.vreg()
+			VMOVUPS(elem(x, i, 4, off+16*k+w.lanes()*p), v[k])
+			g.ins(acc[k][p], v[k], acc[k][p])
+		}
+		g.unord(v[0], v[1])
+		g.unord(v[2], v[3])
+	}
+}
+
+// end emits the fold after its main steps: single vectors from i into
+// accumulator 0, the NaN test ORed into flag, the accumulators merged and
+// the elements left folded one by one; it returns the XMM register whose
+// lane 0 holds the result.
+func (g *maxGen) end(name string, x, i, n reg.Register, acc [][]reg.VecVirtual, flag reg.Register) reg.VecVirtual {
+	w := g.w
 	loop(name+"_vector", n, i, 16, func() {
 		for p := 0; p < w.parts(); p++ {
 			v := w.vreg()
 			VMOVUPS(elem(x, i, 4, w.lanes()*p), v)
-			ins(acc[0][p], v, acc[0][p])
-			unord(v, v)
+			g.ins(acc[0][p], v, acc[0][p])
+			g.unord(v, v)
 		}
 	})
 	r := GP32()
 	if w.avx512 {
-		KMOVW(knan, r)
+		KMOVW(g.knan, r)
 	} else {
-		VMOVMSKPS(ynan, r)
+		VMOVMSKPS(g.ynan, r)
 	}
 	ORL(r, flag)
 	// every merge a ⊕ b is ins(b, a, a): a > b ? a : b
-	s := w.foldAccs(acc, func(b, a reg.VecVirtual) { ins(b, a, a) })
+	s := w.foldAccs(acc, func(b, a reg.VecVirtual) { g.ins(b, a, a) })
 	tail(name+"_scalar", n, i, func() {
 		v := XMM()
 		VMOVSS(elem(x, i, 4, 0), v)
@@ -556,12 +693,120 @@ func (w wide) maxF32(isMax bool) {
 		SETPS(b)
 		MOVBLZX(b, b.As32())
 		ORL(b.As32(), flag)
-		ins(s, v, s)
+		g.ins(s, v, s)
 	})
-	storeRet(rf32, s, Return("m"))
-	NEGL(flag) // nonzero → carry
-	SETCS(flag.As8())
-	Store(flag.As8(), Return("nan"))
+	return s
+}
+
+// maxRows4 emits maxRows4F32 (isMax) or minRows4F32: maxRowsF32Go (or
+// minRowsF32Go) on 4q rows (q = len(dst)/4), read four at a time as four
+// streams (Note [Four streams] in vec's reduce_go.go): rows j, j+q, j+2q
+// and j+3q together, four main steps (256 elements) of each in turn, its
+// accumulators and NaN test kept on the stack between them; then each
+// row's rest as maxF32 ends it. Each row is folded in maxF32's order, so
+// its bits are a call per row's.
+func (w wide) maxRows4(isMax bool) {
+	g := w.newMaxGen(isMax)
+	base := strings.Replace(g.base, "F32", "Rows4F32", 1)
+	name := base + w.suffix()
+	// not NOSPLIT: the frame is larger than a NOSPLIT chain may use
+	TEXT(name, 0, "func(dst []float32, x []float32, rowLen, stride int)")
+	Doc(fmt.Sprintf("%s is %s in assembly on 4q rows; see there for the exact loop.", name, strings.Replace(g.base, "F32", "RowsF32", 1)+"Go"))
+	Pragma("noescape")
+	regBytes := 64 / w.parts()
+	const rowState = 4*64 + 64 // four accumulators of 16 float32, the NaN test
+	state := AllocLocal(4 * rowState)
+	accAt := func(k, a, p int) Mem { return state.Offset(rowState*k + 64*a + regBytes*p) }
+	nanAt := func(k int) Mem { return state.Offset(rowState*k + 4*64) }
+	dst := Load(Param("dst").Base(), GP64())
+	q := Load(Param("dst").Len(), GP64())
+	SHRQ(U8(2), q)
+	x := Load(Param("x").Base(), GP64())
+	n := Load(Param("rowLen"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	streamGap := GP64() // bytes from row j to row j+q
+	MOVQ(q, streamGap)
+	IMULQ(stride, streamGap)
+	j := GP64()
+	XORQ(j, j)
+	// load and store move row k's accumulators and NaN test between the
+	// stack and registers
+	load := func(k int) [][]reg.VecVirtual {
+		acc := make([][]reg.VecVirtual, 4)
+		for a := range acc {
+			for p := 0; p < w.parts(); p++ {
+				r := w.vreg()
+				VMOVUPS(accAt(k, a, p), r)
+				acc[a] = append(acc[a], r)
+			}
+		}
+		if w.avx512 {
+			g.knan = K()
+			KMOVW(nanAt(k), g.knan)
+		} else {
+			g.ynan = YMM()
+			VMOVUPS(nanAt(k), g.ynan)
+		}
+		return acc
+	}
+	store := func(k int, acc [][]reg.VecVirtual) {
+		for a := range acc {
+			for p, r := range acc[a] {
+				VMOVUPS(r, accAt(k, a, p))
+			}
+		}
+		if w.avx512 {
+			KMOVW(g.knan, nanAt(k))
+		} else {
+			VMOVUPS(g.ynan, nanAt(k))
+		}
+	}
+	tail(name+"_group", q, j, func() {
+		rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
+		for k := 1; k < len(rows); k++ {
+			LEAQ(Mem{Base: rows[k-1], Index: streamGap, Scale: 1}, rows[k])
+		}
+		for k := range rows {
+			acc := w.filledAccs(g.init)
+			g.zeroNaN()
+			store(k, acc)
+		}
+		i := GP64()
+		XORQ(i, i)
+		loop(name+"_main", n, i, 256, func() {
+			for k, row := range rows {
+				acc := load(k)
+				for off := 0; off < 256; off += 64 {
+					g.step64(row, i, off, acc)
+				}
+				store(k, acc)
+			}
+		})
+		for k, row := range rows {
+			acc := load(k)
+			ik := GP64()
+			MOVQ(i, ik)
+			label := fmt.Sprintf("%s_row%d", name, k)
+			loop(label+"_main", n, ik, 64, func() { g.step64(row, ik, 0, acc) })
+			flag := GP32()
+			XORL(flag, flag)
+			s := g.end(label, row, ik, n, acc, flag)
+			TESTL(flag, flag)
+			JZ(LabelRef(label + "_store"))
+			c := GP32()
+			MOVL(U32(0x7fc00000), c) // float32(math.NaN())
+			VMOVD(c, s)
+			Label(label + "_store")
+			r := GP64() // dst index j + kq
+			MOVQ(j, r)
+			for range k {
+				ADDQ(q, r)
+			}
+			VMOVSS(s, Mem{Base: dst, Index: r, Scale: 4})
+		}
+		ADDQ(stride, x)
+	})
 	VZEROUPPER()
 	RET()
 }

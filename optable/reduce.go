@@ -29,6 +29,12 @@ func cpu(d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
 	return m
 }
 
+// withRows adds to a fold's CPU functions the rows function of one dtype.
+func withRows(m map[string]map[dtype.DType]string, d dtype.DType, rows string) map[string]map[dtype.DType]string {
+	m["rows"] = map[dtype.DType]string{d: rows}
+	return m
+}
+
 // The folds that several reductions share.
 var (
 	sumFold = Fold{State: "T", Init: "$s = 0", Acc: "$s += $v", Combine: "$s += $o", Project: "$s", Split: true}
@@ -44,9 +50,11 @@ var (
 		f.CPU = cpu(dtype.Float64, "row", "rowSumF64", "cols", "colsSumF64", "combine", "combineSumF64")
 	})
 	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
-		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]")}
+		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true,
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]"), dtype.Float32, "rowsAmaxF32")}
 	minFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))", Acc: "if $v < $s || $v != $v { $s = $v }",
-		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true, CPU: cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]")}
+		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true,
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]"), dtype.Float32, "rowsAminF32")}
 	maxInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Lowest[T]()", Acc: "$s = max($s, $v)", Combine: "$s = max($s, $o)", Project: "$s", Split: true}
 	minInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Highest[T]()", Acc: "$s = min($s, $v)", Combine: "$s = min($s, $o)", Project: "$s", Split: true}
 	maxBools = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "$s"}

@@ -188,6 +188,29 @@ func rowsF32[S float32 | float64](f func(dst []S, x []float32, rowLen, stride in
 	}
 }
 
+// rowsAmaxF32 and rowsAminF32 are the rows functions of float32 Amax and
+// Amin: the extremes of m rows (vec.MaxRowsF32, four rows at a time, Note
+// [Four streams] in internal/vec), each folded into its state as rowAmax
+// folds a row's (m ≤ innerGroup).
+func rowsAmaxF32(st, in unsafe.Pointer, rs, n, m int) {
+	rowsExtremeF32(st, in, rs, n, m, vec.MaxRowsF32, func(v, s float32) bool { return v > s })
+}
+
+func rowsAminF32(st, in unsafe.Pointer, rs, n, m int) {
+	rowsExtremeF32(st, in, rs, n, m, vec.MinRowsF32, func(v, s float32) bool { return v < s })
+}
+
+func rowsExtremeF32(st, in unsafe.Pointer, rs, n, m int, rows func(dst, x []float32, rowLen, stride int), beats func(v, s float32) bool) {
+	var buf [innerGroup]float32
+	stride := rs / 4
+	rows(buf[:m], unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
+	for r, s := range unsafe.Slice((*float32)(st), m) {
+		if v := buf[r]; beats(v, s) || v != v {
+			*(*float32)(unsafe.Add(st, 4*r)) = v
+		}
+	}
+}
+
 // rowProdF32 multiplies a contiguous float32 row into Prod's state in 16
 // lanes (vec.ProdF32); strided rows take the generated loop.
 func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {

@@ -51,6 +51,43 @@ func MinF32(x []float32) (m float32, nan bool) {
 	return minF32Go(x)
 }
 
+// MaxRowsF32 sets dst[r] to MaxF32 of row r, x[r·stride:][:rowLen], or to
+// NaN where the row holds a NaN, for each r < len(dst), four rows at a
+// time (Note [Four streams]). Its exact loop is maxRowsF32Go's.
+func MaxRowsF32(dst, x []float32, rowLen, stride int) {
+	fourRows(dst, x, rowLen, stride, maxRows4F32, maxRowsF32Go)
+}
+
+// MinRowsF32 is MaxRowsF32 with MinF32. Its exact loop is
+// minRowsF32Go's.
+func MinRowsF32(dst, x []float32, rowLen, stride int) {
+	fourRows(dst, x, rowLen, stride, minRows4F32, minRowsF32Go)
+}
+
+// maxRows4F32 is maxRowsF32Go's kernel on 4q rows, read four at a time.
+func maxRows4F32(dst, x []float32, rowLen, stride int) {
+	switch {
+	case useAVX512:
+		maxRows4F32AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		maxRows4F32AVX2(dst, x, rowLen, stride)
+	default:
+		maxRowsF32Go(dst, x, rowLen, stride)
+	}
+}
+
+// minRows4F32 is minRowsF32Go's kernel on 4q rows, read four at a time.
+func minRows4F32(dst, x []float32, rowLen, stride int) {
+	switch {
+	case useAVX512:
+		minRows4F32AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		minRows4F32AVX2(dst, x, rowLen, stride)
+	default:
+		minRowsF32Go(dst, x, rowLen, stride)
+	}
+}
+
 // IndexF32 returns the index of the first x[i] equal to v (-0 equals +0;
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
 func IndexF32(x []float32, v float32) int {
@@ -170,8 +207,22 @@ func AccF32F64(dst []float64, x []float32) {
 
 // SumF32F64 returns Σ x[i]: 16 elements at a time added lane by lane
 // pairwise in float32, their sums in float64 lanes (Note [Sixteen
-// lanes]). Its exact order is sumF32F64Go's.
+// lanes]), a long x read as four streams (Note [Four streams]). Its exact
+// order is sumStreamsF32F64Go's.
 func SumF32F64(x []float32) float64 {
+	return sumStreams(x, sumRunF32F64, sumRows4F32F64)
+}
+
+// SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu), four rows at a time (Note [Four streams]). Its exact order
+// is sumRowsStreamsF32F64Go's.
+func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+	sumRowsStreams(dst, x, rowLen, stride, SumF32F64, sumRows4F32F64, sumRows1F32F64)
+}
+
+// sumRunF32F64 is sumF32F64Go's kernel: x summed as one stream.
+func sumRunF32F64(x []float32) float64 {
 	switch {
 	case useAVX512:
 		return sumF32F64AVX512(x)
@@ -181,14 +232,22 @@ func SumF32F64(x []float32) float64 {
 	return sumF32F64Go(x)
 }
 
-// SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
-// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu). Its exact order is sumRowsF32F64Go's.
-func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
-	if len(dst) == 0 {
-		return
+// sumRows4F32F64 is sumRowsF32F64Go's kernel on 4q rows, read four at a
+// time (Note [Four streams]); x holds the rows exactly.
+func sumRows4F32F64(dst []float64, x []float32, rowLen, stride int) {
+	switch {
+	case useAVX512:
+		sumRows4F32F64AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		sumRows4F32F64AVX2(dst, x, rowLen, stride)
+	default:
+		sumRowsF32F64Go(dst, x, rowLen, stride)
 	}
-	x = x[:(len(dst)-1)*stride+rowLen]
+}
+
+// sumRows1F32F64 is sumRowsF32F64Go's kernel, the rows one after another;
+// x holds the rows exactly.
+func sumRows1F32F64(dst []float64, x []float32, rowLen, stride int) {
 	switch {
 	case useAVX512:
 		sumRowsF32F64AVX512(dst, x, rowLen, stride)

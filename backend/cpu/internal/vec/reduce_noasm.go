@@ -18,6 +18,13 @@ func MaxF32(x []float32) (m float32, nan bool) { return maxF32Go(x) }
 // x[i] is NaN. Its exact loop is minF32Go's.
 func MinF32(x []float32) (m float32, nan bool) { return minF32Go(x) }
 
+// MaxRowsF32 sets dst[r] to MaxF32 of row r, x[r·stride:][:rowLen], or to
+// NaN where the row holds a NaN, for each r < len(dst).
+func MaxRowsF32(dst, x []float32, rowLen, stride int) { maxRowsF32Go(dst, x, rowLen, stride) }
+
+// MinRowsF32 is MaxRowsF32 with MinF32.
+func MinRowsF32(dst, x []float32, rowLen, stride int) { minRowsF32Go(dst, x, rowLen, stride) }
+
 // IndexF32 returns the index of the first x[i] equal to v (-0 equals +0;
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
 func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
@@ -66,14 +73,15 @@ func AccF32F64(dst []float64, x []float32) { accF32F64Go(dst, x) }
 
 // SumF32F64 returns Σ x[i]: 16 elements at a time added lane by lane
 // pairwise in float32, their sums in float64 lanes (Note [Sixteen
-// lanes]). Its exact order is sumF32F64Go's.
-func SumF32F64(x []float32) float64 { return sumF32F64Go(x) }
+// lanes]), a long x read as four streams (Note [Four streams]). Its exact
+// order is sumStreamsF32F64Go's.
+func SumF32F64(x []float32) float64 { return sumStreamsF32F64Go(x) }
 
 // SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu).
+// backend/cpu), four rows at a time (Note [Four streams]).
 func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
-	sumRowsF32F64Go(dst, x, rowLen, stride)
+	sumRowsStreamsF32F64Go(dst, x, rowLen, stride)
 }
 
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),

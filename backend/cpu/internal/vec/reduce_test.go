@@ -47,7 +47,7 @@ func TestFoldsF32(t *testing.T) {
 				t.Fatalf("%s n=%d: got %v %v, want %v %v (nan %v)", f.name, n, g, gn, w, wn, nan)
 			}
 		}
-		if g, w := SumF32F64(x.s()), sumF32F64Go(x.s()); !sameF64(g, w, nan) {
+		if g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
 		if g, w := SumSqF32F64(x.s()), sumSqF32F64Go(x.s()); !sameF64(g, w, nan) {
@@ -485,8 +485,8 @@ func TestSumBF16Order(t *testing.T) {
 // start from a value; nothing outside the rows is read into a state or
 // written outside dst.
 func TestSumRows(t *testing.T) {
-	for _, rowLen := range []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096, 4096 + 7} {
-		for _, rows := range []int{0, 1, 2, 5} {
+	for _, rowLen := range []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096, 4096 + 7, 4*streamMin - 1, 4*streamMin + 300} {
+		for _, rows := range []int{0, 1, 2, 5, 11} {
 			for _, gap := range []int{0, 3, 256} {
 				stride := rowLen + gap
 				total := 0
@@ -503,7 +503,7 @@ func TestSumRows(t *testing.T) {
 					rows, twin func(dst []float64, x []float32, rowLen, stride int)
 					one        func([]float32) float64
 				}{
-					{"SumRowsF32F64", SumRowsF32F64, sumRowsF32F64Go, SumF32F64},
+					{"SumRowsF32F64", SumRowsF32F64, sumRowsStreamsF32F64Go, SumF32F64},
 					{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsF32F64Go, SumSqF32F64},
 				} {
 					start := func(r int) float64 { return float64(r) * 1.25e-3 }
@@ -527,6 +527,104 @@ func TestSumRows(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestExtremeRows checks MaxRowsF32 and MinRowsF32 bit for bit against
+// MaxF32 and MinF32 per row, NaN where the row holds one (and their
+// twins), on rows with every kind of tail, strides longer than the rows,
+// groups of four rows and the rows left over, and elements with many ties
+// of ±0 (whose winner depends on the order); nothing is read from outside
+// the rows or written outside dst.
+func TestExtremeRows(t *testing.T) {
+	for _, rowLen := range []int{0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 300, 1000, 4096 + 7} {
+		for _, rows := range []int{0, 1, 3, 4, 5, 11} {
+			for _, gap := range []int{0, 3, 256} {
+				stride := rowLen + gap
+				total := 0
+				if rows > 0 {
+					total = (rows-1)*stride + rowLen
+				}
+				x := newGuarded(total, rng.Intn(8), func(int) float32 { return finiteF32() })
+				if rowLen%3 == 1 && total > 0 {
+					x.s()[rng.Intn(total)] = float32(math.NaN())
+				}
+				x.save()
+				for _, f := range []struct {
+					name       string
+					rows, twin func(dst, x []float32, rowLen, stride int)
+					one        func([]float32) (float32, bool)
+				}{
+					{"MaxRowsF32", MaxRowsF32, maxRowsF32Go, MaxF32},
+					{"MinRowsF32", MinRowsF32, minRowsF32Go, MinF32},
+				} {
+					got := newGuarded(rows, rng.Intn(4), func(int) float32 { return sentinel[float32]() })
+					got.save()
+					twin := make([]float32, rows)
+					f.rows(got.s(), x.s(), rowLen, stride)
+					f.twin(twin, x.s(), rowLen, stride)
+					for r, g := range got.s() {
+						w, nan := f.one(x.s()[r*stride:][:rowLen])
+						if nan {
+							w = float32(math.NaN())
+						}
+						if math.Float32bits(g) != math.Float32bits(w) || math.Float32bits(twin[r]) != math.Float32bits(w) {
+							t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v (%#x), twin %v, want %v (%#x)",
+								f.name, rowLen, rows, stride, r, g, math.Float32bits(g), twin[r], w, math.Float32bits(w))
+						}
+					}
+					got.check(t, f.name+" dst", false)
+				}
+				x.check(t, "x", true)
+			}
+		}
+	}
+}
+
+// TestSumStreams checks SumF32F64 on finite elements (randF32's long
+// slices all hold a NaN) against its twin, bit for bit, at the lengths
+// where Note [Four streams] splits a slice and around them; against the
+// sum of the four quarters and the rest as the Note defines it; and, on
+// positive elements, within an ulp of the exact sum.
+func TestSumStreams(t *testing.T) {
+	lengths := []int{4*streamMin - 1, 4 * streamMin, 4*streamMin + 1, 4*streamMin + 255, 4*streamMin + 1023, 65536 + 13, 1<<20 + 5}
+	for _, n := range lengths {
+		x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
+		x.save()
+		g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s())
+		if math.Float64bits(g) != math.Float64bits(w) {
+			t.Fatalf("n=%d: got %v, twin %v", n, g, w)
+		}
+		want := sumF32F64Go(x.s())
+		if n >= 4*streamMin {
+			q := n / 4 &^ 255
+			var s [4]float64
+			for k := range s {
+				s[k] = sumF32F64Go(x.s()[k*q : (k+1)*q])
+			}
+			want = ((s[0] + s[1]) + (s[2] + s[3])) + sumF32F64Go(x.s()[4*q:])
+		}
+		if math.Float64bits(g) != math.Float64bits(want) {
+			t.Fatalf("n=%d: got %v, four quarters and the rest give %v", n, g, want)
+		}
+		// positive elements: within an ulp of the sum (the float64 sum of
+		// at most 2^21 of them is within 2^-32 of it, relatively)
+		y := make([]float32, n)
+		exact := 0.0
+		for i := range y {
+			y[i] = float32(rng.Float64() * 100)
+			exact += float64(y[i])
+		}
+		if g := float32(SumF32F64(y)); math.Abs(float64(g)-exact) > ulp32(g) {
+			t.Fatalf("n=%d positive: got %v, exact %v", n, g, exact)
+		}
+		x.check(t, fmt.Sprintf("n=%d x", n), true)
+	}
+}
+
+// ulp32 is the gap between |v| and the next float32 away from zero.
+func ulp32(v float32) float64 {
+	a := math.Abs(float64(v))
+	return float64(math.Nextafter32(float32(a), float32(math.Inf(1)))) - a
 }
 
 // TestProdRows checks the row loop of the float32 product bit for bit

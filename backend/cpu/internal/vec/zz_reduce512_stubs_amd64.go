@@ -34,6 +34,11 @@ func sumRowsF32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
 //go:noescape
 func sumSqRowsF32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
 
+// sumRows4F32F64AVX512 is sumRowsF32F64Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func sumRows4F32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
+
 // maxF32AVX512 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -43,6 +48,16 @@ func maxF32AVX512(x []float32) (m float32, nan bool)
 //
 //go:noescape
 func minF32AVX512(x []float32) (m float32, nan bool)
+
+// maxRows4F32AVX512 is maxRowsF32Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func maxRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
+
+// minRows4F32AVX512 is minRowsF32Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func minRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
 
 // indexF32AVX512 is indexF32Go in assembly; see there for the exact loop.
 //

@@ -89,6 +89,11 @@ func sumRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 //go:noescape
 func sumSqRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 
+// sumRows4F32F64AVX2 is sumRowsF32F64Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func sumRows4F32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
+
 // maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -98,6 +103,16 @@ func maxF32AVX2(x []float32) (m float32, nan bool)
 //
 //go:noescape
 func minF32AVX2(x []float32) (m float32, nan bool)
+
+// maxRows4F32AVX2 is maxRowsF32Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func maxRows4F32AVX2(dst []float32, x []float32, rowLen int, stride int)
+
+// minRows4F32AVX2 is minRowsF32Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func minRows4F32AVX2(dst []float32, x []float32, rowLen int, stride int)
 
 // indexF32AVX2 is indexF32Go in assembly; see there for the exact loop.
 //
