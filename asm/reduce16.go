@@ -36,7 +36,8 @@ func genWide(w wide) {
 	w.sum(srcF16, false)
 	w.sumRows(false)
 	w.sumRows(true)
-	w.sumRows4()
+	w.sumRows4(false)
+	w.sumRows4(true)
 	w.maxF32(true)
 	w.maxF32(false)
 	w.maxRows4(true)
@@ -324,20 +325,30 @@ func (w wide) sumRows(sq bool) {
 	})
 }
 
-// sumRows4 emits sumRows4F32F64, sumRowsF32F64 on 4q rows (q =
-// len(dst)/4) read four at a time as four streams (Note [Four streams] in
-// vec's reduce_go.go): rows j, j+q, j+2q and j+3q together, a main step of
-// 256 elements of each in turn, their float64 lanes kept on the stack;
-// then each row's rest as sumF32F64 ends it. Each row's sum is computed
-// in sumF32F64's order, so its bits are a call per row's.
-func (w wide) sumRows4() {
-	name := "sumRows4F32F64" + w.suffix()
-	TEXT(name, NOSPLIT, "func(dst []float64, x []float32, rowLen, stride int)")
-	Doc(name + " is sumRowsF32F64Go in assembly on 4q rows; see there for the exact loop.")
+// sumRows4 emits sumRows4F32F64 (sq false) or sumSqRows4F32F64:
+// sumRowsF32F64Go (sumSqRowsF32F64Go) on 4q rows (q = len(dst)/4), read
+// four at a time as four streams (Note [Four streams] in vec's
+// reduce_go.go): rows j, j+q, j+2q and j+3q together, 256 elements of
+// each in turn (one main step of the sum, eight of the sum of squares),
+// their float64 lanes kept on the stack between them; then each row's
+// rest as sumF32F64 (sumSqF32F64) ends it. Each row's sum is computed in
+// the one-row kernel's order, so its bits are a call per row's.
+func (w wide) sumRows4(sq bool) {
+	base := strings.Replace(sumName(srcF32, sq), "F32", "Rows4F32", 1)
+	name := base + w.suffix()
+	twin := strings.Replace(sumName(srcF32, sq), "F32", "RowsF32", 1) + "Go"
+	// not NOSPLIT: the sum of squares' frame is larger than a NOSPLIT
+	// chain may use
+	TEXT(name, 0, "func(dst []float64, x []float32, rowLen, stride int)")
+	Doc(name + " is " + twin + " in assembly on 4q rows; see there for the exact loop.")
 	Pragma("noescape")
 	regBytes := 64 / w.parts()
-	lanes64 := AllocLocal(4 * 16 * 8) // row k's 16 float64 lanes at 128k
-	at := func(k, part int) Mem { return lanes64.Offset(128*k + regBytes*part) }
+	accs := 1 // 16-lane float64 accumulators per row
+	if sq {
+		accs = 2
+	}
+	lanes64 := AllocLocal(4 * accs * 128)
+	at := func(k, a, part int) Mem { return lanes64.Offset(128*(accs*k+a) + regBytes*part) }
 	dst := Load(Param("dst").Base(), GP64())
 	q := Load(Param("dst").Len(), GP64())
 	SHRQ(U8(2), q)
@@ -350,6 +361,20 @@ func (w wide) sumRows4() {
 	IMULQ(stride, streamGap)
 	j := GP64()
 	XORQ(j, j)
+	// load returns accumulator a of row k, moved from the stack
+	load := func(k, a int) []reg.VecVirtual {
+		acc := make([]reg.VecVirtual, 2*w.parts())
+		for part := range acc {
+			acc[part] = w.vreg()
+			VMOVUPD(at(k, a, part), acc[part])
+		}
+		return acc
+	}
+	store := func(k, a int, acc []reg.VecVirtual) {
+		for part, r := range acc {
+			VMOVUPD(r, at(k, a, part))
+		}
+	}
 	tail(name+"_group", q, j, func() {
 		rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
 		for k := 1; k < len(rows); k++ {
@@ -358,30 +383,43 @@ func (w wide) sumRows4() {
 		z := w.vreg()
 		VXORPS(z, z, z)
 		for k := range rows {
-			for part := 0; part < 2*w.parts(); part++ {
-				VMOVUPD(z, at(k, part))
+			for a := 0; a < accs; a++ {
+				for part := 0; part < 2*w.parts(); part++ {
+					VMOVUPD(z, at(k, a, part))
+				}
 			}
 		}
 		i := GP64()
 		XORQ(i, i)
 		loop(name+"_main", n, i, 256, func() {
 			for k, row := range rows {
-				for p := 0; p < w.parts(); p++ {
-					w.cvtAddMem(w.step256(srcF32, row, i, p), func(h int) Mem { return at(k, 2*p+h) })
+				if !sq {
+					for p := 0; p < w.parts(); p++ {
+						w.cvtAddMem(w.step256(srcF32, row, i, p), func(h int) Mem { return at(k, 0, 2*p+h) })
+					}
+					continue
 				}
+				acc, acc2 := load(k, 0), load(k, 1)
+				for off := 0; off < 256; off += 32 {
+					w.sqStep(row, i, off, acc, acc2)
+				}
+				store(k, 0, acc)
+				store(k, 1, acc2)
 			}
 		})
 		for k, row := range rows {
-			acc := make([]reg.VecVirtual, 2*w.parts())
-			for part := range acc {
-				acc[part] = w.vreg()
-				VMOVUPD(at(k, part), acc[part])
-			}
+			acc := load(k, 0)
 			ik := GP64()
 			MOVQ(i, ik)
 			label := fmt.Sprintf("%s_row%d", name, k)
-			w.vectors16(label, srcF32, row, ik, n, acc)
-			s := w.sumScalars(label, srcF32, false, row, ik, n, acc)
+			if sq {
+				acc2 := load(k, 1)
+				loop(label+"_main", n, ik, 32, func() { w.sqStep(row, ik, 0, acc, acc2) })
+				w.sqVectors(label, row, ik, n, acc, acc2)
+			} else {
+				w.vectors16(label, srcF32, row, ik, n, acc)
+			}
+			s := w.sumScalars(label, srcF32, sq, row, ik, n, acc)
 			r := GP64() // dst index j + kq
 			MOVQ(j, r)
 			for range k {
@@ -424,28 +462,15 @@ func (w wide) rowsKernel(base, dstType string, size uint8, body func(name string
 // XMM register whose lane 0 holds their sum; its labels start with name.
 func (w wide) sumBody(name string, src wsrc, sq bool, x, n reg.Register) reg.VecVirtual {
 	acc := w.zeros64()
-	var acc2 []reg.VecVirtual
 	i := GP64()
 	XORQ(i, i)
-	// cvtSq adds float64(x[i+off+l])² for the 16 lanes l to a.
-	cvtSq := func(a []reg.VecVirtual, off int) {
-		for q, r := range a {
-			t := w.vreg()
-			VCVTPS2PD(elem(x, i, 4, off+16/len(a)*q), t)
-			VFMADD231PD(t, t, r)
-		}
-	}
 	if sq {
-		acc2 = w.zeros64()
+		acc2 := w.zeros64()
 		loop(name+"_main", n, i, 32, func() {
 			prefetch(x, i, 4, 128)
-			cvtSq(acc, 0)
-			cvtSq(acc2, 16)
+			w.sqStep(x, i, 0, acc, acc2)
 		})
-		loop(name+"_vector", n, i, 16, func() { cvtSq(acc, 0) })
-		for k := range acc {
-			VADDPD(acc2[k], acc[k], acc[k])
-		}
+		w.sqVectors(name, x, i, n, acc, acc2)
 	} else if src == srcBF16 {
 		// Note [Even and odd bfloat16]: a register of 32-bit lanes holds
 		// two bfloat16 each, the even element in the low half; shifted
@@ -507,6 +532,31 @@ func (w wide) sumBody(name string, src wsrc, sq bool, x, n reg.Register) reg.Vec
 		w.vectors16(name, src, x, i, n, acc)
 	}
 	return w.sumScalars(name, src, sq, x, i, n, acc)
+}
+
+// cvtSq adds float64(x[i+off+l])² for the 16 lanes l to a.
+func (w wide) cvtSq(x, i reg.Register, off int, a []reg.VecVirtual) {
+	for q, r := range a {
+		t := w.vreg()
+		VCVTPS2PD(elem(x, i, 4, off+16/len(a)*q), t)
+		VFMADD231PD(t, t, r)
+	}
+}
+
+// sqStep emits a main step of the sum of squares: the 32 elements at
+// i+off, the first 16 into acc, the next into acc2.
+func (w wide) sqStep(x, i reg.Register, off int, acc, acc2 []reg.VecVirtual) {
+	w.cvtSq(x, i, off, acc)
+	w.cvtSq(x, i, off+16, acc2)
+}
+
+// sqVectors emits the sum of squares' loop of single 16-lane vectors from
+// i into acc, then adds acc2 to acc.
+func (w wide) sqVectors(name string, x, i, n reg.Register, acc, acc2 []reg.VecVirtual) {
+	loop(name+"_vector", n, i, 16, func() { w.cvtSq(x, i, 0, acc) })
+	for k := range acc {
+		VADDPD(acc2[k], acc[k], acc[k])
+	}
 }
 
 // step256 emits the float32 levels of sum's main step on part p of the

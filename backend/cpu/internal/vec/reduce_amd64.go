@@ -102,12 +102,28 @@ func IndexF32(x []float32, v float32) int {
 
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu). Its exact order is sumSqRowsF32F64Go's.
+// backend/cpu), four rows at a time (Note [Four streams]). Its exact
+// order is sumSqRowsStreamsF32F64Go's.
 func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
-	if len(dst) == 0 {
-		return
+	sumRowsStreams(dst, x, rowLen, stride, SumSqF32F64, sumSqRows4F32F64, sumSqRows1F32F64)
+}
+
+// sumSqRows4F32F64 is sumSqRowsF32F64Go's kernel on 4q rows, read four at
+// a time (Note [Four streams]); x holds the rows exactly.
+func sumSqRows4F32F64(dst []float64, x []float32, rowLen, stride int) {
+	switch {
+	case useAVX512:
+		sumSqRows4F32F64AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		sumSqRows4F32F64AVX2(dst, x, rowLen, stride)
+	default:
+		sumSqRowsF32F64Go(dst, x, rowLen, stride)
 	}
-	x = x[:(len(dst)-1)*stride+rowLen]
+}
+
+// sumSqRows1F32F64 is sumSqRowsF32F64Go's kernel, the rows one after
+// another; x holds the rows exactly.
+func sumSqRows1F32F64(dst []float64, x []float32, rowLen, stride int) {
 	switch {
 	case useAVX512:
 		sumSqRowsF32F64AVX512(dst, x, rowLen, stride)
@@ -285,8 +301,14 @@ func SumF16F64(x []uint16) float64 {
 }
 
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
-// float64 lanes. Its exact order is sumSqF32F64Go's.
+// float64 lanes, a long x read as four streams (Note [Four streams]). Its
+// exact order is sumSqStreamsF32F64Go's.
 func SumSqF32F64(x []float32) float64 {
+	return sumStreams(x, sumSqRunF32F64, sumSqRows4F32F64)
+}
+
+// sumSqRunF32F64 is sumSqF32F64Go's kernel: x read as one stream.
+func sumSqRunF32F64(x []float32) float64 {
 	switch {
 	case useAVX512:
 		return sumSqF32F64AVX512(x)

@@ -483,7 +483,7 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // sixteen were slower than four: each stream needs a prefetcher of its
 // own, trained over a few pages.
 //
-// So the float32 sums, max and min read long rows as four: SumF32F64 of at least
+// So the float32 sums (of squares too), max and min read long rows as four: SumF32F64 of at least
 // 4·streamMin elements sums its four quarters (q elements each, q a
 // multiple of 256) together with sumRows4F32F64 and adds the four sums
 // pairwise, then the rest (fewer than 1024 elements) as one run:
@@ -510,6 +510,20 @@ func sumStreamsF32F64Go(x []float32) float64 {
 func sumRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 	for r := range dst {
 		dst[r] += sumStreamsF32F64Go(x[r*stride:][:rowLen])
+	}
+}
+
+// sumSqStreamsF32F64Go is SumSqF32F64's pure-Go twin: sumStreamsF32F64Go's
+// split of sumSqF32F64Go.
+func sumSqStreamsF32F64Go(x []float32) float64 {
+	return sumStreams(x, sumSqF32F64Go, sumSqRowsF32F64Go)
+}
+
+// sumSqRowsStreamsF32F64Go is SumSqRowsF32F64's pure-Go twin: dst[r] +=
+// sumSqStreamsF32F64Go(x[r·stride:][:rowLen]).
+func sumSqRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
+	for r := range dst {
+		dst[r] += sumSqStreamsF32F64Go(x[r*stride:][:rowLen])
 	}
 }
 

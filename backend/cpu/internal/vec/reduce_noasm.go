@@ -30,10 +30,9 @@ func MinRowsF32(dst, x []float32, rowLen, stride int) { minRowsF32Go(dst, x, row
 func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
 
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
-// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu).
+// dst[r] for each r < len(dst).
 func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
-	sumSqRowsF32F64Go(dst, x, rowLen, stride)
+	sumSqRowsStreamsF32F64Go(dst, x, rowLen, stride)
 }
 
 // ProdRowsF32 multiplies ProdF32 of row r, x[r·stride:][:rowLen], into
@@ -95,8 +94,9 @@ func SumBF16F64(x []uint16) float64 { return sumBF16F64Go(x) }
 func SumF16F64(x []uint16) float64 { return sumF16F64Go(x) }
 
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
-// float64 lanes. Its exact order is sumSqF32F64Go's.
-func SumSqF32F64(x []float32) float64 { return sumSqF32F64Go(x) }
+// float64 lanes, a long x read as four streams (Note [Four streams]). Its
+// exact order is sumSqStreamsF32F64Go's.
+func SumSqF32F64(x []float32) float64 { return sumSqStreamsF32F64Go(x) }
 
 // SumRows8F32 sets dst[i] = ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i]
 // + x5[i]) + (x6[i] + x7[i])). Its exact loop is sumRows8F32Go's.

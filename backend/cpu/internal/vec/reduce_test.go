@@ -50,7 +50,7 @@ func TestFoldsF32(t *testing.T) {
 		if g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
-		if g, w := SumSqF32F64(x.s()), sumSqF32F64Go(x.s()); !sameF64(g, w, nan) {
+		if g, w := SumSqF32F64(x.s()), sumSqStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumSqF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
 		if g, w := SumSqDevF32(x.s(), 1.5), sumSqDevF32Go(x.s(), 1.5); !sameF32(g, w, nan) {
@@ -288,10 +288,10 @@ func TestWideFinite(t *testing.T) {
 	for _, n := range testLengths() {
 		x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
 		x.save()
-		if g, w := SumF32F64(x.s()), sumF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
+		if g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
 			t.Fatalf("SumF32F64 n=%d: got %v, want %v", n, g, w)
 		}
-		if g, w := SumSqF32F64(x.s()), sumSqF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
+		if g, w := SumSqF32F64(x.s()), sumSqStreamsF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
 			t.Fatalf("SumSqF32F64 n=%d: got %v, want %v", n, g, w)
 		}
 		for _, f := range []struct {
@@ -504,7 +504,7 @@ func TestSumRows(t *testing.T) {
 					one        func([]float32) float64
 				}{
 					{"SumRowsF32F64", SumRowsF32F64, sumRowsStreamsF32F64Go, SumF32F64},
-					{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsF32F64Go, SumSqF32F64},
+					{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsStreamsF32F64Go, SumSqF32F64},
 				} {
 					start := func(r int) float64 { return float64(r) * 1.25e-3 }
 					got := newGuarded(rows, rng.Intn(4), start)
@@ -580,44 +580,58 @@ func TestExtremeRows(t *testing.T) {
 	}
 }
 
-// TestSumStreams checks SumF32F64 on finite elements (randF32's long
-// slices all hold a NaN) against its twin, bit for bit, at the lengths
-// where Note [Four streams] splits a slice and around them; against the
-// sum of the four quarters and the rest as the Note defines it; and, on
-// positive elements, within an ulp of the exact sum.
+// TestSumStreams checks SumF32F64 and SumSqF32F64 on finite elements
+// (randF32's long slices all hold a NaN) against their twins, bit for
+// bit, at the lengths where Note [Four streams] splits a slice and around
+// them; against the sums of the four quarters and the rest as the Note
+// defines them; and, on positive elements, within an ulp of the exact sum.
 func TestSumStreams(t *testing.T) {
 	lengths := []int{4*streamMin - 1, 4 * streamMin, 4*streamMin + 1, 4*streamMin + 255, 4*streamMin + 1023, 65536 + 13, 1<<20 + 5}
-	for _, n := range lengths {
-		x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
-		x.save()
-		g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s())
-		if math.Float64bits(g) != math.Float64bits(w) {
-			t.Fatalf("n=%d: got %v, twin %v", n, g, w)
-		}
-		want := sumF32F64Go(x.s())
-		if n >= 4*streamMin {
-			q := n / 4 &^ 255
-			var s [4]float64
-			for k := range s {
-				s[k] = sumF32F64Go(x.s()[k*q : (k+1)*q])
+	for _, f := range []struct {
+		name     string
+		fn, twin func([]float32) float64
+		run      func([]float32) float64
+		square   bool
+	}{
+		{"SumF32F64", SumF32F64, sumStreamsF32F64Go, sumF32F64Go, false},
+		{"SumSqF32F64", SumSqF32F64, sumSqStreamsF32F64Go, sumSqF32F64Go, true},
+	} {
+		for _, n := range lengths {
+			x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
+			x.save()
+			g, w := f.fn(x.s()), f.twin(x.s())
+			if math.Float64bits(g) != math.Float64bits(w) {
+				t.Fatalf("%s n=%d: got %v, twin %v", f.name, n, g, w)
 			}
-			want = ((s[0] + s[1]) + (s[2] + s[3])) + sumF32F64Go(x.s()[4*q:])
+			want := f.run(x.s())
+			if n >= 4*streamMin {
+				q := n / 4 &^ 255
+				var s [4]float64
+				for k := range s {
+					s[k] = f.run(x.s()[k*q : (k+1)*q])
+				}
+				want = ((s[0] + s[1]) + (s[2] + s[3])) + f.run(x.s()[4*q:])
+			}
+			if math.Float64bits(g) != math.Float64bits(want) {
+				t.Fatalf("%s n=%d: got %v, four quarters and the rest give %v", f.name, n, g, want)
+			}
+			// positive elements: within an ulp of the sum (the float64 sum
+			// of at most 2^21 of them is within 2^-32 of it, relatively)
+			y := make([]float32, n)
+			exact := 0.0
+			for i := range y {
+				y[i] = float32(rng.Float64() * 100)
+				v := float64(y[i])
+				if f.square {
+					v *= v
+				}
+				exact += v
+			}
+			if g := float32(f.fn(y)); math.Abs(float64(g)-exact) > ulp32(g) {
+				t.Fatalf("%s n=%d positive: got %v, exact %v", f.name, n, g, exact)
+			}
+			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
 		}
-		if math.Float64bits(g) != math.Float64bits(want) {
-			t.Fatalf("n=%d: got %v, four quarters and the rest give %v", n, g, want)
-		}
-		// positive elements: within an ulp of the sum (the float64 sum of
-		// at most 2^21 of them is within 2^-32 of it, relatively)
-		y := make([]float32, n)
-		exact := 0.0
-		for i := range y {
-			y[i] = float32(rng.Float64() * 100)
-			exact += float64(y[i])
-		}
-		if g := float32(SumF32F64(y)); math.Abs(float64(g)-exact) > ulp32(g) {
-			t.Fatalf("n=%d positive: got %v, exact %v", n, g, exact)
-		}
-		x.check(t, fmt.Sprintf("n=%d x", n), true)
 	}
 }
 

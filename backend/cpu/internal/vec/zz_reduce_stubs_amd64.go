@@ -94,6 +94,11 @@ func sumSqRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 //go:noescape
 func sumRows4F32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 
+// sumSqRows4F32F64AVX2 is sumSqRowsF32F64Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func sumSqRows4F32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
+
 // maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
