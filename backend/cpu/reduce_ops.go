@@ -377,6 +377,47 @@ func rowArg[T float](st, in unsafe.Pointer, n, idx int, isMax bool) {
 	}
 }
 
+// rowsArgMaxF32 and rowsArgMinF32 are the rows functions of float32 Max
+// and Min with an index (and ArgMax, ArgMin): rowArg on each of m rows,
+// four rows at a time, their extremes read as four streams
+// (vec.MaxRowsF32, Note [Four streams] in internal/vec) and each row
+// searched for its extreme's first position while the four are in the L2
+// cache. Rows longer than argBlock go to rowArg one by one.
+func rowsArgMaxF32(st, in unsafe.Pointer, rs, n, m int) { rowsArgF32(st, in, rs, n, m, true) }
+
+func rowsArgMinF32(st, in unsafe.Pointer, rs, n, m int) { rowsArgF32(st, in, rs, n, m, false) }
+
+func rowsArgF32(st, in unsafe.Pointer, rs, n, m int, isMax bool) {
+	states := unsafe.Slice((*elem.Arg[float32])(st), m)
+	if n > argBlock {
+		for r := range states {
+			rowArg[float32](unsafe.Pointer(&states[r]), unsafe.Add(in, r*rs), n, 0, isMax)
+		}
+		return
+	}
+	rows := vec.MaxRowsF32
+	if !isMax {
+		rows = vec.MinRowsF32
+	}
+	stride := rs / 4
+	x := unsafe.Slice((*float32)(in), (m-1)*stride+n)
+	var ext [4]float32
+	for r0 := 0; r0 < m; r0 += len(ext) {
+		k := min(len(ext), m-r0)
+		rows(ext[:k], x[r0*stride:], n, stride)
+		for r, v := range ext[:k] {
+			// rowArg's step on a row of one block; v is NaN where the
+			// row holds one
+			s, row := &states[r0+r], x[(r0+r)*stride:][:n]
+			nan := v != v
+			if s.V == s.V && (nan || isMax && v > s.V || !isMax && v < s.V) {
+				j := indexOf(row, v, nan)
+				s.V, s.I = row[j], int64(j)
+			}
+		}
+	}
+}
+
 // rowArgMax folds a row into the state of Max and ArgMax.
 func rowArgMax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	if is != int(unsafe.Sizeof(T(0))) || n == 0 {

@@ -337,3 +337,90 @@ func TestRowsInOneCall(t *testing.T) {
 		}
 	}
 }
+
+// TestExtremeRowsInOneCall checks float32 Amax, Amin, Max and Min with
+// their indices, ArgMax and ArgMin over a contiguous last dim, which fold
+// a group of rows in one call, four rows at a time (Note [Four streams]
+// in internal/vec), against a row at a time: the value of MaxF32 or
+// MinF32 of each row (NaN where the row holds one; which of ±0 ties win
+// is MaxF32's), the index of its first occurrence (of the first NaN), on
+// rows with many ties, NaNs in some rows, groups of four and rows left
+// over, rows further apart than their length, and rows longer than
+// argBlock.
+func TestExtremeRowsInOneCall(t *testing.T) {
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, float32(math.Inf(1)), float32(math.Inf(-1))}
+	for _, n := range []int{1, 17, 300, 4096, argBlock + 5} {
+		for _, rows := range []int{1, 3, 4, 7, 67} {
+			const gap = 3
+			base := raw.New(dtype.Float32, []int{rows, n + gap})
+			for i := range rows * (n + gap) {
+				v := vals[(7919*i+13)%1009%len(vals)]
+				if i%(n+gap) == (i/(n+gap))*37%(n+gap) && (i/(n+gap))%3 == 1 {
+					v = float32(math.NaN())
+				}
+				base.SetFloat64(i, float64(v))
+			}
+			in := base.WithLayout([]int{rows, n}, []int{n + gap, 1}, 0)
+			for _, c := range []struct {
+				op           *optable.Op
+				values, args bool
+				isMax        bool
+			}{
+				{optable.Amax, true, false, true}, {optable.Amin, true, false, false},
+				{optable.Max, true, true, true}, {optable.Min, true, true, false},
+				{optable.ArgMax, false, true, true}, {optable.ArgMin, false, true, false},
+			} {
+				cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(dtype.Float32)
+				var vo, io *raw.View
+				if c.values {
+					vo = raw.New(dtype.Float32, []int{rows, 1})
+					cfg.AddOutput(vo)
+				}
+				if c.args {
+					io = raw.New(dtype.Int64, []int{rows, 1})
+					cfg.AddOutput(io)
+				}
+				p, err := cfg.AddInput(in).Build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := New().Reduce(c.op, p, nil); err != nil {
+					t.Fatal(err)
+				}
+				for r := range rows {
+					row := make([]float32, n)
+					for j := range row {
+						row[j] = float32(base.Float64At(r*(n+gap) + j))
+					}
+					m, nan := vec.MaxF32(row)
+					if !c.isMax {
+						m, nan = vec.MinF32(row)
+					}
+					at := 0
+					for j, v := range row {
+						if nan && v != v || !nan && v == m {
+							at = j
+							break
+						}
+					}
+					want := m
+					if nan {
+						want = float32(math.NaN())
+					} else if c.args { // the value at the index
+						want = row[at]
+					}
+					if c.values {
+						if got := float32(vo.Float64At(r)); math.Float32bits(got) != math.Float32bits(want) && !(nan && got != got) {
+							t.Fatalf("%s n=%d rows=%d row %d: %v (%#x), want %v (%#x)", c.op.Name, n, rows, r, got, math.Float32bits(got), want, math.Float32bits(want))
+						}
+					}
+					if c.args {
+						if got := int(io.Float64At(r)); got != at {
+							t.Fatalf("%s n=%d rows=%d row %d: index %d, want %d", c.op.Name, n, rows, r, got, at)
+						}
+					}
+				}
+			}
+		}
+	}
+}

@@ -55,13 +55,17 @@ func MinF32(x []float32) (m float32, nan bool) {
 // NaN where the row holds a NaN, for each r < len(dst), four rows at a
 // time (Note [Four streams]). Its exact loop is maxRowsF32Go's.
 func MaxRowsF32(dst, x []float32, rowLen, stride int) {
-	fourRows(dst, x, rowLen, stride, maxRows4F32, maxRowsF32Go)
+	fourRows(dst, x, rowLen, stride, maxRows4F32, func(dst, x []float32, rowLen, stride int) {
+		extremeRows(dst, x, rowLen, stride, MaxF32)
+	})
 }
 
 // MinRowsF32 is MaxRowsF32 with MinF32. Its exact loop is
 // minRowsF32Go's.
 func MinRowsF32(dst, x []float32, rowLen, stride int) {
-	fourRows(dst, x, rowLen, stride, minRows4F32, minRowsF32Go)
+	fourRows(dst, x, rowLen, stride, minRows4F32, func(dst, x []float32, rowLen, stride int) {
+		extremeRows(dst, x, rowLen, stride, MinF32)
+	})
 }
 
 // maxRows4F32 is maxRowsF32Go's kernel on 4q rows, read four at a time.
