@@ -36,8 +36,10 @@ func genWide(w wide) {
 	w.sum(srcF16, false)
 	w.sumRows(false)
 	w.sumRows(true)
-	w.sumRows4(false)
-	w.sumRows4(true)
+	w.sumRows4(srcF32, false)
+	w.sumRows4(srcF32, true)
+	w.sumRows4(srcBF16, false)
+	w.sumRows4(srcF16, false)
 	w.maxF32(true)
 	w.maxF32(false)
 	w.maxRows4(true)
@@ -325,21 +327,23 @@ func (w wide) sumRows(sq bool) {
 	})
 }
 
-// sumRows4 emits sumRows4F32F64 (sq false) or sumSqRows4F32F64:
-// sumRowsF32F64Go (sumSqRowsF32F64Go) on 4q rows (q = len(dst)/4), read
+// sumRows4 emits sumRows4F32F64 (sq false) or sumSqRows4F32F64 (and
+// sumRows4BF16F64, sumRows4F16F64 of 16-bit elements):
+// sumRowsF32F64Go (sumSqRowsF32F64Go, ...) on 4q rows (q = len(dst)/4), read
 // four at a time as four streams (Note [Four streams] in vec's
 // reduce_go.go): rows j, j+q, j+2q and j+3q together, 256 elements of
 // each in turn (one main step of the sum, eight of the sum of squares),
 // their float64 lanes kept on the stack between them; then each row's
 // rest as sumF32F64 (sumSqF32F64) ends it. Each row's sum is computed in
 // the one-row kernel's order, so its bits are a call per row's.
-func (w wide) sumRows4(sq bool) {
-	base := strings.Replace(sumName(srcF32, sq), "F32", "Rows4F32", 1)
+func (w wide) sumRows4(src wsrc, sq bool) {
+	base := strings.Replace(sumName(src, sq), src.name, "Rows4"+src.name, 1)
 	name := base + w.suffix()
-	twin := strings.Replace(sumName(srcF32, sq), "F32", "RowsF32", 1) + "Go"
+	twin := strings.Replace(sumName(src, sq), src.name, "Rows"+src.name, 1) + "Go"
+	gotype := map[wsrc]string{srcF32: "float32", srcBF16: "uint16", srcF16: "uint16"}[src]
 	// not NOSPLIT: the sum of squares' frame is larger than a NOSPLIT
 	// chain may use
-	TEXT(name, 0, "func(dst []float64, x []float32, rowLen, stride int)")
+	TEXT(name, 0, fmt.Sprintf("func(dst []float64, x []%s, rowLen, stride int)", gotype))
 	Doc(name + " is " + twin + " in assembly on 4q rows; see there for the exact loop.")
 	Pragma("noescape")
 	regBytes := 64 / w.parts()
@@ -355,12 +359,13 @@ func (w wide) sumRows4(sq bool) {
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("rowLen"), GP64())
 	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(2), stride)
+	SHLQ(U8(map[uint8]uint8{2: 1, 4: 2}[src.size]), stride)
 	streamGap := GP64() // bytes from row j to row j+q
 	MOVQ(q, streamGap)
 	IMULQ(stride, streamGap)
 	j := GP64()
 	XORQ(j, j)
+	hiMask := w.bf16Mask(src)
 	// load returns accumulator a of row k, moved from the stack
 	load := func(k, a int) []reg.VecVirtual {
 		acc := make([]reg.VecVirtual, 2*w.parts())
@@ -395,7 +400,7 @@ func (w wide) sumRows4(sq bool) {
 			for k, row := range rows {
 				if !sq {
 					for p := 0; p < w.parts(); p++ {
-						w.cvtAddMem(w.step256(srcF32, row, i, p), func(h int) Mem { return at(k, 0, 2*p+h) })
+						w.cvtAddMem(w.step256(src, row, i, p, hiMask), func(h int) Mem { return at(k, 0, 2*p+h) })
 					}
 					continue
 				}
@@ -417,9 +422,9 @@ func (w wide) sumRows4(sq bool) {
 				loop(label+"_main", n, ik, 32, func() { w.sqStep(row, ik, 0, acc, acc2) })
 				w.sqVectors(label, row, ik, n, acc, acc2)
 			} else {
-				w.vectors16(label, srcF32, row, ik, n, acc)
+				w.vectors16(label, src, row, ik, n, acc)
 			}
-			s := w.sumScalars(label, srcF32, sq, row, ik, n, acc)
+			s := w.sumScalars(label, src, sq, row, ik, n, acc)
 			r := GP64() // dst index j + kq
 			MOVQ(j, r)
 			for range k {
@@ -471,62 +476,15 @@ func (w wide) sumBody(name string, src wsrc, sq bool, x, n reg.Register) reg.Vec
 			w.sqStep(x, i, 0, acc, acc2)
 		})
 		w.sqVectors(name, x, i, n, acc, acc2)
-	} else if src == srcBF16 {
-		// Note [Even and odd bfloat16]: a register of 32-bit lanes holds
-		// two bfloat16 each, the even element in the low half; shifted
-		// left by 16 they are the even elements as float32, masked to
-		// the high half the odd ones
-		c := GP32()
-		MOVL(U32(0xffff0000), c)
-		hiMask := w.vreg()
-		VMOVD(c, hiMask.AsX())
-		VPBROADCASTD(hiMask.AsX(), hiMask)
-		loop(name+"_main", n, i, 256, func() {
-			prefetch(x, i, src.size, 256*int(src.size))
-			for p := 0; p < w.parts(); p++ {
-				// vector 2j (even) and 2j+1 (odd) of load j, lanes 8p..8p+7
-				// (AVX2) or all 16: elements 32j+16p.. of the step
-				var v [8]reg.VecVirtual
-				for j := 0; j < 8; j++ {
-					u := w.vreg()
-					VMOVUPS(elem(x, i, 2, 32*j+16*p), u)
-					even, odd := w.vreg(), w.vreg()
-					VPSLLD(U8(16), u, even)
-					if w.avx512 {
-						VPANDD(hiMask, u, odd)
-					} else {
-						VPAND(hiMask, u, odd)
-					}
-					if j < 4 {
-						v[2*j], v[2*j+1] = even, odd
-						continue
-					}
-					VADDPS(even, v[2*j-8], v[2*j-8])
-					VADDPS(odd, v[2*j-7], v[2*j-7])
-				}
-				for h := 4; h > 0; h /= 2 {
-					for k := 0; k < h; k++ {
-						VADDPS(v[k+h], v[k], v[k])
-					}
-				}
-				w.cvtAdd(v[0], acc, p)
-			}
-		})
-		loop(name+"_vector", n, i, 16, func() {
-			for p := 0; p < w.parts(); p++ {
-				v := w.vreg()
-				w.load(src, x, i, 0, p, v)
-				w.cvtAdd(v, acc, p)
-			}
-		})
 	} else {
+		hiMask := w.bf16Mask(src)
 		loop(name+"_main", n, i, 256, func() {
 			// Note [Streaming without prefetch]
 			if src != srcF32 {
 				prefetch(x, i, src.size, 256*int(src.size))
 			}
 			for p := 0; p < w.parts(); p++ {
-				w.cvtAdd(w.step256(src, x, i, p), acc, p)
+				w.cvtAdd(w.step256(src, x, i, p, hiMask), acc, p)
 			}
 		})
 		w.vectors16(name, src, x, i, n, acc)
@@ -563,8 +521,31 @@ func (w wide) sqVectors(name string, x, i, n reg.Register, acc, acc2 []reg.VecVi
 // 256 elements at i: 16 vectors of 16 lanes (lanes 8p..8p+7 on AVX2, all
 // 16 on AVX-512) added lane by lane pairwise, 0+8, ..., then 0+4, 0+2,
 // 0+1; it returns the vector of their sums.
-func (w wide) step256(src wsrc, x, i reg.Register, p int) reg.VecVirtual {
+func (w wide) step256(src wsrc, x, i reg.Register, p int, hiMask reg.VecVirtual) reg.VecVirtual {
 	var v [8]reg.VecVirtual
+	if src == srcBF16 {
+		// vector 2j (even) and 2j+1 (odd) of load j, lanes 8p..8p+7
+		// (AVX2) or all 16: elements 32j+16p.. of the step
+		for j := 0; j < 8; j++ {
+			u := w.vreg()
+			VMOVUPS(elem(x, i, 2, 32*j+16*p), u)
+			even, odd := w.vreg(), w.vreg()
+			VPSLLD(U8(16), u, even)
+			if w.avx512 {
+				VPANDD(hiMask, u, odd)
+			} else {
+				VPAND(hiMask, u, odd)
+			}
+			if j < 4 {
+				v[2*j], v[2*j+1] = even, odd
+				continue
+			}
+			VADDPS(even, v[2*j-8], v[2*j-8])
+			VADDPS(odd, v[2*j-7], v[2*j-7])
+		}
+		w.pairwise8(&v)
+		return v[0]
+	}
 	for k := range v {
 		v[k] = w.vreg()
 		w.load(src, x, i, 16*k, p, v[k])
@@ -578,12 +559,35 @@ func (w wide) step256(src wsrc, x, i reg.Register, p int) reg.VecVirtual {
 		w.load(src, x, i, 16*(k+8), p, t)
 		VADDPS(t, v[k], v[k])
 	}
+	w.pairwise8(&v)
+	return v[0]
+}
+
+// pairwise8 adds the eight vectors of v pairwise into v[0]: 0+4, 1+5,
+// 2+6, 3+7, then 0+2, 1+3, then 0+1.
+func (w wide) pairwise8(v *[8]reg.VecVirtual) {
 	for h := 4; h > 0; h /= 2 {
 		for k := 0; k < h; k++ {
 			VADDPS(v[k+h], v[k], v[k])
 		}
 	}
-	return v[0]
+}
+
+// bf16Mask returns, for bfloat16 elements, a vector of 0xffff0000 in
+// every 32-bit lane (Note [Even and odd bfloat16]: a register of 32-bit
+// lanes holds two bfloat16 each, the even element in the low half;
+// shifted left by 16 they are the even elements as float32, masked to
+// the high half the odd ones); nil for other elements.
+func (w wide) bf16Mask(src wsrc) reg.VecVirtual {
+	if src != srcBF16 {
+		return nil
+	}
+	c := GP32()
+	MOVL(U32(0xffff0000), c)
+	hiMask := w.vreg()
+	VMOVD(c, hiMask.AsX())
+	VPBROADCASTD(hiMask.AsX(), hiMask)
+	return hiMask
 }
 
 // vectors16 emits sum's loop of single 16-lane vectors from i, each

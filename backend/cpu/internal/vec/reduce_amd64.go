@@ -279,9 +279,21 @@ func sumRows1F32F64(dst []float64, x []float32, rowLen, stride int) {
 }
 
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
-// converted exactly to float32 as they are read. Its exact order is
-// sumBF16F64Go's.
+// converted exactly to float32 as they are read, a long x read as four
+// streams (Note [Four streams]). Its exact order is sumStreamsBF16F64Go's.
 func SumBF16F64(x []uint16) float64 {
+	return sumStreams(x, sumRunBF16F64, sumRows4BF16F64)
+}
+
+// SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
+// converted exactly to float32 as they are read, a long x read as four
+// streams (Note [Four streams]). Its exact order is sumStreamsF16F64Go's.
+func SumF16F64(x []uint16) float64 {
+	return sumStreams(x, sumRunF16F64, sumRows4F16F64)
+}
+
+// sumRunBF16F64 is sumBF16F64Go's kernel: x read as one stream.
+func sumRunBF16F64(x []uint16) float64 {
 	switch {
 	case useAVX512:
 		return sumBF16F64AVX512(x)
@@ -291,10 +303,21 @@ func SumBF16F64(x []uint16) float64 {
 	return sumBF16F64Go(x)
 }
 
-// SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
-// converted exactly to float32 as they are read. Its exact order is
-// sumF16F64Go's.
-func SumF16F64(x []uint16) float64 {
+// sumRows4BF16F64 is sumRowsBF16F64Go's kernel on 4q rows, read four at a
+// time; x holds the rows exactly.
+func sumRows4BF16F64(dst []float64, x []uint16, rowLen, stride int) {
+	switch {
+	case useAVX512:
+		sumRows4BF16F64AVX512(dst, x, rowLen, stride)
+	case useAVX2:
+		sumRows4BF16F64AVX2(dst, x, rowLen, stride)
+	default:
+		sumRowsBF16F64Go(dst, x, rowLen, stride)
+	}
+}
+
+// sumRunF16F64 is sumF16F64Go's kernel: x read as one stream.
+func sumRunF16F64(x []uint16) float64 {
 	switch {
 	case useAVX512:
 		return sumF16F64AVX512(x)
@@ -302,6 +325,19 @@ func SumF16F64(x []uint16) float64 {
 		return sumF16F64AVX2(x)
 	}
 	return sumF16F64Go(x)
+}
+
+// sumRows4F16F64 is sumRowsF16F64Go's kernel on 4q rows, read four at a
+// time; x holds the rows exactly.
+func sumRows4F16F64(dst []float64, x []uint16, rowLen, stride int) {
+	switch {
+	case useAVX512:
+		sumRows4F16F64AVX512(dst, x, rowLen, stride)
+	case useF16C:
+		sumRows4F16F64AVX2(dst, x, rowLen, stride)
+	default:
+		sumRowsF16F64Go(dst, x, rowLen, stride)
+	}
 }
 
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in

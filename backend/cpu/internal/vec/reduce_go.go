@@ -483,7 +483,8 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // sixteen were slower than four: each stream needs a prefetcher of its
 // own, trained over a few pages.
 //
-// So the float32 sums (of squares too), max and min read long rows as four: SumF32F64 of at least
+// So the float32 sums (of squares, and of bfloat16 and float16 elements
+// too), max and min read long rows as four: SumF32F64 of at least
 // 4·streamMin elements sums its four quarters (q elements each, q a
 // multiple of 256) together with sumRows4F32F64 and adds the four sums
 // pairwise, then the rest (fewer than 1024 elements) as one run:
@@ -527,9 +528,36 @@ func sumSqRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 	}
 }
 
+// sumStreamsBF16F64Go and sumStreamsF16F64Go are SumBF16F64's and
+// SumF16F64's pure-Go twins: sumStreamsF32F64Go's split of sumBF16F64Go
+// and sumF16F64Go.
+func sumStreamsBF16F64Go(x []uint16) float64 {
+	return sumStreams(x, sumBF16F64Go, sumRowsBF16F64Go)
+}
+
+func sumStreamsF16F64Go(x []uint16) float64 {
+	return sumStreams(x, sumF16F64Go, sumRowsF16F64Go)
+}
+
+// sumRowsBF16F64Go and sumRowsF16F64Go add sumBF16F64Go (sumF16F64Go) of
+// row r, x[r·stride:][:rowLen], to dst[r] for each r < len(dst): the
+// twins of the kernels that sum 16-bit rows four at a time
+// (sumRows4BF16F64AVX2, on 4q rows).
+func sumRowsBF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
+	for r := range dst {
+		dst[r] += sumBF16F64Go(x[r*stride:][:rowLen])
+	}
+}
+
+func sumRowsF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
+	for r := range dst {
+		dst[r] += sumF16F64Go(x[r*stride:][:rowLen])
+	}
+}
+
 // sumStreams is SumF32F64 (Note [Four streams]) with run, sumF32F64Go or
 // a kernel of it, and rows4, sumRowsF32F64Go on four streams or its twin.
-func sumStreams(x []float32, run func([]float32) float64, rows4 func(dst []float64, x []float32, rowLen, stride int)) float64 {
+func sumStreams[E float32 | uint16](x []E, run func([]E) float64, rows4 func(dst []float64, x []E, rowLen, stride int)) float64 {
 	if len(x) < 4*streamMin {
 		return run(x)
 	}

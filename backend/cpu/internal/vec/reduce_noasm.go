@@ -84,14 +84,14 @@ func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
 }
 
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
-// converted exactly to float32 as they are read. Its exact order is
-// sumBF16F64Go's.
-func SumBF16F64(x []uint16) float64 { return sumBF16F64Go(x) }
+// converted exactly to float32 as they are read, a long x read as four
+// streams (Note [Four streams]). Its exact order is sumStreamsBF16F64Go's.
+func SumBF16F64(x []uint16) float64 { return sumStreamsBF16F64Go(x) }
 
 // SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
-// converted exactly to float32 as they are read. Its exact order is
-// sumF16F64Go's.
-func SumF16F64(x []uint16) float64 { return sumF16F64Go(x) }
+// converted exactly to float32 as they are read, a long x read as four
+// streams (Note [Four streams]). Its exact order is sumStreamsF16F64Go's.
+func SumF16F64(x []uint16) float64 { return sumStreamsF16F64Go(x) }
 
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
 // float64 lanes, a long x read as four streams (Note [Four streams]). Its

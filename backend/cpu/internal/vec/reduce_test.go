@@ -381,10 +381,10 @@ func TestSums16(t *testing.T) {
 				nanB = nanB || bf.s()[i]&0x7fff > 0x7f80
 				nanH = nanH || hf.s()[i]&0x7fff > 0x7c00
 			}
-			if g, w := SumBF16F64(bf.s()), sumBF16F64Go(bf.s()); !sameF64(g, w, nanB) {
+			if g, w := SumBF16F64(bf.s()), sumStreamsBF16F64Go(bf.s()); !sameF64(g, w, nanB) {
 				t.Fatalf("SumBF16F64 n=%d finite=%v: got %v, want %v", n, finite, g, w)
 			}
-			if g, w := SumF16F64(hf.s()), sumF16F64Go(hf.s()); !sameF64(g, w, nanH) {
+			if g, w := SumF16F64(hf.s()), sumStreamsF16F64Go(hf.s()); !sameF64(g, w, nanH) {
 				t.Fatalf("SumF16F64 n=%d finite=%v: got %v, want %v", n, finite, g, w)
 			}
 			bf.check(t, fmt.Sprintf("n=%d bf16", n), true)
@@ -629,6 +629,39 @@ func TestSumStreams(t *testing.T) {
 			}
 			if g := float32(f.fn(y)); math.Abs(float64(g)-exact) > ulp32(g) {
 				t.Fatalf("%s n=%d positive: got %v, exact %v", f.name, n, g, exact)
+			}
+			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
+		}
+	}
+}
+
+// TestSumStreams16 is TestSumStreams' bit-for-bit checks for the sums of
+// bfloat16 and float16 elements.
+func TestSumStreams16(t *testing.T) {
+	for _, f := range []struct {
+		name     string
+		fn, twin func([]uint16) float64
+		run      func([]uint16) float64
+		of       func(float32) uint16
+	}{
+		{"SumBF16F64", SumBF16F64, sumStreamsBF16F64Go, sumBF16F64Go, func(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }},
+		{"SumF16F64", SumF16F64, sumStreamsF16F64Go, sumF16F64Go, func(v float32) uint16 { return uint16(dtype.HalfFromFloat32(v / 8)) }},
+	} {
+		for _, n := range []int{4*streamMin - 1, 4 * streamMin, 4*streamMin + 255, 4*streamMin + 1023, 1<<20 + 5} {
+			x := newGuarded(n, rng.Intn(8), func(int) uint16 { return f.of(finiteF32()) })
+			x.save()
+			g, w := f.fn(x.s()), f.twin(x.s())
+			want := f.run(x.s())
+			if n >= 4*streamMin {
+				q := n / 4 &^ 255
+				var s [4]float64
+				for k := range s {
+					s[k] = f.run(x.s()[k*q : (k+1)*q])
+				}
+				want = ((s[0] + s[1]) + (s[2] + s[3])) + f.run(x.s()[4*q:])
+			}
+			if math.Float64bits(g) != math.Float64bits(w) || math.Float64bits(g) != math.Float64bits(want) {
+				t.Fatalf("%s n=%d: got %v, twin %v, four quarters and the rest %v", f.name, n, g, w, want)
 			}
 			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
 		}

@@ -1474,6 +1474,809 @@ sumSqRows4F32F64AVX512_group_check:
 	VZEROUPPER
 	RET
 
+// func sumRows4BF16F64AVX512(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL
+TEXT ·sumRows4BF16F64AVX512(SB), $512-64
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	SHRQ         $0x02, CX
+	MOVQ         x_base+24(FP), DX
+	MOVQ         rowLen+48(FP), BX
+	MOVQ         stride+56(FP), SI
+	SHLQ         $0x01, SI
+	MOVQ         CX, DI
+	IMULQ        SI, DI
+	XORQ         R8, R8
+	MOVL         $0xffff0000, R9
+	VMOVD        R9, X0
+	VPBROADCASTD X0, Z0
+	JMP          sumRows4BF16F64AVX512_group_check
+
+sumRows4BF16F64AVX512_group:
+	LEAQ    (DX)(DI*1), R9
+	LEAQ    (R9)(DI*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VXORPS  Z1, Z1, Z1
+	VMOVUPD Z1, (SP)
+	VMOVUPD Z1, 64(SP)
+	VMOVUPD Z1, 128(SP)
+	VMOVUPD Z1, 192(SP)
+	VMOVUPD Z1, 256(SP)
+	VMOVUPD Z1, 320(SP)
+	VMOVUPD Z1, 384(SP)
+	VMOVUPD Z1, 448(SP)
+	XORQ    R12, R12
+	MOVQ    BX, R13
+	ANDQ    $-256, R13
+	JMP     sumRows4BF16F64AVX512_main_check
+
+sumRows4BF16F64AVX512_main:
+	VMOVUPS       (DX)(R12*2), Z1
+	VPSLLD        $0x10, Z1, Z2
+	VPANDD        Z0, Z1, Z1
+	VMOVUPS       64(DX)(R12*2), Z3
+	VPSLLD        $0x10, Z3, Z4
+	VPANDD        Z0, Z3, Z3
+	VMOVUPS       128(DX)(R12*2), Z5
+	VPSLLD        $0x10, Z5, Z6
+	VPANDD        Z0, Z5, Z5
+	VMOVUPS       192(DX)(R12*2), Z7
+	VPSLLD        $0x10, Z7, Z8
+	VPANDD        Z0, Z7, Z7
+	VMOVUPS       256(DX)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z2, Z2
+	VADDPS        Z9, Z1, Z1
+	VMOVUPS       320(DX)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z4, Z4
+	VADDPS        Z9, Z3, Z3
+	VMOVUPS       384(DX)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z6, Z6
+	VADDPS        Z9, Z5, Z5
+	VMOVUPS       448(DX)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z8, Z8
+	VADDPS        Z9, Z7, Z7
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z4, Z2, Z2
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z2, Z2
+	VCVTPS2PD     Y2, Z1
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VMOVUPD       (SP), Z3
+	VADDPD        Z1, Z3, Z3
+	VMOVUPD       Z3, (SP)
+	VMOVUPD       64(SP), Z1
+	VADDPD        Z2, Z1, Z1
+	VMOVUPD       Z1, 64(SP)
+	VMOVUPS       (R9)(R12*2), Z1
+	VPSLLD        $0x10, Z1, Z2
+	VPANDD        Z0, Z1, Z1
+	VMOVUPS       64(R9)(R12*2), Z3
+	VPSLLD        $0x10, Z3, Z4
+	VPANDD        Z0, Z3, Z3
+	VMOVUPS       128(R9)(R12*2), Z5
+	VPSLLD        $0x10, Z5, Z6
+	VPANDD        Z0, Z5, Z5
+	VMOVUPS       192(R9)(R12*2), Z7
+	VPSLLD        $0x10, Z7, Z8
+	VPANDD        Z0, Z7, Z7
+	VMOVUPS       256(R9)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z2, Z2
+	VADDPS        Z9, Z1, Z1
+	VMOVUPS       320(R9)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z4, Z4
+	VADDPS        Z9, Z3, Z3
+	VMOVUPS       384(R9)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z6, Z6
+	VADDPS        Z9, Z5, Z5
+	VMOVUPS       448(R9)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z8, Z8
+	VADDPS        Z9, Z7, Z7
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z4, Z2, Z2
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z2, Z2
+	VCVTPS2PD     Y2, Z1
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VMOVUPD       128(SP), Z3
+	VADDPD        Z1, Z3, Z3
+	VMOVUPD       Z3, 128(SP)
+	VMOVUPD       192(SP), Z1
+	VADDPD        Z2, Z1, Z1
+	VMOVUPD       Z1, 192(SP)
+	VMOVUPS       (R10)(R12*2), Z1
+	VPSLLD        $0x10, Z1, Z2
+	VPANDD        Z0, Z1, Z1
+	VMOVUPS       64(R10)(R12*2), Z3
+	VPSLLD        $0x10, Z3, Z4
+	VPANDD        Z0, Z3, Z3
+	VMOVUPS       128(R10)(R12*2), Z5
+	VPSLLD        $0x10, Z5, Z6
+	VPANDD        Z0, Z5, Z5
+	VMOVUPS       192(R10)(R12*2), Z7
+	VPSLLD        $0x10, Z7, Z8
+	VPANDD        Z0, Z7, Z7
+	VMOVUPS       256(R10)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z2, Z2
+	VADDPS        Z9, Z1, Z1
+	VMOVUPS       320(R10)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z4, Z4
+	VADDPS        Z9, Z3, Z3
+	VMOVUPS       384(R10)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z6, Z6
+	VADDPS        Z9, Z5, Z5
+	VMOVUPS       448(R10)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z8, Z8
+	VADDPS        Z9, Z7, Z7
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z4, Z2, Z2
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z2, Z2
+	VCVTPS2PD     Y2, Z1
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VMOVUPD       256(SP), Z3
+	VADDPD        Z1, Z3, Z3
+	VMOVUPD       Z3, 256(SP)
+	VMOVUPD       320(SP), Z1
+	VADDPD        Z2, Z1, Z1
+	VMOVUPD       Z1, 320(SP)
+	VMOVUPS       (R11)(R12*2), Z1
+	VPSLLD        $0x10, Z1, Z2
+	VPANDD        Z0, Z1, Z1
+	VMOVUPS       64(R11)(R12*2), Z3
+	VPSLLD        $0x10, Z3, Z4
+	VPANDD        Z0, Z3, Z3
+	VMOVUPS       128(R11)(R12*2), Z5
+	VPSLLD        $0x10, Z5, Z6
+	VPANDD        Z0, Z5, Z5
+	VMOVUPS       192(R11)(R12*2), Z7
+	VPSLLD        $0x10, Z7, Z8
+	VPANDD        Z0, Z7, Z7
+	VMOVUPS       256(R11)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z2, Z2
+	VADDPS        Z9, Z1, Z1
+	VMOVUPS       320(R11)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z4, Z4
+	VADDPS        Z9, Z3, Z3
+	VMOVUPS       384(R11)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z6, Z6
+	VADDPS        Z9, Z5, Z5
+	VMOVUPS       448(R11)(R12*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z0, Z9, Z9
+	VADDPS        Z10, Z8, Z8
+	VADDPS        Z9, Z7, Z7
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z4, Z2, Z2
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z2, Z2
+	VCVTPS2PD     Y2, Z1
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VMOVUPD       384(SP), Z3
+	VADDPD        Z1, Z3, Z3
+	VMOVUPD       Z3, 384(SP)
+	VMOVUPD       448(SP), Z1
+	VADDPD        Z2, Z1, Z1
+	VMOVUPD       Z1, 448(SP)
+	ADDQ          $0x00000100, R12
+
+sumRows4BF16F64AVX512_main_check:
+	CMPQ    R12, R13
+	JB      sumRows4BF16F64AVX512_main
+	VMOVUPD (SP), Z1
+	VMOVUPD 64(SP), Z2
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4BF16F64AVX512_row0_vector_check
+
+sumRows4BF16F64AVX512_row0_vector:
+	VPMOVZXWD     (DX)(R13*2), Z3
+	VPSLLD        $0x10, Z3, Z3
+	VCVTPS2PD     Y3, Z4
+	VEXTRACTF64X4 $0x01, Z3, Y3
+	VCVTPS2PD     Y3, Z3
+	VADDPD        Z4, Z1, Z1
+	VADDPD        Z3, Z2, Z2
+	ADDQ          $0x00000010, R13
+
+sumRows4BF16F64AVX512_row0_vector_check:
+	CMPQ          R13, R14
+	JB            sumRows4BF16F64AVX512_row0_vector
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDPD        Y2, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X2
+	VADDPD        X2, X1, X1
+	VPERMILPD     $0x01, X1, X2
+	VADDPD        X2, X1, X1
+	JMP           sumRows4BF16F64AVX512_row0_scalar_check
+
+sumRows4BF16F64AVX512_row0_scalar:
+	MOVWLZX   (DX)(R13*2), R14
+	SHLL      $0x10, R14
+	VMOVD     R14, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R13
+
+sumRows4BF16F64AVX512_row0_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4BF16F64AVX512_row0_scalar
+	MOVQ    R8, R13
+	VADDSD  (AX)(R13*8), X1, X1
+	VMOVSD  X1, (AX)(R13*8)
+	VMOVUPD 128(SP), Z1
+	VMOVUPD 192(SP), Z2
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4BF16F64AVX512_row1_vector_check
+
+sumRows4BF16F64AVX512_row1_vector:
+	VPMOVZXWD     (R9)(R13*2), Z3
+	VPSLLD        $0x10, Z3, Z3
+	VCVTPS2PD     Y3, Z4
+	VEXTRACTF64X4 $0x01, Z3, Y3
+	VCVTPS2PD     Y3, Z3
+	VADDPD        Z4, Z1, Z1
+	VADDPD        Z3, Z2, Z2
+	ADDQ          $0x00000010, R13
+
+sumRows4BF16F64AVX512_row1_vector_check:
+	CMPQ          R13, R14
+	JB            sumRows4BF16F64AVX512_row1_vector
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDPD        Y2, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X2
+	VADDPD        X2, X1, X1
+	VPERMILPD     $0x01, X1, X2
+	VADDPD        X2, X1, X1
+	JMP           sumRows4BF16F64AVX512_row1_scalar_check
+
+sumRows4BF16F64AVX512_row1_scalar:
+	MOVWLZX   (R9)(R13*2), R14
+	SHLL      $0x10, R14
+	VMOVD     R14, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R13
+
+sumRows4BF16F64AVX512_row1_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4BF16F64AVX512_row1_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X1, X1
+	VMOVSD  X1, (AX)(R9*8)
+	VMOVUPD 256(SP), Z1
+	VMOVUPD 320(SP), Z2
+	MOVQ    R12, R9
+	MOVQ    BX, R13
+	ANDQ    $-16, R13
+	JMP     sumRows4BF16F64AVX512_row2_vector_check
+
+sumRows4BF16F64AVX512_row2_vector:
+	VPMOVZXWD     (R10)(R9*2), Z3
+	VPSLLD        $0x10, Z3, Z3
+	VCVTPS2PD     Y3, Z4
+	VEXTRACTF64X4 $0x01, Z3, Y3
+	VCVTPS2PD     Y3, Z3
+	VADDPD        Z4, Z1, Z1
+	VADDPD        Z3, Z2, Z2
+	ADDQ          $0x00000010, R9
+
+sumRows4BF16F64AVX512_row2_vector_check:
+	CMPQ          R9, R13
+	JB            sumRows4BF16F64AVX512_row2_vector
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDPD        Y2, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X2
+	VADDPD        X2, X1, X1
+	VPERMILPD     $0x01, X1, X2
+	VADDPD        X2, X1, X1
+	JMP           sumRows4BF16F64AVX512_row2_scalar_check
+
+sumRows4BF16F64AVX512_row2_scalar:
+	MOVWLZX   (R10)(R9*2), R13
+	SHLL      $0x10, R13
+	VMOVD     R13, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R9
+
+sumRows4BF16F64AVX512_row2_scalar_check:
+	CMPQ    R9, BX
+	JB      sumRows4BF16F64AVX512_row2_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X1, X1
+	VMOVSD  X1, (AX)(R9*8)
+	VMOVUPD 384(SP), Z1
+	VMOVUPD 448(SP), Z2
+	MOVQ    R12, R9
+	MOVQ    BX, R10
+	ANDQ    $-16, R10
+	JMP     sumRows4BF16F64AVX512_row3_vector_check
+
+sumRows4BF16F64AVX512_row3_vector:
+	VPMOVZXWD     (R11)(R9*2), Z3
+	VPSLLD        $0x10, Z3, Z3
+	VCVTPS2PD     Y3, Z4
+	VEXTRACTF64X4 $0x01, Z3, Y3
+	VCVTPS2PD     Y3, Z3
+	VADDPD        Z4, Z1, Z1
+	VADDPD        Z3, Z2, Z2
+	ADDQ          $0x00000010, R9
+
+sumRows4BF16F64AVX512_row3_vector_check:
+	CMPQ          R9, R10
+	JB            sumRows4BF16F64AVX512_row3_vector
+	VADDPD        Z2, Z1, Z1
+	VEXTRACTF64X4 $0x01, Z1, Y2
+	VADDPD        Y2, Y1, Y1
+	VEXTRACTF32X4 $0x01, Y1, X2
+	VADDPD        X2, X1, X1
+	VPERMILPD     $0x01, X1, X2
+	VADDPD        X2, X1, X1
+	JMP           sumRows4BF16F64AVX512_row3_scalar_check
+
+sumRows4BF16F64AVX512_row3_scalar:
+	MOVWLZX   (R11)(R9*2), R10
+	SHLL      $0x10, R10
+	VMOVD     R10, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R9
+
+sumRows4BF16F64AVX512_row3_scalar_check:
+	CMPQ   R9, BX
+	JB     sumRows4BF16F64AVX512_row3_scalar
+	MOVQ   R8, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	VADDSD (AX)(R9*8), X1, X1
+	VMOVSD X1, (AX)(R9*8)
+	ADDQ   SI, DX
+	INCQ   R8
+
+sumRows4BF16F64AVX512_group_check:
+	CMPQ R8, CX
+	JB   sumRows4BF16F64AVX512_group
+	VZEROUPPER
+	RET
+
+// func sumRows4F16F64AVX512(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C
+TEXT ·sumRows4F16F64AVX512(SB), $512-64
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  dst_len+8(FP), CX
+	SHRQ  $0x02, CX
+	MOVQ  x_base+24(FP), DX
+	MOVQ  rowLen+48(FP), BX
+	MOVQ  stride+56(FP), SI
+	SHLQ  $0x01, SI
+	MOVQ  CX, DI
+	IMULQ SI, DI
+	XORQ  R8, R8
+	JMP   sumRows4F16F64AVX512_group_check
+
+sumRows4F16F64AVX512_group:
+	LEAQ    (DX)(DI*1), R9
+	LEAQ    (R9)(DI*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VXORPS  Z0, Z0, Z0
+	VMOVUPD Z0, (SP)
+	VMOVUPD Z0, 64(SP)
+	VMOVUPD Z0, 128(SP)
+	VMOVUPD Z0, 192(SP)
+	VMOVUPD Z0, 256(SP)
+	VMOVUPD Z0, 320(SP)
+	VMOVUPD Z0, 384(SP)
+	VMOVUPD Z0, 448(SP)
+	XORQ    R12, R12
+	MOVQ    BX, R13
+	ANDQ    $-256, R13
+	JMP     sumRows4F16F64AVX512_main_check
+
+sumRows4F16F64AVX512_main:
+	VCVTPH2PS     (DX)(R12*2), Z0
+	VCVTPH2PS     32(DX)(R12*2), Z1
+	VCVTPH2PS     64(DX)(R12*2), Z2
+	VCVTPH2PS     96(DX)(R12*2), Z3
+	VCVTPH2PS     128(DX)(R12*2), Z4
+	VCVTPH2PS     160(DX)(R12*2), Z5
+	VCVTPH2PS     192(DX)(R12*2), Z6
+	VCVTPH2PS     224(DX)(R12*2), Z7
+	VCVTPH2PS     256(DX)(R12*2), Z8
+	VADDPS        Z8, Z0, Z0
+	VCVTPH2PS     288(DX)(R12*2), Z8
+	VADDPS        Z8, Z1, Z1
+	VCVTPH2PS     320(DX)(R12*2), Z8
+	VADDPS        Z8, Z2, Z2
+	VCVTPH2PS     352(DX)(R12*2), Z8
+	VADDPS        Z8, Z3, Z3
+	VCVTPH2PS     384(DX)(R12*2), Z8
+	VADDPS        Z8, Z4, Z4
+	VCVTPH2PS     416(DX)(R12*2), Z8
+	VADDPS        Z8, Z5, Z5
+	VCVTPH2PS     448(DX)(R12*2), Z8
+	VADDPS        Z8, Z6, Z6
+	VCVTPH2PS     480(DX)(R12*2), Z8
+	VADDPS        Z8, Z7, Z7
+	VADDPS        Z4, Z0, Z0
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VMOVUPD       (SP), Z2
+	VADDPD        Z1, Z2, Z2
+	VMOVUPD       Z2, (SP)
+	VMOVUPD       64(SP), Z1
+	VADDPD        Z0, Z1, Z1
+	VMOVUPD       Z1, 64(SP)
+	VCVTPH2PS     (R9)(R12*2), Z0
+	VCVTPH2PS     32(R9)(R12*2), Z1
+	VCVTPH2PS     64(R9)(R12*2), Z2
+	VCVTPH2PS     96(R9)(R12*2), Z3
+	VCVTPH2PS     128(R9)(R12*2), Z4
+	VCVTPH2PS     160(R9)(R12*2), Z5
+	VCVTPH2PS     192(R9)(R12*2), Z6
+	VCVTPH2PS     224(R9)(R12*2), Z7
+	VCVTPH2PS     256(R9)(R12*2), Z8
+	VADDPS        Z8, Z0, Z0
+	VCVTPH2PS     288(R9)(R12*2), Z8
+	VADDPS        Z8, Z1, Z1
+	VCVTPH2PS     320(R9)(R12*2), Z8
+	VADDPS        Z8, Z2, Z2
+	VCVTPH2PS     352(R9)(R12*2), Z8
+	VADDPS        Z8, Z3, Z3
+	VCVTPH2PS     384(R9)(R12*2), Z8
+	VADDPS        Z8, Z4, Z4
+	VCVTPH2PS     416(R9)(R12*2), Z8
+	VADDPS        Z8, Z5, Z5
+	VCVTPH2PS     448(R9)(R12*2), Z8
+	VADDPS        Z8, Z6, Z6
+	VCVTPH2PS     480(R9)(R12*2), Z8
+	VADDPS        Z8, Z7, Z7
+	VADDPS        Z4, Z0, Z0
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VMOVUPD       128(SP), Z2
+	VADDPD        Z1, Z2, Z2
+	VMOVUPD       Z2, 128(SP)
+	VMOVUPD       192(SP), Z1
+	VADDPD        Z0, Z1, Z1
+	VMOVUPD       Z1, 192(SP)
+	VCVTPH2PS     (R10)(R12*2), Z0
+	VCVTPH2PS     32(R10)(R12*2), Z1
+	VCVTPH2PS     64(R10)(R12*2), Z2
+	VCVTPH2PS     96(R10)(R12*2), Z3
+	VCVTPH2PS     128(R10)(R12*2), Z4
+	VCVTPH2PS     160(R10)(R12*2), Z5
+	VCVTPH2PS     192(R10)(R12*2), Z6
+	VCVTPH2PS     224(R10)(R12*2), Z7
+	VCVTPH2PS     256(R10)(R12*2), Z8
+	VADDPS        Z8, Z0, Z0
+	VCVTPH2PS     288(R10)(R12*2), Z8
+	VADDPS        Z8, Z1, Z1
+	VCVTPH2PS     320(R10)(R12*2), Z8
+	VADDPS        Z8, Z2, Z2
+	VCVTPH2PS     352(R10)(R12*2), Z8
+	VADDPS        Z8, Z3, Z3
+	VCVTPH2PS     384(R10)(R12*2), Z8
+	VADDPS        Z8, Z4, Z4
+	VCVTPH2PS     416(R10)(R12*2), Z8
+	VADDPS        Z8, Z5, Z5
+	VCVTPH2PS     448(R10)(R12*2), Z8
+	VADDPS        Z8, Z6, Z6
+	VCVTPH2PS     480(R10)(R12*2), Z8
+	VADDPS        Z8, Z7, Z7
+	VADDPS        Z4, Z0, Z0
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VMOVUPD       256(SP), Z2
+	VADDPD        Z1, Z2, Z2
+	VMOVUPD       Z2, 256(SP)
+	VMOVUPD       320(SP), Z1
+	VADDPD        Z0, Z1, Z1
+	VMOVUPD       Z1, 320(SP)
+	VCVTPH2PS     (R11)(R12*2), Z0
+	VCVTPH2PS     32(R11)(R12*2), Z1
+	VCVTPH2PS     64(R11)(R12*2), Z2
+	VCVTPH2PS     96(R11)(R12*2), Z3
+	VCVTPH2PS     128(R11)(R12*2), Z4
+	VCVTPH2PS     160(R11)(R12*2), Z5
+	VCVTPH2PS     192(R11)(R12*2), Z6
+	VCVTPH2PS     224(R11)(R12*2), Z7
+	VCVTPH2PS     256(R11)(R12*2), Z8
+	VADDPS        Z8, Z0, Z0
+	VCVTPH2PS     288(R11)(R12*2), Z8
+	VADDPS        Z8, Z1, Z1
+	VCVTPH2PS     320(R11)(R12*2), Z8
+	VADDPS        Z8, Z2, Z2
+	VCVTPH2PS     352(R11)(R12*2), Z8
+	VADDPS        Z8, Z3, Z3
+	VCVTPH2PS     384(R11)(R12*2), Z8
+	VADDPS        Z8, Z4, Z4
+	VCVTPH2PS     416(R11)(R12*2), Z8
+	VADDPS        Z8, Z5, Z5
+	VCVTPH2PS     448(R11)(R12*2), Z8
+	VADDPS        Z8, Z6, Z6
+	VCVTPH2PS     480(R11)(R12*2), Z8
+	VADDPS        Z8, Z7, Z7
+	VADDPS        Z4, Z0, Z0
+	VADDPS        Z5, Z1, Z1
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z0, Z0
+	VCVTPS2PD     Y0, Z1
+	VEXTRACTF64X4 $0x01, Z0, Y0
+	VCVTPS2PD     Y0, Z0
+	VMOVUPD       384(SP), Z2
+	VADDPD        Z1, Z2, Z2
+	VMOVUPD       Z2, 384(SP)
+	VMOVUPD       448(SP), Z1
+	VADDPD        Z0, Z1, Z1
+	VMOVUPD       Z1, 448(SP)
+	ADDQ          $0x00000100, R12
+
+sumRows4F16F64AVX512_main_check:
+	CMPQ    R12, R13
+	JB      sumRows4F16F64AVX512_main
+	VMOVUPD (SP), Z0
+	VMOVUPD 64(SP), Z1
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4F16F64AVX512_row0_vector_check
+
+sumRows4F16F64AVX512_row0_vector:
+	VCVTPH2PS     (DX)(R13*2), Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000010, R13
+
+sumRows4F16F64AVX512_row0_vector_check:
+	CMPQ          R13, R14
+	JB            sumRows4F16F64AVX512_row0_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRows4F16F64AVX512_row0_scalar_check
+
+sumRows4F16F64AVX512_row0_scalar:
+	MOVWLZX   (DX)(R13*2), R14
+	VMOVD     R14, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R13
+
+sumRows4F16F64AVX512_row0_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4F16F64AVX512_row0_scalar
+	MOVQ    R8, R13
+	VADDSD  (AX)(R13*8), X0, X0
+	VMOVSD  X0, (AX)(R13*8)
+	VMOVUPD 128(SP), Z0
+	VMOVUPD 192(SP), Z1
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4F16F64AVX512_row1_vector_check
+
+sumRows4F16F64AVX512_row1_vector:
+	VCVTPH2PS     (R9)(R13*2), Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000010, R13
+
+sumRows4F16F64AVX512_row1_vector_check:
+	CMPQ          R13, R14
+	JB            sumRows4F16F64AVX512_row1_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRows4F16F64AVX512_row1_scalar_check
+
+sumRows4F16F64AVX512_row1_scalar:
+	MOVWLZX   (R9)(R13*2), R14
+	VMOVD     R14, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R13
+
+sumRows4F16F64AVX512_row1_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4F16F64AVX512_row1_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X0, X0
+	VMOVSD  X0, (AX)(R9*8)
+	VMOVUPD 256(SP), Z0
+	VMOVUPD 320(SP), Z1
+	MOVQ    R12, R9
+	MOVQ    BX, R13
+	ANDQ    $-16, R13
+	JMP     sumRows4F16F64AVX512_row2_vector_check
+
+sumRows4F16F64AVX512_row2_vector:
+	VCVTPH2PS     (R10)(R9*2), Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000010, R9
+
+sumRows4F16F64AVX512_row2_vector_check:
+	CMPQ          R9, R13
+	JB            sumRows4F16F64AVX512_row2_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRows4F16F64AVX512_row2_scalar_check
+
+sumRows4F16F64AVX512_row2_scalar:
+	MOVWLZX   (R10)(R9*2), R13
+	VMOVD     R13, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R9
+
+sumRows4F16F64AVX512_row2_scalar_check:
+	CMPQ    R9, BX
+	JB      sumRows4F16F64AVX512_row2_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X0, X0
+	VMOVSD  X0, (AX)(R9*8)
+	VMOVUPD 384(SP), Z0
+	VMOVUPD 448(SP), Z1
+	MOVQ    R12, R9
+	MOVQ    BX, R10
+	ANDQ    $-16, R10
+	JMP     sumRows4F16F64AVX512_row3_vector_check
+
+sumRows4F16F64AVX512_row3_vector:
+	VCVTPH2PS     (R11)(R9*2), Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000010, R9
+
+sumRows4F16F64AVX512_row3_vector_check:
+	CMPQ          R9, R10
+	JB            sumRows4F16F64AVX512_row3_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRows4F16F64AVX512_row3_scalar_check
+
+sumRows4F16F64AVX512_row3_scalar:
+	MOVWLZX   (R11)(R9*2), R10
+	VMOVD     R10, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R9
+
+sumRows4F16F64AVX512_row3_scalar_check:
+	CMPQ   R9, BX
+	JB     sumRows4F16F64AVX512_row3_scalar
+	MOVQ   R8, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	VADDSD (AX)(R9*8), X0, X0
+	VMOVSD X0, (AX)(R9*8)
+	ADDQ   SI, DX
+	INCQ   R8
+
+sumRows4F16F64AVX512_group_check:
+	CMPQ R8, CX
+	JB   sumRows4F16F64AVX512_group
+	VZEROUPPER
+	RET
+
 // func maxF32AVX512(x []float32) (m float32, nan bool)
 // Requires: AVX, AVX512F, AVX512VL, MMX+
 TEXT ·maxF32AVX512(SB), NOSPLIT, $0-29

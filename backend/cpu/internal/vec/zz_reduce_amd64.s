@@ -3222,6 +3222,1245 @@ sumSqRows4F32F64AVX2_group_check:
 	VZEROUPPER
 	RET
 
+// func sumRows4BF16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, AVX2
+TEXT ·sumRows4BF16F64AVX2(SB), $512-64
+	MOVQ         dst_base+0(FP), AX
+	MOVQ         dst_len+8(FP), CX
+	SHRQ         $0x02, CX
+	MOVQ         x_base+24(FP), DX
+	MOVQ         rowLen+48(FP), BX
+	MOVQ         stride+56(FP), SI
+	SHLQ         $0x01, SI
+	MOVQ         CX, DI
+	IMULQ        SI, DI
+	XORQ         R8, R8
+	MOVL         $0xffff0000, R9
+	VMOVD        R9, X0
+	VPBROADCASTD X0, Y0
+	JMP          sumRows4BF16F64AVX2_group_check
+
+sumRows4BF16F64AVX2_group:
+	LEAQ    (DX)(DI*1), R9
+	LEAQ    (R9)(DI*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VXORPS  Y1, Y1, Y1
+	VMOVUPD Y1, (SP)
+	VMOVUPD Y1, 32(SP)
+	VMOVUPD Y1, 64(SP)
+	VMOVUPD Y1, 96(SP)
+	VMOVUPD Y1, 128(SP)
+	VMOVUPD Y1, 160(SP)
+	VMOVUPD Y1, 192(SP)
+	VMOVUPD Y1, 224(SP)
+	VMOVUPD Y1, 256(SP)
+	VMOVUPD Y1, 288(SP)
+	VMOVUPD Y1, 320(SP)
+	VMOVUPD Y1, 352(SP)
+	VMOVUPD Y1, 384(SP)
+	VMOVUPD Y1, 416(SP)
+	VMOVUPD Y1, 448(SP)
+	VMOVUPD Y1, 480(SP)
+	XORQ    R12, R12
+	MOVQ    BX, R13
+	ANDQ    $-256, R13
+	JMP     sumRows4BF16F64AVX2_main_check
+
+sumRows4BF16F64AVX2_main:
+	VMOVUPS      (DX)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      64(DX)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      128(DX)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      192(DX)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      256(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      320(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      384(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      448(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      (SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, (SP)
+	VMOVUPD      32(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 32(SP)
+	VMOVUPS      32(DX)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      96(DX)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      160(DX)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      224(DX)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      288(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      352(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      416(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      480(DX)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      64(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 64(SP)
+	VMOVUPD      96(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 96(SP)
+	VMOVUPS      (R9)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      64(R9)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      128(R9)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      192(R9)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      256(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      320(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      384(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      448(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      128(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 128(SP)
+	VMOVUPD      160(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 160(SP)
+	VMOVUPS      32(R9)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      96(R9)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      160(R9)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      224(R9)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      288(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      352(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      416(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      480(R9)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      192(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 192(SP)
+	VMOVUPD      224(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 224(SP)
+	VMOVUPS      (R10)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      64(R10)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      128(R10)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      192(R10)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      256(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      320(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      384(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      448(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      256(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 256(SP)
+	VMOVUPD      288(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 288(SP)
+	VMOVUPS      32(R10)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      96(R10)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      160(R10)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      224(R10)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      288(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      352(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      416(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      480(R10)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      320(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 320(SP)
+	VMOVUPD      352(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 352(SP)
+	VMOVUPS      (R11)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      64(R11)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      128(R11)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      192(R11)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      256(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      320(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      384(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      448(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      384(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 384(SP)
+	VMOVUPD      416(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 416(SP)
+	VMOVUPS      32(R11)(R12*2), Y1
+	VPSLLD       $0x10, Y1, Y2
+	VPAND        Y0, Y1, Y1
+	VMOVUPS      96(R11)(R12*2), Y3
+	VPSLLD       $0x10, Y3, Y4
+	VPAND        Y0, Y3, Y3
+	VMOVUPS      160(R11)(R12*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y0, Y5, Y5
+	VMOVUPS      224(R11)(R12*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y0, Y7, Y7
+	VMOVUPS      288(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y2, Y2
+	VADDPS       Y9, Y1, Y1
+	VMOVUPS      352(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y4, Y4
+	VADDPS       Y9, Y3, Y3
+	VMOVUPS      416(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VMOVUPS      480(R11)(R12*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y0, Y9, Y9
+	VADDPS       Y10, Y8, Y8
+	VADDPS       Y9, Y7, Y7
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y2, Y2
+	VCVTPS2PD    X2, Y1
+	VEXTRACTF128 $0x01, Y2, X2
+	VCVTPS2PD    X2, Y2
+	VMOVUPD      448(SP), Y3
+	VADDPD       Y1, Y3, Y3
+	VMOVUPD      Y3, 448(SP)
+	VMOVUPD      480(SP), Y1
+	VADDPD       Y2, Y1, Y1
+	VMOVUPD      Y1, 480(SP)
+	ADDQ         $0x00000100, R12
+
+sumRows4BF16F64AVX2_main_check:
+	CMPQ    R12, R13
+	JB      sumRows4BF16F64AVX2_main
+	VMOVUPD (SP), Y1
+	VMOVUPD 32(SP), Y2
+	VMOVUPD 64(SP), Y3
+	VMOVUPD 96(SP), Y4
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4BF16F64AVX2_row0_vector_check
+
+sumRows4BF16F64AVX2_row0_vector:
+	VPMOVZXWD    (DX)(R13*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y1, Y1
+	VADDPD       Y5, Y2, Y2
+	VPMOVZXWD    16(DX)(R13*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y5, Y4, Y4
+	ADDQ         $0x00000010, R13
+
+sumRows4BF16F64AVX2_row0_vector_check:
+	CMPQ         R13, R14
+	JB           sumRows4BF16F64AVX2_row0_vector
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y4, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDPD       X2, X1, X1
+	VPERMILPD    $0x01, X1, X2
+	VADDPD       X2, X1, X1
+	JMP          sumRows4BF16F64AVX2_row0_scalar_check
+
+sumRows4BF16F64AVX2_row0_scalar:
+	MOVWLZX   (DX)(R13*2), R14
+	SHLL      $0x10, R14
+	VMOVD     R14, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R13
+
+sumRows4BF16F64AVX2_row0_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4BF16F64AVX2_row0_scalar
+	MOVQ    R8, R13
+	VADDSD  (AX)(R13*8), X1, X1
+	VMOVSD  X1, (AX)(R13*8)
+	VMOVUPD 128(SP), Y1
+	VMOVUPD 160(SP), Y2
+	VMOVUPD 192(SP), Y3
+	VMOVUPD 224(SP), Y4
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4BF16F64AVX2_row1_vector_check
+
+sumRows4BF16F64AVX2_row1_vector:
+	VPMOVZXWD    (R9)(R13*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y1, Y1
+	VADDPD       Y5, Y2, Y2
+	VPMOVZXWD    16(R9)(R13*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y5, Y4, Y4
+	ADDQ         $0x00000010, R13
+
+sumRows4BF16F64AVX2_row1_vector_check:
+	CMPQ         R13, R14
+	JB           sumRows4BF16F64AVX2_row1_vector
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y4, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDPD       X2, X1, X1
+	VPERMILPD    $0x01, X1, X2
+	VADDPD       X2, X1, X1
+	JMP          sumRows4BF16F64AVX2_row1_scalar_check
+
+sumRows4BF16F64AVX2_row1_scalar:
+	MOVWLZX   (R9)(R13*2), R14
+	SHLL      $0x10, R14
+	VMOVD     R14, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R13
+
+sumRows4BF16F64AVX2_row1_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4BF16F64AVX2_row1_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X1, X1
+	VMOVSD  X1, (AX)(R9*8)
+	VMOVUPD 256(SP), Y1
+	VMOVUPD 288(SP), Y2
+	VMOVUPD 320(SP), Y3
+	VMOVUPD 352(SP), Y4
+	MOVQ    R12, R9
+	MOVQ    BX, R13
+	ANDQ    $-16, R13
+	JMP     sumRows4BF16F64AVX2_row2_vector_check
+
+sumRows4BF16F64AVX2_row2_vector:
+	VPMOVZXWD    (R10)(R9*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y1, Y1
+	VADDPD       Y5, Y2, Y2
+	VPMOVZXWD    16(R10)(R9*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y5, Y4, Y4
+	ADDQ         $0x00000010, R9
+
+sumRows4BF16F64AVX2_row2_vector_check:
+	CMPQ         R9, R13
+	JB           sumRows4BF16F64AVX2_row2_vector
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y4, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDPD       X2, X1, X1
+	VPERMILPD    $0x01, X1, X2
+	VADDPD       X2, X1, X1
+	JMP          sumRows4BF16F64AVX2_row2_scalar_check
+
+sumRows4BF16F64AVX2_row2_scalar:
+	MOVWLZX   (R10)(R9*2), R13
+	SHLL      $0x10, R13
+	VMOVD     R13, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R9
+
+sumRows4BF16F64AVX2_row2_scalar_check:
+	CMPQ    R9, BX
+	JB      sumRows4BF16F64AVX2_row2_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X1, X1
+	VMOVSD  X1, (AX)(R9*8)
+	VMOVUPD 384(SP), Y1
+	VMOVUPD 416(SP), Y2
+	VMOVUPD 448(SP), Y3
+	VMOVUPD 480(SP), Y4
+	MOVQ    R12, R9
+	MOVQ    BX, R10
+	ANDQ    $-16, R10
+	JMP     sumRows4BF16F64AVX2_row3_vector_check
+
+sumRows4BF16F64AVX2_row3_vector:
+	VPMOVZXWD    (R11)(R9*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y1, Y1
+	VADDPD       Y5, Y2, Y2
+	VPMOVZXWD    16(R11)(R9*2), Y5
+	VPSLLD       $0x10, Y5, Y5
+	VCVTPS2PD    X5, Y6
+	VEXTRACTF128 $0x01, Y5, X5
+	VCVTPS2PD    X5, Y5
+	VADDPD       Y6, Y3, Y3
+	VADDPD       Y5, Y4, Y4
+	ADDQ         $0x00000010, R9
+
+sumRows4BF16F64AVX2_row3_vector_check:
+	CMPQ         R9, R10
+	JB           sumRows4BF16F64AVX2_row3_vector
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y4, Y2, Y2
+	VADDPD       Y2, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDPD       X2, X1, X1
+	VPERMILPD    $0x01, X1, X2
+	VADDPD       X2, X1, X1
+	JMP          sumRows4BF16F64AVX2_row3_scalar_check
+
+sumRows4BF16F64AVX2_row3_scalar:
+	MOVWLZX   (R11)(R9*2), R10
+	SHLL      $0x10, R10
+	VMOVD     R10, X2
+	VCVTSS2SD X2, X2, X2
+	VADDSD    X2, X1, X1
+	INCQ      R9
+
+sumRows4BF16F64AVX2_row3_scalar_check:
+	CMPQ   R9, BX
+	JB     sumRows4BF16F64AVX2_row3_scalar
+	MOVQ   R8, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	VADDSD (AX)(R9*8), X1, X1
+	VMOVSD X1, (AX)(R9*8)
+	ADDQ   SI, DX
+	INCQ   R8
+
+sumRows4BF16F64AVX2_group_check:
+	CMPQ R8, CX
+	JB   sumRows4BF16F64AVX2_group
+	VZEROUPPER
+	RET
+
+// func sumRows4F16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, F16C
+TEXT ·sumRows4F16F64AVX2(SB), $512-64
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  dst_len+8(FP), CX
+	SHRQ  $0x02, CX
+	MOVQ  x_base+24(FP), DX
+	MOVQ  rowLen+48(FP), BX
+	MOVQ  stride+56(FP), SI
+	SHLQ  $0x01, SI
+	MOVQ  CX, DI
+	IMULQ SI, DI
+	XORQ  R8, R8
+	JMP   sumRows4F16F64AVX2_group_check
+
+sumRows4F16F64AVX2_group:
+	LEAQ    (DX)(DI*1), R9
+	LEAQ    (R9)(DI*1), R10
+	LEAQ    (R10)(DI*1), R11
+	VXORPS  Y0, Y0, Y0
+	VMOVUPD Y0, (SP)
+	VMOVUPD Y0, 32(SP)
+	VMOVUPD Y0, 64(SP)
+	VMOVUPD Y0, 96(SP)
+	VMOVUPD Y0, 128(SP)
+	VMOVUPD Y0, 160(SP)
+	VMOVUPD Y0, 192(SP)
+	VMOVUPD Y0, 224(SP)
+	VMOVUPD Y0, 256(SP)
+	VMOVUPD Y0, 288(SP)
+	VMOVUPD Y0, 320(SP)
+	VMOVUPD Y0, 352(SP)
+	VMOVUPD Y0, 384(SP)
+	VMOVUPD Y0, 416(SP)
+	VMOVUPD Y0, 448(SP)
+	VMOVUPD Y0, 480(SP)
+	XORQ    R12, R12
+	MOVQ    BX, R13
+	ANDQ    $-256, R13
+	JMP     sumRows4F16F64AVX2_main_check
+
+sumRows4F16F64AVX2_main:
+	VCVTPH2PS    (DX)(R12*2), Y0
+	VCVTPH2PS    32(DX)(R12*2), Y1
+	VCVTPH2PS    64(DX)(R12*2), Y2
+	VCVTPH2PS    96(DX)(R12*2), Y3
+	VCVTPH2PS    128(DX)(R12*2), Y4
+	VCVTPH2PS    160(DX)(R12*2), Y5
+	VCVTPH2PS    192(DX)(R12*2), Y6
+	VCVTPH2PS    224(DX)(R12*2), Y7
+	VCVTPH2PS    256(DX)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    288(DX)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    320(DX)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    352(DX)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    384(DX)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    416(DX)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    448(DX)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    480(DX)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      (SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, (SP)
+	VMOVUPD      32(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 32(SP)
+	VCVTPH2PS    16(DX)(R12*2), Y0
+	VCVTPH2PS    48(DX)(R12*2), Y1
+	VCVTPH2PS    80(DX)(R12*2), Y2
+	VCVTPH2PS    112(DX)(R12*2), Y3
+	VCVTPH2PS    144(DX)(R12*2), Y4
+	VCVTPH2PS    176(DX)(R12*2), Y5
+	VCVTPH2PS    208(DX)(R12*2), Y6
+	VCVTPH2PS    240(DX)(R12*2), Y7
+	VCVTPH2PS    272(DX)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    304(DX)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    336(DX)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    368(DX)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    400(DX)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    432(DX)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    464(DX)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    496(DX)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      64(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 64(SP)
+	VMOVUPD      96(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 96(SP)
+	VCVTPH2PS    (R9)(R12*2), Y0
+	VCVTPH2PS    32(R9)(R12*2), Y1
+	VCVTPH2PS    64(R9)(R12*2), Y2
+	VCVTPH2PS    96(R9)(R12*2), Y3
+	VCVTPH2PS    128(R9)(R12*2), Y4
+	VCVTPH2PS    160(R9)(R12*2), Y5
+	VCVTPH2PS    192(R9)(R12*2), Y6
+	VCVTPH2PS    224(R9)(R12*2), Y7
+	VCVTPH2PS    256(R9)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    288(R9)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    320(R9)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    352(R9)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    384(R9)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    416(R9)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    448(R9)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    480(R9)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      128(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 128(SP)
+	VMOVUPD      160(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 160(SP)
+	VCVTPH2PS    16(R9)(R12*2), Y0
+	VCVTPH2PS    48(R9)(R12*2), Y1
+	VCVTPH2PS    80(R9)(R12*2), Y2
+	VCVTPH2PS    112(R9)(R12*2), Y3
+	VCVTPH2PS    144(R9)(R12*2), Y4
+	VCVTPH2PS    176(R9)(R12*2), Y5
+	VCVTPH2PS    208(R9)(R12*2), Y6
+	VCVTPH2PS    240(R9)(R12*2), Y7
+	VCVTPH2PS    272(R9)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    304(R9)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    336(R9)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    368(R9)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    400(R9)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    432(R9)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    464(R9)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    496(R9)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      192(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 192(SP)
+	VMOVUPD      224(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 224(SP)
+	VCVTPH2PS    (R10)(R12*2), Y0
+	VCVTPH2PS    32(R10)(R12*2), Y1
+	VCVTPH2PS    64(R10)(R12*2), Y2
+	VCVTPH2PS    96(R10)(R12*2), Y3
+	VCVTPH2PS    128(R10)(R12*2), Y4
+	VCVTPH2PS    160(R10)(R12*2), Y5
+	VCVTPH2PS    192(R10)(R12*2), Y6
+	VCVTPH2PS    224(R10)(R12*2), Y7
+	VCVTPH2PS    256(R10)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    288(R10)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    320(R10)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    352(R10)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    384(R10)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    416(R10)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    448(R10)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    480(R10)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      256(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 256(SP)
+	VMOVUPD      288(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 288(SP)
+	VCVTPH2PS    16(R10)(R12*2), Y0
+	VCVTPH2PS    48(R10)(R12*2), Y1
+	VCVTPH2PS    80(R10)(R12*2), Y2
+	VCVTPH2PS    112(R10)(R12*2), Y3
+	VCVTPH2PS    144(R10)(R12*2), Y4
+	VCVTPH2PS    176(R10)(R12*2), Y5
+	VCVTPH2PS    208(R10)(R12*2), Y6
+	VCVTPH2PS    240(R10)(R12*2), Y7
+	VCVTPH2PS    272(R10)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    304(R10)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    336(R10)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    368(R10)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    400(R10)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    432(R10)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    464(R10)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    496(R10)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      320(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 320(SP)
+	VMOVUPD      352(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 352(SP)
+	VCVTPH2PS    (R11)(R12*2), Y0
+	VCVTPH2PS    32(R11)(R12*2), Y1
+	VCVTPH2PS    64(R11)(R12*2), Y2
+	VCVTPH2PS    96(R11)(R12*2), Y3
+	VCVTPH2PS    128(R11)(R12*2), Y4
+	VCVTPH2PS    160(R11)(R12*2), Y5
+	VCVTPH2PS    192(R11)(R12*2), Y6
+	VCVTPH2PS    224(R11)(R12*2), Y7
+	VCVTPH2PS    256(R11)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    288(R11)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    320(R11)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    352(R11)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    384(R11)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    416(R11)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    448(R11)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    480(R11)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      384(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 384(SP)
+	VMOVUPD      416(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 416(SP)
+	VCVTPH2PS    16(R11)(R12*2), Y0
+	VCVTPH2PS    48(R11)(R12*2), Y1
+	VCVTPH2PS    80(R11)(R12*2), Y2
+	VCVTPH2PS    112(R11)(R12*2), Y3
+	VCVTPH2PS    144(R11)(R12*2), Y4
+	VCVTPH2PS    176(R11)(R12*2), Y5
+	VCVTPH2PS    208(R11)(R12*2), Y6
+	VCVTPH2PS    240(R11)(R12*2), Y7
+	VCVTPH2PS    272(R11)(R12*2), Y8
+	VADDPS       Y8, Y0, Y0
+	VCVTPH2PS    304(R11)(R12*2), Y8
+	VADDPS       Y8, Y1, Y1
+	VCVTPH2PS    336(R11)(R12*2), Y8
+	VADDPS       Y8, Y2, Y2
+	VCVTPH2PS    368(R11)(R12*2), Y8
+	VADDPS       Y8, Y3, Y3
+	VCVTPH2PS    400(R11)(R12*2), Y8
+	VADDPS       Y8, Y4, Y4
+	VCVTPH2PS    432(R11)(R12*2), Y8
+	VADDPS       Y8, Y5, Y5
+	VCVTPH2PS    464(R11)(R12*2), Y8
+	VADDPS       Y8, Y6, Y6
+	VCVTPH2PS    496(R11)(R12*2), Y8
+	VADDPS       Y8, Y7, Y7
+	VADDPS       Y4, Y0, Y0
+	VADDPS       Y5, Y1, Y1
+	VADDPS       Y6, Y2, Y2
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y2, Y0, Y0
+	VADDPS       Y3, Y1, Y1
+	VADDPS       Y1, Y0, Y0
+	VCVTPS2PD    X0, Y1
+	VEXTRACTF128 $0x01, Y0, X0
+	VCVTPS2PD    X0, Y0
+	VMOVUPD      448(SP), Y2
+	VADDPD       Y1, Y2, Y2
+	VMOVUPD      Y2, 448(SP)
+	VMOVUPD      480(SP), Y1
+	VADDPD       Y0, Y1, Y1
+	VMOVUPD      Y1, 480(SP)
+	ADDQ         $0x00000100, R12
+
+sumRows4F16F64AVX2_main_check:
+	CMPQ    R12, R13
+	JB      sumRows4F16F64AVX2_main
+	VMOVUPD (SP), Y0
+	VMOVUPD 32(SP), Y1
+	VMOVUPD 64(SP), Y2
+	VMOVUPD 96(SP), Y3
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4F16F64AVX2_row0_vector_check
+
+sumRows4F16F64AVX2_row0_vector:
+	VCVTPH2PS    (DX)(R13*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(DX)(R13*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, R13
+
+sumRows4F16F64AVX2_row0_vector_check:
+	CMPQ         R13, R14
+	JB           sumRows4F16F64AVX2_row0_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRows4F16F64AVX2_row0_scalar_check
+
+sumRows4F16F64AVX2_row0_scalar:
+	MOVWLZX   (DX)(R13*2), R14
+	VMOVD     R14, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R13
+
+sumRows4F16F64AVX2_row0_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4F16F64AVX2_row0_scalar
+	MOVQ    R8, R13
+	VADDSD  (AX)(R13*8), X0, X0
+	VMOVSD  X0, (AX)(R13*8)
+	VMOVUPD 128(SP), Y0
+	VMOVUPD 160(SP), Y1
+	VMOVUPD 192(SP), Y2
+	VMOVUPD 224(SP), Y3
+	MOVQ    R12, R13
+	MOVQ    BX, R14
+	ANDQ    $-16, R14
+	JMP     sumRows4F16F64AVX2_row1_vector_check
+
+sumRows4F16F64AVX2_row1_vector:
+	VCVTPH2PS    (R9)(R13*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(R9)(R13*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, R13
+
+sumRows4F16F64AVX2_row1_vector_check:
+	CMPQ         R13, R14
+	JB           sumRows4F16F64AVX2_row1_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRows4F16F64AVX2_row1_scalar_check
+
+sumRows4F16F64AVX2_row1_scalar:
+	MOVWLZX   (R9)(R13*2), R14
+	VMOVD     R14, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R13
+
+sumRows4F16F64AVX2_row1_scalar_check:
+	CMPQ    R13, BX
+	JB      sumRows4F16F64AVX2_row1_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X0, X0
+	VMOVSD  X0, (AX)(R9*8)
+	VMOVUPD 256(SP), Y0
+	VMOVUPD 288(SP), Y1
+	VMOVUPD 320(SP), Y2
+	VMOVUPD 352(SP), Y3
+	MOVQ    R12, R9
+	MOVQ    BX, R13
+	ANDQ    $-16, R13
+	JMP     sumRows4F16F64AVX2_row2_vector_check
+
+sumRows4F16F64AVX2_row2_vector:
+	VCVTPH2PS    (R10)(R9*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(R10)(R9*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, R9
+
+sumRows4F16F64AVX2_row2_vector_check:
+	CMPQ         R9, R13
+	JB           sumRows4F16F64AVX2_row2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRows4F16F64AVX2_row2_scalar_check
+
+sumRows4F16F64AVX2_row2_scalar:
+	MOVWLZX   (R10)(R9*2), R13
+	VMOVD     R13, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R9
+
+sumRows4F16F64AVX2_row2_scalar_check:
+	CMPQ    R9, BX
+	JB      sumRows4F16F64AVX2_row2_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	ADDQ    CX, R9
+	VADDSD  (AX)(R9*8), X0, X0
+	VMOVSD  X0, (AX)(R9*8)
+	VMOVUPD 384(SP), Y0
+	VMOVUPD 416(SP), Y1
+	VMOVUPD 448(SP), Y2
+	VMOVUPD 480(SP), Y3
+	MOVQ    R12, R9
+	MOVQ    BX, R10
+	ANDQ    $-16, R10
+	JMP     sumRows4F16F64AVX2_row3_vector_check
+
+sumRows4F16F64AVX2_row3_vector:
+	VCVTPH2PS    (R11)(R9*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(R11)(R9*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, R9
+
+sumRows4F16F64AVX2_row3_vector_check:
+	CMPQ         R9, R10
+	JB           sumRows4F16F64AVX2_row3_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRows4F16F64AVX2_row3_scalar_check
+
+sumRows4F16F64AVX2_row3_scalar:
+	MOVWLZX   (R11)(R9*2), R10
+	VMOVD     R10, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R9
+
+sumRows4F16F64AVX2_row3_scalar_check:
+	CMPQ   R9, BX
+	JB     sumRows4F16F64AVX2_row3_scalar
+	MOVQ   R8, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	VADDSD (AX)(R9*8), X0, X0
+	VMOVSD X0, (AX)(R9*8)
+	ADDQ   SI, DX
+	INCQ   R8
+
+sumRows4F16F64AVX2_group_check:
+	CMPQ R8, CX
+	JB   sumRows4F16F64AVX2_group
+	VZEROUPPER
+	RET
+
 // func maxF32AVX2(x []float32) (m float32, nan bool)
 // Requires: AVX, AVX2
 TEXT ·maxF32AVX2(SB), NOSPLIT, $0-29

@@ -99,6 +99,16 @@ func sumRows4F32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 //go:noescape
 func sumSqRows4F32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 
+// sumRows4BF16F64AVX2 is sumRowsBF16F64Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func sumRows4BF16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+
+// sumRows4F16F64AVX2 is sumRowsF16F64Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func sumRows4F16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+
 // maxF32AVX2 is maxF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
