@@ -353,18 +353,6 @@ func (w wide) sumRows4(src wsrc, sq bool) {
 	}
 	lanes64 := AllocLocal(4 * accs * 128)
 	at := func(k, a, part int) Mem { return lanes64.Offset(128*(accs*k+a) + regBytes*part) }
-	dst := Load(Param("dst").Base(), GP64())
-	q := Load(Param("dst").Len(), GP64())
-	SHRQ(U8(2), q)
-	x := Load(Param("x").Base(), GP64())
-	n := Load(Param("rowLen"), GP64())
-	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(map[uint8]uint8{2: 1, 4: 2}[src.size]), stride)
-	streamGap := GP64() // bytes from row j to row j+q
-	MOVQ(q, streamGap)
-	IMULQ(stride, streamGap)
-	j := GP64()
-	XORQ(j, j)
 	hiMask := w.bf16Mask(src)
 	// load returns accumulator a of row k, moved from the stack
 	load := func(k, a int) []reg.VecVirtual {
@@ -380,11 +368,8 @@ func (w wide) sumRows4(src wsrc, sq bool) {
 			VMOVUPD(r, at(k, a, part))
 		}
 	}
-	tail(name+"_group", q, j, func() {
-		rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
-		for k := 1; k < len(rows); k++ {
-			LEAQ(Mem{Base: rows[k-1], Index: streamGap, Scale: 1}, rows[k])
-		}
+	fourStreams(name, src.size, func(g *streams4) {
+		rows, n := g.rows, g.n
 		z := w.vreg()
 		VXORPS(z, z, z)
 		for k := range rows {
@@ -425,19 +410,57 @@ func (w wide) sumRows4(src wsrc, sq bool) {
 				w.vectors16(label, src, row, ik, n, acc)
 			}
 			s := w.sumScalars(label, src, sq, row, ik, n, acc)
-			r := GP64() // dst index j + kq
-			MOVQ(j, r)
-			for range k {
-				ADDQ(q, r)
-			}
-			m := Mem{Base: dst, Index: r, Scale: 8}
+			m := g.dst(k, 8)
 			VADDSD(m, s, s)
 			VMOVSD(s, m)
 		}
-		ADDQ(stride, x)
 	})
 	VZEROUPPER()
 	RET()
+}
+
+// streams4 is the frame of a kernel over the 4q rows of its dst (q =
+// len(dst)/4), read four at a time (Note [Four streams] in vec's
+// reduce_go.go): rows[k] holds the address of row j+kq, n the row
+// length.
+type streams4 struct {
+	base, q, j, n reg.Register
+	rows          [4]reg.Register
+}
+
+// fourStreams emits the frame of such a kernel, its parameters dst, x,
+// rowLen and stride (in elements of size bytes), and calls group to emit
+// the body run for each j < q.
+func fourStreams(name string, size uint8, group func(g *streams4)) {
+	g := &streams4{base: Load(Param("dst").Base(), GP64()), q: Load(Param("dst").Len(), GP64())}
+	SHRQ(U8(2), g.q)
+	x := Load(Param("x").Base(), GP64())
+	g.n = Load(Param("rowLen"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(map[uint8]uint8{2: 1, 4: 2}[size]), stride)
+	streamGap := GP64() // bytes from row j to row j+q
+	MOVQ(g.q, streamGap)
+	IMULQ(stride, streamGap)
+	g.j = GP64()
+	XORQ(g.j, g.j)
+	tail(name+"_group", g.q, g.j, func() {
+		g.rows = [4]reg.Register{x, GP64(), GP64(), GP64()}
+		for k := 1; k < len(g.rows); k++ {
+			LEAQ(Mem{Base: g.rows[k-1], Index: streamGap, Scale: 1}, g.rows[k])
+		}
+		group(g)
+		ADDQ(stride, x)
+	})
+}
+
+// dst returns the address of dst[j+kq], elements of size bytes.
+func (g *streams4) dst(k int, size uint8) Mem {
+	r := GP64()
+	MOVQ(g.j, r)
+	for range k {
+		ADDQ(g.q, r)
+	}
+	return Mem{Base: g.base, Index: r, Scale: size}
 }
 
 // rowsKernel emits base, a kernel of signature func(dst []T, x []float32,
@@ -772,18 +795,6 @@ func (w wide) maxRows4(isMax bool) {
 	state := AllocLocal(4 * rowState)
 	accAt := func(k, a, p int) Mem { return state.Offset(rowState*k + 64*a + regBytes*p) }
 	nanAt := func(k int) Mem { return state.Offset(rowState*k + 4*64) }
-	dst := Load(Param("dst").Base(), GP64())
-	q := Load(Param("dst").Len(), GP64())
-	SHRQ(U8(2), q)
-	x := Load(Param("x").Base(), GP64())
-	n := Load(Param("rowLen"), GP64())
-	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(2), stride)
-	streamGap := GP64() // bytes from row j to row j+q
-	MOVQ(q, streamGap)
-	IMULQ(stride, streamGap)
-	j := GP64()
-	XORQ(j, j)
 	// load and store move row k's accumulators and NaN test between the
 	// stack and registers
 	load := func(k int) [][]reg.VecVirtual {
@@ -816,11 +827,8 @@ func (w wide) maxRows4(isMax bool) {
 			VMOVUPS(g.ynan, nanAt(k))
 		}
 	}
-	tail(name+"_group", q, j, func() {
-		rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
-		for k := 1; k < len(rows); k++ {
-			LEAQ(Mem{Base: rows[k-1], Index: streamGap, Scale: 1}, rows[k])
-		}
+	fourStreams(name, 4, func(f *streams4) {
+		rows, n := f.rows, f.n
 		for k := range rows {
 			acc := w.filledAccs(g.init)
 			g.zeroNaN()
@@ -852,14 +860,8 @@ func (w wide) maxRows4(isMax bool) {
 			MOVL(U32(0x7fc00000), c) // float32(math.NaN())
 			VMOVD(c, s)
 			Label(label + "_store")
-			r := GP64() // dst index j + kq
-			MOVQ(j, r)
-			for range k {
-				ADDQ(q, r)
-			}
-			VMOVSS(s, Mem{Base: dst, Index: r, Scale: 4})
+			VMOVSS(s, f.dst(k, 4))
 		}
-		ADDQ(stride, x)
 	})
 	VZEROUPPER()
 	RET()

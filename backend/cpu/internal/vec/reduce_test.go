@@ -485,8 +485,44 @@ func TestSumBF16Order(t *testing.T) {
 // start from a value; nothing outside the rows is read into a state or
 // written outside dst.
 func TestSumRows(t *testing.T) {
-	for _, rowLen := range []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096, 4096 + 7, 4*streamMin - 1, 4*streamMin + 300} {
-		for _, rows := range []int{0, 1, 2, 5, 11} {
+	rowLens := []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096, 4096 + 7, 4*streamMin - 1, 4*streamMin + 300}
+	eachRows(t, rowLens, []int{0, 1, 2, 5, 11}, 7, func(x *guarded[float32], rowLen, rows, stride int) {
+		for _, f := range []struct {
+			name       string
+			rows, twin func(dst []float64, x []float32, rowLen, stride int)
+			one        func([]float32) float64
+		}{
+			{"SumRowsF32F64", SumRowsF32F64, sumRowsStreamsF32F64Go, SumF32F64},
+			{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsStreamsF32F64Go, SumSqF32F64},
+		} {
+			start := func(r int) float64 { return float64(r) * 1.25e-3 }
+			got := newGuarded(rows, rng.Intn(4), start)
+			got.save()
+			twin := make([]float64, rows)
+			for r := range twin {
+				twin[r] = start(r)
+			}
+			f.rows(got.s(), x.s(), rowLen, stride)
+			f.twin(twin, x.s(), rowLen, stride)
+			for r, g := range got.s() {
+				w := start(r) + f.one(x.s()[r*stride:][:rowLen])
+				if !sameF64(g, w, w != w) || !sameF64(twin[r], w, w != w) {
+					t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", f.name, rowLen, rows, stride, r, g, twin[r], w)
+				}
+			}
+			got.check(t, f.name+" dst", false)
+		}
+	})
+}
+
+// eachRows calls check on rows rows of rowLen finite elements (for each
+// length and count given), stride elements apart for strides of the
+// length and longer, in a guarded slice x whose rows of a length
+// ≡ 1 (mod nanMod) hold a NaN somewhere; then checks that x is unchanged.
+func eachRows(t *testing.T, rowLens, counts []int, nanMod int, check func(x *guarded[float32], rowLen, rows, stride int)) {
+	t.Helper()
+	for _, rowLen := range rowLens {
+		for _, rows := range counts {
 			for _, gap := range []int{0, 3, 256} {
 				stride := rowLen + gap
 				total := 0
@@ -494,35 +530,11 @@ func TestSumRows(t *testing.T) {
 					total = (rows-1)*stride + rowLen
 				}
 				x := newGuarded(total, rng.Intn(8), func(int) float32 { return finiteF32() })
-				if rowLen%7 == 1 && total > 0 {
+				if rowLen%nanMod == 1 && total > 0 {
 					x.s()[rng.Intn(total)] = float32(math.NaN())
 				}
 				x.save()
-				for _, f := range []struct {
-					name       string
-					rows, twin func(dst []float64, x []float32, rowLen, stride int)
-					one        func([]float32) float64
-				}{
-					{"SumRowsF32F64", SumRowsF32F64, sumRowsStreamsF32F64Go, SumF32F64},
-					{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsStreamsF32F64Go, SumSqF32F64},
-				} {
-					start := func(r int) float64 { return float64(r) * 1.25e-3 }
-					got := newGuarded(rows, rng.Intn(4), start)
-					got.save()
-					twin := make([]float64, rows)
-					for r := range twin {
-						twin[r] = start(r)
-					}
-					f.rows(got.s(), x.s(), rowLen, stride)
-					f.twin(twin, x.s(), rowLen, stride)
-					for r, g := range got.s() {
-						w := start(r) + f.one(x.s()[r*stride:][:rowLen])
-						if !sameF64(g, w, w != w) || !sameF64(twin[r], w, w != w) {
-							t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", f.name, rowLen, rows, stride, r, g, twin[r], w)
-						}
-					}
-					got.check(t, f.name+" dst", false)
-				}
+				check(x, rowLen, rows, stride)
 				x.check(t, "x", true)
 			}
 		}
@@ -536,48 +548,34 @@ func TestSumRows(t *testing.T) {
 // of ±0 (whose winner depends on the order); nothing is read from outside
 // the rows or written outside dst.
 func TestExtremeRows(t *testing.T) {
-	for _, rowLen := range []int{0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 300, 1000, 4096 + 7} {
-		for _, rows := range []int{0, 1, 3, 4, 5, 11} {
-			for _, gap := range []int{0, 3, 256} {
-				stride := rowLen + gap
-				total := 0
-				if rows > 0 {
-					total = (rows-1)*stride + rowLen
+	rowLens := []int{0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 300, 1000, 4096 + 7}
+	eachRows(t, rowLens, []int{0, 1, 3, 4, 5, 11}, 3, func(x *guarded[float32], rowLen, rows, stride int) {
+		for _, f := range []struct {
+			name       string
+			rows, twin func(dst, x []float32, rowLen, stride int)
+			one        func([]float32) (float32, bool)
+		}{
+			{"MaxRowsF32", MaxRowsF32, maxRowsF32Go, MaxF32},
+			{"MinRowsF32", MinRowsF32, minRowsF32Go, MinF32},
+		} {
+			got := newGuarded(rows, rng.Intn(4), func(int) float32 { return sentinel[float32]() })
+			got.save()
+			twin := make([]float32, rows)
+			f.rows(got.s(), x.s(), rowLen, stride)
+			f.twin(twin, x.s(), rowLen, stride)
+			for r, g := range got.s() {
+				w, nan := f.one(x.s()[r*stride:][:rowLen])
+				if nan {
+					w = float32(math.NaN())
 				}
-				x := newGuarded(total, rng.Intn(8), func(int) float32 { return finiteF32() })
-				if rowLen%3 == 1 && total > 0 {
-					x.s()[rng.Intn(total)] = float32(math.NaN())
+				if math.Float32bits(g) != math.Float32bits(w) || math.Float32bits(twin[r]) != math.Float32bits(w) {
+					t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v (%#x), twin %v, want %v (%#x)",
+						f.name, rowLen, rows, stride, r, g, math.Float32bits(g), twin[r], w, math.Float32bits(w))
 				}
-				x.save()
-				for _, f := range []struct {
-					name       string
-					rows, twin func(dst, x []float32, rowLen, stride int)
-					one        func([]float32) (float32, bool)
-				}{
-					{"MaxRowsF32", MaxRowsF32, maxRowsF32Go, MaxF32},
-					{"MinRowsF32", MinRowsF32, minRowsF32Go, MinF32},
-				} {
-					got := newGuarded(rows, rng.Intn(4), func(int) float32 { return sentinel[float32]() })
-					got.save()
-					twin := make([]float32, rows)
-					f.rows(got.s(), x.s(), rowLen, stride)
-					f.twin(twin, x.s(), rowLen, stride)
-					for r, g := range got.s() {
-						w, nan := f.one(x.s()[r*stride:][:rowLen])
-						if nan {
-							w = float32(math.NaN())
-						}
-						if math.Float32bits(g) != math.Float32bits(w) || math.Float32bits(twin[r]) != math.Float32bits(w) {
-							t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v (%#x), twin %v, want %v (%#x)",
-								f.name, rowLen, rows, stride, r, g, math.Float32bits(g), twin[r], w, math.Float32bits(w))
-						}
-					}
-					got.check(t, f.name+" dst", false)
-				}
-				x.check(t, "x", true)
 			}
+			got.check(t, f.name+" dst", false)
 		}
-	}
+	})
 }
 
 // TestSumStreams checks SumF32F64 and SumSqF32F64 on finite elements
@@ -603,15 +601,7 @@ func TestSumStreams(t *testing.T) {
 			if math.Float64bits(g) != math.Float64bits(w) {
 				t.Fatalf("%s n=%d: got %v, twin %v", f.name, n, g, w)
 			}
-			want := f.run(x.s())
-			if n >= 4*streamMin {
-				q := n / 4 &^ 255
-				var s [4]float64
-				for k := range s {
-					s[k] = f.run(x.s()[k*q : (k+1)*q])
-				}
-				want = ((s[0] + s[1]) + (s[2] + s[3])) + f.run(x.s()[4*q:])
-			}
+			want := byQuarters(x.s(), f.run)
 			if math.Float64bits(g) != math.Float64bits(want) {
 				t.Fatalf("%s n=%d: got %v, four quarters and the rest give %v", f.name, n, g, want)
 			}
@@ -651,21 +641,29 @@ func TestSumStreams16(t *testing.T) {
 			x := newGuarded(n, rng.Intn(8), func(int) uint16 { return f.of(finiteF32()) })
 			x.save()
 			g, w := f.fn(x.s()), f.twin(x.s())
-			want := f.run(x.s())
-			if n >= 4*streamMin {
-				q := n / 4 &^ 255
-				var s [4]float64
-				for k := range s {
-					s[k] = f.run(x.s()[k*q : (k+1)*q])
-				}
-				want = ((s[0] + s[1]) + (s[2] + s[3])) + f.run(x.s()[4*q:])
-			}
+			want := byQuarters(x.s(), f.run)
 			if math.Float64bits(g) != math.Float64bits(w) || math.Float64bits(g) != math.Float64bits(want) {
 				t.Fatalf("%s n=%d: got %v, twin %v, four quarters and the rest %v", f.name, n, g, w, want)
 			}
 			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
 		}
 	}
+}
+
+// byQuarters is Note [Four streams]'s definition of a sum of x by run:
+// the four quarters (q elements each, q a multiple of 256) added
+// pairwise, then the rest, where x has at least 4·streamMin elements; one
+// run otherwise.
+func byQuarters[E float32 | uint16](x []E, run func([]E) float64) float64 {
+	if len(x) < 4*streamMin {
+		return run(x)
+	}
+	q := len(x) / 4 &^ 255
+	var s [4]float64
+	for k := range s {
+		s[k] = run(x[k*q : (k+1)*q])
+	}
+	return ((s[0] + s[1]) + (s[2] + s[3])) + run(x[4*q:])
 }
 
 // ulp32 is the gap between |v| and the next float32 away from zero.

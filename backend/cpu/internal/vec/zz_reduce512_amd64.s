@@ -1477,6 +1477,9 @@ sumSqRows4F32F64AVX512_group_check:
 // func sumRows4BF16F64AVX512(dst []float64, x []uint16, rowLen int, stride int)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
 TEXT ·sumRows4BF16F64AVX512(SB), $512-64
+	MOVL         $0xffff0000, AX
+	VMOVD        AX, X0
+	VPBROADCASTD X0, Z0
 	MOVQ         dst_base+0(FP), AX
 	MOVQ         dst_len+8(FP), CX
 	SHRQ         $0x02, CX
@@ -1487,9 +1490,6 @@ TEXT ·sumRows4BF16F64AVX512(SB), $512-64
 	MOVQ         CX, DI
 	IMULQ        SI, DI
 	XORQ         R8, R8
-	MOVL         $0xffff0000, R9
-	VMOVD        R9, X0
-	VPBROADCASTD X0, Z0
 	JMP          sumRows4BF16F64AVX512_group_check
 
 sumRows4BF16F64AVX512_group:
