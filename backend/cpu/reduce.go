@@ -50,7 +50,8 @@ import (
 // sum takes 256 elements at a time as 16 vectors of 16 lanes, adds them
 // lane by lane pairwise in float32 (four levels, so at most four roundings
 // per element), and adds each lane's sum into a float64 lane
-// (vec.SumF32F64; Note [Sixteen lanes] in internal/vec); an outer
+// (vec.SumF32F64; Note [Sixteen lanes] in internal/vec; long rows, and
+// groups of rows, are read as four streams, Note [Four streams]); an outer
 // reduction adds eight rows pairwise in float32 (vec.SumRows8F32,
 // vec.AccRows8F32: rows j, j+q, ..., j+7q of a chunk of 8q rows, Note
 // [Outer streams]), adds eight such passes in a float32 block (64 rows,

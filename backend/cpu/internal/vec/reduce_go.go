@@ -493,10 +493,16 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // a row's bits are those of a call per row; rows of at least
 // 4·streamMin elements are each a SumF32F64 of their own. MaxRowsF32 and
 // MinRowsF32 read their rows as SumRowsF32F64 does, each row folded in
-// maxF32Go's order. Which elements
-// form a stream depends on the lengths alone, so a result still does not
-// depend on the machine or the thread count. PyTorch's cascade sum and
-// max read one stream per thread.
+// maxF32Go's order. Which elements form a stream depends on the lengths
+// alone, so a result still does not depend on the machine or the thread
+// count.
+//
+// Measured with the kernels, interleaved 60 times in one process on two
+// threads: on the Zen 3 machine the full sum of 2^24 float32 took 13-18%
+// less time at p10 and p50, the rows of [4096, 4096] 10-16% (sum), 18-20%
+// (squares) and 15-27% (max); on a 16-core Intel Xeon with AVX-512
+// (Sapphire Rapids, 300 MiB L3, one run) two threads read 44 GB/s either
+// way, the same with four streams as with one.
 
 // streamMin is the fewest elements a stream of Note [Four streams] has.
 const streamMin = 4096
