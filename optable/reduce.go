@@ -29,9 +29,12 @@ func cpu(d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
 	return m
 }
 
-// withRows adds to a fold's CPU functions the rows function of one dtype.
-func withRows(m map[string]map[dtype.DType]string, d dtype.DType, rows string) map[string]map[dtype.DType]string {
-	m["rows"] = map[dtype.DType]string{d: rows}
+// withRows adds to a fold's CPU functions the rows functions of one
+// dtype, pieces as cpu takes them.
+func withRows(m map[string]map[dtype.DType]string, d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
+	for k, v := range cpu(d, pieces...) {
+		m[k] = v
+	}
 	return m
 }
 
@@ -43,7 +46,8 @@ var (
 	sumF32 = with(sumFold, func(f *Fold) {
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
 		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "rows", "rowsSumF32", "combine", "combineSumF64",
-			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16")
+			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16",
+			"rowFour", "rowSumF32Four", "rowsFour", "rowsSumF32Four", "rowBF16Four", "rowSumBF16Four", "rowF16Four", "rowSumF16Four")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {
 		f.Types, f.Cascade = Of(dtype.Float64), Of(dtype.Float64)
@@ -51,10 +55,10 @@ var (
 	})
 	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
 		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]"), dtype.Float32, "rowsAmaxF32")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]"), dtype.Float32, "rows", "rowsAmaxF32", "rowsFour", "rowsAmaxF32Four")}
 	minFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))", Acc: "if $v < $s || $v != $v { $s = $v }",
 		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]"), dtype.Float32, "rowsAminF32")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]"), dtype.Float32, "rows", "rowsAminF32", "rowsFour", "rowsAminF32Four")}
 	maxInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Lowest[T]()", Acc: "$s = max($s, $v)", Combine: "$s = max($s, $o)", Project: "$s", Split: true}
 	minInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Highest[T]()", Acc: "$s = min($s, $v)", Combine: "$s = min($s, $o)", Project: "$s", Split: true}
 	maxBools = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "$s"}
@@ -63,11 +67,11 @@ var (
 	argMaxFloats = Fold{Types: Floats, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Lowest[T]()}",
 		Acc:     "if $v > $s.V || $v != $v && $s.V == $s.V { $s.V, $s.I = $v, int64($i) }",
 		Combine: "if $o.V > $s.V || $o.V != $o.V && $s.V == $s.V { $s = $o }", Project: "$s.V", Index: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMax[%s]"), dtype.Float32, "rowsArgMaxF32")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMax[%s]"), dtype.Float32, "rowsFour", "rowsArgMaxF32Four")}
 	argMinFloats = Fold{Types: Floats, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Highest[T]()}",
 		Acc:     "if $v < $s.V || $v != $v && $s.V == $s.V { $s.V, $s.I = $v, int64($i) }",
 		Combine: "if $o.V < $s.V || $o.V != $o.V && $s.V == $s.V { $s = $o }", Project: "$s.V", Index: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMin[%s]"), dtype.Float32, "rowsArgMinF32")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMin[%s]"), dtype.Float32, "rowsFour", "rowsArgMinF32Four")}
 	argMaxInts = Fold{Types: Ints, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Lowest[T]()}",
 		Acc: "if $v > $s.V { $s.V, $s.I = $v, int64($i) }", Combine: "if $o.V > $s.V { $s = $o }", Project: "$s.V", Index: true}
 	argMinInts = Fold{Types: Ints, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Highest[T]()}",
@@ -147,7 +151,7 @@ var (
 	// no cascade (Note [Rows in one call] in backend/cpu)
 	NormTwo = reduction("norm", "NormTwo", "√Σx²", Op{Internal: true}, with(normFold, func(f *Fold) {
 		f.Acc, f.Project, f.Cascade = "$s += float64($v) * float64($v)", "T(math.Sqrt($s))", Of(dtype.Float64)
-		f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32", "rows", "rowsNormTwoF32")
+		f.CPU = cpu(dtype.Float32, "row", "rowNormTwoF32", "rows", "rowsNormTwoF32", "rowFour", "rowNormTwoF32Four", "rowsFour", "rowsNormTwoF32Four")
 	}))
 	NormInf = reduction("norm", "NormInf", "max|x|", Op{Internal: true}, Fold{Types: Floats, State: "T", Init: "$s = 0",
 		Acc: "if a := elem.Abs($v); a > $s || a != a { $s = a }", Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true})

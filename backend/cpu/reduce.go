@@ -119,16 +119,27 @@ import (
 // less (0-5% at the 10th percentile on one thread, in a noisier state),
 // and the max of a row (vec.MaxF32) 2%, too little for a rows function
 // then. Amax and Amin of float32 rows have one since, for another reason:
-// the rows functions of the sum, max and min read four rows at a time,
-// four streams (Note [Four streams] in internal/vec), where one call per
-// row reads one; on the Zen 3 machines, [4096, 4096] over dim 1 in groups
-// of 64 rows on two threads, interleaved 60 times in one process, the sum
-// took 10-16% less time at p10 and p50 and the max 15-27%.
+// on inputs of at least fourStreamsBytes the rows functions of the sum,
+// 2-norm, max and min (rowsFour) read four rows at a time, four streams
+// (Note [Four streams] in internal/vec), where one call per row reads
+// one; on the Zen 3 machines, [4096, 4096] over dim 1 in groups of 64
+// rows on two threads, interleaved 60 times in one process, the sum took
+// 10-16% less time at p10 and p50 and the max 15-27%.
 // The float32 2-norm had been a cascade (a row in blocks of innerBlock
 // elements, combined pairwise), which its squares, exact and added in
 // float64 lanes, do not need: without it and with its rows function,
 // M.norm(dim=1) on one thread went from 1.32-1.35 times the row sum's
 // time to 1.06-1.08.
+
+// fourStreamsBytes is the size of input from which a reduction reads
+// four streams at once where its op has functions for it (Note [Four
+// streams] in internal/vec; the same bits either way): below it the input
+// is likely in a cache, where one stream was faster. On the Zen 3 machine,
+// row sums and maxima of [m, 4096] float32 on one thread, four streams
+// against one: 4 MiB in the L3 cache 11% slower, 16 MiB 30-55% faster,
+// 64 MiB 10-30% faster; slices of 256 KiB in the L2 cache up to 20%
+// slower. A variable, so that tests can take every input as large.
+var fourStreamsBytes = 16 << 20
 
 const (
 	innerBlock    = 1024    // elements per cascade block of a row
@@ -216,6 +227,22 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if r.K == 0 {
 		return nil
 	}
+	r.row, r.rows = f.row, f.rows
+	if r.R*r.K*in.DType.Size() >= fourStreamsBytes {
+		// the same bits, read faster from memory (Note [Four streams])
+		if f.rowFour != nil {
+			r.row = f.rowFour
+		}
+		if f.rowsFour != nil {
+			r.rows = f.rowsFour
+		}
+		switch {
+		case r.row16 != nil && in.DType == dtype.BFloat16 && f.rowBF16Four != nil:
+			r.row16 = f.rowBF16Four
+		case r.row16 != nil && in.DType == dtype.Float16 && f.rowF16Four != nil:
+			r.row16 = f.rowF16Four
+		}
+	}
 	r.c.N = r.R
 	switch {
 	case r.K == 1 && r.R > 0:
@@ -255,7 +282,9 @@ type reducer struct {
 	in      unsafe.Pointer
 	conv    conv // input → loop dtype
 	convert bool
-	row16   func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) // f.rowBF16 or f.rowF16 for this input, or nil
+	row16   func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) // f.rowBF16 or f.rowF16 for this input (or their Four forms), or nil
+	row     func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) // f.row or f.rowFour
+	rows    func(st, in unsafe.Pointer, rs, n, m int)                // f.rows or f.rowsFour, or nil
 	es      int                                                      // byte size of an element as the row functions read it
 	out     [2]unsafe.Pointer
 	cast    [2]conv // result → output dtype, if convOut
@@ -301,7 +330,7 @@ func ptr(b []uint64) unsafe.Pointer { return unsafe.Pointer(unsafe.SliceData(b))
 // them to the loop dtype first if needed.
 func (r *reducer) rowConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
 	if !r.convert {
-		r.f.row(st, in, is, n, idx, &r.c)
+		r.row(st, in, is, n, idx, &r.c)
 		return
 	}
 	if r.row16 != nil && is == 2 {
@@ -312,7 +341,7 @@ func (r *reducer) rowConv(st, in unsafe.Pointer, is, n, idx int, w *redWork) {
 	for off := 0; off < n; off += bufLen {
 		m := min(bufLen, n-off)
 		r.conv.run(w.buf(), unsafe.Add(in, off*is), ls, is, m, w.stage())
-		r.f.row(st, w.buf(), ls, m, idx+off, &r.c)
+		r.row(st, w.buf(), ls, m, idx+off, &r.c)
 	}
 }
 
@@ -580,13 +609,13 @@ func (r *reducer) runInner() {
 			r.f.init(ptr(st), m)
 			switch {
 			case r.R == 0: // the value over no elements
-			case simple && r.f.rows != nil && r.rd[0].in == r.es && k0.in >= 0:
+			case simple && r.rows != nil && r.rd[0].in == r.es && k0.in >= 0:
 				// contiguous rows: the group in one call (Note [Rows in one call])
-				r.f.rows(ptr(st), unsafe.Add(r.in, inOff+j0*k0.in), k0.in, r.R, m)
+				r.rows(ptr(st), unsafe.Add(r.in, inOff+j0*k0.in), k0.in, r.R, m)
 			case simple:
 				// one contiguous reduced dim, no blocks: a row call per output
 				for j := 0; j < m; j++ {
-					r.f.row(unsafe.Add(ptr(st), j*r.f.size), unsafe.Add(r.in, inOff+(j0+j)*k0.in), r.rd[0].in, r.R, 0, &r.c)
+					r.row(unsafe.Add(ptr(st), j*r.f.size), unsafe.Add(r.in, inOff+(j0+j)*k0.in), r.rd[0].in, r.R, 0, &r.c)
 				}
 			default:
 				for j := 0; j < m; j++ {

@@ -36,6 +36,12 @@ type redFuncs struct {
 	// apart, into m consecutive states, in one call (an inner reduction
 	// without conversion or cascade; Note [Rows in one call]).
 	rows func(st, in unsafe.Pointer, rs, n, m int)
+	// rowFour, rowsFour, rowBF16Four and rowF16Four, when set, are row,
+	// rows, rowBF16 and rowF16 reading four streams at once, the same
+	// bits, for inputs of at least fourStreamsBytes (Note [Four streams]
+	// in internal/vec).
+	rowFour, rowBF16Four, rowF16Four func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
+	rowsFour                         func(st, in unsafe.Pointer, rs, n, m int)
 	// rowBF16 and rowF16, when set, are row for rows of bfloat16 or
 	// float16 elements, read without a conversion buffer (a float32 loop
 	// whose input has that dtype and converts to float32 directly).
@@ -162,53 +168,94 @@ func vecMax[T float](x []T, isMax bool) (T, bool) {
 	return T(m), nan
 }
 
-func rowSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
-	if is != 4 {
-		rowSum1[float32](st, in, is, n, idx, c)
-		return
-	}
-	*(*float64)(st) += vec.SumF32F64(unsafe.Slice((*float32)(in), n))
-}
-
-// The rows functions of the float32 sum, 2-norm and product: m rows of n
-// contiguous elements, rs bytes apart, folded into m consecutive states,
-// each as the op's row function would.
+// The row functions of the float32 sum and 2-norm, and of the sums of
+// bfloat16 and float16 rows: a contiguous row added to a float64 state
+// (vec.SumF32F64, vec.SumSqF32F64, vec.SumBF16F64, vec.SumF16F64;
+// strided float32 rows take the generated loop); the ...Four forms read
+// a long row's quarters together (Note [Four streams] in internal/vec),
+// the same bits.
 var (
-	rowsSumF32     = rowsF32(vec.SumRowsF32F64)
-	rowsNormTwoF32 = rowsF32(vec.SumSqRowsF32F64)
-	rowsProdF32    = rowsF32(vec.ProdRowsF32)
+	rowSumF32, rowSumF32Four         = rowF32F64(vec.SumF32F64, rowSum1[float32])
+	rowNormTwoF32, rowNormTwoF32Four = rowF32F64(vec.SumSqF32F64, rowNormTwo0[float32])
+	rowSumBF16, rowSumBF16Four       = row16F64(vec.SumBF16F64)
+	rowSumF16, rowSumF16Four         = row16F64(vec.SumF16F64)
 )
 
-// rowsF32 adapts a vec row loop over float32 rows into states of type S
-// to redFuncs.rows.
-func rowsF32[S float32 | float64](f func(dst []S, x []float32, rowLen, stride int)) func(st, in unsafe.Pointer, rs, n, m int) {
-	return func(st, in unsafe.Pointer, rs, n, m int) {
-		stride := rs / 4
-		f(unsafe.Slice((*S)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
-	}
-}
+// rowFunc is redFuncs.row's type.
+type rowFunc = func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
 
-// rowsAmaxF32 and rowsAminF32 are the rows functions of float32 Amax and
-// Amin: the extremes of m rows (vec.MaxRowsF32, four rows at a time, Note
-// [Four streams] in internal/vec), each folded into its state as rowAmax
-// folds a row's (m ≤ innerGroup).
-func rowsAmaxF32(st, in unsafe.Pointer, rs, n, m int) {
-	rowsExtremeF32(st, in, rs, n, m, vec.MaxRowsF32, func(v, s float32) bool { return v > s })
-}
-
-func rowsAminF32(st, in unsafe.Pointer, rs, n, m int) {
-	rowsExtremeF32(st, in, rs, n, m, vec.MinRowsF32, func(v, s float32) bool { return v < s })
-}
-
-func rowsExtremeF32(st, in unsafe.Pointer, rs, n, m int, rows func(dst, x []float32, rowLen, stride int), beats func(v, s float32) bool) {
-	var buf [innerGroup]float32
-	stride := rs / 4
-	rows(buf[:m], unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride)
-	for r, s := range unsafe.Slice((*float32)(st), m) {
-		if v := buf[r]; beats(v, s) || v != v {
-			*(*float32)(unsafe.Add(st, 4*r)) = v
+// rowF32F64 returns the row functions (one stream, four) of sum over
+// contiguous float32 rows, strided rows going to strided.
+func rowF32F64(sum func([]float32, bool) float64, strided rowFunc) (one, four rowFunc) {
+	with := func(four bool) rowFunc {
+		return func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+			if is != 4 {
+				strided(st, in, is, n, idx, c)
+				return
+			}
+			*(*float64)(st) += sum(unsafe.Slice((*float32)(in), n), four)
 		}
 	}
+	return with(false), with(true)
+}
+
+// row16F64 returns the row functions (one stream, four) of sum over
+// contiguous rows of 16-bit floats; Reduce calls them on contiguous rows
+// only.
+func row16F64(sum func([]uint16, bool) float64) (one, four rowFunc) {
+	with := func(four bool) rowFunc {
+		return func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+			*(*float64)(st) += sum(unsafe.Slice((*uint16)(in), n), four)
+		}
+	}
+	return with(false), with(true)
+}
+
+// The rows functions of the float32 sum, 2-norm, product, Amax and Amin:
+// m rows of n contiguous elements, rs bytes apart, folded into m
+// consecutive states, each as the op's row function would; the ...Four
+// forms read four rows at a time (Note [Four streams] in internal/vec),
+// the same bits.
+var (
+	rowsSumF32, rowsSumF32Four         = rowsF32(vec.SumRowsF32F64)
+	rowsNormTwoF32, rowsNormTwoF32Four = rowsF32(vec.SumSqRowsF32F64)
+	rowsProdF32, _                     = rowsF32(func(dst, x []float32, rowLen, stride int, _ bool) { vec.ProdRowsF32(dst, x, rowLen, stride) })
+	rowsAmaxF32, rowsAmaxF32Four       = rowsExtremeF32(vec.MaxRowsF32, func(v, s float32) bool { return v > s })
+	rowsAminF32, rowsAminF32Four       = rowsExtremeF32(vec.MinRowsF32, func(v, s float32) bool { return v < s })
+)
+
+// rowsFunc is redFuncs.rows' type.
+type rowsFunc = func(st, in unsafe.Pointer, rs, n, m int)
+
+// rowsF32 adapts a vec row loop over float32 rows into states of type S
+// to redFuncs.rows: the rows read one after another, and four at a time.
+func rowsF32[S float32 | float64](f func(dst []S, x []float32, rowLen, stride int, four bool)) (one, four rowsFunc) {
+	with := func(four bool) rowsFunc {
+		return func(st, in unsafe.Pointer, rs, n, m int) {
+			stride := rs / 4
+			f(unsafe.Slice((*S)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride, four)
+		}
+	}
+	return with(false), with(true)
+}
+
+// rowsExtremeF32 returns the rows functions of float32 Amax or Amin (one
+// stream, four): the extremes of m rows (vec.MaxRowsF32 or MinRowsF32),
+// each folded into its state as rowAmax folds a row's (m ≤ innerGroup).
+func rowsExtremeF32(rows func(dst, x []float32, rowLen, stride int, four bool), beats func(v, s float32) bool) (one, four rowsFunc) {
+	with := func(four bool) rowsFunc {
+		return func(st, in unsafe.Pointer, rs, n, m int) {
+			var buf [innerGroup]float32
+			stride := rs / 4
+			rows(buf[:m], unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride, four)
+			for r, s := range unsafe.Slice((*float32)(st), m) {
+				if v := buf[r]; beats(v, s) || v != v {
+					*(*float32)(unsafe.Add(st, 4*r)) = v
+				}
+			}
+		}
+	}
+	return with(false), with(true)
 }
 
 // rowProdF32 multiplies a contiguous float32 row into Prod's state in 16
@@ -219,28 +266,6 @@ func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 		return
 	}
 	*(*float32)(st) *= vec.ProdF32(unsafe.Slice((*float32)(in), n))
-}
-
-// rowNormTwoF32 adds the squares of a float32 row, exact in float64, to
-// Norm's state (vec.SumSqF32F64).
-func rowNormTwoF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
-	if is != 4 {
-		rowNormTwo0[float32](st, in, is, n, idx, c)
-		return
-	}
-	*(*float64)(st) += vec.SumSqF32F64(unsafe.Slice((*float32)(in), n))
-}
-
-// rowSumBF16 and rowSumF16 add a row of bfloat16 or float16 elements to
-// a float32 sum's float64 state, converting as they read
-// (vec.SumBF16F64, vec.SumF16F64); Reduce calls them on contiguous rows
-// only.
-func rowSumBF16(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
-	*(*float64)(st) += vec.SumBF16F64(unsafe.Slice((*uint16)(in), n))
-}
-
-func rowSumF16(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
-	*(*float64)(st) += vec.SumF16F64(unsafe.Slice((*uint16)(in), n))
 }
 
 func rowSumF64(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
@@ -377,15 +402,15 @@ func rowArg[T float](st, in unsafe.Pointer, n, idx int, isMax bool) {
 	}
 }
 
-// rowsArgMaxF32 and rowsArgMinF32 are the rows functions of float32 Max
-// and Min with an index (and ArgMax, ArgMin): rowArg on each of m rows,
-// four rows at a time, their extremes read as four streams
-// (vec.MaxRowsF32, Note [Four streams] in internal/vec) and each row
-// searched for its extreme's first position while the four are in the L2
-// cache. Rows longer than argBlock go to rowArg one by one.
-func rowsArgMaxF32(st, in unsafe.Pointer, rs, n, m int) { rowsArgF32(st, in, rs, n, m, true) }
+// rowsArgMaxF32Four and rowsArgMinF32Four are the four-stream rows
+// functions of float32 Max and Min with an index (and ArgMax, ArgMin):
+// rowArg on each of m rows, four rows at a time, their extremes read as
+// four streams (vec.MaxRowsF32, Note [Four streams] in internal/vec) and
+// each row searched for its extreme's first position while the four are
+// in the L2 cache. Rows longer than argBlock go to rowArg one by one.
+func rowsArgMaxF32Four(st, in unsafe.Pointer, rs, n, m int) { rowsArgF32(st, in, rs, n, m, true) }
 
-func rowsArgMinF32(st, in unsafe.Pointer, rs, n, m int) { rowsArgF32(st, in, rs, n, m, false) }
+func rowsArgMinF32Four(st, in unsafe.Pointer, rs, n, m int) { rowsArgF32(st, in, rs, n, m, false) }
 
 func rowsArgF32(st, in unsafe.Pointer, rs, n, m int, isMax bool) {
 	states := unsafe.Slice((*elem.Arg[float32])(st), m)
@@ -404,7 +429,7 @@ func rowsArgF32(st, in unsafe.Pointer, rs, n, m int, isMax bool) {
 	var ext [4]float32
 	for r0 := 0; r0 < m; r0 += len(ext) {
 		k := min(len(ext), m-r0)
-		rows(ext[:k], x[r0*stride:], n, stride)
+		rows(ext[:k], x[r0*stride:], n, stride, true)
 		for r, v := range ext[:k] {
 			// rowArg's step on a row of one block; v is NaN where the
 			// row holds one

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"runtime"
 	"testing"
@@ -277,6 +278,21 @@ func TestOuterStreamsDims(t *testing.T) {
 // row: the same bits, for rows with every kind of tail, rows further
 // apart than their length, and kept dims of stride 0.
 func TestRowsInOneCall(t *testing.T) {
+	eachStreamMode(t, testRowsInOneCall)
+}
+
+// eachStreamMode runs test as Reduce runs on small inputs and as on large
+// ones, which read four streams where they can (Note [Four streams] in
+// internal/vec): results must not differ.
+func eachStreamMode(t *testing.T, test func(t *testing.T)) {
+	defer func(b int) { fourStreamsBytes = b }(fourStreamsBytes)
+	for _, b := range []int{1 << 62, 0} {
+		fourStreamsBytes = b
+		t.Run(fmt.Sprintf("four=%v", b == 0), test)
+	}
+}
+
+func testRowsInOneCall(t *testing.T) {
 	for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod, optable.NormTwo} {
 		fill := func(i int) float64 { return float64((7919*i+13)%1009-504) / 64 }
 		if op == optable.Prod { // factors near 1, so that products stay finite
@@ -319,11 +335,11 @@ func TestRowsInOneCall(t *testing.T) {
 							var want float32
 							switch op {
 							case optable.Sum:
-								want = float32(vec.SumF32F64(row))
+								want = float32(vec.SumF32F64(row, false))
 							case optable.Mean:
-								want = float32(vec.SumF32F64(row) / float64(n))
+								want = float32(vec.SumF32F64(row, false) / float64(n))
 							case optable.NormTwo:
-								want = float32(math.Sqrt(vec.SumSqF32F64(row)))
+								want = float32(math.Sqrt(vec.SumSqF32F64(row, false)))
 							default:
 								want = vec.ProdF32(row)
 							}
@@ -348,6 +364,10 @@ func TestRowsInOneCall(t *testing.T) {
 // over, rows further apart than their length, and rows longer than
 // argBlock.
 func TestExtremeRowsInOneCall(t *testing.T) {
+	eachStreamMode(t, testExtremeRowsInOneCall)
+}
+
+func testExtremeRowsInOneCall(t *testing.T) {
 	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, float32(math.Inf(1)), float32(math.Inf(-1))}
 	for _, n := range []int{1, 17, 300, 4096, argBlock + 5} {
 		for _, rows := range []int{1, 3, 4, 7, 67} {
@@ -423,4 +443,94 @@ func TestExtremeRowsInOneCall(t *testing.T) {
 			}
 		}
 	}
+}
+
+// TestFourStreamsSameBits checks that reading four streams at once (Note
+// [Four streams] in internal/vec) changes no result: the float32 sums,
+// means, 2-norms, extremes and their indices, and the sums of bfloat16
+// and float16 inputs, over all elements, rows of every kind of length
+// (longer than a quarter's minimum too) and columns, on small inputs
+// taken as large (fourStreamsBytes 0) against the same reductions read
+// one stream at a time.
+func TestFourStreamsSameBits(t *testing.T) {
+	defer func(b int) { fourStreamsBytes = b }(fourStreamsBytes)
+	for _, d := range []dtype.DType{dtype.Float32, dtype.BFloat16, dtype.Float16} {
+		for _, c := range []struct {
+			shape []int
+			nan   bool // one element NaN
+		}{{[]int{7, 300}, true}, {[]int{9, 4096 + 7}, false}, {[]int{9, 4096 + 7}, true}, {[]int{3, 1<<16 + 300}, false}, {[]int{1 << 18}, false}, {[]int{1 << 18}, true}} {
+			shape := c.shape
+			in := raw.New(d, shape)
+			for i := range in.NumEl() {
+				in.SetFloat64(i, float64((7919*i+13)%1009-504)/64)
+			}
+			if c.nan {
+				in.SetFloat64(in.NumEl()/3, math.NaN())
+			}
+			ops := []*optable.Op{optable.Sum, optable.Mean}
+			if d == dtype.Float32 {
+				ops = append(ops, optable.NormTwo, optable.Amax, optable.Amin, optable.Max, optable.Min, optable.ArgMax, optable.ArgMin)
+			}
+			for _, op := range ops {
+				for _, keep := range [][]int{nil, {0}, {1}} {
+					if len(shape) == 1 && keep != nil {
+						continue
+					}
+					if keep == nil && (op == optable.Max || op == optable.Min) {
+						continue // one dim only
+					}
+					var results [2][]float64
+					for k, b := range []int{1 << 62, 0} {
+						fourStreamsBytes = b
+						results[k] = reduceAll(t, op, in, keep)
+					}
+					for i := range results[0] {
+						if a, b := results[0][i], results[1][i]; math.Float64bits(a) != math.Float64bits(b) {
+							t.Fatalf("%s of %v %v keeping %v, output %d: %v with one stream, %v with four", op.Name, d, shape, keep, i, a, b)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// reduceAll runs op over in, keeping the dims keep (nil: all reduced),
+// and returns its outputs' elements, the indices after the values.
+func reduceAll(t *testing.T, op *optable.Op, in *raw.View, keep []int) []float64 {
+	t.Helper()
+	shape := in.Shape
+	outShape := make([]int, len(shape))
+	for i := range outShape {
+		outShape[i] = 1
+	}
+	for _, k := range keep {
+		outShape[k] = shape[k]
+	}
+	compute := in.DType
+	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(compute)
+	var outs []*raw.View
+	if op != optable.ArgMax && op != optable.ArgMin {
+		outs = append(outs, raw.New(compute, outShape))
+	}
+	if op.Outputs == 2 || op == optable.ArgMax || op == optable.ArgMin {
+		outs = append(outs, raw.New(dtype.Int64, outShape))
+	}
+	for _, o := range outs {
+		cfg.AddOutput(o)
+	}
+	p, err := cfg.AddInput(in).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := New().Reduce(op, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	var r []float64
+	for _, o := range outs {
+		for i := range o.NumEl() {
+			r = append(r, o.Float64At(i))
+		}
+	}
+	return r
 }

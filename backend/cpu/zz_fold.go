@@ -4111,7 +4111,7 @@ func init() {
 	}
 	redTable[optable.NormTwo.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initNormTwo0[float32], row: rowNormTwoF32, cols: colsNormTwo0[float32], combine: combineNormTwo0[float32], project: projectNormTwo0[float32], rows: rowsNormTwoF32},
+			init: initNormTwo0[float32], row: rowNormTwoF32, cols: colsNormTwo0[float32], combine: combineNormTwo0[float32], project: projectNormTwo0[float32], rows: rowsNormTwoF32, rowFour: rowNormTwoF32Four, rowsFour: rowsNormTwoF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initNormTwo0[float64], row: rowNormTwo0[float64], cols: colsNormTwo0[float64], combine: combineNormTwo0[float64], project: projectNormTwo0[float64]},
 	}
@@ -4145,7 +4145,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initSum0[int64], row: rowSum0[int64], cols: colsSum0[int64], combine: combineSum0[int64], project: projectSum0[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16},
+			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initSum2[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectSum2[float64]},
 	}
@@ -4167,7 +4167,7 @@ func init() {
 	}
 	redTable[optable.Mean.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16},
+			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initMean1[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectMean1[float64]},
 	}
@@ -4201,7 +4201,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initAmax1[int64], row: rowAmax1[int64], cols: colsAmax1[int64], combine: combineAmax1[int64], project: projectAmax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax[float32], combine: combineAmax2[float32], project: projectAmax2[float32], rows: rowsAmaxF32},
+			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax[float32], combine: combineAmax2[float32], project: projectAmax2[float32], rows: rowsAmaxF32, rowsFour: rowsAmaxF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
 			init: initAmax2[float64], row: rowAmax[float64], cols: colsAmax[float64], combine: combineAmax2[float64], project: projectAmax2[float64]},
 	}
@@ -4219,7 +4219,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initAmin1[int64], row: rowAmin1[int64], cols: colsAmin1[int64], combine: combineAmin1[int64], project: projectAmin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin[float32], combine: combineAmin2[float32], project: projectAmin2[float32], rows: rowsAminF32},
+			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin[float32], combine: combineAmin2[float32], project: projectAmin2[float32], rows: rowsAminF32, rowsFour: rowsAminF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
 			init: initAmin2[float64], row: rowAmin[float64], cols: colsAmin[float64], combine: combineAmin2[float64], project: projectAmin2[float64]},
 	}
@@ -4237,7 +4237,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: true, cascade: false,
 			init: initMax1[int64], row: rowMax1[int64], cols: colsMax1[int64], combine: combineMax1[int64], project: projectMax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Float32, index: true, cascade: false,
-			init: initMax2[float32], row: rowArgMax[float32], cols: colsMax2[float32], combine: combineMax2[float32], project: projectMax2[float32], rows: rowsArgMaxF32},
+			init: initMax2[float32], row: rowArgMax[float32], cols: colsMax2[float32], combine: combineMax2[float32], project: projectMax2[float32], rowsFour: rowsArgMaxF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Float64, index: true, cascade: false,
 			init: initMax2[float64], row: rowArgMax[float64], cols: colsMax2[float64], combine: combineMax2[float64], project: projectMax2[float64]},
 	}
@@ -4255,7 +4255,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: true, cascade: false,
 			init: initMin1[int64], row: rowMin1[int64], cols: colsMin1[int64], combine: combineMin1[int64], project: projectMin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Float32, index: true, cascade: false,
-			init: initMin2[float32], row: rowArgMin[float32], cols: colsMin2[float32], combine: combineMin2[float32], project: projectMin2[float32], rows: rowsArgMinF32},
+			init: initMin2[float32], row: rowArgMin[float32], cols: colsMin2[float32], combine: combineMin2[float32], project: projectMin2[float32], rowsFour: rowsArgMinF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Float64, index: true, cascade: false,
 			init: initMin2[float64], row: rowArgMin[float64], cols: colsMin2[float64], combine: combineMin2[float64], project: projectMin2[float64]},
 	}
@@ -4273,7 +4273,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMax1[int64], row: rowArgMax1[int64], cols: colsArgMax1[int64], combine: combineArgMax1[int64], project: projectArgMax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Int64, index: false, cascade: false,
-			init: initArgMax2[float32], row: rowArgMax[float32], cols: colsArgMax2[float32], combine: combineArgMax2[float32], project: projectArgMax2[float32], rows: rowsArgMaxF32},
+			init: initArgMax2[float32], row: rowArgMax[float32], cols: colsArgMax2[float32], combine: combineArgMax2[float32], project: projectArgMax2[float32], rowsFour: rowsArgMaxF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMax2[float64], row: rowArgMax[float64], cols: colsArgMax2[float64], combine: combineArgMax2[float64], project: projectArgMax2[float64]},
 	}
@@ -4291,7 +4291,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMin1[int64], row: rowArgMin1[int64], cols: colsArgMin1[int64], combine: combineArgMin1[int64], project: projectArgMin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Int64, index: false, cascade: false,
-			init: initArgMin2[float32], row: rowArgMin[float32], cols: colsArgMin2[float32], combine: combineArgMin2[float32], project: projectArgMin2[float32], rows: rowsArgMinF32},
+			init: initArgMin2[float32], row: rowArgMin[float32], cols: colsArgMin2[float32], combine: combineArgMin2[float32], project: projectArgMin2[float32], rowsFour: rowsArgMinF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMin2[float64], row: rowArgMin[float64], cols: colsArgMin2[float64], combine: combineArgMin2[float64], project: projectArgMin2[float64]},
 	}

@@ -52,20 +52,27 @@ func MinF32(x []float32) (m float32, nan bool) {
 }
 
 // MaxRowsF32 sets dst[r] to MaxF32 of row r, x[r·stride:][:rowLen], or to
-// NaN where the row holds a NaN, for each r < len(dst), four rows at a
-// time (Note [Four streams]). Its exact loop is maxRowsF32Go's.
-func MaxRowsF32(dst, x []float32, rowLen, stride int) {
-	fourRows(dst, x, rowLen, stride, maxRows4F32, func(dst, x []float32, rowLen, stride int) {
-		extremeRows(dst, x, rowLen, stride, MaxF32)
-	})
+// NaN where the row holds a NaN, for each r < len(dst); if four, four
+// rows at a time (Note [Four streams]), the same bits. Its exact loop is
+// maxRowsF32Go's.
+func MaxRowsF32(dst, x []float32, rowLen, stride int, four bool) {
+	one := func(dst, x []float32, rowLen, stride int) { extremeRows(dst, x, rowLen, stride, MaxF32) }
+	if four {
+		fourRows(dst, x, rowLen, stride, maxRows4F32, one)
+		return
+	}
+	one(dst, x, rowLen, stride)
 }
 
 // MinRowsF32 is MaxRowsF32 with MinF32. Its exact loop is
 // minRowsF32Go's.
-func MinRowsF32(dst, x []float32, rowLen, stride int) {
-	fourRows(dst, x, rowLen, stride, minRows4F32, func(dst, x []float32, rowLen, stride int) {
-		extremeRows(dst, x, rowLen, stride, MinF32)
-	})
+func MinRowsF32(dst, x []float32, rowLen, stride int, four bool) {
+	one := func(dst, x []float32, rowLen, stride int) { extremeRows(dst, x, rowLen, stride, MinF32) }
+	if four {
+		fourRows(dst, x, rowLen, stride, minRows4F32, one)
+		return
+	}
+	one(dst, x, rowLen, stride)
 }
 
 // maxRows4F32 is maxRowsF32Go's kernel on 4q rows, read four at a time.
@@ -106,10 +113,11 @@ func IndexF32(x []float32, v float32) int {
 
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu), four rows at a time (Note [Four streams]). Its exact
-// order is sumSqRowsStreamsF32F64Go's.
-func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
-	sumRowsStreams(dst, x, rowLen, stride, SumSqF32F64, sumSqRows4F32F64, sumSqRows1F32F64)
+// backend/cpu); if four, four rows at a time (Note [Four streams]), the
+// same bits. Its exact order is sumSqRowsStreamsF32F64Go's.
+func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
+	sumRowsStreams(dst, x, rowLen, stride, func(x []float32) float64 { return SumSqF32F64(x, four) },
+		pick(four, sumSqRows4F32F64, sumSqRows1F32F64), sumSqRows1F32F64)
 }
 
 // sumSqRows4F32F64 is sumSqRowsF32F64Go's kernel on 4q rows, read four at
@@ -227,18 +235,19 @@ func AccF32F64(dst []float64, x []float32) {
 
 // SumF32F64 returns Σ x[i]: 16 elements at a time added lane by lane
 // pairwise in float32, their sums in float64 lanes (Note [Sixteen
-// lanes]), a long x read as four streams (Note [Four streams]). Its exact
-// order is sumStreamsF32F64Go's.
-func SumF32F64(x []float32) float64 {
-	return sumStreams(x, sumRunF32F64, sumRows4F32F64)
+// lanes]), a long x as four quarters, read together if four (Note [Four
+// streams]). Its exact order is sumStreamsF32F64Go's.
+func SumF32F64(x []float32, four bool) float64 {
+	return sumStreams(x, sumRunF32F64, pick(four, sumRows4F32F64, sumRows1F32F64))
 }
 
 // SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu), four rows at a time (Note [Four streams]). Its exact order
-// is sumRowsStreamsF32F64Go's.
-func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
-	sumRowsStreams(dst, x, rowLen, stride, SumF32F64, sumRows4F32F64, sumRows1F32F64)
+// backend/cpu); if four, four rows at a time (Note [Four streams]), the
+// same bits. Its exact order is sumRowsStreamsF32F64Go's.
+func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
+	sumRowsStreams(dst, x, rowLen, stride, func(x []float32) float64 { return SumF32F64(x, four) },
+		pick(four, sumRows4F32F64, sumRows1F32F64), sumRows1F32F64)
 }
 
 // sumRunF32F64 is sumF32F64Go's kernel: x summed as one stream.
@@ -279,17 +288,17 @@ func sumRows1F32F64(dst []float64, x []float32, rowLen, stride int) {
 }
 
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
-// converted exactly to float32 as they are read, a long x read as four
-// streams (Note [Four streams]). Its exact order is sumStreamsBF16F64Go's.
-func SumBF16F64(x []uint16) float64 {
-	return sumStreams(x, sumRunBF16F64, sumRows4BF16F64)
+// converted exactly to float32 as they are read. Its exact order is
+// sumStreamsBF16F64Go's.
+func SumBF16F64(x []uint16, four bool) float64 {
+	return sumStreams(x, sumRunBF16F64, pick(four, sumRows4BF16F64, rowsOf(sumRunBF16F64)))
 }
 
 // SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
-// converted exactly to float32 as they are read, a long x read as four
-// streams (Note [Four streams]). Its exact order is sumStreamsF16F64Go's.
-func SumF16F64(x []uint16) float64 {
-	return sumStreams(x, sumRunF16F64, sumRows4F16F64)
+// converted exactly to float32 as they are read. Its exact order is
+// sumStreamsF16F64Go's.
+func SumF16F64(x []uint16, four bool) float64 {
+	return sumStreams(x, sumRunF16F64, pick(four, sumRows4F16F64, rowsOf(sumRunF16F64)))
 }
 
 // sumRunBF16F64 is sumBF16F64Go's kernel: x read as one stream.
@@ -341,10 +350,10 @@ func sumRows4F16F64(dst []float64, x []uint16, rowLen, stride int) {
 }
 
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
-// float64 lanes, a long x read as four streams (Note [Four streams]). Its
-// exact order is sumSqStreamsF32F64Go's.
-func SumSqF32F64(x []float32) float64 {
-	return sumStreams(x, sumSqRunF32F64, sumSqRows4F32F64)
+// float64 lanes, a long x as four quarters, read together if four (Note
+// [Four streams]). Its exact order is sumSqStreamsF32F64Go's.
+func SumSqF32F64(x []float32, four bool) float64 {
+	return sumStreams(x, sumSqRunF32F64, pick(four, sumSqRows4F32F64, sumSqRows1F32F64))
 }
 
 // sumSqRunF32F64 is sumSqF32F64Go's kernel: x read as one stream.

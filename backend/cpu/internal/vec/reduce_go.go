@@ -193,6 +193,24 @@ func extremeRows(dst, x []float32, rowLen, stride int, fold func([]float32) (flo
 	}
 }
 
+// pick returns a if four, else b.
+func pick[F any](four bool, a, b F) F {
+	if four {
+		return a
+	}
+	return b
+}
+
+// rowsOf returns the rows function that adds run of each row to dst[r],
+// the rows one after another.
+func rowsOf[E float32 | uint16](run func([]E) float64) func(dst []float64, x []E, rowLen, stride int) {
+	return func(dst []float64, x []E, rowLen, stride int) {
+		for r := range dst {
+			dst[r] += run(x[r*stride:][:rowLen])
+		}
+	}
+}
+
 // fourRows runs rows4 on the first 4q rows of dst (Note [Four streams])
 // and rows1 on the rest (fewer than four); x holds the rows.
 func fourRows[D float32 | float64](dst []D, x []float32, rowLen, stride int, rows4, rows1 func(dst []D, x []float32, rowLen, stride int)) {
@@ -484,25 +502,30 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // own, trained over a few pages.
 //
 // So the float32 sums (of squares, and of bfloat16 and float16 elements
-// too), max and min read long rows as four: SumF32F64 of at least
-// 4·streamMin elements sums its four quarters (q elements each, q a
-// multiple of 256) together with sumRows4F32F64 and adds the four sums
-// pairwise, then the rest (fewer than 1024 elements) as one run:
-// sumStreamsF32F64Go. SumRowsF32F64 reads rows j, j+q, j+2q and j+3q of
-// its 4q first rows together, each row summed in sumF32F64Go's order, so
-// a row's bits are those of a call per row; rows of at least
-// 4·streamMin elements are each a SumF32F64 of their own. MaxRowsF32 and
-// MinRowsF32 read their rows as SumRowsF32F64 does, each row folded in
-// maxF32Go's order. Which elements form a stream depends on the lengths
-// alone, so a result still does not depend on the machine or the thread
-// count.
+// too), max and min can read long rows as four. SumF32F64 of at least
+// 4·streamMin elements is the sum of its four quarters (q elements each,
+// q a multiple of 256), added pairwise, and of the rest (fewer than 1024
+// elements): sumStreamsF32F64Go. With four set it reads the quarters
+// together (sumRows4F32F64), without it one after another; the bits are
+// the same, fixed by the length alone. SumRowsF32F64 with four reads rows
+// j, j+q, j+2q and j+3q of its 4q first rows together, each row summed in
+// sumF32F64Go's order, so a row's bits are those of a call per row; rows
+// of at least 4·streamMin elements are each a SumF32F64 of their own.
+// MaxRowsF32 and MinRowsF32 read their rows as SumRowsF32F64 does, each
+// row folded in maxF32Go's order. A result does not depend on four, the
+// machine or the thread count. Four streams pay where the data comes
+// from memory and cost where it is in a cache (a stack of accumulators to
+// move per row), so the caller chooses: package cpu sets four for inputs
+// of at least 16 MiB (fourStreamsBytes there).
 //
 // Measured with the kernels, interleaved 60 times in one process on two
 // threads: on the Zen 3 machine the full sum of 2^24 float32 took 13-18%
 // less time at p10 and p50, the rows of [4096, 4096] 10-16% (sum), 18-20%
 // (squares) and 15-27% (max); on a 16-core Intel Xeon with AVX-512
 // (Sapphire Rapids, 300 MiB L3, one run) two threads read 44 GB/s either
-// way, the same with four streams as with one.
+// way, the same with four streams as with one. In the caches of the Zen 3
+// (one thread): rows of 4 MiB in all in L3 11% slower with four, slices of
+// 256 KiB in L2 up to 20% slower, rows of 16 and 64 elements faster.
 
 // streamMin is the fewest elements a stream of Note [Four streams] has.
 const streamMin = 4096
@@ -562,20 +585,22 @@ func sumRowsF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
 }
 
 // sumStreams is SumF32F64 (Note [Four streams]) with run, sumF32F64Go or
-// a kernel of it, and rows4, sumRowsF32F64Go on four streams or its twin.
-func sumStreams[E float32 | uint16](x []E, run func([]E) float64, rows4 func(dst []float64, x []E, rowLen, stride int)) float64 {
+// a kernel of it, and rows, sumRowsF32F64Go (or a kernel of it, on four
+// streams or on one) for the quarters.
+func sumStreams[E float32 | uint16](x []E, run func([]E) float64, rows func(dst []float64, x []E, rowLen, stride int)) float64 {
 	if len(x) < 4*streamMin {
 		return run(x)
 	}
 	q := len(x) / 4 &^ 255
 	var s [4]float64
-	rows4(s[:], x[:4*q], q, q)
+	rows(s[:], x[:4*q], q, q)
 	return ((s[0] + s[1]) + (s[2] + s[3])) + run(x[4*q:])
 }
 
 // sumRowsStreams is SumRowsF32F64 (Note [Four streams]) with sum, one
-// SumF32F64, and rows4 and rows1, sumRowsF32F64Go on four streams and on
-// one (kernels of it, or it).
+// SumF32F64, and rows4 and rows1, sumRowsF32F64Go on four streams (or on
+// one, to read the rows one after another) and on one (kernels of it, or
+// it).
 func sumRowsStreams(dst []float64, x []float32, rowLen, stride int, sum func([]float32) float64, rows4, rows1 func(dst []float64, x []float32, rowLen, stride int)) {
 	if rowLen >= 4*streamMin {
 		for r := range dst {

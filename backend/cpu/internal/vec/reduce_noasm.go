@@ -20,10 +20,14 @@ func MinF32(x []float32) (m float32, nan bool) { return minF32Go(x) }
 
 // MaxRowsF32 sets dst[r] to MaxF32 of row r, x[r·stride:][:rowLen], or to
 // NaN where the row holds a NaN, for each r < len(dst).
-func MaxRowsF32(dst, x []float32, rowLen, stride int) { maxRowsF32Go(dst, x, rowLen, stride) }
+func MaxRowsF32(dst, x []float32, rowLen, stride int, four bool) {
+	maxRowsF32Go(dst, x, rowLen, stride)
+}
 
 // MinRowsF32 is MaxRowsF32 with MinF32.
-func MinRowsF32(dst, x []float32, rowLen, stride int) { minRowsF32Go(dst, x, rowLen, stride) }
+func MinRowsF32(dst, x []float32, rowLen, stride int, four bool) {
+	minRowsF32Go(dst, x, rowLen, stride)
+}
 
 // IndexF32 returns the index of the first x[i] equal to v (-0 equals +0;
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
@@ -31,7 +35,7 @@ func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
 
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst).
-func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
 	sumSqRowsStreamsF32F64Go(dst, x, rowLen, stride)
 }
 
@@ -74,29 +78,29 @@ func AccF32F64(dst []float64, x []float32) { accF32F64Go(dst, x) }
 // pairwise in float32, their sums in float64 lanes (Note [Sixteen
 // lanes]), a long x read as four streams (Note [Four streams]). Its exact
 // order is sumStreamsF32F64Go's.
-func SumF32F64(x []float32) float64 { return sumStreamsF32F64Go(x) }
+func SumF32F64(x []float32, four bool) float64 { return sumStreamsF32F64Go(x) }
 
 // SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
 // backend/cpu), four rows at a time (Note [Four streams]).
-func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int) {
+func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
 	sumRowsStreamsF32F64Go(dst, x, rowLen, stride)
 }
 
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
 // converted exactly to float32 as they are read, a long x read as four
 // streams (Note [Four streams]). Its exact order is sumStreamsBF16F64Go's.
-func SumBF16F64(x []uint16) float64 { return sumStreamsBF16F64Go(x) }
+func SumBF16F64(x []uint16, four bool) float64 { return sumStreamsBF16F64Go(x) }
 
 // SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
 // converted exactly to float32 as they are read, a long x read as four
 // streams (Note [Four streams]). Its exact order is sumStreamsF16F64Go's.
-func SumF16F64(x []uint16) float64 { return sumStreamsF16F64Go(x) }
+func SumF16F64(x []uint16, four bool) float64 { return sumStreamsF16F64Go(x) }
 
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
 // float64 lanes, a long x read as four streams (Note [Four streams]). Its
 // exact order is sumSqStreamsF32F64Go's.
-func SumSqF32F64(x []float32) float64 { return sumSqStreamsF32F64Go(x) }
+func SumSqF32F64(x []float32, four bool) float64 { return sumSqStreamsF32F64Go(x) }
 
 // SumRows8F32 sets dst[i] = ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i]
 // + x5[i]) + (x6[i] + x7[i])). Its exact loop is sumRows8F32Go's.

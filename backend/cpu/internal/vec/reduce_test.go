@@ -47,10 +47,10 @@ func TestFoldsF32(t *testing.T) {
 				t.Fatalf("%s n=%d: got %v %v, want %v %v (nan %v)", f.name, n, g, gn, w, wn, nan)
 			}
 		}
-		if g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
+		if g, w := SumF32F64(x.s(), n%2 == 0), sumStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
-		if g, w := SumSqF32F64(x.s()), sumSqStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
+		if g, w := SumSqF32F64(x.s(), n%2 == 1), sumSqStreamsF32F64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumSqF32F64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
 		if g, w := SumSqDevF32(x.s(), 1.5), sumSqDevF32Go(x.s(), 1.5); !sameF32(g, w, nan) {
@@ -288,10 +288,10 @@ func TestWideFinite(t *testing.T) {
 	for _, n := range testLengths() {
 		x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
 		x.save()
-		if g, w := SumF32F64(x.s()), sumStreamsF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
+		if g, w := SumF32F64(x.s(), n%2 == 1), sumStreamsF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
 			t.Fatalf("SumF32F64 n=%d: got %v, want %v", n, g, w)
 		}
-		if g, w := SumSqF32F64(x.s()), sumSqStreamsF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
+		if g, w := SumSqF32F64(x.s(), n%2 == 0), sumSqStreamsF32F64Go(x.s()); math.Float64bits(g) != math.Float64bits(w) {
 			t.Fatalf("SumSqF32F64 n=%d: got %v, want %v", n, g, w)
 		}
 		for _, f := range []struct {
@@ -321,7 +321,7 @@ func TestSumF32F64Order(t *testing.T) {
 		x[i] = 1
 	}
 	x[0] = 1 << 24
-	if g := SumF32F64(x); g != 1<<24+254 {
+	if g := SumF32F64(x, false); g != 1<<24+254 {
 		t.Errorf("SumF32F64: got %v, want %v", g, 1<<24+254)
 	}
 }
@@ -381,10 +381,10 @@ func TestSums16(t *testing.T) {
 				nanB = nanB || bf.s()[i]&0x7fff > 0x7f80
 				nanH = nanH || hf.s()[i]&0x7fff > 0x7c00
 			}
-			if g, w := SumBF16F64(bf.s()), sumStreamsBF16F64Go(bf.s()); !sameF64(g, w, nanB) {
+			if g, w := SumBF16F64(bf.s(), n%2 == 0), sumStreamsBF16F64Go(bf.s()); !sameF64(g, w, nanB) {
 				t.Fatalf("SumBF16F64 n=%d finite=%v: got %v, want %v", n, finite, g, w)
 			}
-			if g, w := SumF16F64(hf.s()), sumStreamsF16F64Go(hf.s()); !sameF64(g, w, nanH) {
+			if g, w := SumF16F64(hf.s(), n%2 == 1), sumStreamsF16F64Go(hf.s()); !sameF64(g, w, nanH) {
 				t.Fatalf("SumF16F64 n=%d finite=%v: got %v, want %v", n, finite, g, w)
 			}
 			bf.check(t, fmt.Sprintf("n=%d bf16", n), true)
@@ -470,7 +470,7 @@ func TestSumBF16Order(t *testing.T) {
 	}{{1, 1 << 24}, {2, 1<<24 + 1}, {16, 1<<24 + 1}} {
 		x := make([]uint16, 256)
 		x[0], x[c.j] = bf(1<<24), bf(1)
-		if g := SumBF16F64(x); g != c.want {
+		if g := SumBF16F64(x, false); g != c.want {
 			t.Errorf("SumBF16F64, 1 at %d: got %v, want %v", c.j, g, c.want)
 		}
 		if g := sumBF16F64Go(x); g != c.want {
@@ -488,29 +488,32 @@ func TestSumRows(t *testing.T) {
 	rowLens := []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096, 4096 + 7, 4*streamMin - 1, 4*streamMin + 300}
 	eachRows(t, rowLens, []int{0, 1, 2, 5, 11}, 7, func(x *guarded[float32], rowLen, rows, stride int) {
 		for _, f := range []struct {
-			name       string
-			rows, twin func(dst []float64, x []float32, rowLen, stride int)
-			one        func([]float32) float64
+			name string
+			rows func(dst []float64, x []float32, rowLen, stride int, four bool)
+			twin func(dst []float64, x []float32, rowLen, stride int)
+			one  func([]float32, bool) float64
 		}{
 			{"SumRowsF32F64", SumRowsF32F64, sumRowsStreamsF32F64Go, SumF32F64},
 			{"SumSqRowsF32F64", SumSqRowsF32F64, sumSqRowsStreamsF32F64Go, SumSqF32F64},
 		} {
-			start := func(r int) float64 { return float64(r) * 1.25e-3 }
-			got := newGuarded(rows, rng.Intn(4), start)
-			got.save()
-			twin := make([]float64, rows)
-			for r := range twin {
-				twin[r] = start(r)
-			}
-			f.rows(got.s(), x.s(), rowLen, stride)
-			f.twin(twin, x.s(), rowLen, stride)
-			for r, g := range got.s() {
-				w := start(r) + f.one(x.s()[r*stride:][:rowLen])
-				if !sameF64(g, w, w != w) || !sameF64(twin[r], w, w != w) {
-					t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", f.name, rowLen, rows, stride, r, g, twin[r], w)
+			for _, four := range []bool{false, true} {
+				start := func(r int) float64 { return float64(r) * 1.25e-3 }
+				got := newGuarded(rows, rng.Intn(4), start)
+				got.save()
+				twin := make([]float64, rows)
+				for r := range twin {
+					twin[r] = start(r)
 				}
+				f.rows(got.s(), x.s(), rowLen, stride, four)
+				f.twin(twin, x.s(), rowLen, stride)
+				for r, g := range got.s() {
+					w := start(r) + f.one(x.s()[r*stride:][:rowLen], !four)
+					if !sameF64(g, w, w != w) || !sameF64(twin[r], w, w != w) {
+						t.Fatalf("%s four=%v rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", f.name, four, rowLen, rows, stride, r, g, twin[r], w)
+					}
+				}
+				got.check(t, f.name+" dst", false)
 			}
-			got.check(t, f.name+" dst", false)
 		}
 	})
 }
@@ -551,29 +554,32 @@ func TestExtremeRows(t *testing.T) {
 	rowLens := []int{0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 257, 300, 1000, 4096 + 7}
 	eachRows(t, rowLens, []int{0, 1, 3, 4, 5, 11}, 3, func(x *guarded[float32], rowLen, rows, stride int) {
 		for _, f := range []struct {
-			name       string
-			rows, twin func(dst, x []float32, rowLen, stride int)
-			one        func([]float32) (float32, bool)
+			name string
+			rows func(dst, x []float32, rowLen, stride int, four bool)
+			twin func(dst, x []float32, rowLen, stride int)
+			one  func([]float32) (float32, bool)
 		}{
 			{"MaxRowsF32", MaxRowsF32, maxRowsF32Go, MaxF32},
 			{"MinRowsF32", MinRowsF32, minRowsF32Go, MinF32},
 		} {
-			got := newGuarded(rows, rng.Intn(4), func(int) float32 { return sentinel[float32]() })
-			got.save()
-			twin := make([]float32, rows)
-			f.rows(got.s(), x.s(), rowLen, stride)
-			f.twin(twin, x.s(), rowLen, stride)
-			for r, g := range got.s() {
-				w, nan := f.one(x.s()[r*stride:][:rowLen])
-				if nan {
-					w = float32(math.NaN())
+			for _, four := range []bool{false, true} {
+				got := newGuarded(rows, rng.Intn(4), func(int) float32 { return sentinel[float32]() })
+				got.save()
+				twin := make([]float32, rows)
+				f.rows(got.s(), x.s(), rowLen, stride, four)
+				f.twin(twin, x.s(), rowLen, stride)
+				for r, g := range got.s() {
+					w, nan := f.one(x.s()[r*stride:][:rowLen])
+					if nan {
+						w = float32(math.NaN())
+					}
+					if math.Float32bits(g) != math.Float32bits(w) || math.Float32bits(twin[r]) != math.Float32bits(w) {
+						t.Fatalf("%s four=%v rowLen=%d rows=%d stride=%d row %d: got %v (%#x), twin %v, want %v (%#x)",
+							f.name, four, rowLen, rows, stride, r, g, math.Float32bits(g), twin[r], w, math.Float32bits(w))
+					}
 				}
-				if math.Float32bits(g) != math.Float32bits(w) || math.Float32bits(twin[r]) != math.Float32bits(w) {
-					t.Fatalf("%s rowLen=%d rows=%d stride=%d row %d: got %v (%#x), twin %v, want %v (%#x)",
-						f.name, rowLen, rows, stride, r, g, math.Float32bits(g), twin[r], w, math.Float32bits(w))
-				}
+				got.check(t, f.name+" dst", false)
 			}
-			got.check(t, f.name+" dst", false)
 		}
 	})
 }
@@ -586,10 +592,10 @@ func TestExtremeRows(t *testing.T) {
 func TestSumStreams(t *testing.T) {
 	lengths := []int{4*streamMin - 1, 4 * streamMin, 4*streamMin + 1, 4*streamMin + 255, 4*streamMin + 1023, 65536 + 13, 1<<20 + 5}
 	for _, f := range []struct {
-		name     string
-		fn, twin func([]float32) float64
-		run      func([]float32) float64
-		square   bool
+		name      string
+		fn        func([]float32, bool) float64
+		twin, run func([]float32) float64
+		square    bool
 	}{
 		{"SumF32F64", SumF32F64, sumStreamsF32F64Go, sumF32F64Go, false},
 		{"SumSqF32F64", SumSqF32F64, sumSqStreamsF32F64Go, sumSqF32F64Go, true},
@@ -597,9 +603,9 @@ func TestSumStreams(t *testing.T) {
 		for _, n := range lengths {
 			x := newGuarded(n, rng.Intn(8), func(int) float32 { return finiteF32() })
 			x.save()
-			g, w := f.fn(x.s()), f.twin(x.s())
-			if math.Float64bits(g) != math.Float64bits(w) {
-				t.Fatalf("%s n=%d: got %v, twin %v", f.name, n, g, w)
+			g, g1, w := f.fn(x.s(), true), f.fn(x.s(), false), f.twin(x.s())
+			if math.Float64bits(g) != math.Float64bits(w) || math.Float64bits(g1) != math.Float64bits(w) {
+				t.Fatalf("%s n=%d: got %v (four streams), %v (one), twin %v", f.name, n, g, g1, w)
 			}
 			want := byQuarters(x.s(), f.run)
 			if math.Float64bits(g) != math.Float64bits(want) {
@@ -617,7 +623,7 @@ func TestSumStreams(t *testing.T) {
 				}
 				exact += v
 			}
-			if g := float32(f.fn(y)); math.Abs(float64(g)-exact) > ulp32(g) {
+			if g := float32(f.fn(y, true)); math.Abs(float64(g)-exact) > ulp32(g) {
 				t.Fatalf("%s n=%d positive: got %v, exact %v", f.name, n, g, exact)
 			}
 			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
@@ -629,10 +635,10 @@ func TestSumStreams(t *testing.T) {
 // bfloat16 and float16 elements.
 func TestSumStreams16(t *testing.T) {
 	for _, f := range []struct {
-		name     string
-		fn, twin func([]uint16) float64
-		run      func([]uint16) float64
-		of       func(float32) uint16
+		name      string
+		fn        func([]uint16, bool) float64
+		twin, run func([]uint16) float64
+		of        func(float32) uint16
 	}{
 		{"SumBF16F64", SumBF16F64, sumStreamsBF16F64Go, sumBF16F64Go, func(v float32) uint16 { return uint16(math.Float32bits(v) >> 16) }},
 		{"SumF16F64", SumF16F64, sumStreamsF16F64Go, sumF16F64Go, func(v float32) uint16 { return uint16(dtype.HalfFromFloat32(v / 8)) }},
@@ -640,10 +646,10 @@ func TestSumStreams16(t *testing.T) {
 		for _, n := range []int{4*streamMin - 1, 4 * streamMin, 4*streamMin + 255, 4*streamMin + 1023, 1<<20 + 5} {
 			x := newGuarded(n, rng.Intn(8), func(int) uint16 { return f.of(finiteF32()) })
 			x.save()
-			g, w := f.fn(x.s()), f.twin(x.s())
+			g, g1, w := f.fn(x.s(), true), f.fn(x.s(), false), f.twin(x.s())
 			want := byQuarters(x.s(), f.run)
-			if math.Float64bits(g) != math.Float64bits(w) || math.Float64bits(g) != math.Float64bits(want) {
-				t.Fatalf("%s n=%d: got %v, twin %v, four quarters and the rest %v", f.name, n, g, w, want)
+			if math.Float64bits(g) != math.Float64bits(w) || math.Float64bits(g1) != math.Float64bits(w) || math.Float64bits(g) != math.Float64bits(want) {
+				t.Fatalf("%s n=%d: got %v (four streams), %v (one), twin %v, four quarters and the rest %v", f.name, n, g, g1, w, want)
 			}
 			x.check(t, fmt.Sprintf("%s n=%d x", f.name, n), true)
 		}
