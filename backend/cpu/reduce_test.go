@@ -286,7 +286,7 @@ func TestRowsInOneCall(t *testing.T) {
 // internal/vec): results must not differ.
 func eachStreamMode(t *testing.T, test func(t *testing.T)) {
 	defer func(b int) { fourStreamsBytes = b }(fourStreamsBytes)
-	for _, b := range []int{1 << 62, 0} {
+	for _, b := range []int{math.MaxInt, 0} {
 		fourStreamsBytes = b
 		t.Run(fmt.Sprintf("four=%v", b == 0), test)
 	}
@@ -480,7 +480,7 @@ func TestFourStreamsSameBits(t *testing.T) {
 						continue // one dim only
 					}
 					var results [2][]float64
-					for k, b := range []int{1 << 62, 0} {
+					for k, b := range []int{math.MaxInt, 0} {
 						fourStreamsBytes = b
 						results[k] = reduceAll(t, op, in, keep)
 					}
