@@ -220,8 +220,8 @@ var (
 	rowsSumF32, rowsSumF32Four         = rowsF32(vec.SumRowsF32F64)
 	rowsNormTwoF32, rowsNormTwoF32Four = rowsF32(vec.SumSqRowsF32F64)
 	rowsProdF32, _                     = rowsF32(func(dst, x []float32, rowLen, stride int, _ bool) { vec.ProdRowsF32(dst, x, rowLen, stride) })
-	rowsAmaxF32, rowsAmaxF32Four       = rowsExtremeF32(vec.MaxRowsF32, func(v, s float32) bool { return v > s })
-	rowsAminF32, rowsAminF32Four       = rowsExtremeF32(vec.MinRowsF32, func(v, s float32) bool { return v < s })
+	rowsAmaxF32, rowsAmaxF32Four       = rowsExtremeF32(true)
+	rowsAminF32, rowsAminF32Four       = rowsExtremeF32(false)
 )
 
 // rowsFunc is redFuncs.rows' type.
@@ -239,23 +239,34 @@ func rowsF32[S float32 | float64](f func(dst []S, x []float32, rowLen, stride in
 	return with(false), with(true)
 }
 
-// rowsExtremeF32 returns the rows functions of float32 Amax or Amin (one
-// stream, four): the extremes of m rows (vec.MaxRowsF32 or MinRowsF32),
-// each folded into its state as rowAmax folds a row's (m ≤ innerGroup).
-func rowsExtremeF32(rows func(dst, x []float32, rowLen, stride int, four bool), beats func(v, s float32) bool) (one, four rowsFunc) {
+// rowsExtremeF32 returns the rows functions of float32 Amax (isMax) or
+// Amin (one stream, four): the extremes of m rows (vec.MaxRowsF32 or
+// MinRowsF32), each folded into its state as rowAmax folds a row's
+// (m ≤ innerGroup).
+func rowsExtremeF32(isMax bool) (one, four rowsFunc) {
 	with := func(four bool) rowsFunc {
 		return func(st, in unsafe.Pointer, rs, n, m int) {
 			var buf [innerGroup]float32
 			stride := rs / 4
-			rows(buf[:m], unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride, four)
+			extremeRows(buf[:m], unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride, four, isMax)
 			for r, s := range unsafe.Slice((*float32)(st), m) {
-				if v := buf[r]; beats(v, s) || v != v {
+				if v := buf[r]; isMax && v > s || !isMax && v < s || v != v {
 					*(*float32)(unsafe.Add(st, 4*r)) = v
 				}
 			}
 		}
 	}
 	return with(false), with(true)
+}
+
+// extremeRows is vec.MaxRowsF32 (isMax) or vec.MinRowsF32, called
+// directly so that dst may live on the caller's stack.
+func extremeRows(dst, x []float32, rowLen, stride int, four, isMax bool) {
+	if isMax {
+		vec.MaxRowsF32(dst, x, rowLen, stride, four)
+	} else {
+		vec.MinRowsF32(dst, x, rowLen, stride, four)
+	}
 }
 
 // rowProdF32 multiplies a contiguous float32 row into Prod's state in 16
@@ -420,16 +431,12 @@ func rowsArgF32(st, in unsafe.Pointer, rs, n, m int, isMax bool) {
 		}
 		return
 	}
-	rows := vec.MaxRowsF32
-	if !isMax {
-		rows = vec.MinRowsF32
-	}
 	stride := rs / 4
 	x := unsafe.Slice((*float32)(in), (m-1)*stride+n)
 	var ext [4]float32
 	for r0 := 0; r0 < m; r0 += len(ext) {
 		k := min(len(ext), m-r0)
-		rows(ext[:k], x[r0*stride:], n, stride, true)
+		extremeRows(ext[:k], x[r0*stride:], n, stride, true, isMax)
 		for r, v := range ext[:k] {
 			// rowArg's step on a row of one block; v is NaN where the
 			// row holds one

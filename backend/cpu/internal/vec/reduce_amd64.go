@@ -56,23 +56,21 @@ func MinF32(x []float32) (m float32, nan bool) {
 // rows at a time (Note [Four streams]), the same bits. Its exact loop is
 // maxRowsF32Go's.
 func MaxRowsF32(dst, x []float32, rowLen, stride int, four bool) {
-	one := func(dst, x []float32, rowLen, stride int) { extremeRows(dst, x, rowLen, stride, MaxF32) }
-	if four {
-		fourRows(dst, x, rowLen, stride, maxRows4F32, one)
-		return
+	m4 := fourRows(len(dst), four)
+	if m4 > 0 {
+		maxRows4F32(dst[:m4], x[:rowsSpan(m4, rowLen, stride)], rowLen, stride)
 	}
-	one(dst, x, rowLen, stride)
+	extremeRows(dst[m4:], x[min(len(x), m4*stride):], rowLen, stride, MaxF32)
 }
 
 // MinRowsF32 is MaxRowsF32 with MinF32. Its exact loop is
 // minRowsF32Go's.
 func MinRowsF32(dst, x []float32, rowLen, stride int, four bool) {
-	one := func(dst, x []float32, rowLen, stride int) { extremeRows(dst, x, rowLen, stride, MinF32) }
-	if four {
-		fourRows(dst, x, rowLen, stride, minRows4F32, one)
-		return
+	m4 := fourRows(len(dst), four)
+	if m4 > 0 {
+		minRows4F32(dst[:m4], x[:rowsSpan(m4, rowLen, stride)], rowLen, stride)
 	}
-	one(dst, x, rowLen, stride)
+	extremeRows(dst[m4:], x[min(len(x), m4*stride):], rowLen, stride, MinF32)
 }
 
 // maxRows4F32 is maxRowsF32Go's kernel on 4q rows, read four at a time.
@@ -116,8 +114,22 @@ func IndexF32(x []float32, v float32) int {
 // backend/cpu); if four, four rows at a time (Note [Four streams]), the
 // same bits. Its exact order is sumSqRowsStreamsF32F64Go's.
 func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
-	sumRowsStreams(dst, x, rowLen, stride, func(x []float32) float64 { return SumSqF32F64(x, four) },
-		pick(four, sumSqRows4F32F64, sumSqRows1F32F64), sumSqRows1F32F64)
+	if len(dst) == 0 {
+		return
+	}
+	if quarterLen(rowLen) > 0 {
+		for r := range dst {
+			dst[r] += SumSqF32F64(x[r*stride:][:rowLen], four)
+		}
+		return
+	}
+	m4 := fourRows(len(dst), four)
+	if m4 > 0 {
+		sumSqRows4F32F64(dst[:m4], x[:rowsSpan(m4, rowLen, stride)], rowLen, stride)
+	}
+	if m4 < len(dst) {
+		sumSqRows1F32F64(dst[m4:], x[m4*stride:][:rowsSpan(len(dst)-m4, rowLen, stride)], rowLen, stride)
+	}
 }
 
 // sumSqRows4F32F64 is sumSqRowsF32F64Go's kernel on 4q rows, read four at
@@ -238,7 +250,19 @@ func AccF32F64(dst []float64, x []float32) {
 // lanes]), a long x as four quarters, read together if four (Note [Four
 // streams]). Its exact order is sumStreamsF32F64Go's.
 func SumF32F64(x []float32, four bool) float64 {
-	return sumStreams(x, sumRunF32F64, pick(four, sumRows4F32F64, sumRows1F32F64))
+	q := quarterLen(len(x))
+	if q == 0 {
+		return sumRunF32F64(x)
+	}
+	var s [4]float64
+	if four {
+		sumRows4F32F64(s[:], x[:4*q], q, q)
+	} else {
+		for k := range s {
+			s[k] += sumRunF32F64(x[k*q:][:q])
+		}
+	}
+	return addQuarters(&s) + sumRunF32F64(x[4*q:])
 }
 
 // SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
@@ -246,8 +270,22 @@ func SumF32F64(x []float32, four bool) float64 {
 // backend/cpu); if four, four rows at a time (Note [Four streams]), the
 // same bits. Its exact order is sumRowsStreamsF32F64Go's.
 func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
-	sumRowsStreams(dst, x, rowLen, stride, func(x []float32) float64 { return SumF32F64(x, four) },
-		pick(four, sumRows4F32F64, sumRows1F32F64), sumRows1F32F64)
+	if len(dst) == 0 {
+		return
+	}
+	if quarterLen(rowLen) > 0 {
+		for r := range dst {
+			dst[r] += SumF32F64(x[r*stride:][:rowLen], four)
+		}
+		return
+	}
+	m4 := fourRows(len(dst), four)
+	if m4 > 0 {
+		sumRows4F32F64(dst[:m4], x[:rowsSpan(m4, rowLen, stride)], rowLen, stride)
+	}
+	if m4 < len(dst) {
+		sumRows1F32F64(dst[m4:], x[m4*stride:][:rowsSpan(len(dst)-m4, rowLen, stride)], rowLen, stride)
+	}
 }
 
 // sumRunF32F64 is sumF32F64Go's kernel: x summed as one stream.
@@ -291,14 +329,38 @@ func sumRows1F32F64(dst []float64, x []float32, rowLen, stride int) {
 // converted exactly to float32 as they are read. Its exact order is
 // sumStreamsBF16F64Go's.
 func SumBF16F64(x []uint16, four bool) float64 {
-	return sumStreams(x, sumRunBF16F64, pick(four, sumRows4BF16F64, rowsOf(sumRunBF16F64)))
+	q := quarterLen(len(x))
+	if q == 0 {
+		return sumRunBF16F64(x)
+	}
+	var s [4]float64
+	if four {
+		sumRows4BF16F64(s[:], x[:4*q], q, q)
+	} else {
+		for k := range s {
+			s[k] += sumRunBF16F64(x[k*q:][:q])
+		}
+	}
+	return addQuarters(&s) + sumRunBF16F64(x[4*q:])
 }
 
 // SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
 // converted exactly to float32 as they are read. Its exact order is
 // sumStreamsF16F64Go's.
 func SumF16F64(x []uint16, four bool) float64 {
-	return sumStreams(x, sumRunF16F64, pick(four, sumRows4F16F64, rowsOf(sumRunF16F64)))
+	q := quarterLen(len(x))
+	if q == 0 {
+		return sumRunF16F64(x)
+	}
+	var s [4]float64
+	if four {
+		sumRows4F16F64(s[:], x[:4*q], q, q)
+	} else {
+		for k := range s {
+			s[k] += sumRunF16F64(x[k*q:][:q])
+		}
+	}
+	return addQuarters(&s) + sumRunF16F64(x[4*q:])
 }
 
 // sumRunBF16F64 is sumBF16F64Go's kernel: x read as one stream.
@@ -353,7 +415,19 @@ func sumRows4F16F64(dst []float64, x []uint16, rowLen, stride int) {
 // float64 lanes, a long x as four quarters, read together if four (Note
 // [Four streams]). Its exact order is sumSqStreamsF32F64Go's.
 func SumSqF32F64(x []float32, four bool) float64 {
-	return sumStreams(x, sumSqRunF32F64, pick(four, sumSqRows4F32F64, sumSqRows1F32F64))
+	q := quarterLen(len(x))
+	if q == 0 {
+		return sumSqRunF32F64(x)
+	}
+	var s [4]float64
+	if four {
+		sumSqRows4F32F64(s[:], x[:4*q], q, q)
+	} else {
+		for k := range s {
+			s[k] += sumSqRunF32F64(x[k*q:][:q])
+		}
+	}
+	return addQuarters(&s) + sumSqRunF32F64(x[4*q:])
 }
 
 // sumSqRunF32F64 is sumSqF32F64Go's kernel: x read as one stream.

@@ -193,40 +193,18 @@ func extremeRows(dst, x []float32, rowLen, stride int, fold func([]float32) (flo
 	}
 }
 
-// pick returns a if four, else b.
-func pick[F any](four bool, a, b F) F {
+// fourRows returns how many of m rows a kernel reads four at a time
+// (Note [Four streams]): 4q of them if four, none otherwise.
+func fourRows(m int, four bool) int {
 	if four {
-		return a
+		return m &^ 3
 	}
-	return b
+	return 0
 }
 
-// rowsOf returns the rows function that adds run of each row to dst[r],
-// the rows one after another.
-func rowsOf[E float32 | uint16](run func([]E) float64) func(dst []float64, x []E, rowLen, stride int) {
-	return func(dst []float64, x []E, rowLen, stride int) {
-		for r := range dst {
-			dst[r] += run(x[r*stride:][:rowLen])
-		}
-	}
-}
-
-// fourRows runs rows4 on the first 4q rows of dst (Note [Four streams])
-// and rows1 on the rest (fewer than four); x holds the rows.
-func fourRows[D float32 | float64](dst []D, x []float32, rowLen, stride int, rows4, rows1 func(dst []D, x []float32, rowLen, stride int)) {
-	m := len(dst)
-	if m == 0 {
-		return
-	}
-	x = x[:(m-1)*stride+rowLen]
-	m4 := m &^ 3
-	if m4 > 0 {
-		rows4(dst[:m4], x[:(m4-1)*stride+rowLen], rowLen, stride)
-	}
-	if m4 < m {
-		rows1(dst[m4:], x[m4*stride:], rowLen, stride)
-	}
-}
+// rowsSpan is the number of elements m > 0 rows of rowLen elements,
+// stride apart, span.
+func rowsSpan(m, rowLen, stride int) int { return (m-1)*stride + rowLen }
 
 func foldMax16(x []float32, init float32, op func(a, b float32) float32) (float32, bool) {
 	var a [4][16]float32
@@ -532,7 +510,7 @@ const streamMin = 4096
 
 // sumStreamsF32F64Go is SumF32F64's pure-Go twin (Note [Four streams]).
 func sumStreamsF32F64Go(x []float32) float64 {
-	return sumStreams(x, sumF32F64Go, sumRowsF32F64Go)
+	return sumStreams(x, sumF32F64Go)
 }
 
 // sumRowsStreamsF32F64Go is SumRowsF32F64's pure-Go twin: dst[r] +=
@@ -546,7 +524,7 @@ func sumRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // sumSqStreamsF32F64Go is SumSqF32F64's pure-Go twin: sumStreamsF32F64Go's
 // split of sumSqF32F64Go.
 func sumSqStreamsF32F64Go(x []float32) float64 {
-	return sumStreams(x, sumSqF32F64Go, sumSqRowsF32F64Go)
+	return sumStreams(x, sumSqF32F64Go)
 }
 
 // sumSqRowsStreamsF32F64Go is SumSqRowsF32F64's pure-Go twin: dst[r] +=
@@ -561,11 +539,11 @@ func sumSqRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // SumF16F64's pure-Go twins: sumStreamsF32F64Go's split of sumBF16F64Go
 // and sumF16F64Go.
 func sumStreamsBF16F64Go(x []uint16) float64 {
-	return sumStreams(x, sumBF16F64Go, sumRowsBF16F64Go)
+	return sumStreams(x, sumBF16F64Go)
 }
 
 func sumStreamsF16F64Go(x []uint16) float64 {
-	return sumStreams(x, sumF16F64Go, sumRowsF16F64Go)
+	return sumStreams(x, sumF16F64Go)
 }
 
 // sumRowsBF16F64Go and sumRowsF16F64Go add sumBF16F64Go (sumF16F64Go) of
@@ -584,32 +562,32 @@ func sumRowsF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
 	}
 }
 
-// sumStreams is SumF32F64 (Note [Four streams]) with run, sumF32F64Go or
-// a kernel of it, and rows, sumRowsF32F64Go (or a kernel of it, on four
-// streams or on one) for the quarters.
-func sumStreams[E float32 | uint16](x []E, run func([]E) float64, rows func(dst []float64, x []E, rowLen, stride int)) float64 {
-	if len(x) < 4*streamMin {
+// sumStreams is the twins' SumF32F64 (Note [Four streams]) with run, a
+// sum of one stream: the quarters' sums added to zeros, as a rows loop
+// adds them, then pairwise, then the rest.
+func sumStreams[E float32 | uint16](x []E, run func([]E) float64) float64 {
+	q := quarterLen(len(x))
+	if q == 0 {
 		return run(x)
 	}
-	q := len(x) / 4 &^ 255
 	var s [4]float64
-	rows(s[:], x[:4*q], q, q)
-	return ((s[0] + s[1]) + (s[2] + s[3])) + run(x[4*q:])
+	for k := range s {
+		s[k] += run(x[k*q:][:q])
+	}
+	return addQuarters(&s) + run(x[4*q:])
 }
 
-// sumRowsStreams is SumRowsF32F64 (Note [Four streams]) with sum, one
-// SumF32F64, and rows4 and rows1, sumRowsF32F64Go on four streams (or on
-// one, to read the rows one after another) and on one (kernels of it, or
-// it).
-func sumRowsStreams(dst []float64, x []float32, rowLen, stride int, sum func([]float32) float64, rows4, rows1 func(dst []float64, x []float32, rowLen, stride int)) {
-	if rowLen >= 4*streamMin {
-		for r := range dst {
-			dst[r] += sum(x[r*stride:][:rowLen])
-		}
-		return
+// quarterLen is the length q of each quarter Note [Four streams] splits
+// n elements into (a multiple of 256), or 0 where n is too short to split.
+func quarterLen(n int) int {
+	if n < 4*streamMin {
+		return 0
 	}
-	fourRows(dst, x, rowLen, stride, rows4, rows1)
+	return n / 4 &^ 255
 }
+
+// addQuarters adds the sums of the four quarters pairwise.
+func addQuarters(s *[4]float64) float64 { return (s[0] + s[1]) + (s[2] + s[3]) }
 
 // sumSqRowsF32F64Go adds sumSqF32F64Go of row r, x[r·stride:][:rowLen],
 // to dst[r] for each r < len(dst).
@@ -699,24 +677,18 @@ func sumBF16F64Go(x []uint16) float64 {
 // sumF16F64Go is SumF16F64's pure-Go twin: sumF32F64Go's loop over the
 // elements converted (exactly) to float32, dtype.Half(x[i]).Float32().
 func sumF16F64Go(x []uint16) float64 {
-	return sum16Go(x, func(y []float32, x []uint16) {
-		for i, v := range x {
-			y[i] = dtype.Half(v).Float32()
-		}
-	})
-}
-
-// sum16Go is sumF32F64Go over 16-bit elements that cvt converts to
-// float32, a step at a time.
-func sum16Go(x []uint16, cvt func(y []float32, x []uint16)) float64 {
 	var acc [16]float64
 	var y [256]float32
 	i := 0
 	for ; i+256 <= len(x); i += 256 {
-		cvt(y[:], x[i:i+256])
+		for k, v := range x[i : i+256] {
+			y[k] = dtype.Half(v).Float32()
+		}
 		sumStep(&acc, &y)
 	}
-	cvt(y[:len(x)-i], x[i:])
+	for k, v := range x[i:] {
+		y[k] = dtype.Half(v).Float32()
+	}
 	return sumRest(&acc, y[:len(x)-i])
 }
 

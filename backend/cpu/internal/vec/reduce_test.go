@@ -716,3 +716,28 @@ func TestProdRows(t *testing.T) {
 		}
 	}
 }
+
+// TestFourStreamsAllocateNothing checks that the four-stream sums and
+// extremes keep their quarters' sums and their callers' rows on the stack
+// (Note [Four streams]), either way they read.
+func TestFourStreamsAllocateNothing(t *testing.T) {
+	x := make([]float32, 4*streamMin+300)
+	h := make([]uint16, len(x))
+	for _, four := range []bool{false, true} {
+		n := testing.AllocsPerRun(10, func() {
+			var d [5]float64
+			var e [5]float32
+			SumF32F64(x, four)
+			SumSqF32F64(x, four)
+			SumBF16F64(h, four)
+			SumF16F64(h, four)
+			SumRowsF32F64(d[:], x, 300, 300, four)
+			SumSqRowsF32F64(d[:], x, 300, 300, four)
+			MaxRowsF32(e[:], x, 300, 300, four)
+			MinRowsF32(e[:], x, 300, 300, four)
+		})
+		if n != 0 {
+			t.Errorf("four=%v: %v allocations per run, want none", four, n)
+		}
+	}
+}
