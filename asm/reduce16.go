@@ -49,6 +49,7 @@ func genWide(w wide) {
 	w.rows8F32(true)
 	w.prodF32()
 	w.prodRows()
+	w.prodRows4()
 }
 
 // wide is the instruction set of a 16-lane kernel: AVX-512 or AVX2.
@@ -1106,6 +1107,69 @@ func (w wide) prodRows() {
 	})
 }
 
+// prodRows4 emits prodRows4F32: prodRowsF32Go on 4q rows, read four at
+// a time as four streams (Note [Four streams] in vec's reduce_go.go):
+// rows j, j+q, j+2q and j+3q together, four main steps (256 elements) of
+// each in turn, its accumulators kept on the stack between them; then
+// each row's rest as prodF32 ends it. Each row is multiplied in prodF32's
+// order, so its bits are a call per row's.
+func (w wide) prodRows4() {
+	name := "prodRows4F32" + w.suffix()
+	// not NOSPLIT: the frame is larger than a NOSPLIT chain may use
+	TEXT(name, 0, "func(dst []float32, x []float32, rowLen, stride int)")
+	Doc(name + " is prodRowsF32Go in assembly on 4q rows; see there for the exact loop.")
+	Pragma("noescape")
+	regBytes := 64 / w.parts()
+	const rowState = 4 * 64 // four accumulators of 16 float32
+	state := AllocLocal(4 * rowState)
+	accAt := func(k, a, p int) Mem { return state.Offset(rowState*k + 64*a + regBytes*p) }
+	load := func(k int) [][]reg.VecVirtual {
+		acc := make([][]reg.VecVirtual, 4)
+		for a := range acc {
+			for p := 0; p < w.parts(); p++ {
+				r := w.vreg()
+				VMOVUPS(accAt(k, a, p), r)
+				acc[a] = append(acc[a], r)
+			}
+		}
+		return acc
+	}
+	store := func(k int, acc [][]reg.VecVirtual) {
+		for a := range acc {
+			for p, r := range acc[a] {
+				VMOVUPS(r, accAt(k, a, p))
+			}
+		}
+	}
+	fourStreams(name, 4, func(f *streams4) {
+		rows, n := f.rows, f.n
+		for k := range rows {
+			store(k, w.filledAccs(1))
+		}
+		i := GP64()
+		XORQ(i, i)
+		loop(name+"_main", n, i, 256, func() {
+			for k, row := range rows {
+				acc := load(k)
+				for off := 0; off < 256; off += 64 {
+					w.prodStep64(row, i, off, acc)
+				}
+				store(k, acc)
+			}
+		})
+		for k, row := range rows {
+			ik := GP64()
+			MOVQ(i, ik)
+			s := w.prodRest(fmt.Sprintf("%s_row%d", name, k), row, ik, n, load(k))
+			m := f.dst(k, 4)
+			VMULSS(m, s, s)
+			VMOVSS(s, m)
+		}
+	})
+	VZEROUPPER()
+	RET()
+}
+
 // prodBody emits the loops of prodF32 over the n elements at x and
 // returns the XMM register whose lane 0 holds their product; its labels
 // start with name.
@@ -1113,13 +1177,25 @@ func (w wide) prodBody(name string, x, n reg.Register) reg.VecVirtual {
 	acc := w.filledAccs(1)
 	i := GP64()
 	XORQ(i, i)
-	loop(name+"_main", n, i, 64, func() { // no prefetch: Note [Streaming without prefetch]
-		for p := 0; p < w.parts(); p++ {
-			for k := range acc {
-				VMULPS(elem(x, i, 4, 16*k+w.lanes()*p), acc[k][p], acc[k][p])
-			}
+	return w.prodRest(name, x, i, n, acc)
+}
+
+// prodStep64 multiplies the 64 elements at x[i+off:] into acc, prodF32's
+// main step: element i+off+l into lane l mod 16 of accumulator l/16.
+func (w wide) prodStep64(x, i reg.Register, off int, acc [][]reg.VecVirtual) {
+	for p := 0; p < w.parts(); p++ {
+		for k := range acc {
+			VMULPS(elem(x, i, 4, off+16*k+w.lanes()*p), acc[k][p], acc[k][p])
 		}
-	})
+	}
+}
+
+// prodRest emits prodF32's loops from element i on, its accumulators acc
+// holding the product of the elements before i (a multiple of 64), and
+// returns the XMM register whose lane 0 holds the product of all n; its
+// labels start with name.
+func (w wide) prodRest(name string, x, i, n reg.Register, acc [][]reg.VecVirtual) reg.VecVirtual {
+	loop(name+"_main", n, i, 64, func() { w.prodStep64(x, i, 0, acc) }) // no prefetch: Note [Streaming without prefetch]
 	loop(name+"_vector", n, i, 16, func() {
 		for p := 0; p < w.parts(); p++ {
 			VMULPS(elem(x, i, 4, w.lanes()*p), acc[0][p], acc[0][p])

@@ -219,7 +219,7 @@ func row16F64(sum func([]uint16, bool) float64) (one, four rowFunc) {
 var (
 	rowsSumF32, rowsSumF32Four         = rowsF32(vec.SumRowsF32F64)
 	rowsNormTwoF32, rowsNormTwoF32Four = rowsF32(vec.SumSqRowsF32F64)
-	rowsProdF32, _                     = rowsF32(func(dst, x []float32, rowLen, stride int, _ bool) { vec.ProdRowsF32(dst, x, rowLen, stride) })
+	rowsProdF32, rowsProdF32Four       = rowsF32(vec.ProdRowsF32)
 	rowsAmaxF32, rowsAmaxF32Four       = rowsExtremeF32(true)
 	rowsAminF32, rowsAminF32Four       = rowsExtremeF32(false)
 )

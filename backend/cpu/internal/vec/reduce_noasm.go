@@ -41,8 +41,8 @@ func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) 
 
 // ProdRowsF32 multiplies ProdF32 of row r, x[r·stride:][:rowLen], into
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
-// backend/cpu).
-func ProdRowsF32(dst []float32, x []float32, rowLen, stride int) {
+// backend/cpu); four (Note [Four streams]) changes nothing here.
+func ProdRowsF32(dst []float32, x []float32, rowLen, stride int, four bool) {
 	prodRowsF32Go(dst, x, rowLen, stride)
 }
 

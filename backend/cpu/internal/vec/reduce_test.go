@@ -680,10 +680,11 @@ func ulp32(v float32) float64 {
 
 // TestProdRows checks the row loop of the float32 product bit for bit
 // against a call of ProdF32 per row (and its twin), as TestSumRows does
-// for the sum, on factors near 1 so that the products stay finite.
+// for the sum, on factors near 1 so that the products stay finite, with
+// the rows read one after another and four at a time.
 func TestProdRows(t *testing.T) {
-	for _, rowLen := range []int{0, 1, 15, 16, 17, 63, 64, 65, 300, 4096 + 7} {
-		for _, rows := range []int{0, 1, 2, 5} {
+	for _, rowLen := range []int{0, 1, 15, 16, 17, 63, 64, 65, 255, 256, 300, 4096 + 7} {
+		for _, rows := range []int{0, 1, 2, 4, 5, 11} {
 			for _, gap := range []int{0, 3, 64} {
 				stride := rowLen + gap
 				total := 0
@@ -702,15 +703,20 @@ func TestProdRows(t *testing.T) {
 				for r := range twin {
 					twin[r] = start(r)
 				}
-				ProdRowsF32(got.s(), x.s(), rowLen, stride)
 				prodRowsF32Go(twin, x.s(), rowLen, stride)
-				for r, g := range got.s() {
-					w := start(r) * ProdF32(x.s()[r*stride:][:rowLen])
-					if !sameF32(g, w, w != w) || !sameF32(twin[r], w, w != w) {
-						t.Fatalf("ProdRowsF32 rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", rowLen, rows, stride, r, g, twin[r], w)
+				for _, four := range []bool{false, true} {
+					for r := range got.s() {
+						got.s()[r] = start(r)
 					}
+					ProdRowsF32(got.s(), x.s(), rowLen, stride, four)
+					for r, g := range got.s() {
+						w := start(r) * ProdF32(x.s()[r*stride:][:rowLen])
+						if !sameF32(g, w, w != w) || !sameF32(twin[r], w, w != w) {
+							t.Fatalf("ProdRowsF32 rowLen=%d rows=%d stride=%d four=%v row %d: got %v, twin %v, want %v", rowLen, rows, stride, four, r, g, twin[r], w)
+						}
+					}
+					got.check(t, "ProdRowsF32 dst", false)
 				}
-				got.check(t, "ProdRowsF32 dst", false)
 				x.check(t, "x", true)
 			}
 		}
@@ -735,6 +741,7 @@ func TestFourStreamsAllocateNothing(t *testing.T) {
 			SumSqRowsF32F64(d[:], x, 300, 300, four)
 			MaxRowsF32(e[:], x, 300, 300, four)
 			MinRowsF32(e[:], x, 300, 300, four)
+			ProdRowsF32(e[:], x, 300, 300, four)
 		})
 		if n != 0 {
 			t.Errorf("four=%v: %v allocations per run, want none", four, n)

@@ -4131,3 +4131,396 @@ prodRowsF32AVX512_row_check:
 	JB   prodRowsF32AVX512_row
 	VZEROUPPER
 	RET
+
+// func prodRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
+// Requires: AVX, AVX512F, AVX512VL
+TEXT ·prodRows4F32AVX512(SB), $1024-64
+	MOVQ  dst_base+0(FP), AX
+	MOVQ  dst_len+8(FP), CX
+	SHRQ  $0x02, CX
+	MOVQ  x_base+24(FP), DX
+	MOVQ  rowLen+48(FP), BX
+	MOVQ  stride+56(FP), SI
+	SHLQ  $0x02, SI
+	MOVQ  CX, DI
+	IMULQ SI, DI
+	XORQ  R8, R8
+	JMP   prodRows4F32AVX512_group_check
+
+prodRows4F32AVX512_group:
+	LEAQ         (DX)(DI*1), R9
+	LEAQ         (R9)(DI*1), R10
+	LEAQ         (R10)(DI*1), R11
+	MOVL         $0x3f800000, R12
+	VMOVD        R12, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, (SP)
+	VMOVUPS      Z1, 64(SP)
+	VMOVUPS      Z2, 128(SP)
+	VMOVUPS      Z3, 192(SP)
+	MOVL         $0x3f800000, R12
+	VMOVD        R12, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, 256(SP)
+	VMOVUPS      Z1, 320(SP)
+	VMOVUPS      Z2, 384(SP)
+	VMOVUPS      Z3, 448(SP)
+	MOVL         $0x3f800000, R12
+	VMOVD        R12, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, 512(SP)
+	VMOVUPS      Z1, 576(SP)
+	VMOVUPS      Z2, 640(SP)
+	VMOVUPS      Z3, 704(SP)
+	MOVL         $0x3f800000, R12
+	VMOVD        R12, X0
+	VPBROADCASTD X0, Z0
+	VMOVUPS      Z0, Z1
+	VMOVUPS      Z0, Z2
+	VMOVUPS      Z0, Z3
+	VMOVUPS      Z0, 768(SP)
+	VMOVUPS      Z1, 832(SP)
+	VMOVUPS      Z2, 896(SP)
+	VMOVUPS      Z3, 960(SP)
+	XORQ         R12, R12
+	MOVQ         BX, R13
+	ANDQ         $-256, R13
+	JMP          prodRows4F32AVX512_main_check
+
+prodRows4F32AVX512_main:
+	VMOVUPS (SP), Z0
+	VMOVUPS 64(SP), Z1
+	VMOVUPS 128(SP), Z2
+	VMOVUPS 192(SP), Z3
+	VMULPS  (DX)(R12*4), Z0, Z0
+	VMULPS  64(DX)(R12*4), Z1, Z1
+	VMULPS  128(DX)(R12*4), Z2, Z2
+	VMULPS  192(DX)(R12*4), Z3, Z3
+	VMULPS  256(DX)(R12*4), Z0, Z0
+	VMULPS  320(DX)(R12*4), Z1, Z1
+	VMULPS  384(DX)(R12*4), Z2, Z2
+	VMULPS  448(DX)(R12*4), Z3, Z3
+	VMULPS  512(DX)(R12*4), Z0, Z0
+	VMULPS  576(DX)(R12*4), Z1, Z1
+	VMULPS  640(DX)(R12*4), Z2, Z2
+	VMULPS  704(DX)(R12*4), Z3, Z3
+	VMULPS  768(DX)(R12*4), Z0, Z0
+	VMULPS  832(DX)(R12*4), Z1, Z1
+	VMULPS  896(DX)(R12*4), Z2, Z2
+	VMULPS  960(DX)(R12*4), Z3, Z3
+	VMOVUPS Z0, (SP)
+	VMOVUPS Z1, 64(SP)
+	VMOVUPS Z2, 128(SP)
+	VMOVUPS Z3, 192(SP)
+	VMOVUPS 256(SP), Z0
+	VMOVUPS 320(SP), Z1
+	VMOVUPS 384(SP), Z2
+	VMOVUPS 448(SP), Z3
+	VMULPS  (R9)(R12*4), Z0, Z0
+	VMULPS  64(R9)(R12*4), Z1, Z1
+	VMULPS  128(R9)(R12*4), Z2, Z2
+	VMULPS  192(R9)(R12*4), Z3, Z3
+	VMULPS  256(R9)(R12*4), Z0, Z0
+	VMULPS  320(R9)(R12*4), Z1, Z1
+	VMULPS  384(R9)(R12*4), Z2, Z2
+	VMULPS  448(R9)(R12*4), Z3, Z3
+	VMULPS  512(R9)(R12*4), Z0, Z0
+	VMULPS  576(R9)(R12*4), Z1, Z1
+	VMULPS  640(R9)(R12*4), Z2, Z2
+	VMULPS  704(R9)(R12*4), Z3, Z3
+	VMULPS  768(R9)(R12*4), Z0, Z0
+	VMULPS  832(R9)(R12*4), Z1, Z1
+	VMULPS  896(R9)(R12*4), Z2, Z2
+	VMULPS  960(R9)(R12*4), Z3, Z3
+	VMOVUPS Z0, 256(SP)
+	VMOVUPS Z1, 320(SP)
+	VMOVUPS Z2, 384(SP)
+	VMOVUPS Z3, 448(SP)
+	VMOVUPS 512(SP), Z0
+	VMOVUPS 576(SP), Z1
+	VMOVUPS 640(SP), Z2
+	VMOVUPS 704(SP), Z3
+	VMULPS  (R10)(R12*4), Z0, Z0
+	VMULPS  64(R10)(R12*4), Z1, Z1
+	VMULPS  128(R10)(R12*4), Z2, Z2
+	VMULPS  192(R10)(R12*4), Z3, Z3
+	VMULPS  256(R10)(R12*4), Z0, Z0
+	VMULPS  320(R10)(R12*4), Z1, Z1
+	VMULPS  384(R10)(R12*4), Z2, Z2
+	VMULPS  448(R10)(R12*4), Z3, Z3
+	VMULPS  512(R10)(R12*4), Z0, Z0
+	VMULPS  576(R10)(R12*4), Z1, Z1
+	VMULPS  640(R10)(R12*4), Z2, Z2
+	VMULPS  704(R10)(R12*4), Z3, Z3
+	VMULPS  768(R10)(R12*4), Z0, Z0
+	VMULPS  832(R10)(R12*4), Z1, Z1
+	VMULPS  896(R10)(R12*4), Z2, Z2
+	VMULPS  960(R10)(R12*4), Z3, Z3
+	VMOVUPS Z0, 512(SP)
+	VMOVUPS Z1, 576(SP)
+	VMOVUPS Z2, 640(SP)
+	VMOVUPS Z3, 704(SP)
+	VMOVUPS 768(SP), Z0
+	VMOVUPS 832(SP), Z1
+	VMOVUPS 896(SP), Z2
+	VMOVUPS 960(SP), Z3
+	VMULPS  (R11)(R12*4), Z0, Z0
+	VMULPS  64(R11)(R12*4), Z1, Z1
+	VMULPS  128(R11)(R12*4), Z2, Z2
+	VMULPS  192(R11)(R12*4), Z3, Z3
+	VMULPS  256(R11)(R12*4), Z0, Z0
+	VMULPS  320(R11)(R12*4), Z1, Z1
+	VMULPS  384(R11)(R12*4), Z2, Z2
+	VMULPS  448(R11)(R12*4), Z3, Z3
+	VMULPS  512(R11)(R12*4), Z0, Z0
+	VMULPS  576(R11)(R12*4), Z1, Z1
+	VMULPS  640(R11)(R12*4), Z2, Z2
+	VMULPS  704(R11)(R12*4), Z3, Z3
+	VMULPS  768(R11)(R12*4), Z0, Z0
+	VMULPS  832(R11)(R12*4), Z1, Z1
+	VMULPS  896(R11)(R12*4), Z2, Z2
+	VMULPS  960(R11)(R12*4), Z3, Z3
+	VMOVUPS Z0, 768(SP)
+	VMOVUPS Z1, 832(SP)
+	VMOVUPS Z2, 896(SP)
+	VMOVUPS Z3, 960(SP)
+	ADDQ    $0x00000100, R12
+
+prodRows4F32AVX512_main_check:
+	CMPQ    R12, R13
+	JB      prodRows4F32AVX512_main
+	MOVQ    R12, R13
+	VMOVUPS (SP), Z0
+	VMOVUPS 64(SP), Z1
+	VMOVUPS 128(SP), Z2
+	VMOVUPS 192(SP), Z3
+	MOVQ    BX, R14
+	ANDQ    $-64, R14
+	JMP     prodRows4F32AVX512_row0_main_check
+
+prodRows4F32AVX512_row0_main:
+	VMULPS (DX)(R13*4), Z0, Z0
+	VMULPS 64(DX)(R13*4), Z1, Z1
+	VMULPS 128(DX)(R13*4), Z2, Z2
+	VMULPS 192(DX)(R13*4), Z3, Z3
+	ADDQ   $0x00000040, R13
+
+prodRows4F32AVX512_row0_main_check:
+	CMPQ R13, R14
+	JB   prodRows4F32AVX512_row0_main
+	MOVQ BX, R14
+	ANDQ $-16, R14
+	JMP  prodRows4F32AVX512_row0_vector_check
+
+prodRows4F32AVX512_row0_vector:
+	VMULPS (DX)(R13*4), Z0, Z0
+	ADDQ   $0x00000010, R13
+
+prodRows4F32AVX512_row0_vector_check:
+	CMPQ          R13, R14
+	JB            prodRows4F32AVX512_row0_vector
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z2, Z2
+	VMULPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VMULPS        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMULPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMULPS        X1, X0, X0
+	JMP           prodRows4F32AVX512_row0_scalar_check
+
+prodRows4F32AVX512_row0_scalar:
+	VMULSS (DX)(R13*4), X0, X0
+	INCQ   R13
+
+prodRows4F32AVX512_row0_scalar_check:
+	CMPQ    R13, BX
+	JB      prodRows4F32AVX512_row0_scalar
+	MOVQ    R8, R13
+	VMULSS  (AX)(R13*4), X0, X0
+	VMOVSS  X0, (AX)(R13*4)
+	MOVQ    R12, R13
+	VMOVUPS 256(SP), Z0
+	VMOVUPS 320(SP), Z1
+	VMOVUPS 384(SP), Z2
+	VMOVUPS 448(SP), Z3
+	MOVQ    BX, R14
+	ANDQ    $-64, R14
+	JMP     prodRows4F32AVX512_row1_main_check
+
+prodRows4F32AVX512_row1_main:
+	VMULPS (R9)(R13*4), Z0, Z0
+	VMULPS 64(R9)(R13*4), Z1, Z1
+	VMULPS 128(R9)(R13*4), Z2, Z2
+	VMULPS 192(R9)(R13*4), Z3, Z3
+	ADDQ   $0x00000040, R13
+
+prodRows4F32AVX512_row1_main_check:
+	CMPQ R13, R14
+	JB   prodRows4F32AVX512_row1_main
+	MOVQ BX, R14
+	ANDQ $-16, R14
+	JMP  prodRows4F32AVX512_row1_vector_check
+
+prodRows4F32AVX512_row1_vector:
+	VMULPS (R9)(R13*4), Z0, Z0
+	ADDQ   $0x00000010, R13
+
+prodRows4F32AVX512_row1_vector_check:
+	CMPQ          R13, R14
+	JB            prodRows4F32AVX512_row1_vector
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z2, Z2
+	VMULPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VMULPS        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMULPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMULPS        X1, X0, X0
+	JMP           prodRows4F32AVX512_row1_scalar_check
+
+prodRows4F32AVX512_row1_scalar:
+	VMULSS (R9)(R13*4), X0, X0
+	INCQ   R13
+
+prodRows4F32AVX512_row1_scalar_check:
+	CMPQ    R13, BX
+	JB      prodRows4F32AVX512_row1_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	VMULSS  (AX)(R9*4), X0, X0
+	VMOVSS  X0, (AX)(R9*4)
+	MOVQ    R12, R9
+	VMOVUPS 512(SP), Z0
+	VMOVUPS 576(SP), Z1
+	VMOVUPS 640(SP), Z2
+	VMOVUPS 704(SP), Z3
+	MOVQ    BX, R13
+	ANDQ    $-64, R13
+	JMP     prodRows4F32AVX512_row2_main_check
+
+prodRows4F32AVX512_row2_main:
+	VMULPS (R10)(R9*4), Z0, Z0
+	VMULPS 64(R10)(R9*4), Z1, Z1
+	VMULPS 128(R10)(R9*4), Z2, Z2
+	VMULPS 192(R10)(R9*4), Z3, Z3
+	ADDQ   $0x00000040, R9
+
+prodRows4F32AVX512_row2_main_check:
+	CMPQ R9, R13
+	JB   prodRows4F32AVX512_row2_main
+	MOVQ BX, R13
+	ANDQ $-16, R13
+	JMP  prodRows4F32AVX512_row2_vector_check
+
+prodRows4F32AVX512_row2_vector:
+	VMULPS (R10)(R9*4), Z0, Z0
+	ADDQ   $0x00000010, R9
+
+prodRows4F32AVX512_row2_vector_check:
+	CMPQ          R9, R13
+	JB            prodRows4F32AVX512_row2_vector
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z2, Z2
+	VMULPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VMULPS        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMULPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMULPS        X1, X0, X0
+	JMP           prodRows4F32AVX512_row2_scalar_check
+
+prodRows4F32AVX512_row2_scalar:
+	VMULSS (R10)(R9*4), X0, X0
+	INCQ   R9
+
+prodRows4F32AVX512_row2_scalar_check:
+	CMPQ    R9, BX
+	JB      prodRows4F32AVX512_row2_scalar
+	MOVQ    R8, R9
+	ADDQ    CX, R9
+	ADDQ    CX, R9
+	VMULSS  (AX)(R9*4), X0, X0
+	VMOVSS  X0, (AX)(R9*4)
+	MOVQ    R12, R9
+	VMOVUPS 768(SP), Z0
+	VMOVUPS 832(SP), Z1
+	VMOVUPS 896(SP), Z2
+	VMOVUPS 960(SP), Z3
+	MOVQ    BX, R10
+	ANDQ    $-64, R10
+	JMP     prodRows4F32AVX512_row3_main_check
+
+prodRows4F32AVX512_row3_main:
+	VMULPS (R11)(R9*4), Z0, Z0
+	VMULPS 64(R11)(R9*4), Z1, Z1
+	VMULPS 128(R11)(R9*4), Z2, Z2
+	VMULPS 192(R11)(R9*4), Z3, Z3
+	ADDQ   $0x00000040, R9
+
+prodRows4F32AVX512_row3_main_check:
+	CMPQ R9, R10
+	JB   prodRows4F32AVX512_row3_main
+	MOVQ BX, R10
+	ANDQ $-16, R10
+	JMP  prodRows4F32AVX512_row3_vector_check
+
+prodRows4F32AVX512_row3_vector:
+	VMULPS (R11)(R9*4), Z0, Z0
+	ADDQ   $0x00000010, R9
+
+prodRows4F32AVX512_row3_vector_check:
+	CMPQ          R9, R10
+	JB            prodRows4F32AVX512_row3_vector
+	VMULPS        Z1, Z0, Z0
+	VMULPS        Z3, Z2, Z2
+	VMULPS        Z2, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VMULPS        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VMULPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VMULPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VMULPS        X1, X0, X0
+	JMP           prodRows4F32AVX512_row3_scalar_check
+
+prodRows4F32AVX512_row3_scalar:
+	VMULSS (R11)(R9*4), X0, X0
+	INCQ   R9
+
+prodRows4F32AVX512_row3_scalar_check:
+	CMPQ   R9, BX
+	JB     prodRows4F32AVX512_row3_scalar
+	MOVQ   R8, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	ADDQ   CX, R9
+	VMULSS (AX)(R9*4), X0, X0
+	VMOVSS X0, (AX)(R9*4)
+	ADDQ   SI, DX
+	INCQ   R8
+
+prodRows4F32AVX512_group_check:
+	CMPQ R8, CX
+	JB   prodRows4F32AVX512_group
+	VZEROUPPER
+	RET

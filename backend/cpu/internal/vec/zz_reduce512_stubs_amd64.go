@@ -98,3 +98,8 @@ func prodF32AVX512(x []float32) float32
 //
 //go:noescape
 func prodRowsF32AVX512(dst []float32, x []float32, rowLen int, stride int)
+
+// prodRows4F32AVX512 is prodRowsF32Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func prodRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)

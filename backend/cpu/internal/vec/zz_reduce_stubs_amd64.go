@@ -153,3 +153,8 @@ func prodF32AVX2(x []float32) float32
 //
 //go:noescape
 func prodRowsF32AVX2(dst []float32, x []float32, rowLen int, stride int)
+
+// prodRows4F32AVX2 is prodRowsF32Go in assembly on 4q rows; see there for the exact loop.
+//
+//go:noescape
+func prodRows4F32AVX2(dst []float32, x []float32, rowLen int, stride int)
