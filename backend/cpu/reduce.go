@@ -120,7 +120,7 @@ import (
 // and the max of a row (vec.MaxF32) 2%, too little for a rows function
 // then. Amax and Amin of float32 rows have one since, for another reason:
 // on inputs of at least fourStreamsBytes the rows functions of the sum,
-// 2-norm, max and min (rowsFour) read four rows at a time, four streams
+// 2-norm, product, max and min (rowsFour) read four rows at a time, four streams
 // (Note [Four streams] in internal/vec), where one call per row reads
 // one; on the Zen 3 machines, [4096, 4096] over dim 1 in groups of 64
 // rows on two threads, interleaved 60 times in one process, the sum took

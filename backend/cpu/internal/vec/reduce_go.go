@@ -490,7 +490,8 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // sumF32F64Go's order, so a row's bits are those of a call per row; rows
 // of at least 4·streamMin elements are each a SumF32F64 of their own.
 // MaxRowsF32 and MinRowsF32 read their rows as SumRowsF32F64 does, each
-// row folded in maxF32Go's order. A result does not depend on four, the
+// row folded in maxF32Go's order, and ProdRowsF32 too, each row
+// multiplied in prodF32Go's order. A result does not depend on four, the
 // machine or the thread count. Four streams pay where the data comes
 // from memory and cost where it is in a cache (a stack of accumulators to
 // move per row), so the caller chooses: package cpu sets four for inputs
@@ -504,6 +505,9 @@ func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 // way, the same with four streams as with one. In the caches of the Zen 3
 // (one thread): rows of 4 MiB in all in L3 11% slower with four, slices of
 // 256 KiB in L2 up to 20% slower, rows of 16 and 64 elements faster.
+// The product of [4096, 4096] float32 rows (cmd/bench's prod_dim1, two
+// threads, the bench binaries interleaved four times) took 2.6-3.4 ms
+// with four streams against 3.3-4.8 with one.
 
 // streamMin is the fewest elements a stream of Note [Four streams] has.
 const streamMin = 4096
