@@ -35,6 +35,8 @@ func genReduce() {
 	maxFold(rf64, false)
 	expSubSum()
 	sumSqDev()
+	sumF32InF64()
+	sumSqDevF32InF64()
 	normAffine()
 	accF32F64()
 	cumAccF32F64()
@@ -499,6 +501,61 @@ func sumSqDev() {
 		},
 		merge:  func(g *foldGen, a, b reg.Register) { VADDPS(b, a, a) },
 		finish: func(g *foldGen, s reg.Register) { storeRet(t, s, ReturnIndex(0)) },
+	}).generate()
+}
+
+// rf32in64 is float32 elements read into float64 lanes, four to a YMM
+// register (exact conversions), so that folds over them have rf64's lanes
+// and merges; their parameters scale by 4 (fold.scales).
+var rf32in64 = func() redType {
+	t := rf64
+	t.name, t.gotyp = "F32InF64", "float32"
+	t.load = func(m, r Op) { VCVTPS2PD(m, r) }
+	t.loadS = func(m, r Op) {
+		VXORPS(r, r, r) // VCVTSS2SD keeps r's upper lane: give it one
+		VCVTSS2SD(m, r, r)
+	}
+	return t
+}()
+
+// sumF32InF64: Σ float64(x[i]), every add in float64, in sumF64's order.
+func sumF32InF64() {
+	(&fold{
+		name: "sumF32InF64AVX2", sig: "func(x []float32) float64",
+		t: rf32in64, unroll: 4, params: []string{"x"}, scales: []uint8{4},
+		init: zeroAcc,
+		step: func(g *foldGen, acc reg.Register, disp int) {
+			x := g.loadX(0, disp)
+			VADDPD(x, g.width(acc), g.width(acc))
+		},
+		merge:  func(g *foldGen, a, b reg.Register) { VADDPD(b, a, a) },
+		finish: func(g *foldGen, s reg.Register) { storeRet(rf64, s, ReturnIndex(0)) },
+	}).generate()
+}
+
+// sumSqDevF32InF64: Σ (float64(x[i]) - m)², each term fused in float64:
+// acc = fma(d, d, acc).
+func sumSqDevF32InF64() {
+	(&fold{
+		name: "sumSqDevF32InF64AVX2", sig: "func(x []float32, m float64) float64",
+		t: rf32in64, unroll: 4, params: []string{"x"}, scales: []uint8{4},
+		setup: func(g *foldGen) {
+			b, err := Param("m").Resolve()
+			if err != nil {
+				panic(err)
+			}
+			m := YMM()
+			VBROADCASTSD(b.Addr, m)
+			g.vals["m"] = m
+		},
+		init: zeroAcc,
+		step: func(g *foldGen, acc reg.Register, disp int) {
+			d := g.loadX(0, disp)
+			VSUBPD(g.width(g.vals["m"]), d, d)
+			VFMADD231PD(d, d, g.width(acc))
+		},
+		merge:  func(g *foldGen, a, b reg.Register) { VADDPD(b, a, a) },
+		finish: func(g *foldGen, s reg.Register) { storeRet(rf64, s, ReturnIndex(0)) },
 	}).generate()
 }
 

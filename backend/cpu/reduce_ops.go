@@ -64,12 +64,20 @@ type (
 
 // rowWelford folds a row in with two passes (its mean, then the squared
 // deviations from it) and merges the row's statistics into the state: more
-// accurate than Welford's update and without a division per element.
+// accurate than Welford's update and without a division per element. Both
+// passes add in float64; a contiguous float32 row takes vec's kernels for
+// them (the row is in a cache for the second).
 func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 	if n == 0 {
 		return
 	}
 	var sum, m2 float64
+	if is == 4 && unsafe.Sizeof(T(0)) == 4 {
+		x := unsafe.Slice((*float32)(in), n)
+		mean := vec.SumF32InF64(x) / float64(n)
+		(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: vec.SumSqDevF32InF64(x, mean)})
+		return
+	}
 	if is == int(unsafe.Sizeof(T(0))) {
 		x := unsafe.Slice((*T)(in), n)
 		var s0, s1, s2, s3 float64

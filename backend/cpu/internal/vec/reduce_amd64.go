@@ -244,6 +244,24 @@ func SumSqDevF32(x []float32, m float32) float32 {
 	return sumSqDevF32AVX2(x, m)
 }
 
+// SumF32InF64 returns Σ float64(x[i]), every add in float64 (16 lanes,
+// merged pairwise). Its exact loop is sumF32InF64Go's.
+func SumF32InF64(x []float32) float64 {
+	if !useAVX2 {
+		return sumF32InF64Go(x)
+	}
+	return sumF32InF64AVX2(x)
+}
+
+// SumSqDevF32InF64 returns Σ (float64(x[i])-m)², each square added in
+// float64 with one rounding. Its exact loop is sumSqDevF32InF64Go's.
+func SumSqDevF32InF64(x []float32, m float64) float64 {
+	if !useAVX2 {
+		return sumSqDevF32InF64Go(x, m)
+	}
+	return sumSqDevF32InF64AVX2(x, m)
+}
+
 // NormAffineF32 sets dst[i] = (x[i]-mean)·rstd·w[i] + b[i], the last
 // multiply-add fused. Its exact loop is normAffineF32Go's.
 func NormAffineF32(dst, x, w, b []float32, mean, rstd float32) {

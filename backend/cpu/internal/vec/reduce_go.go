@@ -389,6 +389,50 @@ func sumSqDevF32Go(x []float32, m float32) float32 {
 	return s
 }
 
+// sumF32InF64Go is SumF32InF64's pure-Go twin: sumF64Go's loop over the
+// elements converted (exactly) to float64.
+func sumF32InF64Go(x []float32) float64 {
+	return foldF32InF64(x, func(v, acc float64) float64 { return acc + v })
+}
+
+// sumSqDevF32InF64Go is SumSqDevF32InF64's pure-Go twin: sumF64Go's loop
+// adding d·d, d = float64(x[i]) - m, with one rounding: a[k][l] =
+// math.FMA(d, d, a[k][l]).
+func sumSqDevF32InF64Go(x []float32, m float64) float64 {
+	return foldF32InF64(x, func(v, acc float64) float64 {
+		d := v - m
+		return math.FMA(d, d, acc)
+	})
+}
+
+// foldF32InF64 is sumF64Go's loop over float64(x[i]), each element folded
+// into its accumulator by add(v, acc) and the accumulators merged by +.
+func foldF32InF64(x []float32, add func(v, acc float64) float64) float64 {
+	var a [4][4]float64
+	i := 0
+	for ; i+16 <= len(x); i += 16 {
+		for k := range a {
+			for l := range a[k] {
+				a[k][l] = add(float64(x[i+4*k+l]), a[k][l])
+			}
+		}
+	}
+	for ; i+4 <= len(x); i += 4 {
+		for l := range a[0] {
+			a[0][l] = add(float64(x[i+l]), a[0][l])
+		}
+	}
+	for l := range a[0] {
+		a[0][l] = (a[0][l] + a[1][l]) + (a[2][l] + a[3][l])
+	}
+	h := a[0]
+	s := (h[0] + h[2]) + (h[1] + h[3])
+	for ; i < len(x); i++ {
+		s = add(float64(x[i]), s)
+	}
+	return s
+}
+
 // normAffineF32Go is NormAffineF32's pure-Go twin, its exact loop:
 //
 //	x, w, b = x[:len(dst)], w[:len(dst)], b[:len(dst)]

@@ -65,6 +65,14 @@ func ExpSubSumF32(dst, x []float32, m float32) float32 { return expSubSumF32Go(d
 // Its exact loop is sumSqDevF32Go's.
 func SumSqDevF32(x []float32, m float32) float32 { return sumSqDevF32Go(x, m) }
 
+// SumF32InF64 returns Σ float64(x[i]), every add in float64 (16 lanes,
+// merged pairwise). Its exact loop is sumF32InF64Go's.
+func SumF32InF64(x []float32) float64 { return sumF32InF64Go(x) }
+
+// SumSqDevF32InF64 returns Σ (float64(x[i])-m)², each square added in
+// float64 with one rounding. Its exact loop is sumSqDevF32InF64Go's.
+func SumSqDevF32InF64(x []float32, m float64) float64 { return sumSqDevF32InF64Go(x, m) }
+
 // NormAffineF32 sets dst[i] = (x[i]-mean)·rstd·w[i] + b[i], the last
 // multiply-add fused. Its exact loop is normAffineF32Go's.
 func NormAffineF32(dst, x, w, b []float32, mean, rstd float32) {

@@ -56,6 +56,12 @@ func TestFoldsF32(t *testing.T) {
 		if g, w := SumSqDevF32(x.s(), 1.5), sumSqDevF32Go(x.s(), 1.5); !sameF32(g, w, nan) {
 			t.Fatalf("SumSqDevF32 n=%d: got %#x, want %#x", n, math.Float32bits(g), math.Float32bits(w))
 		}
+		if g, w := SumF32InF64(x.s()), sumF32InF64Go(x.s()); !sameF64(g, w, nan) {
+			t.Fatalf("SumF32InF64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
+		}
+		if g, w := SumSqDevF32InF64(x.s(), 1.5), sumSqDevF32InF64Go(x.s(), 1.5); !sameF64(g, w, nan) {
+			t.Fatalf("SumSqDevF32InF64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
+		}
 		x.check(t, fmt.Sprintf("n=%d x", n), true)
 	}
 }

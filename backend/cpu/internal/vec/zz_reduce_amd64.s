@@ -639,6 +639,137 @@ sumSqDevF32AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func sumF32InF64AVX2(x []float32) float64
+// Requires: AVX
+TEXT ·sumF32InF64AVX2(SB), NOSPLIT, $0-32
+	MOVQ   x_len+8(FP), AX
+	MOVQ   x_base+0(FP), CX
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   DX, DX
+	MOVQ   AX, BX
+	ANDQ   $-16, BX
+	JMP    sumF32InF64AVX2_check_unrolled
+
+sumF32InF64AVX2_unrolled:
+	VCVTPS2PD (CX)(DX*4), Y4
+	VADDPD    Y4, Y0, Y0
+	VCVTPS2PD 16(CX)(DX*4), Y4
+	VADDPD    Y4, Y1, Y1
+	VCVTPS2PD 32(CX)(DX*4), Y4
+	VADDPD    Y4, Y2, Y2
+	VCVTPS2PD 48(CX)(DX*4), Y4
+	VADDPD    Y4, Y3, Y3
+	ADDQ      $0x00000010, DX
+
+sumF32InF64AVX2_check_unrolled:
+	CMPQ DX, BX
+	JB   sumF32InF64AVX2_unrolled
+	MOVQ AX, BX
+	ANDQ $-4, BX
+	JMP  sumF32InF64AVX2_check_vector
+
+sumF32InF64AVX2_vector:
+	VCVTPS2PD (CX)(DX*4), Y4
+	VADDPD    Y4, Y0, Y0
+	ADDQ      $0x00000004, DX
+
+sumF32InF64AVX2_check_vector:
+	CMPQ         DX, BX
+	JB           sumF32InF64AVX2_vector
+	VADDPD       Y1, Y0, Y0
+	VADDPD       Y3, Y2, Y2
+	VADDPD       Y2, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumF32InF64AVX2_check_scalar
+
+sumF32InF64AVX2_scalar:
+	VXORPS    X1, X1, X1
+	VCVTSS2SD (CX)(DX*4), X1, X1
+	VADDPD    X1, X0, X0
+	INCQ      DX
+
+sumF32InF64AVX2_check_scalar:
+	CMPQ   DX, AX
+	JB     sumF32InF64AVX2_scalar
+	VMOVSD X0, ret+24(FP)
+	VZEROUPPER
+	RET
+
+// func sumSqDevF32InF64AVX2(x []float32, m float64) float64
+// Requires: AVX, FMA3
+TEXT ·sumSqDevF32InF64AVX2(SB), NOSPLIT, $0-40
+	MOVQ         x_len+8(FP), AX
+	MOVQ         x_base+0(FP), CX
+	VBROADCASTSD m+24(FP), Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+	XORQ         DX, DX
+	MOVQ         AX, BX
+	ANDQ         $-16, BX
+	JMP          sumSqDevF32InF64AVX2_check_unrolled
+
+sumSqDevF32InF64AVX2_unrolled:
+	VCVTPS2PD   (CX)(DX*4), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y1
+	VCVTPS2PD   16(CX)(DX*4), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y2
+	VCVTPS2PD   32(CX)(DX*4), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y3
+	VCVTPS2PD   48(CX)(DX*4), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y4
+	ADDQ        $0x00000010, DX
+
+sumSqDevF32InF64AVX2_check_unrolled:
+	CMPQ DX, BX
+	JB   sumSqDevF32InF64AVX2_unrolled
+	MOVQ AX, BX
+	ANDQ $-4, BX
+	JMP  sumSqDevF32InF64AVX2_check_vector
+
+sumSqDevF32InF64AVX2_vector:
+	VCVTPS2PD   (CX)(DX*4), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y1
+	ADDQ        $0x00000004, DX
+
+sumSqDevF32InF64AVX2_check_vector:
+	CMPQ         DX, BX
+	JB           sumSqDevF32InF64AVX2_vector
+	VADDPD       Y2, Y1, Y1
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDPD       X2, X1, X1
+	VPERMILPD    $0x01, X1, X2
+	VADDPD       X2, X1, X1
+	JMP          sumSqDevF32InF64AVX2_check_scalar
+
+sumSqDevF32InF64AVX2_scalar:
+	VXORPS      X2, X2, X2
+	VCVTSS2SD   (CX)(DX*4), X2, X2
+	VSUBPD      X0, X2, X2
+	VFMADD231PD X2, X2, X1
+	INCQ        DX
+
+sumSqDevF32InF64AVX2_check_scalar:
+	CMPQ   DX, AX
+	JB     sumSqDevF32InF64AVX2_scalar
+	VMOVSD X1, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func normAffineF32AVX2(dst []float32, x []float32, w []float32, b []float32, mean float32, rstd float32)
 // Requires: AVX, FMA3
 TEXT ·normAffineF32AVX2(SB), NOSPLIT, $0-104

@@ -34,6 +34,16 @@ func expSubSumF32AVX2(dst []float32, x []float32, m float32) float32
 //go:noescape
 func sumSqDevF32AVX2(x []float32, m float32) float32
 
+// sumF32InF64AVX2 is sumF32InF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumF32InF64AVX2(x []float32) float64
+
+// sumSqDevF32InF64AVX2 is sumSqDevF32InF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumSqDevF32InF64AVX2(x []float32, m float64) float64
+
 // normAffineF32AVX2 is normAffineF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
