@@ -36,7 +36,8 @@ func genReduce() {
 	expSubSum()
 	sumSqDev()
 	sumF32InF64()
-	sumSqDevF32InF64()
+	sumSqDevWide(rf32in64)
+	sumSqDevWide(rf64)
 	normAffine()
 	accF32F64()
 	cumAccF32F64()
@@ -533,12 +534,16 @@ func sumF32InF64() {
 	}).generate()
 }
 
-// sumSqDevF32InF64: Σ (float64(x[i]) - m)², each term fused in float64:
-// acc = fma(d, d, acc).
-func sumSqDevF32InF64() {
+// sumSqDevWide: Σ (x[i] - m)², x[i] read as float64 (rf64 or rf32in64),
+// each term fused in float64: acc = fma(d, d, acc).
+func sumSqDevWide(t redType) {
+	var scales []uint8
+	if t.gotyp == "float32" {
+		scales = []uint8{4}
+	}
 	(&fold{
-		name: "sumSqDevF32InF64AVX2", sig: "func(x []float32, m float64) float64",
-		t: rf32in64, unroll: 4, params: []string{"x"}, scales: []uint8{4},
+		name: "sumSqDev" + t.name + "AVX2", sig: fmt.Sprintf("func(x []%s, m float64) float64", t.gotyp),
+		t: t, unroll: 4, params: []string{"x"}, scales: scales,
 		setup: func(g *foldGen) {
 			b, err := Param("m").Resolve()
 			if err != nil {

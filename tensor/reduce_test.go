@@ -39,35 +39,43 @@ func TestSumAccuracy(t *testing.T) {
 	}
 }
 
-// TestVarAccuracy checks float32 variances of rows far from zero (10^4
-// plus deviations of 2^-10 to 1/2, exact in float32), where a float32
-// mean or a one-pass formula loses every digit: each row's variance must
-// be within an ulp of the exact one (rationals), on rows long enough for
-// the SIMD loops and short ones.
+// TestVarAccuracy checks variances of rows far from zero (10^4 plus
+// deviations of 2^-10 to 1/2, exact in float32), where a float32 mean or a
+// one-pass formula loses every digit: each float32 row's variance must be
+// within an ulp of the exact one (rationals), each float64 row's within
+// 10^-11 of it, relatively (short rows take Welford's update across
+// outputs, a division per element), on rows long enough for the SIMD
+// loops and short ones.
 func TestVarAccuracy(t *testing.T) {
 	for _, n := range []int{3, 17, 4096 + 7} {
 		rows := 5
 		v := make([]float32, rows*n)
+		v64 := make([]float64, rows*n)
 		for i := range v {
 			v[i] = float32(10000 + float64((7919*i+13)%1009-504)/1024)
+			v64[i] = float64(v[i])
 		}
 		got := tensor.FromSlice(v, rows, n).Var(tensor.Over(1)).Float64s()
+		got64 := tensor.FromSlice(v64, rows, n).Var(tensor.Over(1)).Float64s()
 		for r := range rows {
-			x := v[r*n:][:n]
+			x := v64[r*n:][:n]
 			sum := new(big.Rat)
 			for _, e := range x {
-				sum.Add(sum, new(big.Rat).SetFloat64(float64(e)))
+				sum.Add(sum, new(big.Rat).SetFloat64(e))
 			}
 			mean := sum.Quo(sum, big.NewRat(int64(n), 1))
 			m2 := new(big.Rat)
 			for _, e := range x {
-				d := new(big.Rat).Sub(new(big.Rat).SetFloat64(float64(e)), mean)
+				d := new(big.Rat).Sub(new(big.Rat).SetFloat64(e), mean)
 				m2.Add(m2, d.Mul(d, d))
 			}
 			exact, _ := m2.Quo(m2, big.NewRat(int64(n-1), 1)).Float64()
 			ulp := float64(math.Nextafter32(float32(exact), float32(math.Inf(1)))) - float64(float32(exact))
 			if e := math.Abs(got[r] - exact); e > ulp {
-				t.Errorf("var of row %d of %d: %v, exact %v: error %g, an ulp %g", r, n, got[r], exact, e, ulp)
+				t.Errorf("float32 var of row %d of %d: %v, exact %v: error %g, an ulp %g", r, n, got[r], exact, e, ulp)
+			}
+			if e := math.Abs(got64[r]-exact) / exact; e > 1e-11 {
+				t.Errorf("float64 var of row %d of %d: %v, exact %v: relative error %g", r, n, got64[r], exact, e)
 			}
 		}
 	}

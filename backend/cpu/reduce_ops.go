@@ -65,51 +65,27 @@ type (
 // rowWelford folds a row in with two passes (its mean, then the squared
 // deviations from it) and merges the row's statistics into the state: more
 // accurate than Welford's update and without a division per element. Both
-// passes add in float64; a contiguous float32 row takes vec's kernels for
-// them (the row is in a cache for the second).
+// passes add in float64, over a contiguous row in vec's SIMD folds (the
+// row is in a cache for the second).
 func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 	if n == 0 {
 		return
 	}
-	var sum, m2 float64
-	if is == 4 && unsafe.Sizeof(T(0)) == 4 {
-		x := unsafe.Slice((*float32)(in), n)
-		mean := vec.SumF32InF64(x) / float64(n)
-		(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: vec.SumSqDevF32InF64(x, mean)})
-		return
-	}
-	if is == int(unsafe.Sizeof(T(0))) {
-		x := unsafe.Slice((*T)(in), n)
-		var s0, s1, s2, s3 float64
-		k := 0
-		for ; k+4 <= len(x); k += 4 {
-			s0 += float64(x[k])
-			s1 += float64(x[k+1])
-			s2 += float64(x[k+2])
-			s3 += float64(x[k+3])
+	if size := unsafe.Sizeof(T(0)); is == int(size) {
+		var mean, m2 float64
+		if size == 4 {
+			x := unsafe.Slice((*float32)(in), n)
+			mean = vec.SumF32InF64(x) / float64(n)
+			m2 = vec.SumSqDevF32InF64(x, mean)
+		} else {
+			x := unsafe.Slice((*float64)(in), n)
+			mean = vec.SumF64(x) / float64(n)
+			m2 = vec.SumSqDevF64(x, mean)
 		}
-		for ; k < len(x); k++ {
-			s0 += float64(x[k])
-		}
-		sum = (s0 + s1) + (s2 + s3)
-		mean := sum / float64(n)
-		s0, s1, s2, s3 = 0, 0, 0, 0
-		k = 0
-		for ; k+4 <= len(x); k += 4 {
-			d0, d1, d2, d3 := float64(x[k])-mean, float64(x[k+1])-mean, float64(x[k+2])-mean, float64(x[k+3])-mean
-			s0 += d0 * d0
-			s1 += d1 * d1
-			s2 += d2 * d2
-			s3 += d3 * d3
-		}
-		for ; k < len(x); k++ {
-			d := float64(x[k]) - mean
-			s0 += d * d
-		}
-		m2 = (s0 + s1) + (s2 + s3)
 		(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
 		return
 	}
+	var sum, m2 float64
 	for k := 0; k < n; k++ {
 		sum += float64(*(*T)(unsafe.Add(in, k*is)))
 	}

@@ -262,6 +262,15 @@ func SumSqDevF32InF64(x []float32, m float64) float64 {
 	return sumSqDevF32InF64AVX2(x, m)
 }
 
+// SumSqDevF64 returns Σ (x[i]-m)², each square added with one rounding.
+// Its exact loop is sumSqDevF64Go's.
+func SumSqDevF64(x []float64, m float64) float64 {
+	if !useAVX2 {
+		return sumSqDevF64Go(x, m)
+	}
+	return sumSqDevF64AVX2(x, m)
+}
+
 // NormAffineF32 sets dst[i] = (x[i]-mean)·rstd·w[i] + b[i], the last
 // multiply-add fused. Its exact loop is normAffineF32Go's.
 func NormAffineF32(dst, x, w, b []float32, mean, rstd float32) {

@@ -392,22 +392,30 @@ func sumSqDevF32Go(x []float32, m float32) float32 {
 // sumF32InF64Go is SumF32InF64's pure-Go twin: sumF64Go's loop over the
 // elements converted (exactly) to float64.
 func sumF32InF64Go(x []float32) float64 {
-	return foldF32InF64(x, func(v, acc float64) float64 { return acc + v })
+	return foldInF64(x, func(v, acc float64) float64 { return acc + v })
 }
 
 // sumSqDevF32InF64Go is SumSqDevF32InF64's pure-Go twin: sumF64Go's loop
 // adding d·d, d = float64(x[i]) - m, with one rounding: a[k][l] =
 // math.FMA(d, d, a[k][l]).
-func sumSqDevF32InF64Go(x []float32, m float64) float64 {
-	return foldF32InF64(x, func(v, acc float64) float64 {
+func sumSqDevF32InF64Go(x []float32, m float64) float64 { return sumSqDevInF64(x, m) }
+
+// sumSqDevF64Go is SumSqDevF64's pure-Go twin: sumSqDevF32InF64Go's loop
+// over float64 elements.
+func sumSqDevF64Go(x []float64, m float64) float64 { return sumSqDevInF64(x, m) }
+
+// sumSqDevInF64 is sumF64Go's loop adding math.FMA(d, d, a[k][l]), d =
+// float64(x[i]) - m.
+func sumSqDevInF64[E float32 | float64](x []E, m float64) float64 {
+	return foldInF64(x, func(v, acc float64) float64 {
 		d := v - m
 		return math.FMA(d, d, acc)
 	})
 }
 
-// foldF32InF64 is sumF64Go's loop over float64(x[i]), each element folded
+// foldInF64 is sumF64Go's loop over float64(x[i]), each element folded
 // into its accumulator by add(v, acc) and the accumulators merged by +.
-func foldF32InF64(x []float32, add func(v, acc float64) float64) float64 {
+func foldInF64[E float32 | float64](x []E, add func(v, acc float64) float64) float64 {
 	var a [4][4]float64
 	i := 0
 	for ; i+16 <= len(x); i += 16 {

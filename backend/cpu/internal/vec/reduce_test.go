@@ -74,6 +74,9 @@ func TestFoldsF64(t *testing.T) {
 		if g, w := SumF64(x.s()), sumF64Go(x.s()); !sameF64(g, w, nan) {
 			t.Fatalf("SumF64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
 		}
+		if g, w := SumSqDevF64(x.s(), 1.5), sumSqDevF64Go(x.s(), 1.5); !sameF64(g, w, nan) {
+			t.Fatalf("SumSqDevF64 n=%d: got %#x, want %#x", n, math.Float64bits(g), math.Float64bits(w))
+		}
 		for _, f := range []struct {
 			name     string
 			fn, twin func([]float64) (float64, bool)

@@ -770,6 +770,74 @@ sumSqDevF32InF64AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func sumSqDevF64AVX2(x []float64, m float64) float64
+// Requires: AVX, FMA3
+TEXT ·sumSqDevF64AVX2(SB), NOSPLIT, $0-40
+	MOVQ         x_len+8(FP), AX
+	MOVQ         x_base+0(FP), CX
+	VBROADCASTSD m+24(FP), Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	VXORPS       Y4, Y4, Y4
+	XORQ         DX, DX
+	MOVQ         AX, BX
+	ANDQ         $-16, BX
+	JMP          sumSqDevF64AVX2_check_unrolled
+
+sumSqDevF64AVX2_unrolled:
+	VMOVUPD     (CX)(DX*8), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y1
+	VMOVUPD     32(CX)(DX*8), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y2
+	VMOVUPD     64(CX)(DX*8), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y3
+	VMOVUPD     96(CX)(DX*8), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y4
+	ADDQ        $0x00000010, DX
+
+sumSqDevF64AVX2_check_unrolled:
+	CMPQ DX, BX
+	JB   sumSqDevF64AVX2_unrolled
+	MOVQ AX, BX
+	ANDQ $-4, BX
+	JMP  sumSqDevF64AVX2_check_vector
+
+sumSqDevF64AVX2_vector:
+	VMOVUPD     (CX)(DX*8), Y5
+	VSUBPD      Y0, Y5, Y5
+	VFMADD231PD Y5, Y5, Y1
+	ADDQ        $0x00000004, DX
+
+sumSqDevF64AVX2_check_vector:
+	CMPQ         DX, BX
+	JB           sumSqDevF64AVX2_vector
+	VADDPD       Y2, Y1, Y1
+	VADDPD       Y4, Y3, Y3
+	VADDPD       Y3, Y1, Y1
+	VEXTRACTF128 $0x01, Y1, X2
+	VADDPD       X2, X1, X1
+	VPERMILPD    $0x01, X1, X2
+	VADDPD       X2, X1, X1
+	JMP          sumSqDevF64AVX2_check_scalar
+
+sumSqDevF64AVX2_scalar:
+	VMOVSD      (CX)(DX*8), X2
+	VSUBPD      X0, X2, X2
+	VFMADD231PD X2, X2, X1
+	INCQ        DX
+
+sumSqDevF64AVX2_check_scalar:
+	CMPQ   DX, AX
+	JB     sumSqDevF64AVX2_scalar
+	VMOVSD X1, ret+32(FP)
+	VZEROUPPER
+	RET
+
 // func normAffineF32AVX2(dst []float32, x []float32, w []float32, b []float32, mean float32, rstd float32)
 // Requires: AVX, FMA3
 TEXT ·normAffineF32AVX2(SB), NOSPLIT, $0-104

@@ -44,6 +44,11 @@ func sumF32InF64AVX2(x []float32) float64
 //go:noescape
 func sumSqDevF32InF64AVX2(x []float32, m float64) float64
 
+// sumSqDevF64AVX2 is sumSqDevF64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumSqDevF64AVX2(x []float64, m float64) float64
+
 // normAffineF32AVX2 is normAffineF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
