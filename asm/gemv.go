@@ -25,6 +25,7 @@ func genGemv() {
 	}
 	gemvDotRows(false)
 	gemvDotRows(true)
+	gemvDotRows4()
 }
 
 // gemvDotRows emits
@@ -40,10 +41,8 @@ func genGemv() {
 // last elements one by one. One row at a time is one stream of memory,
 // and the x it reads is in the L1 cache.
 func gemvDotRows(avx512 bool) {
-	name, lanes, vreg := "gemvDotRowsF32AVX2", 8, func() reg.VecVirtual { return YMM() }
-	if avx512 {
-		name, lanes, vreg = "gemvDotRowsF32AVX512", 16, func() reg.VecVirtual { return ZMM() }
-	}
+	d := newDotRow(avx512)
+	name := d.name("gemvDotRowsF32")
 	TEXT(name, NOSPLIT, "func(k int, a *float32, lda int, x *float32, y *float32, rows int)")
 	Doc(name + " is gemvDotGo's product, row after row; see the generator for its order of additions.")
 	Pragma("noescape")
@@ -57,49 +56,175 @@ func gemvDotRows(avx512 bool) {
 	r := GP64()
 	XORQ(r, r)
 	tail(name+"_row", rows, r, func() {
-		var acc [8]reg.VecVirtual
-		for j := range acc {
-			acc[j] = vreg()
-			VXORPS(acc[j], acc[j], acc[j])
-		}
+		acc := d.zeros()
 		i := GP64()
 		XORQ(i, i)
-		loop(name+"_main", k, i, 8*lanes, func() {
-			for j := range acc {
-				v := vreg()
-				VMOVUPS(elem(px, i, 4, lanes*j), v)
-				VFMADD231PS(elem(pa, i, 4, lanes*j), v, acc[j])
-			}
-		})
-		loop(name+"_vector", k, i, lanes, func() {
-			v := vreg()
-			VMOVUPS(elem(px, i, 4, 0), v)
-			VFMADD231PS(elem(pa, i, 4, 0), v, acc[0])
-		})
-		for h := 4; h > 0; h /= 2 {
-			for j := 0; j < h; j++ {
-				VADDPS(acc[j+h], acc[j], acc[j])
-			}
-		}
-		s := acc[0]
-		if avx512 {
-			y := YMM()
-			VEXTRACTF64X4(U8(1), acc[0], y)
-			s = asY(acc[0])
-			VADDPS(y, s, s)
-		}
-		hsum(f32, s)
-		xs := asX(s)
-		tail(name+"_scalar", k, i, func() {
-			t := XMM()
-			VMOVSS(elem(px, i, 4, 0), t)
-			VFMADD231SS(elem(pa, i, 4, 0), t, xs)
-		})
-		VMOVSS(xs, Mem{Base: py, Index: r, Scale: 4})
+		d.rest(name, k, pa, px, i, acc, Mem{Base: py, Index: r, Scale: 4})
 		ADDQ(lda, pa)
 	})
 	VZEROUPPER()
 	RET()
+}
+
+// gemvDotRows4 emits
+//
+//	func gemvDotRows4F32AVX2(k int, a *float32, lda int, x *float32, y *float32, q, n int)
+//
+// gemvDotRows on rows j, j+q, j+2q and j+3q for each j < n, read four at
+// a time as four streams (Note [Four streams] in package vec): the four
+// rows together, 256 elements of each in turn, their accumulators kept on
+// the stack between turns; then each row's rest as gemvDotRows ends it,
+// so each row's bits are gemvDotRows'. Row j+t·q's product goes to
+// y[4j+t].
+func gemvDotRows4() {
+	d := newDotRow(false)
+	name := d.name("gemvDotRows4F32")
+	// not NOSPLIT: the frame is larger than a NOSPLIT chain may use
+	TEXT(name, 0, "func(k int, a *float32, lda int, x *float32, y *float32, q int, n int)")
+	Doc(name + " is gemvDotGo's product on rows j, j+q, j+2q and j+3q (j < n) together; see the generator.")
+	Pragma("noescape")
+	const rowState = 8 * 32 // eight YMM accumulators
+	state := AllocLocal(4*rowState + 8)
+	at := func(t, a int) Mem { return state.Offset(rowState*t + 32*a) }
+	gapAt := state.Offset(4 * rowState) // bytes from row j to row j+q
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a"), GP64())
+	lda := Load(Param("lda"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	SHLQ(U8(2), lda)
+	gap := Load(Param("q"), GP64())
+	IMULQ(lda, gap)
+	MOVQ(gap, gapAt)
+	n := Load(Param("n"), GP64())
+	j := GP64()
+	XORQ(j, j)
+	tail(name+"_group", n, j, func() {
+		rows := [4]reg.Register{pa, GP64(), GP64(), GP64()}
+		for t := 1; t < len(rows); t++ {
+			MOVQ(rows[t-1], rows[t])
+			ADDQ(gapAt, rows[t])
+		}
+		z := YMM()
+		VXORPS(z, z, z)
+		for t := range rows {
+			for a := 0; a < 8; a++ {
+				VMOVUPS(z, at(t, a))
+			}
+		}
+		load := func(t int) [8]reg.VecVirtual {
+			var acc [8]reg.VecVirtual
+			for a := range acc {
+				acc[a] = YMM()
+				VMOVUPS(at(t, a), acc[a])
+			}
+			return acc
+		}
+		i := GP64()
+		XORQ(i, i)
+		loop(name+"_main", k, i, 256, func() {
+			for t, row := range rows {
+				acc := load(t)
+				for off := 0; off < 256; off += 8 * d.lanes {
+					d.step(row, px, i, off, acc)
+				}
+				for a, r := range acc {
+					VMOVUPS(r, at(t, a))
+				}
+			}
+		})
+		for t, row := range rows {
+			it := GP64()
+			MOVQ(i, it)
+			d.rest(fmt.Sprintf("%s_row%d", name, t), k, row, px, it, load(t), Mem{Base: py, Disp: 4 * t})
+		}
+		ADDQ(U8(16), py)
+		ADDQ(lda, pa)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// dotRow is the loop of gemvDotRows over one row, at one level: eight
+// accumulators of lanes float32 (YMM or ZMM registers).
+type dotRow struct {
+	avx512 bool
+	lanes  int
+}
+
+func newDotRow(avx512 bool) dotRow {
+	if avx512 {
+		return dotRow{avx512: true, lanes: 16}
+	}
+	return dotRow{lanes: 8}
+}
+
+func (d dotRow) name(base string) string {
+	if d.avx512 {
+		return base + "AVX512"
+	}
+	return base + "AVX2"
+}
+
+func (d dotRow) vreg() reg.VecVirtual {
+	if d.avx512 {
+		return ZMM()
+	}
+	return YMM()
+}
+
+// zeros returns the eight accumulators, zeroed.
+func (d dotRow) zeros() [8]reg.VecVirtual {
+	var acc [8]reg.VecVirtual
+	for j := range acc {
+		acc[j] = d.vreg()
+		VXORPS(acc[j], acc[j], acc[j])
+	}
+	return acc
+}
+
+// step is the main trip: the 8·lanes elements at pa[i+off:] times x's,
+// vector j into accumulator j.
+func (d dotRow) step(pa, px, i reg.Register, off int, acc [8]reg.VecVirtual) {
+	for j := range acc {
+		v := d.vreg()
+		VMOVUPS(elem(px, i, 4, off+d.lanes*j), v)
+		VFMADD231PS(elem(pa, i, 4, off+d.lanes*j), v, acc[j])
+	}
+}
+
+// rest emits the row's loops from element i on (a multiple of 8·lanes),
+// acc holding the products before it, and stores the row's sum at out:
+// the main trips, one vector a trip into accumulator 0, the accumulators
+// added pairwise (j with j+4, j+2, j+1), the lanes (halves, then pairs),
+// and the last elements one by one. Its labels start with name.
+func (d dotRow) rest(name string, k, pa, px, i reg.Register, acc [8]reg.VecVirtual, out Mem) {
+	loop(name+"_main", k, i, 8*d.lanes, func() { d.step(pa, px, i, 0, acc) })
+	loop(name+"_vector", k, i, d.lanes, func() {
+		v := d.vreg()
+		VMOVUPS(elem(px, i, 4, 0), v)
+		VFMADD231PS(elem(pa, i, 4, 0), v, acc[0])
+	})
+	for h := 4; h > 0; h /= 2 {
+		for j := 0; j < h; j++ {
+			VADDPS(acc[j+h], acc[j], acc[j])
+		}
+	}
+	s := acc[0]
+	if d.avx512 {
+		y := YMM()
+		VEXTRACTF64X4(U8(1), acc[0], y)
+		s = asY(acc[0])
+		VADDPS(y, s, s)
+	}
+	hsum(f32, s)
+	xs := asX(s)
+	tail(name+"_scalar", k, i, func() {
+		t := XMM()
+		VMOVSS(elem(px, i, 4, 0), t)
+		VFMADD231SS(elem(pa, i, 4, 0), t, xs)
+	})
+	VMOVSS(xs, out)
 }
 
 // hsum adds the lanes of y into the low lane of y's XMM, in a fixed order:

@@ -182,9 +182,10 @@ func b2i(b bool) int {
 // checks of their slices' lengths.
 var (
 	gemvF32 = &gemvKit[float32]{
-		dot:     asmGemv(gemvDot1F32AVX2, gemvDot4F32AVX2, true),
-		axpy:    asmGemv(gemvAxpy1F32AVX2, gemvAxpy4F32AVX2, false),
-		dotRows: asmGemvRows(gemvDotRowsF32AVX2),
+		dot:      asmGemv(gemvDot1F32AVX2, gemvDot4F32AVX2, true),
+		axpy:     asmGemv(gemvAxpy1F32AVX2, gemvAxpy4F32AVX2, false),
+		dotRows:  asmGemvRows(gemvDotRowsF32AVX2),
+		dotRows4: asmGemvRows4(gemvDotRows4F32AVX2),
 	}
 	gemvF64 = &gemvKit[float64]{
 		dot:  asmGemv(gemvDot1F64AVX2, gemvDot4F64AVX2, true),
@@ -193,7 +194,8 @@ var (
 )
 
 // gemvF32AVX512 is gemvF32 with the AVX-512 kernel of the row products
-// (Note [Matrix-vector products]).
+// (Note [Matrix-vector products]); without dotRows4, whose AVX2 bits are
+// not the AVX-512 kernel's.
 var gemvF32AVX512 = &gemvKit[float32]{dot: gemvF32.dot, axpy: gemvF32.axpy, dotRows: asmGemvRows(gemvDotRowsF32AVX512)}
 
 // asmGemvRows wraps a kernel of row products over len(y) rows.
@@ -209,6 +211,39 @@ func asmGemvRows(f func(k int, a *float32, lda int, x, y *float32, rows int)) fu
 		_ = a[(len(y)-1)*lda+k-1]
 		_ = x[k-1]
 		f(k, &a[0], lda, &x[0], &y[0], len(y))
+	}
+}
+
+// asmGemvRows4 wraps a kernel of row products on rows j, j+q, j+2q and
+// j+3q (gemvDotRows4F32AVX2) as dotRows4 on len(y) = 4q rows: the
+// kernel's four results per j are put back in row order from a buffer on
+// the stack, 64 groups a call, so that the four streams run on through
+// the calls.
+func asmGemvRows4(f func(k int, a *float32, lda int, x, y *float32, q, n int)) func(k int, a []float32, lda int, x, y []float32) {
+	return func(k int, a []float32, lda int, x, y []float32) {
+		if len(y)%4 != 0 {
+			panic("gemm: dotRows4 of a number of rows not a multiple of 4")
+		}
+		q := len(y) / 4
+		if q == 0 {
+			return
+		}
+		if k <= 0 {
+			clear(y)
+			return
+		}
+		_ = a[(len(y)-1)*lda+k-1]
+		_ = x[k-1]
+		var buf [4 * 64]float32
+		for j0 := 0; j0 < q; j0 += 64 {
+			n := min(64, q-j0)
+			f(k, &a[j0*lda], lda, &x[0], &buf[0], q, n)
+			for j := range n {
+				for t := range 4 {
+					y[j0+j+t*q] = buf[4*j+t]
+				}
+			}
+		}
 	}
 }
 

@@ -1,6 +1,9 @@
 package gemm
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // Note [Matrix-vector products]
 //
@@ -21,7 +24,15 @@ import "sync"
 //     [4096, 4096] on one thread, three runs interleaved in one process
 //     (p10): 1.68-1.79 ms with the four-row kernel, 1.57-1.67 with the
 //     AVX2 row kernel, 1.34-1.44 with the AVX-512 one, as fast as a row
-//     sum.
+//     sum. An A of at least gemvFourBytes is read by the AVX2 kit as four
+//     streams (dotRows4: rows j, j+q, j+2q and j+3q of a goroutine's
+//     range together, each row's bits dotRows'), as the row sums are
+//     (Note [Four streams] in package vec): on the Zen 3 machines, whose
+//     memory one stream per core reads slowly, cmd/bench's mv_4096 took
+//     3.1-3.8 ms against 3.4-4.5 with one stream (the two binaries
+//     interleaved four times). The AVX-512 kit keeps one stream: its
+//     kernel's bits differ from the AVX2 dotRows4's, and four streams
+//     gained nothing on the Xeon that ran them.
 //   - A with unit row stride (columns contiguous: a transposed matrix, or a
 //     row vector times a row-major matrix): C accumulates x[p]·A[:, p]
 //     over p into a float buffer, four columns at a time so that the
@@ -50,7 +61,17 @@ type gemvKit[T num] struct {
 	// dotRows, where set, is dot for any number of rows (len(y)) in one
 	// call: a kernel that loops over the rows itself, one at a time.
 	dotRows func(k int, a []T, lda int, x, y []T)
+	// dotRows4, where set, is dotRows on 4q rows (len(y)) with dotRows'
+	// bits, reading rows j, j+q, j+2q and j+3q together: four streams of
+	// memory (Note [Four streams] in package vec).
+	dotRows4 func(k int, a []T, lda int, x, y []T)
 }
+
+// gemvFourBytes is the least A, in bytes, whose rows gemv reads as four
+// streams where its kit can (dotRows4): as package cpu's reductions do
+// (fourStreamsBytes there), where A comes from memory, not from a cache.
+// A var so that tests can lower it.
+var gemvFourBytes = 16 << 20
 
 // gemvDotGo sets y[r] = Σ_p a[r*lda+p]·x[p] for r < len(y), p < k, the
 // sum in order of p. The assembly splits each row's sum into lanes, so
@@ -114,6 +135,7 @@ func gemv[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads i
 		rowsPerPart = roundUp((p.m+4*threads-1)/(4*threads), gemvRows)
 	}
 	parts := (p.m + rowsPerPart - 1) / rowsPerPart
+	four := p.m*p.k*int(unsafe.Sizeof(p.a[0])) >= gemvFourBytes
 	runParts(parts, threads-1, func(i int) {
 		lo, hi := i*rowsPerPart, min(p.m, (i+1)*rowsPerPart)
 		q := p
@@ -125,7 +147,7 @@ func gemv[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads i
 			w = im.getVecWorkspace(max(p.m, p.k))
 		}
 		if dot {
-			gemvDot(im, &q, x, w)
+			gemvDot(im, &q, x, w, four)
 		} else {
 			gemvAxpy(im, &q, x, w)
 		}
@@ -138,13 +160,21 @@ func gemv[S elem, P packed, T num](im *impl[S, P, T], p problem[S, T], threads i
 }
 
 // gemvDot computes the column C = alpha·A·x + beta·C of p, whose A has
-// unit column stride, four rows at a time.
-func gemvDot[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[S, T]) {
+// unit column stride, four rows at a time; if four, on dotRows4 where the
+// kit has it (the same bits).
+func gemvDot[S elem, P packed, T num](im *impl[S, P, T], p *problem[S, T], x []T, ws *vecWorkspace[S, T], four bool) {
 	if im.gemv.dotRows != nil {
 		a, okA := any(p.a).([]T)
 		if _, okC := any(p.c).([]T); okA && okC {
 			y := ws.y[:p.m]
-			im.gemv.dotRows(p.k, a, p.rsA, x, y)
+			m4 := 0
+			if four && im.gemv.dotRows4 != nil {
+				m4 = p.m &^ 3
+				im.gemv.dotRows4(p.k, a, p.rsA, x, y[:m4])
+			}
+			if m4 < p.m {
+				im.gemv.dotRows(p.k, a[m4*p.rsA:], p.rsA, x, y[m4:])
+			}
 			im.storeVec(p.c, p.rsC, y, p.alpha, p.beta, ws)
 			return
 		}

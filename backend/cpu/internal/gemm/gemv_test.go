@@ -46,8 +46,10 @@ func TestGemv(t *testing.T) {
 }
 
 // TestGemvDeterministic checks that a matrix-vector product gives the same
-// bits on one goroutine and split across several.
+// bits on one goroutine and split across several, its rows read as four
+// streams (gemvFourBytes) or not.
 func TestGemvDeterministic(t *testing.T) {
+	defer func(b int) { gemvFourBytes = b }(gemvFourBytes)
 	rng := rand.New(rand.NewPCG(13, 14))
 	const m, k = 203, 301
 	a, x := randSlice[float32](m*k), randSlice[float32](k)
@@ -56,9 +58,11 @@ func TestGemvDeterministic(t *testing.T) {
 		if !rowMajor {
 			rs, cs = 1, m
 		}
+		gemvFourBytes = math.MaxInt
 		one := make([]float32, m)
 		F32(m, 1, k, 1.5, a, rs, cs, x, 1, 1, 0, one, 1, 1)
-		for _, procs := range []int{2, 3, 7} {
+		gemvFourBytes = 0
+		for _, procs := range []int{1, 2, 3, 7} {
 			func() {
 				defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(procs))
 				withBlocking(f32, f32.kc, f32.mc, f32.nc, func() {
@@ -89,6 +93,9 @@ func testGemvKit[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 	const guard = 5
 	if g.dotRows != nil {
 		testGemvRows(t, rng, g)
+	}
+	if g.dotRows4 != nil {
+		testGemvRows4(t, rng, g)
 	}
 	for n := 0; n <= 70; n++ {
 		for _, lines := range []int{1, 4} {
@@ -134,6 +141,33 @@ func testGemvRows[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 			a := randSlice[T](max(0, (rows-1)*lda+n))
 			x := randSlice[T](n)
 			checkDot(t, "dotRows", g.dotRows, n, a, lda, x, rows)
+		}
+	}
+}
+
+// testGemvRows4 checks a kit's four-stream row kernel bit for bit against
+// its dotRows on 4q rows, q across the 64 groups of a call, on every tail
+// of the 256-element turns, 64-element trips and vectors, with guard
+// elements after y.
+func testGemvRows4[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
+	const guard = 5
+	for _, n := range []int{0, 1, 7, 8, 63, 64, 65, 255, 256, 257, 300, 1000} {
+		for _, q := range []int{0, 1, 2, 5, 64, 65, 70} {
+			rows := 4 * q
+			lda := n + rng.IntN(20)
+			a := randSlice[T](max(0, (rows-1)*lda+n))
+			x := randSlice[T](n)
+			got, want := make([]T, rows+guard), make([]T, rows+guard)
+			for i := range got {
+				got[i], want[i] = -3, -3
+			}
+			g.dotRows4(n, a, lda, x, got[:rows])
+			g.dotRows(n, a, lda, x, want[:rows])
+			for i := range got {
+				if got[i] != want[i] {
+					t.Fatalf("dotRows4 n=%d q=%d: y[%d] = %v, dotRows %v", n, q, i, got[i], want[i])
+				}
+			}
 		}
 	}
 }
