@@ -120,19 +120,13 @@ func gemvDotRows4() {
 			}
 			return acc
 		}
-		i := GP64()
-		XORQ(i, i)
-		loop(name+"_main", k, i, 256, func() {
-			for t, row := range rows {
-				acc := load(t)
-				for off := 0; off < 256; off += 8 * d.lanes {
-					d.step(row, px, i, off, acc)
-				}
-				for a, r := range acc {
-					VMOVUPS(r, at(t, a))
-				}
+		store := func(t int, acc [8]reg.VecVirtual) {
+			for a, r := range acc {
+				VMOVUPS(r, at(t, a))
 			}
-		})
+		}
+		// a main trip is 8·8 = 64 elements, turns' step
+		i := turns(name, rows, k, load, store, func(row, i reg.Register, off int, acc [8]reg.VecVirtual) { d.step(row, px, i, off, acc) })
 		for t, row := range rows {
 			it := GP64()
 			MOVQ(i, it)

@@ -293,6 +293,27 @@ func (f *fold) generate() {
 	RET()
 }
 
+// broadcastParams returns a fold's setup that broadcasts each float
+// parameter named to every lane of a YMM register, g.vals[name]: float32
+// parameters by VBROADCASTSS, float64 ones (wide) by VBROADCASTSD.
+func broadcastParams(wide bool, names ...string) func(g *foldGen) {
+	return func(g *foldGen) {
+		for _, name := range names {
+			b, err := Param(name).Resolve()
+			if err != nil {
+				panic(err)
+			}
+			y := YMM()
+			if wide {
+				VBROADCASTSD(b.Addr, y)
+			} else {
+				VBROADCASTSS(b.Addr, y)
+			}
+			g.vals[name] = y
+		}
+	}
+}
+
 func zeroAcc(g *foldGen) reg.Register {
 	y := YMM()
 	VXORPS(y, y, y)
@@ -434,16 +455,8 @@ func expSubSum() {
 	(&fold{
 		name: "expSubSumF32AVX2", sig: "func(dst, x []float32, m float32) float32",
 		t: t, unroll: 2, params: []string{"dst", "x"},
-		setup: func(g *foldGen) {
-			b, err := Param("m").Resolve()
-			if err != nil {
-				panic(err)
-			}
-			m := YMM()
-			VBROADCASTSS(b.Addr, m)
-			g.vals["m"] = m
-		},
-		init: zeroAcc,
+		setup: broadcastParams(false, "m"),
+		init:  zeroAcc,
 		step: func(g *foldGen, acc reg.Register, disp int) {
 			v := g.loadX(1, disp)
 			VSUBPS(g.width(g.vals["m"]), v, v) // v = x - m
@@ -484,16 +497,8 @@ func sumSqDev() {
 	(&fold{
 		name: "sumSqDevF32AVX2", sig: "func(x []float32, m float32) float32",
 		t: t, unroll: 4, params: []string{"x"},
-		setup: func(g *foldGen) {
-			b, err := Param("m").Resolve()
-			if err != nil {
-				panic(err)
-			}
-			m := YMM()
-			VBROADCASTSS(b.Addr, m)
-			g.vals["m"] = m
-		},
-		init: zeroAcc,
+		setup: broadcastParams(false, "m"),
+		init:  zeroAcc,
 		step: func(g *foldGen, acc reg.Register, disp int) {
 			d := g.loadX(0, disp)
 			VSUBPS(g.width(g.vals["m"]), d, d)
@@ -544,16 +549,8 @@ func sumSqDevWide(t redType) {
 	(&fold{
 		name: "sumSqDev" + t.name + "AVX2", sig: fmt.Sprintf("func(x []%s, m float64) float64", t.gotyp),
 		t: t, unroll: 4, params: []string{"x"}, scales: scales,
-		setup: func(g *foldGen) {
-			b, err := Param("m").Resolve()
-			if err != nil {
-				panic(err)
-			}
-			m := YMM()
-			VBROADCASTSD(b.Addr, m)
-			g.vals["m"] = m
-		},
-		init: zeroAcc,
+		setup: broadcastParams(true, "m"),
+		init:  zeroAcc,
 		step: func(g *foldGen, acc reg.Register, disp int) {
 			d := g.loadX(0, disp)
 			VSUBPD(g.width(g.vals["m"]), d, d)
@@ -570,17 +567,7 @@ func normAffine() {
 	(&fold{
 		name: "normAffineF32AVX2", sig: "func(dst, x, w, b []float32, mean, rstd float32)",
 		t: t, unroll: 4, params: []string{"dst", "x", "w", "b"},
-		setup: func(g *foldGen) {
-			for _, name := range []string{"mean", "rstd"} {
-				b, err := Param(name).Resolve()
-				if err != nil {
-					panic(err)
-				}
-				y := YMM()
-				VBROADCASTSS(b.Addr, y)
-				g.vals[name] = y
-			}
-		},
+		setup: broadcastParams(false, "mean", "rstd"),
 		noAcc: true,
 		step: func(g *foldGen, _ reg.Register, disp int) {
 			v := g.loadX(1, disp)

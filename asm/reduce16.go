@@ -454,6 +454,66 @@ func fourStreams(name string, size uint8, group func(g *streams4)) {
 	})
 }
 
+// turns emits the main loop of a four-stream kernel (Note [Four streams]
+// in vec's reduce_go.go) over the rows, n elements each: 256 elements of
+// each row in turn, its accumulators loaded before and stored after, step
+// folding the 64 elements at row[i+off:] into them four times. It returns
+// the index register i, at the first element the turns left.
+func turns[A any](name string, rows [4]reg.Register, n reg.Register, load func(k int) A, store func(k int, acc A), step func(row, i reg.Register, off int, acc A)) reg.Register {
+	i := GP64()
+	XORQ(i, i)
+	loop(name+"_main", n, i, 256, func() {
+		for k, row := range rows {
+			acc := load(k)
+			for off := 0; off < 256; off += 64 {
+				step(row, i, off, acc)
+			}
+			store(k, acc)
+		}
+	})
+	return i
+}
+
+// stackAccs is the stack memory of a four-stream kernel's accumulators
+// between turns: four of 16 float32 lanes per row, rows rowBytes apart.
+type stackAccs struct {
+	w        wide
+	mem      Mem
+	rowBytes int
+}
+
+// stackAccs allocates the stack memory of four rows' accumulators,
+// rowBytes a row (at least the accumulators' 256).
+func (w wide) stackAccs(rowBytes int) stackAccs {
+	return stackAccs{w: w, mem: AllocLocal(4 * rowBytes), rowBytes: rowBytes}
+}
+
+// load moves row k's accumulators from the stack into new registers.
+func (s stackAccs) load(k int) [][]reg.VecVirtual {
+	acc := make([][]reg.VecVirtual, 4)
+	for a := range acc {
+		for p := 0; p < s.w.parts(); p++ {
+			r := s.w.vreg()
+			VMOVUPS(s.at(k, a, p), r)
+			acc[a] = append(acc[a], r)
+		}
+	}
+	return acc
+}
+
+// store moves row k's accumulators to the stack.
+func (s stackAccs) store(k int, acc [][]reg.VecVirtual) {
+	for a := range acc {
+		for p, r := range acc[a] {
+			VMOVUPS(r, s.at(k, a, p))
+		}
+	}
+}
+
+func (s stackAccs) at(k, a, p int) Mem {
+	return s.mem.Offset(s.rowBytes*k + 64*a + 64/s.w.parts()*p)
+}
+
 // dst returns the address of dst[j+kq], elements of size bytes.
 func (g *streams4) dst(k int, size uint8) Mem {
 	r := GP64()
@@ -791,22 +851,13 @@ func (w wide) maxRows4(isMax bool) {
 	TEXT(name, 0, "func(dst []float32, x []float32, rowLen, stride int)")
 	Doc(fmt.Sprintf("%s is %s in assembly on 4q rows; see there for the exact loop.", name, strings.Replace(g.base, "F32", "RowsF32", 1)+"Go"))
 	Pragma("noescape")
-	regBytes := 64 / w.parts()
 	const rowState = 4*64 + 64 // four accumulators of 16 float32, the NaN test
-	state := AllocLocal(4 * rowState)
-	accAt := func(k, a, p int) Mem { return state.Offset(rowState*k + 64*a + regBytes*p) }
-	nanAt := func(k int) Mem { return state.Offset(rowState*k + 4*64) }
+	accs := w.stackAccs(rowState)
+	nanAt := func(k int) Mem { return accs.mem.Offset(rowState*k + 4*64) }
 	// load and store move row k's accumulators and NaN test between the
 	// stack and registers
 	load := func(k int) [][]reg.VecVirtual {
-		acc := make([][]reg.VecVirtual, 4)
-		for a := range acc {
-			for p := 0; p < w.parts(); p++ {
-				r := w.vreg()
-				VMOVUPS(accAt(k, a, p), r)
-				acc[a] = append(acc[a], r)
-			}
-		}
+		acc := accs.load(k)
 		if w.avx512 {
 			g.knan = K()
 			KMOVW(nanAt(k), g.knan)
@@ -817,11 +868,7 @@ func (w wide) maxRows4(isMax bool) {
 		return acc
 	}
 	store := func(k int, acc [][]reg.VecVirtual) {
-		for a := range acc {
-			for p, r := range acc[a] {
-				VMOVUPS(r, accAt(k, a, p))
-			}
-		}
+		accs.store(k, acc)
 		if w.avx512 {
 			KMOVW(g.knan, nanAt(k))
 		} else {
@@ -835,17 +882,7 @@ func (w wide) maxRows4(isMax bool) {
 			g.zeroNaN()
 			store(k, acc)
 		}
-		i := GP64()
-		XORQ(i, i)
-		loop(name+"_main", n, i, 256, func() {
-			for k, row := range rows {
-				acc := load(k)
-				for off := 0; off < 256; off += 64 {
-					g.step64(row, i, off, acc)
-				}
-				store(k, acc)
-			}
-		})
+		i := turns(name, rows, n, load, store, g.step64)
 		for k, row := range rows {
 			acc := load(k)
 			ik := GP64()
@@ -1119,48 +1156,17 @@ func (w wide) prodRows4() {
 	TEXT(name, 0, "func(dst []float32, x []float32, rowLen, stride int)")
 	Doc(name + " is prodRowsF32Go in assembly on 4q rows; see there for the exact loop.")
 	Pragma("noescape")
-	regBytes := 64 / w.parts()
-	const rowState = 4 * 64 // four accumulators of 16 float32
-	state := AllocLocal(4 * rowState)
-	accAt := func(k, a, p int) Mem { return state.Offset(rowState*k + 64*a + regBytes*p) }
-	load := func(k int) [][]reg.VecVirtual {
-		acc := make([][]reg.VecVirtual, 4)
-		for a := range acc {
-			for p := 0; p < w.parts(); p++ {
-				r := w.vreg()
-				VMOVUPS(accAt(k, a, p), r)
-				acc[a] = append(acc[a], r)
-			}
-		}
-		return acc
-	}
-	store := func(k int, acc [][]reg.VecVirtual) {
-		for a := range acc {
-			for p, r := range acc[a] {
-				VMOVUPS(r, accAt(k, a, p))
-			}
-		}
-	}
+	accs := w.stackAccs(4 * 64) // four accumulators of 16 float32 a row
 	fourStreams(name, 4, func(f *streams4) {
 		rows, n := f.rows, f.n
 		for k := range rows {
-			store(k, w.filledAccs(1))
+			accs.store(k, w.filledAccs(1))
 		}
-		i := GP64()
-		XORQ(i, i)
-		loop(name+"_main", n, i, 256, func() {
-			for k, row := range rows {
-				acc := load(k)
-				for off := 0; off < 256; off += 64 {
-					w.prodStep64(row, i, off, acc)
-				}
-				store(k, acc)
-			}
-		})
+		i := turns(name, rows, n, accs.load, accs.store, w.prodStep64)
 		for k, row := range rows {
 			ik := GP64()
 			MOVQ(i, ik)
-			s := w.prodRest(fmt.Sprintf("%s_row%d", name, k), row, ik, n, load(k))
+			s := w.prodRest(fmt.Sprintf("%s_row%d", name, k), row, ik, n, accs.load(k))
 			m := f.dst(k, 4)
 			VMULSS(m, s, s)
 			VMOVSS(s, m)

@@ -201,17 +201,26 @@ var gemvF32AVX512 = &gemvKit[float32]{dot: gemvF32.dot, axpy: gemvF32.axpy, dotR
 // asmGemvRows wraps a kernel of row products over len(y) rows.
 func asmGemvRows(f func(k int, a *float32, lda int, x, y *float32, rows int)) func(k int, a []float32, lda int, x, y []float32) {
 	return func(k int, a []float32, lda int, x, y []float32) {
-		if len(y) == 0 {
-			return
+		if rowsWork(k, a, lda, x, y) {
+			f(k, &a[0], lda, &x[0], &y[0], len(y))
 		}
-		if k <= 0 {
-			clear(y)
-			return
-		}
-		_ = a[(len(y)-1)*lda+k-1]
-		_ = x[k-1]
-		f(k, &a[0], lda, &x[0], &y[0], len(y))
 	}
+}
+
+// rowsWork checks the slices of a call of a row kernel on len(y) rows of
+// a, k elements each, lda apart, and reports whether it has work: not
+// where there are no rows, nor where k ≤ 0 (y then cleared).
+func rowsWork(k int, a []float32, lda int, x, y []float32) bool {
+	if len(y) == 0 {
+		return false
+	}
+	if k <= 0 {
+		clear(y)
+		return false
+	}
+	_ = a[(len(y)-1)*lda+k-1]
+	_ = x[k-1]
+	return true
 }
 
 // asmGemvRows4 wraps a kernel of row products on rows j, j+q, j+2q and
@@ -224,16 +233,10 @@ func asmGemvRows4(f func(k int, a *float32, lda int, x, y *float32, q, n int)) f
 		if len(y)%4 != 0 {
 			panic("gemm: dotRows4 of a number of rows not a multiple of 4")
 		}
+		if !rowsWork(k, a, lda, x, y) {
+			return
+		}
 		q := len(y) / 4
-		if q == 0 {
-			return
-		}
-		if k <= 0 {
-			clear(y)
-			return
-		}
-		_ = a[(len(y)-1)*lda+k-1]
-		_ = x[k-1]
 		var buf [4 * 64]float32
 		for j0 := 0; j0 < q; j0 += 64 {
 			n := min(64, q-j0)
