@@ -161,7 +161,9 @@ func testGemvRows4[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 			for i := range got {
 				got[i], want[i] = -3, -3
 			}
-			g.dotRows4(n, a, lda, x, got[:rows])
+			if allocs := testing.AllocsPerRun(2, func() { g.dotRows4(n, a, lda, x, got[:rows]) }); allocs != 0 {
+				t.Fatalf("dotRows4 n=%d q=%d: %v allocations, want none", n, q, allocs)
+			}
 			g.dotRows(n, a, lda, x, want[:rows])
 			for i := range got {
 				if got[i] != want[i] {
