@@ -20,7 +20,10 @@ import (
 // call and lets a package that installs function values at init (gemm)
 // do so once. Every path is tested by running the tests again under each
 // GOTEN_CPU the machine allows (.ci/run does); tests do not switch levels
-// inside one process.
+// inside one process. Such runs need -count=1: GOTEN_CPU is read at
+// package init, before go test starts logging the environment variables a
+// test reads, so its cache does not key on it and would hand back another
+// level's results.
 
 // Level is a set of instructions kernels may use; each includes the ones
 // below it.
