@@ -114,22 +114,7 @@ func IndexF32(x []float32, v float32) int {
 // backend/cpu); if four, four rows at a time (Note [Four streams]), the
 // same bits. Its exact order is sumSqRowsStreamsF32F64Go's.
 func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
-	if len(dst) == 0 {
-		return
-	}
-	if quarterLen(rowLen) > 0 {
-		for r := range dst {
-			dst[r] += SumSqF32F64(x[r*stride:][:rowLen], four)
-		}
-		return
-	}
-	m4 := fourRows(len(dst), four)
-	if m4 > 0 {
-		sumSqRows4F32F64(dst[:m4], x[:rowsSpan(m4, rowLen, stride)], rowLen, stride)
-	}
-	if m4 < len(dst) {
-		sumSqRows1F32F64(dst[m4:], x[m4*stride:][:rowsSpan(len(dst)-m4, rowLen, stride)], rowLen, stride)
-	}
+	sumRowsF32(dst, x, rowLen, stride, four, true)
 }
 
 // sumSqRows4F32F64 is sumSqRowsF32F64Go's kernel on 4q rows, read four at
@@ -296,42 +281,74 @@ func AccF32F64(dst []float64, x []float32) {
 // pairwise in float32, their sums in float64 lanes (Note [Sixteen
 // lanes]), a long x as four quarters, read together if four (Note [Four
 // streams]). Its exact order is sumStreamsF32F64Go's.
-func SumF32F64(x []float32, four bool) float64 {
-	q := quarterLen(len(x))
-	if q == 0 {
-		return sumRunF32F64(x)
-	}
-	var s [4]float64
-	if four {
-		sumRows4F32F64(s[:], x[:4*q], q, q)
-	} else {
-		for k := range s {
-			s[k] += sumRunF32F64(x[k*q:][:q])
-		}
-	}
-	return addQuarters(&s) + sumRunF32F64(x[4*q:])
-}
+func SumF32F64(x []float32, four bool) float64 { return sumQuartersF32(x, four, false) }
 
 // SumRowsF32F64 adds SumF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
 // backend/cpu); if four, four rows at a time (Note [Four streams]), the
 // same bits. Its exact order is sumRowsStreamsF32F64Go's.
 func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
+	sumRowsF32(dst, x, rowLen, stride, four, false)
+}
+
+// sumQuartersF32 is SumF32F64, or SumSqF32F64 if sq. Its kernels are
+// called directly, not through func values, so that the quarters' sums
+// stay on the stack.
+func sumQuartersF32(x []float32, four, sq bool) float64 {
+	q := quarterLen(len(x))
+	if q == 0 {
+		return sumRunF32(x, sq)
+	}
+	var s [4]float64
+	switch {
+	case four && sq:
+		sumSqRows4F32F64(s[:], x[:4*q], q, q)
+	case four:
+		sumRows4F32F64(s[:], x[:4*q], q, q)
+	default:
+		for k := range s {
+			s[k] += sumRunF32(x[k*q:][:q], sq)
+		}
+	}
+	return addQuarters(&s) + sumRunF32(x[4*q:], sq)
+}
+
+// sumRunF32 is sumRunF32F64, or sumSqRunF32F64 if sq.
+func sumRunF32(x []float32, sq bool) float64 {
+	if sq {
+		return sumSqRunF32F64(x)
+	}
+	return sumRunF32F64(x)
+}
+
+// sumRowsF32 is SumRowsF32F64, or SumSqRowsF32F64 if sq, calling its
+// kernels directly so that dst may live on the caller's stack.
+func sumRowsF32(dst []float64, x []float32, rowLen, stride int, four, sq bool) {
 	if len(dst) == 0 {
 		return
 	}
 	if quarterLen(rowLen) > 0 {
 		for r := range dst {
-			dst[r] += SumF32F64(x[r*stride:][:rowLen], four)
+			dst[r] += sumQuartersF32(x[r*stride:][:rowLen], four, sq)
 		}
 		return
 	}
 	m4 := fourRows(len(dst), four)
 	if m4 > 0 {
-		sumRows4F32F64(dst[:m4], x[:rowsSpan(m4, rowLen, stride)], rowLen, stride)
+		d, rows := dst[:m4], x[:rowsSpan(m4, rowLen, stride)]
+		if sq {
+			sumSqRows4F32F64(d, rows, rowLen, stride)
+		} else {
+			sumRows4F32F64(d, rows, rowLen, stride)
+		}
 	}
 	if m4 < len(dst) {
-		sumRows1F32F64(dst[m4:], x[m4*stride:][:rowsSpan(len(dst)-m4, rowLen, stride)], rowLen, stride)
+		d, rows := dst[m4:], x[m4*stride:][:rowsSpan(len(dst)-m4, rowLen, stride)]
+		if sq {
+			sumSqRows1F32F64(d, rows, rowLen, stride)
+		} else {
+			sumRows1F32F64(d, rows, rowLen, stride)
+		}
 	}
 }
 
@@ -375,39 +392,40 @@ func sumRows1F32F64(dst []float64, x []float32, rowLen, stride int) {
 // SumBF16F64 is SumF32F64 of the bfloat16 elements x[i] (their bits),
 // converted exactly to float32 as they are read. Its exact order is
 // sumStreamsBF16F64Go's.
-func SumBF16F64(x []uint16, four bool) float64 {
-	q := quarterLen(len(x))
-	if q == 0 {
-		return sumRunBF16F64(x)
-	}
-	var s [4]float64
-	if four {
-		sumRows4BF16F64(s[:], x[:4*q], q, q)
-	} else {
-		for k := range s {
-			s[k] += sumRunBF16F64(x[k*q:][:q])
-		}
-	}
-	return addQuarters(&s) + sumRunBF16F64(x[4*q:])
-}
+func SumBF16F64(x []uint16, four bool) float64 { return sumQuarters16(x, four, false) }
 
 // SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
 // converted exactly to float32 as they are read. Its exact order is
 // sumStreamsF16F64Go's.
-func SumF16F64(x []uint16, four bool) float64 {
+func SumF16F64(x []uint16, four bool) float64 { return sumQuarters16(x, four, true) }
+
+// sumQuarters16 is SumBF16F64, or SumF16F64 if f16, its kernels called
+// directly as sumQuartersF32's are.
+func sumQuarters16(x []uint16, four, f16 bool) float64 {
 	q := quarterLen(len(x))
 	if q == 0 {
-		return sumRunF16F64(x)
+		return sumRun16(x, f16)
 	}
 	var s [4]float64
-	if four {
+	switch {
+	case four && f16:
 		sumRows4F16F64(s[:], x[:4*q], q, q)
-	} else {
+	case four:
+		sumRows4BF16F64(s[:], x[:4*q], q, q)
+	default:
 		for k := range s {
-			s[k] += sumRunF16F64(x[k*q:][:q])
+			s[k] += sumRun16(x[k*q:][:q], f16)
 		}
 	}
-	return addQuarters(&s) + sumRunF16F64(x[4*q:])
+	return addQuarters(&s) + sumRun16(x[4*q:], f16)
+}
+
+// sumRun16 is sumRunBF16F64, or sumRunF16F64 if f16.
+func sumRun16(x []uint16, f16 bool) float64 {
+	if f16 {
+		return sumRunF16F64(x)
+	}
+	return sumRunBF16F64(x)
 }
 
 // sumRunBF16F64 is sumBF16F64Go's kernel: x read as one stream.
@@ -461,21 +479,7 @@ func sumRows4F16F64(dst []float64, x []uint16, rowLen, stride int) {
 // SumSqF32F64 returns Σ x[i]², each square exact in float64 and added in
 // float64 lanes, a long x as four quarters, read together if four (Note
 // [Four streams]). Its exact order is sumSqStreamsF32F64Go's.
-func SumSqF32F64(x []float32, four bool) float64 {
-	q := quarterLen(len(x))
-	if q == 0 {
-		return sumSqRunF32F64(x)
-	}
-	var s [4]float64
-	if four {
-		sumSqRows4F32F64(s[:], x[:4*q], q, q)
-	} else {
-		for k := range s {
-			s[k] += sumSqRunF32F64(x[k*q:][:q])
-		}
-	}
-	return addQuarters(&s) + sumSqRunF32F64(x[4*q:])
-}
+func SumSqF32F64(x []float32, four bool) float64 { return sumQuartersF32(x, four, true) }
 
 // sumSqRunF32F64 is sumSqF32F64Go's kernel: x read as one stream.
 func sumSqRunF32F64(x []float32) float64 {

@@ -514,9 +514,7 @@ func sumF32F64Go(x []float32) float64 {
 // after another (sumRowsF32F64AVX2) or four at a time (sumRows4F32F64AVX2,
 // on 4q rows).
 func sumRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
-	for r := range dst {
-		dst[r] += sumF32F64Go(x[r*stride:][:rowLen])
-	}
+	addRowSums(dst, x, rowLen, stride, sumF32F64Go)
 }
 
 // Note [Four streams]
@@ -572,9 +570,7 @@ func sumStreamsF32F64Go(x []float32) float64 {
 // sumRowsStreamsF32F64Go is SumRowsF32F64's pure-Go twin: dst[r] +=
 // sumStreamsF32F64Go(x[r·stride:][:rowLen]).
 func sumRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
-	for r := range dst {
-		dst[r] += sumStreamsF32F64Go(x[r*stride:][:rowLen])
-	}
+	addRowSums(dst, x, rowLen, stride, sumStreamsF32F64Go)
 }
 
 // sumSqStreamsF32F64Go is SumSqF32F64's pure-Go twin: sumStreamsF32F64Go's
@@ -586,9 +582,7 @@ func sumSqStreamsF32F64Go(x []float32) float64 {
 // sumSqRowsStreamsF32F64Go is SumSqRowsF32F64's pure-Go twin: dst[r] +=
 // sumSqStreamsF32F64Go(x[r·stride:][:rowLen]).
 func sumSqRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
-	for r := range dst {
-		dst[r] += sumSqStreamsF32F64Go(x[r*stride:][:rowLen])
-	}
+	addRowSums(dst, x, rowLen, stride, sumSqStreamsF32F64Go)
 }
 
 // sumStreamsBF16F64Go and sumStreamsF16F64Go are SumBF16F64's and
@@ -607,15 +601,11 @@ func sumStreamsF16F64Go(x []uint16) float64 {
 // twins of the kernels that sum 16-bit rows four at a time
 // (sumRows4BF16F64AVX2, on 4q rows).
 func sumRowsBF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
-	for r := range dst {
-		dst[r] += sumBF16F64Go(x[r*stride:][:rowLen])
-	}
+	addRowSums(dst, x, rowLen, stride, sumBF16F64Go)
 }
 
 func sumRowsF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
-	for r := range dst {
-		dst[r] += sumF16F64Go(x[r*stride:][:rowLen])
-	}
+	addRowSums(dst, x, rowLen, stride, sumF16F64Go)
 }
 
 // sumStreams is the twins' SumF32F64 (Note [Four streams]) with run, a
@@ -642,15 +632,21 @@ func quarterLen(n int) int {
 	return n / 4 &^ 255
 }
 
+// addRowSums adds sum of row r, x[r·stride:][:rowLen], to dst[r] for
+// each r < len(dst): the twins' rows loop.
+func addRowSums[E float32 | uint16](dst []float64, x []E, rowLen, stride int, sum func([]E) float64) {
+	for r := range dst {
+		dst[r] += sum(x[r*stride:][:rowLen])
+	}
+}
+
 // addQuarters adds the sums of the four quarters pairwise.
 func addQuarters(s *[4]float64) float64 { return (s[0] + s[1]) + (s[2] + s[3]) }
 
 // sumSqRowsF32F64Go adds sumSqF32F64Go of row r, x[r·stride:][:rowLen],
 // to dst[r] for each r < len(dst).
 func sumSqRowsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
-	for r := range dst {
-		dst[r] += sumSqF32F64Go(x[r*stride:][:rowLen])
-	}
+	addRowSums(dst, x, rowLen, stride, sumSqF32F64Go)
 }
 
 // prodRowsF32Go multiplies prodF32Go of row r, x[r·stride:][:rowLen],
