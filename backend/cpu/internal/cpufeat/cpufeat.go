@@ -20,10 +20,12 @@ import (
 // call and lets a package that installs function values at init (gemm)
 // do so once. Every path is tested by running the tests again under each
 // GOTEN_CPU the machine allows (.ci/run does); tests do not switch levels
-// inside one process. Such runs need -count=1: GOTEN_CPU is read at
-// package init, before go test starts logging the environment variables a
-// test reads, so its cache does not key on it and would hand back another
-// level's results.
+// inside one process. GOTEN_CPU is read at package init, before go test
+// starts logging the environment variables a test reads, so each package
+// whose kernels it selects has a test that reads it again through
+// Requested and checks it against Current: that puts the variable in go
+// test's cache key, and a cached result of another level is not handed
+// back.
 
 // Level is a set of instructions kernels may use; each includes the ones
 // below it.
@@ -79,6 +81,12 @@ var current = fromEnv(detected, os.Getenv("GOTEN_CPU"))
 // Current returns the level kernels run at and the features they may use
 // (Note [Kernel levels]).
 func Current() Features { return current }
+
+// Requested returns the features GOTEN_CPU asks for now (Detected lowered
+// to its level). It reads the variable again, so that a test calling it
+// keys go test's cache on it (Note [Kernel levels]); outside tests,
+// Current is what the kernels run at.
+func Requested() Features { return fromEnv(detected, os.Getenv("GOTEN_CPU")) }
 
 // fromEnv lowers f to the level named by env (empty: f itself). It panics
 // on a name it does not know, so that a mistyped test setting cannot

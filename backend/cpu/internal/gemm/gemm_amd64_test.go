@@ -49,21 +49,22 @@ func TestAVX512Names(t *testing.T) {
 }
 
 // TestLevel checks that the kernels installed are those of the level
-// cpufeat reports (GOTEN_CPU lowers it), so that the tests of each level
-// test that level's kernels.
+// GOTEN_CPU asks for (cpufeat.Requested reads it again, which also keys go
+// test's cache on it: Note [Kernel levels]), so that the tests of each
+// level test that level's kernels.
 func TestLevel(t *testing.T) {
+	feat := cpufeat.Requested()
 	want := map[cpufeat.Level][2]int{
 		cpufeat.Generic: {mrF32, nrF32},
 		cpufeat.AVX2:    {mrAVX2, nrF32AVX2},
 		cpufeat.AVX512:  {mrAVX512, nrF32AVX512},
-	}[cpufeat.Current().Level]
+	}[feat.Level]
 	if got := [2]int{f32.mr, f32.nr}; got != want {
-		t.Errorf("level %v: float32 tile %v, want %v", cpufeat.Current().Level, got, want)
+		t.Errorf("level %v: float32 tile %v, want %v", feat.Level, got, want)
 	}
 	if bf16.mr != f32.mr || bf16.nr != f32.nr || f16.nr != f32.nr {
 		t.Errorf("16-bit products do not run on the float32 kernel")
 	}
-	feat := cpufeat.Current()
 	if wantDot := feat.Level >= cpufeat.AVX512 && feat.AVX512BF16; (bf16dot != nil) != wantDot {
 		t.Errorf("level %v, AVX512-BF16 %v: bfloat16 dot-product kernel installed %v, want %v",
 			feat.Level, feat.AVX512BF16, bf16dot != nil, wantDot)

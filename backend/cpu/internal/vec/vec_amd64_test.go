@@ -8,6 +8,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/goten-ml/goten/backend/cpu/internal/cpufeat"
 )
 
 // TestNoAVX512 checks that the generated assembly (every zz_*_amd64.s)
@@ -64,5 +66,19 @@ func TestNoAVX512(t *testing.T) {
 				t.Errorf("%s:%d calls AVX-512 code without useAVX512 on the line before: %s", f, i+1, l)
 			}
 		}
+	}
+}
+
+// TestLevel checks that the kernels run at the level GOTEN_CPU asks for
+// (cpufeat.Requested reads it again, which also keys go test's cache on
+// it: Note [Kernel levels]), so that the tests of each level test that
+// level's kernels.
+func TestLevel(t *testing.T) {
+	feat := cpufeat.Requested()
+	got := [3]bool{useAVX2, useF16C, useAVX512}
+	want := [3]bool{feat.Level >= cpufeat.AVX2, feat.F16C, feat.Level >= cpufeat.AVX512}
+	if got != want {
+		t.Errorf("GOTEN_CPU=%q asks for %+v: useAVX2, useF16C, useAVX512 = %v, want %v",
+			os.Getenv("GOTEN_CPU"), feat, got, want)
 	}
 }
