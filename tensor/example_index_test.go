@@ -46,8 +46,8 @@ func Example_gather() {
 	//         [0., 0.]])
 }
 
-// Sorts are stable, NaN sorts last, and topk takes the first of equal
-// elements.
+// Sorts are stable and NaN sorts last; topk picks among equal elements as
+// PyTorch does (here the later 3).
 func Example_sort() {
 	x := tensor.FromSlice([]float32{3, float32(math.NaN()), 1, 3, -0.5})
 	v, i := x.Sort(0, false)
@@ -56,5 +56,5 @@ func Example_sort() {
 	fmt.Println(v, i)
 	// Output:
 	// tensor([-0.5000,  1.0000,  3.0000,  3.0000,     nan]) tensor([4, 2, 0, 3, 1])
-	// tensor([nan, 3.]) tensor([1, 0])
+	// tensor([nan, 3.]) tensor([1, 3])
 }

@@ -39,9 +39,10 @@ func Msort(t *Tensor) *Tensor {
 }
 
 // TopK returns the k largest elements of t along dim (the k smallest when
-// largest is false), in sorted order, and their int64 indices; of several
-// equal elements the first ones are taken. k must lie in [0, size(dim)]
-// (else an index error).
+// largest is false), in sorted order, and their int64 indices. Which of
+// several equal elements are taken, and in which order, is PyTorch's
+// (Note [topk's tie order] in package kernel). k must lie in [0,
+// size(dim)] (else an index error).
 func TopK(t *Tensor, k, dim int, largest bool) (values, indices *Tensor) {
 	v, i, err := op.TopK(t.view(), k, dim, largest)
 	must(err)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
+	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/raw"
 )
@@ -225,12 +226,13 @@ func BenchmarkIndexAddDim0(b *testing.B) {
 }
 
 // TestTopKThresholds compares float32 topk (Note [Top-k thresholds]) with
-// the first k of a stable sort of the same rows, values and positions bit
-// for bit: rows with NaNs, both zeros, ties and infinities, largest and
-// smallest, k around the fast path's edges, contiguous and strided.
+// PyTorch's selection (kernel.TopKOrder) run here on the keys of whole
+// rows, values and positions bit for bit: rows with NaNs, both zeros, ties
+// and infinities, largest and smallest, k on both sides of the heap's
+// edge (kernel.TopKHeap), contiguous and strided.
 func TestTopKThresholds(t *testing.T) {
 	specials := []float64{math.NaN(), math.Copysign(0, -1), 0, math.Inf(1), math.Inf(-1), 7.875, -7.875}
-	for _, n := range []int{8, 31, 64, 129, 1000} {
+	for _, n := range []int{8, 31, 64, 129, 1000, 4096} {
 		for _, k := range []int{1, 2, 3, 8, 16, 64} {
 			if k > n {
 				continue
@@ -252,15 +254,24 @@ func TestTopKThresholds(t *testing.T) {
 						if err != nil {
 							t.Fatal(err)
 						}
-						sv, si, err := op.Sort(v, 1, largest)
-						if err != nil {
-							t.Fatal(err)
+						var flip uint64
+						if largest {
+							flip = ^uint64(0)
 						}
-						wv, wi := bits(sv), bits(si)
 						gv, gi := bits(vals), bits(idx)
 						for r := range 3 {
-							sameBits(t, name+"/values", gv[r*k:(r+1)*k], wv[r*n:r*n+k])
-							sameBits(t, name+"/indices", gi[r*k:(r+1)*k], wi[r*n:r*n+k])
+							row := make([]kernel.Ranked, n)
+							for t := range row {
+								x := float32(getElem(v, r*n+t))
+								row[t] = kernel.Ranked{Key: f32Key(math.Float32bits(x)) ^ flip, Pos: t}
+							}
+							kernel.TopKOrder(row, k)
+							wv, wi := make([]uint64, k), make([]uint64, k)
+							for j, e := range row[:k] {
+								wv[j], wi[j] = math.Float64bits(getElem(v, r*n+e.Pos)), uint64(e.Pos)
+							}
+							sameBits(t, name+"/values", gv[r*k:(r+1)*k], wv)
+							sameBits(t, name+"/indices", gi[r*k:(r+1)*k], wi)
 						}
 					}
 				}

@@ -28,9 +28,13 @@ import (
 // insertion sort. Values are written by reading the input again at the
 // sorted positions, so -0 and NaN payloads come out as they went in.
 //
-// topk with a small k keeps the k best (key, position) pairs sorted while
-// it reads the row: most elements lose one comparison with the k-th best
-// and are gone, so the row costs about one read.
+// topk takes PyTorch's choice among equal elements (Note [topk's tie
+// order] in package kernel). Where PyTorch uses a heap of the k best
+// (kernel.TopKHeap), so does topk, filled while the row is read: most
+// elements lose one comparison with the heap's worst and are gone, so the
+// row costs about one read. Otherwise it radix sorts the row and, where
+// the first k keys have a tie, runs PyTorch's selection on the row (Note
+// [Top-k ties]).
 
 // keyFn returns the sort key of the element at p.
 type keyFn func(p unsafe.Pointer) uint64
@@ -111,6 +115,7 @@ func maxKey(d dtype.DType) uint64 {
 type sortScratch struct {
 	keys, keys2 []uint64
 	pos, pos2   []int32
+	ranked      []kernel.Ranked // topk's heap, or a tied row (Note [Top-k ties])
 }
 
 var sortPool = sync.Pool{New: func() any { return new(sortScratch) }}
@@ -210,8 +215,8 @@ func (c *sortCall) row(s *sortScratch, p [3]unsafe.Pointer) {
 	if desc {
 		flip = ^uint64(0)
 	}
-	if c.op == optable.TopK && c.m <= 64 && c.m*8 <= c.n {
-		c.topK(s, p, flip)
+	if c.op == optable.TopK && kernel.TopKHeap(c.m, c.n) {
+		c.topKHeap(s, p, flip)
 		return
 	}
 	s.grow(c.n)
@@ -228,7 +233,13 @@ func (c *sortCall) row(s *sortScratch, p [3]unsafe.Pointer) {
 	}
 	keys, pos := s.radixSort()
 	switch c.op {
-	case optable.SortOp, optable.TopK:
+	case optable.TopK:
+		if tiedAt(keys, c.m) {
+			c.topKTied(s, p, flip)
+			return
+		}
+		c.write(p, pos[:c.m])
+	case optable.SortOp:
 		c.write(p, pos[:c.m])
 	case optable.Median, optable.NanMedian:
 		nums := c.n
@@ -254,52 +265,50 @@ func (c *sortCall) write(p [3]unsafe.Pointer, pos []int32) {
 	}
 }
 
-// topK keeps the k best (key, position) pairs of the row (Note [Radix
-// sort]).
-func (c *sortCall) topK(s *sortScratch, p [3]unsafe.Pointer, flip uint64) {
-	k := c.m
-	s.grow(k)
-	keys, pos := s.keys, s.pos
+// topKHeap writes the row's k best elements as PyTorch's heap selection
+// picks and orders them (Note [topk's tie order] in package kernel),
+// reading the row once.
+func (c *sortCall) topKHeap(s *sortScratch, p [3]unsafe.Pointer, flip uint64) {
+	k, n := c.m, c.n
 	in, sin := p[2], c.st[2]
-	if k == 0 {
-		return
+	keyAt := func(t int) kernel.Ranked { return kernel.Ranked{Key: c.key(unsafe.Add(in, t*sin)) ^ flip, Pos: t} }
+	heap := s.rankedRow(k)
+	for t := range heap {
+		heap[t] = keyAt(t)
 	}
-	got := 0
+	kernel.MakeHeap(heap)
 	if c.f32 {
-		topKF32(keys, pos, k, c.n, in, sin, flip)
-		c.write(p, pos[:k])
-		return
-	}
-	for t := 0; t < c.n; t++ {
-		key := c.key(unsafe.Add(in, t*sin)) ^ flip
-		if got == k && key >= keys[k-1] {
-			continue // an equal key comes later: the earlier one stays
+		topKF32(heap, n, in, sin, flip)
+	} else {
+		for t := k; t < n; t++ {
+			if e := keyAt(t); e.Key < heap[0].Key {
+				kernel.ReplaceTop(heap, e)
+			}
 		}
-		got = insertTop(keys, pos, got, k, key, t)
 	}
-	c.write(p, pos[:k])
+	kernel.SortHeap(heap)
+	c.writeRanked(s, p, heap)
 }
 
 // Note [Top-k thresholds]
 //
-// Once a float32 row has k candidates, an element is kept only if its key
-// beats the k-th best key. While that key is not NaN's, the test is one
-// float compare with the k-th best value th: for the largest k the element
-// is rejected iff x <= th (false for a NaN x, which does go in), for the
-// smallest k iff !(x < th) (true for a NaN x, the largest key); -0 and +0
-// compare equal as their keys do. Runs of rejected elements are skipped
-// four compares at a time without computing keys; the first element not
-// rejected goes through the key path, so the kept pairs and their order
-// are those of the key loop.
+// While the heap's worst key is not NaN's, whether a float32 element
+// enters the heap is one float compare with the worst value th: for the
+// largest k the element is rejected iff x <= th (false for a NaN x, which
+// does go in), for the smallest k iff !(x < th) (true for a NaN x, the
+// largest key); -0 and +0 compare equal as their keys do. Runs of rejected
+// elements are skipped four compares at a time without computing keys;
+// the first element not rejected goes through the key path, so the heap
+// takes the elements heap selection takes, in the same order.
 
-// topKF32 fills keys and pos with the k best pairs of the float32 row of n
-// elements at in (byte stride sin), keys complemented by flip.
-func topKF32(keys []uint64, pos []int32, k, n int, in unsafe.Pointer, sin int, flip uint64) {
+// topKF32 runs heap selection over elements len(heap) to n of the float32
+// row at in (byte stride sin), the heap holding the first len(heap), keys
+// complemented by flip.
+func topKF32(heap []kernel.Ranked, n int, in unsafe.Pointer, sin int, flip uint64) {
 	at := func(t int) float32 { return *(*float32)(unsafe.Add(in, t*sin)) }
-	got := 0
-	for t := 0; t < n; t++ {
-		if got == k && keys[k-1]^flip != math.MaxUint32 {
-			th := at(int(pos[k-1]))
+	for t := len(heap); t < n; t++ {
+		if heap[0].Key^flip != math.MaxUint32 {
+			th := at(heap[0].Pos)
 			if flip != 0 {
 				for t+4 <= n && at(t) <= th && at(t+1) <= th && at(t+2) <= th && at(t+3) <= th {
 					t += 4
@@ -320,28 +329,59 @@ func topKF32(keys []uint64, pos []int32, k, n int, in unsafe.Pointer, sin int, f
 			}
 		}
 		key := f32Key(*(*uint32)(unsafe.Add(in, t*sin))) ^ flip
-		if got == k && key >= keys[k-1] {
-			continue
+		if key < heap[0].Key {
+			kernel.ReplaceTop(heap, kernel.Ranked{Key: key, Pos: t})
 		}
-		got = insertTop(keys, pos, got, k, key, t)
 	}
 }
 
-// insertTop inserts (key, t) into the got ≤ k best pairs, sorted by key,
-// dropping the last one when all k are taken, and returns the new count.
-// Equal keys keep their order: the earlier position stays first.
-func insertTop(keys []uint64, pos []int32, got, k int, key uint64, t int) int {
-	j := got
-	if got < k {
-		got++
-	} else {
-		j = k - 1
+// Note [Top-k ties]
+//
+// Without ties the k best elements of a row and their order are the same
+// whatever the algorithm. So where PyTorch selects from the whole row
+// (not kernel.TopKHeap), topk radix sorts it, stably, and takes the first
+// k, unless two of them have equal keys or the k-th key equals the next:
+// then it runs PyTorch's selection (kernel.TopKOrder) on the row.
+
+// tiedAt reports whether the first k of the sorted keys hold two equal
+// keys or the k-th equals the next (Note [Top-k ties]).
+func tiedAt(keys []uint64, k int) bool {
+	for j := 1; j <= k && j < len(keys); j++ {
+		if keys[j] == keys[j-1] {
+			return true
+		}
 	}
-	for ; j > 0 && keys[j-1] > key; j-- {
-		keys[j], pos[j] = keys[j-1], pos[j-1]
+	return false
+}
+
+// topKTied writes the row's k best elements as PyTorch's selection picks
+// and orders them (Note [Top-k ties]).
+func (c *sortCall) topKTied(s *sortScratch, p [3]unsafe.Pointer, flip uint64) {
+	in, sin := p[2], c.st[2]
+	row := s.rankedRow(c.n)
+	for t := range row {
+		row[t] = kernel.Ranked{Key: c.key(unsafe.Add(in, t*sin)) ^ flip, Pos: t}
 	}
-	keys[j], pos[j] = key, int32(t)
-	return got
+	kernel.TopKOrder(row, c.m)
+	c.writeRanked(s, p, row[:c.m])
+}
+
+// rankedRow returns s's topk buffer of n pairs.
+func (s *sortScratch) rankedRow(n int) []kernel.Ranked {
+	if cap(s.ranked) < n {
+		s.ranked = make([]kernel.Ranked, n)
+	}
+	return s.ranked[:n]
+}
+
+// writeRanked writes the elements at the positions of sel, and the
+// positions, to the output rows.
+func (c *sortCall) writeRanked(s *sortScratch, p [3]unsafe.Pointer, sel []kernel.Ranked) {
+	s.grow(len(sel)) // s's keys and positions are spent
+	for t, e := range sel {
+		s.pos[t] = int32(e.Pos)
+	}
+	c.write(p, s.pos)
 }
 
 // Sort runs a sort op along args.Dim of a row plan (Note [Radix sort]).

@@ -303,10 +303,31 @@ func (*Backend) Sort(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		})
 		var pick []item
 		switch op {
-		case optable.SortOp, optable.TopK:
+		case optable.SortOp:
 			if m > n {
 				failed = errs.New(errs.Index, op.Name, "selected index k out of range")
 				return
+			}
+			pick = row[:m]
+		case optable.TopK:
+			if m > n {
+				failed = errs.New(errs.Index, op.Name, "selected index k out of range")
+				return
+			}
+			// PyTorch's selection on the row in its own order, not the
+			// sort's, each element keyed by the rank of its value in the
+			// sort, best first (Note [topk's tie order])
+			ranked := make([]kernel.Ranked, n)
+			rank := uint64(0)
+			for j, it := range row {
+				if j > 0 && (less(row[j-1].v, it.v, d) || less(it.v, row[j-1].v, d)) {
+					rank++
+				}
+				ranked[it.idx] = kernel.Ranked{Key: rank, Pos: int(it.idx)}
+			}
+			kernel.TopKOrder(ranked, m)
+			for j, r := range ranked[:m] {
+				row[j] = item{load(rowAt(p, nout, idx, dim, r.Pos), d), int64(r.Pos)}
 			}
 			pick = row[:m]
 		case optable.KthValue:
