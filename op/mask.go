@@ -165,14 +165,14 @@ func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
 // Note [Masks of other dtypes]
 //
 // PyTorch 1.13's masked_fill_ and masked_scatter_ on the CPU take a mask
-// of any dtype: their kernel reads a mask that is not bool as bytes (the
-// first byte of each element), refusing a byte that is neither 0 nor 1
-// ("Mask tensor can take 0 and 1 values only") when it reaches it. goten
-// takes such a mask by its values instead: an element 0 is false, 1 true,
-// any other a value error. On integer masks of 0s and 1s (and any mask
-// over no elements) this is what PyTorch does; where PyTorch misreads the
-// memory (a float 1.0 is false there, an int16 256 false too) goten gives
-// the sensible answer or refuses.
+// of any dtype: their kernel reads a mask that is not bool as bytes, the
+// first byte of each element (the byte at its address), and refuses a
+// byte that is neither 0 nor 1 ("Mask tensor can take 0 and 1 values
+// only"). goten reads such a mask the same way, through a uint8 view of
+// the first bytes, so that its results are PyTorch's: an integer mask of
+// 0s and 1s means what it says, but a float 1.0 (first byte 0) is false
+// and an int16 257 true. Unlike PyTorch it checks every element before
+// it writes any.
 
 // boolMask returns mask as a bool mask (Note [Masks of other dtypes]);
 // used is whether any element of it will be read.
@@ -180,16 +180,9 @@ func boolMask(name string, mask *raw.View, used bool) (*raw.View, error) {
 	if mask.DType == dtype.Bool {
 		return mask, nil
 	}
+	mask = firstBytes(mask)
 	if used && mask.NumEl() > 0 {
-		not0, err := Pointwise(optable.Ne, nil, false, nil, mask, Int(0).Wrap())
-		if err != nil {
-			return nil, errs.WithOp(err, name)
-		}
-		not1, err := Pointwise(optable.Ne, nil, false, nil, mask, Int(1).Wrap())
-		if err != nil {
-			return nil, errs.WithOp(err, name)
-		}
-		bad, err := Pointwise(optable.LogicalAnd, nil, false, nil, not0, not1)
+		bad, err := Pointwise(optable.Gt, nil, false, nil, mask, Int(1).Wrap())
 		if err != nil {
 			return nil, errs.WithOp(err, name)
 		}
@@ -202,6 +195,22 @@ func boolMask(name string, mask *raw.View, used bool) (*raw.View, error) {
 		}
 	}
 	return To(mask, dtype.Bool)
+}
+
+// BoolMask returns the bool mask that masked_fill and masked_scatter read
+// from mask (Note [Masks of other dtypes]): mask itself if bool, else
+// whether the first byte of each element is 1 (a value error where it is
+// neither 0 nor 1).
+func BoolMask(name string, mask *raw.View) (*raw.View, error) { return boolMask(name, mask, true) }
+
+// firstBytes returns a uint8 view of the first byte of each element of v.
+func firstBytes(v *raw.View) *raw.View {
+	size := v.DType.Size()
+	strides := make([]int, len(v.Strides))
+	for k, st := range v.Strides {
+		strides[k] = st * size
+	}
+	return &raw.View{Storage: v.Storage, DType: dtype.Uint8, Shape: append([]int{}, v.Shape...), Strides: strides, Offset: v.Offset * size}
 }
 
 // maskedFillValue checks masked_fill's value — a 0-dim tensor, or a

@@ -517,8 +517,9 @@ func fillValue(name string, value *Tensor) op.Scalar {
 // MaskedFill returns t with value where the bool mask is true: t and mask
 // broadcast together (the result may be larger than t). value is a
 // [Scalar] or a 0-dim tensor, converted to t's dtype. A mask of another
-// dtype holding only 0s and 1s is taken as bool, any other value being a
-// value error (Note [Masks of other dtypes] in package op).
+// dtype is read as PyTorch 1.13 reads it: element by element, its first
+// byte, which must be 0 or 1 (else a value error), so that a float 1.0 is
+// false (Note [Masks of other dtypes] in package op).
 func MaskedFill(t, mask, value *Tensor) *Tensor {
 	return recordNew("MaskedFillBackward0", []*Tensor{t, value}, newResult(op.MaskedFill(t.view(), mask.view(), fillView(value), false)),
 		maskedFillGrad(mask))
@@ -530,8 +531,8 @@ func MaskedFill(t, mask, value *Tensor) *Tensor {
 // a dtype error, raised before any gradient is returned.
 func maskedFillGrad(mask *Tensor) gradFn {
 	return func(n *node, g *Tensor) []*Tensor {
-		if d := mask.DType(); n.needs(1) && d != Bool && d != Uint8 {
-			panic(errs.New(errs.DType, "masked_select", "masked_select: expected BoolTensor or ByteTensor for mask"))
+		if n.needs(1) {
+			selectableMask(mask)
 		}
 		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
@@ -554,13 +555,22 @@ func (t *Tensor) MaskedFillInPlace(mask, value *Tensor) *Tensor {
 	return endWrite(rec, "MaskedFillBackward0", t, []*Tensor{value}, maskedFillGrad(mask))
 }
 
-// boolOf returns a mask the op accepted (bool, or 0s and 1s of another
-// dtype: Note [Masks of other dtypes] in package op) as a bool tensor.
+// selectableMask panics with masked_select's dtype error unless mask is
+// bool or uint8: the gradients PyTorch computes with masked_select refuse
+// the other masks that masked_fill and masked_scatter took.
+func selectableMask(mask *Tensor) {
+	if d := mask.DType(); d != Bool && d != Uint8 {
+		panic(errs.New(errs.DType, "masked_select", "masked_select: expected BoolTensor or ByteTensor for mask"))
+	}
+}
+
+// boolOf returns a mask the op accepted as the bool mask it read (Note
+// [Masks of other dtypes] in package op).
 func boolOf(mask *Tensor) *Tensor {
 	if mask.DType() == Bool {
 		return mask
 	}
-	return mask.To(Bool)
+	return newResult(op.BoolMask("masked_fill", mask.view()))
 }
 
 func fillView(value *Tensor) *raw.View {
@@ -616,6 +626,9 @@ func (t *Tensor) MaskedScatterInPlace(mask, source *Tensor) *Tensor {
 	_, err := op.MaskedScatter(t.view(), mask.view(), source.view())
 	must(err)
 	return endWrite(rec, "MaskedScatterBackward0", t, []*Tensor{source}, func(n *node, g *Tensor) []*Tensor {
+		if n.needs(1) {
+			selectableMask(mask)
+		}
 		mask := boolOf(mask)
 		out := make([]*Tensor, 2)
 		if n.needs(0) {

@@ -1114,3 +1114,49 @@ func TestIndexPutZeroDimIndices(t *testing.T) {
 		t.Errorf("values' gradient through (False, 1): %v, want 3", g)
 	}
 }
+
+// TestMasksReadByFirstByte: masked_fill and masked_scatter read a mask
+// that is not bool as PyTorch 1.13's kernels do, by the first byte of each
+// element (Note [Masks of other dtypes] in package op), any layout; a
+// byte other than 0 or 1 is a value error. The gradient of the source of
+// masked_scatter (PyTorch's masked_select) refuses such masks, that of the
+// input does not. The expectations are torch's.
+func TestMasksReadByFirstByte(t *testing.T) {
+	fill := func(m *Tensor) []float64 {
+		return MaskedFill(Zeros(Float64, m.Shape()...).ToDevice(m.Device()), m, Scalar(7)).Float64s()
+	}
+	for _, c := range []struct {
+		name string
+		mask *Tensor
+		want []float64
+	}{
+		{"float32 0, 1, 256, 1", FromSlice([]float32{0, 1, 256, 1}, 4), []float64{0, 0, 0, 0}},
+		{"int16 0, 1, 256, 1", FromSlice([]int16{0, 1, 256, 1}, 4), []float64{0, 7, 0, 7}},
+		{"float64 5e-324, 1, 0, 0", FromSlice([]float64{5e-324, 1, 0, 0}, 4), []float64{7, 0, 0, 0}},
+		{"int32 [[0, 257], [1, 0]] transposed", FromSlice([]int32{0, 257, 1, 0}, 2, 2).Transpose(0, 1), []float64{0, 7, 7, 0}},
+		{"int32 [1, 0] expanded to [2, 2]", FromSlice([]int32{1, 0}, 2).Expand(2, 2), []float64{7, 0, 7, 0}},
+	} {
+		for _, dev := range []Device{CPU, refDevice} {
+			if got := fill(c.mask.ToDevice(dev)); !slices.Equal(got, c.want) {
+				t.Errorf("masked_fill with a mask %s on %v: %v, want %v", c.name, dev, got, c.want)
+			}
+		}
+	}
+	src := FromSlice([]float64{1, 2, 3, 4}, 4)
+	if got, want := MaskedScatter(Zeros(Float64, 4), FromSlice([]float64{5e-324, 1, 0, 0}, 4), src).Float64s(), []float64{1, 0, 0, 0}; !slices.Equal(got, want) {
+		t.Errorf("masked_scatter with a float64 mask 5e-324, 1, 0, 0: %v, want %v", got, want)
+	}
+	if got := kindOf(func() { fill(FromSlice([]float64{5e-324 * 3}, 1)) }); got != ValueError {
+		t.Errorf("masked_fill with a float64 mask whose first byte is 3: error kind %v, want a value error", got)
+	}
+	m := FromSlice([]int16{0, 1, 0, 1}, 4)
+	x := Zeros(Float32, 4).SetRequiresGrad(true)
+	s := FromSlice([]float32{1, 2, 3, 4}, 4).SetRequiresGrad(true)
+	if got := kindOf(func() { MaskedScatter(x, m, s).Sum().Backward() }); got != DTypeError {
+		t.Errorf("masked_scatter's source gradient through an int16 mask: error kind %v, want a dtype error", got)
+	}
+	MaskedScatter(x, m, s.Detach()).Sum().Backward()
+	if got, want := x.Grad().Float64s(), []float64{1, 0, 1, 0}; !slices.Equal(got, want) {
+		t.Errorf("masked_scatter's input gradient through an int16 mask: %v, want %v", got, want)
+	}
+}

@@ -65,13 +65,19 @@ func parseDType(name string) (dtype.DType, error) {
 	return d, nil
 }
 
+// pythonNaN is the NaN of Python's float("nan"), which the reference
+// runner reads "nan" as: the quiet NaN without payload. Its bits matter
+// where PyTorch reads a float's bytes (Note [Masks of other dtypes] in
+// package op); Go's math.NaN() has a payload of 1.
+var pythonNaN = math.Float64frombits(0x7ff8000000000000)
+
 // decodeFloat decodes a float value: a JSON number or "nan", "inf", "-inf".
 func decodeFloat(r json.RawMessage) (float64, error) {
 	var s string
 	if err := json.Unmarshal(r, &s); err == nil {
 		switch s {
 		case "nan":
-			return math.NaN(), nil
+			return pythonNaN, nil
 		case "inf":
 			return math.Inf(1), nil
 		case "-inf":
