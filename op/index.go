@@ -300,27 +300,6 @@ func planOf(name string, w *raw.View, ts []pending) (*indexPlan, error) {
 	return advancedPlan(name, w, adv)
 }
 
-// checkBounds returns the index error of an index tensor of ts whose
-// elements are out of the range of its dim of w (negative from the end),
-// or nil; the kernels check the same as they run.
-func checkBounds(name string, w *raw.View, ts []pending) error {
-	adv, err := advancedOf(name, w, ts)
-	if err != nil {
-		return err
-	}
-	for _, a := range adv {
-		n := int64(w.Shape[a.dim])
-		bad, out, err := indexOutside(a.t, -n, n)
-		if err != nil {
-			return err
-		}
-		if out {
-			return errs.New(errs.Index, name, "index %d is out of bounds for dimension %d with size %d", bad, a.dim, n)
-		}
-	}
-	return nil
-}
-
 // checkMask checks that the sizes of mask t match those of v's dims from
 // d on.
 func checkMask(name string, t, v *raw.View, d int) error {
@@ -573,6 +552,20 @@ func checkWritable(name string, self *raw.View) error {
 	return iter.CheckNoInternalOverlap(name, self)
 }
 
+// Note [Writes into expanded tensors]
+//
+// PyTorch 1.13 lets index_put_ (and so v[items] = values) write into a v
+// whose elements share memory, an expanded v, with a deprecation warning.
+// Its kernel writes the elements in its iterator's order, so where several
+// elements of v[items] share one location the last write stays (with
+// accumulate, every value adds into it); on one thread, as its cases run,
+// that is the order of the iterator's dims, which goten's follows (Note
+// [Reordering dims] in package iter). goten writes likewise, without the
+// warning; its CPU kernel keeps the plan's order wherever elements share
+// memory (Note [Put partitions] in package backend/cpu), so the result
+// does not depend on the number of threads, where PyTorch's parallel
+// writes would race.
+
 // IndexPut writes values into v[items] (Python's v[items] = values), or
 // adds them (accumulate: duplicates add up), and returns v. values must
 // have v's dtype and broadcast to the shape of v[items]; as in PyTorch, a
@@ -642,14 +635,8 @@ func IndexPut(v *raw.View, items []Item, values *raw.View, accumulate bool) (*ra
 		return nil, errs.New(errs.DType, name, "Index put requires the source and destination dtypes match, got %s for the destination and %s for the source.",
 			TorchName(v.DType), TorchName(values.DType))
 	}
-	// PyTorch only warns of a write into an expanded v; goten refuses it,
-	// after the checks PyTorch makes, its kernel's bounds included
-	if err := checkWritable(name, v); err != nil {
-		if e := checkBounds(name, w, ts); e != nil {
-			return nil, e
-		}
-		return nil, err
-	}
+	// PyTorch 1.13 only warns of a write into an expanded v, and writes
+	// (Note [Writes into expanded tensors])
 	return v, runIndexPut(name, ip, values, accumulate)
 }
 

@@ -134,7 +134,10 @@ func IndexPut(t *Tensor, its []Item, values *Tensor, accumulate bool) *Tensor {
 }
 
 // IndexPutInPlace writes values into t[items...] as [IndexPut] does, and
-// returns t.
+// returns t. An expanded t (elements sharing memory) is written as PyTorch
+// 1.13 writes it: where elements share memory the last write in the
+// iterator's order stays, or with accumulate every value adds in (Note
+// [Writes into expanded tensors] in package op).
 func (t *Tensor) IndexPutInPlace(its []Item, values *Tensor, accumulate bool) *Tensor {
 	rec := beginWrite("index_put_", t, values)
 	_, err := op.IndexPut(t.view(), items(its), values.view(), accumulate)

@@ -366,7 +366,7 @@ func (*Backend) Index(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			return err
 		}
 	}
-	if op.Put && nidx > 0 && p.NumEl() >= 2*iter.GrainSize && collides(p) {
+	if op.Put && nidx > 0 && c.strides[0] != 0 && p.NumEl() >= 2*iter.GrainSize && collides(p) {
 		// Note [Put partitions]
 		size := int64(c.sizes[0])
 		nw := int64(min(runtime.GOMAXPROCS(0), maxPutParts))
@@ -414,7 +414,10 @@ var putParts int
 // GOMAXPROCS. Each worker rereads the index operands (8 bytes per row of
 // the index_add above) and skips what is not its own; a skewed index only
 // makes one worker do the serial work. The indices are all checked before
-// (Note [Index kernels]), so the skipped rows hide no error.
+// (Note [Index kernels]), so the skipped rows hide no error. A destination
+// whose first indexed dim has stride 0 (expanded: Note [Writes into
+// expanded tensors] in package op) is the exception: there different
+// first indices write one element, so such a put runs unpartitioned.
 //
 // Rows of that index_add are short (64 floats), so the call chain of the
 // Combine's generated loop (addVec, vecBinary, binaryLayout: layout
