@@ -345,8 +345,44 @@ func logBody(base int) func(e *em, in []reg.Register) val {
 			z = e.FMA(f, e.C(l10ea), z)
 			return vv(e.FMA(k, e.C(l102a), z))
 		}
-		return vv(e.logOf(x))
+		return vv(e.sleefLogOf(x))
 	}
+}
+
+// SLEEF's logf (Note [SLEEF's log] in internal/sleef): ln 2 as a float32
+// pair and the polynomial in x².
+var (
+	sleefLn2Hi   = float64(float32(0.69314718246459960938))
+	sleefLn2Lo   = float64(float32(-1.904654323148236017e-09))
+	sleefLogPoly = []float64{float64(float32(0.3027294874)), float64(float32(0.3996108174)), float64(float32(0.6666694880))}
+)
+
+// sleefLogOf returns log x of positive normal float32 lanes as SLEEF's logf
+// computes it, step for step (sleef.LogF32, which takes every other x):
+// e = exponent of x·(1/0.75), m = x·2^-e, s = e·ln2 as a pair, x = (m−1)/(m+1)
+// as a pair, log = s + 2x + x³·P(x²) in pair sums.
+func (e *em) sleefLogOf(d reg.Register) reg.Register {
+	q := e.ISub(e.And(e.Shr(e.Mul(d, e.C(float64(float32(1.0/0.75)))), 23), e.CB(0xff)), e.CB(0x7f))
+	m := e.ISub(d, e.Shl(q, 23))
+	fe := e.vec()
+	VCVTDQ2PS(q, fe)
+	sHi := e.Mul(fe, e.C(sleefLn2Hi))
+	sLo := e.FMA(fe, e.C(sleefLn2Lo), e.FMS(fe, e.C(sleefLn2Hi), sHi))
+	aHi, aLo := e.twoSum(m, e.C(-1)) // exact pairs: the order of the terms does not matter
+	bHi, bLo := e.twoSum(m, e.C(1))
+	t := e.Div(e.C(1), bHi)
+	xHi := e.Mul(aHi, t)
+	u := e.FMS(t, aHi, xHi)
+	xLo := e.FMA(xHi, e.FNMA(bLo, t, e.FNMA(bHi, t, e.C(1))), e.FMA(aLo, t, u))
+	x2 := e.Mul(xHi, xHi)
+	p := e.Horner(x2, sleefLogPoly...)
+	twoX := e.Add(xHi, xHi)
+	rHi := e.Add(sHi, twoX)
+	rLo := e.Add(e.Add(e.Add(e.Sub(sHi, rHi), twoX), sLo), e.Add(xLo, xLo))
+	y := e.Mul(e.Mul(x2, xHi), p)
+	hi := e.Add(rHi, y)
+	lo := e.Add(e.Add(e.Sub(rHi, hi), y), rLo)
+	return e.Add(hi, lo)
 }
 
 // log1pBody: log(u) + (x − (u − 1))/u, u = 1 + x, for x in (−1, max];

@@ -91,8 +91,10 @@ func Expm1To(dst, t *Tensor) *Tensor { return pointwise(optable.Expm1, dst, fals
 // Expm1InPlace overwrites t with [Expm1](t) and returns t.
 func (t *Tensor) Expm1InPlace() *Tensor { return pointwise(optable.Expm1, nil, true, nil, t) }
 
-// Log returns the natural logarithm of x for each element x of t. Integer and
-// bool inputs compute in float32.
+// Log returns the natural logarithm of x (float32, and bfloat16 and float16
+// through it: SLEEF's logf, as PyTorch computes float32 and bfloat16, Note
+// [SLEEF's log] in internal/sleef) for each element x of t. Integer and bool
+// inputs compute in float32.
 func Log(t *Tensor) *Tensor { return pointwise(optable.Log, nil, false, nil, t) }
 
 // Log returns [Log](t).

@@ -453,8 +453,8 @@ func simdExpm1F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopLogF computes T(elem.Log(float64(a))) for float32, float64.
-func loopLogF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopLogF64 computes T(elem.Log(float64(a))) for float64.
+func loopLogF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -474,17 +474,38 @@ func loopLogF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 	}
 }
 
+// loopLogF32 computes T(elem.LogF32(float32(a))) for float32.
+func loopLogF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.LogF32(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.LogF32(float32(a)))
+	}
+}
+
 // simdLogF32 is log's SIMD loop for float32.
 func simdLogF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.LogF32, p, s, n)) {
-		loopLogF[float32](p, s, n, args)
+		loopLogF32[float32](p, s, n, args)
 	}
 }
 
 // simdLogF64 is log's SIMD loop for float64.
 func simdLogF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.LogF64, p, s, n)) {
-		loopLogF[float64](p, s, n, args)
+		loopLogF64[float64](p, s, n, args)
 	}
 }
 

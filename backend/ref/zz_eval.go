@@ -167,16 +167,24 @@ func evalExpm1(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool
 	return value{}, false, false
 }
 
-// elemLog0 is log of one element of float32, float64: T(elem.Log(float64(a))).
-func elemLog0[T float32 | float64](a T, args *kernel.Args) T {
+// elemLog0 is log of one element of float64: T(elem.Log(float64(a))).
+func elemLog0[T float64](a T, args *kernel.Args) T {
 	_ = args
 	return T(T(elem.Log(float64(a))))
+}
+
+// elemLog1 is log of one element of float32: T(elem.LogF32(float32(a))).
+func elemLog1[T float32](a T, args *kernel.Args) T {
+	_ = args
+	return T(T(elem.LogF32(float32(a))))
 }
 
 // evalLog computes log of one element in compute dtype d.
 func evalLog(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemLog1[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemLog0[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false

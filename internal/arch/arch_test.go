@@ -37,7 +37,8 @@ var allowed = map[string][]string{
 	"internal/parallel":  nil,
 	"internal/goroutine": nil,
 	"optable":            {"dtype", "errs"},
-	"optable/elem":       {"dtype"},
+	"optable/elem":       {"dtype", "internal/sleef"},
+	"internal/sleef":     {"dtype"},
 	// the iterator knows no ops and no kernels
 	"iter": memory,
 	// the kernel contract: plans and the op table
@@ -45,7 +46,7 @@ var allowed = map[string][]string{
 	// backends: the contract, never op or tensor
 	"backend/cpu":                  slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
 	"backend/cpu/internal/gemm":    {"dtype", "backend/cpu/internal/cpufeat", "backend/cpu/internal/vec"},
-	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat"},
+	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat", "internal/sleef"},
 	"backend/cpu/internal/cpufeat": nil,
 	"backend/ref":                  planner,
 	// the backend test kit: the contract and the reference backend

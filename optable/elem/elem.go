@@ -10,7 +10,11 @@
 // goroutine must never crash the program.
 package elem
 
-import "math"
+import (
+	"math"
+
+	"github.com/goten-ml/goten/internal/sleef"
+)
 
 // Signed lists the signed integer loop types.
 type Signed interface{ int8 | int16 | int32 | int64 }
@@ -94,6 +98,10 @@ func Log(x float64) float64 {
 	}
 	return math.Log(x)
 }
+
+// LogF32 is log x as PyTorch 1.13's float32 kernels compute it: SLEEF's
+// logf (Note [SLEEF's log] in package internal/sleef).
+func LogF32(x float32) float32 { return sleef.LogF32(x) }
 
 // Log1p is ln(1 + x) as PyTorch 1.13's CPU kernels compute it, with
 // SLEEF's log1p for every float dtype: +Inf for x above big, though ln(1 +

@@ -1,6 +1,10 @@
 package vec
 
-import "math"
+import (
+	"math"
+
+	"github.com/goten-ml/goten/internal/sleef"
+)
 
 // Note [Elementwise float functions]
 // The element functions of the float kernels of asm/elemmath.go, which are
@@ -14,7 +18,9 @@ import "math"
 //     applied in two halves (Scale), so that subnormal results round once
 //     and overflow gives +Inf. expm1 forms 2·(2^(n−1)·(e^r−1) + 2^(n−1) −
 //     ½): no cancellation, and e^r − 1 itself where n = 0.
-//   - log, log2, log10 (float32): Cephes' logf: x = 2^k·m, m in [√½, √2),
+//   - log (float32): SLEEF's logf, as PyTorch computes it (Note [SLEEF's
+//     log] in package internal/sleef).
+//   - log2, log10 (float32), and log1p's log: Cephes' logf: x = 2^k·m, m in [√½, √2),
 //     f = m − 1, log(1+f) = f − f²/2 + f³·P(f), k·ln2 added in two parts
 //     (log2 and log10 by Cephes' split constants). float64: fdlibm's
 //     log (Go's math.Log) with fused steps; log2 is k + log(1+f)·log2e
@@ -310,12 +316,10 @@ func logF32Slow(x float32) bool   { return logSlow32(x) }
 func log2F32Slow(x float32) bool  { return logSlow32(x) }
 func log10F32Slow(x float32) bool { return logSlow32(x) }
 
-func logF32(x float32) float32 {
-	if logSlow32(x) {
-		return float32(math.Log(float64(x)))
-	}
-	return log32Of(x)
-}
+// logF32 is SLEEF's logf, as PyTorch 1.13 computes float32 log (Note
+// [SLEEF's log] in package internal/sleef); the assembly runs its steps on
+// positive normal x (logF32Slow false) and hands the others here.
+func logF32(x float32) float32 { return sleef.LogF32(x) }
 
 func log2F32(x float32) float32 {
 	if logSlow32(x) {

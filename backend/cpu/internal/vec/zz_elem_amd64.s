@@ -41333,69 +41333,131 @@ TEXT ·logF32AVX2(SB), NOSPLIT, $64-49
 	JMP   logF32AVX2_check_unrolled
 
 logF32AVX2_unrolled:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMOVUPS     Y4, Y3
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
-	VADDPS      Y3, Y1, Y1
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	VMOVUPS     32(DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMOVUPS     Y4, Y3
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
-	VADDPS      Y3, Y1, Y1
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, 32(CX)(BX*4)
-	ADDQ        $0x00000010, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
+	VMOVUPS      Y3, Y4
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
+	VSUBPS       Y1, Y2, Y5
+	VSUBPS       Y5, Y2, Y6
+	VSUBPS       Y6, Y1, Y6
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
+	VSUBPS       Y5, Y7, Y5
+	VADDPS       Y5, Y6, Y5
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VADDPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y6, Y7, Y7
+	VMULPS       Y7, Y2, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y2, Y7, Y9
+	VMOVUPS      Y6, Y2
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
+	VFNMADD231PS Y7, Y1, Y2
+	VMOVUPS      Y9, Y1
+	VFMADD231PS  Y7, Y5, Y1
+	VFMADD231PS  Y2, Y8, Y1
+	VMULPS       Y8, Y8, Y2
+	VMOVUPS      Y2, Y5
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
+	VADDPS       Y8, Y8, Y6
+	VADDPS       Y6, Y3, Y7
+	VSUBPS       Y7, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y1, Y1, Y1
+	VADDPS       Y1, Y3, Y1
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y5, Y2, Y2
+	VADDPS       Y2, Y7, Y3
+	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y1, Y3, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
+	VMOVUPS      Y3, Y4
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
+	VSUBPS       Y1, Y2, Y5
+	VSUBPS       Y5, Y2, Y6
+	VSUBPS       Y6, Y1, Y6
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
+	VSUBPS       Y5, Y7, Y5
+	VADDPS       Y5, Y6, Y5
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VADDPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y6, Y7, Y7
+	VMULPS       Y7, Y2, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y2, Y7, Y9
+	VMOVUPS      Y6, Y2
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
+	VFNMADD231PS Y7, Y1, Y2
+	VMOVUPS      Y9, Y1
+	VFMADD231PS  Y7, Y5, Y1
+	VFMADD231PS  Y2, Y8, Y1
+	VMULPS       Y8, Y8, Y2
+	VMOVUPS      Y2, Y5
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
+	VADDPS       Y8, Y8, Y6
+	VADDPS       Y6, Y3, Y7
+	VSUBPS       Y7, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y1, Y1, Y1
+	VADDPS       Y1, Y3, Y1
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y5, Y2, Y2
+	VADDPS       Y2, Y7, Y3
+	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y1, Y3, Y1
+	VMOVDQU      Y1, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
 
 logF32AVX2_check_unrolled:
 	CMPQ BX, SI
@@ -41405,38 +41467,69 @@ logF32AVX2_check_unrolled:
 	JMP  logF32AVX2_check_vector
 
 logF32AVX2_vector:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMOVUPS     Y4, Y3
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
-	VADDPS      Y3, Y1, Y1
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	ADDQ        $0x00000008, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
+	VMOVUPS      Y3, Y4
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
+	VSUBPS       Y1, Y2, Y5
+	VSUBPS       Y5, Y2, Y6
+	VSUBPS       Y6, Y1, Y6
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
+	VSUBPS       Y5, Y7, Y5
+	VADDPS       Y5, Y6, Y5
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VADDPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y6, Y7, Y7
+	VMULPS       Y7, Y2, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y2, Y7, Y9
+	VMOVUPS      Y6, Y2
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
+	VFNMADD231PS Y7, Y1, Y2
+	VMOVUPS      Y9, Y1
+	VFMADD231PS  Y7, Y5, Y1
+	VFMADD231PS  Y2, Y8, Y1
+	VMULPS       Y8, Y8, Y2
+	VMOVUPS      Y2, Y5
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
+	VADDPS       Y8, Y8, Y6
+	VADDPS       Y6, Y3, Y7
+	VSUBPS       Y7, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y1, Y1, Y1
+	VADDPS       Y1, Y3, Y1
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y5, Y2, Y2
+	VADDPS       Y2, Y7, Y3
+	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y1, Y3, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
 
 logF32AVX2_check_vector:
 	CMPQ    BX, SI
@@ -41464,40 +41557,71 @@ logF32AVX2_copy1:
 	JMP  logF32AVX2_copy1
 
 logF32AVX2_copied2:
-	XORQ        BX, BX
-	VMOVUPS     (DI)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMOVUPS     Y4, Y3
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y2, Y3
-	VADDPS      Y3, Y1, Y1
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, (SI)(BX*4)
-	SHLQ        $0x02, AX
-	XORQ        DX, DX
+	XORQ         BX, BX
+	VMOVUPS      (DI)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
+	VMOVUPS      Y3, Y4
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
+	VSUBPS       Y1, Y2, Y5
+	VSUBPS       Y5, Y2, Y6
+	VSUBPS       Y6, Y1, Y6
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
+	VSUBPS       Y5, Y7, Y5
+	VADDPS       Y5, Y6, Y5
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
+	VSUBPS       Y1, Y6, Y7
+	VSUBPS       Y7, Y6, Y8
+	VSUBPS       Y8, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
+	VSUBPS       Y7, Y8, Y7
+	VADDPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y6, Y7, Y7
+	VMULPS       Y7, Y2, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y2, Y7, Y9
+	VMOVUPS      Y6, Y2
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
+	VFNMADD231PS Y7, Y1, Y2
+	VMOVUPS      Y9, Y1
+	VFMADD231PS  Y7, Y5, Y1
+	VFMADD231PS  Y2, Y8, Y1
+	VMULPS       Y8, Y8, Y2
+	VMOVUPS      Y2, Y5
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
+	VADDPS       Y8, Y8, Y6
+	VADDPS       Y6, Y3, Y7
+	VSUBPS       Y7, Y3, Y3
+	VADDPS       Y6, Y3, Y3
+	VADDPS       Y4, Y3, Y3
+	VADDPS       Y1, Y1, Y1
+	VADDPS       Y1, Y3, Y1
+	VMULPS       Y8, Y2, Y2
+	VMULPS       Y5, Y2, Y2
+	VADDPS       Y2, Y7, Y3
+	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y1, Y3, Y1
+	VMOVDQU      Y1, (SI)(BX*4)
+	SHLQ         $0x02, AX
+	XORQ         DX, DX
 
 logF32AVX2_copy3:
 	CMPQ DX, AX
@@ -41535,125 +41659,75 @@ DATA elc32_4_7f7fffff<>+24(SB)/4, $0x7f7fffff
 DATA elc32_4_7f7fffff<>+28(SB)/4, $0x7f7fffff
 GLOBL elc32_4_7f7fffff<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3f3504f3<>+0(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+4(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+8(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+12(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+16(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+20(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+24(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+28(SB)/4, $0x3f3504f3
-GLOBL elc32_4_3f3504f3<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3faaaaab<>+0(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+4(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+8(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+12(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+16(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+20(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+24(SB)/4, $0x3faaaaab
+DATA elc32_4_3faaaaab<>+28(SB)/4, $0x3faaaaab
+GLOBL elc32_4_3faaaaab<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_7fffff<>+0(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+4(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+8(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+12(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+16(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+20(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+24(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+28(SB)/4, $0x007fffff
-GLOBL elc32_4_7fffff<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_ff<>+0(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+4(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+8(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+12(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+16(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+20(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+24(SB)/4, $0x000000ff
+DATA elc32_4_ff<>+28(SB)/4, $0x000000ff
+GLOBL elc32_4_ff<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3d9021bb<>+0(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+4(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+8(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+12(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+16(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+20(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+24(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+28(SB)/4, $0x3d9021bb
-GLOBL elc32_4_3d9021bb<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_b102e308<>+0(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+4(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+8(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+12(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+16(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+20(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+24(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+28(SB)/4, $0xb102e308
+GLOBL elc32_4_b102e308<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_bdebd1b8<>+0(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+4(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+8(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+12(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+16(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+20(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+24(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+28(SB)/4, $0xbdebd1b8
-GLOBL elc32_4_bdebd1b8<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_bf800000<>+0(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+4(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+8(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+12(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+16(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+20(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+24(SB)/4, $0xbf800000
+DATA elc32_4_bf800000<>+28(SB)/4, $0xbf800000
+GLOBL elc32_4_bf800000<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3def251a<>+0(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+4(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+8(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+12(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+16(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+20(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+24(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+28(SB)/4, $0x3def251a
-GLOBL elc32_4_3def251a<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3e9aff5c<>+0(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+4(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+8(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+12(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+16(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+20(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+24(SB)/4, $0x3e9aff5c
+DATA elc32_4_3e9aff5c<>+28(SB)/4, $0x3e9aff5c
+GLOBL elc32_4_3e9aff5c<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_bdfe5d4f<>+0(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+4(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+8(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+12(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+16(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+20(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+24(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+28(SB)/4, $0xbdfe5d4f
-GLOBL elc32_4_bdfe5d4f<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3ecc99ca<>+0(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+4(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+8(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+12(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+16(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+20(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+24(SB)/4, $0x3ecc99ca
+DATA elc32_4_3ecc99ca<>+28(SB)/4, $0x3ecc99ca
+GLOBL elc32_4_3ecc99ca<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3e11e9bf<>+0(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+4(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+8(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+12(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+16(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+20(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+24(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+28(SB)/4, $0x3e11e9bf
-GLOBL elc32_4_3e11e9bf<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_be2aae50<>+0(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+4(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+8(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+12(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+16(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+20(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+24(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+28(SB)/4, $0xbe2aae50
-GLOBL elc32_4_be2aae50<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3e4cceac<>+0(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+4(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+8(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+12(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+16(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+20(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+24(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+28(SB)/4, $0x3e4cceac
-GLOBL elc32_4_3e4cceac<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_be7ffffc<>+0(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+4(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+8(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+12(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+16(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+20(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+24(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+28(SB)/4, $0xbe7ffffc
-GLOBL elc32_4_be7ffffc<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3eaaaaaa<>+0(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+4(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+8(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+12(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+16(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+20(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+24(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+28(SB)/4, $0x3eaaaaaa
-GLOBL elc32_4_3eaaaaaa<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_bf000000<>+0(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+4(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+8(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+12(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+16(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+20(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+24(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+28(SB)/4, $0xbf000000
-GLOBL elc32_4_bf000000<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3f2aaada<>+0(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+4(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+8(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+12(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+16(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+20(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+24(SB)/4, $0x3f2aaada
+DATA elc32_4_3f2aaada<>+28(SB)/4, $0x3f2aaada
+GLOBL elc32_4_3f2aaada<>(SB), RODATA|NOPTR, $32
 
 // func logF64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
@@ -42164,6 +42238,126 @@ log2F32AVX2_done:
 	MOVB   AL, ret+48(FP)
 	VZEROUPPER
 	RET
+
+DATA elc32_4_3f3504f3<>+0(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+4(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+8(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+12(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+16(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+20(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+24(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+28(SB)/4, $0x3f3504f3
+GLOBL elc32_4_3f3504f3<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_7fffff<>+0(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+4(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+8(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+12(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+16(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+20(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+24(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+28(SB)/4, $0x007fffff
+GLOBL elc32_4_7fffff<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3d9021bb<>+0(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+4(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+8(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+12(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+16(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+20(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+24(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+28(SB)/4, $0x3d9021bb
+GLOBL elc32_4_3d9021bb<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_bdebd1b8<>+0(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+4(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+8(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+12(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+16(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+20(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+24(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+28(SB)/4, $0xbdebd1b8
+GLOBL elc32_4_bdebd1b8<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3def251a<>+0(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+4(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+8(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+12(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+16(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+20(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+24(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+28(SB)/4, $0x3def251a
+GLOBL elc32_4_3def251a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_bdfe5d4f<>+0(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+4(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+8(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+12(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+16(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+20(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+24(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+28(SB)/4, $0xbdfe5d4f
+GLOBL elc32_4_bdfe5d4f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3e11e9bf<>+0(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+4(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+8(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+12(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+16(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+20(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+24(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+28(SB)/4, $0x3e11e9bf
+GLOBL elc32_4_3e11e9bf<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_be2aae50<>+0(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+4(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+8(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+12(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+16(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+20(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+24(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+28(SB)/4, $0xbe2aae50
+GLOBL elc32_4_be2aae50<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3e4cceac<>+0(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+4(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+8(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+12(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+16(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+20(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+24(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+28(SB)/4, $0x3e4cceac
+GLOBL elc32_4_3e4cceac<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_be7ffffc<>+0(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+4(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+8(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+12(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+16(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+20(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+24(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+28(SB)/4, $0xbe7ffffc
+GLOBL elc32_4_be7ffffc<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3eaaaaaa<>+0(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+4(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+8(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+12(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+16(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+20(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+24(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+28(SB)/4, $0x3eaaaaaa
+GLOBL elc32_4_3eaaaaaa<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_bf000000<>+0(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+4(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+8(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+12(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+16(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+20(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+24(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+28(SB)/4, $0xbf000000
+GLOBL elc32_4_bf000000<>(SB), RODATA|NOPTR, $32
 
 DATA elc32_4_3ee2a8ed<>+0(SB)/4, $0x3ee2a8ed
 DATA elc32_4_3ee2a8ed<>+4(SB)/4, $0x3ee2a8ed
@@ -47701,16 +47895,6 @@ signF32AVX2_copied4:
 signF32AVX2_done:
 	VZEROUPPER
 	RET
-
-DATA elc32_4_bf800000<>+0(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+4(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+8(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+12(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+16(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+20(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+24(SB)/4, $0xbf800000
-DATA elc32_4_bf800000<>+28(SB)/4, $0xbf800000
-GLOBL elc32_4_bf800000<>(SB), RODATA|NOPTR, $32
 
 // func signF64AVX2(dst []float64, x []float64)
 // Requires: AVX, AVX2
@@ -96161,43 +96345,69 @@ logF32AVX512_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K3
 	KORW            K3, K2, K2
 	KORQ            K2, K1, K1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z1
-	VPSUBD          Z1, Z0, Z0
-	VPSRAD          $0x17, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z1
+	VMULPS          Z1, Z0, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
+	VPSLLD          $0x17, Z1, Z2
+	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z2
-	VPADDD          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z0, Z0
-	VMULPS          Z0, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z4
-	VFMADD231PS     Z3, Z0, Z4
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VMULPS          Z2, Z0, Z4
-	VMULPS          Z3, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z2, Z3
-	VBROADCASTI64X4 elc32_4_b95e8083<>+0(SB), Z2
-	VFMADD231PS     Z2, Z1, Z3
-	VADDPS          Z3, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f318000<>+0(SB), Z2
-	VFMADD231PS     Z2, Z1, Z0
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z4
+	VMOVUPS         Z2, Z5
+	VFMSUB231PS     Z4, Z1, Z5
+	VMOVUPS         Z5, Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z1
+	VADDPS          Z1, Z0, Z3
+	VSUBPS          Z0, Z3, Z5
+	VSUBPS          Z5, Z3, Z6
+	VSUBPS          Z6, Z0, Z6
+	VSUBPS          Z5, Z1, Z1
+	VADDPS          Z1, Z6, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
+	VADDPS          Z5, Z0, Z6
+	VSUBPS          Z0, Z6, Z7
+	VSUBPS          Z7, Z6, Z8
+	VSUBPS          Z8, Z0, Z0
+	VSUBPS          Z7, Z5, Z5
+	VADDPS          Z5, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
+	VDIVPS          Z6, Z5, Z5
+	VMULPS          Z5, Z3, Z7
+	VMOVUPS         Z7, Z8
+	VFMSUB231PS     Z3, Z5, Z8
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z5, Z6, Z3
+	VFNMADD231PS    Z5, Z0, Z3
+	VMOVUPS         Z8, Z0
+	VFMADD231PS     Z5, Z1, Z0
+	VFMADD231PS     Z3, Z7, Z0
+	VMULPS          Z7, Z7, Z1
+	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ecc99ca<>+0(SB), Z5
+	VFMADD231PS     Z3, Z1, Z5
+	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z3
+	VFMADD231PS     Z1, Z5, Z3
+	VADDPS          Z7, Z7, Z5
+	VADDPS          Z5, Z2, Z6
+	VSUBPS          Z6, Z2, Z2
+	VADDPS          Z5, Z2, Z2
+	VADDPS          Z4, Z2, Z2
+	VADDPS          Z0, Z0, Z0
+	VADDPS          Z0, Z2, Z0
+	VMULPS          Z7, Z1, Z1
+	VMULPS          Z3, Z1, Z1
+	VADDPS          Z1, Z6, Z2
+	VSUBPS          Z2, Z6, Z3
+	VADDPS          Z1, Z3, Z1
+	VADDPS          Z0, Z1, Z0
+	VADDPS          Z0, Z2, Z0
 	VMOVDQU64       Z0, (CX)(BX*4)
 	ADDQ            $0x00000010, BX
 
@@ -96217,43 +96427,69 @@ logF32AVX512_check_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K4
 	KORW            K4, K3, K3
 	KORQ            K3, K1, K1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z1
-	VPSUBD          Z1, Z0, Z0
-	VPSRAD          $0x17, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z1
+	VMULPS          Z1, Z0, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
+	VPSLLD          $0x17, Z1, Z2
+	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z2
-	VPADDD          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z0, Z0
-	VMULPS          Z0, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z4
-	VFMADD231PS     Z3, Z0, Z4
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VMULPS          Z2, Z0, Z4
-	VMULPS          Z3, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z2, Z3
-	VBROADCASTI64X4 elc32_4_b95e8083<>+0(SB), Z2
-	VFMADD231PS     Z2, Z1, Z3
-	VADDPS          Z3, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f318000<>+0(SB), Z2
-	VFMADD231PS     Z2, Z1, Z0
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z2
+	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z4
+	VMOVUPS         Z2, Z5
+	VFMSUB231PS     Z4, Z1, Z5
+	VMOVUPS         Z5, Z4
+	VFMADD231PS     Z3, Z1, Z4
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z1
+	VADDPS          Z1, Z0, Z3
+	VSUBPS          Z0, Z3, Z5
+	VSUBPS          Z5, Z3, Z6
+	VSUBPS          Z6, Z0, Z6
+	VSUBPS          Z5, Z1, Z1
+	VADDPS          Z1, Z6, Z1
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
+	VADDPS          Z5, Z0, Z6
+	VSUBPS          Z0, Z6, Z7
+	VSUBPS          Z7, Z6, Z8
+	VSUBPS          Z8, Z0, Z0
+	VSUBPS          Z7, Z5, Z5
+	VADDPS          Z5, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
+	VDIVPS          Z6, Z5, Z5
+	VMULPS          Z5, Z3, Z7
+	VMOVUPS         Z7, Z8
+	VFMSUB231PS     Z3, Z5, Z8
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z5, Z6, Z3
+	VFNMADD231PS    Z5, Z0, Z3
+	VMOVUPS         Z8, Z0
+	VFMADD231PS     Z5, Z1, Z0
+	VFMADD231PS     Z3, Z7, Z0
+	VMULPS          Z7, Z7, Z1
+	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z3
+	VBROADCASTI64X4 elc32_4_3ecc99ca<>+0(SB), Z5
+	VFMADD231PS     Z3, Z1, Z5
+	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z3
+	VFMADD231PS     Z1, Z5, Z3
+	VADDPS          Z7, Z7, Z5
+	VADDPS          Z5, Z2, Z6
+	VSUBPS          Z6, Z2, Z2
+	VADDPS          Z5, Z2, Z2
+	VADDPS          Z4, Z2, Z2
+	VADDPS          Z0, Z0, Z0
+	VADDPS          Z0, Z2, Z0
+	VMULPS          Z7, Z1, Z1
+	VMULPS          Z3, Z1, Z1
+	VADDPS          Z1, Z6, Z2
+	VSUBPS          Z2, Z6, Z3
+	VADDPS          Z1, Z3, Z1
+	VADDPS          Z0, Z1, Z0
+	VADDPS          Z0, Z2, Z0
 	VMOVDQU32       Z0, K2, (CX)(BX*4)
 
 logF32AVX512_done:
