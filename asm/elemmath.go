@@ -315,74 +315,98 @@ func (e *em) logOf(x reg.Register) reg.Register {
 	return e.FMA(k, e.C(exp32C1), r)
 }
 
-// logBody: log, log2 and log10 of positive normal x; every other x takes
-// the slow path.
+// logBody: log, log2 and log10 of positive normal x, SLEEF's; every other
+// x takes the slow path.
 func logBody(base int) func(e *em, in []reg.Register) val {
 	return func(e *em, in []reg.Register) val {
 		x := in[0]
 		e.flagUnless(x, 0x1p-126, math.MaxFloat32)
-		switch base {
-		case 2:
-			k, f, y := e.logParts(x)
-			const l2ea = 0.44269504088896340736 // log2e − 1
-			z := e.Mul(y, e.C(l2ea))
-			z = e.FMA(f, e.C(l2ea), z)
-			z = e.Add(z, y)
-			z = e.Add(z, f)
-			return vv(e.Add(z, k))
-		case 10:
-			k, f, y := e.logParts(x)
-			const (
-				l102a = 3.0078125e-1
-				l102b = 2.48745663981195213739e-4
-				l10ea = 4.3359375e-1
-				l10eb = 7.00731903251827651129e-4
-			)
-			z := e.Mul(y, e.C(l10eb))
-			z = e.FMA(f, e.C(l10eb), z)
-			z = e.FMA(k, e.C(l102b), z)
-			z = e.FMA(y, e.C(l10ea), z)
-			z = e.FMA(f, e.C(l10ea), z)
-			return vv(e.FMA(k, e.C(l102a), z))
-		}
-		return vv(e.sleefLogOf(x))
+		return vv(e.sleefLogOf(x, base))
 	}
 }
 
-// SLEEF's logf (Note [SLEEF's log] in internal/sleef): ln 2 as a float32
-// pair and the polynomial in x².
+// SLEEF's logf, log2f and log10f (Note [SLEEF's log] in internal/sleef):
+// their float32 constant pairs and polynomials in x², highest degree first.
 var (
-	sleefLn2Hi   = float64(float32(0.69314718246459960938))
-	sleefLn2Lo   = float64(float32(-1.904654323148236017e-09))
-	sleefLogPoly = []float64{float64(float32(0.3027294874)), float64(float32(0.3996108174)), float64(float32(0.6666694880))}
+	sleefLn2      = [2]float64{float64(float32(0.69314718246459960938)), float64(float32(-1.904654323148236017e-09))}
+	sleefLog10t2  = [2]float64{float64(float32(0.30103001)), float64(float32(-1.432098889e-08))}
+	sleefTwoLog2e = [2]float64{float64(float32(2.8853900432586669922)), float64(float32(3.2734474483568488616e-08))}
+	sleefTwoLg    = [2]float64{float64(float32(0.868588984)), float64(float32(-2.170757285e-08))}
+	sleefLogPoly  = map[int][]float64{
+		0:  {float64(float32(0.3027294874)), float64(float32(0.3996108174)), float64(float32(0.6666694880))},
+		2:  {float64(float32(0.4374550283)), float64(float32(0.5764790177)), float64(float32(0.9618012905120))},
+		10: {float64(float32(0.1314289868)), float64(float32(0.1735493541)), float64(float32(0.2895309627))},
+	}
 )
 
-// sleefLogOf returns log x of positive normal float32 lanes as SLEEF's logf
-// computes it, step for step (sleef.LogF32, which takes every other x):
-// e = exponent of x·(1/0.75), m = x·2^-e, s = e·ln2 as a pair, x = (m−1)/(m+1)
-// as a pair, log = s + 2x + x³·P(x²) in pair sums.
-func (e *em) sleefLogOf(d reg.Register) reg.Register {
+// sleefLogOf returns log x (base 0: natural), log₂ x or log₁₀ x of positive
+// normal float32 lanes as SLEEF computes them, step for step (sleef.LogF32,
+// Log2F32 and Log10F32, which take every other x).
+func (e *em) sleefLogOf(d reg.Register, base int) reg.Register {
+	fe, xHi, xLo, x2 := e.sleefLogReduce(d)
+	y := e.Mul(e.Mul(x2, xHi), e.Horner(x2, sleefLogPoly[base]...))
+	switch base {
+	case 2:
+		mHi, mLo := e.mulPairs(xHi, xLo, sleefTwoLog2e)
+		sHi, sLo := e.twoSum(fe, mHi)
+		sLo = e.Add(sLo, mLo)
+		hi, lo := e.twoSum(sHi, y)
+		return e.Add(hi, e.Add(lo, sLo))
+	case 10:
+		sHi, sLo := e.mulPair(sleefLog10t2, fe)
+		mHi, mLo := e.mulPairs(xHi, xLo, sleefTwoLg)
+		sHi, sLo = e.addPairs(sHi, sLo, mHi, mLo)
+		sHi, sLo = e.addPairOne(sHi, sLo, y)
+		return e.Add(sHi, sLo)
+	}
+	sHi, sLo := e.mulPair(sleefLn2, fe)
+	sHi, sLo = e.addPairs(sHi, sLo, e.Add(xHi, xHi), e.Add(xLo, xLo))
+	sHi, sLo = e.addPairOne(sHi, sLo, y)
+	return e.Add(sHi, sLo)
+}
+
+// sleefLogReduce is SLEEF's reduction of positive normal lanes d: e, the
+// exponent of d·(1/0.75), as floats, m = d·2^-e, x = (m−1)/(m+1) as a pair
+// (a division of exact pairs), and x.hi².
+func (e *em) sleefLogReduce(d reg.Register) (fe, xHi, xLo, x2 reg.Register) {
 	q := e.ISub(e.And(e.Shr(e.Mul(d, e.C(float64(float32(1.0/0.75)))), 23), e.CB(0xff)), e.CB(0x7f))
 	m := e.ISub(d, e.Shl(q, 23))
-	fe := e.vec()
+	fe = e.vec()
 	VCVTDQ2PS(q, fe)
-	sHi := e.Mul(fe, e.C(sleefLn2Hi))
-	sLo := e.FMA(fe, e.C(sleefLn2Lo), e.FMS(fe, e.C(sleefLn2Hi), sHi))
 	aHi, aLo := e.twoSum(m, e.C(-1)) // exact pairs: the order of the terms does not matter
 	bHi, bLo := e.twoSum(m, e.C(1))
 	t := e.Div(e.C(1), bHi)
-	xHi := e.Mul(aHi, t)
+	xHi = e.Mul(aHi, t)
 	u := e.FMS(t, aHi, xHi)
-	xLo := e.FMA(xHi, e.FNMA(bLo, t, e.FNMA(bHi, t, e.C(1))), e.FMA(aLo, t, u))
-	x2 := e.Mul(xHi, xHi)
-	p := e.Horner(x2, sleefLogPoly...)
-	twoX := e.Add(xHi, xHi)
-	rHi := e.Add(sHi, twoX)
-	rLo := e.Add(e.Add(e.Add(e.Sub(sHi, rHi), twoX), sLo), e.Add(xLo, xLo))
-	y := e.Mul(e.Mul(x2, xHi), p)
-	hi := e.Add(rHi, y)
-	lo := e.Add(e.Add(e.Sub(rHi, hi), y), rLo)
-	return e.Add(hi, lo)
+	xLo = e.FMA(xHi, e.FNMA(bLo, t, e.FNMA(bHi, t, e.C(1))), e.FMA(aLo, t, u))
+	return fe, xHi, xLo, e.Mul(xHi, xHi)
+}
+
+// mulPair is the constant pair c times y (SLEEF's dfmul_vf2_vf2_vf).
+func (e *em) mulPair(c [2]float64, y reg.Register) (hi, lo reg.Register) {
+	hi = e.Mul(y, e.C(c[0]))
+	return hi, e.FMA(y, e.C(c[1]), e.FMS(y, e.C(c[0]), hi))
+}
+
+// mulPairs is the pair (xHi, xLo) times the constant pair c (SLEEF's
+// dfmul_vf2_vf2_vf2).
+func (e *em) mulPairs(xHi, xLo reg.Register, c [2]float64) (hi, lo reg.Register) {
+	hi = e.Mul(xHi, e.C(c[0]))
+	return hi, e.FMA(xHi, e.C(c[1]), e.FMA(xLo, e.C(c[0]), e.FMS(xHi, e.C(c[0]), hi)))
+}
+
+// addPairs is the sum of two pairs, the first the larger (SLEEF's
+// dfadd_vf2_vf2_vf2).
+func (e *em) addPairs(xHi, xLo, yHi, yLo reg.Register) (hi, lo reg.Register) {
+	hi = e.Add(xHi, yHi)
+	return hi, e.Add(e.Add(e.Add(e.Sub(xHi, hi), yHi), xLo), yLo)
+}
+
+// addPairOne is a pair plus y, the pair the larger (SLEEF's
+// dfadd_vf2_vf2_vf).
+func (e *em) addPairOne(xHi, xLo, y reg.Register) (hi, lo reg.Register) {
+	hi = e.Add(xHi, y)
+	return hi, e.Add(e.Add(e.Sub(xHi, hi), y), xLo)
 }
 
 // log1pBody: log(u) + (x − (u − 1))/u, u = 1 + x, for x in (−1, max];
@@ -485,7 +509,7 @@ func mathOps() {
 					return b32(e, in)
 				}
 				return b64(e, in)
-			}, note: "within 2 ulp for positive normal x, " + slowNote}).add()
+			}, note: "float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), " + slowNote}).add()
 	}
 	(&efunc{stem: "Log1p", kind: kUnary, types: both, expr: "log(1 + %s)", unroll: 2, fix: true,
 		body: func(e *em, in []reg.Register) val {

@@ -107,8 +107,10 @@ func LogTo(dst, t *Tensor) *Tensor { return pointwise(optable.Log, dst, false, n
 // LogInPlace overwrites t with [Log](t) and returns t.
 func (t *Tensor) LogInPlace() *Tensor { return pointwise(optable.Log, nil, true, nil, t) }
 
-// Log2 returns the base-2 logarithm of x for each element x of t. Integer and
-// bool inputs compute in float32.
+// Log2 returns the base-2 logarithm of x (float32, and bfloat16 and float16
+// through it: SLEEF's log2f, as PyTorch computes float32 and bfloat16, Note
+// [SLEEF's log] in internal/sleef) for each element x of t. Integer and bool
+// inputs compute in float32.
 func Log2(t *Tensor) *Tensor { return pointwise(optable.Log2, nil, false, nil, t) }
 
 // Log2 returns [Log2](t).
@@ -121,8 +123,10 @@ func Log2To(dst, t *Tensor) *Tensor { return pointwise(optable.Log2, dst, false,
 // Log2InPlace overwrites t with [Log2](t) and returns t.
 func (t *Tensor) Log2InPlace() *Tensor { return pointwise(optable.Log2, nil, true, nil, t) }
 
-// Log10 returns the base-10 logarithm of x for each element x of t. Integer and
-// bool inputs compute in float32.
+// Log10 returns the base-10 logarithm of x (float32, and bfloat16 and float16
+// through it: SLEEF's log10f, as PyTorch computes float32 and bfloat16, Note
+// [SLEEF's log] in internal/sleef) for each element x of t. Integer and bool
+// inputs compute in float32.
 func Log10(t *Tensor) *Tensor { return pointwise(optable.Log10, nil, false, nil, t) }
 
 // Log10 returns [Log10](t).

@@ -509,8 +509,8 @@ func simdLogF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopLog2F computes T(math.Log2(float64(a))) for float32, float64.
-func loopLog2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopLog2F64 computes T(math.Log2(float64(a))) for float64.
+func loopLog2F64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -530,22 +530,43 @@ func loopLog2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// loopLog2F32 computes T(elem.Log2F32(float32(a))) for float32.
+func loopLog2F32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Log2F32(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log2F32(float32(a)))
+	}
+}
+
 // simdLog2F32 is log2's SIMD loop for float32.
 func simdLog2F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Log2F32, p, s, n)) {
-		loopLog2F[float32](p, s, n, args)
+		loopLog2F32[float32](p, s, n, args)
 	}
 }
 
 // simdLog2F64 is log2's SIMD loop for float64.
 func simdLog2F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Log2F64, p, s, n)) {
-		loopLog2F[float64](p, s, n, args)
+		loopLog2F64[float64](p, s, n, args)
 	}
 }
 
-// loopLog10F computes T(elem.Log10(float64(a))) for float32, float64.
-func loopLog10F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopLog10F64 computes T(elem.Log10(float64(a))) for float64.
+func loopLog10F64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -565,17 +586,38 @@ func loopLog10F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// loopLog10F32 computes T(elem.Log10F32(float32(a))) for float32.
+func loopLog10F32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Log10F32(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log10F32(float32(a)))
+	}
+}
+
 // simdLog10F32 is log10's SIMD loop for float32.
 func simdLog10F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Log10F32, p, s, n)) {
-		loopLog10F[float32](p, s, n, args)
+		loopLog10F32[float32](p, s, n, args)
 	}
 }
 
 // simdLog10F64 is log10's SIMD loop for float64.
 func simdLog10F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Log10F64, p, s, n)) {
-		loopLog10F[float64](p, s, n, args)
+		loopLog10F64[float64](p, s, n, args)
 	}
 }
 

@@ -190,31 +190,47 @@ func evalLog(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) 
 	return value{}, false, false
 }
 
-// elemLog20 is log2 of one element of float32, float64: T(math.Log2(float64(a))).
-func elemLog20[T float32 | float64](a T, args *kernel.Args) T {
+// elemLog20 is log2 of one element of float64: T(math.Log2(float64(a))).
+func elemLog20[T float64](a T, args *kernel.Args) T {
 	_ = args
 	return T(T(math.Log2(float64(a))))
+}
+
+// elemLog21 is log2 of one element of float32: T(elem.Log2F32(float32(a))).
+func elemLog21[T float32](a T, args *kernel.Args) T {
+	_ = args
+	return T(T(elem.Log2F32(float32(a))))
 }
 
 // evalLog2 computes log2 of one element in compute dtype d.
 func evalLog2(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemLog21[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemLog20[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false
 }
 
-// elemLog100 is log10 of one element of float32, float64: T(elem.Log10(float64(a))).
-func elemLog100[T float32 | float64](a T, args *kernel.Args) T {
+// elemLog100 is log10 of one element of float64: T(elem.Log10(float64(a))).
+func elemLog100[T float64](a T, args *kernel.Args) T {
 	_ = args
 	return T(T(elem.Log10(float64(a))))
+}
+
+// elemLog101 is log10 of one element of float32: T(elem.Log10F32(float32(a))).
+func elemLog101[T float32](a T, args *kernel.Args) T {
+	_ = args
+	return T(T(elem.Log10F32(float32(a))))
 }
 
 // evalLog10 computes log10 of one element in compute dtype d.
 func evalLog10(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemLog101[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemLog100[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false

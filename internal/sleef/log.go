@@ -12,46 +12,114 @@ import (
 
 // Note [SLEEF's log]
 //
-// PyTorch 1.13 computes the natural logarithm of float32 (and of bfloat16,
-// through float32) with SLEEF's Sleef_logf8_u10 / Sleef_logf16_u10 for
-// every layout, as it does exp (Note [SLEEF's exp]). That function is not
-// correctly rounded either (about 0.2% of inputs are an ulp away from
-// log x rounded), so goten computes its steps, in float32 with its fused
-// roundings, and matches it bit for bit: LogF32 here, which the generated
-// loops (elem.LogF32) and vec.LogF32's Go twin call, and vec.LogF32's
-// assembly (asm/elemmath.go), which runs the same steps on positive normal
-// x and hands every other x to the twin. With e the exponent of
-// x·(1/0.75) and m = x·2^-e in [0.75, 1.5):
+// PyTorch 1.13 computes the logarithms of float32 (and of bfloat16,
+// through float32) with SLEEF's Sleef_logf8_u10, Sleef_log2f8_u10 and
+// Sleef_log10f8_u10 (or their 16-lane forms) for every layout, as it does
+// exp (Note [SLEEF's exp] in optable/elem). They are not correctly rounded
+// either (0.2% to 3% of inputs are an ulp away from the logarithm
+// rounded), so goten computes their steps, in float32 with their fused
+// roundings, and matches them bit for bit: LogF32, Log2F32 and Log10F32
+// here, which the generated loops (elem.LogF32, ...) and vec's Go twins
+// call, and vec's assembly (asm/elemmath.go), which runs the same steps on
+// positive normal x and hands every other x to the twins. All three share
+// one reduction: with e the exponent of x·(1/0.75) and m = x·2^-e in
+// [0.75, 1.5),
 //
-//	s = e·ln2 as a pair (hi·e, fma(lo, e, fma(hi, e, -hi·e)))
 //	a = (m-1) and b = (m+1) as exact pairs (two-sums)
 //	x = a/b as a pair: t = 1/b.hi, q = a.hi·t, u = fma(t, a.hi, -q),
 //	    q' = fma(q, fnma(b.lo, t, fnma(b.hi, t, 1)), fma(a.lo, t, u))
-//	p = Horner(0.3027294874, 0.3996108174, 0.6666694880; x.hi²) (fused)
-//	s = s + 2x (pair sum), s = s + x.hi²·x.hi·p, log = s.hi + s.lo
+//	p = Horner(c0, c1, c2; x.hi²) (fused), y = x.hi²·x.hi·p
+//
+// and then, in sums of float32 pairs (the products by constant pairs
+// fused as SLEEF's dfmul):
+//
+//	log   = e·ln2 + 2x + y
+//	log2  = e + x·(2/ln2) + y   (two-sums: e need not be the larger)
+//	log10 = e·log10(2) + x·(2/ln10) + y
 //
 // A subnormal x is scaled by 2^64 first (e lowered by 64); +Inf gives
 // +Inf, a negative x or NaN gives NaN, ±0 gives -Inf.
 
-// The constants of Note [SLEEF's log]: ln 2 as a float32 pair and the
-// polynomial, highest degree first.
+// The constants of Note [SLEEF's log]: the ln 2, log10 2 and 2/ln 2
+// (log2 e·2) and 2/ln 10 pairs, and the polynomials, highest degree first.
 const (
-	sleefLn2Hi = float32(0.69314718246459960938)
-	sleefLn2Lo = float32(-1.904654323148236017e-09)
+	ln2Hi     = float32(0.69314718246459960938)
+	ln2Lo     = float32(-1.904654323148236017e-09)
+	log10t2Hi = float32(0.30103001)
+	log10t2Lo = float32(-1.432098889e-08)
+	twoLog2Hi = float32(2.8853900432586669922)
+	twoLog2Lo = float32(3.2734474483568488616e-08)
+	twoLgHi   = float32(0.868588984)
+	twoLgLo   = float32(-2.170757285e-08)
 )
 
-var sleefLogPoly = [3]float32{0.3027294874, 0.3996108174, 0.6666694880}
+var (
+	logPoly   = [3]float32{0.3027294874, 0.3996108174, 0.6666694880}
+	log2Poly  = [3]float32{0.4374550283, 0.5764790177, 0.9618012905120}
+	log10Poly = [3]float32{0.1314289868, 0.1735493541, 0.2895309627}
+)
+
+// fma is the fused multiply-add x·y + z, rounded once.
+var fma = dtype.FMA32
 
 // LogF32 is log x as PyTorch 1.13's float32 kernels compute it (Note
 // [SLEEF's log]).
 func LogF32(d float32) float32 {
+	fe, xHi, xLo, x2, special := reduce(d)
+	if special {
+		return fe
+	}
+	p := horner(logPoly, x2)
+	sHi, sLo := mulPair(ln2Hi, ln2Lo, fe)
+	sHi, sLo = addPairs(sHi, sLo, 2*xHi, 2*xLo)
+	sHi, sLo = addPairOne(sHi, sLo, float32(x2*xHi)*p)
+	return sHi + sLo
+}
+
+// Log2F32 is log₂ x as PyTorch 1.13's float32 kernels compute it: SLEEF's
+// log2f, Note [SLEEF's log]'s reduction with log₂ x = e + x·(2/ln 2) +
+// x³·P(x²) in pair sums.
+func Log2F32(d float32) float32 {
+	fe, xHi, xLo, x2, special := reduce(d)
+	if special {
+		return fe
+	}
+	p := horner(log2Poly, x2)
+	mHi, mLo := mulPairs(xHi, xLo, twoLog2Hi, twoLog2Lo)
+	sHi, sLo := twoSum(fe, mHi)
+	sLo += mLo
+	y := float32(x2*xHi) * p
+	hi, lo := twoSum(sHi, y)
+	return hi + (lo + sLo)
+}
+
+// Log10F32 is log₁₀ x as PyTorch 1.13's float32 kernels compute it:
+// SLEEF's log10f, Note [SLEEF's log]'s reduction with log₁₀ x = e·log₁₀ 2 +
+// x·(2/ln 10) + x³·P(x²) in pair sums.
+func Log10F32(d float32) float32 {
+	fe, xHi, xLo, x2, special := reduce(d)
+	if special {
+		return fe
+	}
+	p := horner(log10Poly, x2)
+	sHi, sLo := mulPair(log10t2Hi, log10t2Lo, fe)
+	mHi, mLo := mulPairs(xHi, xLo, twoLgHi, twoLgLo)
+	sHi, sLo = addPairs(sHi, sLo, mHi, mLo)
+	sHi, sLo = addPairOne(sHi, sLo, float32(x2*xHi)*p)
+	return sHi + sLo
+}
+
+// reduce is the reduction of Note [SLEEF's log]: for positive finite d the
+// exponent e (as a float) and x = (m−1)/(m+1) as a pair, with x.hi²; for
+// any other d, special is set and fe holds the result.
+func reduce(d float32) (fe, xHi, xLo, x2 float32, special bool) {
 	switch {
 	case d != d || d < 0:
-		return float32(math.NaN())
+		return float32(math.NaN()), 0, 0, 0, true
 	case d == 0:
-		return float32(math.Inf(-1))
+		return float32(math.Inf(-1)), 0, 0, 0, true
 	case d > math.MaxFloat32:
-		return d
+		return d, 0, 0, 0, true
 	}
 	scaled := d < 0x1p-126
 	if scaled {
@@ -62,29 +130,47 @@ func LogF32(d float32) float32 {
 	if scaled {
 		e -= 64
 	}
-	fe := float32(e)
-	fma := dtype.FMA32
-	sHi := sleefLn2Hi * fe
-	sLo := fma(sleefLn2Lo, fe, fma(sleefLn2Hi, fe, -sHi))
-	aHi, aLo := twoSum32(-1, m)
-	bHi, bLo := twoSum32(1, m)
+	aHi, aLo := twoSum(-1, m)
+	bHi, bLo := twoSum(1, m)
 	t := 1 / bHi
-	xHi := aHi * t
+	xHi = aHi * t
 	u := fma(t, aHi, -xHi)
-	xLo := fma(xHi, fma(-bLo, t, fma(-bHi, t, 1)), fma(aLo, t, u))
-	x2 := xHi * xHi
-	p := fma(fma(sleefLogPoly[0], x2, sleefLogPoly[1]), x2, sleefLogPoly[2])
-	rHi := sHi + 2*xHi
-	rLo := float32(float32(float32(sHi-rHi)+2*xHi)+sLo) + 2*xLo
-	y := float32(x2*xHi) * p
-	hi := rHi + y
-	lo := float32(float32(rHi-hi)+y) + rLo
-	return hi + lo
+	xLo = fma(xHi, fma(-bLo, t, fma(-bHi, t, 1)), fma(aLo, t, u))
+	return float32(e), xHi, xLo, xHi * xHi, false
 }
 
-// twoSum32 returns x + y as a float32 pair: the rounded sum and its exact
-// error (SLEEF's dfadd2).
-func twoSum32(x, y float32) (hi, lo float32) {
+// horner is c[0]·x² + c[1]·x + c[2] with fused steps.
+func horner(c [3]float32, x float32) float32 { return fma(fma(c[0], x, c[1]), x, c[2]) }
+
+// mulPair is the pair (hi, lo) times y (SLEEF's dfmul_vf2_vf2_vf).
+func mulPair(hi, lo, y float32) (float32, float32) {
+	r := hi * y
+	return r, fma(lo, y, fma(hi, y, -r))
+}
+
+// mulPairs is the product of two pairs (SLEEF's dfmul_vf2_vf2_vf2).
+func mulPairs(xHi, xLo, yHi, yLo float32) (float32, float32) {
+	r := xHi * yHi
+	return r, fma(xHi, yLo, fma(xLo, yHi, fma(xHi, yHi, -r)))
+}
+
+// addPairs is the sum of two pairs, the first the larger (SLEEF's
+// dfadd_vf2_vf2_vf2).
+func addPairs(xHi, xLo, yHi, yLo float32) (float32, float32) {
+	r := xHi + yHi
+	return r, float32(float32(float32(xHi-r)+yHi)+xLo) + yLo
+}
+
+// addPairOne is a pair plus y, the pair the larger (SLEEF's
+// dfadd_vf2_vf2_vf).
+func addPairOne(xHi, xLo, y float32) (float32, float32) {
+	r := xHi + y
+	return r, float32(float32(xHi-r)+y) + xLo
+}
+
+// twoSum returns x + y as a float32 pair: the rounded sum and its exact
+// error (SLEEF's dfadd2, Knuth's two-sum).
+func twoSum(x, y float32) (hi, lo float32) {
 	hi = x + y
 	v := hi - x
 	return hi, float32(x-float32(hi-v)) + float32(y-v)

@@ -103,6 +103,14 @@ func Log(x float64) float64 {
 // logf (Note [SLEEF's log] in package internal/sleef).
 func LogF32(x float32) float32 { return sleef.LogF32(x) }
 
+// Log2F32 is log₂ x as PyTorch 1.13's float32 kernels compute it: SLEEF's
+// log2f (Note [SLEEF's log] in package internal/sleef).
+func Log2F32(x float32) float32 { return sleef.Log2F32(x) }
+
+// Log10F32 is log₁₀ x as PyTorch 1.13's float32 kernels compute it:
+// SLEEF's log10f (Note [SLEEF's log] in package internal/sleef).
+func Log10F32(x float32) float32 { return sleef.Log10F32(x) }
+
 // Log1p is ln(1 + x) as PyTorch 1.13's CPU kernels compute it, with
 // SLEEF's log1p for every float dtype: +Inf for x above big, though ln(1 +
 // x) is still finite there. big is 1e307 for float64, and float32's 1e38

@@ -18,11 +18,11 @@ import (
 //     applied in two halves (Scale), so that subnormal results round once
 //     and overflow gives +Inf. expm1 forms 2·(2^(n−1)·(e^r−1) + 2^(n−1) −
 //     ½): no cancellation, and e^r − 1 itself where n = 0.
-//   - log (float32): SLEEF's logf, as PyTorch computes it (Note [SLEEF's
-//     log] in package internal/sleef).
-//   - log2, log10 (float32), and log1p's log: Cephes' logf: x = 2^k·m, m in [√½, √2),
-//     f = m − 1, log(1+f) = f − f²/2 + f³·P(f), k·ln2 added in two parts
-//     (log2 and log10 by Cephes' split constants). float64: fdlibm's
+//   - log, log2, log10 (float32): SLEEF's logf, log2f and log10f, as
+//     PyTorch computes them (Note [SLEEF's log] in package internal/sleef).
+//   - log1p's log (float32): Cephes' logf: x = 2^k·m, m in [√½, √2),
+//     f = m − 1, log(1+f) = f − f²/2 + f³·P(f), k·ln2 added in two parts.
+//     float64: fdlibm's
 //     log (Go's math.Log) with fused steps; log2 is k + log(1+f)·log2e
 //     (exact at powers of 2, no cancellation near 1). log1p: log(u) + (x − (u−1))/u,
 //     u = 1 + x. Only positive normal x take the vector path.
@@ -321,37 +321,10 @@ func log10F32Slow(x float32) bool { return logSlow32(x) }
 // positive normal x (logF32Slow false) and hands the others here.
 func logF32(x float32) float32 { return sleef.LogF32(x) }
 
-func log2F32(x float32) float32 {
-	if logSlow32(x) {
-		return float32(math.Log2(float64(x)))
-	}
-	k, f, y := logParts32(x)
-	const l2ea = 0.44269504088896340736
-	z := y * l2ea
-	z = fmaF32(f, l2ea, z)
-	z = z + y
-	z = z + f
-	return z + k
-}
-
-func log10F32(x float32) float32 {
-	if logSlow32(x) {
-		return float32(math.Log10(float64(x)))
-	}
-	k, f, y := logParts32(x)
-	const (
-		l102a = 3.0078125e-1
-		l102b = 2.48745663981195213739e-4
-		l10ea = 4.3359375e-1
-		l10eb = 7.00731903251827651129e-4
-	)
-	z := y * l10eb
-	z = fmaF32(f, l10eb, z)
-	z = fmaF32(k, l102b, z)
-	z = fmaF32(y, l10ea, z)
-	z = fmaF32(f, l10ea, z)
-	return fmaF32(k, l102a, z)
-}
+// log2F32 and log10F32 are SLEEF's log2f and log10f, as PyTorch 1.13
+// computes them (Note [SLEEF's log] in package internal/sleef).
+func log2F32(x float32) float32  { return sleef.Log2F32(x) }
+func log10F32(x float32) float32 { return sleef.Log10F32(x) }
 
 // log1pF32Slow: above 1e38 PyTorch's log1p is +Inf (the table's
 // optable/elem.Log1p, which this layer may not import)

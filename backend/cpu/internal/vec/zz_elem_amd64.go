@@ -6147,7 +6147,7 @@ func Exp2F64(dst []float64, x []float64) {
 	}
 }
 
-// LogF32 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// LogF32 sets dst[i] = log x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, logF32).
 func LogF32(dst []float32, x []float32) {
 	x = x[:len(dst)]
@@ -6180,7 +6180,7 @@ func logF32Kernels(dst []float32, x []float32) {
 	}
 }
 
-// LogF64 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// LogF64 sets dst[i] = log x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, logF64).
 func LogF64(dst []float64, x []float64) {
 	x = x[:len(dst)]
@@ -6213,7 +6213,7 @@ func logF64Kernels(dst []float64, x []float64) {
 	}
 }
 
-// Log2F32 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log2F32 sets dst[i] = log2 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log2F32).
 func Log2F32(dst []float32, x []float32) {
 	x = x[:len(dst)]
@@ -6246,7 +6246,7 @@ func log2F32Kernels(dst []float32, x []float32) {
 	}
 }
 
-// Log2F64 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log2F64 sets dst[i] = log2 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log2F64).
 func Log2F64(dst []float64, x []float64) {
 	x = x[:len(dst)]
@@ -6279,7 +6279,7 @@ func log2F64Kernels(dst []float64, x []float64) {
 	}
 }
 
-// Log10F32 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log10F32 sets dst[i] = log10 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log10F32).
 func Log10F32(dst []float32, x []float32) {
 	x = x[:len(dst)]
@@ -6312,7 +6312,7 @@ func log10F32Kernels(dst []float32, x []float32) {
 	}
 }
 
-// Log10F64 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log10F64 sets dst[i] = log10 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log10F64).
 func Log10F64(dst []float64, x []float64) {
 	x = x[:len(dst)]

@@ -41346,54 +41346,54 @@ logF32AVX2_unrolled:
 	VPSLLD       $0x17, Y2, Y3
 	VPSUBD       Y3, Y1, Y1
 	VCVTDQ2PS    Y2, Y2
-	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y4
-	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
-	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
-	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
-	VSUBPS       Y1, Y2, Y5
-	VSUBPS       Y5, Y2, Y6
-	VSUBPS       Y6, Y1, Y6
-	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
-	VSUBPS       Y5, Y7, Y5
-	VADDPS       Y5, Y6, Y5
-	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
-	VSUBPS       Y1, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y1, Y1
-	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VADDPS       Y7, Y1, Y1
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
 	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
-	VDIVPS       Y6, Y7, Y7
-	VMULPS       Y7, Y2, Y8
-	VMOVUPS      Y8, Y9
-	VFMSUB231PS  Y2, Y7, Y9
-	VMOVUPS      Y6, Y2
-	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
-	VFNMADD231PS Y7, Y1, Y2
-	VMOVUPS      Y9, Y1
-	VFMADD231PS  Y7, Y5, Y1
-	VFMADD231PS  Y2, Y8, Y1
-	VMULPS       Y8, Y8, Y2
-	VMOVUPS      Y2, Y5
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
 	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
 	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
-	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
-	VADDPS       Y8, Y8, Y6
-	VADDPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y3, Y3
-	VADDPS       Y6, Y3, Y3
-	VADDPS       Y4, Y3, Y3
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y5
+	VADDPS       Y7, Y7, Y2
 	VADDPS       Y1, Y1, Y1
-	VADDPS       Y1, Y3, Y1
-	VMULPS       Y8, Y2, Y2
-	VMULPS       Y5, Y2, Y2
-	VADDPS       Y2, Y7, Y3
-	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
 	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
 	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
 	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
 	VMOVDQU      Y1, (CX)(BX*4)
 	VMOVUPS      32(DX)(BX*4), Y1
 	VMOVUPS      elc32_4_800000<>+0(SB), Y2
@@ -41408,54 +41408,54 @@ logF32AVX2_unrolled:
 	VPSLLD       $0x17, Y2, Y3
 	VPSUBD       Y3, Y1, Y1
 	VCVTDQ2PS    Y2, Y2
-	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y4
-	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
-	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
-	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
-	VSUBPS       Y1, Y2, Y5
-	VSUBPS       Y5, Y2, Y6
-	VSUBPS       Y6, Y1, Y6
-	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
-	VSUBPS       Y5, Y7, Y5
-	VADDPS       Y5, Y6, Y5
-	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
-	VSUBPS       Y1, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y1, Y1
-	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VADDPS       Y7, Y1, Y1
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
 	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
-	VDIVPS       Y6, Y7, Y7
-	VMULPS       Y7, Y2, Y8
-	VMOVUPS      Y8, Y9
-	VFMSUB231PS  Y2, Y7, Y9
-	VMOVUPS      Y6, Y2
-	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
-	VFNMADD231PS Y7, Y1, Y2
-	VMOVUPS      Y9, Y1
-	VFMADD231PS  Y7, Y5, Y1
-	VFMADD231PS  Y2, Y8, Y1
-	VMULPS       Y8, Y8, Y2
-	VMOVUPS      Y2, Y5
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
 	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
 	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
-	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
-	VADDPS       Y8, Y8, Y6
-	VADDPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y3, Y3
-	VADDPS       Y6, Y3, Y3
-	VADDPS       Y4, Y3, Y3
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y5
+	VADDPS       Y7, Y7, Y2
 	VADDPS       Y1, Y1, Y1
-	VADDPS       Y1, Y3, Y1
-	VMULPS       Y8, Y2, Y2
-	VMULPS       Y5, Y2, Y2
-	VADDPS       Y2, Y7, Y3
-	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
 	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
 	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
 	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
 	VMOVDQU      Y1, 32(CX)(BX*4)
 	ADDQ         $0x00000010, BX
 
@@ -41480,54 +41480,54 @@ logF32AVX2_vector:
 	VPSLLD       $0x17, Y2, Y3
 	VPSUBD       Y3, Y1, Y1
 	VCVTDQ2PS    Y2, Y2
-	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y4
-	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
-	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
-	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
-	VSUBPS       Y1, Y2, Y5
-	VSUBPS       Y5, Y2, Y6
-	VSUBPS       Y6, Y1, Y6
-	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
-	VSUBPS       Y5, Y7, Y5
-	VADDPS       Y5, Y6, Y5
-	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
-	VSUBPS       Y1, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y1, Y1
-	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VADDPS       Y7, Y1, Y1
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
 	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
-	VDIVPS       Y6, Y7, Y7
-	VMULPS       Y7, Y2, Y8
-	VMOVUPS      Y8, Y9
-	VFMSUB231PS  Y2, Y7, Y9
-	VMOVUPS      Y6, Y2
-	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
-	VFNMADD231PS Y7, Y1, Y2
-	VMOVUPS      Y9, Y1
-	VFMADD231PS  Y7, Y5, Y1
-	VFMADD231PS  Y2, Y8, Y1
-	VMULPS       Y8, Y8, Y2
-	VMOVUPS      Y2, Y5
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
 	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
 	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
-	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
-	VADDPS       Y8, Y8, Y6
-	VADDPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y3, Y3
-	VADDPS       Y6, Y3, Y3
-	VADDPS       Y4, Y3, Y3
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y5
+	VADDPS       Y7, Y7, Y2
 	VADDPS       Y1, Y1, Y1
-	VADDPS       Y1, Y3, Y1
-	VMULPS       Y8, Y2, Y2
-	VMULPS       Y5, Y2, Y2
-	VADDPS       Y2, Y7, Y3
-	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
 	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
 	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
 	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
 	VMOVDQU      Y1, (CX)(BX*4)
 	ADDQ         $0x00000008, BX
 
@@ -41571,54 +41571,54 @@ logF32AVX2_copied2:
 	VPSLLD       $0x17, Y2, Y3
 	VPSUBD       Y3, Y1, Y1
 	VCVTDQ2PS    Y2, Y2
-	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y3
-	VMOVUPS      Y3, Y4
-	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y4
-	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y4
-	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y2
-	VSUBPS       Y1, Y2, Y5
-	VSUBPS       Y5, Y2, Y6
-	VSUBPS       Y6, Y1, Y6
-	VMOVUPS      elc32_4_bf800000<>+0(SB), Y7
-	VSUBPS       Y5, Y7, Y5
-	VADDPS       Y5, Y6, Y5
-	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y6
-	VSUBPS       Y1, Y6, Y7
-	VSUBPS       Y7, Y6, Y8
-	VSUBPS       Y8, Y1, Y1
-	VMOVUPS      elc32_4_3f800000<>+0(SB), Y8
-	VSUBPS       Y7, Y8, Y7
-	VADDPS       Y7, Y1, Y1
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
 	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
-	VDIVPS       Y6, Y7, Y7
-	VMULPS       Y7, Y2, Y8
-	VMOVUPS      Y8, Y9
-	VFMSUB231PS  Y2, Y7, Y9
-	VMOVUPS      Y6, Y2
-	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y2
-	VFNMADD231PS Y7, Y1, Y2
-	VMOVUPS      Y9, Y1
-	VFMADD231PS  Y7, Y5, Y1
-	VFMADD231PS  Y2, Y8, Y1
-	VMULPS       Y8, Y8, Y2
-	VMOVUPS      Y2, Y5
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
 	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y6
 	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y6, Y5
-	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y2, Y5
-	VADDPS       Y8, Y8, Y6
-	VADDPS       Y6, Y3, Y7
-	VSUBPS       Y7, Y3, Y3
-	VADDPS       Y6, Y3, Y3
-	VADDPS       Y4, Y3, Y3
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3f317218<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y2, Y5
+	VADDPS       Y7, Y7, Y2
 	VADDPS       Y1, Y1, Y1
-	VADDPS       Y1, Y3, Y1
-	VMULPS       Y8, Y2, Y2
-	VMULPS       Y5, Y2, Y2
-	VADDPS       Y2, Y7, Y3
-	VSUBPS       Y3, Y7, Y4
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
 	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
 	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
 	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
 	VMOVDQU      Y1, (SI)(BX*4)
 	SHLQ         $0x02, AX
 	XORQ         DX, DX
@@ -41679,16 +41679,6 @@ DATA elc32_4_ff<>+24(SB)/4, $0x000000ff
 DATA elc32_4_ff<>+28(SB)/4, $0x000000ff
 GLOBL elc32_4_ff<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_b102e308<>+0(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+4(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+8(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+12(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+16(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+20(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+24(SB)/4, $0xb102e308
-DATA elc32_4_b102e308<>+28(SB)/4, $0xb102e308
-GLOBL elc32_4_b102e308<>(SB), RODATA|NOPTR, $32
-
 DATA elc32_4_bf800000<>+0(SB)/4, $0xbf800000
 DATA elc32_4_bf800000<>+4(SB)/4, $0xbf800000
 DATA elc32_4_bf800000<>+8(SB)/4, $0xbf800000
@@ -41728,6 +41718,16 @@ DATA elc32_4_3f2aaada<>+20(SB)/4, $0x3f2aaada
 DATA elc32_4_3f2aaada<>+24(SB)/4, $0x3f2aaada
 DATA elc32_4_3f2aaada<>+28(SB)/4, $0x3f2aaada
 GLOBL elc32_4_3f2aaada<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_b102e308<>+0(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+4(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+8(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+12(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+16(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+20(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+24(SB)/4, $0xb102e308
+DATA elc32_4_b102e308<>+28(SB)/4, $0xb102e308
+GLOBL elc32_4_b102e308<>(SB), RODATA|NOPTR, $32
 
 // func logF64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
@@ -42053,71 +42053,141 @@ TEXT ·log2F32AVX2(SB), NOSPLIT, $64-49
 	JMP   log2F32AVX2_check_unrolled
 
 log2F32AVX2_unrolled:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
-	VADDPS      Y4, Y3, Y3
-	VADDPS      Y1, Y3, Y1
-	VADDPS      Y2, Y1, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	VMOVUPS     32(DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
-	VADDPS      Y4, Y3, Y3
-	VADDPS      Y1, Y3, Y1
-	VADDPS      Y2, Y1, Y1
-	VMOVDQU     Y1, 32(CX)(BX*4)
-	ADDQ        $0x00000010, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3edffa1b<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3f139421<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f76389c<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_4038aa3b<>+0(SB), Y7, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_4038aa3b<>+0(SB), Y7, Y5
+	VFMADD231PS  elc32_4_4038aa3b<>+0(SB), Y1, Y5
+	VMOVUPS      Y5, Y1
+	VFMADD231PS  elc32_4_330c97ef<>+0(SB), Y7, Y1
+	VADDPS       Y4, Y2, Y5
+	VSUBPS       Y2, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y2, Y2
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y5, Y2
+	VSUBPS       Y5, Y2, Y4
+	VSUBPS       Y4, Y2, Y6
+	VSUBPS       Y6, Y5, Y5
+	VSUBPS       Y4, Y3, Y3
+	VADDPS       Y3, Y5, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3edffa1b<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3f139421<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f76389c<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_4038aa3b<>+0(SB), Y7, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_4038aa3b<>+0(SB), Y7, Y5
+	VFMADD231PS  elc32_4_4038aa3b<>+0(SB), Y1, Y5
+	VMOVUPS      Y5, Y1
+	VFMADD231PS  elc32_4_330c97ef<>+0(SB), Y7, Y1
+	VADDPS       Y4, Y2, Y5
+	VSUBPS       Y2, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y2, Y2
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y5, Y2
+	VSUBPS       Y5, Y2, Y4
+	VSUBPS       Y4, Y2, Y6
+	VSUBPS       Y6, Y5, Y5
+	VSUBPS       Y4, Y3, Y3
+	VADDPS       Y3, Y5, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
 
 log2F32AVX2_check_unrolled:
 	CMPQ BX, SI
@@ -42127,39 +42197,74 @@ log2F32AVX2_check_unrolled:
 	JMP  log2F32AVX2_check_vector
 
 log2F32AVX2_vector:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
-	VADDPS      Y4, Y3, Y3
-	VADDPS      Y1, Y3, Y1
-	VADDPS      Y2, Y1, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	ADDQ        $0x00000008, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3edffa1b<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3f139421<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f76389c<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_4038aa3b<>+0(SB), Y7, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_4038aa3b<>+0(SB), Y7, Y5
+	VFMADD231PS  elc32_4_4038aa3b<>+0(SB), Y1, Y5
+	VMOVUPS      Y5, Y1
+	VFMADD231PS  elc32_4_330c97ef<>+0(SB), Y7, Y1
+	VADDPS       Y4, Y2, Y5
+	VSUBPS       Y2, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y2, Y2
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y5, Y2
+	VSUBPS       Y5, Y2, Y4
+	VSUBPS       Y4, Y2, Y6
+	VSUBPS       Y6, Y5, Y5
+	VSUBPS       Y4, Y3, Y3
+	VADDPS       Y3, Y5, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
 
 log2F32AVX2_check_vector:
 	CMPQ    BX, SI
@@ -42187,41 +42292,76 @@ log2F32AVX2_copy1:
 	JMP  log2F32AVX2_copy1
 
 log2F32AVX2_copied2:
-	XORQ        BX, BX
-	VMOVUPS     (DI)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3ee2a8ed<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ee2a8ed<>+0(SB), Y1, Y3
-	VADDPS      Y4, Y3, Y3
-	VADDPS      Y1, Y3, Y1
-	VADDPS      Y2, Y1, Y1
-	VMOVDQU     Y1, (SI)(BX*4)
-	SHLQ        $0x02, AX
-	XORQ        DX, DX
+	XORQ         BX, BX
+	VMOVUPS      (DI)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3edffa1b<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3f139421<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3f76389c<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_4038aa3b<>+0(SB), Y7, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_4038aa3b<>+0(SB), Y7, Y5
+	VFMADD231PS  elc32_4_4038aa3b<>+0(SB), Y1, Y5
+	VMOVUPS      Y5, Y1
+	VFMADD231PS  elc32_4_330c97ef<>+0(SB), Y7, Y1
+	VADDPS       Y4, Y2, Y5
+	VSUBPS       Y2, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y2, Y2
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y4, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y5, Y2
+	VSUBPS       Y5, Y2, Y4
+	VSUBPS       Y4, Y2, Y6
+	VSUBPS       Y6, Y5, Y5
+	VSUBPS       Y4, Y3, Y3
+	VADDPS       Y3, Y5, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, (SI)(BX*4)
+	SHLQ         $0x02, AX
+	XORQ         DX, DX
 
 log2F32AVX2_copy3:
 	CMPQ DX, AX
@@ -42239,135 +42379,55 @@ log2F32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA elc32_4_3f3504f3<>+0(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+4(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+8(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+12(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+16(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+20(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+24(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+28(SB)/4, $0x3f3504f3
-GLOBL elc32_4_3f3504f3<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3edffa1b<>+0(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+4(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+8(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+12(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+16(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+20(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+24(SB)/4, $0x3edffa1b
+DATA elc32_4_3edffa1b<>+28(SB)/4, $0x3edffa1b
+GLOBL elc32_4_3edffa1b<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_7fffff<>+0(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+4(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+8(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+12(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+16(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+20(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+24(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+28(SB)/4, $0x007fffff
-GLOBL elc32_4_7fffff<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3f139421<>+0(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+4(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+8(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+12(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+16(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+20(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+24(SB)/4, $0x3f139421
+DATA elc32_4_3f139421<>+28(SB)/4, $0x3f139421
+GLOBL elc32_4_3f139421<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3d9021bb<>+0(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+4(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+8(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+12(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+16(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+20(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+24(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+28(SB)/4, $0x3d9021bb
-GLOBL elc32_4_3d9021bb<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3f76389c<>+0(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+4(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+8(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+12(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+16(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+20(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+24(SB)/4, $0x3f76389c
+DATA elc32_4_3f76389c<>+28(SB)/4, $0x3f76389c
+GLOBL elc32_4_3f76389c<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_bdebd1b8<>+0(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+4(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+8(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+12(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+16(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+20(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+24(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+28(SB)/4, $0xbdebd1b8
-GLOBL elc32_4_bdebd1b8<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_4038aa3b<>+0(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+4(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+8(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+12(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+16(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+20(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+24(SB)/4, $0x4038aa3b
+DATA elc32_4_4038aa3b<>+28(SB)/4, $0x4038aa3b
+GLOBL elc32_4_4038aa3b<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3def251a<>+0(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+4(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+8(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+12(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+16(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+20(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+24(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+28(SB)/4, $0x3def251a
-GLOBL elc32_4_3def251a<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_bdfe5d4f<>+0(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+4(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+8(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+12(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+16(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+20(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+24(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+28(SB)/4, $0xbdfe5d4f
-GLOBL elc32_4_bdfe5d4f<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3e11e9bf<>+0(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+4(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+8(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+12(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+16(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+20(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+24(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+28(SB)/4, $0x3e11e9bf
-GLOBL elc32_4_3e11e9bf<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_be2aae50<>+0(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+4(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+8(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+12(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+16(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+20(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+24(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+28(SB)/4, $0xbe2aae50
-GLOBL elc32_4_be2aae50<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3e4cceac<>+0(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+4(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+8(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+12(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+16(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+20(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+24(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+28(SB)/4, $0x3e4cceac
-GLOBL elc32_4_3e4cceac<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_be7ffffc<>+0(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+4(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+8(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+12(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+16(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+20(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+24(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+28(SB)/4, $0xbe7ffffc
-GLOBL elc32_4_be7ffffc<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3eaaaaaa<>+0(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+4(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+8(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+12(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+16(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+20(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+24(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+28(SB)/4, $0x3eaaaaaa
-GLOBL elc32_4_3eaaaaaa<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_bf000000<>+0(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+4(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+8(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+12(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+16(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+20(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+24(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+28(SB)/4, $0xbf000000
-GLOBL elc32_4_bf000000<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3ee2a8ed<>+0(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+4(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+8(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+12(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+16(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+20(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+24(SB)/4, $0x3ee2a8ed
-DATA elc32_4_3ee2a8ed<>+28(SB)/4, $0x3ee2a8ed
-GLOBL elc32_4_3ee2a8ed<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_330c97ef<>+0(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+4(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+8(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+12(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+16(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+20(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+24(SB)/4, $0x330c97ef
+DATA elc32_4_330c97ef<>+28(SB)/4, $0x330c97ef
+GLOBL elc32_4_330c97ef<>(SB), RODATA|NOPTR, $32
 
 // func log2F64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
@@ -42605,75 +42665,139 @@ TEXT ·log10F32AVX2(SB), NOSPLIT, $64-49
 	JMP   log10F32AVX2_check_unrolled
 
 log10F32AVX2_unrolled:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y1
-	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	VMOVUPS     32(DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y1
-	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, 32(CX)(BX*4)
-	ADDQ        $0x00000010, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3e069552<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3e31b6ec<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3e943d67<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3e9a209b<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3e9a209b<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b2760860<>+0(SB), Y2, Y5
+	VMULPS       elc32_4_3f5e5bd9<>+0(SB), Y7, Y2
+	VMOVUPS      Y2, Y6
+	VFMSUB231PS  elc32_4_3f5e5bd9<>+0(SB), Y7, Y6
+	VFMADD231PS  elc32_4_3f5e5bd9<>+0(SB), Y1, Y6
+	VMOVUPS      Y6, Y1
+	VFMADD231PS  elc32_4_b2ba7775<>+0(SB), Y7, Y1
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3e069552<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3e31b6ec<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3e943d67<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3e9a209b<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3e9a209b<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b2760860<>+0(SB), Y2, Y5
+	VMULPS       elc32_4_3f5e5bd9<>+0(SB), Y7, Y2
+	VMOVUPS      Y2, Y6
+	VFMSUB231PS  elc32_4_3f5e5bd9<>+0(SB), Y7, Y6
+	VFMADD231PS  elc32_4_3f5e5bd9<>+0(SB), Y1, Y6
+	VMOVUPS      Y6, Y1
+	VFMADD231PS  elc32_4_b2ba7775<>+0(SB), Y7, Y1
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
 
 log10F32AVX2_check_unrolled:
 	CMPQ BX, SI
@@ -42683,41 +42807,73 @@ log10F32AVX2_check_unrolled:
 	JMP  log10F32AVX2_check_vector
 
 log10F32AVX2_vector:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y1
-	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	ADDQ        $0x00000008, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3e069552<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3e31b6ec<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3e943d67<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3e9a209b<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3e9a209b<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b2760860<>+0(SB), Y2, Y5
+	VMULPS       elc32_4_3f5e5bd9<>+0(SB), Y7, Y2
+	VMOVUPS      Y2, Y6
+	VFMSUB231PS  elc32_4_3f5e5bd9<>+0(SB), Y7, Y6
+	VFMADD231PS  elc32_4_3f5e5bd9<>+0(SB), Y1, Y6
+	VMOVUPS      Y6, Y1
+	VFMADD231PS  elc32_4_b2ba7775<>+0(SB), Y7, Y1
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
 
 log10F32AVX2_check_vector:
 	CMPQ    BX, SI
@@ -42745,43 +42901,75 @@ log10F32AVX2_copy1:
 	JMP  log10F32AVX2_copy1
 
 log10F32AVX2_copied2:
-	XORQ        BX, BX
-	VMOVUPS     (DI)(BX*4), Y1
-	VMOVUPS     elc32_4_800000<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VPSRAD      $0x17, Y1, Y2
-	VCVTDQ2PS   Y2, Y2
-	VANDPS      elc32_4_7fffff<>+0(SB), Y1, Y1
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y1, Y1
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y1, Y1
-	VMULPS      Y1, Y1, Y3
-	VMOVUPS     Y1, Y4
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y5
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y5, Y4
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y1, Y4
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y1, Y4
-	VMULPS      Y3, Y1, Y5
-	VMULPS      Y4, Y5, Y4
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y3, Y4
-	VMULPS      elc32_4_3a37b152<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3a37b152<>+0(SB), Y1, Y3
-	VFMADD231PS elc32_4_39826a14<>+0(SB), Y2, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y4, Y3
-	VFMADD231PS elc32_4_3ede0000<>+0(SB), Y1, Y3
-	VMOVUPS     Y3, Y1
-	VFMADD231PS elc32_4_3e9a0000<>+0(SB), Y2, Y1
-	VMOVDQU     Y1, (SI)(BX*4)
-	SHLQ        $0x02, AX
-	XORQ        DX, DX
+	XORQ         BX, BX
+	VMOVUPS      (DI)(BX*4), Y1
+	VMOVUPS      elc32_4_800000<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7f7fffff<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y1, Y2
+	VPSRLD       $0x17, Y2, Y2
+	VANDPS       elc32_4_ff<>+0(SB), Y2, Y2
+	VPSUBD       elc32_4_7f<>+0(SB), Y2, Y2
+	VPSLLD       $0x17, Y2, Y3
+	VPSUBD       Y3, Y1, Y1
+	VCVTDQ2PS    Y2, Y2
+	VADDPS       elc32_4_bf800000<>+0(SB), Y1, Y3
+	VSUBPS       Y1, Y3, Y4
+	VSUBPS       Y4, Y3, Y5
+	VSUBPS       Y5, Y1, Y5
+	VMOVUPS      elc32_4_bf800000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y4
+	VADDPS       Y4, Y5, Y4
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y5
+	VSUBPS       Y1, Y5, Y6
+	VSUBPS       Y6, Y5, Y7
+	VSUBPS       Y7, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VSUBPS       Y6, Y7, Y6
+	VADDPS       Y6, Y1, Y1
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y6
+	VDIVPS       Y5, Y6, Y6
+	VMULPS       Y6, Y3, Y7
+	VMOVUPS      Y7, Y8
+	VFMSUB231PS  Y3, Y6, Y8
+	VMOVUPS      Y5, Y3
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y6, Y3
+	VFNMADD231PS Y6, Y1, Y3
+	VMOVUPS      Y8, Y1
+	VFMADD231PS  Y6, Y4, Y1
+	VFMADD231PS  Y3, Y7, Y1
+	VMULPS       Y7, Y7, Y3
+	VMULPS       Y7, Y3, Y4
+	VMOVUPS      Y3, Y5
+	VMOVUPS      elc32_4_3e069552<>+0(SB), Y6
+	VFMADD213PS  elc32_4_3e31b6ec<>+0(SB), Y6, Y5
+	VFMADD213PS  elc32_4_3e943d67<>+0(SB), Y3, Y5
+	VMULPS       Y5, Y4, Y3
+	VMULPS       elc32_4_3e9a209b<>+0(SB), Y2, Y4
+	VMOVUPS      Y4, Y5
+	VFMSUB231PS  elc32_4_3e9a209b<>+0(SB), Y2, Y5
+	VFMADD231PS  elc32_4_b2760860<>+0(SB), Y2, Y5
+	VMULPS       elc32_4_3f5e5bd9<>+0(SB), Y7, Y2
+	VMOVUPS      Y2, Y6
+	VFMSUB231PS  elc32_4_3f5e5bd9<>+0(SB), Y7, Y6
+	VFMADD231PS  elc32_4_3f5e5bd9<>+0(SB), Y1, Y6
+	VMOVUPS      Y6, Y1
+	VFMADD231PS  elc32_4_b2ba7775<>+0(SB), Y7, Y1
+	VADDPS       Y2, Y4, Y6
+	VSUBPS       Y6, Y4, Y4
+	VADDPS       Y2, Y4, Y2
+	VADDPS       Y5, Y2, Y2
+	VADDPS       Y1, Y2, Y1
+	VADDPS       Y3, Y6, Y2
+	VSUBPS       Y2, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y1, Y3, Y1
+	VADDPS       Y1, Y2, Y1
+	VMOVDQU      Y1, (SI)(BX*4)
+	SHLQ         $0x02, AX
+	XORQ         DX, DX
 
 log10F32AVX2_copy3:
 	CMPQ DX, AX
@@ -42799,45 +42987,75 @@ log10F32AVX2_done:
 	VZEROUPPER
 	RET
 
-DATA elc32_4_3a37b152<>+0(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+4(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+8(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+12(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+16(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+20(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+24(SB)/4, $0x3a37b152
-DATA elc32_4_3a37b152<>+28(SB)/4, $0x3a37b152
-GLOBL elc32_4_3a37b152<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3e069552<>+0(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+4(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+8(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+12(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+16(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+20(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+24(SB)/4, $0x3e069552
+DATA elc32_4_3e069552<>+28(SB)/4, $0x3e069552
+GLOBL elc32_4_3e069552<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_39826a14<>+0(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+4(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+8(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+12(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+16(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+20(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+24(SB)/4, $0x39826a14
-DATA elc32_4_39826a14<>+28(SB)/4, $0x39826a14
-GLOBL elc32_4_39826a14<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3e31b6ec<>+0(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+4(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+8(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+12(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+16(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+20(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+24(SB)/4, $0x3e31b6ec
+DATA elc32_4_3e31b6ec<>+28(SB)/4, $0x3e31b6ec
+GLOBL elc32_4_3e31b6ec<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3ede0000<>+0(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+4(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+8(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+12(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+16(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+20(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+24(SB)/4, $0x3ede0000
-DATA elc32_4_3ede0000<>+28(SB)/4, $0x3ede0000
-GLOBL elc32_4_3ede0000<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3e943d67<>+0(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+4(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+8(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+12(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+16(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+20(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+24(SB)/4, $0x3e943d67
+DATA elc32_4_3e943d67<>+28(SB)/4, $0x3e943d67
+GLOBL elc32_4_3e943d67<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3e9a0000<>+0(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+4(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+8(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+12(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+16(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+20(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+24(SB)/4, $0x3e9a0000
-DATA elc32_4_3e9a0000<>+28(SB)/4, $0x3e9a0000
-GLOBL elc32_4_3e9a0000<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_3e9a209b<>+0(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+4(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+8(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+12(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+16(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+20(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+24(SB)/4, $0x3e9a209b
+DATA elc32_4_3e9a209b<>+28(SB)/4, $0x3e9a209b
+GLOBL elc32_4_3e9a209b<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_b2760860<>+0(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+4(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+8(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+12(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+16(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+20(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+24(SB)/4, $0xb2760860
+DATA elc32_4_b2760860<>+28(SB)/4, $0xb2760860
+GLOBL elc32_4_b2760860<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3f5e5bd9<>+0(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+4(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+8(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+12(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+16(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+20(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+24(SB)/4, $0x3f5e5bd9
+DATA elc32_4_3f5e5bd9<>+28(SB)/4, $0x3f5e5bd9
+GLOBL elc32_4_3f5e5bd9<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_b2ba7775<>+0(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+4(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+8(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+12(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+16(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+20(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+24(SB)/4, $0xb2ba7775
+DATA elc32_4_b2ba7775<>+28(SB)/4, $0xb2ba7775
+GLOBL elc32_4_b2ba7775<>(SB), RODATA|NOPTR, $32
 
 // func log10F64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
@@ -43322,6 +43540,126 @@ DATA elc32_4_7e967699<>+20(SB)/4, $0x7e967699
 DATA elc32_4_7e967699<>+24(SB)/4, $0x7e967699
 DATA elc32_4_7e967699<>+28(SB)/4, $0x7e967699
 GLOBL elc32_4_7e967699<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3f3504f3<>+0(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+4(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+8(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+12(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+16(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+20(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+24(SB)/4, $0x3f3504f3
+DATA elc32_4_3f3504f3<>+28(SB)/4, $0x3f3504f3
+GLOBL elc32_4_3f3504f3<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_7fffff<>+0(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+4(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+8(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+12(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+16(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+20(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+24(SB)/4, $0x007fffff
+DATA elc32_4_7fffff<>+28(SB)/4, $0x007fffff
+GLOBL elc32_4_7fffff<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3d9021bb<>+0(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+4(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+8(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+12(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+16(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+20(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+24(SB)/4, $0x3d9021bb
+DATA elc32_4_3d9021bb<>+28(SB)/4, $0x3d9021bb
+GLOBL elc32_4_3d9021bb<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_bdebd1b8<>+0(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+4(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+8(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+12(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+16(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+20(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+24(SB)/4, $0xbdebd1b8
+DATA elc32_4_bdebd1b8<>+28(SB)/4, $0xbdebd1b8
+GLOBL elc32_4_bdebd1b8<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3def251a<>+0(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+4(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+8(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+12(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+16(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+20(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+24(SB)/4, $0x3def251a
+DATA elc32_4_3def251a<>+28(SB)/4, $0x3def251a
+GLOBL elc32_4_3def251a<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_bdfe5d4f<>+0(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+4(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+8(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+12(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+16(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+20(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+24(SB)/4, $0xbdfe5d4f
+DATA elc32_4_bdfe5d4f<>+28(SB)/4, $0xbdfe5d4f
+GLOBL elc32_4_bdfe5d4f<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3e11e9bf<>+0(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+4(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+8(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+12(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+16(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+20(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+24(SB)/4, $0x3e11e9bf
+DATA elc32_4_3e11e9bf<>+28(SB)/4, $0x3e11e9bf
+GLOBL elc32_4_3e11e9bf<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_be2aae50<>+0(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+4(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+8(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+12(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+16(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+20(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+24(SB)/4, $0xbe2aae50
+DATA elc32_4_be2aae50<>+28(SB)/4, $0xbe2aae50
+GLOBL elc32_4_be2aae50<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3e4cceac<>+0(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+4(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+8(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+12(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+16(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+20(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+24(SB)/4, $0x3e4cceac
+DATA elc32_4_3e4cceac<>+28(SB)/4, $0x3e4cceac
+GLOBL elc32_4_3e4cceac<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_be7ffffc<>+0(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+4(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+8(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+12(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+16(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+20(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+24(SB)/4, $0xbe7ffffc
+DATA elc32_4_be7ffffc<>+28(SB)/4, $0xbe7ffffc
+GLOBL elc32_4_be7ffffc<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_3eaaaaaa<>+0(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+4(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+8(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+12(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+16(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+20(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+24(SB)/4, $0x3eaaaaaa
+DATA elc32_4_3eaaaaaa<>+28(SB)/4, $0x3eaaaaaa
+GLOBL elc32_4_3eaaaaaa<>(SB), RODATA|NOPTR, $32
+
+DATA elc32_4_bf000000<>+0(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+4(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+8(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+12(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+16(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+20(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+24(SB)/4, $0xbf000000
+DATA elc32_4_bf000000<>+28(SB)/4, $0xbf000000
+GLOBL elc32_4_bf000000<>(SB), RODATA|NOPTR, $32
 
 // func log1pF64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
@@ -96355,59 +96693,59 @@ logF32AVX512_unrolled:
 	VPSLLD          $0x17, Z1, Z2
 	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z2
-	VMULPS          Z2, Z1, Z2
-	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z4
-	VMOVUPS         Z2, Z5
-	VFMSUB231PS     Z4, Z1, Z5
-	VMOVUPS         Z5, Z4
-	VFMADD231PS     Z3, Z1, Z4
-	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z1
-	VADDPS          Z1, Z0, Z3
-	VSUBPS          Z0, Z3, Z5
-	VSUBPS          Z5, Z3, Z6
-	VSUBPS          Z6, Z0, Z6
-	VSUBPS          Z5, Z1, Z1
-	VADDPS          Z1, Z6, Z1
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
-	VADDPS          Z5, Z0, Z6
-	VSUBPS          Z0, Z6, Z7
-	VSUBPS          Z7, Z6, Z8
-	VSUBPS          Z8, Z0, Z0
-	VSUBPS          Z7, Z5, Z5
-	VADDPS          Z5, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
-	VDIVPS          Z6, Z5, Z5
-	VMULPS          Z5, Z3, Z7
-	VMOVUPS         Z7, Z8
-	VFMSUB231PS     Z3, Z5, Z8
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z2
+	VADDPS          Z2, Z0, Z3
+	VSUBPS          Z0, Z3, Z4
+	VSUBPS          Z4, Z3, Z5
+	VSUBPS          Z5, Z0, Z5
+	VSUBPS          Z4, Z2, Z2
+	VADDPS          Z2, Z5, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VADDPS          Z4, Z0, Z5
+	VSUBPS          Z0, Z5, Z6
+	VSUBPS          Z6, Z5, Z7
+	VSUBPS          Z7, Z0, Z0
+	VSUBPS          Z6, Z4, Z4
+	VADDPS          Z4, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VDIVPS          Z5, Z4, Z4
+	VMULPS          Z4, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z4, Z7
 	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
-	VFNMADD231PS    Z5, Z6, Z3
-	VFNMADD231PS    Z5, Z0, Z3
-	VMOVUPS         Z8, Z0
-	VFMADD231PS     Z5, Z1, Z0
-	VFMADD231PS     Z3, Z7, Z0
-	VMULPS          Z7, Z7, Z1
-	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z3
+	VFNMADD231PS    Z4, Z5, Z3
+	VFNMADD231PS    Z4, Z0, Z3
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z2, Z0
+	VFMADD231PS     Z3, Z6, Z0
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z3
+	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z4
 	VBROADCASTI64X4 elc32_4_3ecc99ca<>+0(SB), Z5
-	VFMADD231PS     Z3, Z1, Z5
-	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z3
-	VFMADD231PS     Z1, Z5, Z3
-	VADDPS          Z7, Z7, Z5
-	VADDPS          Z5, Z2, Z6
-	VSUBPS          Z6, Z2, Z2
-	VADDPS          Z5, Z2, Z2
-	VADDPS          Z4, Z2, Z2
+	VFMADD231PS     Z4, Z2, Z5
+	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z4
+	VFMADD231PS     Z2, Z5, Z4
+	VMULPS          Z4, Z3, Z2
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z3
+	VMULPS          Z3, Z1, Z3
+	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z5
+	VMOVUPS         Z3, Z7
+	VFMSUB231PS     Z5, Z1, Z7
+	VMOVUPS         Z7, Z5
+	VFMADD231PS     Z4, Z1, Z5
+	VADDPS          Z6, Z6, Z1
 	VADDPS          Z0, Z0, Z0
-	VADDPS          Z0, Z2, Z0
-	VMULPS          Z7, Z1, Z1
-	VMULPS          Z3, Z1, Z1
-	VADDPS          Z1, Z6, Z2
-	VSUBPS          Z2, Z6, Z3
+	VADDPS          Z1, Z3, Z4
+	VSUBPS          Z4, Z3, Z3
 	VADDPS          Z1, Z3, Z1
+	VADDPS          Z5, Z1, Z1
 	VADDPS          Z0, Z1, Z0
+	VADDPS          Z2, Z4, Z1
+	VSUBPS          Z1, Z4, Z3
+	VADDPS          Z2, Z3, Z2
 	VADDPS          Z0, Z2, Z0
+	VADDPS          Z0, Z1, Z0
 	VMOVDQU64       Z0, (CX)(BX*4)
 	ADDQ            $0x00000010, BX
 
@@ -96437,59 +96775,59 @@ logF32AVX512_check_unrolled:
 	VPSLLD          $0x17, Z1, Z2
 	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z2
-	VMULPS          Z2, Z1, Z2
-	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z4
-	VMOVUPS         Z2, Z5
-	VFMSUB231PS     Z4, Z1, Z5
-	VMOVUPS         Z5, Z4
-	VFMADD231PS     Z3, Z1, Z4
-	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z1
-	VADDPS          Z1, Z0, Z3
-	VSUBPS          Z0, Z3, Z5
-	VSUBPS          Z5, Z3, Z6
-	VSUBPS          Z6, Z0, Z6
-	VSUBPS          Z5, Z1, Z1
-	VADDPS          Z1, Z6, Z1
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
-	VADDPS          Z5, Z0, Z6
-	VSUBPS          Z0, Z6, Z7
-	VSUBPS          Z7, Z6, Z8
-	VSUBPS          Z8, Z0, Z0
-	VSUBPS          Z7, Z5, Z5
-	VADDPS          Z5, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
-	VDIVPS          Z6, Z5, Z5
-	VMULPS          Z5, Z3, Z7
-	VMOVUPS         Z7, Z8
-	VFMSUB231PS     Z3, Z5, Z8
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z2
+	VADDPS          Z2, Z0, Z3
+	VSUBPS          Z0, Z3, Z4
+	VSUBPS          Z4, Z3, Z5
+	VSUBPS          Z5, Z0, Z5
+	VSUBPS          Z4, Z2, Z2
+	VADDPS          Z2, Z5, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VADDPS          Z4, Z0, Z5
+	VSUBPS          Z0, Z5, Z6
+	VSUBPS          Z6, Z5, Z7
+	VSUBPS          Z7, Z0, Z0
+	VSUBPS          Z6, Z4, Z4
+	VADDPS          Z4, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VDIVPS          Z5, Z4, Z4
+	VMULPS          Z4, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z4, Z7
 	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
-	VFNMADD231PS    Z5, Z6, Z3
-	VFNMADD231PS    Z5, Z0, Z3
-	VMOVUPS         Z8, Z0
-	VFMADD231PS     Z5, Z1, Z0
-	VFMADD231PS     Z3, Z7, Z0
-	VMULPS          Z7, Z7, Z1
-	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z3
+	VFNMADD231PS    Z4, Z5, Z3
+	VFNMADD231PS    Z4, Z0, Z3
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z2, Z0
+	VFMADD231PS     Z3, Z6, Z0
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z3
+	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z4
 	VBROADCASTI64X4 elc32_4_3ecc99ca<>+0(SB), Z5
-	VFMADD231PS     Z3, Z1, Z5
-	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z3
-	VFMADD231PS     Z1, Z5, Z3
-	VADDPS          Z7, Z7, Z5
-	VADDPS          Z5, Z2, Z6
-	VSUBPS          Z6, Z2, Z2
-	VADDPS          Z5, Z2, Z2
-	VADDPS          Z4, Z2, Z2
+	VFMADD231PS     Z4, Z2, Z5
+	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z4
+	VFMADD231PS     Z2, Z5, Z4
+	VMULPS          Z4, Z3, Z2
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z3
+	VMULPS          Z3, Z1, Z3
+	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z5
+	VMOVUPS         Z3, Z7
+	VFMSUB231PS     Z5, Z1, Z7
+	VMOVUPS         Z7, Z5
+	VFMADD231PS     Z4, Z1, Z5
+	VADDPS          Z6, Z6, Z1
 	VADDPS          Z0, Z0, Z0
-	VADDPS          Z0, Z2, Z0
-	VMULPS          Z7, Z1, Z1
-	VMULPS          Z3, Z1, Z1
-	VADDPS          Z1, Z6, Z2
-	VSUBPS          Z2, Z6, Z3
+	VADDPS          Z1, Z3, Z4
+	VSUBPS          Z4, Z3, Z3
 	VADDPS          Z1, Z3, Z1
+	VADDPS          Z5, Z1, Z1
 	VADDPS          Z0, Z1, Z0
+	VADDPS          Z2, Z4, Z1
+	VSUBPS          Z1, Z4, Z3
+	VADDPS          Z2, Z3, Z2
 	VADDPS          Z0, Z2, Z0
+	VADDPS          Z0, Z1, Z0
 	VMOVDQU32       Z0, K2, (CX)(BX*4)
 
 logF32AVX512_done:
@@ -96659,45 +96997,75 @@ log2F32AVX512_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K3
 	KORW            K3, K2, K2
 	KORQ            K2, K1, K1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z1
-	VPSUBD          Z1, Z0, Z0
-	VPSRAD          $0x17, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z1
+	VMULPS          Z1, Z0, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
+	VPSLLD          $0x17, Z1, Z2
+	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z2
-	VPADDD          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z0, Z0
-	VMULPS          Z0, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z4
-	VFMADD231PS     Z3, Z0, Z4
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VMULPS          Z2, Z0, Z4
-	VMULPS          Z3, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z2, Z3
-	VBROADCASTI64X4 elc32_4_3ee2a8ed<>+0(SB), Z2
-	VMULPS          Z2, Z3, Z2
-	VBROADCASTI64X4 elc32_4_3ee2a8ed<>+0(SB), Z4
-	VFMADD231PS     Z4, Z0, Z2
-	VADDPS          Z3, Z2, Z2
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z2
+	VADDPS          Z2, Z0, Z3
+	VSUBPS          Z0, Z3, Z4
+	VSUBPS          Z4, Z3, Z5
+	VSUBPS          Z5, Z0, Z5
+	VSUBPS          Z4, Z2, Z2
+	VADDPS          Z2, Z5, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VADDPS          Z4, Z0, Z5
+	VSUBPS          Z0, Z5, Z6
+	VSUBPS          Z6, Z5, Z7
+	VSUBPS          Z7, Z0, Z0
+	VSUBPS          Z6, Z4, Z4
+	VADDPS          Z4, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VDIVPS          Z5, Z4, Z4
+	VMULPS          Z4, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z4, Z7
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z4, Z5, Z3
+	VFNMADD231PS    Z4, Z0, Z3
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z2, Z0
+	VFMADD231PS     Z3, Z6, Z0
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z3
+	VBROADCASTI64X4 elc32_4_3edffa1b<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3f139421<>+0(SB), Z5
+	VFMADD231PS     Z4, Z2, Z5
+	VBROADCASTI64X4 elc32_4_3f76389c<>+0(SB), Z4
+	VFMADD231PS     Z2, Z5, Z4
+	VMULPS          Z4, Z3, Z2
+	VBROADCASTI64X4 elc32_4_4038aa3b<>+0(SB), Z3
+	VMULPS          Z3, Z6, Z3
+	VBROADCASTI64X4 elc32_4_330c97ef<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_4038aa3b<>+0(SB), Z5
+	VBROADCASTI64X4 elc32_4_4038aa3b<>+0(SB), Z7
+	VMOVUPS         Z3, Z8
+	VFMSUB231PS     Z7, Z6, Z8
+	VMOVUPS         Z8, Z7
+	VFMADD231PS     Z5, Z0, Z7
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z6, Z0
+	VADDPS          Z3, Z1, Z4
+	VSUBPS          Z1, Z4, Z5
+	VSUBPS          Z5, Z4, Z6
+	VSUBPS          Z6, Z1, Z1
+	VSUBPS          Z5, Z3, Z3
+	VADDPS          Z3, Z1, Z1
+	VADDPS          Z0, Z1, Z0
+	VADDPS          Z2, Z4, Z1
+	VSUBPS          Z4, Z1, Z3
+	VSUBPS          Z3, Z1, Z5
+	VSUBPS          Z5, Z4, Z4
+	VSUBPS          Z3, Z2, Z2
+	VADDPS          Z2, Z4, Z2
 	VADDPS          Z0, Z2, Z0
-	VADDPS          Z1, Z0, Z0
+	VADDPS          Z0, Z1, Z0
 	VMOVDQU64       Z0, (CX)(BX*4)
 	ADDQ            $0x00000010, BX
 
@@ -96717,45 +97085,75 @@ log2F32AVX512_check_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K4
 	KORW            K4, K3, K3
 	KORQ            K3, K1, K1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z1
-	VPSUBD          Z1, Z0, Z0
-	VPSRAD          $0x17, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z1
+	VMULPS          Z1, Z0, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
+	VPSLLD          $0x17, Z1, Z2
+	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z2
-	VPADDD          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z0, Z0
-	VMULPS          Z0, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z4
-	VFMADD231PS     Z3, Z0, Z4
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VMULPS          Z2, Z0, Z4
-	VMULPS          Z3, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z2, Z3
-	VBROADCASTI64X4 elc32_4_3ee2a8ed<>+0(SB), Z2
-	VMULPS          Z2, Z3, Z2
-	VBROADCASTI64X4 elc32_4_3ee2a8ed<>+0(SB), Z4
-	VFMADD231PS     Z4, Z0, Z2
-	VADDPS          Z3, Z2, Z2
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z2
+	VADDPS          Z2, Z0, Z3
+	VSUBPS          Z0, Z3, Z4
+	VSUBPS          Z4, Z3, Z5
+	VSUBPS          Z5, Z0, Z5
+	VSUBPS          Z4, Z2, Z2
+	VADDPS          Z2, Z5, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VADDPS          Z4, Z0, Z5
+	VSUBPS          Z0, Z5, Z6
+	VSUBPS          Z6, Z5, Z7
+	VSUBPS          Z7, Z0, Z0
+	VSUBPS          Z6, Z4, Z4
+	VADDPS          Z4, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VDIVPS          Z5, Z4, Z4
+	VMULPS          Z4, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z4, Z7
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z4, Z5, Z3
+	VFNMADD231PS    Z4, Z0, Z3
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z2, Z0
+	VFMADD231PS     Z3, Z6, Z0
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z3
+	VBROADCASTI64X4 elc32_4_3edffa1b<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3f139421<>+0(SB), Z5
+	VFMADD231PS     Z4, Z2, Z5
+	VBROADCASTI64X4 elc32_4_3f76389c<>+0(SB), Z4
+	VFMADD231PS     Z2, Z5, Z4
+	VMULPS          Z4, Z3, Z2
+	VBROADCASTI64X4 elc32_4_4038aa3b<>+0(SB), Z3
+	VMULPS          Z3, Z6, Z3
+	VBROADCASTI64X4 elc32_4_330c97ef<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_4038aa3b<>+0(SB), Z5
+	VBROADCASTI64X4 elc32_4_4038aa3b<>+0(SB), Z7
+	VMOVUPS         Z3, Z8
+	VFMSUB231PS     Z7, Z6, Z8
+	VMOVUPS         Z8, Z7
+	VFMADD231PS     Z5, Z0, Z7
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z6, Z0
+	VADDPS          Z3, Z1, Z4
+	VSUBPS          Z1, Z4, Z5
+	VSUBPS          Z5, Z4, Z6
+	VSUBPS          Z6, Z1, Z1
+	VSUBPS          Z5, Z3, Z3
+	VADDPS          Z3, Z1, Z1
+	VADDPS          Z0, Z1, Z0
+	VADDPS          Z2, Z4, Z1
+	VSUBPS          Z4, Z1, Z3
+	VSUBPS          Z3, Z1, Z5
+	VSUBPS          Z5, Z4, Z4
+	VSUBPS          Z3, Z2, Z2
+	VADDPS          Z2, Z4, Z2
 	VADDPS          Z0, Z2, Z0
-	VADDPS          Z1, Z0, Z0
+	VADDPS          Z0, Z1, Z0
 	VMOVDQU32       Z0, K2, (CX)(BX*4)
 
 log2F32AVX512_done:
@@ -96921,51 +97319,79 @@ log10F32AVX512_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K3
 	KORW            K3, K2, K2
 	KORQ            K2, K1, K1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z1
-	VPSUBD          Z1, Z0, Z0
-	VPSRAD          $0x17, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z1
+	VMULPS          Z1, Z0, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
+	VPSLLD          $0x17, Z1, Z2
+	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z2
-	VPADDD          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z0, Z0
-	VMULPS          Z0, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z4
-	VFMADD231PS     Z3, Z0, Z4
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VMULPS          Z2, Z0, Z4
-	VMULPS          Z3, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z2, Z3
-	VBROADCASTI64X4 elc32_4_3a37b152<>+0(SB), Z2
-	VMULPS          Z2, Z3, Z2
-	VBROADCASTI64X4 elc32_4_3a37b152<>+0(SB), Z4
-	VFMADD231PS     Z4, Z0, Z2
-	VBROADCASTI64X4 elc32_4_39826a14<>+0(SB), Z4
-	VFMADD231PS     Z4, Z1, Z2
-	VBROADCASTI64X4 elc32_4_3ede0000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z3, Z2
-	VBROADCASTI64X4 elc32_4_3ede0000<>+0(SB), Z3
-	VFMADD231PS     Z3, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3e9a0000<>+0(SB), Z0
-	VFMADD231PS     Z0, Z1, Z2
-	VMOVDQU64       Z2, (CX)(BX*4)
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z2
+	VADDPS          Z2, Z0, Z3
+	VSUBPS          Z0, Z3, Z4
+	VSUBPS          Z4, Z3, Z5
+	VSUBPS          Z5, Z0, Z5
+	VSUBPS          Z4, Z2, Z2
+	VADDPS          Z2, Z5, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VADDPS          Z4, Z0, Z5
+	VSUBPS          Z0, Z5, Z6
+	VSUBPS          Z6, Z5, Z7
+	VSUBPS          Z7, Z0, Z0
+	VSUBPS          Z6, Z4, Z4
+	VADDPS          Z4, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VDIVPS          Z5, Z4, Z4
+	VMULPS          Z4, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z4, Z7
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z4, Z5, Z3
+	VFNMADD231PS    Z4, Z0, Z3
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z2, Z0
+	VFMADD231PS     Z3, Z6, Z0
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z3
+	VBROADCASTI64X4 elc32_4_3e069552<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3e31b6ec<>+0(SB), Z5
+	VFMADD231PS     Z4, Z2, Z5
+	VBROADCASTI64X4 elc32_4_3e943d67<>+0(SB), Z4
+	VFMADD231PS     Z2, Z5, Z4
+	VMULPS          Z4, Z3, Z2
+	VBROADCASTI64X4 elc32_4_3e9a209b<>+0(SB), Z3
+	VMULPS          Z3, Z1, Z3
+	VBROADCASTI64X4 elc32_4_b2760860<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3e9a209b<>+0(SB), Z5
+	VMOVUPS         Z3, Z7
+	VFMSUB231PS     Z5, Z1, Z7
+	VMOVUPS         Z7, Z5
+	VFMADD231PS     Z4, Z1, Z5
+	VBROADCASTI64X4 elc32_4_3f5e5bd9<>+0(SB), Z1
+	VMULPS          Z1, Z6, Z1
+	VBROADCASTI64X4 elc32_4_b2ba7775<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3f5e5bd9<>+0(SB), Z7
+	VBROADCASTI64X4 elc32_4_3f5e5bd9<>+0(SB), Z8
+	VMOVUPS         Z1, Z9
+	VFMSUB231PS     Z8, Z6, Z9
+	VMOVUPS         Z9, Z8
+	VFMADD231PS     Z7, Z0, Z8
+	VMOVUPS         Z8, Z0
+	VFMADD231PS     Z4, Z6, Z0
+	VADDPS          Z1, Z3, Z4
+	VSUBPS          Z4, Z3, Z3
+	VADDPS          Z1, Z3, Z1
+	VADDPS          Z5, Z1, Z1
+	VADDPS          Z0, Z1, Z0
+	VADDPS          Z2, Z4, Z1
+	VSUBPS          Z1, Z4, Z3
+	VADDPS          Z2, Z3, Z2
+	VADDPS          Z0, Z2, Z0
+	VADDPS          Z0, Z1, Z0
+	VMOVDQU64       Z0, (CX)(BX*4)
 	ADDQ            $0x00000010, BX
 
 log10F32AVX512_check_unrolled:
@@ -96984,51 +97410,79 @@ log10F32AVX512_check_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K4
 	KORW            K4, K3, K3
 	KORQ            K3, K1, K1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z1
-	VPSUBD          Z1, Z0, Z0
-	VPSRAD          $0x17, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z1
+	VMULPS          Z1, Z0, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
+	VPSLLD          $0x17, Z1, Z2
+	VPSUBD          Z2, Z0, Z0
 	VCVTDQ2PS       Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z2
-	VPADDD          Z2, Z0, Z0
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z0, Z0
-	VMULPS          Z0, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z3
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z4
-	VFMADD231PS     Z3, Z0, Z4
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z4
-	VFMADD231PS     Z0, Z3, Z4
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z3
-	VFMADD231PS     Z0, Z4, Z3
-	VMULPS          Z2, Z0, Z4
-	VMULPS          Z3, Z4, Z3
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z2, Z3
-	VBROADCASTI64X4 elc32_4_3a37b152<>+0(SB), Z2
-	VMULPS          Z2, Z3, Z2
-	VBROADCASTI64X4 elc32_4_3a37b152<>+0(SB), Z4
-	VFMADD231PS     Z4, Z0, Z2
-	VBROADCASTI64X4 elc32_4_39826a14<>+0(SB), Z4
-	VFMADD231PS     Z4, Z1, Z2
-	VBROADCASTI64X4 elc32_4_3ede0000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z3, Z2
-	VBROADCASTI64X4 elc32_4_3ede0000<>+0(SB), Z3
-	VFMADD231PS     Z3, Z0, Z2
-	VBROADCASTI64X4 elc32_4_3e9a0000<>+0(SB), Z0
-	VFMADD231PS     Z0, Z1, Z2
-	VMOVDQU32       Z2, K2, (CX)(BX*4)
+	VBROADCASTI64X4 elc32_4_bf800000<>+0(SB), Z2
+	VADDPS          Z2, Z0, Z3
+	VSUBPS          Z0, Z3, Z4
+	VSUBPS          Z4, Z3, Z5
+	VSUBPS          Z5, Z0, Z5
+	VSUBPS          Z4, Z2, Z2
+	VADDPS          Z2, Z5, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VADDPS          Z4, Z0, Z5
+	VSUBPS          Z0, Z5, Z6
+	VSUBPS          Z6, Z5, Z7
+	VSUBPS          Z7, Z0, Z0
+	VSUBPS          Z6, Z4, Z4
+	VADDPS          Z4, Z0, Z0
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
+	VDIVPS          Z5, Z4, Z4
+	VMULPS          Z4, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z4, Z7
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z4, Z5, Z3
+	VFNMADD231PS    Z4, Z0, Z3
+	VMOVUPS         Z7, Z0
+	VFMADD231PS     Z4, Z2, Z0
+	VFMADD231PS     Z3, Z6, Z0
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z3
+	VBROADCASTI64X4 elc32_4_3e069552<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3e31b6ec<>+0(SB), Z5
+	VFMADD231PS     Z4, Z2, Z5
+	VBROADCASTI64X4 elc32_4_3e943d67<>+0(SB), Z4
+	VFMADD231PS     Z2, Z5, Z4
+	VMULPS          Z4, Z3, Z2
+	VBROADCASTI64X4 elc32_4_3e9a209b<>+0(SB), Z3
+	VMULPS          Z3, Z1, Z3
+	VBROADCASTI64X4 elc32_4_b2760860<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3e9a209b<>+0(SB), Z5
+	VMOVUPS         Z3, Z7
+	VFMSUB231PS     Z5, Z1, Z7
+	VMOVUPS         Z7, Z5
+	VFMADD231PS     Z4, Z1, Z5
+	VBROADCASTI64X4 elc32_4_3f5e5bd9<>+0(SB), Z1
+	VMULPS          Z1, Z6, Z1
+	VBROADCASTI64X4 elc32_4_b2ba7775<>+0(SB), Z4
+	VBROADCASTI64X4 elc32_4_3f5e5bd9<>+0(SB), Z7
+	VBROADCASTI64X4 elc32_4_3f5e5bd9<>+0(SB), Z8
+	VMOVUPS         Z1, Z9
+	VFMSUB231PS     Z8, Z6, Z9
+	VMOVUPS         Z9, Z8
+	VFMADD231PS     Z7, Z0, Z8
+	VMOVUPS         Z8, Z0
+	VFMADD231PS     Z4, Z6, Z0
+	VADDPS          Z1, Z3, Z4
+	VSUBPS          Z4, Z3, Z3
+	VADDPS          Z1, Z3, Z1
+	VADDPS          Z5, Z1, Z1
+	VADDPS          Z0, Z1, Z0
+	VADDPS          Z2, Z4, Z1
+	VSUBPS          Z1, Z4, Z3
+	VADDPS          Z2, Z3, Z2
+	VADDPS          Z0, Z2, Z0
+	VADDPS          Z0, Z1, Z0
+	VMOVDQU32       Z0, K2, (CX)(BX*4)
 
 log10F32AVX512_done:
 	KORTESTQ K1, K1

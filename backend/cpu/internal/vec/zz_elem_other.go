@@ -2820,37 +2820,37 @@ func Exp2F64(dst []float64, x []float64) {
 	unaryGo(dst, x, exp2F64)
 }
 
-// LogF32 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// LogF32 sets dst[i] = log x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, logF32).
 func LogF32(dst []float32, x []float32) {
 	unaryGo(dst, x, logF32)
 }
 
-// LogF64 sets dst[i] = log x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// LogF64 sets dst[i] = log x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, logF64).
 func LogF64(dst []float64, x []float64) {
 	unaryGo(dst, x, logF64)
 }
 
-// Log2F32 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log2F32 sets dst[i] = log2 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log2F32).
 func Log2F32(dst []float32, x []float32) {
 	unaryGo(dst, x, log2F32)
 }
 
-// Log2F64 sets dst[i] = log2 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log2F64 sets dst[i] = log2 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log2F64).
 func Log2F64(dst []float64, x []float64) {
 	unaryGo(dst, x, log2F64)
 }
 
-// Log10F32 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log10F32 sets dst[i] = log10 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log10F32).
 func Log10F32(dst []float32, x []float32) {
 	unaryGo(dst, x, log10F32)
 }
 
-// Log10F64 sets dst[i] = log10 x[i], within 2 ulp for positive normal x, other operands as the float64 reference (the slow path).
+// Log10F64 sets dst[i] = log10 x[i], float64 within 2 ulp for positive normal x, float32 SLEEF's bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log10F64).
 func Log10F64(dst []float64, x []float64) {
 	unaryGo(dst, x, log10F64)
