@@ -23,9 +23,6 @@ var (
 	// 2^r = 1 + r·P(r), |r| ≤ 1/2 (float32): Taylor's ln2^k/k!
 	exp232Poly = taylor2(7)
 	exp264Poly = taylor2(13)
-	// Cephes logf: log(1+f) = f − f²/2 + f³·P(f)
-	log32Poly = []float64{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
-		-1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1}
 	// Cephes sinf, cosf and tanf on |r| ≤ π/4 (evaluated in float64)
 	sin32Poly = []float64{-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1}
 	cos32Poly = []float64{2.443315711809948e-05, -1.388731625493765e-03, 4.166664568298827e-02}
@@ -90,7 +87,6 @@ const (
 	pio2Hi  = 1.5707963267948966 // π/2 = pio2Hi + pio2Lo
 	pio2Lo  = 6.123233995736766e-17
 	twoOPi  = 0.6366197723675814 // 2/π
-	sqrtHf  = 0x3f3504f3         // float32 bits of √½
 	sqrtHf6 = 0x3fe6a09e667f3bcd // float64 bits of √½
 )
 
@@ -291,30 +287,6 @@ func exp2Body(e *em, in []reg.Register) val {
 // ---------------------------------------------------------------------------
 // Logarithms (float32)
 
-// logParts splits a positive normal float32 x into k (its exponent, as a
-// float) and f = m − 1, m ∈ [√½, √2), x = 2^k·m, and returns the
-// polynomial part y: log(1+f) = f + y.
-func (e *em) logParts(x reg.Register) (k, f, y reg.Register) {
-	ix := e.ISub(x, e.CB(sqrtHf))
-	k = e.vec()
-	VCVTDQ2PS(e.Sar(ix, 23), k)
-	m := e.IAdd(e.And(ix, e.CB(0x007fffff)), e.CB(sqrtHf))
-	f = e.Sub(m, e.C(1))
-	z := e.Mul(f, f)
-	p := e.Horner(f, log32Poly...)
-	y = e.Mul(e.Mul(f, z), p)
-	y = e.FMA(z, e.C(-0.5), y)
-	return k, f, y
-}
-
-// logOf is log x for positive normal x.
-func (e *em) logOf(x reg.Register) reg.Register {
-	k, f, y := e.logParts(x)
-	y = e.FMA(k, e.C(exp32C2), y)
-	r := e.Add(f, y)
-	return e.FMA(k, e.C(exp32C1), r)
-}
-
 // logBody: log, log2 and log10 of positive normal x, SLEEF's; every other
 // x takes the slow path.
 func logBody(base int) func(e *em, in []reg.Register) val {
@@ -409,16 +381,37 @@ func (e *em) addPairOne(xHi, xLo, y reg.Register) (hi, lo reg.Register) {
 	return hi, e.Add(e.Add(e.Sub(xHi, hi), y), xLo)
 }
 
-// log1pBody: log(u) + (x − (u − 1))/u, u = 1 + x, for x in (−1, max];
-// ±0 and tiny x give x.
+// log1pBody: SLEEF's log1pf for x in (−1, 1e38] (±0 give themselves);
+// every other x takes the slow path.
 func log1pBody(e *em, in []reg.Register) val {
 	x := in[0]
-	// above 1e38 the slow path gives PyTorch's +Inf (elem.Log1p)
 	e.flagUnless(x, float64(math.Nextafter32(-1, 0)), float64(float32(1e38)))
-	u := e.Add(x, e.C(1))
-	c := e.Div(e.Sub(x, e.Sub(u, e.C(1))), u)
-	r := e.Add(e.logOf(u), c)
-	return vv(e.Blend(e.Cmp(cmpLT, e.Abs(x), e.C(0x1p-25)), r, x))
+	return vv(e.Blend(e.Cmp(cmpEQ, x, e.C(0)), e.sleefLog1pOf(x), x))
+}
+
+// sleefLog1pOf returns log(1 + d) of float32 lanes d in (−1, 1e38] as
+// SLEEF's log1pf computes it, step for step (sleef.Log1pF32): e the
+// exponent of (d+1)·(1/0.75), t = 2^-e, m = fma(d, t, t − 1), then
+// e·ln2 + 2·(m/(2+m)) + y in pair sums, as sleefLogOf.
+func (e *em) sleefLog1pOf(d reg.Register) reg.Register {
+	dp1 := e.Add(d, e.C(1))
+	q := e.ISub(e.And(e.Shr(e.Mul(dp1, e.C(float64(float32(1.0/0.75)))), 23), e.CB(0xff)), e.CB(0x7f))
+	t := e.ISub(e.CB(uint64(math.Float32bits(1))), e.Shl(q, 23))
+	m := e.FMA(d, t, e.Sub(t, e.C(1)))
+	fe := e.vec()
+	VCVTDQ2PS(q, fe)
+	bHi := e.Add(m, e.C(2))
+	bLo := e.Add(e.Sub(e.C(2), bHi), m)
+	r := e.Div(e.C(1), bHi)
+	xHi := e.Mul(m, r)
+	u := e.FMS(r, m, xHi)
+	xLo := e.FMA(xHi, e.FNMA(bLo, r, e.FNMA(bHi, r, e.C(1))), u)
+	x2 := e.Mul(xHi, xHi)
+	y := e.Mul(e.Mul(x2, xHi), e.Horner(x2, sleefLogPoly[0]...))
+	sHi, sLo := e.mulPair(sleefLn2, fe)
+	sHi, sLo = e.addPairs(sHi, sLo, e.Add(xHi, xHi), e.Add(xLo, xLo))
+	sHi, sLo = e.addPairOne(sHi, sLo, y)
+	return e.Add(sHi, sLo)
 }
 
 // ---------------------------------------------------------------------------
@@ -517,7 +510,7 @@ func mathOps() {
 				return log1pBody(e, in)
 			}
 			return log1p64Body(e, in)
-		}, note: "within 2 ulp for x > -1, " + slowNote}).add()
+		}, note: "float64 within 2 ulp for x > -1, float32 SLEEF's log1pf bit for bit (Note [SLEEF's log] in internal/sleef), " + slowNote}).add()
 	(&efunc{stem: "Sin", kind: kUnary, types: f32, expr: "sin %s", unroll: 1, fix: true, via64: true, body: sincosBody(false),
 		note: "computed in float64, within 1 ulp for |x| ≤ 2^20, " + slowNote}).add()
 	(&efunc{stem: "Cos", kind: kUnary, types: f32, expr: "cos %s", unroll: 1, fix: true, via64: true, body: sincosBody(true),

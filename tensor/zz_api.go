@@ -139,9 +139,10 @@ func Log10To(dst, t *Tensor) *Tensor { return pointwise(optable.Log10, dst, fals
 // Log10InPlace overwrites t with [Log10](t) and returns t.
 func (t *Tensor) Log10InPlace() *Tensor { return pointwise(optable.Log10, nil, true, nil, t) }
 
-// Log1p returns ln(1 + x) (+Inf above 1e307 in float64, 1e38 in narrower
-// floats, as PyTorch's SLEEF log1p gives) for each element x of t. Integer and
-// bool inputs compute in float32.
+// Log1p returns ln(1 + x) (float32, and bfloat16 and float16 through it:
+// SLEEF's log1pf, as PyTorch computes float32 and bfloat16, +Inf above 1e38;
+// float64: +Inf above 1e307, as PyTorch's SLEEF log1p gives) for each element x
+// of t. Integer and bool inputs compute in float32.
 func Log1p(t *Tensor) *Tensor { return pointwise(optable.Log1p, nil, false, nil, t) }
 
 // Log1p returns [Log1p](t).

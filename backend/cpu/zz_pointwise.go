@@ -642,7 +642,7 @@ func loopLog1pF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 	}
 }
 
-// loopLog1pF32 computes elem.Log1p(a, float64(float32(1e38))) for float32.
+// loopLog1pF32 computes T(elem.Log1pF32(float32(a))) for float32.
 func loopLog1pF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -653,13 +653,13 @@ func loopLog1pF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = elem.Log1p(a, float64(float32(1e38)))
+			o[i] = T(elem.Log1pF32(float32(a)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Log1p(a, float64(float32(1e38)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log1pF32(float32(a)))
 	}
 }
 

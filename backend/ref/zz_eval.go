@@ -242,10 +242,10 @@ func elemLog1p0[T float64](a T, args *kernel.Args) T {
 	return T(elem.Log1p(a, 1e307))
 }
 
-// elemLog1p1 is log1p of one element of float32: elem.Log1p(a, float64(float32(1e38))).
+// elemLog1p1 is log1p of one element of float32: T(elem.Log1pF32(float32(a))).
 func elemLog1p1[T float32](a T, args *kernel.Args) T {
 	_ = args
-	return T(elem.Log1p(a, float64(float32(1e38))))
+	return T(T(elem.Log1pF32(float32(a))))
 }
 
 // evalLog1p computes log1p of one element in compute dtype d.

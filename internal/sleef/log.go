@@ -38,7 +38,9 @@ import (
 //	log10 = e·log10(2) + x·(2/ln10) + y
 //
 // A subnormal x is scaled by 2^64 first (e lowered by 64); +Inf gives
-// +Inf, a negative x or NaN gives NaN, ±0 gives -Inf.
+// +Inf, a negative x or NaN gives NaN, ±0 gives -Inf. log1p (Log1pF32,
+// Sleef_log1pf8_u10) reduces 1 + x the same way without forming it
+// exactly (see there).
 
 // The constants of Note [SLEEF's log]: the ln 2, log10 2 and 2/ln 2
 // (log2 e·2) and 2/ln 10 pairs, and the polynomials, highest degree first.
@@ -174,4 +176,48 @@ func twoSum(x, y float32) (hi, lo float32) {
 	hi = x + y
 	v := hi - x
 	return hi, float32(x-float32(hi-v)) + float32(y-v)
+}
+
+// Log1pF32 is log(1 + x) as PyTorch 1.13's float32 kernels compute it:
+// SLEEF's log1pf. With d1 = x + 1, e the exponent of d1·(1/0.75) and t =
+// 2^-e, m = fma(x, t, t − 1) (x·2^-e shifted down by the 1 removed,
+// without forming d1·2^-e), then log1p = e·ln2 + 2·(m/(2+m)) + y as in
+// LogF32 (Note [SLEEF's log]), with m/(2+m) a pair over the pair 2 + m.
+// Above 1e38 it gives +Inf, below -1 NaN, at -1 -Inf, and -0 for -0.
+func Log1pF32(d float32) float32 {
+	switch {
+	case d != d || d < -1:
+		return float32(math.NaN())
+	case d == -1:
+		return float32(math.Inf(-1))
+	case d > 1e38:
+		return float32(math.Inf(1))
+	case d == 0:
+		return d // ±0
+	}
+	dp1 := d + 1
+	scaled := dp1 < 0x1p-126
+	if scaled {
+		dp1 *= 0x1p64
+	}
+	e := int32(math.Float32bits(dp1*float32(1.0/0.75))>>23&0xff) - 0x7f
+	t := math.Float32frombits(uint32(int32(math.Float32bits(1)) - e<<23))
+	m := fma(d, t, t-1)
+	if scaled {
+		e -= 64
+	}
+	fe := float32(e)
+	// x = (m, 0) / (2 + m as a pair)
+	bHi := 2 + m
+	bLo := float32(2-bHi) + m
+	r := 1 / bHi
+	xHi := m * r
+	u := fma(r, m, -xHi)
+	xLo := fma(xHi, fma(-bLo, r, fma(-bHi, r, 1)), u)
+	x2 := xHi * xHi
+	p := horner(logPoly, x2)
+	sHi, sLo := mulPair(ln2Hi, ln2Lo, fe)
+	sHi, sLo = addPairs(sHi, sLo, 2*xHi, 2*xLo)
+	sHi, sLo = addPairOne(sHi, sLo, float32(x2*xHi)*p)
+	return sHi + sLo
 }

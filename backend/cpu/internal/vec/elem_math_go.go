@@ -18,14 +18,12 @@ import (
 //     applied in two halves (Scale), so that subnormal results round once
 //     and overflow gives +Inf. expm1 forms 2·(2^(n−1)·(e^r−1) + 2^(n−1) −
 //     ½): no cancellation, and e^r − 1 itself where n = 0.
-//   - log, log2, log10 (float32): SLEEF's logf, log2f and log10f, as
-//     PyTorch computes them (Note [SLEEF's log] in package internal/sleef).
-//   - log1p's log (float32): Cephes' logf: x = 2^k·m, m in [√½, √2),
-//     f = m − 1, log(1+f) = f − f²/2 + f³·P(f), k·ln2 added in two parts.
-//     float64: fdlibm's
-//     log (Go's math.Log) with fused steps; log2 is k + log(1+f)·log2e
-//     (exact at powers of 2, no cancellation near 1). log1p: log(u) + (x − (u−1))/u,
-//     u = 1 + x. Only positive normal x take the vector path.
+//   - log, log2, log10, log1p (float32): SLEEF's logf, log2f, log10f and
+//     log1pf, as PyTorch computes them (Note [SLEEF's log] in package
+//     internal/sleef). float64: fdlibm's log (Go's math.Log) with fused
+//     steps; log2 is k + log(1+f)·log2e (exact at powers of 2, no
+//     cancellation near 1). log1p: log(u) + (x − (u−1))/u, u = 1 + x.
+//     Only positive normal x (log1p: x in (−1, 1e38]) take the vector path.
 //   - sin, cos, tan (float32): in float64, j = round(x·2/π), r = x − j·π/2
 //     in two fused parts (so exact far beyond float32's needs), Cephes'
 //     sinf/cosf/tanf polynomials in r, chosen and signed by j mod 4, rounded
@@ -52,8 +50,6 @@ var (
 	expm132Poly = []float64{1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5}
 	exp232Poly  = taylor2(7)
 	exp264Poly  = taylor2(13)
-	log32Poly   = []float64{7.0376836292e-2, -1.1514610310e-1, 1.1676998740e-1, -1.2420140846e-1, 1.4249322787e-1,
-		-1.6668057665e-1, 2.0000714765e-1, -2.4999993993e-1, 3.3333331174e-1}
 	sin32Poly   = []float64{-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1}
 	cos32Poly   = []float64{2.443315711809948e-05, -1.388731625493765e-03, 4.166664568298827e-02}
 	tan32Poly   = []float64{9.38540185543e-3, 3.11992232697e-3, 2.44301354525e-2, 5.34112807005e-2, 1.33387994085e-1, 3.33331568548e-1}
@@ -108,7 +104,6 @@ const (
 	pio2Hi    = 1.5707963267948966
 	pio2Lo    = 6.123233995736766e-17
 	twoOPi    = 0.6366197723675814
-	sqrtHf32  = 0x3f3504f3
 	sqrtHf64  = 0x3fe6a09e667f3bcd
 	elSqrt2   = 1.4142135623730951
 	erfS2Pi   = 2.5066282749176025
@@ -288,26 +283,6 @@ func exp2F64(x float64) float64 {
 // ---------------------------------------------------------------------------
 // Logarithms
 
-// logParts32 splits positive normal x: x = 2^k·(1+f), log(1+f) = f + y.
-func logParts32(x float32) (k, f, y float32) {
-	ix := int32(math.Float32bits(x)) - sqrtHf32
-	k = float32(ix >> 23)
-	m := math.Float32frombits(uint32(ix&0x007fffff + sqrtHf32))
-	f = m - 1
-	z := f * f
-	p := horner32(f, log32Poly...)
-	y = (f * z) * p
-	y = fmaF32(z, -0.5, y)
-	return k, f, y
-}
-
-func log32Of(x float32) float32 {
-	k, f, y := logParts32(x)
-	y = fmaF32(k, exp32C2, y)
-	r := f + y
-	return fmaF32(k, exp32C1, r)
-}
-
 // logSlow32 reports the float32 inputs of log, log2 and log10 that take
 // the slow path: all but positive normal ones.
 func logSlow32(x float32) bool { return !(x >= 0x1p-126 && x <= maxNormal) }
@@ -330,21 +305,9 @@ func log10F32(x float32) float32 { return sleef.Log10F32(x) }
 // optable/elem.Log1p, which this layer may not import)
 func log1pF32Slow(x float32) bool { return !(x >= math.Nextafter32(-1, 0) && x <= 1e38) }
 
-func log1pF32(x float32) float32 {
-	if log1pF32Slow(x) {
-		if x > 1e38 {
-			return float32(math.Inf(1))
-		}
-		return float32(math.Log1p(float64(x)))
-	}
-	u := x + 1
-	c := (x - (u - 1)) / u
-	r := log32Of(u) + c
-	if abs32(x) < 0x1p-25 {
-		return x
-	}
-	return r
-}
+// log1pF32 is SLEEF's log1pf, as PyTorch 1.13 computes float32 log1p
+// (sleef.Log1pF32); the assembly runs its steps on x in (−1, 1e38].
+func log1pF32(x float32) float32 { return sleef.Log1pF32(x) }
 
 // log64Parts splits positive normal x = 2^k·(1+f): s = f/(2+f), hfsq =
 // f²/2 and log(1+f) = f − (hfsq − s·(hfsq + rr)).

@@ -43307,85 +43307,119 @@ TEXT ·log1pF32AVX2(SB), NOSPLIT, $64-49
 	JMP   log1pF32AVX2_check_unrolled
 
 log1pF32AVX2_unrolled:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y3
-	VSUBPS      Y3, Y1, Y3
-	VDIVPS      Y2, Y3, Y3
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VPSRAD      $0x17, Y2, Y4
-	VCVTDQ2PS   Y4, Y4
-	VANDPS      elc32_4_7fffff<>+0(SB), Y2, Y2
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y2
-	VMULPS      Y2, Y2, Y5
-	VMOVUPS     Y2, Y6
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
-	VMULPS      Y5, Y2, Y7
-	VMULPS      Y6, Y7, Y6
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
-	VMOVUPS     Y6, Y5
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
-	VADDPS      Y5, Y2, Y2
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VADDPS      Y3, Y2, Y2
-	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
-	VCMPPS      $0x01, elc32_4_33000000<>+0(SB), Y3, Y3
-	VBLENDVPS   Y3, Y1, Y2, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	VMOVUPS     32(DX)(BX*4), Y1
-	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y3
-	VSUBPS      Y3, Y1, Y3
-	VDIVPS      Y2, Y3, Y3
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VPSRAD      $0x17, Y2, Y4
-	VCVTDQ2PS   Y4, Y4
-	VANDPS      elc32_4_7fffff<>+0(SB), Y2, Y2
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y2
-	VMULPS      Y2, Y2, Y5
-	VMOVUPS     Y2, Y6
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
-	VMULPS      Y5, Y2, Y7
-	VMULPS      Y6, Y7, Y6
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
-	VMOVUPS     Y6, Y5
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
-	VADDPS      Y5, Y2, Y2
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VADDPS      Y3, Y2, Y2
-	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
-	VCMPPS      $0x01, elc32_4_33000000<>+0(SB), Y3, Y3
-	VBLENDVPS   Y3, Y1, Y2, Y1
-	VMOVDQU     Y1, 32(CX)(BX*4)
-	ADDQ        $0x00000010, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_bf7fffff<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y1, Y2
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y3
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y3, Y3
+	VPSRLD       $0x17, Y3, Y3
+	VANDPS       elc32_4_ff<>+0(SB), Y3, Y3
+	VPSUBD       elc32_4_7f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y4
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y5
+	VPSUBD       Y4, Y5, Y4
+	VSUBPS       elc32_4_3f800000<>+0(SB), Y4, Y5
+	VFMADD231PS  Y4, Y1, Y5
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       elc32_4_40000000<>+0(SB), Y5, Y4
+	VMOVUPS      elc32_4_40000000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y5, Y6, Y6
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y4, Y7, Y7
+	VMULPS       Y7, Y5, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y5, Y7, Y9
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y4
+	VFNMADD231PS Y7, Y6, Y4
+	VMOVUPS      Y9, Y5
+	VFMADD231PS  Y4, Y8, Y5
+	VMULPS       Y8, Y8, Y4
+	VMULPS       Y8, Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y9
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y9, Y7
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y4, Y7
+	VMULPS       Y7, Y6, Y4
+	VMULPS       elc32_4_3f317218<>+0(SB), Y3, Y6
+	VMOVUPS      Y6, Y7
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y3, Y7
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y8, Y3
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y3, Y6, Y8
+	VSUBPS       Y8, Y6, Y6
+	VADDPS       Y3, Y6, Y3
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y3, Y3
+	VADDPS       Y4, Y8, Y5
+	VSUBPS       Y5, Y8, Y6
+	VADDPS       Y4, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y3, Y5, Y3
+	VBLENDVPS    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	VMOVUPS      32(DX)(BX*4), Y1
+	VMOVUPS      elc32_4_bf7fffff<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y1, Y2
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y3
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y3, Y3
+	VPSRLD       $0x17, Y3, Y3
+	VANDPS       elc32_4_ff<>+0(SB), Y3, Y3
+	VPSUBD       elc32_4_7f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y4
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y5
+	VPSUBD       Y4, Y5, Y4
+	VSUBPS       elc32_4_3f800000<>+0(SB), Y4, Y5
+	VFMADD231PS  Y4, Y1, Y5
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       elc32_4_40000000<>+0(SB), Y5, Y4
+	VMOVUPS      elc32_4_40000000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y5, Y6, Y6
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y4, Y7, Y7
+	VMULPS       Y7, Y5, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y5, Y7, Y9
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y4
+	VFNMADD231PS Y7, Y6, Y4
+	VMOVUPS      Y9, Y5
+	VFMADD231PS  Y4, Y8, Y5
+	VMULPS       Y8, Y8, Y4
+	VMULPS       Y8, Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y9
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y9, Y7
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y4, Y7
+	VMULPS       Y7, Y6, Y4
+	VMULPS       elc32_4_3f317218<>+0(SB), Y3, Y6
+	VMOVUPS      Y6, Y7
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y3, Y7
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y8, Y3
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y3, Y6, Y8
+	VSUBPS       Y8, Y6, Y6
+	VADDPS       Y3, Y6, Y3
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y3, Y3
+	VADDPS       Y4, Y8, Y5
+	VSUBPS       Y5, Y8, Y6
+	VADDPS       Y4, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y3, Y5, Y3
+	VBLENDVPS    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, 32(CX)(BX*4)
+	ADDQ         $0x00000010, BX
 
 log1pF32AVX2_check_unrolled:
 	CMPQ BX, SI
@@ -43395,46 +43429,63 @@ log1pF32AVX2_check_unrolled:
 	JMP  log1pF32AVX2_check_vector
 
 log1pF32AVX2_vector:
-	VMOVUPS     (DX)(BX*4), Y1
-	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y3
-	VSUBPS      Y3, Y1, Y3
-	VDIVPS      Y2, Y3, Y3
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VPSRAD      $0x17, Y2, Y4
-	VCVTDQ2PS   Y4, Y4
-	VANDPS      elc32_4_7fffff<>+0(SB), Y2, Y2
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y2
-	VMULPS      Y2, Y2, Y5
-	VMOVUPS     Y2, Y6
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
-	VMULPS      Y5, Y2, Y7
-	VMULPS      Y6, Y7, Y6
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
-	VMOVUPS     Y6, Y5
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
-	VADDPS      Y5, Y2, Y2
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VADDPS      Y3, Y2, Y2
-	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
-	VCMPPS      $0x01, elc32_4_33000000<>+0(SB), Y3, Y3
-	VBLENDVPS   Y3, Y1, Y2, Y1
-	VMOVDQU     Y1, (CX)(BX*4)
-	ADDQ        $0x00000008, BX
+	VMOVUPS      (DX)(BX*4), Y1
+	VMOVUPS      elc32_4_bf7fffff<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y1, Y2
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y3
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y3, Y3
+	VPSRLD       $0x17, Y3, Y3
+	VANDPS       elc32_4_ff<>+0(SB), Y3, Y3
+	VPSUBD       elc32_4_7f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y4
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y5
+	VPSUBD       Y4, Y5, Y4
+	VSUBPS       elc32_4_3f800000<>+0(SB), Y4, Y5
+	VFMADD231PS  Y4, Y1, Y5
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       elc32_4_40000000<>+0(SB), Y5, Y4
+	VMOVUPS      elc32_4_40000000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y5, Y6, Y6
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y4, Y7, Y7
+	VMULPS       Y7, Y5, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y5, Y7, Y9
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y4
+	VFNMADD231PS Y7, Y6, Y4
+	VMOVUPS      Y9, Y5
+	VFMADD231PS  Y4, Y8, Y5
+	VMULPS       Y8, Y8, Y4
+	VMULPS       Y8, Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y9
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y9, Y7
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y4, Y7
+	VMULPS       Y7, Y6, Y4
+	VMULPS       elc32_4_3f317218<>+0(SB), Y3, Y6
+	VMOVUPS      Y6, Y7
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y3, Y7
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y8, Y3
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y3, Y6, Y8
+	VSUBPS       Y8, Y6, Y6
+	VADDPS       Y3, Y6, Y3
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y3, Y3
+	VADDPS       Y4, Y8, Y5
+	VSUBPS       Y5, Y8, Y6
+	VADDPS       Y4, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y3, Y5, Y3
+	VBLENDVPS    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (CX)(BX*4)
+	ADDQ         $0x00000008, BX
 
 log1pF32AVX2_check_vector:
 	CMPQ    BX, SI
@@ -43462,48 +43513,65 @@ log1pF32AVX2_copy1:
 	JMP  log1pF32AVX2_copy1
 
 log1pF32AVX2_copied2:
-	XORQ        BX, BX
-	VMOVUPS     (DI)(BX*4), Y1
-	VMOVUPS     elc32_4_bf7fffff<>+0(SB), Y2
-	VCMPPS      $0x06, Y1, Y2, Y2
-	VCMPPS      $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
-	VPOR        Y3, Y2, Y2
-	VPOR        Y2, Y0, Y0
-	VADDPS      elc32_4_3f800000<>+0(SB), Y1, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y3
-	VSUBPS      Y3, Y1, Y3
-	VDIVPS      Y2, Y3, Y3
-	VPSUBD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VPSRAD      $0x17, Y2, Y4
-	VCVTDQ2PS   Y4, Y4
-	VANDPS      elc32_4_7fffff<>+0(SB), Y2, Y2
-	VPADDD      elc32_4_3f3504f3<>+0(SB), Y2, Y2
-	VSUBPS      elc32_4_3f800000<>+0(SB), Y2, Y2
-	VMULPS      Y2, Y2, Y5
-	VMOVUPS     Y2, Y6
-	VMOVUPS     elc32_4_3d9021bb<>+0(SB), Y7
-	VFMADD213PS elc32_4_bdebd1b8<>+0(SB), Y7, Y6
-	VFMADD213PS elc32_4_3def251a<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_bdfe5d4f<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e11e9bf<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be2aae50<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3e4cceac<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_be7ffffc<>+0(SB), Y2, Y6
-	VFMADD213PS elc32_4_3eaaaaaa<>+0(SB), Y2, Y6
-	VMULPS      Y5, Y2, Y7
-	VMULPS      Y6, Y7, Y6
-	VFMADD231PS elc32_4_bf000000<>+0(SB), Y5, Y6
-	VMOVUPS     Y6, Y5
-	VFMADD231PS elc32_4_b95e8083<>+0(SB), Y4, Y5
-	VADDPS      Y5, Y2, Y2
-	VFMADD231PS elc32_4_3f318000<>+0(SB), Y4, Y2
-	VADDPS      Y3, Y2, Y2
-	VANDPS      elc32_4_7fffffff<>+0(SB), Y1, Y3
-	VCMPPS      $0x01, elc32_4_33000000<>+0(SB), Y3, Y3
-	VBLENDVPS   Y3, Y1, Y2, Y1
-	VMOVDQU     Y1, (SI)(BX*4)
-	SHLQ        $0x02, AX
-	XORQ        DX, DX
+	XORQ         BX, BX
+	VMOVUPS      (DI)(BX*4), Y1
+	VMOVUPS      elc32_4_bf7fffff<>+0(SB), Y2
+	VCMPPS       $0x06, Y1, Y2, Y2
+	VCMPPS       $0x06, elc32_4_7e967699<>+0(SB), Y1, Y3
+	VPOR         Y3, Y2, Y2
+	VPOR         Y2, Y0, Y0
+	VCMPPS       $0x00, elc32_4_0<>+0(SB), Y1, Y2
+	VADDPS       elc32_4_3f800000<>+0(SB), Y1, Y3
+	VMULPS       elc32_4_3faaaaab<>+0(SB), Y3, Y3
+	VPSRLD       $0x17, Y3, Y3
+	VANDPS       elc32_4_ff<>+0(SB), Y3, Y3
+	VPSUBD       elc32_4_7f<>+0(SB), Y3, Y3
+	VPSLLD       $0x17, Y3, Y4
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y5
+	VPSUBD       Y4, Y5, Y4
+	VSUBPS       elc32_4_3f800000<>+0(SB), Y4, Y5
+	VFMADD231PS  Y4, Y1, Y5
+	VCVTDQ2PS    Y3, Y3
+	VADDPS       elc32_4_40000000<>+0(SB), Y5, Y4
+	VMOVUPS      elc32_4_40000000<>+0(SB), Y6
+	VSUBPS       Y4, Y6, Y6
+	VADDPS       Y5, Y6, Y6
+	VMOVUPS      elc32_4_3f800000<>+0(SB), Y7
+	VDIVPS       Y4, Y7, Y7
+	VMULPS       Y7, Y5, Y8
+	VMOVUPS      Y8, Y9
+	VFMSUB231PS  Y5, Y7, Y9
+	VFNMADD213PS elc32_4_3f800000<>+0(SB), Y7, Y4
+	VFNMADD231PS Y7, Y6, Y4
+	VMOVUPS      Y9, Y5
+	VFMADD231PS  Y4, Y8, Y5
+	VMULPS       Y8, Y8, Y4
+	VMULPS       Y8, Y4, Y6
+	VMOVUPS      Y4, Y7
+	VMOVUPS      elc32_4_3e9aff5c<>+0(SB), Y9
+	VFMADD213PS  elc32_4_3ecc99ca<>+0(SB), Y9, Y7
+	VFMADD213PS  elc32_4_3f2aaada<>+0(SB), Y4, Y7
+	VMULPS       Y7, Y6, Y4
+	VMULPS       elc32_4_3f317218<>+0(SB), Y3, Y6
+	VMOVUPS      Y6, Y7
+	VFMSUB231PS  elc32_4_3f317218<>+0(SB), Y3, Y7
+	VFMADD231PS  elc32_4_b102e308<>+0(SB), Y3, Y7
+	VADDPS       Y8, Y8, Y3
+	VADDPS       Y5, Y5, Y5
+	VADDPS       Y3, Y6, Y8
+	VSUBPS       Y8, Y6, Y6
+	VADDPS       Y3, Y6, Y3
+	VADDPS       Y7, Y3, Y3
+	VADDPS       Y5, Y3, Y3
+	VADDPS       Y4, Y8, Y5
+	VSUBPS       Y5, Y8, Y6
+	VADDPS       Y4, Y6, Y4
+	VADDPS       Y3, Y4, Y3
+	VADDPS       Y3, Y5, Y3
+	VBLENDVPS    Y2, Y1, Y3, Y1
+	VMOVDQU      Y1, (SI)(BX*4)
+	SHLQ         $0x02, AX
+	XORQ         DX, DX
 
 log1pF32AVX2_copy3:
 	CMPQ DX, AX
@@ -43541,125 +43609,15 @@ DATA elc32_4_7e967699<>+24(SB)/4, $0x7e967699
 DATA elc32_4_7e967699<>+28(SB)/4, $0x7e967699
 GLOBL elc32_4_7e967699<>(SB), RODATA|NOPTR, $32
 
-DATA elc32_4_3f3504f3<>+0(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+4(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+8(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+12(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+16(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+20(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+24(SB)/4, $0x3f3504f3
-DATA elc32_4_3f3504f3<>+28(SB)/4, $0x3f3504f3
-GLOBL elc32_4_3f3504f3<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_7fffff<>+0(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+4(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+8(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+12(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+16(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+20(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+24(SB)/4, $0x007fffff
-DATA elc32_4_7fffff<>+28(SB)/4, $0x007fffff
-GLOBL elc32_4_7fffff<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3d9021bb<>+0(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+4(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+8(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+12(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+16(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+20(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+24(SB)/4, $0x3d9021bb
-DATA elc32_4_3d9021bb<>+28(SB)/4, $0x3d9021bb
-GLOBL elc32_4_3d9021bb<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_bdebd1b8<>+0(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+4(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+8(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+12(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+16(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+20(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+24(SB)/4, $0xbdebd1b8
-DATA elc32_4_bdebd1b8<>+28(SB)/4, $0xbdebd1b8
-GLOBL elc32_4_bdebd1b8<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3def251a<>+0(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+4(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+8(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+12(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+16(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+20(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+24(SB)/4, $0x3def251a
-DATA elc32_4_3def251a<>+28(SB)/4, $0x3def251a
-GLOBL elc32_4_3def251a<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_bdfe5d4f<>+0(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+4(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+8(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+12(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+16(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+20(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+24(SB)/4, $0xbdfe5d4f
-DATA elc32_4_bdfe5d4f<>+28(SB)/4, $0xbdfe5d4f
-GLOBL elc32_4_bdfe5d4f<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3e11e9bf<>+0(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+4(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+8(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+12(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+16(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+20(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+24(SB)/4, $0x3e11e9bf
-DATA elc32_4_3e11e9bf<>+28(SB)/4, $0x3e11e9bf
-GLOBL elc32_4_3e11e9bf<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_be2aae50<>+0(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+4(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+8(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+12(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+16(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+20(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+24(SB)/4, $0xbe2aae50
-DATA elc32_4_be2aae50<>+28(SB)/4, $0xbe2aae50
-GLOBL elc32_4_be2aae50<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3e4cceac<>+0(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+4(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+8(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+12(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+16(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+20(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+24(SB)/4, $0x3e4cceac
-DATA elc32_4_3e4cceac<>+28(SB)/4, $0x3e4cceac
-GLOBL elc32_4_3e4cceac<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_be7ffffc<>+0(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+4(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+8(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+12(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+16(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+20(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+24(SB)/4, $0xbe7ffffc
-DATA elc32_4_be7ffffc<>+28(SB)/4, $0xbe7ffffc
-GLOBL elc32_4_be7ffffc<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_3eaaaaaa<>+0(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+4(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+8(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+12(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+16(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+20(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+24(SB)/4, $0x3eaaaaaa
-DATA elc32_4_3eaaaaaa<>+28(SB)/4, $0x3eaaaaaa
-GLOBL elc32_4_3eaaaaaa<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_bf000000<>+0(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+4(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+8(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+12(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+16(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+20(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+24(SB)/4, $0xbf000000
-DATA elc32_4_bf000000<>+28(SB)/4, $0xbf000000
-GLOBL elc32_4_bf000000<>(SB), RODATA|NOPTR, $32
+DATA elc32_4_40000000<>+0(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+4(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+8(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+12(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+16(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+20(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+24(SB)/4, $0x40000000
+DATA elc32_4_40000000<>+28(SB)/4, $0x40000000
+GLOBL elc32_4_40000000<>(SB), RODATA|NOPTR, $32
 
 // func log1pF64AVX2(dst []float64, x []float64) bool
 // Requires: AVX, AVX2, FMA3
@@ -46709,16 +46667,6 @@ DATA elc32_4_40206c99<>+20(SB)/4, $0x40206c99
 DATA elc32_4_40206c99<>+24(SB)/4, $0x40206c99
 DATA elc32_4_40206c99<>+28(SB)/4, $0x40206c99
 GLOBL elc32_4_40206c99<>(SB), RODATA|NOPTR, $32
-
-DATA elc32_4_40000000<>+0(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+4(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+8(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+12(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+16(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+20(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+24(SB)/4, $0x40000000
-DATA elc32_4_40000000<>+28(SB)/4, $0x40000000
-GLOBL elc32_4_40000000<>(SB), RODATA|NOPTR, $32
 
 DATA elc32_4_38d849db<>+0(SB)/4, $0x38d849db
 DATA elc32_4_38d849db<>+4(SB)/4, $0x38d849db
@@ -97655,54 +97603,68 @@ log1pF32AVX512_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K3
 	KORW            K3, K2, K2
 	KORQ            K2, K1, K1
+	VBROADCASTI64X4 elc32_4_0<>+0(SB), Z1
+	VCMPPS          $0x00, Z1, Z0, K2
 	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z1
 	VADDPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
 	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z1, Z2
-	VSUBPS          Z2, Z0, Z2
-	VDIVPS          Z1, Z2, Z2
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z3
-	VPSUBD          Z3, Z1, Z1
-	VPSRAD          $0x17, Z1, Z3
-	VCVTDQ2PS       Z3, Z3
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z4
-	VANDPS          Z4, Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z4
-	VPADDD          Z4, Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
-	VSUBPS          Z4, Z1, Z1
-	VMULPS          Z1, Z1, Z4
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z5
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z6
-	VFMADD231PS     Z5, Z1, Z6
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z6
-	VFMADD231PS     Z1, Z5, Z6
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z6
-	VFMADD231PS     Z1, Z5, Z6
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z6
-	VFMADD231PS     Z1, Z5, Z6
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VMULPS          Z4, Z1, Z6
-	VMULPS          Z5, Z6, Z5
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z6
-	VFMADD231PS     Z6, Z4, Z5
-	VBROADCASTI64X4 elc32_4_b95e8083<>+0(SB), Z4
-	VFMADD231PS     Z4, Z3, Z5
-	VADDPS          Z5, Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f318000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z3, Z1
-	VADDPS          Z2, Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z2
-	VBROADCASTI64X4 elc32_4_33000000<>+0(SB), Z3
-	VCMPPS          $0x01, Z3, Z2, K2
+	VPSLLD          $0x17, Z1, Z3
+	VPSUBD          Z3, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VSUBPS          Z3, Z2, Z3
+	VFMADD231PS     Z2, Z0, Z3
+	VCVTDQ2PS       Z1, Z1
+	VBROADCASTI64X4 elc32_4_40000000<>+0(SB), Z2
+	VADDPS          Z2, Z3, Z2
+	VBROADCASTI64X4 elc32_4_40000000<>+0(SB), Z4
+	VSUBPS          Z2, Z4, Z4
+	VADDPS          Z3, Z4, Z4
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
+	VDIVPS          Z2, Z5, Z5
+	VMULPS          Z5, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z5, Z7
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z5, Z2, Z3
+	VMOVUPS         Z3, Z2
+	VFNMADD231PS    Z5, Z4, Z2
+	VMOVUPS         Z7, Z3
+	VFMADD231PS     Z2, Z6, Z3
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z4
+	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z5
+	VBROADCASTI64X4 elc32_4_3ecc99ca<>+0(SB), Z7
+	VFMADD231PS     Z5, Z2, Z7
+	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z5
+	VFMADD231PS     Z2, Z7, Z5
+	VMULPS          Z5, Z4, Z2
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z4
+	VMULPS          Z4, Z1, Z4
+	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z5
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z7
+	VMOVUPS         Z4, Z8
+	VFMSUB231PS     Z7, Z1, Z8
+	VMOVUPS         Z8, Z7
+	VFMADD231PS     Z5, Z1, Z7
+	VADDPS          Z6, Z6, Z1
+	VADDPS          Z3, Z3, Z3
+	VADDPS          Z1, Z4, Z5
+	VSUBPS          Z5, Z4, Z4
+	VADDPS          Z1, Z4, Z1
+	VADDPS          Z7, Z1, Z1
+	VADDPS          Z3, Z1, Z1
+	VADDPS          Z2, Z5, Z3
+	VSUBPS          Z3, Z5, Z4
+	VADDPS          Z2, Z4, Z2
+	VADDPS          Z1, Z2, Z1
+	VADDPS          Z1, Z3, Z1
 	VBLENDMPS       Z0, Z1, K2, Z1
 	VMOVDQU64       Z1, (CX)(BX*4)
 	ADDQ            $0x00000010, BX
@@ -97723,54 +97685,68 @@ log1pF32AVX512_check_unrolled:
 	VCMPPS          $0x06, Z1, Z0, K4
 	KORW            K4, K3, K3
 	KORQ            K3, K1, K1
+	VBROADCASTI64X4 elc32_4_0<>+0(SB), Z1
+	VCMPPS          $0x00, Z1, Z0, K3
 	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z1
 	VADDPS          Z1, Z0, Z1
+	VBROADCASTI64X4 elc32_4_3faaaaab<>+0(SB), Z2
+	VMULPS          Z2, Z1, Z1
+	VPSRLD          $0x17, Z1, Z1
+	VBROADCASTI64X4 elc32_4_ff<>+0(SB), Z2
+	VANDPS          Z2, Z1, Z1
+	VBROADCASTI64X4 elc32_4_7f<>+0(SB), Z2
+	VPSUBD          Z2, Z1, Z1
 	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z2
-	VSUBPS          Z2, Z1, Z2
-	VSUBPS          Z2, Z0, Z2
-	VDIVPS          Z1, Z2, Z2
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z3
-	VPSUBD          Z3, Z1, Z1
-	VPSRAD          $0x17, Z1, Z3
-	VCVTDQ2PS       Z3, Z3
-	VBROADCASTI64X4 elc32_4_7fffff<>+0(SB), Z4
-	VANDPS          Z4, Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f3504f3<>+0(SB), Z4
-	VPADDD          Z4, Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z4
-	VSUBPS          Z4, Z1, Z1
-	VMULPS          Z1, Z1, Z4
-	VBROADCASTI64X4 elc32_4_3d9021bb<>+0(SB), Z5
-	VBROADCASTI64X4 elc32_4_bdebd1b8<>+0(SB), Z6
-	VFMADD231PS     Z5, Z1, Z6
-	VBROADCASTI64X4 elc32_4_3def251a<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VBROADCASTI64X4 elc32_4_bdfe5d4f<>+0(SB), Z6
-	VFMADD231PS     Z1, Z5, Z6
-	VBROADCASTI64X4 elc32_4_3e11e9bf<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VBROADCASTI64X4 elc32_4_be2aae50<>+0(SB), Z6
-	VFMADD231PS     Z1, Z5, Z6
-	VBROADCASTI64X4 elc32_4_3e4cceac<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VBROADCASTI64X4 elc32_4_be7ffffc<>+0(SB), Z6
-	VFMADD231PS     Z1, Z5, Z6
-	VBROADCASTI64X4 elc32_4_3eaaaaaa<>+0(SB), Z5
-	VFMADD231PS     Z1, Z6, Z5
-	VMULPS          Z4, Z1, Z6
-	VMULPS          Z5, Z6, Z5
-	VBROADCASTI64X4 elc32_4_bf000000<>+0(SB), Z6
-	VFMADD231PS     Z6, Z4, Z5
-	VBROADCASTI64X4 elc32_4_b95e8083<>+0(SB), Z4
-	VFMADD231PS     Z4, Z3, Z5
-	VADDPS          Z5, Z1, Z1
-	VBROADCASTI64X4 elc32_4_3f318000<>+0(SB), Z4
-	VFMADD231PS     Z4, Z3, Z1
-	VADDPS          Z2, Z1, Z1
-	VBROADCASTI64X4 elc32_4_7fffffff<>+0(SB), Z2
-	VANDPS          Z2, Z0, Z2
-	VBROADCASTI64X4 elc32_4_33000000<>+0(SB), Z3
-	VCMPPS          $0x01, Z3, Z2, K3
+	VPSLLD          $0x17, Z1, Z3
+	VPSUBD          Z3, Z2, Z2
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VSUBPS          Z3, Z2, Z3
+	VFMADD231PS     Z2, Z0, Z3
+	VCVTDQ2PS       Z1, Z1
+	VBROADCASTI64X4 elc32_4_40000000<>+0(SB), Z2
+	VADDPS          Z2, Z3, Z2
+	VBROADCASTI64X4 elc32_4_40000000<>+0(SB), Z4
+	VSUBPS          Z2, Z4, Z4
+	VADDPS          Z3, Z4, Z4
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z5
+	VDIVPS          Z2, Z5, Z5
+	VMULPS          Z5, Z3, Z6
+	VMOVUPS         Z6, Z7
+	VFMSUB231PS     Z3, Z5, Z7
+	VBROADCASTI64X4 elc32_4_3f800000<>+0(SB), Z3
+	VFNMADD231PS    Z5, Z2, Z3
+	VMOVUPS         Z3, Z2
+	VFNMADD231PS    Z5, Z4, Z2
+	VMOVUPS         Z7, Z3
+	VFMADD231PS     Z2, Z6, Z3
+	VMULPS          Z6, Z6, Z2
+	VMULPS          Z6, Z2, Z4
+	VBROADCASTI64X4 elc32_4_3e9aff5c<>+0(SB), Z5
+	VBROADCASTI64X4 elc32_4_3ecc99ca<>+0(SB), Z7
+	VFMADD231PS     Z5, Z2, Z7
+	VBROADCASTI64X4 elc32_4_3f2aaada<>+0(SB), Z5
+	VFMADD231PS     Z2, Z7, Z5
+	VMULPS          Z5, Z4, Z2
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z4
+	VMULPS          Z4, Z1, Z4
+	VBROADCASTI64X4 elc32_4_b102e308<>+0(SB), Z5
+	VBROADCASTI64X4 elc32_4_3f317218<>+0(SB), Z7
+	VMOVUPS         Z4, Z8
+	VFMSUB231PS     Z7, Z1, Z8
+	VMOVUPS         Z8, Z7
+	VFMADD231PS     Z5, Z1, Z7
+	VADDPS          Z6, Z6, Z1
+	VADDPS          Z3, Z3, Z3
+	VADDPS          Z1, Z4, Z5
+	VSUBPS          Z5, Z4, Z4
+	VADDPS          Z1, Z4, Z1
+	VADDPS          Z7, Z1, Z1
+	VADDPS          Z3, Z1, Z1
+	VADDPS          Z2, Z5, Z3
+	VSUBPS          Z3, Z5, Z4
+	VADDPS          Z2, Z4, Z2
+	VADDPS          Z1, Z2, Z1
+	VADDPS          Z1, Z3, Z1
 	VBLENDMPS       Z0, Z1, K3, Z1
 	VMOVDQU32       Z1, K2, (CX)(BX*4)
 

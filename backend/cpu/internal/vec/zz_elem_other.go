@@ -2856,13 +2856,13 @@ func Log10F64(dst []float64, x []float64) {
 	unaryGo(dst, x, log10F64)
 }
 
-// Log1pF32 sets dst[i] = log(1 + x[i]), within 2 ulp for x > -1, other operands as the float64 reference (the slow path).
+// Log1pF32 sets dst[i] = log(1 + x[i]), float64 within 2 ulp for x > -1, float32 SLEEF's log1pf bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log1pF32).
 func Log1pF32(dst []float32, x []float32) {
 	unaryGo(dst, x, log1pF32)
 }
 
-// Log1pF64 sets dst[i] = log(1 + x[i]), within 2 ulp for x > -1, other operands as the float64 reference (the slow path).
+// Log1pF64 sets dst[i] = log(1 + x[i]), float64 within 2 ulp for x > -1, float32 SLEEF's log1pf bit for bit (Note [SLEEF's log] in internal/sleef), other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, log1pF64).
 func Log1pF64(dst []float64, x []float64) {
 	unaryGo(dst, x, log1pF64)
