@@ -67,15 +67,7 @@ var fma = dtype.FMA32
 // LogF32 is log x as PyTorch 1.13's float32 kernels compute it (Note
 // [SLEEF's log]).
 func LogF32(d float32) float32 {
-	fe, xHi, xLo, x2, special := reduce(d)
-	if special {
-		return fe
-	}
-	p := horner(logPoly, x2)
-	sHi, sLo := mulPair(ln2Hi, ln2Lo, fe)
-	sHi, sLo = addPairs(sHi, sLo, 2*xHi, 2*xLo)
-	sHi, sLo = addPairOne(sHi, sLo, float32(x2*xHi)*p)
-	return sHi + sLo
+	return logSum(d, logPoly, ln2Hi, ln2Lo, func(xHi, xLo float32) (float32, float32) { return 2 * xHi, 2 * xLo })
 }
 
 // Log2F32 is log₂ x as PyTorch 1.13's float32 kernels compute it: SLEEF's
@@ -99,15 +91,22 @@ func Log2F32(d float32) float32 {
 // SLEEF's log10f, Note [SLEEF's log]'s reduction with log₁₀ x = e·log₁₀ 2 +
 // x·(2/ln 10) + x³·P(x²) in pair sums.
 func Log10F32(d float32) float32 {
+	return logSum(d, log10Poly, log10t2Hi, log10t2Lo, func(xHi, xLo float32) (float32, float32) {
+		return mulPairs(xHi, xLo, twoLgHi, twoLgLo)
+	})
+}
+
+// logSum is log and log10 of d after Note [SLEEF's log]'s reduction:
+// e·(cHi, cLo) + times(x) + x³·P(x²), summed in pairs, the larger first.
+func logSum(d float32, poly [3]float32, cHi, cLo float32, times func(xHi, xLo float32) (float32, float32)) float32 {
 	fe, xHi, xLo, x2, special := reduce(d)
 	if special {
 		return fe
 	}
-	p := horner(log10Poly, x2)
-	sHi, sLo := mulPair(log10t2Hi, log10t2Lo, fe)
-	mHi, mLo := mulPairs(xHi, xLo, twoLgHi, twoLgLo)
+	sHi, sLo := mulPair(cHi, cLo, fe)
+	mHi, mLo := times(xHi, xLo)
 	sHi, sLo = addPairs(sHi, sLo, mHi, mLo)
-	sHi, sLo = addPairOne(sHi, sLo, float32(x2*xHi)*p)
+	sHi, sLo = addPairOne(sHi, sLo, float32(x2*xHi)*horner(poly, x2))
 	return sHi + sLo
 }
 
