@@ -18,8 +18,6 @@ import (
 var (
 	// e^r = 1 + r·(1 + r·P(r)), |r| ≤ ln2/2 (float32; vec's unExpPoly)
 	exp32Poly = []float64{1.3814599951729178e-03, 8.368715643882751e-03, 4.166838899254799e-02, 1.666652113199234e-01, 4.999999403953552e-01}
-	// e^r − 1 = r + r²·Q(r), Q Taylor's 1/2 + r/6 + ... (float32)
-	expm132Poly = []float64{1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5}
 	// 2^r = 1 + r·P(r), |r| ≤ 1/2 (float32): Taylor's ln2^k/k!
 	exp232Poly = taylor2(7)
 	exp264Poly = taylor2(13)
@@ -232,21 +230,11 @@ func (e *em) sleefExpOf(x reg.Register) reg.Register {
 	return e.Scale(u, n)
 }
 
-// expm1Of returns e^v − 1 (v not NaN).
+// expm1Of returns e^v − 1 of float64 lanes (v not NaN).
 func (e *em) expm1Of(x reg.Register) reg.Register {
-	var v reg.Register
-	if e.ps() {
-		v = e.clampF(x, -17.5, 89)
-	} else {
-		v = e.clampF(x, -38, 710)
-	}
+	v := e.clampF(x, -38, 710)
 	n, r := e.expReduce(v)
-	var q reg.Register
-	if e.ps() {
-		q = e.Horner(r, expm132Poly...)
-	} else {
-		q = e.Horner(r, expm164Poly...)
-	}
+	q := e.Horner(r, expm164Poly...)
 	m := e.FMA(e.Mul(r, r), q, r) // e^r − 1
 	// 2·(t·m + (t − 1/2)), t = 2^(n−1): 2^n·(m + 1) − 1
 	t := e.Pow2(e.Sub(n, e.C(1)))
@@ -254,15 +242,59 @@ func (e *em) expm1Of(x reg.Register) reg.Register {
 	y = e.Add(y, y)
 	y = e.Blend(e.Cmp(cmpEQ, n, e.C(0)), y, m)
 	// tiny x (and ±0): x itself
-	tiny := 0x1p-25
-	if !e.ps() {
-		tiny = 0x1p-54
-	}
-	return e.Blend(e.Cmp(cmpLT, e.Abs(x), e.C(tiny)), y, x)
+	return e.Blend(e.Cmp(cmpLT, e.Abs(x), e.C(0x1p-54)), y, x)
 }
 
+// expm1Body: e^x − 1; float32 is SLEEF's expm1f (sleefExpm1Of).
 func expm1Body(e *em, in []reg.Register) val {
+	if e.ps() {
+		return vv(e.nanPass(in[0], e.sleefExpm1Of(in[0])))
+	}
 	return vv(e.nanPass(in[0], e.expm1Of(in[0])))
+}
+
+// SLEEF's expm1f (sleef.Expm1F32): ln 2 in two parts and the polynomial
+// of its pair exponential, highest degree first.
+var (
+	sleefExpL2U    = float64(float32(0.693145751953125))
+	sleefExpL2L    = float64(float32(1.428606765330187045e-06))
+	sleefSixth     = float64(float32(0.166666659414234244790680580464))
+	sleefExpk2Poly = []float64{float64(float32(0.1980960224e-3)), float64(float32(0.1394256484e-2)),
+		float64(float32(0.8333456703e-2)), float64(float32(0.4166637361e-1))}
+)
+
+// sleefExpm1Of returns e^x − 1 of float32 lanes (not NaN) as SLEEF's
+// expm1f computes it, step for step (sleef.Expm1F32): e^x as a pair by
+// expk2f, less 1; above 88.72… +Inf, below −16.63… −1, ±0 themselves.
+func (e *em) sleefExpm1Of(x reg.Register) reg.Register {
+	a := e.clampF(x, -17, 89) // keeps 2^q normal; the lanes outside are replaced
+	q := e.Round(e.Mul(a, e.C(float64(float32(log2e)))), rNearest)
+	sHi, sLo := e.twoSum(a, e.Mul(q, e.C(-sleefExpL2U)))
+	hi, lo := e.twoSum(sHi, e.Mul(q, e.C(-sleefExpL2L)))
+	sHi, sLo = hi, e.Add(lo, sLo)
+	p := e.Horner(sHi, sleefExpk2Poly...)
+	mHi := e.Mul(sHi, p)
+	mLo := e.FMA(sLo, p, e.FMS(sHi, p, mHi))
+	tHi, tl := e.twoSum(mHi, e.C(sleefSixth))
+	tLo := e.Add(tl, mLo)
+	m2Hi := e.Mul(sHi, tHi)
+	m2Lo := e.FMA(sHi, tLo, e.FMA(sLo, tHi, e.FMS(sHi, tHi, m2Hi)))
+	tHi, tl = e.twoSum(m2Hi, e.C(0.5))
+	tLo = e.Add(tl, m2Lo)
+	qHi := e.Mul(sHi, sHi)
+	qLo := e.FMA(e.Add(sHi, sHi), sLo, e.FMS(sHi, sHi, qHi))
+	wHi := e.Mul(qHi, tHi)
+	wLo := e.FMA(qHi, tLo, e.FMA(qLo, tHi, e.FMS(qHi, tHi, wHi)))
+	rHi, rl := e.twoSum(sHi, wHi)
+	rLo := e.Add(rl, e.Add(sLo, wLo))
+	oHi := e.Add(rHi, e.C(1))
+	oLo := e.Add(e.Add(e.Sub(e.C(1), oHi), rHi), rLo)
+	oHi, oLo = e.Scale(oHi, q), e.Scale(oLo, q)
+	dHi, dl := e.twoSum(oHi, e.C(-1))
+	r := e.Add(dHi, e.Add(dl, oLo))
+	r = e.Blend(e.Cmp(cmpGT, x, e.C(float64(float32(88.72283172607421875)))), r, e.C(math.Inf(1)))
+	r = e.Blend(e.Cmp(cmpLT, x, e.C(float64(float32(-16.635532333438687426013570)))), r, e.C(-1))
+	return e.Blend(e.Cmp(cmpEQ, x, e.C(0)), r, x)
 }
 
 // exp2Body: 2^x = 2^n·2^r, r = x − round(x) exact.
@@ -488,7 +520,7 @@ func mathOps() {
 	(&efunc{stem: "Exp", kind: kUnary, types: both, expr: "e^%s", unroll: 4, body: expBody, stream: true,
 		note: "float64 within 2 ulp, float32 SLEEF's expf bit for bit (Note [SLEEF's exp] in optable/elem), 0 and +Inf beyond the range, " + nanNote}).add()
 	(&efunc{stem: "Expm1", kind: kUnary, types: both, expr: "e^%s - 1", unroll: 2, body: expm1Body,
-		note: "within 2 ulp, tiny x (±0 included) themselves, " + nanNote}).add()
+		note: "float64 within 2 ulp, tiny x (±0 included) themselves, float32 SLEEF's expm1f bit for bit (sleef.Expm1F32), " + nanNote}).add()
 	(&efunc{stem: "Exp2", kind: kUnary, types: both, expr: "2^%s", unroll: 2, body: exp2Body,
 		note: "within 2 ulp, " + nanNote}).add()
 	for _, l := range []struct {

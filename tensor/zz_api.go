@@ -77,8 +77,9 @@ func Exp2To(dst, t *Tensor) *Tensor { return pointwise(optable.Exp2, dst, false,
 // Exp2InPlace overwrites t with [Exp2](t) and returns t.
 func (t *Tensor) Exp2InPlace() *Tensor { return pointwise(optable.Exp2, nil, true, nil, t) }
 
-// Expm1 returns e^x - 1 for each element x of t. Integer and bool inputs
-// compute in float32.
+// Expm1 returns e^x - 1 (float32, and bfloat16 and float16 through it: SLEEF's
+// expm1f, as PyTorch computes float32 and bfloat16) for each element x of t.
+// Integer and bool inputs compute in float32.
 func Expm1(t *Tensor) *Tensor { return pointwise(optable.Expm1, nil, false, nil, t) }
 
 // Expm1 returns [Expm1](t).

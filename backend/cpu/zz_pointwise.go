@@ -418,8 +418,8 @@ func simdExp2F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopExpm1F computes T(math.Expm1(float64(a))) for float32, float64.
-func loopExpm1F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopExpm1F64 computes T(math.Expm1(float64(a))) for float64.
+func loopExpm1F64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -439,17 +439,38 @@ func loopExpm1F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// loopExpm1F32 computes T(elem.Expm1F32(float32(a))) for float32.
+func loopExpm1F32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Expm1F32(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Expm1F32(float32(a)))
+	}
+}
+
 // simdExpm1F32 is expm1's SIMD loop for float32.
 func simdExpm1F32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Expm1F32, p, s, n)) {
-		loopExpm1F[float32](p, s, n, args)
+		loopExpm1F32[float32](p, s, n, args)
 	}
 }
 
 // simdExpm1F64 is expm1's SIMD loop for float64.
 func simdExpm1F64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if !(unaryVec(vec.Expm1F64, p, s, n)) {
-		loopExpm1F[float64](p, s, n, args)
+		loopExpm1F64[float64](p, s, n, args)
 	}
 }
 

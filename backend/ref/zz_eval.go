@@ -152,16 +152,24 @@ func evalExp2(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemExpm10 is expm1 of one element of float32, float64: T(math.Expm1(float64(a))).
-func elemExpm10[T float32 | float64](a T, args *kernel.Args) T {
+// elemExpm10 is expm1 of one element of float64: T(math.Expm1(float64(a))).
+func elemExpm10[T float64](a T, args *kernel.Args) T {
 	_ = args
 	return T(T(math.Expm1(float64(a))))
+}
+
+// elemExpm11 is expm1 of one element of float32: T(elem.Expm1F32(float32(a))).
+func elemExpm11[T float32](a T, args *kernel.Args) T {
+	_ = args
+	return T(T(elem.Expm1F32(float32(a))))
 }
 
 // evalExpm1 computes expm1 of one element in compute dtype d.
 func evalExpm1(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemExpm11[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemExpm10[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false

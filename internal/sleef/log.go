@@ -1,7 +1,8 @@
-// Package sleef holds SLEEF's float32 functions as PyTorch 1.13's CPU
-// kernels compute them, step for step, for the op table's scalar loops
-// (optable/elem) and the CPU backend's SIMD twins (backend/cpu/internal/vec)
-// alike, so that both give PyTorch's bits.
+// Package sleef holds SLEEF's float32 functions (the logarithms and
+// expm1) as PyTorch 1.13's CPU kernels compute them, step for step, for
+// the op table's scalar loops (optable/elem) and the CPU backend's SIMD
+// twins (backend/cpu/internal/vec) alike, so that both give PyTorch's
+// bits.
 package sleef
 
 import (

@@ -107,6 +107,10 @@ func LogF32(x float32) float32 { return sleef.LogF32(x) }
 // log2f (Note [SLEEF's log] in package internal/sleef).
 func Log2F32(x float32) float32 { return sleef.Log2F32(x) }
 
+// Expm1F32 is e^x − 1 as PyTorch 1.13's float32 kernels compute it:
+// SLEEF's expm1f (package internal/sleef).
+func Expm1F32(x float32) float32 { return sleef.Expm1F32(x) }
+
 // Log1pF32 is log(1 + x) as PyTorch 1.13's float32 kernels compute it:
 // SLEEF's log1pf (package internal/sleef).
 func Log1pF32(x float32) float32 { return sleef.Log1pF32(x) }

@@ -47,7 +47,6 @@ import (
 // Polynomial coefficients, highest degree first: asm/elemmath.go's.
 var (
 	exp32Poly   = []float64{1.3814599951729178e-03, 8.368715643882751e-03, 4.166838899254799e-02, 1.666652113199234e-01, 4.999999403953552e-01}
-	expm132Poly = []float64{1.0 / 40320, 1.0 / 5040, 1.0 / 720, 1.0 / 120, 1.0 / 24, 1.0 / 6, 0.5}
 	exp232Poly  = taylor2(7)
 	exp264Poly  = taylor2(13)
 	sin32Poly   = []float64{-1.9515295891e-4, 8.3321608736e-3, -1.6666654611e-1}
@@ -218,25 +217,9 @@ func expF64(x float64) float64 {
 	return exp64Of(x)
 }
 
-func expm1F32(x float32) float32 {
-	if x != x {
-		return x
-	}
-	v := minX(maxX(x, -17.5), 89)
-	n, r := expReduce32(v)
-	q := horner32(r, expm132Poly...)
-	m := fmaF32(r*r, q, r)
-	t := pow2F32(n - 1)
-	y := fmaF32(t, m, t-0.5)
-	y = y + y
-	if n == 0 {
-		y = m
-	}
-	if abs32(x) < 0x1p-25 {
-		y = x
-	}
-	return y
-}
+// expm1F32 is SLEEF's expm1f, as PyTorch 1.13 computes float32 expm1
+// (sleef.Expm1F32); the assembly runs the same steps.
+func expm1F32(x float32) float32 { return sleef.Expm1F32(x) }
 
 func expm1F64(x float64) float64 {
 	if x != x {

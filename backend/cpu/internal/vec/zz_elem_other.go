@@ -2796,13 +2796,13 @@ func ExpF64Stream(dst []float64, x []float64) {
 	ExpF64(dst, x)
 }
 
-// Expm1F32 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
+// Expm1F32 sets dst[i] = e^x[i] - 1, float64 within 2 ulp, tiny x (±0 included) themselves, float32 SLEEF's expm1f bit for bit (sleef.Expm1F32), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, expm1F32).
 func Expm1F32(dst []float32, x []float32) {
 	unaryGo(dst, x, expm1F32)
 }
 
-// Expm1F64 sets dst[i] = e^x[i] - 1, within 2 ulp, tiny x (±0 included) themselves, a NaN comes back unchanged.
+// Expm1F64 sets dst[i] = e^x[i] - 1, float64 within 2 ulp, tiny x (±0 included) themselves, float32 SLEEF's expm1f bit for bit (sleef.Expm1F32), a NaN comes back unchanged.
 // Its exact loop is unaryGo(dst, x, expm1F64).
 func Expm1F64(dst []float64, x []float64) {
 	unaryGo(dst, x, expm1F64)
