@@ -10,7 +10,7 @@ import (
 // on inputs where SLEEF's result is not log x correctly rounded, and on
 // the special and boundary inputs.
 func TestLogF32(t *testing.T) {
-	for _, c := range []struct{ x, want uint32 }{
+	sameBits(t, "LogF32", LogF32, [][2]uint32{
 		// x, torch.log(x), as float32 bits: 12 inputs where they are not log x
 		// correctly rounded, then subnormals, zeros, infinities, NaN, -1 and
 		// the edges of m's range
@@ -43,12 +43,7 @@ func TestLogF32(t *testing.T) {
 		{0x7f7fffff, 0x42b17218},
 		{0x800000, 0xc2aeac50},
 		{0x40000000, 0x3f317218},
-	} {
-		x := math.Float32frombits(c.x)
-		if got := LogF32(x); math.Float32bits(got) != c.want && !(got != got && c.want&0x7fffffff > 0x7f800000) {
-			t.Errorf("LogF32(%g) = %g (%#x), want PyTorch's %#x", x, got, math.Float32bits(got), c.want)
-		}
-	}
+	})
 }
 
 // TestLog2F32AndLog10F32 checks Log2F32 and Log10F32 against PyTorch
@@ -105,12 +100,7 @@ func TestLog2F32AndLog10F32(t *testing.T) {
 			{0x3f3fffff, 0xbdffdfe6},
 		}},
 	} {
-		for _, v := range c.vals {
-			x := math.Float32frombits(v[0])
-			if got := c.f(x); math.Float32bits(got) != v[1] && !(got != got && v[1]&0x7fffffff > 0x7f800000) {
-				t.Errorf("%s(%g) = %g (%#x), want PyTorch's %#x", c.name, x, got, math.Float32bits(got), v[1])
-			}
-		}
+		sameBits(t, c.name, c.f, c.vals)
 	}
 }
 
@@ -119,7 +109,7 @@ func TestLog2F32AndLog10F32(t *testing.T) {
 // is not log(1 + x) correctly rounded, then ±0, −1, below −1, tiny x of
 // both signs, the largest x above −1, the 1e38 edge, +Inf and NaN.
 func TestLog1pF32(t *testing.T) {
-	for _, v := range [][2]uint32{ // x, torch.log1p(x), as float32 bits
+	sameBits(t, "Log1pF32", Log1pF32, [][2]uint32{ // x, torch.log1p(x), as float32 bits
 		{0x3f25acec, 0x3eff849a},
 		{0xbf218a52, 0xbf7f3bac},
 		{0x3eb78c7c, 0x3e9cdd62},
@@ -142,10 +132,17 @@ func TestLog1pF32(t *testing.T) {
 		{0x7f800000, 0x7f800000},
 		{0x7fc00000, 0x7fc00000},
 		{0x1, 0x0},
-	} {
+	})
+}
+
+// sameBits checks f against PyTorch's results, given as pairs of float32
+// bits (x, PyTorch's f(x)); a NaN matches any NaN.
+func sameBits(t *testing.T, name string, f func(float32) float32, vals [][2]uint32) {
+	t.Helper()
+	for _, v := range vals {
 		x := math.Float32frombits(v[0])
-		if got := Log1pF32(x); math.Float32bits(got) != v[1] && !(got != got && v[1]&0x7fffffff > 0x7f800000) {
-			t.Errorf("Log1pF32(%g) = %g (%#x), want PyTorch's %#x", x, got, math.Float32bits(got), v[1])
+		if got := f(x); math.Float32bits(got) != v[1] && !(got != got && v[1]&0x7fffffff > 0x7f800000) {
+			t.Errorf("%s(%g) = %g (%#x), want PyTorch's %#x", name, x, got, math.Float32bits(got), v[1])
 		}
 	}
 }
