@@ -253,11 +253,10 @@ func expm1Body(e *em, in []reg.Register) val {
 	return vv(e.nanPass(in[0], e.expm1Of(in[0])))
 }
 
-// SLEEF's expm1f (sleef.Expm1F32): ln 2 in two parts and the polynomial
-// of its pair exponential, highest degree first.
+// SLEEF's expm1f (sleef.Expm1F32): the polynomial of its pair exponential,
+// highest degree first, and its 1/6 (ln 2's two parts are expf's,
+// sleefL2U and sleefL2L).
 var (
-	sleefExpL2U    = float64(float32(0.693145751953125))
-	sleefExpL2L    = float64(float32(1.428606765330187045e-06))
 	sleefSixth     = float64(float32(0.166666659414234244790680580464))
 	sleefExpk2Poly = []float64{float64(float32(0.1980960224e-3)), float64(float32(0.1394256484e-2)),
 		float64(float32(0.8333456703e-2)), float64(float32(0.4166637361e-1))}
@@ -269,8 +268,8 @@ var (
 func (e *em) sleefExpm1Of(x reg.Register) reg.Register {
 	a := e.clampF(x, -17, 89) // keeps 2^q normal; the lanes outside are replaced
 	q := e.Round(e.Mul(a, e.C(float64(float32(log2e)))), rNearest)
-	sHi, sLo := e.twoSum(a, e.Mul(q, e.C(-sleefExpL2U)))
-	hi, lo := e.twoSum(sHi, e.Mul(q, e.C(-sleefExpL2L)))
+	sHi, sLo := e.twoSum(a, e.Mul(q, e.C(-sleefL2U)))
+	hi, lo := e.twoSum(sHi, e.Mul(q, e.C(-sleefL2L)))
 	sHi, sLo = hi, e.Add(lo, sLo)
 	p := e.Horner(sHi, sleefExpk2Poly...)
 	mHi := e.Mul(sHi, p)
