@@ -401,8 +401,9 @@ func TestPackStrided(t *testing.T) {
 
 // TestNestedTensorAndFromPaddedChecks: the case runner's nested_tensor
 // checks each tensor's number of dims before its dtype; from_padded reads
-// sizes of any dtype, needs one row per padded component, and names the
-// component whose sizes exceed the padded ones (seeds 199, 211).
+// sizes of integer dtypes, needs one row per padded component, and names
+// the component whose sizes exceed the padded ones, float sizes included,
+// before it refuses float sizes (seeds 199, 211, 311).
 func TestNestedTensorAndFromPaddedChecks(t *testing.T) {
 	a, b, c := tensor.Zeros(tensor.Float32, 2, 3), tensor.Zeros(tensor.Int64, 2, 3), tensor.Zeros(tensor.Bool, 3)
 	if k := errKind(func() { nested.New([]*tensor.Tensor{a, b, c}, tensor.Float32) }); k != tensor.DTypeError {
@@ -412,7 +413,7 @@ func TestNestedTensorAndFromPaddedChecks(t *testing.T) {
 		t.Errorf("dims at index 1, dtype at 2: error kind %v, want a value error", k)
 	}
 	padded := tensor.Arange(0, 12, 1, tensor.Float32).Reshape(2, 3, 2)
-	for _, d := range []tensor.DType{tensor.Uint8, tensor.Int32, tensor.Float64} {
+	for _, d := range []tensor.DType{tensor.Uint8, tensor.Int32, tensor.Int64} {
 		nt := nested.FromPadded(padded, tensor.FromSlice([]int64{2, 1, 3, 2}, 2, 2).To(d))
 		if got := tensor.ToSlice[float32](nt.Component(1).Contiguous()); !slices.Equal(got, []float32{6, 7, 8, 9, 10, 11}) {
 			t.Errorf("%v sizes: component 1 %v", d, got)
@@ -423,5 +424,11 @@ func TestNestedTensorAndFromPaddedChecks(t *testing.T) {
 	}
 	if k := errKind(func() { nested.FromPadded(padded, tensor.FromSlice([]uint8{3, 1, 4, 2}, 2, 2)) }); k != tensor.ShapeError {
 		t.Errorf("sizes over the padded ones: error kind %v, want a shape error", k)
+	}
+	if k := errKind(func() { nested.FromPadded(padded, tensor.FromSlice([]float64{2, 1, 3, 2.5}, 2, 2).To(tensor.BFloat16)) }); k != tensor.ShapeError {
+		t.Errorf("a float size of 2.5 over a padded 2: error kind %v, want a shape error", k)
+	}
+	if k := errKind(func() { nested.FromPadded(padded, tensor.FromSlice([]float64{2, 1, 3, 2}, 2, 2)) }); k != tensor.DTypeError {
+		t.Errorf("float sizes that fit: error kind %v, want a dtype error", k)
 	}
 }

@@ -144,9 +144,10 @@ func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 
 // FromPadded returns the nested tensor whose component i is
 // padded[i][:sizes[i][0], :sizes[i][1], ...], copied into one buffer: the
-// inverse of [ToPadded]. sizes is an [n, ndim] tensor of any dtype, read
-// as integers (n padded's first size, ndim one less than padded's); sizes
-// that do not fit are a shape error.
+// inverse of [ToPadded]. sizes is an [n, ndim] tensor of integers or bools
+// (n padded's first size, ndim one less than padded's). Sizes that do not
+// fit are a shape error, checked component by component before the dtype:
+// float sizes are a dtype error.
 func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
 	const name = "from_padded"
 	if sizes.Dim() != 2 {
@@ -156,15 +157,24 @@ func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
 	if padded.Dim() != nd+1 || n != padded.Size(0) {
 		panic(errs.New(errs.Shape, name, "padded tensor does not match sizes: sizes %v, padded shape %v", sizes.Shape(), padded.Shape()))
 	}
-	sz := sizes.To(tensor.Int64).Int64s()
+	// read as float64 first, so that a float size too large is reported
+	// as one, as the slicing of the format's definition does
+	sz := sizes.To(tensor.Float64).Float64s()
+	for i := range n {
+		row := sz[i*nd : (i+1)*nd]
+		for d, s := range row {
+			if s < 0 || s > float64(padded.Size(d+1)) {
+				panic(errs.New(errs.Shape, name, "component %d size %v exceeds padded size", i, row))
+			}
+		}
+	}
+	if !sizes.DType().IsIntOrBool() {
+		panic(errs.New(errs.DType, name, "sizes must be integers, got %v", sizes.DType()))
+	}
 	cs := make([]*tensor.Tensor, n)
 	for i := range cs {
 		c := padded.Select(0, i)
-		for d := range nd {
-			s := sz[i*nd+d]
-			if s < 0 || int(s) > padded.Size(d+1) {
-				panic(errs.New(errs.Shape, name, "component %d size %v exceeds padded size", i, sz[i*nd:(i+1)*nd]))
-			}
+		for d, s := range sz[i*nd : (i+1)*nd] {
 			c = c.Narrow(d, 0, int(s))
 		}
 		cs[i] = c
