@@ -86,7 +86,7 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		if d.Refusal != "" { // PyTorch checks these before its iterator
 			return nil, errs.New(errs.DType, d.Name, "%s", d.Refusal)
 		}
-		return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "%q not implemented for '%s'", d.KernelNameNumbers(Device(ins...).String(), numbers), compute))
+		return nil, iterErrorFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "%q not implemented for '%s'", d.KernelNameNumbers(Device(ins...).String(), numbers), compute))
 	}
 	if d.Check != nil {
 		var in [3]optable.Operand
@@ -113,15 +113,15 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	}
 	if out != nil {
 		if (d.StrictOut || steps.StrictOut) && out.DType != result {
-			return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, result))
+			return nil, iterErrorFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "Found dtype %s but expected %s", out.DType, result))
 		}
 		if !steps.AnyOut && !dtype.CanCast(result, out.DType) {
-			return nil, shapeFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType))
+			return nil, iterErrorFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "result type %s can't be cast to the desired output type %s", result, out.DType))
 		}
 	}
 	if d.ScalarIn != optable.Wrapping {
 		if err := checkScalars(d, compute, args, ins); err != nil {
-			return nil, shapeFirst(d, out, inPlace, ins, err)
+			return nil, iterErrorFirst(d, out, inPlace, ins, err)
 		}
 	}
 	if args.HasEps {
@@ -321,12 +321,25 @@ func checkScalars(d *optable.Op, compute dtype.DType, args *kernel.Args, ins []*
 	return nil
 }
 
-// shapeFirst returns the shape error of the op's inputs (and in-place
-// output) if they have one, else dtypeErr: PyTorch's iterator computes
-// shapes before dtypes, and its kernels are looked up after both, so an op
-// whose operands are wrong in both ways reports the shape. Only error
-// paths call it.
-func shapeFirst(d *optable.Op, out *raw.View, inPlace bool, ins []*raw.View, dtypeErr error) error {
+// iterErrorFirst returns the error PyTorch's iterator raises for the op's
+// operands, if they have one, else dtypeErr: the iterator checks the
+// output's memory overlaps (with itself, then with each input), then the
+// shapes, before dtypes, and its kernels are looked up after all of them,
+// so an op whose operands are wrong in several ways reports the first of
+// these. Only error paths call it.
+func iterErrorFirst(d *optable.Op, out *raw.View, inPlace bool, ins []*raw.View, dtypeErr error) error {
+	if out != nil {
+		if err := iter.CheckNoInternalOverlap(d.Name, out); err != nil {
+			return err
+		}
+		for _, v := range ins {
+			if v != out && v.Storage == out.Storage {
+				if err := iter.CheckNoPartialOverlap(d.Name, out, v); err != nil {
+					return err
+				}
+			}
+		}
+	}
 	cfg := iter.NewConfig().Op(d.Name)
 	if inPlace {
 		cfg.AddOutput(out).ResizeOutputs(false) // out is an input: broadcast with the others

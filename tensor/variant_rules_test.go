@@ -1224,3 +1224,33 @@ func TestIndexPutExpanded(t *testing.T) {
 		t.Errorf("accumulating %d rows into [1, %d] expanded to [%d, %d]: the base sums to %d, want %d", rows, cols, rows, cols, got, want)
 	}
 }
+
+// TestOutOverlapBeforeShapeAndDType: an out= whose elements overlap each
+// other or partly overlap an input is an overlap error before any shape or
+// dtype error of the op, as PyTorch 1.13's iterator checks memory overlaps
+// first (seed 311). The expectations are torch's.
+func TestOutOverlapBeforeShapeAndDType(t *testing.T) {
+	u8 := FromSlice([]uint8{0, 3, 0}, 3)
+	bf := Scalar(-1.08).To(BFloat16)
+	expanded := func() *Tensor { return FromSlice([]int8{3}, 1).Expand(3) }
+	base := FromSlice([]int8{1, 2, 3, 4}, 4)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"where into an expanded int8", func() { WhereTo(expanded(), Ones(Bool, 3), u8, bf) }},
+		{"add into an expanded int8", func() { AddTo(expanded(), u8, bf) }},
+		{"maximum into an expanded int8", func() { MaximumTo(expanded(), u8, bf) }},
+		{"abs into an expanded int8", func() { AbsTo(expanded(), bf.Expand(3)) }},
+		{"add of [3] and [2] into an expanded int8", func() { AddTo(expanded(), Zeros(Float32, 3), Zeros(Float32, 2)) }},
+		{"add into int8 that partly overlaps an input", func() { AddTo(base.Narrow(0, 1, 3), base.Narrow(0, 0, 3), FromSlice([]float32{0.5, 1, 2}, 3)) }},
+		{"add of [3] and [2] into int8 that partly overlaps an input", func() { AddTo(base.Narrow(0, 1, 3), base.Narrow(0, 0, 3), Zeros(Float32, 2)) }},
+	} {
+		if got := kindOf(c.f); got != OverlapError {
+			t.Errorf("%s: error kind %v, want an overlap error", c.name, got)
+		}
+	}
+	if got := base.Float64s(); !slices.Equal(got, []float64{1, 2, 3, 4}) {
+		t.Errorf("the partly overlapped base holds %v after the errors, want it unchanged", got)
+	}
+}
