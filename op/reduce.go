@@ -54,7 +54,9 @@ func ReduceArgs(correction, p float64) *kernel.Args {
 // max and min; a nil one is allocated). dt, when valid, is the dtype=
 // argument: the input is read converted to it, and the result has it.
 // args carries var's correction and norm's p (nil: none). It returns the
-// values, and the indices of max and min.
+// values, and the indices of max and min. A nil dims reduces every dim; a
+// non-nil empty one is PyTorch's dim=[], which does too, except that r may
+// refuse it without keepdim (optable's ListedAllNeedsKeep).
 func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DType, outs []*raw.View, args *kernel.Args) ([]*raw.View, error) {
 	if r.Kind != optable.Reduction {
 		return nil, errs.New(errs.Value, r.Name, "%s is not a reduction", r.Name)
@@ -153,6 +155,15 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 		if out.DType != result {
 			return nil, errs.New(errs.DType, r.Name, "Expected out tensor to have dtype %s, but got %s instead", result, out.DType)
 		}
+	}
+	if r.ListedAllNeedsKeep && dims != nil && len(dims) == 0 && !keepdim && in.Dim() > 0 && in.NumEl() > 0 {
+		kept := make([]int, in.Dim())
+		for i := range kept {
+			kept[i] = 1
+		}
+		return nil, errs.New(errs.Shape, r.Name, "output with shape [] doesn't match the broadcast shape %s", shape.Format(kept))
+	}
+	if out != nil {
 		if !shape.Equal(out.Shape, outShape) {
 			if out.NumEl() != 0 {
 				return nil, errs.New(errs.Shape, r.Name, "output with shape %v doesn't match the result shape %v", out.Shape, outShape)

@@ -185,6 +185,12 @@ type Op struct {
 	// Pick chooses the reduction that runs for order p, for an op whose
 	// kernels differ by p (norm); nil: the op itself.
 	Pick func(p float64) *Op
+	// ListedAllNeedsKeep: an explicit empty dim list (PyTorch's dim=[],
+	// which reduces every dim) without keepdim is a shape error for an
+	// input with dims and elements, as PyTorch 1.13's composite logsumexp
+	// adds its max, kept with size 1 in every dim, in place to a result of
+	// no dims.
+	ListedAllNeedsKeep bool
 	// NeedsFloat: a scan or row op of an integer input without dtype= is
 	// a dtype error naming this PyTorch kernel.
 	NeedsFloat string

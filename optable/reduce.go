@@ -197,7 +197,7 @@ var (
 		with(welford, func(f *Fold) { f.Project = "T(math.Sqrt(c.Variance($s)))" }))
 	Norm = reduction("norm", "Norm", "the vector p-norm (Σ|x|^p)^(1/p) (p 2 unless given; ±Inf: max or min |x|; 0: the number of nonzeros)",
 		Op{Grad: []string{"normGrad(c, g, x, result)"}, Keyword: "p", Result: floatOnly("norm", "norm(): input dtype should be either floating point or complex. Got %s instead."), Pick: pickNorm})
-	LogSumExp = reduction("logsumexp", "LogSumExp", "log Σe^x, computed stably (integer inputs give float32)", Op{Grad: []string{"unreduce(c, g).Mul(x.Sub(keepDims(c, result)).Exp())"}, Result: intToFloat},
+	LogSumExp = reduction("logsumexp", "LogSumExp", "log Σe^x, computed stably (integer inputs give float32)", Op{Grad: []string{"unreduce(c, g).Mul(x.Sub(keepDims(c, result)).Exp())"}, Result: intToFloat, ListedAllNeedsKeep: true},
 		Fold{Types: Floats, State: "elem.LSE", Init: "$s = elem.NewLSE()", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)", Project: "T($s.Value())"})
 	All = reduction("all", "All", "whether every element is nonzero (bool; uint8 for uint8 inputs)", Op{InInput: true, Result: boolOrUint8},
 		allBools, with(allBools, func(f *Fold) { f.Types, f.State, f.Project, f.Acc = Numbers, "bool", "$s", "$s = $s && $v != 0" }))

@@ -24,6 +24,7 @@ import (
 // PyTorch's op does not take.
 type Dims struct {
 	dims          []int
+	listed        bool // made by Over: dims is PyTorch's dim argument, [] included
 	keepDim       bool
 	dtype         DType
 	correction, p float64
@@ -32,8 +33,11 @@ type Dims struct {
 }
 
 // Over returns the Dims of dims (negative dims count from the end); no
-// dims selects all of them, for a reduction.
-func Over(dims ...int) Dims { return Dims{dims: dims} }
+// dims selects all of them, for a reduction. Over() is PyTorch's dim=[],
+// which [LogSumExp] refuses without KeepDim for an input with dims and
+// elements, as PyTorch 1.13 does; a reduction given no Dims at all
+// reduces every dim to a 0-d result.
+func Over(dims ...int) Dims { return Dims{dims: dims, listed: true} }
 
 // KeepDim returns o keeping the reduced dims with size 1.
 func (o Dims) KeepDim() Dims { o.keepDim = true; return o }
@@ -113,7 +117,11 @@ func reduce(r *optable.Op, dsts []*Tensor, t *Tensor, o []Dims) []*Tensor {
 	case r.OneDim && len(d.dims) > 1:
 		err = errs.New(errs.Value, r.Name, "%s reduces one dim, got %d", r.Name, len(d.dims))
 	default:
-		res, err = op.Reduce(r, t.view(), d.dims, d.keepDim, d.dtype, outs, args)
+		dims := d.dims
+		if d.listed && dims == nil {
+			dims = []int{} // PyTorch's dim=[] (op.Reduce)
+		}
+		res, err = op.Reduce(r, t.view(), dims, d.keepDim, d.dtype, outs, args)
 	}
 	must(err)
 	rs := results(res, dsts)

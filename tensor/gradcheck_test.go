@@ -151,7 +151,7 @@ var reduceCases = []struct {
 	name string
 	dims Dims
 }{
-	{"all", Over()},
+	{"all", Dims{}}, // no dim list (Over() is dim=[], which logsumexp refuses)
 	{"dim1", Over(1)},
 	{"dim0-keep", Over(0).KeepDim()},
 	{"dims02", Over(0, 2)},

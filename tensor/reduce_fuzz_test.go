@@ -99,7 +99,10 @@ func (c reduceCase) String() string {
 // run computes the case with goten: the result, and the indices of max/min.
 func (c reduceCase) run() (res, idx *tensor.Tensor, err error) {
 	t := tensor.FromRaw(c.in)
-	o := tensor.Over(c.dims...)
+	var o tensor.Dims // no dims: every one, with no dim list (Over() is dim=[], which logsumexp refuses)
+	if len(c.dims) > 0 {
+		o = tensor.Over(c.dims...)
+	}
 	if c.keepdim {
 		o = o.KeepDim()
 	}

@@ -1254,3 +1254,35 @@ func TestOutOverlapBeforeShapeAndDType(t *testing.T) {
 		t.Errorf("the partly overlapped base holds %v after the errors, want it unchanged", got)
 	}
 }
+
+// TestLogSumExpOverNoDims: PyTorch 1.13's logsumexp(x, dim=[]) without
+// keepdim adds the max, kept [1, ...], in place to a 0-d sum, a shape
+// error for an x with dims and elements; kept, or of a 0-d or empty x, it
+// reduces every dim. Given no Dims at all, goten reduces every dim (seeds
+// 37, 311). The expectations are torch's.
+func TestLogSumExpOverNoDims(t *testing.T) {
+	x := FromSlice([]float64{0, 1, 2, 3, 4, 5}, 2, 3)
+	const want = 5.456193316018123 // torch.logsumexp(torch.arange(6., dtype=torch.float64), 0)
+	err, _ := Try(func() { LogSumExp(x, Over()) }).(*Error)
+	if err == nil || err.Kind != ShapeError || !strings.Contains(err.Error(), "output with shape [] doesn't match the broadcast shape [1, 1]") {
+		t.Errorf("logsumexp of [2, 3] over dim=[]: error %v, want PyTorch's shape error", err)
+	}
+	if k := kindOf(func() { LogSumExp(FromSlice([]int32{1, 2}, 2), Over()) }); k != ShapeError {
+		t.Errorf("logsumexp of an int32 [2] over dim=[]: error kind %v, want a shape error", k)
+	}
+	for _, c := range []struct {
+		name  string
+		got   *Tensor
+		shape []int
+		want  float64
+	}{
+		{"kept", LogSumExp(x, Over().KeepDim()), []int{1, 1}, want},
+		{"no Dims", LogSumExp(x), []int{}, want},
+		{"0-d", LogSumExp(Scalar(2.0), Over()), []int{}, 2},
+		{"empty", LogSumExp(Zeros(Float32, 0, 3), Over()), []int{}, math.Inf(-1)},
+	} {
+		if !slices.Equal(c.got.Shape(), c.shape) || math.Abs(c.got.Float64s()[0]-c.want) > 1e-12 {
+			t.Errorf("%s: %v of shape %v, want %v of shape %v", c.name, c.got.Float64s(), c.got.Shape(), c.want, c.shape)
+		}
+	}
+}
