@@ -139,9 +139,11 @@ func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
 	if err := checkWritable(name, v); err != nil {
 		return nil, err
 	}
-	if me, err = boolMask(name, me, v.NumEl() > 0); err != nil {
-		return nil, err
+	bm, err := boolMask(name, me, v.NumEl() > 0)
+	if err != nil {
+		return nil, scatterMaskError(name, v, me, source.NumEl(), err)
 	}
+	me = bm
 	n, err := countNonzero(me)
 	if err != nil {
 		return nil, err
@@ -160,6 +162,59 @@ func MaskedScatter(v, mask, source *raw.View) (*raw.View, error) {
 	args.Packed, args.PackedLen = src.Strides, src.NumEl()
 	err = runMask(name, optable.MaskedScatter, v.Shape, v, []*raw.View{restrideZero(src, v.Shape), me}, &args)
 	return v, err
+}
+
+// scatterMaskError returns the error PyTorch 1.13's masked_scatter_
+// kernel meets first when mask, not bool, has a first byte other than 0
+// or 1 (valueErr, which boolMask returned): the kernel walks self in its
+// memory order, the iterator's, and checks each element's byte, then
+// whether source has an element left for it. So where the mask also has
+// more ones than source has elements, the source's shape error comes
+// first if the ones run past source before the walk meets a bad byte.
+// Only the error path walks the mask, on the host.
+func scatterMaskError(name string, v, mask *raw.View, sourceLen int, valueErr error) error {
+	if e, ok := valueErr.(*errs.Error); !ok || e.Kind != errs.Value {
+		return valueErr
+	}
+	fb := firstBytes(mask)
+	ones, err := countNonzero(fb)
+	if err != nil || ones <= sourceLen {
+		return valueErr
+	}
+	cfg := iter.NewConfig().Op(name).StaticShape(v.Shape).StaticDType(v.DType).CheckMemOverlap(false).ResizeOutputs(false)
+	p, err := cfg.AddOutput(v).AddInput(fb).Build()
+	if err != nil {
+		return err
+	}
+	// the mask's bytes in the plan's order: its dims are fastest first
+	m := p.Operand(1)
+	nd := p.Ndim()
+	sizes, strides := make([]int, nd), make([]int, nd)
+	for i := range nd {
+		sizes[nd-1-i], strides[nd-1-i] = p.Shape()[i], m.Strides[i]
+	}
+	walk := fb.WithLayout(sizes, strides, m.Offset)
+	p.Release()
+	host, err := ToDevice(walk, device.CPUAllocator)
+	if err != nil {
+		return err
+	}
+	seen, bad := 0, false
+	host.ElementOffsets(func(off int) {
+		if bad || seen > sourceLen {
+			return
+		}
+		switch b := host.Int64At(off); {
+		case b > 1:
+			bad = true
+		case b == 1:
+			seen++
+		}
+	})
+	if seen > sourceLen {
+		return errs.New(errs.Shape, name, "masked_scatter: Number of elements of source < number of ones in mask")
+	}
+	return valueErr
 }
 
 // Note [Masks of other dtypes]

@@ -1286,3 +1286,31 @@ func TestLogSumExpOverNoDims(t *testing.T) {
 		}
 	}
 }
+
+// TestMaskedScatterErrorOrder: where an int8 mask has a byte other than 0
+// or 1 and more ones than the source has elements, PyTorch 1.13's kernel
+// reports whichever it meets first walking self in memory order: each
+// element's byte, then a source element for a one (seeds 41, 313). The
+// expectations are torch's.
+func TestMaskedScatterErrorOrder(t *testing.T) {
+	mask := FromSlice([]int8{1, 1, 1, 7, 1, 1}, 2, 3)
+	for _, c := range []struct {
+		transposed bool
+		n          int
+		want       ErrorKind
+	}{
+		{false, 0, ShapeError}, {false, 1, ShapeError}, {false, 2, ShapeError},
+		{true, 0, ShapeError}, {true, 1, ValueError}, {true, 2, ValueError},
+	} {
+		self := Zeros(Float32, 2, 3)
+		if c.transposed {
+			self = Zeros(Float32, 3, 2).T()
+		}
+		if got := kindOf(func() { self.MaskedScatterInPlace(mask, Ones(Float32, c.n)) }); got != c.want {
+			t.Errorf("self transposed %v, %d source elements: error kind %v, want %v", c.transposed, c.n, got, c.want)
+		}
+		if got := self.Float64s(); slices.ContainsFunc(got, func(x float64) bool { return x != 0 }) {
+			t.Errorf("self transposed %v, %d source elements: self holds %v after the error", c.transposed, c.n, got)
+		}
+	}
+}
