@@ -403,7 +403,8 @@ func TestPackStrided(t *testing.T) {
 // checks each tensor's number of dims before its dtype; from_padded reads
 // sizes of integer dtypes, needs one row per padded component, and names
 // the component whose sizes exceed the padded ones, float sizes included,
-// before it refuses float sizes (seeds 199, 211, 311).
+// before it refuses float sizes; negative sizes slice as Python's do (seeds
+// 199, 211, 311, 403).
 func TestNestedTensorAndFromPaddedChecks(t *testing.T) {
 	a, b, c := tensor.Zeros(tensor.Float32, 2, 3), tensor.Zeros(tensor.Int64, 2, 3), tensor.Zeros(tensor.Bool, 3)
 	if k := errKind(func() { nested.New([]*tensor.Tensor{a, b, c}, tensor.Float32) }); k != tensor.DTypeError {
@@ -430,5 +431,13 @@ func TestNestedTensorAndFromPaddedChecks(t *testing.T) {
 	}
 	if k := errKind(func() { nested.FromPadded(padded, tensor.FromSlice([]float64{2, 1, 3, 2}, 2, 2)) }); k != tensor.DTypeError {
 		t.Errorf("float sizes that fit: error kind %v, want a dtype error", k)
+	}
+	// negative sizes slice as Python's [:-k] (seed 403)
+	nt := nested.FromPadded(padded, tensor.FromSlice([]int64{-1, -1, -5, 2}, 2, 2))
+	if a, b := nt.Component(0).Shape(), nt.Component(1).Shape(); !slices.Equal(a, []int{2, 1}) || !slices.Equal(b, []int{0, 2}) {
+		t.Errorf("sizes [[-1, -1], [-5, 2]] of a [2, 3, 2] padded: components of shapes %v and %v, want [2 1] and [0 2]", a, b)
+	}
+	if got := tensor.ToSlice[float32](nt.Component(0).Contiguous()); !slices.Equal(got, []float32{0, 2}) {
+		t.Errorf("sizes [-1, -1]: component 0 holds %v, want [0 2]", got)
 	}
 }

@@ -145,9 +145,10 @@ func paddedStack(x *Tensor, padding *tensor.Tensor, sh []int) *tensor.Tensor {
 // FromPadded returns the nested tensor whose component i is
 // padded[i][:sizes[i][0], :sizes[i][1], ...], copied into one buffer: the
 // inverse of [ToPadded]. sizes is an [n, ndim] tensor of integers or bools
-// (n padded's first size, ndim one less than padded's). Sizes that do not
-// fit are a shape error, checked component by component before the dtype:
-// float sizes are a dtype error.
+// (n padded's first size, ndim one less than padded's). Sizes over the
+// padded ones are a shape error, checked component by component before the
+// dtype: float sizes are a dtype error. A negative size -k keeps all but
+// the last k, as Python's slice [:-k] does (none when k is larger).
 func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
 	const name = "from_padded"
 	if sizes.Dim() != 2 {
@@ -163,7 +164,7 @@ func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
 	for i := range n {
 		row := sz[i*nd : (i+1)*nd]
 		for d, s := range row {
-			if s < 0 || s > float64(padded.Size(d+1)) {
+			if s > float64(padded.Size(d+1)) {
 				panic(errs.New(errs.Shape, name, "component %d size %v exceeds padded size", i, row))
 			}
 		}
@@ -175,7 +176,11 @@ func FromPadded(padded, sizes *tensor.Tensor) *Tensor {
 	for i := range cs {
 		c := padded.Select(0, i)
 		for d, s := range sz[i*nd : (i+1)*nd] {
-			c = c.Narrow(d, 0, int(s))
+			n := int(s)
+			if n < 0 { // Python's [:n]: all but the last -n, or none
+				n = max(0, padded.Size(d+1)+n)
+			}
+			c = c.Narrow(d, 0, n)
 		}
 		cs[i] = c
 	}

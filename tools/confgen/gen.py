@@ -122,6 +122,8 @@ def round_to(dtype, xs):
 
 def dense(t):
     """is_non_overlapping_and_dense"""
+    if isinstance(t, TR.Nested):
+        return False
     if t.numel() == 0:
         return True
     dims = sorted([(t.stride(d), t.size(d)) for d in range(t.dim()) if t.size(d) != 1])
@@ -440,7 +442,9 @@ def execute(case, transform=None, targs=True, hook=None):
     for name, spec in inputs.items():
         env[name] = TR.build_tensor(spec)
         if transform is not None:
-            env[name] = transform(env[name])
+            x = env[name]
+            env[name] = TR.Nested([transform(c) for c in x.components]) if isinstance(x, TR.Nested) \
+                else transform(x)
         order.append(name)
     for i, step in enumerate(case["program"]):
         args = [TR.decode_arg(a, env) for a in step.get("args", [])]
@@ -589,6 +593,26 @@ def layout_policy(suite, case, name, producer, env, defined=None):
     return False
 
 
+def encode_any(t, layout, name, env, order):
+    """encode_result, or a nested tensor's components one by one (their layout is free)."""
+    if isinstance(t, TR.Nested):
+        return {"nested": [encode_result(c, False, name, env, []) for c in t.components]}
+    return encode_result(t, layout, name, env, order)
+
+
+def pairs(got, want):
+    """(got, want) of dense results: a nested result's components in turn."""
+    if "nested" in want:
+        if not isinstance(got, TR.Nested) or len(got) != len(want["nested"]):
+            raise Drop("shadow nested")
+        return list(zip(got.components, want["nested"]))
+    return [(got, want)]
+
+
+def result_dtype(want):
+    return want["nested"][0]["dtype"] if "nested" in want and want["nested"] else want.get("dtype")
+
+
 def encode_result(t, layout, name, env, order):
     dtype = TR.DTYPE_NAMES[t.dtype]
     r = {"dtype": dtype, "shape": list(t.shape)}
@@ -696,7 +720,7 @@ def build_case(suite, orig, cid, inputs, program, mutated_dtype):
             # torch 1.13 (CPU) may read uninitialized memory then: NaN at random
             raise Drop("beta=0 nondeterministic in torch")
     for spec in inputs.values():
-        if spec["dtype"] == "int64" and "values" in spec and any(abs(v) > 2 ** 53 for v in spec["values"]):
+        if spec.get("dtype") == "int64" and "values" in spec and any(abs(v) > 2 ** 53 for v in spec["values"]):
             raise Drop("int64 input")
     env, order, err = execute(case)
     if err is not None:
@@ -745,6 +769,11 @@ def build_case(suite, orig, cid, inputs, program, mutated_dtype):
     defined = layout_defined(program, env, inputs)
     for n in names:
         t = env[n]
+        if isinstance(t, TR.Nested):
+            if not t.components or not all(int_limit_ok(c) for c in t.components):
+                raise Drop("nested result")
+            expect[n] = encode_any(t, False, n, env, order)
+            continue
         if not isinstance(t, torch.Tensor):
             raise Drop("non-tensor result")
         if not int_limit_ok(t):
@@ -752,7 +781,7 @@ def build_case(suite, orig, cid, inputs, program, mutated_dtype):
         expect[n] = encode_result(t, layout_policy(suite, orig, n, producers.get(n), env,
                                                    defined), n, env, order)
     case["expect"] = expect
-    dts = {r["dtype"] for r in expect.values()}
+    dts = {result_dtype(r) for r in expect.values()}
     tol = tolerance(suite, orig, dts, mutated_dtype)
     if tol is not None:
         case["rtol"], case["atol"] = tol
@@ -764,21 +793,21 @@ def build_case(suite, orig, cid, inputs, program, mutated_dtype):
             senv, serr = None, True
         if serr is not None:
             raise Drop("float64 shadow failed")
-        for n, want in expect.items():
-            if want["dtype"] not in ("float16", "bfloat16", "float32"):
-                continue
-            got = senv[n]
-            if list(got.shape) != want["shape"]:
-                raise Drop("shadow shape")
-            got = got.detach().to(TR.DTYPES[want["dtype"]])
-            plain = {k: v for k, v in want.items() if k not in ("strides", "shares", "offset")}
-            rt, at = case.get("rtol"), case.get("atol")
-            if rt is None:
-                involved = [sp.get("dtype") for sp in inputs.values()] + [want["dtype"]]
-                rt, at = max(TR.DEFAULT_TOL[d] for d in involved if d in TR.DEFAULT_TOL)
-            why = TR.check_result(got, plain, rt, at, senv, n)
-            if why:
-                raise Drop("precision: " + "; ".join(why))
+        for n, whole in expect.items():
+            for got, want in pairs(senv[n], whole):
+                if want["dtype"] not in ("float16", "bfloat16", "float32"):
+                    continue
+                if list(got.shape) != want["shape"]:
+                    raise Drop("shadow shape")
+                got = got.detach().to(TR.DTYPES[want["dtype"]])
+                plain = {k: v for k, v in want.items() if k not in ("strides", "shares", "offset")}
+                rt, at = case.get("rtol"), case.get("atol")
+                if rt is None:
+                    involved = [result_dtype(sp) for sp in inputs.values()] + [want["dtype"]]
+                    rt, at = max(TR.DEFAULT_TOL[d] for d in involved if d in TR.DEFAULT_TOL)
+                why = TR.check_result(got, plain, rt, at, senv, n)
+                if why:
+                    raise Drop("precision: " + "; ".join(why))
     # integers: no overflow (same values when computed in int64)
     if dts & {"uint8", "int8", "int16", "int32", "int64"}:
         try:
@@ -787,17 +816,18 @@ def build_case(suite, orig, cid, inputs, program, mutated_dtype):
             senv, serr = None, True
         if serr is not None:
             raise Drop("int64 shadow failed")
-        for n, want in expect.items():
-            if want["dtype"] not in INTS:
-                continue
-            got, ref = senv[n], env[n]
-            if got.is_floating_point() or got.dtype == torch.bool or list(got.shape) != list(ref.shape):
-                raise Drop("int shadow kind")
-            g, r = got.detach().to(torch.int64), ref.detach().to(torch.int64)
-            if want["dtype"] == "uint8":
-                g = torch.remainder(g, 256)
-            if not torch.equal(g, r):
-                raise Drop("integer overflow")
+        for n, whole in expect.items():
+            refs = env[n].components if isinstance(env[n], TR.Nested) else [env[n]]
+            for (got, want), ref in zip(pairs(senv[n], whole), refs):
+                if want["dtype"] not in INTS:
+                    continue
+                if got.is_floating_point() or got.dtype == torch.bool or list(got.shape) != list(ref.shape):
+                    raise Drop("int shadow kind")
+                g, r = got.detach().to(torch.int64), ref.detach().to(torch.int64)
+                if want["dtype"] == "uint8":
+                    g = torch.remainder(g, 256)
+                if not torch.equal(g, r):
+                    raise Drop("integer overflow")
     for st in program:
         ts = [a for a in (TR.decode_arg(x, env) for x in st.get("args", [])) if isinstance(a, torch.Tensor)]
         if st["op"] in LINALG and len({t.dtype for t in ts}) > 1:
@@ -831,9 +861,13 @@ def add_grad(orig, case, env):
     same program back-propagated in float64 (OPS.md "Float precision")."""
     g = orig["grad"]
     of = env.get(g["of"])
-    if not isinstance(of, torch.Tensor) or any(not isinstance(env.get(n), torch.Tensor) for n in g["wrt"]):
+    tensorish = (torch.Tensor, TR.Nested)
+    if not isinstance(of, tensorish) or any(not isinstance(env.get(n), tensorish) for n in g["wrt"]):
         raise Drop("grad of a non-tensor")
-    seed = None if g.get("seed") is None else grad_seed(case["id"], of)
+    if isinstance(of, TR.Nested):
+        seed = {"nested": [grad_seed(f"{case['id']}#{i}", c) for i, c in enumerate(of.components)]}
+    else:
+        seed = None if g.get("seed") is None else grad_seed(case["id"], of)
     section = {"of": g["of"], "seed": seed, "wrt": list(g["wrt"])}
     try:
         TR.run_backward(section, env)
@@ -855,31 +889,36 @@ def add_grad(orig, case, env):
     expect = {}
     for n in g["wrt"]:
         gr = TR.gradient_of(env[n])
-        expect[n] = None if gr is None else encode_result(gr, False, n, env, [])
+        expect[n] = None if gr is None else encode_any(gr, False, n, env, [])
     section["expect"] = expect
     case["grad"] = section
-    narrow = [n for n, r in expect.items() if r is not None and r["dtype"] in ("float16", "bfloat16", "float32")]
+    narrow = [n for n, r in expect.items() if r is not None and result_dtype(r) in ("float16", "bfloat16", "float32")]
     if not narrow:
         return
     senv, _, serr = execute(case, transform=grad_leaf(wide_float))
     if serr is not None:
         raise Drop("float64 shadow failed")
-    sseed = None if seed is None else dict(seed, dtype="float64") if seed["dtype"] in FLOATS else seed
+    def wide(sd):
+        if "nested" in sd:
+            return {"nested": [wide(c) for c in sd["nested"]]}
+        return dict(sd, dtype="float64") if sd["dtype"] in FLOATS else sd
+    sseed = None if seed is None else wide(seed)
     try:
         TR.run_backward(dict(section, seed=sseed), senv)
     except Exception:
         raise Drop("float64 shadow backward failed")
     for n in narrow:
-        got = TR.gradient_of(senv[n])
-        if got is None:
+        whole = TR.gradient_of(senv[n])
+        if whole is None:
             raise Drop("shadow grad missing")
-        got = got.detach().to(TR.DTYPES[expect[n]["dtype"]])
-        rt, at = case.get("rtol"), case.get("atol")
-        if rt is None:
-            involved = [sp.get("dtype") for sp in case["inputs"].values()] + [expect[n]["dtype"]]
-            rt, at = max(TR.DEFAULT_TOL[d] for d in involved if d in TR.DEFAULT_TOL)
-        if TR.check_result(got, expect[n], rt, at, senv, n):
-            raise Drop("precision: grad")
+        for got, want in pairs(whole, expect[n]):
+            got = got.detach().to(TR.DTYPES[want["dtype"]])
+            rt, at = case.get("rtol"), case.get("atol")
+            if rt is None:
+                involved = [result_dtype(sp) for sp in case["inputs"].values()] + [want["dtype"]]
+                rt, at = max(TR.DEFAULT_TOL[d] for d in involved if d in TR.DEFAULT_TOL)
+            if TR.check_result(got, want, rt, at, senv, n):
+                raise Drop("precision: grad")
 
 
 # ------------------------------------------------------------------------------------------------
@@ -1205,12 +1244,54 @@ MUTATIONS = {"values": mut_values, "dtype": mut_dtype, "layout": mut_layout, "di
              "sizes": mut_sizes, "scalar": mut_scalar}
 
 
+def flat_nested(inputs):
+    """inputs with each nested tensor's components as inputs of their own (name#i), so that
+    the mutations, written for dense inputs, reach them."""
+    flat = {}
+    for n, spec in inputs.items():
+        if "nested" in spec:
+            for i, c in enumerate(spec["nested"]):
+                flat[f"{n}#{i}"] = c
+        else:
+            flat[n] = spec
+    return flat
+
+
+def unflat_nested(rng, case, orig, flat):
+    """The inverse of flat_nested: components regrouped, all of one nested tensor given the
+    dtype of its first (a nested tensor has one dtype), with new values where it changed."""
+    out = {}
+    for n, spec in orig.items():
+        if "nested" not in spec:
+            out[n] = flat[n]
+            continue
+        comps = [flat[f"{n}#{i}"] for i in range(len(spec["nested"]))]
+        dt = comps[0]["dtype"] if comps else None
+        for c in comps:
+            if c["dtype"] != dt:
+                key = "values" if "values" in c else "storage"
+                hint = value_hint(c)
+                c["dtype"] = dt
+                c[key] = enc_in(dt, gen_values(rng, dt, len(c[key]), hint, value_mode(rng, case["id"], dt, case)))
+        out[n] = {"nested": comps}
+    return out
+
+
+def mutate(kind, rng, suite, case):
+    """MUTATIONS[kind] of case, through the components of its nested inputs."""
+    if not any("nested" in sp for sp in case["inputs"].values()):
+        return MUTATIONS[kind](rng, suite, case)
+    flat = flat_nested(copy.deepcopy(case["inputs"]))
+    inputs, program, mdt = MUTATIONS[kind](rng, suite, dict(case, inputs=flat))
+    return unflat_nested(rng, case, case["inputs"], inputs), program, mdt
+
+
 def applicable(suite, case):
     kinds = ["values", "dtype", "layout"]
     ops = set(step_ops(case))
     if ops & (set(DIM_ARGS) | DTYPE_KW_OPS | {"count_nonzero", "permute"}):
         kinds.append("dims")
-    if suite != "large" and any(sp.get("shape") for sp in case["inputs"].values()):
+    if suite != "large" and any(sp.get("shape") for sp in flat_nested(case["inputs"]).values()):
         kinds.append("sizes")
     if "{\"int\"" in json.dumps(case["program"]) or "{\"float\"" in json.dumps(case["program"]) \
             or "{\"bool\"" in json.dumps(case["program"]):
@@ -1232,12 +1313,12 @@ def gen_variants(suite, case, seed, per_case, stats):
             kind = kind0 if attempt < 4 else rng.choice(kinds)
             cid = f"{case['id']}/v{k}.{kind}"
             try:
-                inputs, program, mdt = MUTATIONS[kind](rng, suite, case)
+                inputs, program, mdt = mutate(kind, rng, suite, case)
                 if rng.random() < 0.25:   # a second mutation on top
                     k2 = rng.choice([x for x in kinds if x != kind])
                     tmp = dict(case, inputs=inputs, program=program)
                     try:
-                        inputs, program, mdt2 = MUTATIONS[k2](rng, suite, tmp)
+                        inputs, program, mdt2 = mutate(k2, rng, suite, tmp)
                         mdt = mdt or mdt2
                         cid = f"{case['id']}/v{k}.{kind}+{k2}"
                     except Drop:
