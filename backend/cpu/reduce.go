@@ -169,6 +169,9 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	if p.NumOutputs() != nout || p.NumOperands() != nout+1 {
 		return errs.New(errs.Value, op.Name, "expected %d outputs and 1 input, got %d operands", nout, p.NumOperands())
 	}
+	if torchOrderSum(op, p) {
+		return nil
+	}
 	compute := p.CommonDType()
 	lt := kernel.LoopDType(compute)
 	var f *redFuncs
