@@ -67,7 +67,9 @@ func maskOperands(name string, v, mask *raw.View, what string) (*raw.View, *raw.
 	if err != nil {
 		return nil, nil, err
 	}
-	if mask, err = boolMask(name, mask, true); err != nil {
+	// PyTorch's kernel checks the mask's values element by element: with
+	// no elements to select from, none
+	if mask, err = boolMask(name, mask, shape.NumEl(sh) > 0); err != nil {
 		return nil, nil, err
 	}
 	me, err := Expand(mask, sh)

@@ -100,11 +100,12 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 			return nil, errs.WithOp(err, d.Name)
 		}
 	}
+	// PyTorch's alpha_check runs after its iterator is built
 	if d.Alpha != "" && !d.IntAlpha && compute.IsIntOrBool() && args.AlphaFloat {
-		return nil, errs.New(errs.DType, d.Name, "For integral input tensors, argument %s must not be a floating point number.", d.Alpha)
+		return nil, iterErrorFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "For integral input tensors, argument %s must not be a floating point number.", d.Alpha))
 	}
-	if d.Alpha == "alpha" && args.AlphaBool && compute != dtype.Bool { // add and sub (PyTorch's alpha_check)
-		return nil, errs.New(errs.DType, d.Name, "Boolean alpha only supported for Boolean results.")
+	if d.Alpha == "alpha" && args.AlphaBool && compute != dtype.Bool { // add and sub
+		return nil, iterErrorFirst(d, out, inPlace, ins, errs.New(errs.DType, d.Name, "Boolean alpha only supported for Boolean results."))
 	}
 	result := resultDType(d, compute)
 	var steps optable.ScalarSteps

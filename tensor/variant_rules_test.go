@@ -1228,7 +1228,8 @@ func TestIndexPutExpanded(t *testing.T) {
 // TestOutOverlapBeforeShapeAndDType: an out= whose elements overlap each
 // other or partly overlap an input is an overlap error before any shape or
 // dtype error of the op, as PyTorch 1.13's iterator checks memory overlaps
-// first (seed 311). The expectations are torch's.
+// first (seed 311), and alpha's dtype is checked after the shapes. The
+// expectations are torch's.
 func TestOutOverlapBeforeShapeAndDType(t *testing.T) {
 	u8 := FromSlice([]uint8{0, 3, 0}, 3)
 	bf := Scalar(-1.08).To(BFloat16)
@@ -1245,9 +1246,24 @@ func TestOutOverlapBeforeShapeAndDType(t *testing.T) {
 		{"add of [3] and [2] into an expanded int8", func() { AddTo(expanded(), Zeros(Float32, 3), Zeros(Float32, 2)) }},
 		{"add into int8 that partly overlaps an input", func() { AddTo(base.Narrow(0, 1, 3), base.Narrow(0, 0, 3), FromSlice([]float32{0.5, 1, 2}, 3)) }},
 		{"add of [3] and [2] into int8 that partly overlaps an input", func() { AddTo(base.Narrow(0, 1, 3), base.Narrow(0, 0, 3), Zeros(Float32, 2)) }},
+		{"add with a bool alpha into an expanded int8", func() { AddTo(expanded(), bf.Expand(3), bf.Expand(3), Scalar(true)) }},
 	} {
 		if got := kindOf(c.f); got != OverlapError {
 			t.Errorf("%s: error kind %v, want an overlap error", c.name, got)
+		}
+	}
+	// alpha is checked after the iterator's shapes (seed 337)
+	five, three := Ones(BFloat16, 5), Ones(BFloat16, 3)
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"sub of [5] and [3], bool alpha", func() { Sub(five, three, Scalar(true)) }},
+		{"add of [5] and [3], bool alpha", func() { Add(five, three, Scalar(true)) }},
+		{"add of int32 [5] and [3], alpha 1.5", func() { Add(five.To(Int32), three.To(Int32), Scalar(1.5)) }},
+	} {
+		if got := kindOf(c.f); got != ShapeError {
+			t.Errorf("%s: error kind %v, want a shape error", c.name, got)
 		}
 	}
 	if got := base.Float64s(); !slices.Equal(got, []float64{1, 2, 3, 4}) {
@@ -1312,5 +1328,19 @@ func TestMaskedScatterErrorOrder(t *testing.T) {
 		if got := self.Float64s(); slices.ContainsFunc(got, func(x float64) bool { return x != 0 }) {
 			t.Errorf("self transposed %v, %d source elements: self holds %v after the error", c.transposed, c.n, got)
 		}
+	}
+}
+
+// TestMaskedSelectChecksMaskOnlyWithElements: a uint8 mask holding other
+// values than 0 and 1 is a value error for masked_select only where there
+// are elements to select from, as PyTorch 1.13's kernel checks each
+// element's (seed 337). The expectations are torch's.
+func TestMaskedSelectChecksMaskOnlyWithElements(t *testing.T) {
+	mask := FromSlice([]uint8{7}, 1, 1)
+	if r := MaskedSelect(Zeros(Uint8, 2, 0, 1, 2), mask); r.NumEl() != 0 || r.DType() != Uint8 {
+		t.Errorf("masked_select of an empty uint8 by a mask of 7: %v %v, want an empty uint8", r.DType(), r.Shape())
+	}
+	if k := kindOf(func() { MaskedSelect(Zeros(Uint8, 2, 1), mask) }); k != ValueError {
+		t.Errorf("masked_select of a [2, 1] uint8 by a mask of 7: error kind %v, want a value error", k)
 	}
 }
