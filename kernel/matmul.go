@@ -22,4 +22,11 @@ type Gemm struct {
 	Batch, M, N, K int
 	A, B, C        Matrix
 	Alpha, Beta    float64
+	// Plain asks for PyTorch 1.13's plain loop, which its bmm and baddbmm
+	// run for small matrices (K·M·N < 400): each element of C starts from
+	// Beta times its old value (0 when Beta is 0) and adds, in the order
+	// of k, (Alpha·A[i][k])·B[k][j], every float product rounded (no fused
+	// multiply-add). Where a product overflows, the result is then
+	// PyTorch's.
+	Plain bool
 }

@@ -56,13 +56,20 @@ func matrixOf(v *raw.View, batchStride, rowDim, colDim int) kernel.Matrix {
 		RowStride: v.Strides[rowDim], ColStride: v.Strides[colDim]}
 }
 
-// gemm computes out[b] = alpha·a[b]·b[b] + beta·out[b] over 3-D views.
-func gemm(a, b, out *raw.View, alpha, beta float64) error {
+// plainMax bounds the products (K·M·N) that PyTorch's bmm and baddbmm
+// run in their plain loop (kernel.Gemm's Plain).
+const plainMax = 400
+
+// gemm computes out[b] = alpha·a[b]·b[b] + beta·out[b] over 3-D views;
+// bmm says that PyTorch runs the product as bmm or baddbmm, whose small
+// matrices it multiplies in a plain loop.
+func gemm(a, b, out *raw.View, alpha, beta float64, bmm bool) error {
 	g := &kernel.Gemm{
 		DType: a.DType, Batch: a.Shape[0], M: a.Shape[1], K: a.Shape[2], N: b.Shape[2],
 		A: matrixOf(a, a.Strides[0], 1, 2), B: matrixOf(b, b.Strides[0], 1, 2), C: matrixOf(out, out.Strides[0], 1, 2),
 		Alpha: alpha, Beta: beta,
 	}
+	g.Plain = bmm && g.K*g.M*g.N < plainMax
 	if da, db, dc := a.Storage.Device(), b.Storage.Device(), out.Storage.Device(); da != db || da != dc {
 		if da == db {
 			db = dc
@@ -104,7 +111,7 @@ func mm(d *dest, a, b *raw.View) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := gemm(batch1(a), batch1(b), batch1(out), 1, 0); err != nil {
+	if err := gemm(batch1(a), batch1(b), batch1(out), 1, 0, false); err != nil {
 		return nil, err
 	}
 	return d.finish(out)
@@ -138,7 +145,7 @@ func Bmm(a, b *raw.View) (*raw.View, error) {
 	if err != nil {
 		return nil, err
 	}
-	if err := gemm(a, b, out, 1, 0); err != nil {
+	if err := gemm(a, b, out, 1, 0, true); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -177,7 +184,7 @@ func mv(d *dest, a, x *raw.View) (*raw.View, error) {
 	}
 	xs := x.WithLayout([]int{1, x.Shape[0], 1}, []int{0, x.Strides[0], 1}, x.Offset)
 	os := out.WithLayout([]int{1, a.Shape[0], 1}, []int{0, out.Strides[0], 1}, out.Offset)
-	if err := gemm(batch1(a), xs, os, 1, 0); err != nil {
+	if err := gemm(batch1(a), xs, os, 1, 0, false); err != nil {
 		return nil, err
 	}
 	return d.finish(out)
@@ -206,7 +213,7 @@ func dot(d *dest, a, b *raw.View) (*raw.View, error) {
 	as := a.WithLayout([]int{1, 1, a.Shape[0]}, []int{0, 0, a.Strides[0]}, a.Offset)
 	bs := b.WithLayout([]int{1, b.Shape[0], 1}, []int{0, b.Strides[0], 0}, b.Offset)
 	os := out.WithLayout([]int{1, 1, 1}, []int{0, 0, 0}, out.Offset)
-	if err := gemm(as, bs, os, 1, 0); err != nil {
+	if err := gemm(as, bs, os, 1, 0, false); err != nil {
 		return nil, err
 	}
 	return d.finish(out)
@@ -295,7 +302,7 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 		}
 		o3, _ = View(out, []int{nb, n, m})
 	}
-	if err := gemm(a3, b3, o3, 1, 0); err != nil {
+	if err := gemm(a3, b3, o3, 1, 0, !shouldFold(a, db) && !shouldFold(b, da)); err != nil {
 		return nil, err
 	}
 	return d.finish(out)
@@ -310,18 +317,33 @@ func matmul(d *dest, a, b *raw.View) (*raw.View, error) {
 // operand is a permuted batch (its last stride not 1, its first the
 // product of the other two sizes); otherwise it runs bmm (b's).
 func batchedDType(a, b *raw.View) dtype.DType {
-	permuted := func(v *raw.View) bool {
-		return v.Dim() == 3 && v.Strides[2] != 1 && v.Strides[0] == v.Shape[1]*v.Shape[2]
-	}
 	switch da, db := a.Dim(), b.Dim(); {
 	case db == 1: // [..., n, k]·[k] is mv
 		return b.DType
 	case da == 1: // [k]·[..., k, m] is mv of b transposed
 		return a.DType
-	case db == 2 && !(da == 3 && permuted(a)): // mm of a folded
+	case db == 2 && !permutedBatch(a): // mm of a folded
 		return a.DType
 	}
 	return b.DType // mm of b folded, or bmm
+}
+
+// permutedBatch reports whether v is [b, n, k] with its batch dim slowest
+// and its matrices transposed (permute(0, 2, 1) of a contiguous tensor),
+// which PyTorch's matmul runs as bmm rather than fold into one matrix.
+func permutedBatch(v *raw.View) bool {
+	return v.Dim() == 3 && v.Strides[2] != 1 && v.Strides[0] == v.Shape[1]*v.Shape[2]
+}
+
+// shouldFold is PyTorch 1.13's should_fold: matmul of t, of three dims or
+// more, and an operand of otherDims 1 or 2 runs as mv or mm of t's
+// leading dims folded into one, unless t is a permuted batch facing a
+// matrix; what does not fold runs as bmm.
+func shouldFold(t *raw.View, otherDims int) bool {
+	if t.Dim() < 3 || (otherDims != 1 && otherDims != 2) {
+		return false
+	}
+	return !(otherDims == 2 && permutedBatch(t))
 }
 
 // batched returns v expanded to batchShape + [rows, cols] as a 3-D view
@@ -390,7 +412,7 @@ func Addmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err := checkScales("addmm", optable.InOpMath.DType(a.DType), out, a.Shape[1], beta, alpha); err != nil {
 		return nil, err
 	}
-	if err := gemm(batch1(a), batch1(b), batch1(out), alpha.F, beta.F); err != nil {
+	if err := gemm(batch1(a), batch1(b), batch1(out), alpha.F, beta.F, false); err != nil {
 		return nil, err
 	}
 	return out, nil
@@ -413,7 +435,7 @@ func Baddbmm(input, a, b *raw.View, beta, alpha Scalar) (*raw.View, error) {
 	if err := checkScales("baddbmm", dt, out, a.Shape[2], beta, alpha); err != nil {
 		return nil, err
 	}
-	if err := gemm(a, b, out, alpha.F, beta.F); err != nil {
+	if err := gemm(a, b, out, alpha.F, beta.F, true); err != nil {
 		return nil, err
 	}
 	return out, nil

@@ -17,6 +17,46 @@ func (*Backend) MatMul(g *kernel.Gemm) error {
 	if g.Batch == 0 || g.M == 0 || g.N == 0 {
 		return nil
 	}
+	switch {
+	case g.Plain && g.DType == dtype.Float32:
+		plainGemm[float32](g)
+	case g.Plain && g.DType == dtype.Float64:
+		plainGemm[float64](g)
+	default:
+		return packedMatMul(g)
+	}
+	return nil
+}
+
+// plainGemm is PyTorch's baddbmm_cpu_kernel (kernel.Gemm's Plain): each
+// element of C starts from Beta times its old value (0 when Beta is 0)
+// and adds, for k from 0, (Alpha·A[i][k])·B[k][j], each product rounded.
+func plainGemm[T float32 | float64](g *kernel.Gemm) {
+	a, b, c := elems[T](g.A, g, g.M, g.K), elems[T](g.B, g, g.K, g.N), elems[T](g.C, g, g.M, g.N)
+	alpha, beta := T(g.Alpha), T(g.Beta)
+	for n := range g.Batch {
+		for i := range g.M {
+			ai := n*g.A.BatchStride + i*g.A.RowStride
+			ci := n*g.C.BatchStride + i*g.C.RowStride
+			for j := range g.N {
+				bj := n*g.B.BatchStride + j*g.B.ColStride
+				q := &c[ci+j*g.C.ColStride]
+				var acc T
+				if beta != 0 {
+					acc = beta * *q
+				}
+				for k := range g.K {
+					// the conversions round each product: no fused multiply-add
+					acc += T(T(alpha*a[ai+k*g.A.ColStride]) * b[bj+k*g.B.RowStride])
+				}
+				*q = acc
+			}
+		}
+	}
+}
+
+// packedMatMul runs g on the packed GEMM.
+func packedMatMul(g *kernel.Gemm) error {
 	switch g.DType {
 	case dtype.Float32:
 		gemmF32(g)
