@@ -908,11 +908,15 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 	if err := checkWritable(name, v); err != nil {
 		return nil, err
 	}
-	if err := indexAlong(name, v, source, d, idx.NumEl()); err != nil {
+	src, err := indexAddSource(name, v, source, d, idx.NumEl())
+	if err != nil {
 		return nil, err
 	}
 	if err := indexAddAlpha(name, v, d, idx, alpha); err != nil {
 		return nil, err
+	}
+	if idx.NumEl() == 0 {
+		return v, nil
 	}
 	if v.NumEl() == 0 {
 		// the put visits no element, but PyTorch 1.13 still refuses an
@@ -925,10 +929,47 @@ func IndexAdd(v *raw.View, dim int, index, source *raw.View, alpha Scalar) (*raw
 			return nil, errs.New(errs.Index, name, "index out of range in self")
 		}
 	}
-	if err := putAlong(name, v, d, idx, asRank1(source), &alpha, "index out of range in self"); err != nil {
+	if err := putAlong(name, v, d, idx, src, &alpha, "index out of range in self"); err != nil {
 		return nil, err
 	}
 	return v, nil
+}
+
+// indexAddSource checks index_add_'s source against v as PyTorch 1.13's
+// kernel does, and returns it seen with v's shape but n along dim d. A v
+// of at most one dim takes a source of at most one dim. A larger v adds
+// each slice of source into its own through an in-place add, so that a
+// slice broadcasts to v's (with that add's messages), checked only when
+// there is an index to add.
+func indexAddSource(name string, v, source *raw.View, d, n int) (*raw.View, error) {
+	src := asRank1(source)
+	if v.Dim() <= 1 {
+		if source.Dim() > 1 {
+			return nil, errs.New(errs.Shape, name, "source.dim() (%d) must one or zero for given self.dim() (%d)", source.Dim(), v.Dim())
+		}
+		return src, nil
+	}
+	if n == 0 {
+		return nil, nil // no slice is read: IndexAdd returns first
+	}
+	if src.Dim() <= d {
+		return nil, errs.New(errs.Shape, name, "%s(): Source/destination tensor must have same slice shapes", name)
+	}
+	without := func(xs []int) []int { return append(append([]int{}, xs[:d]...), xs[d+1:]...) }
+	selfSlice, srcSlice := without(v.Shape), without(src.Shape)
+	b, err := shape.Broadcast(selfSlice, srcSlice)
+	if err != nil {
+		return nil, errs.WithOp(err, name)
+	}
+	if !shape.Equal(b, selfSlice) {
+		return nil, errs.New(errs.Shape, name, "output with shape %s doesn't match the broadcast shape %s", shape.Format(selfSlice), shape.Format(b))
+	}
+	e, err := Expand(src.WithLayout(srcSlice, without(src.Strides), src.Offset), selfSlice)
+	if err != nil {
+		return nil, err
+	}
+	with := func(xs []int, x int) []int { return append(append(append([]int{}, xs[:d]...), x), xs[d:]...) }
+	return src.WithLayout(with(e.Shape, n), with(e.Strides, src.Strides[d]), src.Offset), nil
 }
 
 // indexAddAlpha checks index_add_'s alpha where PyTorch 1.13's kernel

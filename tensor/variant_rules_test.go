@@ -1344,3 +1344,38 @@ func TestMaskedSelectChecksMaskOnlyWithElements(t *testing.T) {
 		t.Errorf("masked_select of a [2, 1] uint8 by a mask of 7: error kind %v, want a value error", k)
 	}
 }
+
+// TestIndexAddBroadcastsSlices: index_add_ of a tensor of two dims or more
+// adds each slice of source into its slice through an in-place add, as
+// PyTorch 1.13's kernel does: a slice that broadcasts is added so, one
+// that does not is the add's shape error (before any index's bounds), and
+// with no index nothing is checked; a 1-D self takes a source of at most
+// one dim (seed 347). The expectations are torch's.
+func TestIndexAddBroadcastsSlices(t *testing.T) {
+	i64 := func(xs ...int64) *Tensor { return FromSlice(xs, len(xs)) }
+	got := Zeros(Float32, 3, 2).IndexAddInPlace(0, i64(0, 2), FromSlice([]float32{1, 2}, 2, 1))
+	if g := got.Float64s(); !slices.Equal(g, []float64{1, 1, 0, 0, 2, 2}) {
+		t.Errorf("rows [1] and [2] added to a [3, 2]: %v", g)
+	}
+	got = Zeros(Float32, 3, 2).IndexAddInPlace(1, i64(1, 1), FromSlice([]float32{1, 2}, 1, 2))
+	if g := got.Float64s(); !slices.Equal(g, []float64{0, 3, 0, 3, 0, 3}) {
+		t.Errorf("columns [1] and [2] added twice to column 1: %v", g)
+	}
+	if k := kindOf(func() {
+		Zeros(Float32, 0, 2, 1, 6).IndexAddInPlace(0, FromSlice([]int32{}, 0), Zeros(Float32, 0, 6, 1, 6))
+	}); k != 0 {
+		t.Errorf("no index, slices [2, 1, 6] and [6, 1, 6]: error kind %v, want none", k)
+	}
+	for _, c := range []struct {
+		name string
+		f    func()
+	}{
+		{"slice [2, 1] into [2]", func() { Zeros(Float32, 3, 2).IndexAddInPlace(0, i64(0), Zeros(Float32, 1, 2, 1)) }},
+		{"a 2-D source into a 1-D self", func() { Zeros(Float32, 3).IndexAddInPlace(0, i64(0), Zeros(Float32, 1, 1)) }},
+		{"slice [3] into [2], index 5 of 3", func() { Zeros(Float32, 3, 2).IndexAddInPlace(0, i64(5), Zeros(Float32, 1, 3)) }},
+	} {
+		if k := kindOf(c.f); k != ShapeError {
+			t.Errorf("%s: error kind %v, want a shape error", c.name, k)
+		}
+	}
+}
