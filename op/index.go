@@ -1046,6 +1046,10 @@ func IndexCopy(v *raw.View, dim int, index, source *raw.View) (*raw.View, error)
 	if err != nil {
 		return nil, errs.WithOp(err, name)
 	}
+	// PyTorch 1.13 checks self's overlaps before the index and source
+	if err := checkWritable(name, v); err != nil {
+		return nil, err
+	}
 	if index.DType != dtype.Int64 {
 		return nil, errs.New(errs.DType, name, "index_copy_(): Expected a long tensor for index, but got %s", TorchName(index.DType))
 	}

@@ -1,8 +1,11 @@
 package tensor
 
 import (
+	"fmt"
+	"math"
 	"slices"
 
+	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/shape"
@@ -418,18 +421,40 @@ func checkRepeatsLength(t *Tensor, n int, dim []int) {
 	}
 }
 
-// interleaveIndex returns i repeated repeats[i] times, as int64.
+// interleaveIndex returns i repeated repeats[i] times, as int64. Every
+// count is checked before anything is allocated, as PyTorch does, and a
+// total over the memory limit is a Memory error (Note [Memory limit] in
+// package device), not the process's death.
 func interleaveIndex(repeats []int64) (*Tensor, error) {
-	var idx []int64
-	for i, r := range repeats {
+	total := 0
+	for _, r := range repeats {
 		if r < 0 {
 			return nil, errs.New(errs.Value, "repeat_interleave", "repeats can not be negative")
 		}
+	}
+	for _, r := range repeats {
+		total = satAdd(total, int(r))
+	}
+	if limit := device.MemoryLimit() / 8; total > limit {
+		return nil, &errs.Error{Kind: errs.Memory, Op: "repeat_interleave", Err: device.ErrMemoryLimit,
+			Msg: fmt.Sprintf("%v: you tried to allocate %d int64 indices, more than the limit of %d bytes holds (see device.SetMemoryLimit)", device.ErrMemoryLimit, total, limit*8)}
+	}
+	vals := make([]int64, 0, total)
+	for i, r := range repeats {
 		for range r {
-			idx = append(idx, int64(i))
+			vals = append(vals, int64(i))
 		}
 	}
-	return FromSlice(idx, len(idx)), nil
+	return FromSlice(vals, len(vals)), nil
+}
+
+// satAdd returns a + b for non-negative a and b, math.MaxInt where that
+// overflows.
+func satAdd(a, b int) int {
+	if a > math.MaxInt-b {
+		return math.MaxInt
+	}
+	return a + b
 }
 
 // RepeatInterleaveCounts returns i repeated counts[i] times (int32 or

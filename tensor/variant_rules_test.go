@@ -1379,3 +1379,49 @@ func TestIndexAddBroadcastsSlices(t *testing.T) {
 		}
 	}
 }
+
+// TestRepeatInterleaveChecksCountsFirst: repeat_interleave checks every
+// count before it allocates, as PyTorch 1.13 does, so that a negative
+// count after a huge one is its value error; a total no machine holds is
+// a memory error, not the process's death (seed 353).
+func TestRepeatInterleaveChecksCountsFirst(t *testing.T) {
+	a := Zeros(Int16, 4)
+	reps := FromSlice([]int64{1 << 53, 1, -(1 << 53), 1 << 31}, 4)
+	if k := kindOf(func() { a.RepeatInterleaveBy(reps, -1) }); k != ValueError {
+		t.Errorf("counts [2^53, 1, -2^53, 2^31]: error kind %v, want a value error", k)
+	}
+	if k := kindOf(func() { a.RepeatInterleaveBy(FromSlice([]int64{1 << 53, 1, 1, 1}, 4)) }); k != MemoryError {
+		t.Errorf("counts [2^53, 1, 1, 1]: error kind %v, want a memory error", k)
+	}
+	if k := kindOf(func() { RepeatInterleaveCounts(FromSlice([]int64{math.MaxInt64, math.MaxInt64}, 2)) }); k != MemoryError {
+		t.Errorf("counts summing past int64: error kind %v, want a memory error", k)
+	}
+}
+
+// TestIndexCopyChecksOverlapFirst: index_copy_ into a self whose elements
+// share memory is an overlap error before its index's dtype, dims and
+// bounds and its source's dtype, count and slice shapes, as PyTorch 1.13
+// checks, after the dim (seed 353). The expectations are torch's.
+func TestIndexCopyChecksOverlapFirst(t *testing.T) {
+	v := func() *Tensor { return Zeros(Float32, 3).Expand(2, 3) }
+	i64 := func(xs ...int64) *Tensor { return FromSlice(xs, len(xs)) }
+	for _, c := range []struct {
+		name string
+		f    func()
+		want ErrorKind
+	}{
+		{"slices [3] and [4]", func() { v().IndexCopyInPlace(0, i64(0), Zeros(Float32, 1, 4)) }, OverlapError},
+		{"two indices, one source slice", func() { v().IndexCopyInPlace(0, i64(0, 1), Zeros(Float32, 1, 3)) }, OverlapError},
+		{"an int32 index", func() { v().IndexCopyInPlace(0, FromSlice([]int32{0}, 1), Zeros(Float32, 1, 3)) }, OverlapError},
+		{"a float64 source", func() { v().IndexCopyInPlace(0, i64(0), Zeros(Float64, 1, 3)) }, OverlapError},
+		{"index 7 of 2", func() { v().IndexCopyInPlace(0, i64(7), Zeros(Float32, 1, 3)) }, OverlapError},
+		{"dim 5", func() { v().IndexCopyInPlace(5, i64(0), Zeros(Float32, 1, 3)) }, IndexError},
+		{"no index, slices [2, 1, 3] and [1, 1, 3], not expanded", func() {
+			Zeros(Float32, 2, 1, 1, 3).IndexCopyInPlace(1, i64(), Zeros(Float32, 1, 0, 1, 3))
+		}, ShapeError},
+	} {
+		if got := kindOf(c.f); got != c.want {
+			t.Errorf("%s: error kind %v, want %v", c.name, got, c.want)
+		}
+	}
+}
