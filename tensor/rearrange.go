@@ -426,35 +426,30 @@ func checkRepeatsLength(t *Tensor, n int, dim []int) {
 // total over the memory limit is a Memory error (Note [Memory limit] in
 // package device), not the process's death.
 func interleaveIndex(repeats []int64) (*Tensor, error) {
-	total := 0
 	for _, r := range repeats {
 		if r < 0 {
 			return nil, errs.New(errs.Value, "repeat_interleave", "repeats can not be negative")
 		}
 	}
+	var total int64 // in int64 whatever int's size: a count of 2^53 must not wrap on 386
 	for _, r := range repeats {
-		total = satAdd(total, int(r))
+		if total > math.MaxInt64-r {
+			total = math.MaxInt64
+			break
+		}
+		total += r
 	}
-	if limit := device.MemoryLimit() / 8; total > limit {
+	if limit := int64(device.MemoryLimit() / 8); total > limit {
 		return nil, &errs.Error{Kind: errs.Memory, Op: "repeat_interleave", Err: device.ErrMemoryLimit,
 			Msg: fmt.Sprintf("%v: you tried to allocate %d int64 indices, more than the limit of %d bytes holds (see device.SetMemoryLimit)", device.ErrMemoryLimit, total, limit*8)}
 	}
-	vals := make([]int64, 0, total)
+	vals := make([]int64, 0, int(total))
 	for i, r := range repeats {
 		for range r {
 			vals = append(vals, int64(i))
 		}
 	}
 	return FromSlice(vals, len(vals)), nil
-}
-
-// satAdd returns a + b for non-negative a and b, math.MaxInt where that
-// overflows.
-func satAdd(a, b int) int {
-	if a > math.MaxInt-b {
-		return math.MaxInt
-	}
-	return a + b
 }
 
 // RepeatInterleaveCounts returns i repeated counts[i] times (int32 or
