@@ -56,6 +56,13 @@ func (c *Config) Build() (*Plan, error) {
 	return p, nil
 }
 
+// CheckOverlaps runs only the memory-overlap step of [Config.Build]
+// (PyTorch's compute_mem_overlaps: each output against itself, then
+// against every input that is not that same view) and returns its error,
+// if any. An op uses it to report an overlap before an error of its own
+// that it found first, in PyTorch's order.
+func (c *Config) CheckOverlaps() error { return c.checkOverlaps() }
+
 // CheckShapes runs only the shape steps of [Config.Build] (broadcasting the
 // operands, checking outputs that cannot be resized) and returns their
 // error, if any, without allocating, resizing or checking anything else. An

@@ -27,6 +27,8 @@ type Gemm struct {
 	// Beta times its old value (0 when Beta is 0) and adds, in the order
 	// of k, (Alpha·A[i][k])·B[k][j], every float product rounded (no fused
 	// multiply-add). Where a product overflows, the result is then
-	// PyTorch's.
+	// PyTorch's. The CPU honours it for float32 and float64; other dtypes
+	// round the same way or, for float16 and bfloat16, accumulate in
+	// float32 either way.
 	Plain bool
 }

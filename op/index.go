@@ -956,15 +956,14 @@ func indexAddSource(name string, v, source *raw.View, d, n int) (*raw.View, erro
 		return nil, errs.New(errs.Shape, name, "%s(): Source/destination tensor must have same slice shapes", name)
 	}
 	without := func(xs []int) []int { return append(append([]int{}, xs[:d]...), xs[d+1:]...) }
-	selfSlice, srcSlice := without(v.Shape), without(src.Shape)
-	b, err := shape.Broadcast(selfSlice, srcSlice)
-	if err != nil {
-		return nil, errs.WithOp(err, name)
+	selfSlice := v.WithLayout(without(v.Shape), without(v.Strides), v.Offset)
+	srcSlice := src.WithLayout(without(src.Shape), without(src.Strides), src.Offset)
+	// the in-place add's shape checks, and messages
+	cfg := iter.NewConfig().Op(name).ResizeOutputs(false).AddOutput(selfSlice).AddInput(selfSlice).AddInput(srcSlice)
+	if err := cfg.CheckShapes(); err != nil {
+		return nil, err
 	}
-	if !shape.Equal(b, selfSlice) {
-		return nil, errs.New(errs.Shape, name, "output with shape %s doesn't match the broadcast shape %s", shape.Format(selfSlice), shape.Format(b))
-	}
-	e, err := Expand(src.WithLayout(srcSlice, without(src.Strides), src.Offset), selfSlice)
+	e, err := Expand(srcSlice, selfSlice.Shape)
 	if err != nil {
 		return nil, err
 	}

@@ -330,15 +330,12 @@ func checkScalars(d *optable.Op, compute dtype.DType, args *kernel.Args, ins []*
 // these. Only error paths call it.
 func iterErrorFirst(d *optable.Op, out *raw.View, inPlace bool, ins []*raw.View, dtypeErr error) error {
 	if out != nil {
-		if err := iter.CheckNoInternalOverlap(d.Name, out); err != nil {
-			return err
-		}
+		oc := iter.NewConfig().Op(d.Name).AddOutput(out)
 		for _, v := range ins {
-			if v != out && v.Storage == out.Storage {
-				if err := iter.CheckNoPartialOverlap(d.Name, out, v); err != nil {
-					return err
-				}
-			}
+			oc.AddInput(v)
+		}
+		if err := oc.CheckOverlaps(); err != nil {
+			return err
 		}
 	}
 	cfg := iter.NewConfig().Op(d.Name)

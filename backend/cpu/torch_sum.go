@@ -69,76 +69,32 @@ func torchOrderSum(op *optable.Op, p *iter.Plan) bool {
 	if p.Operand(0).DType != d || p.CommonDType() != d {
 		return false
 	}
-	s := serialSum{p: p, nan: op == optable.NanSum, mean: op == optable.Mean}
+	nan, mean := op == optable.NanSum, op == optable.Mean
 	switch d {
 	case dtype.Float32:
-		walkSum[float32](&s)
+		walkSum[float32](p, nan, mean)
 	case dtype.Float64:
-		walkSum[float64](&s)
+		walkSum[float64](p, nan, mean)
 	default:
 		return false
 	}
 	return true
 }
 
-// serialSum is one sum in PyTorch's order over a reduction plan: operand
-// 0 the output (stride 0 on the reduced dims), 1 the input.
-type serialSum struct {
-	p         *iter.Plan
-	nan, mean bool // NaN reads as 0 (nansum); divide by the count (mean)
-}
-
-// walkSum zeroes the output, runs the 2-D blocks of the plan in
-// serial_for_each's order, and divides for a mean.
-func walkSum[T float32 | float64](s *serialSum) {
-	p := s.p
-	shape := p.Shape()
-	out, in := p.Operand(0), p.Operand(1)
-	ob, ib := addr(p, 0), addr(p, 1)
-	stride := func(o *iter.Operand, d int) int {
-		if d < len(o.Strides) {
-			return o.Strides[d]
-		}
-		return 0
-	}
-	size := func(d int) int {
-		if d < len(shape) {
-			return shape[d]
-		}
-		return 1
-	}
-	st := [4]int{stride(out, 0), stride(in, 0), stride(out, 1), stride(in, 1)}
-	n0, n1 := size(0), size(1)
-	// the outer dims' index, dim 2 fastest
-	idx := make([]int, max(len(shape)-2, 0))
-	block := func(visit func(o, i unsafe.Pointer)) {
-		for {
-			o, i := ob, ib
-			for k, x := range idx {
-				o = unsafe.Add(o, x*out.Strides[k+2])
-				i = unsafe.Add(i, x*in.Strides[k+2])
-			}
-			visit(o, i)
-			k := 0
-			for ; k < len(idx); k++ {
-				if idx[k]++; idx[k] < shape[k+2] {
-					break
-				}
-				idx[k] = 0
-			}
-			if k == len(idx) {
-				return
-			}
-		}
-	}
-	// PyTorch fills the whole output with zeros first
+// walkSum zeroes the output, adds the plan's 2-D blocks into it in
+// serial_for_each's order (the iterator's SerialForEach is PyTorch's
+// walk) reading NaN as 0 when nan, and divides by the count for a mean.
+func walkSum[T float32 | float64](p *iter.Plan, nan, mean bool) {
 	o := p.Output(0)
 	var z T
 	es := int(unsafe.Sizeof(z))
 	base := o.Storage.Pointer()
 	o.ElementOffsets(func(off int) { *(*T)(unsafe.Add(base, off*es)) = 0 })
-	block(func(o, i unsafe.Pointer) { sumBlock[T](o, i, st, n0, n1, s.nan) })
-	if s.mean {
+	ob, ib := p.Operand(0).Storage.Pointer(), p.Operand(1).Storage.Pointer()
+	p.SerialForEach(func(offs, st []int, n0, n1 int) {
+		sumBlock[T](unsafe.Add(ob, offs[0]), unsafe.Add(ib, offs[1]), [4]int{st[0], st[1], st[2], st[3]}, n0, n1, nan)
+	}, 0, p.NumEl())
+	if mean {
 		count := T(p.NumEl() / p.NumOutputElements())
 		o.ElementOffsets(func(off int) { *(*T)(unsafe.Add(base, off*es)) /= count })
 	}
