@@ -231,17 +231,28 @@ func Cat(vs []*raw.View, dim int, out *raw.View) (*raw.View, error) {
 			return nil, errs.New(errs.DType, "cat", "result type %s can't be cast to the desired output type %s", result, out.DType)
 		}
 		// cat cannot work in place: an out that is an input, even fully,
-		// would be resized and read while written (PyTorch's
-		// assert_no_internal_overlap and assert_no_overlap)
-		if err := iter.CheckNoInternalOverlap("cat", out); err != nil {
+		// would be read while written (PyTorch's assert_no_internal_overlap
+		// and assert_no_overlap). As in PyTorch they look at the out as
+		// resized to the result's shape, so an empty out that the resize
+		// spreads over an input, or that is an input, is refused too.
+		resized := out
+		if !shape.Equal(out.Shape, sh) {
+			r := *out
+			r.Shape, r.Strides = sh, shape.Contiguous(sh)
+			resized = &r
+		}
+		if err := iter.CheckNoInternalOverlap("cat", resized); err != nil {
 			return nil, err
 		}
 		for _, v := range vs {
-			if err := iter.CheckNoOverlap("cat", out, v); err != nil {
+			if v == out { // resized with it
+				v = resized
+			}
+			if err := iter.CheckNoOverlap("cat", resized, v); err != nil {
 				return nil, err
 			}
 		}
-		if !shape.Equal(out.Shape, sh) {
+		if resized != out {
 			if out.NumEl() != 0 {
 				return nil, errs.New(errs.Shape, "cat", "output with shape %v doesn't match the result shape %v", out.Shape, sh)
 			}

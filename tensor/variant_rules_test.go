@@ -1425,3 +1425,19 @@ func TestIndexCopyChecksOverlapFirst(t *testing.T) {
 		}
 	}
 }
+
+// TestCatOverlapAfterResize: cat checks its out for overlaps after
+// resizing it, as PyTorch 1.13's meta function does, so that an empty out
+// resized onto an input's memory is an overlap error (seed 419).
+func TestCatOverlapAfterResize(t *testing.T) {
+	base := FromSlice([]float32{1, 2, 3, 4}, 4)
+	a, empty := base.Slice(0, 1, 2, 1), base.Slice(0, 1, 1, 1)
+	if k := kindOf(func() { CatTo(empty, []*Tensor{a}, 0) }); k != OverlapError {
+		t.Errorf("an empty out at an input's element: error kind %v, want an overlap error", k)
+	}
+	out := base.Slice(0, 2, 2, 1)
+	CatTo(out, []*Tensor{a}, 0)
+	if g := base.Float64s(); !slices.Equal(g, []float64{1, 2, 2, 4}) {
+		t.Errorf("an empty out beside the input: base %v, want [1 2 2 4]", g)
+	}
+}
