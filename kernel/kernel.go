@@ -62,6 +62,11 @@ type Args struct {
 	// EpsHi is logit's upper bound: 1 - Eps as its compute dtype holds it
 	// (1 in bfloat16 for an Eps below 2^-9).
 	EpsHi float64
+	// VectorBody: the loop computes elements that PyTorch's CPU kernel
+	// computes in the vector body of its loop, where the ops whose
+	// optable.Op says VectorBody compute otherwise (Note [Vector bodies]
+	// in package optable).
+	VectorBody bool
 
 	Correction float64 // Var, Std: the divisor is max(n - Correction, 0)
 	P          float64 // Norm: the order p (±Inf allowed)
@@ -157,4 +162,15 @@ func LoopDType(compute dtype.DType) dtype.DType {
 		return dtype.Float32
 	}
 	return compute
+}
+
+// LogitLo is logit's lower bound for the elements a loop computes: Eps,
+// or in PyTorch's vector body, whose clamp is min(hi, max(lo, x)), the
+// smaller of Eps and EpsHi, so that bounds lo > hi give hi for every x
+// there as they do in PyTorch (Note [Vector bodies] in package optable).
+func (a *Args) LogitLo() float64 {
+	if a.VectorBody {
+		return min(a.Eps, a.EpsHi)
+	}
+	return a.Eps
 }

@@ -2,6 +2,7 @@ package op
 
 import (
 	"math"
+	"slices"
 
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
@@ -131,24 +132,37 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	if d.IntIdentity && compute.IsIntOrBool() {
 		return identity(d.Name, out, inPlace, ins[0])
 	}
-	cfg := iter.NewConfig().Op(d.Name).StaticDType(compute)
-	if out == nil {
-		cfg.AddOutputDType(result)
-	} else {
-		cfg.AddOutput(out).CastCommonDTypeToOutputs(true)
-		if inPlace {
-			cfg.ResizeOutputs(false)
+	build := func(ins []*raw.View) (*iter.Plan, error) {
+		cfg := iter.NewConfig().Op(d.Name).StaticDType(compute)
+		if out == nil {
+			cfg.AddOutputDType(result)
+		} else {
+			cfg.AddOutput(out).CastCommonDTypeToOutputs(true)
+			if inPlace {
+				cfg.ResizeOutputs(false)
+			}
 		}
-	}
-	for i, v := range ins {
-		if v.Wrapped && v.DType != compute && !(d.CondBool && i == 0) {
-			v = ScalarOf(v).ViewAs(compute)
+		for i, v := range ins {
+			if v.Wrapped && v.DType != compute && !(d.CondBool && i == 0) {
+				v = ScalarOf(v).ViewAs(compute)
+			}
+			cfg.AddInput(v)
 		}
-		cfg.AddInput(v)
+		return cfg.Build()
 	}
-	p, err := cfg.Build()
+	p, err := build(ins)
 	if err != nil {
 		return nil, err
+	}
+	if d.VectorBody && p.NumEl() > 0 {
+		dense, err := denseInputs(compute, ins)
+		if err == nil && dense != nil {
+			p.Release()
+			p, err = build(dense)
+		}
+		if err != nil {
+			return nil, err
+		}
 	}
 	if d.ZeroDivisor && compute.IsInt() && p.NumEl() > 0 {
 		if err := zeroDivisor(d.Name, compute, ins[1]); err != nil {
@@ -175,6 +189,30 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		return nil, err
 	}
 	return r, nil
+}
+
+// denseInputs returns ins with the inputs that are not of dtype compute
+// and not non-overlapping and dense replaced by dense copies in compute,
+// as PyTorch's CPU iterator converts them before it orders and coalesces
+// dims, for an op whose results depend on its rows (Note [Vector bodies]
+// in package optable); nil when there are none. Its caller has built a
+// plan over ins first, so that the checks look at the inputs themselves.
+func denseInputs(compute dtype.DType, ins []*raw.View) ([]*raw.View, error) {
+	var dense []*raw.View
+	for i, v := range ins {
+		if v.Wrapped || v.DType == compute || v.IsNonOverlappingAndDense() {
+			continue
+		}
+		c, err := To(v, compute)
+		if err != nil {
+			return nil, err
+		}
+		if dense == nil {
+			dense = slices.Clone(ins)
+		}
+		dense[i] = c
+	}
+	return dense, nil
 }
 
 // scalarSteps returns how d runs when one of its two inputs is a Go

@@ -157,6 +157,10 @@ type Op struct {
 	// The scalar meaning of a pointwise op, per family of loop dtypes; see
 	// Note [Scalar meaning].
 	Loops []Loop
+	// VectorBody: PyTorch's CPU kernel of the op computes otherwise in the
+	// vector body of its loops than in their scalar tail, and the op's
+	// loops follow kernel.Args' VectorBody (Note [Vector bodies]).
+	VectorBody bool
 	// SIMD names the CPU's vectorised kernels of the op, if it has any.
 	SIMD SIMD
 
@@ -244,6 +248,26 @@ type Op struct {
 	// generated form (layer_norm's normalized shape, weight and bias).
 	ManualAPI bool
 }
+
+// Note [Vector bodies]
+//
+// PyTorch 1.13's CPU loops (cpu_kernel_vec) run a contiguous row, or one
+// whose inputs are contiguous but for a single broadcast scalar, two AVX2
+// vectors at a time through the op's vectorized function (16 float32, 8
+// float64 or 32 bfloat16 elements a step), and the row's last n mod step
+// elements, and rows of any other layout, through its scalar function.
+// Where the two compute otherwise, an element's result depends on where
+// it lies: logit with eps > 0.5 clamps to [eps, 1 - eps] by min(hi, max(lo,
+// x)) in the vector body, which gives 1 - eps for every x, and by x < lo ?
+// lo : (x > hi ? hi : x) in the tail. The loops of such an op (VectorBody)
+// compute the vector body's meaning when kernel.Args' VectorBody is set,
+// and the CPU sets it for the first n - n mod step elements of the rows
+// PyTorch vectorizes. goten's plans order and coalesce dims as PyTorch's
+// iterator does, and a serial walk hands the loops whole rows, so the rows
+// are PyTorch's; an input PyTorch converts to the compute dtype it first
+// copies, dense, and op does so too for these ops. A packed nested
+// tensor's buffer is one row to them (PyTorch 1.13 has no nested logit).
+// Other backends may ignore it.
 
 // Loop is an op's scalar meaning for a family of loop dtypes.
 type Loop struct {

@@ -79,8 +79,8 @@ var (
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, SIMD: SIMD{Unary: "Logit", Types: Floats, UnaryArgs: "LogitEps", Args: []string{"args.Eps", "args.EpsHi"}}},
-		unit(loopPre(Floats, "lo := T(args.Eps)\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, VectorBody: true, SIMD: SIMD{Unary: "Logit", Types: Floats, UnaryArgs: "LogitEps", Args: []string{"args.LogitLo()", "args.EpsHi"}}},
+		unit(loopPre(Floats, "lo := T(args.LogitLo())\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
 	// Relu's gradient is PyTorch's threshold_backward: 0 where the result
 	// is ≤ 0, so that a NaN passes g on.
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Le(Scalar(0)).LogicalNot())"}, SIMD: SIMD{Unary: "Relu", Types: Numbers, Stream: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))

@@ -118,7 +118,13 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	if n == 0 {
 		return nil
 	}
-	if !cast && n < iter.GrainSize && p.Ndim() <= 1 {
+	if op.VectorBody {
+		c.vstep = vectorStep(compute)
+		va := *args
+		va.VectorBody = true
+		c.vargs = &va
+	}
+	if !cast && n < iter.GrainSize && p.Ndim() <= 1 && c.vstep == 0 {
 		// One row: the loop itself, without a walk (Note [Per-op overhead]
 		// in package op).
 		var ptr [4]unsafe.Pointer
@@ -134,7 +140,7 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 		fn = streamLoop(op, lt, p, fn) // Note [Streaming stores]
 	}
 	c.fn, c.nops, c.args = fn, nops, args
-	if !cast && nops == 3 {
+	if !cast && nops == 3 && c.vstep == 0 {
 		c.rowsFn = rowLoops[op.Code][lt] // Note [Rows with a scalar each]
 	}
 	c.crossed = crossedMask(p, &c.esz)
@@ -146,6 +152,7 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	h := getCall()
 	h.fn, h.nops, h.args, h.conv, h.size, h.rowsFn = c.fn, c.nops, c.args, c.conv, c.size, c.rowsFn
 	h.crossed, h.esz, h.base = c.crossed, c.esz, c.base
+	h.vstep, h.vargs = c.vstep, c.vargs
 	if cast {
 		p.ForEach(h.buffered)
 	} else {
@@ -177,7 +184,70 @@ type call struct {
 	// byte offsets into the storages (iter.Loop2D).
 	base [4]unsafe.Pointer
 
+	// vstep, when not 0, is the step of PyTorch's vectorized loop for an
+	// op whose vector body computes otherwise, run with vargs (Note
+	// [Vector bodies] in package optable).
+	vstep int
+	vargs *kernel.Args
+
 	direct, buffered, copy iter.Loop2D // c.directRows, c.bufferedRows, c.copyRows
+}
+
+// vectorStep is the number of elements of compute dtype d that PyTorch
+// 1.13's vectorized CPU loops take a step: two AVX2 vectors, its default
+// capability on AVX-512 machines too. It has no float16 kernels with a
+// vector body.
+func vectorStep(d dtype.DType) int {
+	switch d {
+	case dtype.Float32:
+		return 16
+	case dtype.Float64:
+		return 8
+	case dtype.BFloat16:
+		return 32
+	}
+	return 0
+}
+
+// vectorBody returns how many of the n elements of a row with byte
+// strides st (of the operands themselves, in their own dtypes) PyTorch's
+// loop computes in its vector body: n - n mod vstep where every operand
+// is contiguous, or all but one input that is a broadcast scalar
+// (VectorizedLoop2d's is_contiguous and is_contiguous_scalar), else none.
+func (c *call) vectorBody(st []int, n int) int {
+	if c.vstep == 0 || st[0] != c.esz[0] {
+		return 0
+	}
+	scalars := 0
+	for k := 1; k < c.nops; k++ {
+		switch st[k] {
+		case c.esz[k]:
+		case 0:
+			scalars++
+		default:
+			return 0
+		}
+	}
+	if scalars > 1 {
+		return 0
+	}
+	return n - n%c.vstep
+}
+
+// split runs the loop over n elements at ptr with loop strides st, the
+// first body of them (none when body <= 0) as PyTorch's vector body.
+func (c *call) split(ptr [4]unsafe.Pointer, st [4]int, n, body int) {
+	if body > 0 {
+		c.fn(ptr, st, min(body, n), c.vargs)
+		if body >= n {
+			return
+		}
+		for k := 0; k < c.nops; k++ {
+			ptr[k] = unsafe.Add(ptr[k], body*st[k])
+		}
+		n -= body
+	}
+	c.fn(ptr, st, n, c.args)
 }
 
 // addr returns the address of operand k's first element in plan p: its
@@ -239,6 +309,7 @@ func getCall() *call { return callPool.Get().(*call) }
 
 func (c *call) put() {
 	c.fn, c.args, c.cast, c.rowsFn = nil, nil, nil, nil
+	c.vstep, c.vargs = 0, nil
 	c.conv, c.size, c.base = [4]conv{}, [4]int{}, [4]unsafe.Pointer{}
 	c.crossed = 0
 	callPool.Put(c)
@@ -265,8 +336,13 @@ func (c *call) plainRows(ptr [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	nops := c.nops
 	var st [4]int
 	copy(st[:nops], strides)
+	body := c.vectorBody(strides, n0)
 	for j := 1; ; j++ {
-		c.fn(ptr, st, n0, c.args)
+		if c.vstep == 0 {
+			c.fn(ptr, st, n0, c.args)
+		} else {
+			c.split(ptr, st, n0, body)
+		}
 		if j == n1 {
 			return
 		}
@@ -356,6 +432,7 @@ func (b *call) row(bufs *chunkBufs, ptr [4]unsafe.Pointer, strides []int, n int)
 	var q [4]unsafe.Pointer
 	var qs [4]int
 	stage := unsafe.Pointer(&bufs[4][0])
+	body := b.vectorBody(strides, n) // bufLen is a multiple of every step
 	for off := 0; off < n; off += bufLen {
 		m := min(bufLen, n-off)
 		for k := 0; k < b.nops; k++ {
@@ -381,7 +458,11 @@ func (b *call) row(bufs *chunkBufs, ptr [4]unsafe.Pointer, strides []int, n int)
 				c.run(buf, at, b.size[k], st, m, stage)
 			}
 		}
-		b.fn(q, qs, m, b.args)
+		if b.vstep == 0 {
+			b.fn(q, qs, m, b.args)
+		} else {
+			b.split(q, qs, m, body-off)
+		}
 		if c := &b.conv[0]; c.first != nil {
 			c.run(unsafe.Add(ptr[0], off*strides[0]), q[0], strides[0], b.size[0], m, stage)
 		}

@@ -1432,7 +1432,7 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		loopLogitF1[T](p, s, n, args)
 		return
 	}
-	lo := T(args.Eps)
+	lo := T(args.LogitLo())
 	hi := T(args.EpsHi)
 	clamp := args.HasEps
 	var z T
@@ -1455,14 +1455,14 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 
 // simdLogitF32 is logit's SIMD loop for float32.
 func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF32, float32(args.Eps), float32(args.EpsHi), p, s, n)) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF32, float32(args.LogitLo()), float32(args.EpsHi), p, s, n)) {
 		loopLogitF[float32](p, s, n, args)
 	}
 }
 
 // simdLogitF64 is logit's SIMD loop for float64.
 func simdLogitF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF64, float64(args.Eps), float64(args.EpsHi), p, s, n)) {
+	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF64, float64(args.LogitLo()), float64(args.EpsHi), p, s, n)) {
 		loopLogitF[float64](p, s, n, args)
 	}
 }

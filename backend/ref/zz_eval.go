@@ -537,7 +537,7 @@ func elemLogit0[T float32 | float64](a T, args *kernel.Args) T {
 	if !args.HasEps {
 		return elem.Logit(a, 0, 0, false)
 	}
-	lo := T(args.Eps)
+	lo := T(args.LogitLo())
 	hi := T(args.EpsHi)
 	clamp := args.HasEps
 	return T(elem.Logit(a, lo, hi, clamp))
