@@ -159,13 +159,26 @@ func Einsum(equation string, operands ...*Tensor) *Tensor {
 			keep[l] = true
 		}
 	}
-	// sum at once the labels of operand 0 that nothing else needs
-	r := sumUnneeded(aligned[0], order, func(l int) bool { return needed[0][l] })
-	for k := 1; k < len(aligned); k++ {
-		r = contractPair(r, aligned[k], order, needed[k])
-	}
+	var r *Tensor
 	if len(aligned) == 1 {
-		r = sumUnneeded(r, order, func(l int) bool { return slices.Contains(out, l) })
+		// one operand sums every label the output lacks, of size 1 too,
+		// as PyTorch's einsum does: integers sum to int64
+		var dims []int
+		for d, l := range order {
+			if !slices.Contains(out, l) {
+				dims = append(dims, d)
+			}
+		}
+		r = aligned[0]
+		if len(dims) > 0 {
+			r = r.Sum(Over(dims...).KeepDim())
+		}
+	} else {
+		// sum at once the labels of operand 0 that nothing else needs
+		r = sumUnneeded(aligned[0], order, func(l int) bool { return needed[0][l] })
+		for k := 1; k < len(aligned); k++ {
+			r = contractPair(r, aligned[k], order, needed[k])
+		}
 	}
 	outSizes := make([]int, len(out))
 	for i := range out {

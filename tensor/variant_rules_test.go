@@ -1441,3 +1441,26 @@ func TestCatOverlapAfterResize(t *testing.T) {
 		t.Errorf("an empty out beside the input: base %v, want [1 2 2 4]", g)
 	}
 }
+
+// TestEinsumOneOperandSums: einsum of one operand sums every label its
+// output lacks, of size 1 too, so that integers come out int64, as
+// PyTorch 1.13's einsum gives; without a sum it stays in the operand's
+// dtype (seed 431). The expectations are torch's.
+func TestEinsumOneOperandSums(t *testing.T) {
+	for _, c := range []struct {
+		eq    string
+		shape []int
+		want  DType
+	}{
+		{"ii->", []int{1, 1}, Int64},
+		{"ij->", []int{1, 1}, Int64},
+		{"ij->i", []int{2, 1}, Int64},
+		{"i->", []int{1}, Int64},
+		{"ii->i", []int{1, 1}, Int32},
+		{"ij->ji", []int{0, 1}, Int32},
+	} {
+		if got := Einsum(c.eq, Ones(Int32, c.shape...)).DType(); got != c.want {
+			t.Errorf("einsum(%q) of int32 %v: dtype %v, want %v", c.eq, c.shape, got, c.want)
+		}
+	}
+}
