@@ -205,6 +205,14 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 		return res, err
 	}
 	kern := r
+	if r == optable.Norm {
+		// PyTorch 1.13's norm kernels take p as a float32: 0.001 is
+		// 0.0010000000475, 1e300 is +Inf (max |x|) and 1e-50 is 0 (the
+		// count of nonzeros). Its derivative reads p itself.
+		a := *args
+		a.P = float64(float32(args.P))
+		args = &a
+	}
 	if r.Pick != nil {
 		kern = r.Pick(args.P)
 	}

@@ -1464,3 +1464,30 @@ func TestEinsumOneOperandSums(t *testing.T) {
 		}
 	}
 }
+
+// TestNormTakesPAsFloat32: norm's kernels take p as a float32, as PyTorch
+// 1.13's do: 0.001 is 0.0010000000475 (which its 1000th root makes plain),
+// 1e300 is +Inf and 1e-50 is 0; the derivative reads p itself (seed 433).
+// The expectations are torch's.
+func TestNormTakesPAsFloat32(t *testing.T) {
+	x := FromSlice([]float64{0.1871907438762729, -0.44458418678342504}, 1, 2)
+	// the root multiplies pow's last-ulp differences by 1000; p as a
+	// float64 would be 3e-5 off
+	if got := x.Norm(Over(1).P(0.001)).Item(); math.Abs(got/3.091300160293762e+300-1) > 1e-9 {
+		t.Errorf("norm p=0.001: %v, want 3.091300160293762e+300", got)
+	}
+	m := FromSlice([]float64{0.5, 2, 0, 1.5, -3, 0.25}, 2, 3)
+	for _, c := range []struct {
+		p    float64
+		want []float64
+	}{{1e300, []float64{2, 3}}, {1e-50, []float64{2, 3}}, {-1e300, []float64{0, 0.25}}} {
+		if got := m.Norm(Over(1).P(c.p)).Float64s(); !slices.Equal(got, c.want) {
+			t.Errorf("norm p=%v over rows: %v, want %v", c.p, got, c.want)
+		}
+	}
+	a := FromSlice([]float64{0.5, -0.25, 2, -1}, 4).SetRequiresGrad(true)
+	a.Norm(Over(0).P(1e-50)).Backward()
+	if g := a.Grad().Float64s(); !slices.Equal(g, []float64{8, -16, 2, -4}) {
+		t.Errorf("grad of norm p=1e-50 (count 4, p itself in the derivative): %v, want [8 -16 2 -4]", g)
+	}
+}
