@@ -191,10 +191,11 @@ var (
 	Clamp = ternary("clamp", "Clamp", "x clamped to [lo, hi] (NaN stays NaN; a nil bound bounds nothing, and a lone tensor bound takes every dtype)", []string{"x", "lo", "hi"},
 		Op{Grad: []string{"keepGrad(g, x.Ge(lo).LogicalAnd(x.Le(hi)))", "keepGrad(g, x.Lt(lo).LogicalAnd(lo.Lt(hi)))", "keepGrad(g, x.Gt(hi).LogicalOr(hi.Lt(lo)))"}, Accepts: clampNumbers, ScalarKernel: "clamp_scalar_{dev}", ScalarAccepts: clampNumbers, NaNScalarsFill: true, Scalars: []int{1, 2}, ScalarIn: InCompute, SIMD: SIMD{Ternary: "Clamp", Types: Numbers}}, loop(Numbers, "min(max(a, b), c)"))
 	// Addcmul truncates a float value on integers (PyTorch does not refuse
-	// it, unlike add's alpha).
+	// it, unlike add's alpha); on floats it adds the product fused
+	// (elem.MulAdd), as PyTorch's kernels, built with FMA contraction, do.
 	Addcmul = ternary("addcmul", "Addcmul", "x + value·t1·t2 (value 1 when not given)", []string{"x", "t1", "t2"},
 		Op{Grad: []string{"g", "alphaScaled(c, g.Mul(t2))", "alphaScaled(c, g.Mul(t1))"}, Accepts: NotBool, Alpha: "value", IntAlpha: true, ScalarIn: InOpMath},
-		loopPre(Ints, alphaInt, "a + alpha*b*c"), loopPre(Floats, alphaFloat, "a + alpha*b*c"))
+		loopPre(Ints, alphaInt, "a + alpha*b*c"), loopPre(Floats, alphaFloat, "elem.MulAdd(alpha*b, c, a)"))
 	Addcdiv = ternary("addcdiv", "Addcdiv", "x + value·t1/t2 (value 1 when not given)", []string{"x", "t1", "t2"},
 		Op{Grad: []string{"g", "alphaScaled(c, g.Div(t2))", "alphaScaled(c, g.Neg().Mul(t1).Div(t2.Square()))"}, Alpha: "value", Check: addcdivInts, ScalarIn: InOpMath}, loopPre(Floats, alphaFloat, "a + alpha*b/c"))
 	// Lerp computes in its input's dtype: a float weight does not promote

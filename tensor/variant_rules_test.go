@@ -1491,3 +1491,32 @@ func TestNormTakesPAsFloat32(t *testing.T) {
 		t.Errorf("grad of norm p=1e-50 (count 4, p itself in the derivative): %v, want [8 -16 2 -4]", g)
 	}
 }
+
+// TestAddcmulFused: addcmul adds value·t1·t2 to self by one fused
+// multiply-add, as PyTorch 1.13's kernels (built with FMA contraction)
+// do, so that the product's last bits count and a product past the
+// dtype's range can still give a finite sum (seed 439). The expectations
+// are torch's.
+func TestAddcmulFused(t *testing.T) {
+	for _, c := range []struct {
+		name      string
+		dt        DType
+		x, t1, t2 float64
+		want      float64
+	}{
+		{"float32", Float32, -1, 1 + 0x1p-12, 1 + 0x1p-12, 0x1p-11 + 0x1p-24},
+		{"float64", Float64, -1, 1 + 0x1p-27, 1 + 0x1p-27, 0x1p-26 + 0x1p-54},
+		{"bfloat16 past float32's range", BFloat16, 3.00405527047391e+38, -3.00405527047391e+38, 1.5, -1.502027635236955e+38},
+	} {
+		for _, n := range []int{1, 40} {
+			full := func(v float64) *Tensor { return FromSlice([]float64{v}, 1).Expand(n).To(c.dt) }
+			got := Addcmul(full(c.x), full(c.t1), full(c.t2)).Float64s()
+			for i, g := range got {
+				if g != c.want {
+					t.Errorf("%s, %d elements: element %d is %v, want %v", c.name, n, i, g, c.want)
+					break
+				}
+			}
+		}
+	}
+}

@@ -6950,7 +6950,7 @@ func loopAddcmulI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s
 	}
 }
 
-// loopAddcmulF computes a + alpha*b*c for float32, float64.
+// loopAddcmulF computes elem.MulAdd(alpha*b, c, a) for float32, float64.
 func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	alpha := T(args.AlphaF)
 	var z T
@@ -6965,7 +6965,7 @@ func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 			a := x0[i]
 			b := x1[i]
 			c := x2[i]
-			o[i] = a + alpha*b*c
+			o[i] = elem.MulAdd(alpha*b, c, a)
 		}
 		return
 	}
@@ -6977,7 +6977,7 @@ func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		for i := range o {
 			a := x0[i]
 			b := x1[i]
-			o[i] = a + alpha*b*c
+			o[i] = elem.MulAdd(alpha*b, c, a)
 		}
 		return
 	}
@@ -6988,7 +6988,7 @@ func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		c := *(*T)(p[3])
 		for i := range o {
 			a := x0[i]
-			o[i] = a + alpha*b*c
+			o[i] = elem.MulAdd(alpha*b, c, a)
 		}
 		return
 	}
@@ -7000,7 +7000,7 @@ func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		for i := range o {
 			a := x0[i]
 			c := x2[i]
-			o[i] = a + alpha*b*c
+			o[i] = elem.MulAdd(alpha*b, c, a)
 		}
 		return
 	}
@@ -7012,7 +7012,7 @@ func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		for i := range o {
 			b := x1[i]
 			c := x2[i]
-			o[i] = a + alpha*b*c
+			o[i] = elem.MulAdd(alpha*b, c, a)
 		}
 		return
 	}
@@ -7020,7 +7020,7 @@ func loopAddcmulF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
 		c := *(*T)(unsafe.Add(p[3], i*s[3]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = a + alpha*b*c
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.MulAdd(alpha*b, c, a)
 	}
 }
 

@@ -1978,10 +1978,10 @@ func elemAddcmul0[T uint8 | int8 | int16 | int32 | int64](a T, b T, c T, args *k
 	return T(a + alpha*b*c)
 }
 
-// elemAddcmul1 is addcmul of one element of float32, float64: a + alpha*b*c.
+// elemAddcmul1 is addcmul of one element of float32, float64: elem.MulAdd(alpha*b, c, a).
 func elemAddcmul1[T float32 | float64](a T, b T, c T, args *kernel.Args) T {
 	alpha := T(args.AlphaF)
-	return T(a + alpha*b*c)
+	return T(elem.MulAdd(alpha*b, c, a))
 }
 
 // evalAddcmul computes addcmul of one element in compute dtype d.

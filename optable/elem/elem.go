@@ -13,6 +13,7 @@ package elem
 import (
 	"math"
 
+	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/internal/sleef"
 )
 
@@ -259,6 +260,17 @@ func Fmin[T Float](a, b T) T {
 		return a
 	}
 	return min(a, b)
+}
+
+// MulAdd is x·y + z rounded once to T, as a fused multiply-add computes it:
+// PyTorch's addcmul kernels are compiled with FMA contraction, so that
+// self + value·t1·t2 is fma(value·t1, t2, self) there, and an x·y past
+// T's range can still give a finite sum.
+func MulAdd[T Float](x, y, z T) T {
+	if _, f32 := any(x).(float32); f32 {
+		return T(dtype.FMA32(float32(x), float32(y), float32(z)))
+	}
+	return T(math.FMA(float64(x), float64(y), float64(z)))
 }
 
 // Lerp is a + w·(b - a) by PyTorch's two-branch formula, exact at both ends.
