@@ -691,7 +691,15 @@ func Cross(a, b *Tensor, dim int) *Tensor {
 		panic(errs.New(errs.DType, name, "expected scalar type %s but found %s", op.TorchName(a.DType()), op.TorchName(b.DType())))
 	}
 	// (a1 b2 − a2 b1, a2 b0 − a0 b2, a0 b1 − a1 b0): a and b rolled
-	return a.Roll([]int{-1}, d).Mul(b.Roll([]int{-2}, d)).Sub(a.Roll([]int{-2}, d).Mul(b.Roll([]int{-1}, d)))
+	x, y := a.Roll([]int{-1}, d), b.Roll([]int{-2}, d)
+	zw := a.Roll([]int{-2}, d).Mul(b.Roll([]int{-1}, d))
+	if dt := a.DType(); dt == Float32 || dt == Float64 {
+		// PyTorch's kernel is built with FMA contraction: x·y − z·w is
+		// fma(x, y, −round(z·w)), which keeps the rounding error of z·w
+		// where the two products are equal
+		return Addcmul(zw.Neg(), x, y)
+	}
+	return x.Mul(y).Sub(zw)
 }
 
 // CrossDim returns the dim torch.cross takes when it is given none (a

@@ -1520,3 +1520,24 @@ func TestAddcmulFused(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossFused: cross computes x·y − z·w as fma(x, y, −round(z·w)) in
+// float32 and float64, as PyTorch 1.13's kernel, built with FMA
+// contraction, does: equal products leave the rounding error of one
+// (the known gap this replaced: factories/cross/002 of
+// conformance-variants). The expectations are torch's.
+func TestCrossFused(t *testing.T) {
+	e := 0x1p-12
+	a := FromSlice([]float32{1 + float32(e), 1 + float32(e), 0}, 3)
+	b := FromSlice([]float32{1 + float32(e), 1 + float32(e), 0}, 3)
+	// component 2 is a0·b1 − a1·b0, one exact product minus the same rounded
+	want := 0x1p-24 // round((1+e)²) = 1 + 2e, to even, drops e² = 2^-24
+	if got := Cross(a, b, 0).Float64s()[2]; got != want {
+		t.Errorf("float32 cross of equal products: %v, want %v", got, want)
+	}
+	big := FromSlice([]float64{1.7e308, 1.7e308, 0}, 3)
+	half := FromSlice([]float64{0.51, 0.51, 0}, 3)
+	if got := Cross(big, half, 0).Float64s()[2]; got != -1.6834411817653389e+291 {
+		t.Errorf("float64 cross of equal products 1.7e308·0.51: %v, want the rounding error of one, -1.6834411817653389e+291", got)
+	}
+}
