@@ -1541,3 +1541,24 @@ func TestCrossFused(t *testing.T) {
 		t.Errorf("float64 cross of equal products 1.7e308·0.51: %v, want the rounding error of one, -1.6834411817653389e+291", got)
 	}
 }
+
+// TestLerpFused: lerp's two branches, a + w·(b − a) and b − (b − a)·(1 −
+// w), are each one fused multiply-add, as PyTorch 1.13's kernel, built
+// with FMA contraction, computes them. The inputs and expectations are
+// torch's (randn·100, rand weights) where the unfused form differs.
+func TestLerpFused(t *testing.T) {
+	for _, c := range []struct {
+		dt            DType
+		a, b, w, want float64
+	}{
+		{Float32, 35.98815155029297, -42.32992935180664, 0.5307102203369141, -5.576052665710449},
+		{Float32, -28.678030014038086, 139.60104370117188, 0.3794850707054138, 35.18136215209961},
+		{Float64, 40.70359753605457, -10.154365089642894, 0.07856675273152236, 36.7078525620124},
+		{Float64, 55.5927066018184, -27.531364577038055, 0.6820190502116471, -1.0994934733106285},
+	} {
+		one := func(v float64) *Tensor { return FromSlice([]float64{v}, 1).To(c.dt) }
+		if got := Lerp(one(c.a), one(c.b), one(c.w)).Item(); got != c.want {
+			t.Errorf("%v lerp(%v, %v, %v) = %v, want %v", c.dt, c.a, c.b, c.w, got, c.want)
+		}
+	}
+}

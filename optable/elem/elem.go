@@ -274,12 +274,14 @@ func MulAdd[T Float](x, y, z T) T {
 }
 
 // Lerp is a + w·(b - a) by PyTorch's two-branch formula, exact at both ends.
+// Each branch is one fused multiply-add, as PyTorch's kernel, built with
+// FMA contraction, computes it.
 func Lerp[T Float](a, b, w T) T {
 	d := b - a
 	if w < 0.5 { // PyTorch 1.13's test: a negative weight takes this branch too (lerp(inf, 1, -2) = inf)
-		return a + w*d
+		return MulAdd(w, d, a)
 	}
-	return b - d*(1-w)
+	return MulAdd(-d, 1-w, b)
 }
 
 // Select is c ? x : y.
