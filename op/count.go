@@ -160,18 +160,30 @@ func Bincount(x, weights *raw.View, minlength int) (*raw.View, error) {
 	return out, err
 }
 
-// Histc is torch.histc: a histogram of the float x's elements in bins
-// equal bins over [lo, hi], of x's dtype. lo = hi uses the smallest and
+// Histc is torch.histc: a histogram of x's elements (float32, float64 or
+// bfloat16) in bins equal bins over [lo, hi], of x's dtype. lo = hi uses the smallest and
 // largest elements instead (equal ones: that value ∓ 1); a range that is
 // not finite then, or not increasing, is a value error. The bins are
 // PyTorch 1.13's (Note [Histogram bins]).
 func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 	const name = "histc"
-	if !x.DType.IsFloat() {
-		return nil, errs.New(errs.DType, name, "\"histogram_%s\" not implemented for '%s'", Device(x), TorchName(x.DType))
-	}
+	// PyTorch 1.13's order: the bins, the range (from the elements'
+	// extrema, which any dtype but float16 has), then its linspace's
+	// and its histogram kernel's dtypes (float32, float64, bfloat16)
 	if bins <= 0 {
-		return nil, errs.New(errs.Value, name, "torch.histc(): bins must be > 0, but got %d for dimension 0", bins)
+		return nil, errs.New(errs.Value, name, "torch.histogram(): bins must be > 0, but got %d for dimension 0", bins)
+	}
+	hasKernel := x.DType == dtype.Float32 || x.DType == dtype.Float64 || x.DType == dtype.BFloat16
+	refuse := func(kern string) error {
+		return errs.New(errs.DType, name, "\"%s_%s\" not implemented for '%s'", kern, Device(x), TorchName(x.DType))
+	}
+	if lo == hi && x.NumEl() > 0 && !hasKernel {
+		if x.DType == dtype.Float16 {
+			return nil, refuse("aminmax")
+		}
+		// integer extrema are finite, and equal ones widen by 1: the
+		// range holds, and the kernel refuses the dtype
+		lo, hi = 0, 1
 	}
 	if lo == hi && x.NumEl() > 0 {
 		r, err := Reduce(optable.Amin, x, nil, false, dtype.Invalid, nil, nil)
@@ -191,7 +203,13 @@ func Histc(x *raw.View, bins int, lo, hi float64) (*raw.View, error) {
 		return nil, errs.New(errs.Value, name, "torch.histc: range of [%s, %s] is not finite", cFloat(lo), cFloat(hi))
 	}
 	if lo >= hi {
-		return nil, errs.New(errs.Value, name, "torch.histc(): max must be larger than min")
+		return nil, errs.New(errs.Value, name, "torch.histc: max must be larger than min")
+	}
+	switch {
+	case x.DType == dtype.Bool:
+		return nil, refuse("linspace")
+	case !hasKernel:
+		return nil, refuse("histogram")
 	}
 	// one more bin, which takes the elements left out
 	counts, err := empty(name, x.DType, []int{bins + 1}, x)

@@ -5,6 +5,7 @@ package tensor_test
 // results.
 
 import (
+	"errors"
 	"math"
 	"slices"
 	"strings"
@@ -1560,5 +1561,35 @@ func TestLerpFused(t *testing.T) {
 		if got := Lerp(one(c.a), one(c.b), one(c.w)).Item(); got != c.want {
 			t.Errorf("%v lerp(%v, %v, %v) = %v, want %v", c.dt, c.a, c.b, c.w, got, c.want)
 		}
+	}
+}
+
+// TestHistcCheckOrder: histc checks its bins, then its range, then the
+// dtype, as PyTorch 1.13 does; float16 has no kernel (seed 439). The
+// expectations are torch's.
+func TestHistcCheckOrder(t *testing.T) {
+	b, i, h := FromSlice([]bool{false}, 1), FromSlice([]int64{5, 5}, 2), FromSlice([]float64{1, 2}, 2).To(Float16)
+	for _, c := range []struct {
+		name   string
+		f      func()
+		want   ErrorKind
+		substr string
+	}{
+		{"bool, min 1 > max 0", func() { Histc(b, 6, 1, 0) }, ValueError, "max must be larger than min"},
+		{"int64, bins 0", func() { Histc(i, 0, 0, 1) }, ValueError, "bins must be > 0"},
+		{"int64, min NaN", func() { Histc(i, 3, math.NaN(), 1) }, ValueError, "is not finite"},
+		{"int64, min = max", func() { Histc(i, 3, 0, 0) }, DTypeError, `"histogram_cpu" not implemented for 'Long'`},
+		{"bool", func() { Histc(b, 3, 0, 1) }, DTypeError, `"linspace_cpu" not implemented for 'Bool'`},
+		{"float16", func() { Histc(h, 3, 0, 1) }, DTypeError, `"histogram_cpu" not implemented for 'Half'`},
+		{"float16, min = max", func() { Histc(h, 3, 1, 1) }, DTypeError, `"aminmax_cpu" not implemented for 'Half'`},
+	} {
+		err := Try(c.f)
+		var e *Error
+		if !errors.As(err, &e) || e.Kind != c.want || !strings.Contains(e.Msg, c.substr) {
+			t.Errorf("%s: %v, want a %v error containing %q", c.name, err, c.want, c.substr)
+		}
+	}
+	if got := Histc(FromSlice([]float64{1, 2}, 2).To(BFloat16), 3, 1, 1).Float64s(); !slices.Equal(got, []float64{1, 0, 1}) {
+		t.Errorf("bfloat16 [1, 2] in 3 bins over its extrema: %v, want [1 0 1]", got)
 	}
 }
