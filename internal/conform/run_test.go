@@ -1,6 +1,7 @@
 package conform
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -178,5 +179,30 @@ func TestRunPanic(t *testing.T) {
 	if !strings.Contains(got, "step 0 (test_boom): panicked: runtime error: index out of range") ||
 		!strings.Contains(got, "conform/run_test.go:") {
 		t.Errorf("reasons %q", got)
+	}
+}
+
+// TestBFloat16NaNSigns: a bfloat16 storage holds NaN as torch_runner's
+// conversion from float64 writes it, sign bit set in the first n - n mod
+// 16 elements and clear in the rest (PyTorch 1.13 prints these patterns for
+// torch.tensor([nan]*n, dtype=torch.float64).to(torch.bfloat16)).
+func TestBFloat16NaNSigns(t *testing.T) {
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{15, strings.Repeat("+", 15)}, {20, strings.Repeat("-", 16) + "++++"}, {33, strings.Repeat("-", 32) + "+"}} {
+		vals := strings.TrimSuffix(strings.Repeat(`"nan", `, c.n), ", ")
+		cs := mustParse(t, `{"id": "x", "inputs": {"a": {"dtype": "bfloat16", "shape": [`+strconv.Itoa(c.n)+`], "values": [`+vals+`]}}, "program": [], "expect": {}}`)
+		a, err := buildTensor(cs.Inputs[0].JSON, tensor.CPU)
+		if err != nil {
+			t.Fatal(err)
+		}
+		got := ""
+		for _, neg := range tensor.ToSlice[bool](a.Signbit()) {
+			got += map[bool]string{true: "-", false: "+"}[neg]
+		}
+		if got != c.want {
+			t.Errorf("%d NaNs: signs %s, want %s", c.n, got, c.want)
+		}
 	}
 }

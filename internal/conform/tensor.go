@@ -284,7 +284,17 @@ func storage(dt dtype.DType, n int, value func(int) float64) *tensor.Tensor {
 	case dtype.Float16:
 		return tensor.FromSlice(fill(n, func(k int) dtype.Half { return dtype.HalfFromFloat32(float32(value(k))) }))
 	case dtype.BFloat16:
-		return tensor.FromSlice(fill(n, func(k int) dtype.BF16 { return dtype.BF16FromFloat32(float32(value(k))) }))
+		// torch_runner converts the storage from float64 with PyTorch's
+		// .to(bfloat16), whose vectorized loop writes a NaN as 0xFFFF
+		// (sign bit set) in the first n - n mod 16 elements and its
+		// scalar tail as 0x7FC0: signbit tells them apart
+		body := n - n%16
+		return tensor.FromSlice(fill(n, func(k int) dtype.BF16 {
+			if v := value(k); v != v && k < body {
+				return dtype.BF16(0xFFFF)
+			}
+			return dtype.BF16FromFloat32(float32(value(k)))
+		}))
 	case dtype.Float32:
 		return tensor.FromSlice(fill(n, func(k int) float32 { return float32(value(k)) }))
 	case dtype.Float64:
