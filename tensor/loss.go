@@ -733,6 +733,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 				panic(errs.New(errs.Autograd, name, "the derivative for '%s' is not implemented.", arg))
 			}
 		}
+		g0 := g // 0-dim for a reduced loss: it does not promote −x·g
 		if opt.Reduction != ReduceLossNone {
 			g = g.Expand(x.Shape()...)
 		}
@@ -760,7 +761,8 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 		if n.needs(1) {
 			// PyTorch's steps run in place on the first operand, so with
 			// pos_weight they round to x's dtype (a bfloat16 x gives t a
-			// bfloat16-rounded gradient); without it −x·g promotes
+			// bfloat16-rounded gradient); without it −x·g promotes, by
+			// the rules of a 0-dim g where the loss was reduced
 			var gt *Tensor
 			if p := opt.PosWeight; p != nil {
 				b := logSigmoid(x)
@@ -769,7 +771,7 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 				gt = inPlaceOf(name, gt, gt.Sub(b))
 				gt = inPlaceOf(name, gt, gt.Mul(g))
 			} else {
-				gt = x.Neg().Mul(g)
+				gt = x.Neg().Mul(g0)
 			}
 			if opt.Weight != nil {
 				gt = inPlaceOf(name, gt, gt.Mul(opt.Weight))

@@ -1593,3 +1593,27 @@ func TestHistcCheckOrder(t *testing.T) {
 		t.Errorf("bfloat16 [1, 2] in 3 bins over its extrema: %v, want [1 0 1]", got)
 	}
 }
+
+// TestBCEWithLogitsTargetGradPromotion: without pos_weight the target's
+// gradient of binary_cross_entropy_with_logits is −x·g, which a reduced
+// loss's 0-dim g does not promote: a bfloat16 x gives a float64 target a
+// bfloat16-rounded gradient, as in PyTorch 1.13 (seed 457). The
+// expectations are torch's.
+func TestBCEWithLogitsTargetGradPromotion(t *testing.T) {
+	for _, c := range []struct {
+		reduction LossReduction
+		want      []float64
+	}{
+		{ReduceLossNone, []float64{9.609375, -4.1953125}},
+		{ReduceLossSum, []float64{9.625, -4.1875}},
+		{ReduceLossMean, []float64{4.8125, -2.09375}},
+	} {
+		x := FromSlice([]float64{-3.203125, 1.3984375}, 2).To(BFloat16).SetRequiresGrad(true)
+		tt := FromSlice([]float64{0.3, 0.7}, 2).SetRequiresGrad(true)
+		l := BinaryCrossEntropyWithLogits(x, tt, LossOptions{Reduction: c.reduction})
+		l.Backward(FullLike(l, Scalar(3.0)))
+		if g := tt.Grad().Float64s(); !slices.Equal(g, c.want) {
+			t.Errorf("reduction %v: target's gradient %v, want %v", c.reduction, g, c.want)
+		}
+	}
+}
