@@ -83,7 +83,7 @@ func TestConformance(t *testing.T) {
 // copy).
 var variantSets = []string{"conformance-variants", "conformance-variants2", "conformance-variants3",
 	"conformance-variants4", "conformance-variants5", "conformance-variants6", "conformance-variants7",
-	"conformance-variants8", "conformance-variants9"}
+	"conformance-variants8", "conformance-variants9", "conformance-variants10"}
 
 // TestConformanceVariants runs each variant set on the CPU backend, a
 // subtest per set named after its directory.
