@@ -70,7 +70,10 @@ func (t *Tensor) batchOf(i int) int {
 // results' sizes and their number of elements; ok is false when the pair
 // has no grouped form (Note [Grouped products of components]).
 func products(a, b *Tensor, transB bool) (gs []tensor.MatGroup, sizes [][]int, n int, ok bool) {
-	if a.ndim != b.ndim || a.ndim < 2 || a.ndim > 3 || a.DType() != b.DType() || !a.groupable() || !b.groupable() {
+	// bool has no product kernel, which the dense ops refuse per
+	// component, only where one has elements to sum
+	if a.ndim != b.ndim || a.ndim < 2 || a.ndim > 3 || a.DType() != b.DType() || a.DType() == tensor.Bool ||
+		!a.groupable() || !b.groupable() {
 		return nil, nil, 0, false
 	}
 	nd := a.ndim

@@ -189,3 +189,26 @@ func TestGroupedGradcheck(t *testing.T) {
 		}
 	}
 }
+
+// TestMatmulBoolComponents: bool components have no product kernel, so
+// nested matmul runs them per component as the dense op does: products
+// with nothing to sum are zeros, the others a dtype error (seed 463).
+func TestMatmulBoolComponents(t *testing.T) {
+	z := func(s ...int) *tensor.Tensor { return tensor.Zeros(tensor.Bool, s...) }
+	a := nested.New([]*tensor.Tensor{z(1, 0), z(0, 0)}, tensor.Bool)
+	b := nested.New([]*tensor.Tensor{z(0, 6), z(0, 1)}, tensor.Bool)
+	r := nested.Matmul(a, b)
+	if r.DType() != tensor.Bool || r.Len() != 2 || r.Component(0).NumEl() != 6 || r.Component(1).NumEl() != 0 {
+		t.Fatalf("bool [1, 0]·[0, 6] and [0, 0]·[0, 1]: %v components of dtype %v", r.Len(), r.DType())
+	}
+	for _, v := range tensor.ToSlice[bool](r.Component(0)) {
+		if v {
+			t.Fatal("an empty sum gave true")
+		}
+	}
+	c := nested.New([]*tensor.Tensor{z(2, 3)}, tensor.Bool)
+	d := nested.New([]*tensor.Tensor{z(3, 4)}, tensor.Bool)
+	if k := errKind(func() { nested.Matmul(c, d) }); k != tensor.DTypeError {
+		t.Errorf("bool [2, 3]·[3, 4]: error kind %v, want a dtype error", k)
+	}
+}
