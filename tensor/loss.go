@@ -465,7 +465,13 @@ func nll(logp, t *Tensor, opt LossOptions, smoothing float64) *Tensor {
 	w, kept, safe := classWeights(logp, t, opt.Weight, opt.IgnoreIndex)
 	// an ignored element gets a gradient of exactly 0 (PyTorch's backward
 	// writes nothing there), even where the mean's divisor is 0
-	l := Where(kept, logp.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w), Scalar(0))
+	src := logp
+	if logp.Size(cd) == 0 {
+		// no classes, so every target is ignored (the checks refuse the
+		// others) and PyTorch reads nothing: gather from the empty sum
+		src = logp.Sum(Over(cd).KeepDim())
+	}
+	l := Where(kept, src.Gather(cd, safe.Unsqueeze(cd)).Squeeze(cd).Neg().Mul(w), Scalar(0))
 	mean := opt.Reduction == ReduceLossMean
 	var loss *Tensor
 	if mean {

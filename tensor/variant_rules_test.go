@@ -1617,3 +1617,40 @@ func TestBCEWithLogitsTargetGradPromotion(t *testing.T) {
 		}
 	}
 }
+
+// TestCrossEntropyNoClasses: scores of no classes whose targets are all
+// ignored give PyTorch 1.13's losses (0, NaN for the mean) and empty
+// gradients, with nothing gathered; a target not ignored is an index
+// error (seed 463). The expectations are torch's.
+func TestCrossEntropyNoClasses(t *testing.T) {
+	for _, c := range []struct {
+		shape   []int
+		targets []int64
+		red     LossReduction
+		want    []float64
+	}{
+		{[]int{0}, []int64{-1}, ReduceLossNone, []float64{0}},
+		{[]int{0}, []int64{-1}, ReduceLossMean, []float64{math.NaN()}},
+		{[]int{2, 0}, []int64{-1, -1}, ReduceLossNone, []float64{0, 0}},
+		{[]int{2, 0}, []int64{-1, -1}, ReduceLossSum, []float64{0}},
+	} {
+		x := Zeros(Float64, c.shape...).SetRequiresGrad(true)
+		tt := FromSlice(c.targets, len(c.targets))
+		if len(c.shape) == 1 {
+			tt = tt.Reshape()
+		}
+		l := CrossEntropy(x, tt, LossOptions{IgnoreIndex: -1, HasIgnoreIndex: true, Reduction: c.red})
+		if got := l.Float64s(); !slices.EqualFunc(got, c.want, func(a, b float64) bool { return a == b || a != a && b != b }) {
+			t.Errorf("%v scores, targets %v, %v: %v, want %v", c.shape, c.targets, c.red, got, c.want)
+		}
+		l.Sum().Backward()
+		if g := x.Grad(); g == nil || !slices.Equal(g.Shape(), c.shape) {
+			t.Errorf("%v scores, %v: gradient %v, want an empty one of the scores' shape", c.shape, c.red, g)
+		}
+	}
+	if k := kindOf(func() {
+		CrossEntropy(Zeros(Float64, 0), FromSlice([]int64{0}, 1).Reshape(), LossOptions{IgnoreIndex: -1, HasIgnoreIndex: true})
+	}); k != IndexError {
+		t.Errorf("target 0 of no classes: error kind %v, want an index error", k)
+	}
+}
