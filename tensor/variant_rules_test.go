@@ -1654,3 +1654,20 @@ func TestCrossEntropyNoClasses(t *testing.T) {
 		t.Errorf("target 0 of no classes: error kind %v, want an index error", k)
 	}
 }
+
+// TestUnaryReadsBroadcastInputOnce: a unary op reads a broadcast (stride-0)
+// input once, before it writes, as PyTorch 1.13's VML kernels (exp, sin,
+// sqrt, ...) and vectorized loops do, so that an out= resized onto that
+// input's element does not see its own writes (seed 479). The
+// expectation is torch's: every element exp(-1).
+func TestUnaryReadsBroadcastInputOnce(t *testing.T) {
+	base := FromSlice([]float32{-1.2, 0.6, -0.6, -1, 1.5, 1.7, -0.2}, 7).AsStridedAt([]int{5}, []int{0}, 3)
+	out := base.Slice(0, 5, 10, 1) // empty, at element 3: resized onto it
+	ExpTo(out, base)
+	want := float64(float32(math.Exp(-1)))
+	for i, v := range out.Float64s() {
+		if v != want {
+			t.Errorf("exp into an out= resized onto its input: element %d is %v, want %v", i, v, want)
+		}
+	}
+}

@@ -34,6 +34,14 @@ func loopNegN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]u
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = -a
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = -a
@@ -104,6 +112,14 @@ func loopAbsU[T uint8](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = a
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a
@@ -125,6 +141,14 @@ func loopAbsS[T int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int, n i
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = elem.AbsInt(a)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.AbsInt(a)
@@ -142,6 +166,14 @@ func loopAbsF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Abs(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Abs(float64(a)))
 		}
 		return
@@ -216,6 +248,14 @@ func loopSignB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = a
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a
@@ -237,6 +277,14 @@ func loopSignU[T uint8](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args)
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = elem.SignU(a)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.SignU(a)
@@ -254,6 +302,14 @@ func loopSignSF[T int8 | int16 | int32 | int64 | float32 | float64](p [4]unsafe.
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = elem.Sign(a)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = elem.Sign(a)
 		}
 		return
@@ -328,6 +384,14 @@ func loopExpF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Ar
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Exp(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Exp(float64(a)))
@@ -345,6 +409,14 @@ func loopExpF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Ar
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.ExpF32(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.ExpF32(float32(a)))
 		}
 		return
@@ -398,6 +470,14 @@ func loopExp2F[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Exp2(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Exp2(float64(a)))
@@ -433,6 +513,14 @@ func loopExpm1F64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Expm1(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Expm1(float64(a)))
@@ -450,6 +538,14 @@ func loopExpm1F32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.Expm1F32(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.Expm1F32(float32(a)))
 		}
 		return
@@ -489,6 +585,14 @@ func loopLogF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Ar
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Log(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log(float64(a)))
@@ -506,6 +610,14 @@ func loopLogF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Ar
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.LogF32(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.LogF32(float32(a)))
 		}
 		return
@@ -545,6 +657,14 @@ func loopLog2F64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.A
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Log2(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Log2(float64(a)))
@@ -562,6 +682,14 @@ func loopLog2F32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.A
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.Log2F32(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.Log2F32(float32(a)))
 		}
 		return
@@ -601,6 +729,14 @@ func loopLog10F64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Log10(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Log10(float64(a)))
@@ -618,6 +754,14 @@ func loopLog10F32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.Log10F32(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.Log10F32(float32(a)))
 		}
 		return
@@ -657,6 +801,14 @@ func loopLog1pF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = elem.Log1p(a, 1e307)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Log1p(a, 1e307)
@@ -674,6 +826,14 @@ func loopLog1pF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.Log1pF32(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.Log1pF32(float32(a)))
 		}
 		return
@@ -709,6 +869,14 @@ func loopSqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Sqrt(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Sqrt(float64(a)))
 		}
 		return
@@ -762,6 +930,14 @@ func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = 1 / T(math.Sqrt(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = 1 / T(math.Sqrt(float64(a)))
@@ -797,6 +973,14 @@ func loopReciprocalF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = 1 / a
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = 1 / a
@@ -828,6 +1012,14 @@ func loopSquareN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = a * a
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = a * a
 		}
 		return
@@ -951,6 +1143,14 @@ func loopSinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Sin(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Sin(float64(a)))
@@ -982,6 +1182,14 @@ func loopCosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Cos(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Cos(float64(a)))
 		}
 		return
@@ -1021,6 +1229,14 @@ func loopTanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Tan(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Tan(float64(a)))
@@ -1052,6 +1268,14 @@ func loopAsinF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Asin(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Asin(float64(a)))
 		}
 		return
@@ -1091,6 +1315,14 @@ func loopAcosF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Acos(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Acos(float64(a)))
@@ -1122,6 +1354,14 @@ func loopAtanF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Atan(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Atan(float64(a)))
 		}
 		return
@@ -1161,6 +1401,14 @@ func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Sinh(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Sinh(float64(a)))
@@ -1196,6 +1444,14 @@ func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Cosh(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Cosh(float64(a)))
@@ -1227,6 +1483,14 @@ func loopTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Tanh(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Tanh(float64(a)))
 		}
 		return
@@ -1273,6 +1537,14 @@ func loopAsinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Asinh(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Asinh(float64(a)))
@@ -1304,6 +1576,14 @@ func loopAcoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Acosh(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Acosh(float64(a)))
 		}
 		return
@@ -1343,6 +1623,14 @@ func loopAtanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Atanh(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Atanh(float64(a)))
@@ -1374,6 +1662,14 @@ func loopSigmoidF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.Sigmoid(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.Sigmoid(float64(a)))
 		}
 		return
@@ -1420,6 +1716,14 @@ func loopLogitF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = elem.Logit(a, 0, 0, false)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Logit(a, 0, 0, false)
@@ -1443,6 +1747,14 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = elem.Logit(a, lo, hi, clamp)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = elem.Logit(a, lo, hi, clamp)
 		}
 		return
@@ -1478,6 +1790,14 @@ func loopReluN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](p [4]
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = max(a, 0)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = max(a, 0)
 		}
 		return
@@ -1601,6 +1921,14 @@ func loopGeluTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.GeluTanh(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.GeluTanh(float64(a)))
@@ -1632,6 +1960,14 @@ func loopGeluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(elem.Gelu(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(elem.Gelu(float64(a)))
 		}
 		return
@@ -1678,6 +2014,14 @@ func loopSiluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Silu(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Silu(float64(a)))
@@ -1713,6 +2057,14 @@ func loopSoftsignF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = a / (1 + T(math.Abs(float64(a))))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = a / (1 + T(math.Abs(float64(a))))
@@ -1730,6 +2082,14 @@ func loopErfF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Erf(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Erf(float64(a)))
 		}
 		return
@@ -1769,6 +2129,14 @@ func loopErfcF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Erfc(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Erfc(float64(a)))
@@ -1800,6 +2168,14 @@ func loopFloorF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.Floor(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.Floor(float64(a)))
 		}
 		return
@@ -1839,6 +2215,14 @@ func loopCeilF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Ceil(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Ceil(float64(a)))
@@ -1870,6 +2254,14 @@ func loopRoundF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = T(math.RoundToEven(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = T(math.RoundToEven(float64(a)))
 		}
 		return
@@ -1909,6 +2301,14 @@ func loopTruncF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(math.Trunc(float64(a)))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Trunc(float64(a)))
@@ -1940,6 +2340,14 @@ func loopFracF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = a - T(math.Trunc(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = a - T(math.Trunc(float64(a)))
 		}
 		return
@@ -1979,6 +2387,14 @@ func loopLogicalNotB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		}
 		return
 	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = bool(!a)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(!a)
@@ -1996,6 +2412,14 @@ func loopLogicalNotN[T uint8 | int8 | int16 | int32 | int64 | float32 | float64]
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = bool(a == 0)
+		}
+		return
+	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = bool(a == 0)
 		}
 		return
@@ -2021,6 +2445,14 @@ func loopBitwiseNotB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.
 		}
 		return
 	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = !a
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*T)(unsafe.Add(p[0], i*s[0])) = !a
@@ -2038,6 +2470,14 @@ func loopBitwiseNotI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = ^a
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = ^a
 		}
 		return
@@ -2098,6 +2538,14 @@ func loopIsNanA[T bool | uint8 | int8 | int16 | int32 | int64 | float32 | float6
 		}
 		return
 	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = bool(a != a)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(a != a)
@@ -2115,6 +2563,14 @@ func loopIsInfBI[T bool | uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Poin
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = bool(a != a)
+		}
+		return
+	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = bool(a != a)
 		}
 		return
@@ -2140,6 +2596,14 @@ func loopIsInfF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		}
 		return
 	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = bool(math.IsInf(float64(a), 0))
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(math.IsInf(float64(a), 0))
@@ -2157,6 +2621,14 @@ func loopIsFiniteBI[T bool | uint8 | int8 | int16 | int32 | int64](p [4]unsafe.P
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = bool(a == a)
+		}
+		return
+	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = bool(a == a)
 		}
 		return
@@ -2182,6 +2654,14 @@ func loopIsFiniteF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 		}
 		return
 	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = bool(a-a == 0)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(a-a == 0)
@@ -2199,6 +2679,14 @@ func loopSignbitB[T bool](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Arg
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = bool(a && !a)
+		}
+		return
+	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = bool(a && !a)
 		}
 		return
@@ -2224,6 +2712,14 @@ func loopSignbitI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s
 		}
 		return
 	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = bool(a < 0)
+		}
+		return
+	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		*(*bool)(unsafe.Add(p[0], i*s[0])) = bool(a < 0)
@@ -2241,6 +2737,14 @@ func loopSignbitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, arg
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
+			o[i] = bool(math.Signbit(float64(a)))
+		}
+		return
+	}
+	if s[0] == 1 && s[1] == 0 {
+		o := unsafe.Slice((*bool)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
 			o[i] = bool(math.Signbit(float64(a)))
 		}
 		return

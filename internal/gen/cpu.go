@@ -291,6 +291,12 @@ func emitLoop(w *bytes.Buffer, op *optable.Op, l optable.Loop, fname string) {
 	// fast paths: which inputs are broadcast scalars (stride 0)
 	masks := [][]bool{make([]bool, n)}
 	switch n {
+	case 1:
+		// a broadcast input is read once, before any element is written,
+		// as PyTorch's vectorized loops and its VML kernels (which gather
+		// a strided input first) read it: an out= resized onto it does
+		// not see its own writes
+		masks = append(masks, []bool{true})
 	case 2:
 		masks = append(masks, []bool{true, false}, []bool{false, true})
 	case 3:
