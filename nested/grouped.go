@@ -198,7 +198,10 @@ func groupedAttention(q, k, v *Tensor, causal bool) *Tensor {
 		}
 		sizes = append(sizes, sh)
 	}
-	s := tensor.GroupedMatmul(q.values, k.values, scores, n, 1/math.Sqrt(float64(d[0])))
+	// the scores are divided by √d after the product, as the reference
+	// formula does: scaling inside it (alpha) rounds otherwise, and keeps
+	// finite a product past the dtype's range
+	s := tensor.GroupedMatmul(q.values, k.values, scores, n, 1).Div(tensor.Scalar(math.Sqrt(float64(d[0]))))
 	p := tensor.RaggedSoftmax(s, blocks, causal)
 	return packedSizes(tensor.GroupedMatmul(p, v.values, pv, out, 1), sizes)
 }
@@ -211,7 +214,7 @@ func attentionLoop(q, k, v *Tensor, causal bool) *Tensor {
 	for i := range rs {
 		qc, kc, vc := qs[i], ks[i], vs[i]
 		d := qc.Size(-1)
-		s := tensor.Mul(tensor.Matmul(qc, kc.Transpose(-2, -1)), tensor.Scalar(1/math.Sqrt(float64(d))))
+		s := tensor.Div(tensor.Matmul(qc, kc.Transpose(-2, -1)), tensor.Scalar(math.Sqrt(float64(d))))
 		if causal {
 			lq, lk := s.Size(-2), s.Size(-1)
 			m := make([]bool, lq*lk)

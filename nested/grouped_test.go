@@ -2,6 +2,7 @@ package nested_test
 
 import (
 	"math"
+	"slices"
 	"testing"
 
 	"github.com/goten-ml/goten/gradcheck"
@@ -210,5 +211,22 @@ func TestMatmulBoolComponents(t *testing.T) {
 	d := nested.New([]*tensor.Tensor{z(3, 4)}, tensor.Bool)
 	if k := errKind(func() { nested.Matmul(c, d) }); k != tensor.DTypeError {
 		t.Errorf("bool [2, 3]·[3, 4]: error kind %v, want a dtype error", k)
+	}
+}
+
+// TestAttentionDividesScores: attention divides q·kᵀ by √d after the
+// product, as the reference formula does, not by a product with 1/√d,
+// whose last bit differs: over scores near 1e20 that bit decides the
+// softmax (seed 487, over ±1.7e308). The expectation is torch_runner's
+// _sdpa: an even split of the second row.
+func TestAttentionDividesScores(t *testing.T) {
+	const x, y = 5.23566300160595e+19, 1.0000000000000002
+	m := func(xs ...float64) *tensor.Tensor { return tensor.FromSlice(xs, len(xs)/2, 2) }
+	q := nested.New([]*tensor.Tensor{m(1, 0, x, 0)}, tensor.Float64)
+	k := nested.New([]*tensor.Tensor{m(1, 0, y, 0)}, tensor.Float64)
+	v := nested.New([]*tensor.Tensor{m(1, 0, 0, 1)}, tensor.Float64)
+	got := nested.Attention(q, k, v, true).Component(0).Float64s()
+	if want := []float64{1, 0, 0.5, 0.5}; !slices.Equal(got, want) {
+		t.Errorf("%v, want %v", got, want)
 	}
 }
