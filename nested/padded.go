@@ -42,6 +42,12 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 		}
 		sh = outputSize
 	}
+	if !x.padsAny(sh) {
+		// nothing to pad: the padding is never converted to the dtype,
+		// as PyTorch's constant_pad_nd clones without padding (-inf pads
+		// int8 components of one shape)
+		padding = tensor.Scalar(0)
+	}
 	if r := paddedRows(x, padding, sh); r != nil {
 		return r
 	}
@@ -58,6 +64,19 @@ func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tenso
 		dst.CopyFrom(cs[i])
 	}
 	return out
+}
+
+// padsAny reports whether padding x to the padded shape sh leaves an
+// element that no component fills.
+func (t *Tensor) padsAny(sh []int) bool {
+	for i := range t.offsets {
+		for d, s := range t.Shape(i) {
+			if s != sh[1+d] {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // paddedRows is [ToPadded] when only the first dim of the components is

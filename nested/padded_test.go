@@ -203,3 +203,18 @@ func TestCuSeqlens(t *testing.T) {
 		}
 	}
 }
+
+// TestToPaddedNothingToPad: a padding that the dtype cannot hold (−inf
+// for int8) is an error only where some element is padding, as PyTorch's
+// constant_pad_nd converts it only then (seed 509).
+func TestToPaddedNothingToPad(t *testing.T) {
+	i8 := func(v int8) *tensor.Tensor { return tensor.FromSlice([]int8{v}, 1, 1) }
+	x := nested.New([]*tensor.Tensor{i8(9), i8(10)}, tensor.Int8)
+	p := nested.ToPadded(x, tensor.Scalar(math.Inf(-1)), nil)
+	if got := p.Float64s(); len(got) != 2 || got[0] != 9 || got[1] != 10 {
+		t.Errorf("int8 [1, 1] twice padded with -inf: %v, want [9 10]", got)
+	}
+	if k := errKind(func() { nested.ToPadded(x, tensor.Scalar(math.Inf(-1)), []int{2, 2, 1}) }); k != tensor.ValueError {
+		t.Errorf("int8 padded to [2, 2, 1] with -inf: error kind %v, want a value error", k)
+	}
+}
