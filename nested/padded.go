@@ -24,7 +24,8 @@ func (t *Tensor) PaddedShape() []int {
 // given, which must be at least that in every dim: else a shape error)
 // filled with padding (a [tensor.Scalar]) and holding component i in the
 // leading corner of slice i (torch.nested.to_padded_tensor). outputSize[0]
-// must be the number of components.
+// must be the number of components. A padding the dtype cannot hold is a
+// value error only where some element is padding.
 func ToPadded(x *Tensor, padding *tensor.Tensor, outputSize []int) *tensor.Tensor {
 	const name = "to_padded_tensor"
 	sh := x.PaddedShape()
