@@ -117,11 +117,11 @@ var (
 	Add = binary("add", "Add", "a + alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g)"}, Alpha: "alpha", ScalarIn: InCompute, SIMD: SIMD{Arith: "add", Binary: "Add", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}},
 		loopPre(Bools, "alpha := T(args.AlphaI != 0)", "a || (alpha && b)"),
 		unit(loopPre(Ints, alphaInt, "a + alpha*b"), "args.AlphaI == 1", "a + b"),
-		unit(loopPre(Floats, alphaFloat, "a + alpha*b"), "args.AlphaF == 1", "a + b"))
+		unit(loopPre(Floats, alphaFloat, "elem.MulAdd(alpha, b, a)"), "args.AlphaF == 1", "a + b"))
 	Sub = binary("sub", "Sub", "a - alpha·b (alpha 1 when not given)", Op{Grad: []string{"g", "alphaScaled(c, g).Neg()"}, Alpha: "alpha", ScalarIn: InCompute, NegatedAlpha: true, SIMD: SIMD{Arith: "sub", Binary: "Sub", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Accepts: NotBool, Check: subBool,
 		Refusal: "Subtraction, the `-` operator, with two bool tensors is not supported. Use the `^` or `logical_xor()` operator instead."},
 		unit(loopPre(Ints, alphaInt, "a - alpha*b"), "args.AlphaI == 1", "a - b"),
-		unit(loopPre(Floats, alphaFloat, "a - alpha*b"), "args.AlphaF == 1", "a - b"))
+		unit(loopPre(Floats, alphaFloat, "elem.MulAdd(-alpha, b, a)"), "args.AlphaF == 1", "a - b"))
 	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
 	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))

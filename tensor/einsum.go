@@ -163,16 +163,7 @@ func Einsum(equation string, operands ...*Tensor) *Tensor {
 	if len(aligned) == 1 {
 		// one operand sums every label the output lacks, of size 1 too,
 		// as PyTorch's einsum does: integers sum to int64
-		var dims []int
-		for d, l := range order {
-			if !slices.Contains(out, l) {
-				dims = append(dims, d)
-			}
-		}
-		r = aligned[0]
-		if len(dims) > 0 {
-			r = r.Sum(Over(dims...).KeepDim())
-		}
+		r = sumDims(aligned[0], order, func(_, l int) bool { return !slices.Contains(out, l) })
 	} else {
 		// sum at once the labels of operand 0 that nothing else needs
 		r = sumUnneeded(aligned[0], order, func(l int) bool { return needed[0][l] })
@@ -247,9 +238,16 @@ func alignTo(t *Tensor, ls, order []int, pos map[int]int) *Tensor {
 // rejects and where t has a size other than 1, keeping the dims (size
 // 1).
 func sumUnneeded(t *Tensor, order []int, need func(int) bool) *Tensor {
+	return sumDims(t, order, func(d, l int) bool { return !need(l) && t.Size(d) != 1 })
+}
+
+// sumDims sums the aligned t over its dims d (of label l in order) for
+// which sum(d, l) holds, keeping them (size 1); t itself when there are
+// none.
+func sumDims(t *Tensor, order []int, sum func(d, l int) bool) *Tensor {
 	var dims []int
 	for d, l := range order {
-		if !need(l) && t.Size(d) != 1 {
+		if sum(d, l) {
 			dims = append(dims, d)
 		}
 	}

@@ -1671,3 +1671,28 @@ func TestUnaryReadsBroadcastInputOnce(t *testing.T) {
 		}
 	}
 }
+
+// TestAddAlphaFused: add and sub with alpha are one fused multiply-add on
+// every layout, as PyTorch 1.13's kernels are (its scalar loops by FMA
+// contraction); goten's SIMD rows fused already, its strided loops did
+// not. The expectation is torch's: (1+2^-27)² - 1 unrounded.
+func TestAddAlphaFused(t *testing.T) {
+	const e = 0x1p-27
+	want := 0x1p-26 + 0x1p-54
+	for _, n := range []int{1, 40} {
+		a := Full(Scalar(-1.0), Float64, 2*n).Slice(0, 0, 2*n, 2)
+		b := Full(Scalar(1+e), Float64, 2*n).Slice(0, 0, 2*n, 2)
+		for name, r := range map[string]*Tensor{
+			"strided add":    Add(a, b, Scalar(1+e)),
+			"strided sub":    Sub(a, b, Scalar(-(1 + e))),
+			"contiguous add": Add(a.Contiguous(), b.Contiguous(), Scalar(1+e)),
+		} {
+			for i, v := range r.Float64s() {
+				if v != want {
+					t.Errorf("%s of %d: element %d is %v, want %v", name, n, i, v, want)
+					break
+				}
+			}
+		}
+	}
+}

@@ -2935,7 +2935,7 @@ func loopAddF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
-// loopAddF computes a + alpha*b for float32, float64.
+// loopAddF computes elem.MulAdd(alpha, b, a) for float32, float64.
 func loopAddF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if args.AlphaF == 1 {
 		loopAddF1[T](p, s, n, args)
@@ -2952,7 +2952,7 @@ func loopAddF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		for i := range o {
 			a := x0[i]
 			b := x1[i]
-			o[i] = a + alpha*b
+			o[i] = elem.MulAdd(alpha, b, a)
 		}
 		return
 	}
@@ -2962,7 +2962,7 @@ func loopAddF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
 		for i := range o {
 			b := x1[i]
-			o[i] = a + alpha*b
+			o[i] = elem.MulAdd(alpha, b, a)
 		}
 		return
 	}
@@ -2972,14 +2972,14 @@ func loopAddF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		b := *(*T)(p[2])
 		for i := range o {
 			a := x0[i]
-			o[i] = a + alpha*b
+			o[i] = elem.MulAdd(alpha, b, a)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = a + alpha*b
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.MulAdd(alpha, b, a)
 	}
 }
 
@@ -3237,7 +3237,7 @@ func loopSubF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
-// loopSubF computes a - alpha*b for float32, float64.
+// loopSubF computes elem.MulAdd(-alpha, b, a) for float32, float64.
 func loopSubF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	if args.AlphaF == 1 {
 		loopSubF1[T](p, s, n, args)
@@ -3254,7 +3254,7 @@ func loopSubF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		for i := range o {
 			a := x0[i]
 			b := x1[i]
-			o[i] = a - alpha*b
+			o[i] = elem.MulAdd(-alpha, b, a)
 		}
 		return
 	}
@@ -3264,7 +3264,7 @@ func loopSubF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
 		for i := range o {
 			b := x1[i]
-			o[i] = a - alpha*b
+			o[i] = elem.MulAdd(-alpha, b, a)
 		}
 		return
 	}
@@ -3274,14 +3274,14 @@ func loopSubF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *k
 		b := *(*T)(p[2])
 		for i := range o {
 			a := x0[i]
-			o[i] = a - alpha*b
+			o[i] = elem.MulAdd(-alpha, b, a)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
 		b := *(*T)(unsafe.Add(p[2], i*s[2]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = a - alpha*b
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.MulAdd(-alpha, b, a)
 	}
 }
 

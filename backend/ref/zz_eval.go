@@ -953,13 +953,13 @@ func elemAdd1[T uint8 | int8 | int16 | int32 | int64](a T, b T, args *kernel.Arg
 	return T(a + alpha*b)
 }
 
-// elemAdd2 is add of one element of float32, float64: a + alpha*b.
+// elemAdd2 is add of one element of float32, float64: elem.MulAdd(alpha, b, a).
 func elemAdd2[T float32 | float64](a T, b T, args *kernel.Args) T {
 	if args.AlphaF == 1 {
 		return a + b
 	}
 	alpha := T(args.AlphaF)
-	return T(a + alpha*b)
+	return T(elem.MulAdd(alpha, b, a))
 }
 
 // evalAdd computes add of one element in compute dtype d.
@@ -992,13 +992,13 @@ func elemSub0[T uint8 | int8 | int16 | int32 | int64](a T, b T, args *kernel.Arg
 	return T(a - alpha*b)
 }
 
-// elemSub1 is sub of one element of float32, float64: a - alpha*b.
+// elemSub1 is sub of one element of float32, float64: elem.MulAdd(-alpha, b, a).
 func elemSub1[T float32 | float64](a T, b T, args *kernel.Args) T {
 	if args.AlphaF == 1 {
 		return a - b
 	}
 	alpha := T(args.AlphaF)
-	return T(a - alpha*b)
+	return T(elem.MulAdd(-alpha, b, a))
 }
 
 // evalSub computes sub of one element in compute dtype d.

@@ -290,10 +290,11 @@ func storage(dt dtype.DType, n int, value func(int) float64) *tensor.Tensor {
 		// scalar tail as 0x7FC0: signbit tells them apart
 		body := n - n%16
 		return tensor.FromSlice(fill(n, func(k int) dtype.BF16 {
-			if v := value(k); v != v && k < body {
+			v := value(k)
+			if v != v && k < body {
 				return dtype.BF16(0xFFFF)
 			}
-			return dtype.BF16FromFloat32(float32(value(k)))
+			return dtype.BF16FromFloat32(float32(v))
 		}))
 	case dtype.Float32:
 		return tensor.FromSlice(fill(n, func(k int) float32 { return float32(value(k)) }))

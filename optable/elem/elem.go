@@ -12,8 +12,8 @@ package elem
 
 import (
 	"math"
+	"unsafe"
 
-	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/internal/sleef"
 )
 
@@ -262,15 +262,20 @@ func Fmin[T Float](a, b T) T {
 	return min(a, b)
 }
 
-// MulAdd is x·y + z rounded once to T, as a fused multiply-add computes it:
-// PyTorch's addcmul kernels are compiled with FMA contraction, so that
-// self + value·t1·t2 is fma(value·t1, t2, self) there, and an x·y past
-// T's range can still give a finite sum.
+// MulAdd is x·y + z rounded once to T, as a fused multiply-add computes it.
+// PyTorch's CPU kernels are compiled with FMA contraction, so that add's
+// a + alpha·b, addcmul's self + value·t1·t2 and lerp's branches are fused
+// there (an x·y past T's range can still give a finite sum); Go fuses
+// nothing on amd64 by itself. float32's is the float64 sum of the exact
+// product, rounded to float32: one rounding but where that sum is itself
+// inexact and falls exactly halfway between two float32s (about one
+// inexact sum in 2^29), which keeps it inlined in the loops (dtype.FMA32
+// is the exact, slower form).
 func MulAdd[T Float](x, y, z T) T {
-	if _, f32 := any(x).(float32); f32 {
-		return T(dtype.FMA32(float32(x), float32(y), float32(z)))
+	if unsafe.Sizeof(x) == 8 {
+		return T(math.FMA(float64(x), float64(y), float64(z)))
 	}
-	return T(math.FMA(float64(x), float64(y), float64(z)))
+	return T(float32(float64(x)*float64(y) + float64(z)))
 }
 
 // Lerp is a + w·(b - a) by PyTorch's two-branch formula, exact at both ends.
