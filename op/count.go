@@ -386,8 +386,30 @@ func Unique(v *raw.View, hasDim bool, dim int) (uniq, inverse, counts *raw.View,
 	// bits, so -0 and +0 are two elements, +0 sorted first. The sign of
 	// zero then is one more key, sorted before the values.
 	signed := !hasDim && v.DType == dtype.BFloat16
-	// a stable sort of the rows, column by column from the last
-	perm, err := arange(name, n, v)
+	// Note [Unique with NaN]: where NaN (or, along a dim, -0) leaves the
+	// order to PyTorch's containers, the rows take the order it makes;
+	// elsewhere a stable sort of the rows, column by column from the last
+	var order []int
+	nanFree := true // whether the inverse and counts of NaNs are theirs
+	if v.DType.IsFloat() && n > 0 && r > 0 {
+		h, err := readHostFloats(rows)
+		if err != nil {
+			return nil, nil, nil, err
+		}
+		if hasDim {
+			order, _ = uniqueDimOrder(h, n, r)
+		} else {
+			var withNaN bool
+			order, withNaN = uniqueSetOrder(h)
+			nanFree = !withNaN
+		}
+	}
+	var perm *raw.View
+	if order != nil {
+		perm, err = indexTensor(order, v)
+	} else {
+		perm, err = arange(name, n, v)
+	}
 	if err != nil {
 		return nil, nil, nil, err
 	}
@@ -409,11 +431,13 @@ func Unique(v *raw.View, hasDim bool, dim int) (uniq, inverse, counts *raw.View,
 		if signs, err = Pointwise(optable.Signbit, nil, false, nil, col); err != nil {
 			return nil, nil, nil, err
 		}
-		if err := sortBy(signs); err != nil {
-			return nil, nil, nil, err
+		if order == nil {
+			if err := sortBy(signs); err != nil {
+				return nil, nil, nil, err
+			}
 		}
 	}
-	for c := r - 1; c >= 0; c-- {
+	for c := r - 1; c >= 0 && order == nil; c-- {
 		col, err := Select(rows, 1, c)
 		if err != nil {
 			return nil, nil, nil, err
@@ -537,7 +561,26 @@ func Unique(v *raw.View, hasDim bool, dim int) (uniq, inverse, counts *raw.View,
 	} else {
 		inverse = inv.WithLayout(append([]int{}, v.Shape...), shape.Contiguous(v.Shape), inv.Offset)
 	}
+	if !nanFree {
+		if counts, err = zeroWhereNaN(uniq, counts); err != nil {
+			return nil, nil, nil, err
+		}
+		if inverse, err = zeroWhereNaN(v, inverse); err != nil {
+			return nil, nil, nil, err
+		}
+	}
 	return uniq, inverse, counts, nil
+}
+
+// zeroWhereNaN returns x (int64) with 0 where the element of like at the
+// same position is NaN: PyTorch's unique reads a NaN's inverse and count
+// from hash maps in which it finds nothing (Note [Unique with NaN]).
+func zeroWhereNaN(like, x *raw.View) (*raw.View, error) {
+	nan, err := Pointwise(optable.IsNan, nil, false, nil, like)
+	if err != nil {
+		return nil, err
+	}
+	return Pointwise(optable.Where, nil, false, nil, nan, Int(0).ViewAs(dtype.Int64), x)
 }
 
 // arange returns the int64 tensor [0, n) on the device of vs.
