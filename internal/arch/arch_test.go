@@ -39,6 +39,8 @@ var allowed = map[string][]string{
 	"optable":            {"dtype", "errs"},
 	"optable/elem":       {"dtype", "internal/sleef"},
 	"internal/sleef":     {"dtype"},
+	// libstdc++'s orders, replayed on the host (Note [Orders of libstdc++])
+	"internal/stdcxx": nil,
 	// the iterator knows no ops and no kernels
 	"iter": memory,
 	// the kernel contract: plans and the op table
@@ -52,7 +54,7 @@ var allowed = map[string][]string{
 	// the backend test kit: the contract and the reference backend
 	"kernel/kerneltest": slices.Concat(planner, []string{"backend/ref"}),
 	// the executors: the contract and the table, never a backend
-	"op": planner,
+	"op": slices.Concat(planner, []string{"internal/stdcxx"}),
 	// the user API: the executors, and the one default backend
 	"tensor":        slices.Concat([]string{"op", "internal/repr", "backend/cpu", "internal/goroutine"}, planner),
 	"internal/repr": {"device", "dtype", "raw"},
