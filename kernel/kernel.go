@@ -67,6 +67,10 @@ type Args struct {
 	// optable.Op says VectorBody compute otherwise (Note [Vector bodies]
 	// in package optable).
 	VectorBody bool
+	// BF16Steps: the loop computes bfloat16 elements (in float32) of an op
+	// whose optable.Op says BF16Steps, rounding each step to bfloat16 as
+	// PyTorch's kernel does (Note [Bfloat16 steps] in optable/elem).
+	BF16Steps bool
 
 	Correction float64 // Var, Std: the divisor is max(n - Correction, 0)
 	P          float64 // Norm: the order p (±Inf allowed)
@@ -173,4 +177,17 @@ func (a *Args) LogitLo() float64 {
 		return min(a.Eps, a.EpsHi)
 	}
 	return a.Eps
+}
+
+// ForCompute returns args for running op in compute dtype compute: args
+// itself, or a copy with BF16Steps set where op rounds every step of a
+// bfloat16 computation as PyTorch's kernel does (Note [Bfloat16 steps] in
+// package optable/elem). Every backend's Pointwise calls it.
+func (a *Args) ForCompute(op *optable.Op, compute dtype.DType) *Args {
+	if !op.BF16Steps || compute != dtype.BFloat16 || a.BF16Steps {
+		return a
+	}
+	c := *a
+	c.BF16Steps = true
+	return &c
 }

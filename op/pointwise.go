@@ -154,7 +154,7 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 	if err != nil {
 		return nil, err
 	}
-	if d.VectorBody && p.NumEl() > 0 {
+	if d.VectorBody.Has(compute) && p.NumEl() > 0 {
 		dense, err := denseInputs(compute, ins)
 		if err == nil && dense != nil {
 			p.Release()

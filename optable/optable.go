@@ -157,10 +157,16 @@ type Op struct {
 	// The scalar meaning of a pointwise op, per family of loop dtypes; see
 	// Note [Scalar meaning].
 	Loops []Loop
-	// VectorBody: PyTorch's CPU kernel of the op computes otherwise in the
-	// vector body of its loops than in their scalar tail, and the op's
-	// loops follow kernel.Args' VectorBody (Note [Vector bodies]).
-	VectorBody bool
+	// VectorBody are the compute dtypes for which PyTorch's CPU kernel of
+	// the op computes otherwise in the vector body of its loops than in
+	// their scalar tail; the op's loops follow kernel.Args' VectorBody
+	// (Note [Vector bodies]).
+	VectorBody DTypes
+	// BF16Steps: PyTorch's CPU kernel computes bfloat16 in bfloat16
+	// arithmetic, rounding every operation, and the op's loops do so when
+	// kernel.Args' BF16Steps is set (Note [Bfloat16 steps] in package
+	// optable/elem); its float32 SIMD kernels then do not run.
+	BF16Steps bool
 	// SIMD names the CPU's vectorised kernels of the op, if it has any.
 	SIMD SIMD
 
@@ -259,8 +265,10 @@ type Op struct {
 // Where the two compute otherwise, an element's result depends on where
 // it lies: logit with eps > 0.5 clamps to [eps, 1 - eps] by min(hi, max(lo,
 // x)) in the vector body, which gives 1 - eps for every x, and by x < lo ?
-// lo : (x > hi ? hi : x) in the tail. The loops of such an op (VectorBody)
-// compute the vector body's meaning when kernel.Args' VectorBody is set,
+// lo : (x > hi ? hi : x) in the tail, and bfloat16 rsqrt rounds √x before
+// it divides in the tail only. The loops of such an op (VectorBody names
+// the compute dtypes concerned) compute the vector body's meaning when
+// kernel.Args' VectorBody is set,
 // and the CPU sets it for the first n - n mod step elements of the rows
 // PyTorch vectorizes. goten's plans order and coalesce dims as PyTorch's
 // iterator does, and a serial walk hands the loops whole rows, so the rows

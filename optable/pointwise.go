@@ -61,7 +61,8 @@ var (
 	Log10      = unary("log10", "Log10", "the base-10 logarithm of x (float32, and bfloat16 and float16 through it: SLEEF's log10f, as PyTorch computes float32 and bfloat16, Note [SLEEF's log] in internal/sleef)", Op{Grad: []string{"g.Div(x.Mul(Scalar(math.Ln10)))"}, SIMD: SIMD{Unary: "Log10", Types: Floats}, IntToFloat: true}, loop(Of(dtype.Float64), "T(elem.Log10(float64(a)))"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.Log10F32(float32(a)))"))
 	Log1p      = unary("log1p", "Log1p", "ln(1 + x) (float32, and bfloat16 and float16 through it: SLEEF's log1pf, as PyTorch computes float32 and bfloat16, +Inf above 1e38; float64: +Inf above 1e307, as PyTorch's SLEEF log1p gives)", Op{Grad: []string{"g.Div(x.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Log1p", Types: Floats}, IntToFloat: true}, loop(Of(dtype.Float64), "elem.Log1p(a, 1e307)"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.Log1pF32(float32(a)))"))
 	Sqrt       = unary("sqrt", "Sqrt", "√x", Op{Grad: []string{"g.Div(result.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Sqrt", Types: Floats, Stream: Numbers}, IntToFloat: true}, viaFloat64("Sqrt"))
-	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / T(math.Sqrt(float64(a)))"))
+	Rsqrt      = unary("rsqrt", "Rsqrt", "1/√x", Op{Grad: []string{"g.Mul(result.Pow(Scalar(3))).Mul(Scalar(-0.5))"}, SIMD: SIMD{Unary: "Rsqrt", Types: Floats}, IntToFloat: true, VectorBody: Of(dtype.BFloat16), BF16Steps: true},
+		unit(loop(Floats, "T(elem.RsqrtBF16(float32(a), args.VectorBody))"), "!args.BF16Steps", "1 / T(math.Sqrt(float64(a)))"))
 	Reciprocal = unary("reciprocal", "Reciprocal", "1/x", Op{Grad: []string{"g.Mul(result.Square()).Neg()"}, SIMD: SIMD{Unary: "Reciprocal", Types: Floats}, IntToFloat: true}, loop(Floats, "1 / a"))
 	Square     = unary("square", "Square", "x·x (bool x gives int64, as pow(x, 2))", Op{Grad: []string{"g.Mul(x.Mul(Scalar(2)))"}, SIMD: SIMD{Unary: "Square", Types: Numbers, Stream: Numbers}, BoolToInt64: true}, loop(Numbers, "a * a"))
 	Sin        = unary("sin", "Sin", "the sine of x", Op{Grad: []string{"g.Mul(x.Cos())"}, SIMD: SIMD{Unary: "Sin", Types: Floats}, IntToFloat: true}, viaFloat64("Sin"))
@@ -79,18 +80,19 @@ var (
 	Sigmoid    = unary("sigmoid", "Sigmoid", "1/(1+e^-x)", Op{Grad: []string{"g.Mul(result.Mul(result.Neg().Add(Scalar(1))))"}, IntToFloat: true, SIMD: SIMD{Unary: "Sigmoid", Types: Floats, Stream: Of(dtype.Float32)}},
 		loop(Floats, "T(elem.Sigmoid(float64(a)))"))
 	// Logit takes an optional eps: x is clamped to [eps, 1-eps] first.
-	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, VectorBody: true, SIMD: SIMD{Unary: "Logit", Types: Floats, UnaryArgs: "LogitEps", Args: []string{"args.LogitLo()", "args.EpsHi"}}},
-		unit(loopPre(Floats, "lo := T(args.LogitLo())\nhi := T(args.EpsHi)\nclamp := args.HasEps", "elem.Logit(a, lo, hi, clamp)"), "!args.HasEps", "elem.Logit(a, 0, 0, false)"))
+	Logit = unary("logit", "Logit", "log(x/(1-x)), x first clamped to [eps, 1-eps] when eps is given", Op{Grad: []string{"logitGrad(c, g, x)"}, IntToFloat: true, Options: "Eps", ScalarIn: InCompute, VectorBody: Floats, BF16Steps: true, SIMD: SIMD{Unary: "Logit", Types: Floats, UnaryArgs: "LogitEps", Args: []string{"args.LogitLo()", "args.EpsHi"}}},
+		unit(loopPre(Floats, "lo := T(args.LogitLo())\nhi := T(args.EpsHi)\nclamp := args.HasEps\nsteps := args.BF16Steps", "elem.LogitOf(a, lo, hi, clamp, steps)"), "!args.HasEps && !args.BF16Steps", "elem.Logit(a, 0, 0, false)"))
 	// Relu's gradient is PyTorch's threshold_backward: 0 where the result
 	// is ≤ 0, so that a NaN passes g on.
 	Relu     = unary("relu", "Relu", "max(x, 0)", Op{Grad: []string{"keepGrad(g, result.Le(Scalar(0)).LogicalNot())"}, SIMD: SIMD{Unary: "Relu", Types: Numbers, Stream: Numbers}, Accepts: NotBool}, loop(Numbers, "max(a, 0)"))
-	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, SIMD: SIMD{Unary: "GeluTanh", Types: Floats}},
-		loop(Floats, "T(elem.GeluTanh(float64(a)))"))
+	GeluTanh = unary("gelu", "GeluTanh", "gelu's tanh approximation, 0.5x(1+tanh(√(2/π)(x+0.044715x³)))", Op{Grad: []string{"geluTanhGrad(g, x)"}, Accepts: Floats, Internal: true, BF16Steps: true, SIMD: SIMD{Unary: "GeluTanh", Types: Floats}},
+		unit(loop(Floats, "T(elem.GeluTanhBF16(float32(a)))"), "!args.BF16Steps", "T(elem.GeluTanh(float64(a)))"))
 	// Gelu takes an optional approximation: GeluTanh.
 	Gelu = unary("gelu", "Gelu", "x·Φ(x), Φ the standard normal CDF (the tanh approximation with ApproxTanh)",
-		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, SIMD: SIMD{Unary: "Gelu", Types: Floats, Stream: Of(dtype.Float32)}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
-		loop(Floats, "T(elem.Gelu(float64(a)))"))
-	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, SIMD: SIMD{Unary: "Silu", Types: Floats}, Accepts: Floats}, loop(Floats, "T(elem.Silu(float64(a)))"))
+		Op{Grad: []string{"geluGrad(g, x)"}, Accepts: Floats, BF16Steps: true, SIMD: SIMD{Unary: "Gelu", Types: Floats, Stream: Of(dtype.Float32)}, Options: "Approximate", Modes: []*Op{nil, GeluTanh}},
+		unit(loop(Floats, "T(elem.GeluBF16(float32(a)))"), "!args.BF16Steps", "T(elem.Gelu(float64(a)))"))
+	Silu = unary("silu", "Silu", "x·sigmoid(x)", Op{Grad: []string{"siluGrad(g, x)"}, BF16Steps: true, SIMD: SIMD{Unary: "Silu", Types: Floats}, Accepts: Floats},
+		unit(loop(Floats, "T(elem.SiluBF16(float32(a)))"), "!args.BF16Steps", "T(elem.Silu(float64(a)))"))
 	// Softsign is PyTorch's composite x / (1 + x.abs()), whose abs
 	// refuses bool.
 	Softsign = unary("softsign", "Softsign", "x/(1+|x|)", Op{Grad: []string{"g.Div(x.Abs().Add(Scalar(1)).Square())"}, IntToFloat: true, Kernel: "abs_{dev}", Check: noBoolInput},

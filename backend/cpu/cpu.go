@@ -118,7 +118,8 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	if n == 0 {
 		return nil
 	}
-	if op.VectorBody {
+	args = args.ForCompute(op, compute)
+	if op.VectorBody.Has(compute) {
 		c.vstep = vectorStep(compute)
 		va := *args
 		va.VectorBody = true

@@ -915,8 +915,8 @@ func simdSqrtF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 	}
 }
 
-// loopRsqrtF computes 1 / T(math.Sqrt(float64(a))) for float32, float64.
-func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopRsqrtF1 computes 1 / T(math.Sqrt(float64(a))) for float32, float64.
+func loopRsqrtF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -944,16 +944,49 @@ func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 	}
 }
 
+// loopRsqrtF computes T(elem.RsqrtBF16(float32(a), args.VectorBody)) for float32, float64.
+func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !args.BF16Steps {
+		loopRsqrtF1[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.RsqrtBF16(float32(a), args.VectorBody))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.RsqrtBF16(float32(a), args.VectorBody))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.RsqrtBF16(float32(a), args.VectorBody))
+	}
+}
+
 // simdRsqrtF32 is rsqrt's SIMD loop for float32.
 func simdRsqrtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.RsqrtF32, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.RsqrtF32, p, s, n)) {
 		loopRsqrtF[float32](p, s, n, args)
 	}
 }
 
 // simdRsqrtF64 is rsqrt's SIMD loop for float64.
 func simdRsqrtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.RsqrtF64, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.RsqrtF64, p, s, n)) {
 		loopRsqrtF[float64](p, s, n, args)
 	}
 }
@@ -1730,15 +1763,16 @@ func loopLogitF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args
 	}
 }
 
-// loopLogitF computes elem.Logit(a, lo, hi, clamp) for float32, float64.
+// loopLogitF computes elem.LogitOf(a, lo, hi, clamp, steps) for float32, float64.
 func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !args.HasEps {
+	if !args.HasEps && !args.BF16Steps {
 		loopLogitF1[T](p, s, n, args)
 		return
 	}
 	lo := T(args.LogitLo())
 	hi := T(args.EpsHi)
 	clamp := args.HasEps
+	steps := args.BF16Steps
 	var z T
 	es := int(unsafe.Sizeof(z))
 	_ = es
@@ -1747,7 +1781,7 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = elem.Logit(a, lo, hi, clamp)
+			o[i] = elem.LogitOf(a, lo, hi, clamp, steps)
 		}
 		return
 	}
@@ -1755,26 +1789,26 @@ func loopLogitF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 		o := unsafe.Slice((*T)(p[0]), n)
 		a := *(*T)(p[1])
 		for i := range o {
-			o[i] = elem.Logit(a, lo, hi, clamp)
+			o[i] = elem.LogitOf(a, lo, hi, clamp, steps)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.Logit(a, lo, hi, clamp)
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.LogitOf(a, lo, hi, clamp, steps)
 	}
 }
 
 // simdLogitF32 is logit's SIMD loop for float32.
 func simdLogitF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.HasEps) && unaryVec(vec.LogitF32, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF32, float32(args.LogitLo()), float32(args.EpsHi), p, s, n)) {
+	if !(!args.BF16Steps && ((!args.HasEps && !args.BF16Steps) && unaryVec(vec.LogitF32, p, s, n) || !(!args.HasEps && !args.BF16Steps) && unaryVec2(vec.LogitEpsF32, float32(args.LogitLo()), float32(args.EpsHi), p, s, n))) {
 		loopLogitF[float32](p, s, n, args)
 	}
 }
 
 // simdLogitF64 is logit's SIMD loop for float64.
 func simdLogitF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.HasEps) && unaryVec(vec.LogitF64, p, s, n) || !(!args.HasEps) && unaryVec2(vec.LogitEpsF64, float64(args.LogitLo()), float64(args.EpsHi), p, s, n)) {
+	if !((!args.HasEps && !args.BF16Steps) && unaryVec(vec.LogitF64, p, s, n) || !(!args.HasEps && !args.BF16Steps) && unaryVec2(vec.LogitEpsF64, float64(args.LogitLo()), float64(args.EpsHi), p, s, n)) {
 		loopLogitF[float64](p, s, n, args)
 	}
 }
@@ -1906,8 +1940,8 @@ func simdReluF64Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) 
 	}
 }
 
-// loopGeluTanhF computes T(elem.GeluTanh(float64(a))) for float32, float64.
-func loopGeluTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopGeluTanhF1 computes T(elem.GeluTanh(float64(a))) for float32, float64.
+func loopGeluTanhF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -1935,22 +1969,55 @@ func loopGeluTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, ar
 	}
 }
 
+// loopGeluTanhF computes T(elem.GeluTanhBF16(float32(a))) for float32, float64.
+func loopGeluTanhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !args.BF16Steps {
+		loopGeluTanhF1[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.GeluTanhBF16(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.GeluTanhBF16(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.GeluTanhBF16(float32(a)))
+	}
+}
+
 // simdGeluTanhF32 is gelu's SIMD loop for float32.
 func simdGeluTanhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.GeluTanhF32, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.GeluTanhF32, p, s, n)) {
 		loopGeluTanhF[float32](p, s, n, args)
 	}
 }
 
 // simdGeluTanhF64 is gelu's SIMD loop for float64.
 func simdGeluTanhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.GeluTanhF64, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.GeluTanhF64, p, s, n)) {
 		loopGeluTanhF[float64](p, s, n, args)
 	}
 }
 
-// loopGeluF computes T(elem.Gelu(float64(a))) for float32, float64.
-func loopGeluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopGeluF1 computes T(elem.Gelu(float64(a))) for float32, float64.
+func loopGeluF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -1978,29 +2045,62 @@ func loopGeluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// loopGeluF computes T(elem.GeluBF16(float32(a))) for float32, float64.
+func loopGeluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !args.BF16Steps {
+		loopGeluF1[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.GeluBF16(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.GeluBF16(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.GeluBF16(float32(a)))
+	}
+}
+
 // simdGeluF32 is gelu's SIMD loop for float32.
 func simdGeluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.GeluF32, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.GeluF32, p, s, n)) {
 		loopGeluF[float32](p, s, n, args)
 	}
 }
 
 // simdGeluF32Stream is gelu's streaming SIMD loop for float32.
 func simdGeluF32Stream(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.GeluF32Stream, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.GeluF32Stream, p, s, n)) {
 		loopGeluF[float32](p, s, n, args)
 	}
 }
 
 // simdGeluF64 is gelu's SIMD loop for float64.
 func simdGeluF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.GeluF64, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.GeluF64, p, s, n)) {
 		loopGeluF[float64](p, s, n, args)
 	}
 }
 
-// loopSiluF computes T(elem.Silu(float64(a))) for float32, float64.
-func loopSiluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopSiluF1 computes T(elem.Silu(float64(a))) for float32, float64.
+func loopSiluF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -2028,16 +2128,49 @@ func loopSiluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 	}
 }
 
+// loopSiluF computes T(elem.SiluBF16(float32(a))) for float32, float64.
+func loopSiluF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if !args.BF16Steps {
+		loopSiluF1[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.SiluBF16(float32(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.SiluBF16(float32(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.SiluBF16(float32(a)))
+	}
+}
+
 // simdSiluF32 is silu's SIMD loop for float32.
 func simdSiluF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.SiluF32, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.SiluF32, p, s, n)) {
 		loopSiluF[float32](p, s, n, args)
 	}
 }
 
 // simdSiluF64 is silu's SIMD loop for float64.
 func simdSiluF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.SiluF64, p, s, n)) {
+	if !((!args.BF16Steps) && unaryVec(vec.SiluF64, p, s, n)) {
 		loopSiluF[float64](p, s, n, args)
 	}
 }

@@ -303,6 +303,7 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 		args = &kernel.DefaultArgs
 	}
 	compute := p.CommonDType()
+	args = args.ForCompute(op, compute)
 	nin := p.NumOperands() - 1
 	if op.Kind != optable.Pointwise || nin != op.Arity {
 		return errs.New(errs.Value, op.Name, "%s takes %d inputs, the plan has %d", op.Name, op.Arity, nin)

@@ -282,10 +282,13 @@ func evalSqrt(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemRsqrt0 is rsqrt of one element of float32, float64: 1 / T(math.Sqrt(float64(a))).
+// elemRsqrt0 is rsqrt of one element of float32, float64: T(elem.RsqrtBF16(float32(a), args.VectorBody)).
 func elemRsqrt0[T float32 | float64](a T, args *kernel.Args) T {
+	if !args.BF16Steps {
+		return 1 / T(math.Sqrt(float64(a)))
+	}
 	_ = args
-	return T(1 / T(math.Sqrt(float64(a))))
+	return T(T(elem.RsqrtBF16(float32(a), args.VectorBody)))
 }
 
 // evalRsqrt computes rsqrt of one element in compute dtype d.
@@ -532,15 +535,16 @@ func evalSigmoid(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bo
 	return value{}, false, false
 }
 
-// elemLogit0 is logit of one element of float32, float64: elem.Logit(a, lo, hi, clamp).
+// elemLogit0 is logit of one element of float32, float64: elem.LogitOf(a, lo, hi, clamp, steps).
 func elemLogit0[T float32 | float64](a T, args *kernel.Args) T {
-	if !args.HasEps {
+	if !args.HasEps && !args.BF16Steps {
 		return elem.Logit(a, 0, 0, false)
 	}
 	lo := T(args.LogitLo())
 	hi := T(args.EpsHi)
 	clamp := args.HasEps
-	return T(elem.Logit(a, lo, hi, clamp))
+	steps := args.BF16Steps
+	return T(elem.LogitOf(a, lo, hi, clamp, steps))
 }
 
 // evalLogit computes logit of one element in compute dtype d.
@@ -577,10 +581,13 @@ func evalRelu(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemGeluTanh0 is gelu of one element of float32, float64: T(elem.GeluTanh(float64(a))).
+// elemGeluTanh0 is gelu of one element of float32, float64: T(elem.GeluTanhBF16(float32(a))).
 func elemGeluTanh0[T float32 | float64](a T, args *kernel.Args) T {
+	if !args.BF16Steps {
+		return T(elem.GeluTanh(float64(a)))
+	}
 	_ = args
-	return T(T(elem.GeluTanh(float64(a))))
+	return T(T(elem.GeluTanhBF16(float32(a))))
 }
 
 // evalGeluTanh computes gelu of one element in compute dtype d.
@@ -592,10 +599,13 @@ func evalGeluTanh(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, b
 	return value{}, false, false
 }
 
-// elemGelu0 is gelu of one element of float32, float64: T(elem.Gelu(float64(a))).
+// elemGelu0 is gelu of one element of float32, float64: T(elem.GeluBF16(float32(a))).
 func elemGelu0[T float32 | float64](a T, args *kernel.Args) T {
+	if !args.BF16Steps {
+		return T(elem.Gelu(float64(a)))
+	}
 	_ = args
-	return T(T(elem.Gelu(float64(a))))
+	return T(T(elem.GeluBF16(float32(a))))
 }
 
 // evalGelu computes gelu of one element in compute dtype d.
@@ -607,10 +617,13 @@ func evalGelu(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemSilu0 is silu of one element of float32, float64: T(elem.Silu(float64(a))).
+// elemSilu0 is silu of one element of float32, float64: T(elem.SiluBF16(float32(a))).
 func elemSilu0[T float32 | float64](a T, args *kernel.Args) T {
+	if !args.BF16Steps {
+		return T(elem.Silu(float64(a)))
+	}
 	_ = args
-	return T(T(elem.Silu(float64(a))))
+	return T(T(elem.SiluBF16(float32(a))))
 }
 
 // evalSilu computes silu of one element in compute dtype d.

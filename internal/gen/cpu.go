@@ -248,6 +248,17 @@ func emitSIMD(w *bytes.Buffer, op *optable.Op) {
 			case withArgs != "":
 				call = withArgs
 			}
+			if op.BF16Steps && d == dtype.Float32 {
+				// bfloat16 rows stepped in bfloat16 take the loop: its
+				// UnitIf keeps them from the kernel, and from the kernel
+				// with arguments that runs where UnitIf fails
+				if !strings.Contains(l.UnitIf, "!args.BF16Steps") {
+					panic(fmt.Sprintf("%s: BF16Steps needs a float32 loop whose UnitIf excludes args.BF16Steps", op.Name))
+				}
+				if withArgs != "" {
+					call = fmt.Sprintf("!args.BF16Steps && (%s)", call)
+				}
+			}
 			printf(w, "if !(%s) {\n%s(p, s, n, args)\n}\n}\n\n", call, fallback)
 		}
 	}

@@ -90,6 +90,15 @@ func Logit[T Float](x, lo, hi T, clamp bool) T {
 	return T(Log(f / (1 - f)))
 }
 
+// LogitOf is [Logit], or [LogitBF16] of float32 x holding a bfloat16
+// with steps (Note [Bfloat16 steps]).
+func LogitOf[T Float](x, lo, hi T, clamp, steps bool) T {
+	if steps {
+		return T(LogitBF16(float32(x), float32(lo), float32(hi), clamp))
+	}
+	return Logit(x, lo, hi, clamp)
+}
+
 // Log is math.Log, exact on subnormal x too: Go's amd64 math.Log does not
 // normalise them (golang/go#56600) and is off by up to 35 for the
 // smallest, so they are scaled by 2^52 first.
