@@ -257,14 +257,24 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	if beta == 0 {
 		return reduceLoss(absTiesNegative(x, t), opt.Reduction)
 	}
+	// PyTorch's bfloat16 kernel computes each element in float32 and
+	// rounds it once; its other kernels compute in their dtype
+	round := dtype.Invalid
+	if dtype.Promote(x.DType(), t.DType()) == BFloat16 {
+		round, x, t = BFloat16, x.To(Float32), t.To(Float32)
+	}
 	d := x.Sub(t)
 	a := d.Abs()
 	// the square of d only where it is taken (and NaN, whose gradient is
 	// NaN in PyTorch too), so that the discarded branch has a finite
-	// gradient (Note [Losses as compositions])
+	// gradient (Note [Losses as compositions]); 0.5·z·z/β in PyTorch's
+	// order
 	small := a.Lt(Scalar(beta))
 	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
-	l := Where(small, sq.Mul(Scalar(0.5/beta)), a.Sub(Scalar(0.5*beta)))
+	l := Where(small, sq.Mul(Scalar(0.5)).Div(Scalar(beta)), a.Sub(Scalar(0.5*beta)))
+	if round.Valid() {
+		l = l.To(round)
+	}
 	return reduceLoss(l, opt.Reduction)
 }
 
