@@ -54,5 +54,5 @@ var (
 var (
 	Softmax    = row("softmax", "Softmax", "e^(x-max)/Σe^(x-max) along the dim", Op{Grad: []string{"softmaxGrad(c, g, result, false)"}, NeedsFloat: "softmax_lastdim_kernel_impl", Accepts: Floats})
 	LogSoftmax = row("log_softmax", "LogSoftmax", "x - max - log Σe^(x-max) along the dim", Op{Grad: []string{"softmaxGrad(c, g, result, true)"}, NeedsFloat: "log_softmax_lastdim_kernel_impl", Accepts: Floats})
-	LayerNorm  = row("layer_norm", "LayerNorm", "(x-mean)/√(var+eps)·weight+bias over the trailing dims (biased variance)", Op{Grad: []string{"layerNormGrad(c, g, x, weight)", "layerNormWeightGrad(c, g, x)", "g"}, Params: []string{"x", "weight", "bias"}, ManualAPI: true, Accepts: Floats})
+	LayerNorm  = row("layer_norm", "LayerNorm", "(x-mean)/√(var+eps)·weight+bias over the trailing dims (biased variance)", Op{Grad: []string{"layerNormGrad(c, g, x, weight)", "layerNormWeightGrad(c, g, x)", "g"}, Params: []string{"x", "weight", "bias"}, ManualAPI: true, Accepts: Floats, BF16Steps: true})
 )

@@ -121,6 +121,10 @@ func logSum(s float64, args *kernel.Args) float64 {
 }
 
 func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	if args.BF16Steps {
+		layerNormRowBF16(y, x, w, b, n, args)
+		return
+	}
 	if w == nil || b == nil {
 		layerNormRow[float32](y, x, w, b, n, args)
 		return
@@ -130,6 +134,24 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	v := vec.SumSqDevF32(xs, mean) / float32(n)
 	rstd := float32(1 / math.Sqrt(float64(v)+args.Eps))
 	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
+}
+
+// layerNormRowBF16 is layer_norm of a bfloat16 row read as float32: the
+// scale and bias of PyTorch's bfloat16 moments, then x·scale + bias, the
+// weight and the bias in float32 (Note [Bfloat16 steps] in optable/elem).
+func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
+	scale, bias := elem.LayerNormBF16(xs, args.Eps)
+	for k, v := range xs {
+		r := float32(v*scale) + bias
+		if w != nil {
+			r = float32(r * unsafe.Slice((*float32)(w), n)[k])
+		}
+		if b != nil {
+			r += unsafe.Slice((*float32)(b), n)[k]
+		}
+		ys[k] = r
+	}
 }
 
 // rowMax returns the max of x, NaN if there is one.
@@ -238,6 +260,7 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		return errs.New(errs.Value, op.Name, "expected %d outputs and %d inputs, got %d operands", nout, nin, p.NumOperands())
 	}
 	compute := p.CommonDType()
+	args = args.ForCompute(op, compute)
 	lt := kernel.LoopDType(compute)
 	s := &scanner{op: op, args: args, nout: nout, lt: lt, es: lt.Size()}
 	if lt.Valid() {

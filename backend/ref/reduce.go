@@ -93,6 +93,7 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	}
 	nout := op.Outputs
 	compute := p.CommonDType()
+	args = args.ForCompute(op, compute)
 	if !op.Accept(compute) {
 		return errs.New(errs.DType, op.Name, "%q not implemented for '%s'", op.KernelName("ref"), compute)
 	}
@@ -180,6 +181,24 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 			}
 		}
 	case optable.LayerNorm:
+		if args.BF16Steps {
+			xs := make([]float32, len(x))
+			for j, v := range x {
+				xs[j] = float32(v.v.f)
+			}
+			scale, bias := elem.LayerNormBF16(xs, eps)
+			for j, v := range xs {
+				r := float32(v*scale) + bias
+				if w != nil {
+					r = float32(r * float32(w[j].v.f))
+				}
+				if b != nil {
+					r += float32(b[j].v.f)
+				}
+				y[j] = floatValue(float64(r))
+			}
+			break
+		}
 		var mean, m2 float64
 		for _, v := range x {
 			mean += v.v.f

@@ -73,3 +73,95 @@ func RsqrtBF16(x float32, vectorBody bool) float32 {
 	}
 	return bf(1 / bf(s))
 }
+
+// Lanes and chunks of PyTorch 1.13's RowwiseMoments over bfloat16: an AVX2
+// Vectorized<BFloat16> holds 16 elements, and Welford runs over chunks of
+// 16 vectors before they are merged.
+const (
+	momentLanes = 16
+	momentChunk = 16
+)
+
+// welford is one Welford state in bfloat16 arithmetic: a count, a mean
+// and a sum of squared deviations.
+type welford struct {
+	n      int
+	m1, m2 float32
+}
+
+// merge is AddMoments: it adds the state of n more elements, mean m1 and
+// squared deviations m2, every step rounded to bfloat16.
+func (w *welford) merge(n int, m1, m2 float32) {
+	total := w.n + n
+	var c float32
+	if total != 0 {
+		c = bf(bf(float32(n)) / bf(float32(total)))
+	}
+	delta := bf(m1 - w.m1)
+	w.m1 = bf(w.m1 + bf(c*delta))
+	w.m2 = bf(w.m2 + bf(m2+bf(bf(bf(delta*delta)*c)*bf(float32(w.n)))))
+	w.n = total
+}
+
+// LayerNormBF16 returns the scale and bias PyTorch 1.13's bfloat16
+// layer_norm normalises a row of x (float32 holding bfloat16) with, y =
+// x·scale + bias before the weight and bias, computed in float32. Its
+// RowwiseMoments runs in bfloat16 arithmetic (Note [Bfloat16 steps]):
+// Welford's algorithm per lane of 16, over chunks of 16 vectors merged in
+// a cascade, the elements past the last whole vector one by one, and the
+// lanes merged into them; then scale = 1/√(var + eps) and bias = −scale ·
+// mean, each step rounded to bfloat16, eps too.
+func LayerNormBF16(x []float32, eps float64) (scale, bias float32) {
+	n := len(x) / momentLanes
+	chunks := (n + momentChunk - 1) / momentChunk
+	depth := 0
+	for 1<<depth < chunks {
+		depth++
+	}
+	stack := make([][momentLanes]welford, max(depth, 1))
+	for i := 0; i < chunks; i++ {
+		base := i * momentChunk * momentLanes
+		count := min(momentChunk, n-i*momentChunk)
+		var m1, m2 [momentLanes]float32
+		for j := 0; j < count; j++ {
+			c := bf(1 / bf(float32(j+1)))
+			for l := range momentLanes {
+				v := x[base+j*momentLanes+l]
+				d := bf(v - m1[l])
+				m1[l] = bf(m1[l] + bf(d*c))
+				m2[l] = bf(m2[l] + bf(d*bf(v-m1[l])))
+			}
+		}
+		for l := range momentLanes {
+			stack[0][l].merge(count, m1[l], m2[l])
+		}
+		for j, mask := 1, i+1; j < depth && mask&1 == 0; j, mask = j+1, mask>>1 {
+			for l := range momentLanes {
+				s := stack[j-1][l]
+				stack[j][l].merge(s.n, s.m1, s.m2)
+			}
+			stack[j-1] = [momentLanes]welford{}
+		}
+	}
+	for i := 1; i < depth; i++ {
+		for l := range momentLanes {
+			s := stack[i][l]
+			stack[0][l].merge(s.n, s.m1, s.m2)
+		}
+	}
+	var row welford
+	for _, v := range x[n*momentLanes:] {
+		d := bf(v - row.m1)
+		row.n++
+		row.m1 = bf(row.m1 + bf(d/bf(float32(row.n))))
+		row.m2 = bf(row.m2 + bf(d*bf(v-row.m1)))
+	}
+	for l := range momentLanes {
+		// a lane's count is the number of whole vectors, as PyTorch's
+		// AddMoments is called with it whatever the lane holds
+		row.merge(n, stack[0][l].m1, stack[0][l].m2)
+	}
+	mean, variance := row.m1, bf(row.m2/bf(float32(len(x))))
+	scale = bf(1 / bf(float32(math.Sqrt(float64(bf(variance+bf(float32(eps))))))))
+	return scale, bf(-scale * mean)
+}
