@@ -204,6 +204,9 @@ func Reduce(r *optable.Op, in *raw.View, dims []int, keepdim bool, dt dtype.DTyp
 		_, err := Fill(res[0], Int(0))
 		return res, err
 	}
+	if r == optable.LogSumExp && compute == dtype.BFloat16 && in.NumEl() > 0 {
+		return res, logSumExpSteps(in, mask, res[0])
+	}
 	kern := r
 	if r == optable.Norm {
 		// PyTorch 1.13's norm kernels take p as a float32: 0.001 is
@@ -270,4 +273,60 @@ func keptView(o *raw.View, mask []bool, keepShape []int, keepdim bool, strides [
 		j++
 	}
 	return o.WithLayout(keepShape, strides, o.Offset)
+}
+
+// Note [bfloat16 logsumexp]
+// PyTorch 1.13's logsumexp is a composite of ops: m = amax(x, dims,
+// keepdim) with its infinities set to 0, then log(sum(exp(x − m), dims)) +
+// m. Over bfloat16 each of those ops rounds its result to bfloat16, which
+// differs from the once-rounded log Σ e^x in the last bits for about one
+// result in ten. logSumExpSteps runs that composite for bfloat16 inputs;
+// the other dtypes keep the one-pass fold, within an ulp of it.
+
+// logSumExpSteps is logsumexp of bfloat16 in over the dims of mask as
+// PyTorch's composite computes it, into out (the reduced shape). in is
+// not empty: PyTorch takes log(sum(exp(x))) of an empty one, the fold's
+// -Inf.
+func logSumExpSteps(in *raw.View, mask []bool, out *raw.View) error {
+	dims := make([]int, 0, len(mask))
+	for i, m := range mask {
+		if m {
+			dims = append(dims, i)
+		}
+	}
+	maxes, err := Reduce(optable.Amax, in, dims, true, dtype.Invalid, nil, nil)
+	if err != nil {
+		return err
+	}
+	inf, err := Pointwise(optable.IsInf, nil, false, nil, maxes[0])
+	if err != nil {
+		return err
+	}
+	m, err := Pointwise(optable.Where, nil, false, nil, inf, Float(0).ViewAs(dtype.BFloat16), maxes[0])
+	if err != nil {
+		return err
+	}
+	t, err := Pointwise(optable.Sub, nil, false, nil, in, m)
+	if err == nil {
+		t, err = Pointwise(optable.Exp, nil, false, nil, t)
+	}
+	var sums []*raw.View
+	if err == nil {
+		sums, err = Reduce(optable.Sum, t, dims, true, dtype.Invalid, nil, nil)
+	}
+	if err == nil {
+		t, err = Pointwise(optable.Log, nil, false, nil, sums[0])
+	}
+	if err == nil {
+		t, err = Pointwise(optable.Add, nil, false, nil, t, m)
+	}
+	if err != nil {
+		return err
+	}
+	flat, err := Reshape(t, out.Shape)
+	if err != nil {
+		return err
+	}
+	_, err = CopyInto("logsumexp", out, flat, false)
+	return err
 }
