@@ -93,7 +93,93 @@ func Scan(s *optable.Op, in *raw.View, dim int, dt dtype.DType, outs []*raw.View
 	if err := runRows(s, outs, []*raw.View{in}, d, result, &args); err != nil {
 		return nil, err
 	}
+	if s == optable.Softmax && result == dtype.BFloat16 && !last {
+		if err := softmaxTailSteps(in, d, outs[0]); err != nil {
+			return nil, err
+		}
+	}
 	return outs, nil
+}
+
+// Note [bfloat16 softmax tail]
+// PyTorch 1.13's softmax over a dim other than the last (_vec_softmax)
+// takes 16 inner positions at a time through its vectorised loop, which
+// computes in float32 and rounds once, and the positions left over, the
+// last inner mod 16 of the inner_size positions after the dim, through a
+// scalar loop that stores e = exp(x − max) (float32) rounded to bfloat16,
+// sums the float32 e, and divides the stored e by that sum: the numerator
+// is rounded before the division. softmaxTailSteps recomputes those
+// positions so (its float32 exp is SLEEF's and its sum is rounded once,
+// where PyTorch's tail calls expf and adds in float32 in order, both
+// within a float32 ulp). (Its parallel loop splits the positions
+// between threads, and a thread's last positions that do not fill 16 go
+// through the scalar loop too: that depends on PyTorch's thread count and
+// is not copied; the rule here is one thread's.)
+
+// softmaxTailSteps rewrites, in out (the bfloat16 softmax of in along dim
+// d), the positions PyTorch's scalar tail computes.
+func softmaxTailSteps(in *raw.View, d int, out *raw.View) error {
+	n, inner := in.Shape[d], shape.NumEl(in.Shape[d+1:])
+	start := inner - inner%16
+	if start == inner || n == 0 {
+		return nil
+	}
+	rows := []int{in.NumEl() / (n * inner), n, inner}
+	tailOf := func(v *raw.View) (*raw.View, error) {
+		r, err := Reshape(v, rows)
+		if err != nil {
+			return nil, err
+		}
+		return Narrow(r, 2, start, inner-start)
+	}
+	x, err := To(in, dtype.Float32)
+	if err != nil {
+		return err
+	}
+	if x, err = Contiguous(x); err != nil {
+		return err
+	}
+	if x, err = tailOf(x); err != nil {
+		return err
+	}
+	m, err := Reduce(optable.Amax, x, []int{1}, true, dtype.Invalid, nil, nil)
+	if err != nil {
+		return err
+	}
+	if x, err = Pointwise(optable.Sub, nil, false, nil, x, m[0]); err != nil {
+		return err
+	}
+	if x, err = Pointwise(optable.Exp, nil, false, nil, x); err != nil {
+		return err
+	}
+	sum, err := Reduce(optable.Sum, x, []int{1}, true, dtype.Invalid, nil, nil)
+	if err != nil {
+		return err
+	}
+	if x, err = To(x, dtype.BFloat16); err != nil {
+		return err
+	}
+	if x, err = Pointwise(optable.Div, nil, false, nil, x, sum[0]); err != nil {
+		return err
+	}
+	target := out // written through a contiguous copy where out is not
+	if !out.IsContiguous() {
+		if target, err = Clone(out); err != nil {
+			return err
+		}
+		if target, err = Contiguous(target); err != nil {
+			return err
+		}
+	}
+	tail, err := tailOf(target)
+	if err != nil {
+		return err
+	}
+	if _, err = CopyInto("softmax", tail, x, false); err != nil || target == out {
+		return err
+	}
+	_, err = CopyInto("softmax", out, target, false)
+	return err
 }
 
 // scanOutputs returns the outputs of scan s over in with result dtype
