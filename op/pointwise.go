@@ -144,7 +144,11 @@ func Pointwise(d *optable.Op, out *raw.View, inPlace bool, args *kernel.Args, in
 		}
 		for i, v := range ins {
 			if v.Wrapped && v.DType != compute && !(d.CondBool && i == 0) {
-				v = ScalarOf(v).ViewAs(compute)
+				to := compute
+				if d.OpMathScalar(i, compute) {
+					to = dtype.Float32 // Note [Scalars in opmath]
+				}
+				v = ScalarOf(v).ViewAs(to)
 			}
 			cfg.AddInput(v)
 		}

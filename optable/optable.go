@@ -1,6 +1,7 @@
 package optable
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/goten-ml/goten/dtype"
@@ -407,6 +408,20 @@ const (
 	// dtype (pow's exponent).
 	InPowExponent
 )
+
+// Note [Scalars in opmath]
+// PyTorch's lerp reads a Go-number weight as its opmath type, float32 for
+// bfloat16 (weight.to<opmath_t>()), so a bfloat16 lerp with weight 0.3
+// computes with 0.3f, not with bfloat16's 0.30078. op converts such a
+// number to float32, and the backends read that operand as float32
+// without a round trip through the compute dtype (Op.OpMathScalar).
+
+// OpMathScalar reports whether input i of o, a Go number, is read in
+// float32 where the compute dtype c is float16 or bfloat16: one of o's
+// Scalars read InOpMath (Note [Scalars in opmath]).
+func (o *Op) OpMathScalar(i int, c dtype.DType) bool {
+	return o.ScalarIn == InOpMath && c.IsReduced() && slices.Contains(o.Scalars, i)
+}
 
 // DType returns the dtype of the conversion for compute dtype c
 // (dtype.Invalid for Wrapping).

@@ -89,6 +89,9 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 	var want, via [4]dtype.DType
 	for k := 0; k < nops; k++ {
 		want[k], via[k] = lt, compute
+		if k > 0 && op.OpMathScalar(k-1, compute) && p.Operand(k).DType == lt {
+			via[k] = lt // Note [Scalars in opmath] in package optable
+		}
 	}
 	if op.OutBool {
 		want[0], via[0] = dtype.Bool, dtype.Bool

@@ -321,8 +321,14 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 			if k == 0 && op.CondBool {
 				continue // read as bool by as[bool]
 			}
-			// reading as the compute dtype: an int compute dtype wraps the value
-			x[k] = castTo(x[k], d.IsFloat(), compute)
+			// reading as the compute dtype: an int compute dtype wraps the
+			// value; a float32 Go number an op reads in opmath stays float32
+			// (Note [Scalars in opmath] in package optable)
+			to := compute
+			if op.OpMathScalar(k, compute) && d == dtype.Float32 {
+				to = dtype.Float32
+			}
+			x[k] = castTo(x[k], d.IsFloat(), to)
 		}
 		r, isFloat, _ := eval(&x, compute, args)
 		if isFloat {
