@@ -80,10 +80,10 @@ func TestConformance(t *testing.T) {
 // says how each was made): the public cases with other values, dtypes,
 // layouts, dims and sizes from fresh seeds, expectations computed by
 // PyTorch, each with its own known gaps (PyTorch quirks goten does not
-// copy).
+// copy); and conformance-exact, cases held to PyTorch's bits.
 var variantSets = []string{"conformance-variants", "conformance-variants2", "conformance-variants3",
 	"conformance-variants4", "conformance-variants5", "conformance-variants6", "conformance-variants7",
-	"conformance-variants8", "conformance-variants9", "conformance-variants10"}
+	"conformance-variants8", "conformance-variants9", "conformance-variants10", "conformance-exact"}
 
 // TestConformanceVariants runs each variant set on the CPU backend, a
 // subtest per set named after its directory.
