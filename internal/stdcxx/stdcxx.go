@@ -14,6 +14,13 @@
 // dim, whose std::sort compares slices and skips NaN columns. Following the
 // containers' and algorithms' code step by step is what reproduces those
 // results; nothing here is faster or better than Go's own sort.
+//
+// package kernel holds a second copy of introsort, nth_element and the
+// heap (Note [topk's tie order]), specialised to integer keys: topk's
+// comparison is a strict weak order that keys can express, and its
+// backends run it per row, where a call through a less function per
+// comparison would cost. The comparisons here (NaN's <, slices compared
+// column by column) have no such keys.
 package stdcxx
 
 import "math/bits"
