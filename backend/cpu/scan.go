@@ -141,14 +141,21 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 // weight and the bias in float32 (Note [Bfloat16 steps] in optable/elem).
 func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
+	var ws, bs []float32
+	if w != nil {
+		ws = unsafe.Slice((*float32)(w), n)
+	}
+	if b != nil {
+		bs = unsafe.Slice((*float32)(b), n)
+	}
 	scale, bias := elem.LayerNormBF16(xs, args.Eps)
 	for k, v := range xs {
 		r := float32(v*scale) + bias
-		if w != nil {
-			r = float32(r * unsafe.Slice((*float32)(w), n)[k])
+		if ws != nil {
+			r = float32(r * ws[k])
 		}
-		if b != nil {
-			r += unsafe.Slice((*float32)(b), n)[k]
+		if bs != nil {
+			r += bs[k]
 		}
 		ys[k] = r
 	}
