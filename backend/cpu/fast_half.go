@@ -7,6 +7,7 @@ import (
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/optable/elem"
 )
 
 // Note [Storage-dtype loops]
@@ -43,12 +44,15 @@ import (
 
 // storageLoop returns the loop of op code c for p's common dtype d where
 // it is a storage dtype with a loop of its own and every operand has it
-// (Note [Storage-dtype loops]), else nil.
+// (Note [Storage-dtype loops], and Note [Bfloat16 step tables]), else nil.
 func storageLoop(c optable.Code, d dtype.DType, p *iter.Plan) loopFn {
 	if d.Size() != 2 || !d.IsFloat() {
 		return nil
 	}
 	fn := pointwiseLoops[c][d]
+	if fn == nil && d == dtype.BFloat16 {
+		fn = bf16TableLoops[c]
+	}
 	if fn == nil {
 		return nil
 	}
@@ -77,4 +81,43 @@ func viaFloat32(d dtype.DType, f32 loopFn, nops int, p [4]unsafe.Pointer, s [4]i
 	bufs := bufPool.Get().(*chunkBufs)
 	c.row(bufs, p, s[:], n)
 	bufPool.Put(bufs)
+}
+
+// Note [Bfloat16 step tables]
+// PyTorch computes bfloat16 gelu (both forms) and silu step by step in
+// bfloat16 (Note [Bfloat16 steps] in optable/elem), so their results are
+// functions of the element's 16 bits alone, which elem tabulates. Their
+// bfloat16 loops look each element up over the 16-bit storage itself, as
+// the storage-dtype loops do, instead of running the steps between
+// buffered casts. For 1M elements of gelu: 41 ms with the steps between
+// buffered casts, 5.5 with a lookup there, 2.5 with this loop (4.6 for
+// the float32 kernel between buffered casts, before the steps; PyTorch
+// 7.8 on one thread). An output of another dtype still takes the buffered
+// path, whose float32 loop looks the element up too.
+
+// bf16TableLoops are the bfloat16 loops of Note [Bfloat16 step tables],
+// by op code.
+var bf16TableLoops = map[optable.Code]loopFn{
+	optable.Gelu.Code:     bf16TableLoop(elem.GeluBF16Table),
+	optable.GeluTanh.Code: bf16TableLoop(elem.GeluTanhBF16Table),
+	optable.Silu.Code:     bf16TableLoop(elem.SiluBF16Table),
+}
+
+// bf16TableLoop returns a unary bfloat16 loop that writes table()[x] for
+// each element x (its bits).
+func bf16TableLoop(table func() []uint16) loopFn {
+	return func(p [4]unsafe.Pointer, s [4]int, n int, _ *kernel.Args) {
+		t := (*[1 << 16]uint16)(table())
+		if s[0] == 2 && s[1] == 2 {
+			dst, src := unsafe.Slice((*uint16)(p[0]), n), unsafe.Slice((*uint16)(p[1]), n)
+			for i, x := range src {
+				dst[i] = t[x]
+			}
+			return
+		}
+		for i := 0; i < n; i++ {
+			x := *(*uint16)(unsafe.Add(p[1], i*s[1]))
+			*(*uint16)(unsafe.Add(p[0], i*s[0])) = t[x]
+		}
+	}
 }

@@ -2,6 +2,7 @@ package elem
 
 import (
 	"math"
+	"sync"
 
 	"github.com/goten-ml/goten/dtype"
 )
@@ -31,15 +32,72 @@ var (
 	bfGeluKappa = bf(float32(0.044715))
 )
 
+// bf16Table holds a function's result for every bfloat16 value, by the
+// value's bits, computed on first use: the step-by-step functions below
+// take a bfloat16 and round their result, so a lookup is exact, and it
+// is ten to twenty times faster than their scalar steps (erf, tanh and exp
+// in float64 or SLEEF's float32).
+type bf16Table struct {
+	once sync.Once
+	f    func(x float32) float32
+	out  []uint16
+}
+
+func (t *bf16Table) build() {
+	t.out = make([]uint16, 1<<16)
+	for b := range t.out {
+		t.out[b] = uint16(math.Float32bits(t.f(math.Float32frombits(uint32(b)<<16))) >> 16)
+	}
+}
+
+// table returns the results by bits, built on first use.
+func (t *bf16Table) table() []uint16 {
+	t.once.Do(t.build)
+	return t.out
+}
+
+// GeluBF16Table, GeluTanhBF16Table and SiluBF16Table return, indexed by a
+// bfloat16's bits, the bits of [GeluBF16], [GeluTanhBF16] and [SiluBF16]
+// of it: a backend's bfloat16 loop may look its elements up there.
+func GeluBF16Table() []uint16 { return geluTable.table() }
+
+// GeluTanhBF16Table: see [GeluBF16Table].
+func GeluTanhBF16Table() []uint16 { return geluTanhTable.table() }
+
+// SiluBF16Table: see [GeluBF16Table].
+func SiluBF16Table() []uint16 { return siluTable.table() }
+
+// at returns f(x) for float32 x holding a bfloat16, computing it where x
+// holds more bits.
+func (t *bf16Table) at(x float32) float32 {
+	b := math.Float32bits(x)
+	if b&0xffff != 0 {
+		return t.f(x)
+	}
+	return math.Float32frombits(uint32(t.table()[b>>16]) << 16)
+}
+
+var (
+	geluTable     = &bf16Table{f: geluBF16Steps}
+	geluTanhTable = &bf16Table{f: geluTanhBF16Steps}
+	siluTable     = &bf16Table{f: siluBF16Steps}
+	logitTable    = &bf16Table{f: logitBF16Steps}
+	rsqrtTable    = &bf16Table{f: rsqrtBF16Tail}
+)
+
 // GeluBF16 is gelu of bfloat16 x step by step: x·0.5·(1 + erf(x·√½)).
-func GeluBF16(x float32) float32 {
+func GeluBF16(x float32) float32 { return geluTable.at(x) }
+
+func geluBF16Steps(x float32) float32 {
 	e := bf(float32(math.Erf(float64(bf(x * bfSqrtHalf)))))
 	return bf(bf(x*0.5) * bf(1+e))
 }
 
 // GeluTanhBF16 is gelu's tanh form of bfloat16 x step by step:
 // 0.5·x·(1 + tanh(β·(x + κ·x·x·x))).
-func GeluTanhBF16(x float32) float32 {
+func GeluTanhBF16(x float32) float32 { return geluTanhTable.at(x) }
+
+func geluTanhBF16Steps(x float32) float32 {
 	cube := bf(bf(x*x) * x)
 	inner := bf(bfGeluBeta * bf(x+bf(bfGeluKappa*cube)))
 	t := bf(float32(math.Tanh(float64(inner))))
@@ -47,12 +105,15 @@ func GeluTanhBF16(x float32) float32 {
 }
 
 // SiluBF16 is silu of bfloat16 x step by step: x / (1 + e^-x).
-func SiluBF16(x float32) float32 {
+func SiluBF16(x float32) float32 { return siluTable.at(x) }
+
+func siluBF16Steps(x float32) float32 {
 	return bf(x / bf(1+bf(ExpF32(-x))))
 }
 
 // LogitBF16 is logit of bfloat16 x step by step: log(x / (1 - x)), x
-// clamped as [Logit] does first.
+// clamped as [Logit] does first (lo and hi are bfloat16 values, as
+// PyTorch converts eps to the compute dtype).
 func LogitBF16(x, lo, hi float32, clamp bool) float32 {
 	if clamp {
 		if x < lo {
@@ -61,17 +122,24 @@ func LogitBF16(x, lo, hi float32, clamp bool) float32 {
 			x = hi
 		}
 	}
+	return logitTable.at(x)
+}
+
+func logitBF16Steps(x float32) float32 {
 	return bf(LogF32(bf(x / bf(1-x))))
 }
 
 // RsqrtBF16 is rsqrt of bfloat16 x: 1/√x rounded once in PyTorch's
 // vector body, 1 over the rounded √x in its scalar tail.
 func RsqrtBF16(x float32, vectorBody bool) float32 {
-	s := float32(math.Sqrt(float64(x)))
 	if vectorBody {
-		return bf(1 / s)
+		return bf(1 / float32(math.Sqrt(float64(x))))
 	}
-	return bf(1 / bf(s))
+	return rsqrtTable.at(x)
+}
+
+func rsqrtBF16Tail(x float32) float32 {
+	return bf(1 / bf(float32(math.Sqrt(float64(x)))))
 }
 
 // Lanes and chunks of PyTorch 1.13's RowwiseMoments over bfloat16: an AVX2
