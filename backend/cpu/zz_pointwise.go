@@ -946,7 +946,7 @@ func loopRsqrtF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args
 
 // loopRsqrtF computes T(elem.RsqrtBF16(float32(a), args.VectorBody)) for float32, float64.
 func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !args.BF16Steps {
+	if !args.BF16Steps || args.VectorBody {
 		loopRsqrtF1[T](p, s, n, args)
 		return
 	}
@@ -979,14 +979,14 @@ func loopRsqrtF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args 
 
 // simdRsqrtF32 is rsqrt's SIMD loop for float32.
 func simdRsqrtF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.BF16Steps) && unaryVec(vec.RsqrtF32, p, s, n)) {
+	if !((!args.BF16Steps || args.VectorBody) && unaryVec(vec.RsqrtF32, p, s, n)) {
 		loopRsqrtF[float32](p, s, n, args)
 	}
 }
 
 // simdRsqrtF64 is rsqrt's SIMD loop for float64.
 func simdRsqrtF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !((!args.BF16Steps) && unaryVec(vec.RsqrtF64, p, s, n)) {
+	if !((!args.BF16Steps || args.VectorBody) && unaryVec(vec.RsqrtF64, p, s, n)) {
 		loopRsqrtF[float64](p, s, n, args)
 	}
 }

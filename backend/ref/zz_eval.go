@@ -284,7 +284,7 @@ func evalSqrt(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 
 // elemRsqrt0 is rsqrt of one element of float32, float64: T(elem.RsqrtBF16(float32(a), args.VectorBody)).
 func elemRsqrt0[T float32 | float64](a T, args *kernel.Args) T {
-	if !args.BF16Steps {
+	if !args.BF16Steps || args.VectorBody {
 		return 1 / T(math.Sqrt(float64(a)))
 	}
 	_ = args

@@ -67,6 +67,9 @@ func GeluTanhBF16Table() []uint16 { return geluTanhTable.table() }
 // SiluBF16Table: see [GeluBF16Table].
 func SiluBF16Table() []uint16 { return siluTable.table() }
 
+// LogitBF16Table is logit's table: [LogitBF16] without a clamp.
+func LogitBF16Table() []uint16 { return logitTable.table() }
+
 // at returns f(x) for float32 x holding a bfloat16, computing it where x
 // holds more bits.
 func (t *bf16Table) at(x float32) float32 {
