@@ -3,8 +3,6 @@ package elem
 import (
 	"math"
 	"sync"
-
-	"github.com/goten-ml/goten/dtype"
 )
 
 // Note [Bfloat16 steps]
@@ -22,8 +20,15 @@ import (
 // vectorized bfloat16 calls (SLEEF's expf and logf, erf and tanh rounded
 // from float64).
 
-// bf rounds x to bfloat16 (nearest even) and back.
-func bf(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() }
+// bf rounds x to bfloat16 (nearest even) and back: dtype.BF16FromFloat32
+// then Float32, in one step that inlines.
+func bf(x float32) float32 {
+	b := math.Float32bits(x)
+	if x != x {
+		return math.Float32frombits((b | 0x400000) &^ 0xffff)
+	}
+	return math.Float32frombits((b + 0x7fff + (b>>16)&1) &^ 0xffff)
+}
 
 // The constants of PyTorch's kernels as bfloat16 holds them.
 var (
