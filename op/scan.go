@@ -132,14 +132,20 @@ func softmaxTailSteps(in *raw.View, d int, out *raw.View) error {
 		}
 		return Narrow(r, 2, start, inner-start)
 	}
-	x, err := To(in, dtype.Float32)
+	// the tail positions of the input first, converted to float32 alone
+	x, err := Contiguous(in)
 	if err != nil {
 		return err
 	}
-	if x, err = Contiguous(x); err != nil {
+	if x, err = tailOf(x); err != nil {
 		return err
 	}
-	if x, err = tailOf(x); err != nil {
+	if x.DType != dtype.BFloat16 { // dtype=bfloat16 converts the input first
+		if x, err = To(x, dtype.BFloat16); err != nil {
+			return err
+		}
+	}
+	if x, err = To(x, dtype.Float32); err != nil {
 		return err
 	}
 	m, err := Reduce(optable.Amax, x, []int{1}, true, dtype.Invalid, nil, nil)

@@ -15,7 +15,8 @@ its dtype fails. Suites:
   computes in its loops' scalar tail (Note [Bfloat16 steps]).
 - misc: bfloat16 losses, ternary ops, softmax, scans, reductions and
   layer_norm over [40], [3, 5, 4], [2, 40] and [1007], every dim, and
-  logsumexp over infinities, NaN and empty inputs.
+  logsumexp over infinities, NaN and empty inputs, and softmax of float32 with
+  dtype=bfloat16.
 - layer_norm: bfloat16 layer_norm over rows of 1 to 4500, with and without
   weight and bias (PyTorch's bfloat16 Welford moments).
 
@@ -150,6 +151,14 @@ def layer_norm_cases(rng):
                        [{"out": "c", "op": "layer_norm", "args": ["a", [n]], "kwargs": kw}])
 
 
+def softmax_dtype_cases(rng):
+    """softmax of float32 with dtype=bfloat16 over a dim other than the last: the input is
+    converted first, then the scalar tail's steps."""
+    for k, (shape, d) in enumerate([([3, 5, 4], 0), ([3, 5, 4], 1), ([2, 40], 0), ([6, 7], 0)]):
+        yield ("misc", "misc/softmax_dtype/%d" % k, {"a": tensor(rng, shape, dt="float32")},
+               [{"out": "c", "op": "softmax", "args": ["a", d], "kwargs": {"dtype": {"dtype": "bfloat16"}}}])
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--out", required=True)
@@ -158,7 +167,8 @@ def main():
     rng = random.Random(a.seed)
     os.makedirs(os.path.join(a.out, "cases"), exist_ok=True)
     files, kept, dropped = {}, 0, 0
-    sources = [unique_cases(rng, 220), unary_cases(rng), misc_cases(rng), logsumexp_edges(), layer_norm_cases(rng)]
+    sources = [unique_cases(rng, 220), unary_cases(rng), misc_cases(rng), logsumexp_edges(), layer_norm_cases(rng),
+               softmax_dtype_cases(random.Random(a.seed + 1))]
     for src in sources:
         for suite, cid, inputs, prog in src:
             try:
