@@ -182,7 +182,7 @@ func (a *Args) LogitLo() float64 {
 // ForCompute returns args for running op in compute dtype compute: args
 // itself, or a copy with BF16Steps set where op rounds every step of a
 // bfloat16 computation as PyTorch's kernel does (Note [Bfloat16 steps] in
-// package optable/elem). Every backend's Pointwise calls it.
+// package optable/elem). Every backend's Pointwise and Scan call it.
 func (a *Args) ForCompute(op *optable.Op, compute dtype.DType) *Args {
 	if !op.BF16Steps || compute != dtype.BFloat16 || a.BF16Steps {
 		return a

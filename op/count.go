@@ -589,6 +589,11 @@ func arange(name string, n int, vs ...*raw.View) (*raw.View, error) {
 	for i := 0; i < n; i++ {
 		host.SetInt64(i, int64(i))
 	}
+	return onDeviceOf(host, vs...)
+}
+
+// onDeviceOf returns host, a view built on the host, on the device of vs.
+func onDeviceOf(host *raw.View, vs ...*raw.View) (*raw.View, error) {
 	if d, _ := home(vs); d != nil && d.Storage.Device() != host.Storage.Device() {
 		return ToDevice(host, d.Storage.Allocator())
 	}

@@ -147,8 +147,5 @@ func indexTensor(idx []int, like *raw.View) (*raw.View, error) {
 	for i, x := range idx {
 		host.SetInt64(i, int64(x))
 	}
-	if like.Storage.Device() != host.Storage.Device() {
-		return ToDevice(host, like.Storage.Allocator())
-	}
-	return host, nil
+	return onDeviceOf(host, like)
 }

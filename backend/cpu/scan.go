@@ -140,7 +140,6 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 // scale and bias of PyTorch's bfloat16 moments, then x·scale + bias, the
 // weight and the bias in float32 (Note [Bfloat16 steps] in optable/elem).
 func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
-	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
 	var ws, bs []float32
 	if w != nil {
 		ws = unsafe.Slice((*float32)(w), n)
@@ -148,17 +147,7 @@ func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	if b != nil {
 		bs = unsafe.Slice((*float32)(b), n)
 	}
-	scale, bias := elem.LayerNormBF16(xs, args.Eps)
-	for k, v := range xs {
-		r := float32(v*scale) + bias
-		if ws != nil {
-			r = float32(r * ws[k])
-		}
-		if bs != nil {
-			r += bs[k]
-		}
-		ys[k] = r
-	}
+	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps)
 }
 
 // rowMax returns the max of x, NaN if there is one.

@@ -182,19 +182,9 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 		}
 	case optable.LayerNorm:
 		if args.BF16Steps {
-			xs := make([]float32, len(x))
-			for j, v := range x {
-				xs[j] = float32(v.v.f)
-			}
-			scale, bias := elem.LayerNormBF16(xs, eps)
-			for j, v := range xs {
-				r := float32(v*scale) + bias
-				if w != nil {
-					r = float32(r * float32(w[j].v.f))
-				}
-				if b != nil {
-					r += float32(b[j].v.f)
-				}
+			ys := make([]float32, len(x))
+			elem.LayerNormRowBF16(ys, float32s(x), float32s(w), float32s(b), eps)
+			for j, r := range ys {
 				y[j] = floatValue(float64(r))
 			}
 			break
@@ -222,4 +212,16 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 		return nil, false
 	}
 	return y, true
+}
+
+// float32s returns the values of items as float32 (nil for none).
+func float32s(items []item) []float32 {
+	if items == nil {
+		return nil
+	}
+	r := make([]float32, len(items))
+	for j, v := range items {
+		r[j] = float32(v.v.f)
+	}
+	return r
 }

@@ -3,6 +3,8 @@ package elem
 import (
 	"math"
 	"sync"
+
+	"github.com/goten-ml/goten/dtype"
 )
 
 // Note [Bfloat16 steps]
@@ -20,15 +22,8 @@ import (
 // vectorized bfloat16 calls (SLEEF's expf and logf, erf and tanh rounded
 // from float64).
 
-// bf rounds x to bfloat16 (nearest even) and back: dtype.BF16FromFloat32
-// then Float32, in one step that inlines.
-func bf(x float32) float32 {
-	b := math.Float32bits(x)
-	if x != x {
-		return math.Float32frombits((b | 0x400000) &^ 0xffff)
-	}
-	return math.Float32frombits((b + 0x7fff + (b>>16)&1) &^ 0xffff)
-}
+// bf rounds x to bfloat16 (nearest even) and back.
+func bf(x float32) float32 { return dtype.BF16FromFloat32(x).Float32() }
 
 // The constants of PyTorch's kernels as bfloat16 holds them.
 var (
@@ -177,6 +172,25 @@ func (w *welford) merge(n int, m1, m2 float32) {
 	w.m1 = bf(w.m1 + bf(c*delta))
 	w.m2 = bf(w.m2 + bf(m2+bf(bf(bf(delta*delta)*c)*bf(float32(w.n)))))
 	w.n = total
+}
+
+// LayerNormRowBF16 writes to y the layer_norm of a row x of bfloat16 (as
+// float32) with weight w and bias b (nil when absent): x·scale + bias of
+// [LayerNormBF16], then the weight and the bias, each operation in
+// float32, as PyTorch's affine over bfloat16 computes it.
+func LayerNormRowBF16(y, x, w, b []float32, eps float64) {
+	scale, bias := LayerNormBF16(x, eps)
+	y = y[:len(x)]
+	for k, v := range x {
+		r := float32(v*scale) + bias // the conversions keep Go from fusing
+		if w != nil {
+			r = float32(r * w[k])
+		}
+		if b != nil {
+			r += b[k]
+		}
+		y[k] = r
+	}
 }
 
 // LayerNormBF16 returns the scale and bias PyTorch 1.13's bfloat16
