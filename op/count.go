@@ -392,16 +392,23 @@ func Unique(v *raw.View, hasDim bool, dim int) (uniq, inverse, counts *raw.View,
 	var order []int
 	nanFree := true // whether the inverse and counts of NaNs are theirs
 	if v.DType.IsFloat() && n > 0 && r > 0 {
-		h, err := readHostFloats(rows)
+		// the host copy only where some element breaks the order
+		broken, err := orderBroken(rows, hasDim)
 		if err != nil {
 			return nil, nil, nil, err
 		}
-		if hasDim {
-			order, _ = uniqueDimOrder(h, n, r)
-		} else {
-			var withNaN bool
-			order, withNaN = uniqueSetOrder(h)
-			nanFree = !withNaN
+		var h *hostFloats
+		if broken {
+			if h, err = readHostFloats(rows); err != nil {
+				return nil, nil, nil, err
+			}
+		}
+		switch {
+		case !broken:
+		case hasDim:
+			order = uniqueDimOrder(h, n, r)
+		default:
+			order, nanFree = uniqueSetOrder(h), false
 		}
 	}
 	var perm *raw.View

@@ -6,6 +6,7 @@ import (
 	"github.com/goten-ml/goten/device"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/internal/stdcxx"
+	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
 )
 
@@ -72,22 +73,43 @@ func (h *hostFloats) hash(i int) uint64 {
 // where neither element is less, so NaN columns, and -0 against 0, leave
 // the order to introsort's steps as well.
 
-// uniqueSetOrder is the order in which PyTorch's unique (without dim)
-// outputs the distinct elements of h when some element is NaN: each
-// distinct element's occurrences in input order, the elements in the
-// order std::sort leaves the set's iteration order in. ok is false when no
-// element is NaN; the result is then the ascending order goten's own sort
-// makes.
-func uniqueSetOrder(h *hostFloats) (perm []int, ok bool) {
-	for _, x := range h.values {
-		if x != x {
-			ok = true
-			break
+// orderBroken reports whether v holds a NaN or, with negZero, a -0: an
+// element whose place in PyTorch's unique its containers' steps decide
+// (Note [Unique with NaN]).
+func orderBroken(v *raw.View, negZero bool) (bool, error) {
+	m, err := Pointwise(optable.IsNan, nil, false, nil, v)
+	if err != nil {
+		return false, err
+	}
+	if negZero {
+		neg, err := Pointwise(optable.Signbit, nil, false, nil, v)
+		if err != nil {
+			return false, err
+		}
+		zero, err := Pointwise(optable.Eq, nil, false, nil, v, Int(0).Wrap())
+		if err != nil {
+			return false, err
+		}
+		if neg, err = Pointwise(optable.LogicalAnd, nil, false, nil, neg, zero); err != nil {
+			return false, err
+		}
+		if m, err = Pointwise(optable.LogicalOr, nil, false, nil, m, neg); err != nil {
+			return false, err
 		}
 	}
-	if !ok {
-		return nil, false
+	found, err := Reduce(optable.Any, m, nil, false, dtype.Invalid, nil, nil)
+	if err != nil {
+		return false, err
 	}
+	s, err := readScalar(found[0])
+	return s.I != 0, err
+}
+
+// uniqueSetOrder is the order in which PyTorch's unique (without dim)
+// outputs the distinct elements of h, some of which is NaN: each distinct
+// element's occurrences in input order, the elements in the order
+// std::sort leaves the set's iteration order in.
+func uniqueSetOrder(h *hostFloats) []int {
 	set := stdcxx.NewHashSet()
 	first := []int{-1}      // first[node]: the element the node holds
 	members := [][]int{nil} // members[node]: the elements equal to it
@@ -101,28 +123,19 @@ func uniqueSetOrder(h *hostFloats) (perm []int, ok bool) {
 	}
 	nodes := set.Nodes()
 	stdcxx.Sort(nodes, func(a, b int) bool { return h.values[first[a]] < h.values[first[b]] })
-	perm = make([]int, 0, len(h.values))
+	perm := make([]int, 0, len(h.values))
 	for _, node := range nodes {
 		perm = append(perm, members[node]...)
 	}
-	return perm, true
+	return perm
 }
 
 // uniqueDimOrder is the order in which PyTorch's unique along a dim sorts
-// the n rows (of r elements) of h, when some element is NaN or a negative
-// zero; ok is false when none is, as the rows then sort the same way with
-// goten's own stable sort.
-func uniqueDimOrder(h *hostFloats, n, r int) (perm []int, ok bool) {
-	for _, x := range h.values {
-		if x != x || (x == 0 && math.Signbit(x)) {
-			ok = true
-			break
-		}
-	}
-	if !ok {
-		return nil, false
-	}
-	perm = make([]int, n)
+// the n rows (of r elements) of h, some element of which is NaN or a
+// negative zero (elsewhere the rows sort the same way with goten's own
+// stable sort).
+func uniqueDimOrder(h *hostFloats, n, r int) []int {
+	perm := make([]int, n)
 	for i := range perm {
 		perm[i] = i
 	}
@@ -138,7 +151,7 @@ func uniqueDimOrder(h *hostFloats, n, r int) (perm []int, ok bool) {
 		}
 		return false
 	})
-	return perm, true
+	return perm
 }
 
 // indexTensor returns the int64 tensor of idx on the device of like.
