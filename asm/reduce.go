@@ -43,6 +43,8 @@ func genReduce() {
 	cumAccF32F64()
 	maxAccF32(true)
 	maxAccF32(false)
+	welfordChunkBF16()
+	mergeLanesBF16()
 	genWide(wide{}) // the AVX2 forms of the 16-lane kernels (reduce16.go)
 }
 

@@ -136,6 +136,10 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
 }
 
+// welfordVec are the moments' loops over 16 lanes of bfloat16 layer_norm
+// in assembly.
+var welfordVec = &elem.WelfordKernels{Chunk: vec.WelfordChunkBF16, Merge: vec.MergeLanesBF16}
+
 // layerNormRowBF16 is layer_norm of a bfloat16 row read as float32: the
 // scale and bias of PyTorch's bfloat16 moments, then x·scale + bias, the
 // weight and the bias in float32 (Note [Bfloat16 steps] in optable/elem).
@@ -147,7 +151,7 @@ func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	if b != nil {
 		bs = unsafe.Slice((*float32)(b), n)
 	}
-	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps)
+	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps, welfordVec)
 }
 
 // rowMax returns the max of x, NaN if there is one.

@@ -183,7 +183,7 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 	case optable.LayerNorm:
 		if args.BF16Steps {
 			ys := make([]float32, len(x))
-			elem.LayerNormRowBF16(ys, float32s(x), float32s(w), float32s(b), eps)
+			elem.LayerNormRowBF16(ys, float32s(x), float32s(w), float32s(b), eps, nil)
 			for j, r := range ys {
 				y[j] = floatValue(float64(r))
 			}

@@ -153,6 +153,47 @@ const (
 	momentChunk = 16
 )
 
+// MomentLanes is the Welford state of the 16 lanes of a bfloat16 chunk:
+// the lanes' means, then their sums of squared deviations.
+type MomentLanes = [2][momentLanes]float32
+
+// WelfordKernels are the two loops of [LayerNormBF16] over the 16 lanes
+// of a chunk, [WelfordChunkBF16] and [MergeLanesBF16]; a backend may pass
+// its own, which must compute the same bits, to [LayerNormRowBF16].
+type WelfordKernels struct {
+	Chunk func(m *MomentLanes, x []float32, coef *[momentChunk]float32)
+	Merge func(w, m *MomentLanes, c, wn float32)
+}
+
+// welfordGo are elem's own WelfordKernels.
+var welfordGo = &WelfordKernels{Chunk: WelfordChunkBF16, Merge: MergeLanesBF16}
+
+// WelfordChunkBF16 is one chunk of PyTorch's bfloat16 RowwiseMoments: for
+// vector j of x (whole vectors of 16 lanes), lane l's Welford step with
+// the coefficient coef[j] (1/(j+1) in bfloat16), every operation rounded
+// to bfloat16: d = x − mean, mean += d·coef[j], m2 += d·(x − mean).
+func WelfordChunkBF16(m *MomentLanes, x []float32, coef *[momentChunk]float32) {
+	m1, m2 := &m[0], &m[1]
+	for j := range len(x) / momentLanes {
+		c := coef[j]
+		v := (*[momentLanes]float32)(x[j*momentLanes:])
+		for l := range momentLanes {
+			d := bf(v[l] - m1[l])
+			m1[l] = bf(m1[l] + bf(d*c))
+			m2[l] = bf(m2[l] + bf(d*bf(v[l]-m1[l])))
+		}
+	}
+}
+
+// welfordCoef holds the coefficients of [WelfordChunkBF16]'s steps:
+// 1/(j+1) in bfloat16 arithmetic.
+var welfordCoef = func() (c [momentChunk]float32) {
+	for j := range c {
+		c[j] = bf(1 / bf(float32(j+1)))
+	}
+	return c
+}()
+
 // welford is one Welford state in bfloat16 arithmetic: a count, a mean
 // and a sum of squared deviations.
 type welford struct {
@@ -163,23 +204,58 @@ type welford struct {
 // merge is AddMoments: it adds the state of n more elements, mean m1 and
 // squared deviations m2, every step rounded to bfloat16.
 func (w *welford) merge(n int, m1, m2 float32) {
-	total := w.n + n
-	var c float32
-	if total != 0 {
+	c, wn := mergeCoef(w.n, n)
+	w.m1, w.m2 = mergeStep(w.m1, w.m2, m1, m2, c, wn)
+	w.n += n
+}
+
+// mergeCoef returns AddMoments' coefficients for adding n elements to a
+// state of wn: n/(wn+n) and wn, in bfloat16.
+func mergeCoef(wn, n int) (c, wnBF float32) {
+	if total := wn + n; total != 0 {
 		c = bf(bf(float32(n)) / bf(float32(total)))
 	}
-	delta := bf(m1 - w.m1)
-	w.m1 = bf(w.m1 + bf(c*delta))
-	w.m2 = bf(w.m2 + bf(m2+bf(bf(bf(delta*delta)*c)*bf(float32(w.n)))))
-	w.n = total
+	return c, bf(float32(wn))
+}
+
+// mergeStep is AddMoments' step on one lane: the state (wm1, wm2) with
+// (m1, m2) added, coefficients c and wn of mergeCoef.
+func mergeStep(wm1, wm2, m1, m2, c, wn float32) (float32, float32) {
+	delta := bf(m1 - wm1)
+	return bf(wm1 + bf(c*delta)), bf(wm2 + bf(m2+bf(bf(bf(delta*delta)*c)*wn)))
+}
+
+// MergeLanesBF16 is AddMoments on 16 lanes: each lane of w, the state
+// of wn elements, gets the state in m of n more, c = n/(wn + n) and wn
+// given in bfloat16 ([mergeCoef]), every step rounded to bfloat16.
+func MergeLanesBF16(w, m *MomentLanes, c, wn float32) {
+	for l := range momentLanes {
+		w[0][l], w[1][l] = mergeStep(w[0][l], w[1][l], m[0][l], m[1][l], c, wn)
+	}
+}
+
+// laneWelford is the Welford state of 16 lanes that have seen the same
+// number of elements.
+type laneWelford struct {
+	n int
+	m MomentLanes
+}
+
+// merge adds to each lane the state of n more elements in m, with k's
+// Merge.
+func (w *laneWelford) merge(n int, m *MomentLanes, k *WelfordKernels) {
+	c, wn := mergeCoef(w.n, n)
+	k.Merge(&w.m, m, c, wn)
+	w.n += n
 }
 
 // LayerNormRowBF16 writes to y the layer_norm of a row x of bfloat16 (as
 // float32) with weight w and bias b (nil when absent): x·scale + bias of
 // [LayerNormBF16], then the weight and the bias, each operation in
-// float32, as PyTorch's affine over bfloat16 computes it.
-func LayerNormRowBF16(y, x, w, b []float32, eps float64) {
-	scale, bias := LayerNormBF16(x, eps)
+// float32, as PyTorch's affine over bfloat16 computes it. k runs the
+// moments' loops over lanes, elem's own when nil.
+func LayerNormRowBF16(y, x, w, b []float32, eps float64, k *WelfordKernels) {
+	scale, bias := LayerNormBF16(x, eps, k)
 	y = y[:len(x)]
 	for k, v := range x {
 		r := float32(v*scale) + bias // the conversions keep Go from fusing
@@ -198,46 +274,35 @@ func LayerNormRowBF16(y, x, w, b []float32, eps float64) {
 // x·scale + bias before the weight and bias, computed in float32. Its
 // RowwiseMoments runs in bfloat16 arithmetic (Note [Bfloat16 steps]):
 // Welford's algorithm per lane of 16, over chunks of 16 vectors merged in
-// a cascade, the elements past the last whole vector one by one, and the
-// lanes merged into them; then scale = 1/√(var + eps) and bias = −scale ·
-// mean, each step rounded to bfloat16, eps too.
-func LayerNormBF16(x []float32, eps float64) (scale, bias float32) {
+// a cascade (k's loops, elem's own when nil), the elements past the last
+// whole vector one by one, and the lanes merged into them; then scale =
+// 1/√(var + eps) and bias = −scale · mean, each step rounded to bfloat16,
+// eps too.
+func LayerNormBF16(x []float32, eps float64, k *WelfordKernels) (scale, bias float32) {
+	if k == nil {
+		k = welfordGo
+	}
 	n := len(x) / momentLanes
 	chunks := (n + momentChunk - 1) / momentChunk
 	depth := 0
 	for 1<<depth < chunks {
 		depth++
 	}
-	stack := make([][momentLanes]welford, max(depth, 1))
+	var m MomentLanes // a chunk's lanes
+	stack := make([]laneWelford, max(depth, 1))
 	for i := 0; i < chunks; i++ {
 		base := i * momentChunk * momentLanes
 		count := min(momentChunk, n-i*momentChunk)
-		var m1, m2 [momentLanes]float32
-		for j := 0; j < count; j++ {
-			c := bf(1 / bf(float32(j+1)))
-			for l := range momentLanes {
-				v := x[base+j*momentLanes+l]
-				d := bf(v - m1[l])
-				m1[l] = bf(m1[l] + bf(d*c))
-				m2[l] = bf(m2[l] + bf(d*bf(v-m1[l])))
-			}
-		}
-		for l := range momentLanes {
-			stack[0][l].merge(count, m1[l], m2[l])
-		}
+		m = MomentLanes{}
+		k.Chunk(&m, x[base:base+count*momentLanes], &welfordCoef)
+		stack[0].merge(count, &m, k)
 		for j, mask := 1, i+1; j < depth && mask&1 == 0; j, mask = j+1, mask>>1 {
-			for l := range momentLanes {
-				s := stack[j-1][l]
-				stack[j][l].merge(s.n, s.m1, s.m2)
-			}
-			stack[j-1] = [momentLanes]welford{}
+			stack[j].merge(stack[j-1].n, &stack[j-1].m, k)
+			stack[j-1] = laneWelford{}
 		}
 	}
 	for i := 1; i < depth; i++ {
-		for l := range momentLanes {
-			s := stack[i][l]
-			stack[0][l].merge(s.n, s.m1, s.m2)
-		}
+		stack[0].merge(stack[i].n, &stack[i].m, k)
 	}
 	var row welford
 	for _, v := range x[n*momentLanes:] {
@@ -249,7 +314,7 @@ func LayerNormBF16(x []float32, eps float64) (scale, bias float32) {
 	for l := range momentLanes {
 		// a lane's count is the number of whole vectors, as PyTorch's
 		// AddMoments is called with it whatever the lane holds
-		row.merge(n, stack[0][l].m1, stack[0][l].m2)
+		row.merge(n, stack[0].m[0][l], stack[0].m[1][l])
 	}
 	mean, variance := row.m1, bf(row.m2/bf(float32(len(x))))
 	scale = bf(1 / bf(float32(math.Sqrt(float64(bf(variance+bf(float32(eps))))))))

@@ -2,6 +2,8 @@
 
 package vec
 
+import optelem "github.com/goten-ml/goten/optable/elem"
+
 //go:generate go run -C ../../../../asm . -part reduce -out ../backend/cpu/internal/vec/zz_reduce_amd64.s -stubs ../backend/cpu/internal/vec/zz_reduce_stubs_amd64.go -pkg vec
 //go:generate go run -C ../../../../asm . -part reduce512 -out ../backend/cpu/internal/vec/zz_reduce512_amd64.s -stubs ../backend/cpu/internal/vec/zz_reduce512_stubs_amd64.go -pkg vec
 
@@ -553,4 +555,28 @@ func MinAccF32(dst, x []float32) {
 		return
 	}
 	minAccF32AVX2(dst, x[:len(dst)])
+}
+
+// WelfordChunkBF16 is elem.WelfordChunkBF16, bit for bit: the Welford
+// steps of PyTorch's bfloat16 layer_norm moments over the whole 16-lane
+// vectors of x (at most 16), in 16 lanes.
+func WelfordChunkBF16(m *[2][16]float32, x []float32, coef *[16]float32) {
+	if len(x)/16 > len(coef) {
+		panic("vec: WelfordChunkBF16 of more than 16 vectors")
+	}
+	if !useAVX2 {
+		optelem.WelfordChunkBF16(m, x, coef)
+		return
+	}
+	welfordChunkBF16AVX2(m, x, coef)
+}
+
+// MergeLanesBF16 is elem.MergeLanesBF16, bit for bit: AddMoments of
+// PyTorch's bfloat16 layer_norm moments on 16 lanes.
+func MergeLanesBF16(w, m *[2][16]float32, c, wn float32) {
+	if !useAVX2 {
+		optelem.MergeLanesBF16(w, m, c, wn)
+		return
+	}
+	mergeLanesBF16AVX2(w, m, c, wn)
 }

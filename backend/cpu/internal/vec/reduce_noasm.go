@@ -2,6 +2,8 @@
 
 package vec
 
+import optelem "github.com/goten-ml/goten/optable/elem"
+
 // SumF32 returns Σ x[i], added in 32 lanes and merged pairwise.
 // Its exact order is sumF32Go's.
 func SumF32(x []float32) float32 { return sumF32Go(x) }
@@ -139,3 +141,16 @@ func MaxAccF32(dst, x []float32) { maxAccF32Go(dst, x) }
 // MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
 // exact loop is minAccF32Go's.
 func MinAccF32(dst, x []float32) { minAccF32Go(dst, x) }
+
+// WelfordChunkBF16 is elem.WelfordChunkBF16, bit for bit: the Welford
+// steps of PyTorch's bfloat16 layer_norm moments over the whole 16-lane
+// vectors of x (at most 16), in 16 lanes.
+func WelfordChunkBF16(m *[2][16]float32, x []float32, coef *[16]float32) {
+	optelem.WelfordChunkBF16(m, x, coef)
+}
+
+// MergeLanesBF16 is elem.MergeLanesBF16, bit for bit: AddMoments of
+// PyTorch's bfloat16 layer_norm moments on 16 lanes.
+func MergeLanesBF16(w, m *[2][16]float32, c, wn float32) {
+	optelem.MergeLanesBF16(w, m, c, wn)
+}

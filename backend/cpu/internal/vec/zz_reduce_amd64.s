@@ -1214,6 +1214,362 @@ minAccF32AVX2_check_scalar:
 	VZEROUPPER
 	RET
 
+// func welfordChunkBF16AVX2(m *[2][16]float32, x []float32, coef *[16]float32)
+// Requires: AVX, AVX2
+TEXT ·welfordChunkBF16AVX2(SB), NOSPLIT, $0-40
+	MOVQ         m+0(FP), AX
+	MOVQ         x_base+8(FP), CX
+	MOVQ         x_len+16(FP), DX
+	MOVQ         coef+32(FP), BX
+	SHRQ         $0x04, DX
+	MOVL         $0x00000001, SI
+	VMOVD        SI, X0
+	VPBROADCASTD X0, Y0
+	MOVL         $0x00007fff, SI
+	VMOVD        SI, X1
+	VPBROADCASTD X1, Y1
+	MOVL         $0xffff0000, SI
+	VMOVD        SI, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00400000, SI
+	VMOVD        SI, X3
+	VPBROADCASTD X3, Y3
+	VMOVUPS      (AX), Y4
+	VMOVUPS      64(AX), Y5
+	VMOVUPS      32(AX), Y6
+	VMOVUPS      96(AX), Y7
+	XORQ         SI, SI
+	JMP          welfordChunkBF16AVX2_vector_check
+
+welfordChunkBF16AVX2_vector:
+	VBROADCASTSS (BX)(SI*4), Y8
+	VMOVUPS      (CX), Y9
+	VSUBPS       Y4, Y9, Y10
+	VPSRLD       $0x10, Y10, Y11
+	VPAND        Y0, Y11, Y11
+	VPADDD       Y1, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPAND        Y2, Y11, Y11
+	VCMPPS       $0x03, Y10, Y10, Y12
+	VPAND        Y2, Y10, Y10
+	VPOR         Y3, Y10, Y10
+	VBLENDVPS    Y12, Y10, Y11, Y10
+	VMULPS       Y8, Y10, Y11
+	VPSRLD       $0x10, Y11, Y12
+	VPAND        Y0, Y12, Y12
+	VPADDD       Y1, Y12, Y12
+	VPADDD       Y11, Y12, Y12
+	VPAND        Y2, Y12, Y12
+	VCMPPS       $0x03, Y11, Y11, Y13
+	VPAND        Y2, Y11, Y11
+	VPOR         Y3, Y11, Y11
+	VBLENDVPS    Y13, Y11, Y12, Y11
+	VADDPS       Y11, Y4, Y4
+	VPSRLD       $0x10, Y4, Y11
+	VPAND        Y0, Y11, Y11
+	VPADDD       Y1, Y11, Y11
+	VPADDD       Y4, Y11, Y11
+	VPAND        Y2, Y11, Y11
+	VCMPPS       $0x03, Y4, Y4, Y12
+	VPAND        Y2, Y4, Y4
+	VPOR         Y3, Y4, Y4
+	VBLENDVPS    Y12, Y4, Y11, Y4
+	VSUBPS       Y4, Y9, Y11
+	VPSRLD       $0x10, Y11, Y9
+	VPAND        Y0, Y9, Y9
+	VPADDD       Y1, Y9, Y9
+	VPADDD       Y11, Y9, Y9
+	VPAND        Y2, Y9, Y9
+	VCMPPS       $0x03, Y11, Y11, Y12
+	VPAND        Y2, Y11, Y11
+	VPOR         Y3, Y11, Y11
+	VBLENDVPS    Y12, Y11, Y9, Y11
+	VMULPS       Y10, Y11, Y11
+	VPSRLD       $0x10, Y11, Y9
+	VPAND        Y0, Y9, Y9
+	VPADDD       Y1, Y9, Y9
+	VPADDD       Y11, Y9, Y9
+	VPAND        Y2, Y9, Y9
+	VCMPPS       $0x03, Y11, Y11, Y10
+	VPAND        Y2, Y11, Y11
+	VPOR         Y3, Y11, Y11
+	VBLENDVPS    Y10, Y11, Y9, Y11
+	VADDPS       Y11, Y5, Y5
+	VPSRLD       $0x10, Y5, Y9
+	VPAND        Y0, Y9, Y9
+	VPADDD       Y1, Y9, Y9
+	VPADDD       Y5, Y9, Y9
+	VPAND        Y2, Y9, Y9
+	VCMPPS       $0x03, Y5, Y5, Y10
+	VPAND        Y2, Y5, Y5
+	VPOR         Y3, Y5, Y5
+	VBLENDVPS    Y10, Y5, Y9, Y5
+	VMOVUPS      32(CX), Y9
+	VSUBPS       Y6, Y9, Y10
+	VPSRLD       $0x10, Y10, Y11
+	VPAND        Y0, Y11, Y11
+	VPADDD       Y1, Y11, Y11
+	VPADDD       Y10, Y11, Y11
+	VPAND        Y2, Y11, Y11
+	VCMPPS       $0x03, Y10, Y10, Y12
+	VPAND        Y2, Y10, Y10
+	VPOR         Y3, Y10, Y10
+	VBLENDVPS    Y12, Y10, Y11, Y10
+	VMULPS       Y8, Y10, Y8
+	VPSRLD       $0x10, Y8, Y11
+	VPAND        Y0, Y11, Y11
+	VPADDD       Y1, Y11, Y11
+	VPADDD       Y8, Y11, Y11
+	VPAND        Y2, Y11, Y11
+	VCMPPS       $0x03, Y8, Y8, Y12
+	VPAND        Y2, Y8, Y8
+	VPOR         Y3, Y8, Y8
+	VBLENDVPS    Y12, Y8, Y11, Y8
+	VADDPS       Y8, Y6, Y6
+	VPSRLD       $0x10, Y6, Y8
+	VPAND        Y0, Y8, Y8
+	VPADDD       Y1, Y8, Y8
+	VPADDD       Y6, Y8, Y8
+	VPAND        Y2, Y8, Y8
+	VCMPPS       $0x03, Y6, Y6, Y11
+	VPAND        Y2, Y6, Y6
+	VPOR         Y3, Y6, Y6
+	VBLENDVPS    Y11, Y6, Y8, Y6
+	VSUBPS       Y6, Y9, Y8
+	VPSRLD       $0x10, Y8, Y9
+	VPAND        Y0, Y9, Y9
+	VPADDD       Y1, Y9, Y9
+	VPADDD       Y8, Y9, Y9
+	VPAND        Y2, Y9, Y9
+	VCMPPS       $0x03, Y8, Y8, Y11
+	VPAND        Y2, Y8, Y8
+	VPOR         Y3, Y8, Y8
+	VBLENDVPS    Y11, Y8, Y9, Y8
+	VMULPS       Y10, Y8, Y8
+	VPSRLD       $0x10, Y8, Y9
+	VPAND        Y0, Y9, Y9
+	VPADDD       Y1, Y9, Y9
+	VPADDD       Y8, Y9, Y9
+	VPAND        Y2, Y9, Y9
+	VCMPPS       $0x03, Y8, Y8, Y10
+	VPAND        Y2, Y8, Y8
+	VPOR         Y3, Y8, Y8
+	VBLENDVPS    Y10, Y8, Y9, Y8
+	VADDPS       Y8, Y7, Y7
+	VPSRLD       $0x10, Y7, Y8
+	VPAND        Y0, Y8, Y8
+	VPADDD       Y1, Y8, Y8
+	VPADDD       Y7, Y8, Y8
+	VPAND        Y2, Y8, Y8
+	VCMPPS       $0x03, Y7, Y7, Y9
+	VPAND        Y2, Y7, Y7
+	VPOR         Y3, Y7, Y7
+	VBLENDVPS    Y9, Y7, Y8, Y7
+	ADDQ         $0x40, CX
+	INCQ         SI
+
+welfordChunkBF16AVX2_vector_check:
+	CMPQ    SI, DX
+	JB      welfordChunkBF16AVX2_vector
+	VMOVUPS Y4, (AX)
+	VMOVUPS Y5, 64(AX)
+	VMOVUPS Y6, 32(AX)
+	VMOVUPS Y7, 96(AX)
+	VZEROUPPER
+	RET
+
+// func mergeLanesBF16AVX2(w *[2][16]float32, m *[2][16]float32, c float32, wn float32)
+// Requires: AVX, AVX2
+TEXT ·mergeLanesBF16AVX2(SB), NOSPLIT, $0-24
+	MOVQ         w+0(FP), AX
+	MOVQ         m+8(FP), CX
+	VBROADCASTSS c+16(FP), Y0
+	VBROADCASTSS wn+20(FP), Y1
+	MOVL         $0x00000001, DX
+	VMOVD        DX, X2
+	VPBROADCASTD X2, Y2
+	MOVL         $0x00007fff, DX
+	VMOVD        DX, X3
+	VPBROADCASTD X3, Y3
+	MOVL         $0xffff0000, DX
+	VMOVD        DX, X4
+	VPBROADCASTD X4, Y4
+	MOVL         $0x00400000, DX
+	VMOVD        DX, X5
+	VPBROADCASTD X5, Y5
+	VMOVUPS      (AX), Y6
+	VMOVUPS      64(AX), Y7
+	VMOVUPS      (CX), Y8
+	VSUBPS       Y6, Y8, Y8
+	VPSRLD       $0x10, Y8, Y9
+	VPAND        Y2, Y9, Y9
+	VPADDD       Y3, Y9, Y9
+	VPADDD       Y8, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VCMPPS       $0x03, Y8, Y8, Y10
+	VPAND        Y4, Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y10, Y8, Y9, Y8
+	VMULPS       Y8, Y0, Y9
+	VPSRLD       $0x10, Y9, Y10
+	VPAND        Y2, Y10, Y10
+	VPADDD       Y3, Y10, Y10
+	VPADDD       Y9, Y10, Y10
+	VPAND        Y4, Y10, Y10
+	VCMPPS       $0x03, Y9, Y9, Y11
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y11, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VPSRLD       $0x10, Y6, Y9
+	VPAND        Y2, Y9, Y9
+	VPADDD       Y3, Y9, Y9
+	VPADDD       Y6, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VCMPPS       $0x03, Y6, Y6, Y10
+	VPAND        Y4, Y6, Y6
+	VPOR         Y5, Y6, Y6
+	VBLENDVPS    Y10, Y6, Y9, Y6
+	VMULPS       Y8, Y8, Y9
+	VPSRLD       $0x10, Y9, Y8
+	VPAND        Y2, Y8, Y8
+	VPADDD       Y3, Y8, Y8
+	VPADDD       Y9, Y8, Y8
+	VPAND        Y4, Y8, Y8
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y10, Y9, Y8, Y9
+	VMULPS       Y0, Y9, Y9
+	VPSRLD       $0x10, Y9, Y8
+	VPAND        Y2, Y8, Y8
+	VPADDD       Y3, Y8, Y8
+	VPADDD       Y9, Y8, Y8
+	VPAND        Y4, Y8, Y8
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y10, Y9, Y8, Y9
+	VMULPS       Y1, Y9, Y9
+	VPSRLD       $0x10, Y9, Y8
+	VPAND        Y2, Y8, Y8
+	VPADDD       Y3, Y8, Y8
+	VPADDD       Y9, Y8, Y8
+	VPAND        Y4, Y8, Y8
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y10, Y9, Y8, Y9
+	VADDPS       64(CX), Y9, Y9
+	VPSRLD       $0x10, Y9, Y8
+	VPAND        Y2, Y8, Y8
+	VPADDD       Y3, Y8, Y8
+	VPADDD       Y9, Y8, Y8
+	VPAND        Y4, Y8, Y8
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y10, Y9, Y8, Y9
+	VADDPS       Y9, Y7, Y7
+	VPSRLD       $0x10, Y7, Y8
+	VPAND        Y2, Y8, Y8
+	VPADDD       Y3, Y8, Y8
+	VPADDD       Y7, Y8, Y8
+	VPAND        Y4, Y8, Y8
+	VCMPPS       $0x03, Y7, Y7, Y9
+	VPAND        Y4, Y7, Y7
+	VPOR         Y5, Y7, Y7
+	VBLENDVPS    Y9, Y7, Y8, Y7
+	VMOVUPS      Y6, (AX)
+	VMOVUPS      Y7, 64(AX)
+	VMOVUPS      32(AX), Y6
+	VMOVUPS      96(AX), Y7
+	VMOVUPS      32(CX), Y8
+	VSUBPS       Y6, Y8, Y8
+	VPSRLD       $0x10, Y8, Y9
+	VPAND        Y2, Y9, Y9
+	VPADDD       Y3, Y9, Y9
+	VPADDD       Y8, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VCMPPS       $0x03, Y8, Y8, Y10
+	VPAND        Y4, Y8, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y10, Y8, Y9, Y8
+	VMULPS       Y8, Y0, Y9
+	VPSRLD       $0x10, Y9, Y10
+	VPAND        Y2, Y10, Y10
+	VPADDD       Y3, Y10, Y10
+	VPADDD       Y9, Y10, Y10
+	VPAND        Y4, Y10, Y10
+	VCMPPS       $0x03, Y9, Y9, Y11
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y11, Y9, Y10, Y9
+	VADDPS       Y9, Y6, Y6
+	VPSRLD       $0x10, Y6, Y9
+	VPAND        Y2, Y9, Y9
+	VPADDD       Y3, Y9, Y9
+	VPADDD       Y6, Y9, Y9
+	VPAND        Y4, Y9, Y9
+	VCMPPS       $0x03, Y6, Y6, Y10
+	VPAND        Y4, Y6, Y6
+	VPOR         Y5, Y6, Y6
+	VBLENDVPS    Y10, Y6, Y9, Y6
+	VMULPS       Y8, Y8, Y9
+	VPSRLD       $0x10, Y9, Y8
+	VPAND        Y2, Y8, Y8
+	VPADDD       Y3, Y8, Y8
+	VPADDD       Y9, Y8, Y8
+	VPAND        Y4, Y8, Y8
+	VCMPPS       $0x03, Y9, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y10, Y9, Y8, Y9
+	VMULPS       Y0, Y9, Y9
+	VPSRLD       $0x10, Y9, Y0
+	VPAND        Y2, Y0, Y0
+	VPADDD       Y3, Y0, Y0
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y4, Y0, Y0
+	VCMPPS       $0x03, Y9, Y9, Y8
+	VPAND        Y4, Y9, Y9
+	VPOR         Y5, Y9, Y9
+	VBLENDVPS    Y8, Y9, Y0, Y9
+	VMULPS       Y1, Y9, Y9
+	VPSRLD       $0x10, Y9, Y0
+	VPAND        Y2, Y0, Y0
+	VPADDD       Y3, Y0, Y0
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y4, Y0, Y0
+	VCMPPS       $0x03, Y9, Y9, Y1
+	VPAND        Y4, Y9, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y1, Y8, Y0, Y9
+	VADDPS       96(CX), Y9, Y9
+	VPSRLD       $0x10, Y9, Y0
+	VPAND        Y2, Y0, Y0
+	VPADDD       Y3, Y0, Y0
+	VPADDD       Y9, Y0, Y0
+	VPAND        Y4, Y0, Y0
+	VCMPPS       $0x03, Y9, Y9, Y1
+	VPAND        Y4, Y9, Y8
+	VPOR         Y5, Y8, Y8
+	VBLENDVPS    Y1, Y8, Y0, Y9
+	VADDPS       Y9, Y7, Y7
+	VPSRLD       $0x10, Y7, Y0
+	VPAND        Y2, Y0, Y0
+	VPADDD       Y3, Y0, Y0
+	VPADDD       Y7, Y0, Y0
+	VPAND        Y4, Y0, Y0
+	VCMPPS       $0x03, Y7, Y7, Y1
+	VPAND        Y4, Y7, Y2
+	VPOR         Y5, Y2, Y2
+	VBLENDVPS    Y1, Y2, Y0, Y7
+	VMOVUPS      Y6, 32(AX)
+	VMOVUPS      Y7, 96(AX)
+	VZEROUPPER
+	RET
+
 // func sumF32F64AVX2(x []float32) float64
 // Requires: AVX
 TEXT ·sumF32F64AVX2(SB), NOSPLIT, $0-32

@@ -74,6 +74,16 @@ func maxAccF32AVX2(dst []float32, x []float32)
 //go:noescape
 func minAccF32AVX2(dst []float32, x []float32)
 
+// welfordChunkBF16AVX2 is elem.WelfordChunkBF16 in assembly; see there for the exact steps.
+//
+//go:noescape
+func welfordChunkBF16AVX2(m *[2][16]float32, x []float32, coef *[16]float32)
+
+// mergeLanesBF16AVX2 is elem.MergeLanesBF16 in assembly; see there for the exact steps.
+//
+//go:noescape
+func mergeLanesBF16AVX2(w *[2][16]float32, m *[2][16]float32, c float32, wn float32)
+
 // sumF32F64AVX2 is sumF32F64Go in assembly; see there for the exact loop.
 //
 //go:noescape
