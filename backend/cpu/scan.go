@@ -316,8 +316,16 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			s.cols = false
 		}
 	}
-	if s.row != nil && !s.anyCvt(p.NumOperands()) && p.Ndim() > 0 && p.Shape()[0] >= rowColsMin {
+	if s.row != nil && p.Ndim() > 0 && p.Shape()[0] >= rowColsMin {
 		s.rowCols = rowColsTable[op.Code][lt]
+		s.colsWidth = rowColsWidth
+		if s.anyCvt(p.NumOperands()) {
+			// Note [Converted outer rows]
+			s.colsWidth = min(rowColsWidth, colsBlockBytes/(s.n*s.es))
+			if s.colsWidth < rowColsMin {
+				s.rowCols = nil
+			}
+		}
 		for k := 0; k < p.NumOperands() && s.rowCols != nil; k++ {
 			if st[k] != p.Operand(k).DType.Size() {
 				s.rowCols = nil
@@ -326,6 +334,7 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	}
 	for k := 0; k < p.NumOperands(); k++ {
 		s.base[k] = p.Operand(k).Storage.Pointer()
+		s.esz[k] = p.Operand(k).DType.Size()
 	}
 	if s.row != nil {
 		s.prepareRowInputs(p)
@@ -335,7 +344,7 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		grain = max(grain, scanWidth)
 	}
 	if s.rowCols != nil {
-		grain = max(grain, rowColsWidth)
+		grain = max(grain, s.colsWidth)
 	}
 	p.ForEachGrain(s.loop, grain)
 	return nil
@@ -350,22 +359,24 @@ func b2n(b bool) int {
 
 // scanner is the state of one Scan call, shared read-only by its workers.
 type scanner struct {
-	op      *optable.Op
-	args    *kernel.Args
-	nout    int
-	lt      dtype.DType
-	es      int // loop dtype size
-	scan    *scanFuncs
-	row     rowFn
-	rowCols rowColsFn         // the outer-dim path of a row op (Note [Row ops over an outer dim])
-	n       int               // row length
-	dimSt   [4]int            // byte stride along the row, per operand
-	conv    [4]conv           // per operand: to (inputs) or from (outputs) the loop dtype
-	cvt     [4]bool           // conv needed
-	direct  bool              // every row is contiguous in the loop dtype
-	cols    bool              // the outer-dim fast path applies
-	wb      [2][]byte         // LayerNorm weight and bias rows in the loop dtype (nil: absent)
-	base    [4]unsafe.Pointer // each operand's storage address (the walk hands offsets)
+	op        *optable.Op
+	args      *kernel.Args
+	nout      int
+	lt        dtype.DType
+	es        int // loop dtype size
+	scan      *scanFuncs
+	row       rowFn
+	rowCols   rowColsFn         // the outer-dim path of a row op (Note [Row ops over an outer dim])
+	colsWidth int               // the neighbouring rows rowCols computes at once
+	n         int               // row length
+	dimSt     [4]int            // byte stride along the row, per operand
+	conv      [4]conv           // per operand: to (inputs) or from (outputs) the loop dtype
+	cvt       [4]bool           // conv needed
+	direct    bool              // every row is contiguous in the loop dtype
+	cols      bool              // the outer-dim fast path applies
+	wb        [2][]byte         // LayerNorm weight and bias rows in the loop dtype (nil: absent)
+	base      [4]unsafe.Pointer // each operand's storage address (the walk hands offsets)
+	esz       [4]int            // each operand's element size
 }
 
 func (s *scanner) anyCvt(n int) bool {
@@ -441,6 +452,7 @@ func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
 	var carry []uint64
 	var rowBufs [][]uint64
 	var scratch []float64
+	var block []uint64
 	for j := 0; j < n1; j++ {
 		for k := 0; k < nt; k++ {
 			ptrs[k] = unsafe.Add(s.base[k], offs[k]+j*strides[nt+k])
@@ -448,8 +460,12 @@ func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
 		if s.rowCols != nil && n0 > 1 {
 			if scratch == nil {
 				scratch = make([]float64, 4*rowColsWidth)
+				if s.anyCvt(nt) {
+					block = getColsBlock(bufLen + (s.n*s.colsWidth*s.es+7)/8)
+					defer colsBlocks.Put(&block)
+				}
 			}
-			s.rowColsBlock(ptrs, n0, scratch)
+			s.rowColsBlock(ptrs, n0, scratch, block)
 			continue
 		}
 		if s.cols && n0 > 1 {
