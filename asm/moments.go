@@ -13,10 +13,7 @@ import (
 // rounds (roundBF16). The steps run lane by lane in elem's order, so the
 // bits are the Go function's.
 func welfordChunkBF16() {
-	name := "welfordChunkBF16AVX2"
-	TEXT(name, NOSPLIT, "func(m *[2][16]float32, x []float32, coef *[16]float32)")
-	Doc(name + " is elem.WelfordChunkBF16 in assembly; see there for the exact steps.")
-	Pragma("noescape")
+	name := wide{}.begin("welfordChunkBF16", "func(m *[2][16]float32, x []float32, coef *[16]float32)", "elem.WelfordChunkBF16")
 	m := Load(Param("m"), GP64())
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("x").Len(), GP64())
@@ -64,10 +61,7 @@ func welfordChunkBF16() {
 // assembly: AddMoments on 16 lanes in two YMM registers each, every
 // operation's result rounded to bfloat16 (roundBF16), in elem's order.
 func mergeLanesBF16() {
-	name := "mergeLanesBF16AVX2"
-	TEXT(name, NOSPLIT, "func(w, m *[2][16]float32, c, wn float32)")
-	Doc(name + " is elem.MergeLanesBF16 in assembly; see there for the exact steps.")
-	Pragma("noescape")
+	wide{}.begin("mergeLanesBF16", "func(w, m *[2][16]float32, c, wn float32)", "elem.MergeLanesBF16")
 	w := Load(Param("w"), GP64())
 	m := Load(Param("m"), GP64())
 	c, wn := YMM(), YMM()

@@ -74,12 +74,12 @@ func maxAccF32AVX2(dst []float32, x []float32)
 //go:noescape
 func minAccF32AVX2(dst []float32, x []float32)
 
-// welfordChunkBF16AVX2 is elem.WelfordChunkBF16 in assembly; see there for the exact steps.
+// welfordChunkBF16AVX2 is elem.WelfordChunkBF16 in assembly; see there for the exact loop.
 //
 //go:noescape
 func welfordChunkBF16AVX2(m *[2][16]float32, x []float32, coef *[16]float32)
 
-// mergeLanesBF16AVX2 is elem.MergeLanesBF16 in assembly; see there for the exact steps.
+// mergeLanesBF16AVX2 is elem.MergeLanesBF16 in assembly; see there for the exact loop.
 //
 //go:noescape
 func mergeLanesBF16AVX2(w *[2][16]float32, m *[2][16]float32, c float32, wn float32)
