@@ -136,9 +136,23 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
 }
 
-// welfordVec are the moments' loops over 16 lanes of bfloat16 layer_norm
-// in assembly.
-var welfordVec = &elem.WelfordKernels{Chunk: vec.WelfordChunkBF16, Merge: vec.MergeLanesBF16}
+// layerNormBF16Vec are the loops of bfloat16 layer_norm on internal/vec:
+// the moments' loops over 16 lanes in assembly, the affine map in vec's
+// element-wise calls.
+var layerNormBF16Vec = &elem.LayerNormBF16Kernels{Chunk: vec.WelfordChunkBF16, Merge: vec.MergeLanesBF16, Affine: affineBF16}
+
+// affineBF16 is elem.AffineBF16 in vec's element-wise calls, one
+// rounding each, as its float32 operations.
+func affineBF16(y, x, w, b []float32, scale, bias float32) {
+	vec.MulScalarF32(y, x, scale)
+	vec.AddScalarF32(y, y, bias)
+	if w != nil {
+		vec.MulF32(y, y, w)
+	}
+	if b != nil {
+		vec.AddF32(y, y, b)
+	}
+}
 
 // layerNormRowBF16 is layer_norm of a bfloat16 row read as float32: the
 // scale and bias of PyTorch's bfloat16 moments, then x·scale + bias, the
@@ -151,7 +165,7 @@ func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	if b != nil {
 		bs = unsafe.Slice((*float32)(b), n)
 	}
-	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps, welfordVec)
+	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps, layerNormBF16Vec)
 }
 
 // rowMax returns the max of x, NaN if there is one.

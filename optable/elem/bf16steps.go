@@ -157,16 +157,18 @@ const (
 // the lanes' means, then their sums of squared deviations.
 type MomentLanes = [2][momentLanes]float32
 
-// WelfordKernels are the two loops of [LayerNormBF16] over the 16 lanes
-// of a chunk, [WelfordChunkBF16] and [MergeLanesBF16]; a backend may pass
-// its own, which must compute the same bits, to [LayerNormRowBF16].
-type WelfordKernels struct {
-	Chunk func(m *MomentLanes, x []float32, coef *[momentChunk]float32)
-	Merge func(w, m *MomentLanes, c, wn float32)
+// LayerNormBF16Kernels are the loops of [LayerNormRowBF16]: its moments'
+// loops over the 16 lanes of a chunk, [WelfordChunkBF16] and
+// [MergeLanesBF16], and its affine map, [AffineBF16]. A backend may pass
+// its own, which must compute the same bits.
+type LayerNormBF16Kernels struct {
+	Chunk  func(m *MomentLanes, x []float32, coef *[momentChunk]float32)
+	Merge  func(w, m *MomentLanes, c, wn float32)
+	Affine func(y, x, w, b []float32, scale, bias float32)
 }
 
-// welfordGo are elem's own WelfordKernels.
-var welfordGo = &WelfordKernels{Chunk: WelfordChunkBF16, Merge: MergeLanesBF16}
+// layerNormGo are elem's own LayerNormBF16Kernels.
+var layerNormGo = &LayerNormBF16Kernels{Chunk: WelfordChunkBF16, Merge: MergeLanesBF16, Affine: AffineBF16}
 
 // WelfordChunkBF16 is one chunk of PyTorch's bfloat16 RowwiseMoments: for
 // vector j of x (whole vectors of 16 lanes), lane l's Welford step with
@@ -243,19 +245,39 @@ type laneWelford struct {
 
 // merge adds to each lane the state of n more elements in m, with k's
 // Merge.
-func (w *laneWelford) merge(n int, m *MomentLanes, k *WelfordKernels) {
+func (w *laneWelford) merge(n int, m *MomentLanes, k *LayerNormBF16Kernels) {
 	c, wn := mergeCoef(w.n, n)
 	k.Merge(&w.m, m, c, wn)
 	w.n += n
 }
 
+// momentScratch is the working state of one [LayerNormBF16] call: a
+// chunk's lanes and the cascade's levels. Pointers into it go to the
+// kernels' func values, so Go would move it to the heap; it comes from
+// momentScratches instead of two allocations per row.
+type momentScratch struct {
+	m     MomentLanes
+	stack []laneWelford
+}
+
+var momentScratches = sync.Pool{New: func() any { return new(momentScratch) }}
+
 // LayerNormRowBF16 writes to y the layer_norm of a row x of bfloat16 (as
-// float32) with weight w and bias b (nil when absent): x·scale + bias of
-// [LayerNormBF16], then the weight and the bias, each operation in
-// float32, as PyTorch's affine over bfloat16 computes it. k runs the
-// moments' loops over lanes, elem's own when nil.
-func LayerNormRowBF16(y, x, w, b []float32, eps float64, k *WelfordKernels) {
+// float32) with weight w and bias b (nil when absent): the scale and bias
+// of [LayerNormBF16], then [AffineBF16]. k runs its loops, elem's own
+// when nil.
+func LayerNormRowBF16(y, x, w, b []float32, eps float64, k *LayerNormBF16Kernels) {
+	if k == nil {
+		k = layerNormGo
+	}
 	scale, bias := LayerNormBF16(x, eps, k)
+	k.Affine(y[:len(x)], x, w, b, scale, bias)
+}
+
+// AffineBF16 sets y to x·scale + bias, then times the weight w and plus
+// the bias b (each nil when absent), each operation in float32, as
+// PyTorch's affine over bfloat16 computes it.
+func AffineBF16(y, x, w, b []float32, scale, bias float32) {
 	y = y[:len(x)]
 	for k, v := range x {
 		r := float32(v*scale) + bias // the conversions keep Go from fusing
@@ -278,9 +300,9 @@ func LayerNormRowBF16(y, x, w, b []float32, eps float64, k *WelfordKernels) {
 // whole vector one by one, and the lanes merged into them; then scale =
 // 1/√(var + eps) and bias = −scale · mean, each step rounded to bfloat16,
 // eps too.
-func LayerNormBF16(x []float32, eps float64, k *WelfordKernels) (scale, bias float32) {
+func LayerNormBF16(x []float32, eps float64, k *LayerNormBF16Kernels) (scale, bias float32) {
 	if k == nil {
-		k = welfordGo
+		k = layerNormGo
 	}
 	n := len(x) / momentLanes
 	chunks := (n + momentChunk - 1) / momentChunk
@@ -288,14 +310,19 @@ func LayerNormBF16(x []float32, eps float64, k *WelfordKernels) (scale, bias flo
 	for 1<<depth < chunks {
 		depth++
 	}
-	var m MomentLanes // a chunk's lanes
-	stack := make([]laneWelford, max(depth, 1))
+	sc := momentScratches.Get().(*momentScratch)
+	defer momentScratches.Put(sc)
+	if cap(sc.stack) < max(depth, 1) {
+		sc.stack = make([]laneWelford, max(depth, 1))
+	}
+	m, stack := &sc.m, sc.stack[:max(depth, 1)]
+	clear(stack)
 	for i := 0; i < chunks; i++ {
 		base := i * momentChunk * momentLanes
 		count := min(momentChunk, n-i*momentChunk)
-		m = MomentLanes{}
-		k.Chunk(&m, x[base:base+count*momentLanes], &welfordCoef)
-		stack[0].merge(count, &m, k)
+		*m = MomentLanes{}
+		k.Chunk(m, x[base:base+count*momentLanes], &welfordCoef)
+		stack[0].merge(count, m, k)
 		for j, mask := 1, i+1; j < depth && mask&1 == 0; j, mask = j+1, mask>>1 {
 			stack[j].merge(stack[j-1].n, &stack[j-1].m, k)
 			stack[j-1] = laneWelford{}

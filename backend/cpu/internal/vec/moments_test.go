@@ -110,8 +110,8 @@ func BenchmarkLayerNormRowBF16(b *testing.B) {
 	}
 	for _, c := range []struct {
 		name  string
-		chunk *optelem.WelfordKernels
-	}{{"vec", &optelem.WelfordKernels{Chunk: WelfordChunkBF16, Merge: MergeLanesBF16}}, {"elem", nil}} {
+		chunk *optelem.LayerNormBF16Kernels
+	}{{"vec", &optelem.LayerNormBF16Kernels{Chunk: WelfordChunkBF16, Merge: MergeLanesBF16, Affine: optelem.AffineBF16}}, {"elem", nil}} {
 		b.Run(c.name, func(b *testing.B) {
 			b.SetBytes(int64(2 * len(x)))
 			for range b.N {
