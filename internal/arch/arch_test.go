@@ -45,10 +45,11 @@ var allowed = map[string][]string{
 	"iter": memory,
 	// the kernel contract: plans and the op table
 	"kernel": {"device", "dtype", "iter", "optable"},
-	// backends: the contract, never op or tensor
+	// backends: the contract, never op or tensor (vec's twins of bfloat16
+	// layer_norm's loops are elem's own functions)
 	"backend/cpu":                  slices.Concat(planner, []string{"backend/cpu/internal/gemm", "backend/cpu/internal/vec"}),
 	"backend/cpu/internal/gemm":    {"dtype", "backend/cpu/internal/cpufeat", "backend/cpu/internal/vec"},
-	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat", "internal/sleef"},
+	"backend/cpu/internal/vec":     {"dtype", "backend/cpu/internal/cpufeat", "internal/sleef", "optable/elem"},
 	"backend/cpu/internal/cpufeat": nil,
 	"backend/ref":                  planner,
 	// the backend test kit: the contract and the reference backend
