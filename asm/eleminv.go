@@ -102,7 +102,21 @@ func sinhBody(e *em, in []reg.Register) val {
 	e.flagUnless(e.Abs(x), 0, math.MaxFloat32)
 	t := e.expm1Of(e.MinX(e.Abs(x), e.C(100)))
 	y := e.Add(t, e.Div(t, e.Add(t, e.C(1))))
-	return vv(e.withSign(e.Mul(y, e.C(0.5)), x))
+	y = e.sleefOverflow(e.Mul(y, e.C(0.5)), x, lnMaxF32)
+	return vv(e.withSign(y, x))
+}
+
+// ln of the largest float32 and float64: SLEEF's sinh and cosh overflow
+// beyond them (Note [SLEEF's sinh and cosh] in optable/elem).
+var (
+	lnMaxF32 = math.Log(math.MaxFloat32)
+	lnMaxF64 = math.Log(math.MaxFloat64)
+)
+
+// sleefOverflow returns y, or +Inf in the lanes where |x| > lnMax, where
+// PyTorch's SLEEF sinh and cosh overflow.
+func (e *em) sleefOverflow(y, x reg.Register, lnMax float64) reg.Register {
+	return e.Blend(e.Cmp(cmpGT, e.Abs(x), e.C(lnMax)), y, e.C(math.Inf(1)))
 }
 
 // coshBody: e/2 + 1/(2e), e = e^|x|.
@@ -110,7 +124,7 @@ func coshBody(e *em, in []reg.Register) val {
 	x := in[0]
 	e.flagUnless(e.Abs(x), 0, math.MaxFloat32)
 	ex := e.expOf(e.MinX(e.Abs(x), e.C(100)))
-	return vv(e.FMA(ex, e.C(0.5), e.Div(e.C(0.5), ex)))
+	return vv(e.sleefOverflow(e.FMA(ex, e.C(0.5), e.Div(e.C(0.5), ex)), x, lnMaxF32))
 }
 
 // asinhBody: log1p(a + a²/(1 + √(1 + a²))), a = |x| (a² finite in
@@ -177,8 +191,8 @@ func inverseOps() {
 		{"Atan", "atan %s", "within 1 ulp for finite x", atanBody},
 		{"Asin", "asin %s", "within 1 ulp for |x| ≤ 1", asinBody},
 		{"Acos", "acos %s", "within 1 ulp for |x| ≤ 1", acosBody},
-		{"Sinh", "sinh %s", "within 1 ulp for finite x", sinhBody},
-		{"Cosh", "cosh %s", "within 1 ulp for finite x", coshBody},
+		{"Sinh", "sinh %s", "within 1 ulp for finite x, ±Inf for |x| > ln(max float32) as SLEEF's", sinhBody},
+		{"Cosh", "cosh %s", "within 1 ulp for finite x, +Inf for |x| > ln(max float32) as SLEEF's", coshBody},
 		{"Asinh", "asinh %s", "within 1 ulp for finite x", asinhBody},
 		{"Acosh", "acosh %s", "within 1 ulp for x ≥ 1", acoshBody},
 		{"Atanh", "atanh %s", "within 1 ulp for |x| < 1", atanhBody},

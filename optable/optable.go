@@ -275,8 +275,12 @@ type Op struct {
 // iterator does, and a serial walk hands the loops whole rows, so the rows
 // are PyTorch's; an input PyTorch converts to the compute dtype it first
 // copies, dense, and op does so too for these ops. A packed nested
-// tensor's buffer is one row to them (PyTorch 1.13 has no nested logit).
-// Other backends may ignore it.
+// tensor's buffer is one row to them, where the nested suites' reference
+// applies the dense op to each component, whose own last elements are
+// its tail: the two differ where a component's tail lies in the buffer's
+// body (PyTorch 1.13 has none of these ops for nested tensors; a known
+// gap, left until the buffer's walk can break rows at components). Other
+// backends may ignore it.
 
 // Loop is an op's scalar meaning for a family of loop dtypes.
 type Loop struct {

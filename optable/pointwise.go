@@ -20,6 +20,21 @@ func unit(l Loop, cond, unitExpr string) Loop {
 // viaFloat64 is a float op computed through float64 math, rounded to T.
 func viaFloat64(fn string) Loop { return loop(Floats, "T(math."+fn+"(float64(a)))") }
 
+// sleefHyperbolic are the compute dtypes whose sinh and cosh PyTorch
+// vectorizes with SLEEF (Note [SLEEF's sinh and cosh] in optable/elem).
+var sleefHyperbolic = Of(dtype.Float32, dtype.Float64, dtype.BFloat16)
+
+// hyperbolic is the loops of sinh or cosh (fn): elem's Sinh or Cosh in a
+// row's scalar tail and elsewhere, its SinhVec or CoshVec in the vector
+// body, with the bound of the dtype the vector computes in.
+func hyperbolic(fn string) []Loop {
+	expr := "T(elem." + fn + "(float64(a)))"
+	return []Loop{
+		unit(loop(Of(dtype.Float64), expr), "args.VectorBody", "elem."+fn+"Vec(a, elem.LnMaxF64)"),
+		unit(loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), expr), "args.VectorBody", "elem."+fn+"Vec(a, elem.LnMaxF32)"),
+	}
+}
+
 // unary declares a unary pointwise op named name (Go name goName) that
 // computes doc.
 func unary(name, goName, doc string, o Op, loops ...Loop) *Op {
@@ -53,7 +68,7 @@ var (
 		loop(Uint8s, "a"), loop(Signed, "elem.AbsInt(a)"), loop(Floats, "T(math.Abs(float64(a)))"))
 	Sign = unary("sign", "Sign", "the sign of x: -1, 0 or 1 (0 for NaN; bool x itself)", Op{Grad: []string{"ZerosLike(g)"}, SIMD: SIMD{Unary: "Sign", Types: Numbers}},
 		loop(Bools, "a"), loop(Uint8s, "elem.SignU(a)"), loop(Signed|Floats, "elem.Sign(a)"))
-	Exp        = unary("exp", "Exp", "e^x (float32, and bfloat16 and float16 through it: SLEEF's expf, as PyTorch computes float32 and bfloat16, Note [SLEEF's exp] in optable/elem)", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, loop(Of(dtype.Float64), "T(math.Exp(float64(a)))"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.ExpF32(float32(a)))"))
+	Exp        = unary("exp", "Exp", "e^x (float32, and bfloat16 and float16 through it: SLEEF's expf, as PyTorch computes float32 and bfloat16, Note [SLEEF's exp] in optable/elem)", Op{Grad: []string{"g.Mul(result)"}, IntToFloat: true, SIMD: SIMD{Unary: "Exp", Types: Floats, Stream: Of(dtype.Float32, dtype.Float64)}}, loop(Of(dtype.Float64), "T(elem.Exp(float64(a)))"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.ExpF32(float32(a)))"))
 	Exp2       = unary("exp2", "Exp2", "2^x", Op{Grad: []string{"g.Mul(result).Mul(Scalar(math.Ln2))"}, SIMD: SIMD{Unary: "Exp2", Types: Floats}, IntToFloat: true}, viaFloat64("Exp2"))
 	Expm1      = unary("expm1", "Expm1", "e^x - 1 (float32, and bfloat16 and float16 through it: SLEEF's expm1f, as PyTorch computes float32 and bfloat16)", Op{Grad: []string{"g.Mul(result.Add(Scalar(1)))"}, SIMD: SIMD{Unary: "Expm1", Types: Floats}, IntToFloat: true}, loop(Of(dtype.Float64), "T(math.Expm1(float64(a)))"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.Expm1F32(float32(a)))"))
 	Log        = unary("log", "Log", "the natural logarithm of x (float32, and bfloat16 and float16 through it: SLEEF's logf, as PyTorch computes float32 and bfloat16, Note [SLEEF's log] in internal/sleef)", Op{Grad: []string{"g.Div(x)"}, SIMD: SIMD{Unary: "Log", Types: Floats}, IntToFloat: true}, loop(Of(dtype.Float64), "T(elem.Log(float64(a)))"), loop(Of(dtype.Float16, dtype.BFloat16, dtype.Float32), "T(elem.LogF32(float32(a)))"))
@@ -70,8 +85,8 @@ var (
 	Asin       = unary("asin", "Asin", "the arcsine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asin", Types: Floats}}, viaFloat64("Asin"))
 	Acos       = unary("acos", "Acos", "the arccosine of x", Op{Grad: []string{"g.Mul(x.Square().Neg().Add(Scalar(1)).Rsqrt()).Neg()"}, IntToFloat: true, SIMD: SIMD{Unary: "Acos", Types: Floats}}, viaFloat64("Acos"))
 	Atan       = unary("atan", "Atan", "the arctangent of x", Op{Grad: []string{"g.Div(x.Square().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Atan", Types: Floats}}, viaFloat64("Atan"))
-	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Sinh", Types: Floats}}, viaFloat64("Sinh"))
-	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, SIMD: SIMD{Unary: "Cosh", Types: Floats}}, viaFloat64("Cosh"))
+	Sinh       = unary("sinh", "Sinh", "the hyperbolic sine of x (±Inf for |x| > ln of the dtype's largest value in the vector body of PyTorch's loops, as its SLEEF kernel gives)", Op{Grad: []string{"g.Mul(x.Cosh())"}, IntToFloat: true, VectorBody: sleefHyperbolic, SIMD: SIMD{Unary: "Sinh", Types: Floats}}, hyperbolic("Sinh")...)
+	Cosh       = unary("cosh", "Cosh", "the hyperbolic cosine of x (+Inf for |x| > ln of the dtype's largest value in the vector body of PyTorch's loops, as its SLEEF kernel gives)", Op{Grad: []string{"g.Mul(x.Sinh())"}, IntToFloat: true, VectorBody: sleefHyperbolic, SIMD: SIMD{Unary: "Cosh", Types: Floats}}, hyperbolic("Cosh")...)
 	Tanh       = unary("tanh", "Tanh", "the hyperbolic tangent of x", Op{Grad: []string{"g.Mul(result.Square().Neg().Add(Scalar(1)))"}, IntToFloat: true, SIMD: SIMD{Unary: "Tanh", Types: Floats, Stream: Of(dtype.Float32)}}, viaFloat64("Tanh"))
 	Asinh      = unary("asinh", "Asinh", "the inverse hyperbolic sine of x", Op{Grad: []string{"g.Mul(x.Square().Add(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Asinh", Types: Floats}}, viaFloat64("Asinh"))
 	Acosh      = unary("acosh", "Acosh", "the inverse hyperbolic cosine of x", Op{Grad: []string{"g.Mul(x.Square().Sub(Scalar(1)).Rsqrt())"}, IntToFloat: true, SIMD: SIMD{Unary: "Acosh", Types: Floats}}, viaFloat64("Acosh"))

@@ -296,8 +296,9 @@ func AtanTo(dst, t *Tensor) *Tensor { return pointwise(optable.Atan, dst, false,
 // AtanInPlace overwrites t with [Atan](t) and returns t.
 func (t *Tensor) AtanInPlace() *Tensor { return pointwise(optable.Atan, nil, true, nil, t) }
 
-// Sinh returns the hyperbolic sine of x for each element x of t. Integer and
-// bool inputs compute in float32.
+// Sinh returns the hyperbolic sine of x (±Inf for |x| > ln of the dtype's
+// largest value in the vector body of PyTorch's loops, as its SLEEF kernel
+// gives) for each element x of t. Integer and bool inputs compute in float32.
 func Sinh(t *Tensor) *Tensor { return pointwise(optable.Sinh, nil, false, nil, t) }
 
 // Sinh returns [Sinh](t).
@@ -310,8 +311,9 @@ func SinhTo(dst, t *Tensor) *Tensor { return pointwise(optable.Sinh, dst, false,
 // SinhInPlace overwrites t with [Sinh](t) and returns t.
 func (t *Tensor) SinhInPlace() *Tensor { return pointwise(optable.Sinh, nil, true, nil, t) }
 
-// Cosh returns the hyperbolic cosine of x for each element x of t. Integer and
-// bool inputs compute in float32.
+// Cosh returns the hyperbolic cosine of x (+Inf for |x| > ln of the dtype's
+// largest value in the vector body of PyTorch's loops, as its SLEEF kernel
+// gives) for each element x of t. Integer and bool inputs compute in float32.
 func Cosh(t *Tensor) *Tensor { return pointwise(optable.Cosh, nil, false, nil, t) }
 
 // Cosh returns [Cosh](t).

@@ -369,7 +369,7 @@ func simdSignF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopExpF64 computes T(math.Exp(float64(a))) for float64.
+// loopExpF64 computes T(elem.Exp(float64(a))) for float64.
 func loopExpF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
@@ -380,7 +380,7 @@ func loopExpF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Ar
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Exp(float64(a)))
+			o[i] = T(elem.Exp(float64(a)))
 		}
 		return
 	}
@@ -388,13 +388,13 @@ func loopExpF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Ar
 		o := unsafe.Slice((*T)(p[0]), n)
 		a := *(*T)(p[1])
 		for i := range o {
-			o[i] = T(math.Exp(float64(a)))
+			o[i] = T(elem.Exp(float64(a)))
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Exp(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Exp(float64(a)))
 	}
 }
 
@@ -1419,8 +1419,8 @@ func simdAtanF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	}
 }
 
-// loopSinhF computes T(math.Sinh(float64(a))) for float32, float64.
-func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopSinhF641 computes elem.SinhVec(a, elem.LnMaxF64) for float64.
+func loopSinhF641[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -1430,7 +1430,7 @@ func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Sinh(float64(a)))
+			o[i] = elem.SinhVec(a, elem.LnMaxF64)
 		}
 		return
 	}
@@ -1438,32 +1438,127 @@ func loopSinhF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		o := unsafe.Slice((*T)(p[0]), n)
 		a := *(*T)(p[1])
 		for i := range o {
-			o[i] = T(math.Sinh(float64(a)))
+			o[i] = elem.SinhVec(a, elem.LnMaxF64)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Sinh(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.SinhVec(a, elem.LnMaxF64)
+	}
+}
+
+// loopSinhF64 computes T(elem.Sinh(float64(a))) for float64.
+func loopSinhF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopSinhF641[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Sinh(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Sinh(float64(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Sinh(float64(a)))
+	}
+}
+
+// loopSinhF321 computes elem.SinhVec(a, elem.LnMaxF32) for float32.
+func loopSinhF321[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.SinhVec(a, elem.LnMaxF32)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = elem.SinhVec(a, elem.LnMaxF32)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.SinhVec(a, elem.LnMaxF32)
+	}
+}
+
+// loopSinhF32 computes T(elem.Sinh(float64(a))) for float32.
+func loopSinhF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopSinhF321[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Sinh(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Sinh(float64(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Sinh(float64(a)))
 	}
 }
 
 // simdSinhF32 is sinh's SIMD loop for float32.
 func simdSinhF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.SinhF32, p, s, n)) {
-		loopSinhF[float32](p, s, n, args)
+	if !((args.VectorBody) && unaryVec(vec.SinhF32, p, s, n)) {
+		loopSinhF32[float32](p, s, n, args)
 	}
 }
 
 // simdSinhF64 is sinh's SIMD loop for float64.
 func simdSinhF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.SinhF64, p, s, n)) {
-		loopSinhF[float64](p, s, n, args)
+	if !((args.VectorBody) && unaryVec(vec.SinhF64, p, s, n)) {
+		loopSinhF64[float64](p, s, n, args)
 	}
 }
 
-// loopCoshF computes T(math.Cosh(float64(a))) for float32, float64.
-func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+// loopCoshF641 computes elem.CoshVec(a, elem.LnMaxF64) for float64.
+func loopCoshF641[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -1473,7 +1568,7 @@ func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
 		for i := range o {
 			a := x0[i]
-			o[i] = T(math.Cosh(float64(a)))
+			o[i] = elem.CoshVec(a, elem.LnMaxF64)
 		}
 		return
 	}
@@ -1481,27 +1576,122 @@ func loopCoshF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *
 		o := unsafe.Slice((*T)(p[0]), n)
 		a := *(*T)(p[1])
 		for i := range o {
-			o[i] = T(math.Cosh(float64(a)))
+			o[i] = elem.CoshVec(a, elem.LnMaxF64)
 		}
 		return
 	}
 	for i := 0; i < n; i++ {
 		a := *(*T)(unsafe.Add(p[1], i*s[1]))
-		*(*T)(unsafe.Add(p[0], i*s[0])) = T(math.Cosh(float64(a)))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.CoshVec(a, elem.LnMaxF64)
+	}
+}
+
+// loopCoshF64 computes T(elem.Cosh(float64(a))) for float64.
+func loopCoshF64[T float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopCoshF641[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Cosh(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Cosh(float64(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Cosh(float64(a)))
+	}
+}
+
+// loopCoshF321 computes elem.CoshVec(a, elem.LnMaxF32) for float32.
+func loopCoshF321[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.CoshVec(a, elem.LnMaxF32)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = elem.CoshVec(a, elem.LnMaxF32)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.CoshVec(a, elem.LnMaxF32)
+	}
+}
+
+// loopCoshF32 computes T(elem.Cosh(float64(a))) for float32.
+func loopCoshF32[T float32](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopCoshF321[T](p, s, n, args)
+		return
+	}
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			o[i] = T(elem.Cosh(float64(a)))
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		for i := range o {
+			o[i] = T(elem.Cosh(float64(a)))
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = T(elem.Cosh(float64(a)))
 	}
 }
 
 // simdCoshF32 is cosh's SIMD loop for float32.
 func simdCoshF32(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.CoshF32, p, s, n)) {
-		loopCoshF[float32](p, s, n, args)
+	if !((args.VectorBody) && unaryVec(vec.CoshF32, p, s, n)) {
+		loopCoshF32[float32](p, s, n, args)
 	}
 }
 
 // simdCoshF64 is cosh's SIMD loop for float64.
 func simdCoshF64(p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
-	if !(unaryVec(vec.CoshF64, p, s, n)) {
-		loopCoshF[float64](p, s, n, args)
+	if !((args.VectorBody) && unaryVec(vec.CoshF64, p, s, n)) {
+		loopCoshF64[float64](p, s, n, args)
 	}
 }
 

@@ -114,10 +114,10 @@ func evalSign(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemExp0 is exp of one element of float64: T(math.Exp(float64(a))).
+// elemExp0 is exp of one element of float64: T(elem.Exp(float64(a))).
 func elemExp0[T float64](a T, args *kernel.Args) T {
 	_ = args
-	return T(T(math.Exp(float64(a))))
+	return T(T(elem.Exp(float64(a))))
 }
 
 // elemExp1 is exp of one element of float32: T(elem.ExpF32(float32(a))).
@@ -430,31 +430,59 @@ func evalAtan(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool)
 	return value{}, false, false
 }
 
-// elemSinh0 is sinh of one element of float32, float64: T(math.Sinh(float64(a))).
-func elemSinh0[T float32 | float64](a T, args *kernel.Args) T {
+// elemSinh0 is sinh of one element of float64: T(elem.Sinh(float64(a))).
+func elemSinh0[T float64](a T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.SinhVec(a, elem.LnMaxF64)
+	}
 	_ = args
-	return T(T(math.Sinh(float64(a))))
+	return T(T(elem.Sinh(float64(a))))
+}
+
+// elemSinh1 is sinh of one element of float32: T(elem.Sinh(float64(a))).
+func elemSinh1[T float32](a T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.SinhVec(a, elem.LnMaxF32)
+	}
+	_ = args
+	return T(T(elem.Sinh(float64(a))))
 }
 
 // evalSinh computes sinh of one element in compute dtype d.
 func evalSinh(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemSinh1[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemSinh0[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false
 }
 
-// elemCosh0 is cosh of one element of float32, float64: T(math.Cosh(float64(a))).
-func elemCosh0[T float32 | float64](a T, args *kernel.Args) T {
+// elemCosh0 is cosh of one element of float64: T(elem.Cosh(float64(a))).
+func elemCosh0[T float64](a T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.CoshVec(a, elem.LnMaxF64)
+	}
 	_ = args
-	return T(T(math.Cosh(float64(a))))
+	return T(T(elem.Cosh(float64(a))))
+}
+
+// elemCosh1 is cosh of one element of float32: T(elem.Cosh(float64(a))).
+func elemCosh1[T float32](a T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.CoshVec(a, elem.LnMaxF32)
+	}
+	_ = args
+	return T(T(elem.Cosh(float64(a))))
 }
 
 // evalCosh computes cosh of one element in compute dtype d.
 func evalCosh(x *[3]value, d dtype.DType, args *kernel.Args) (value, bool, bool) {
 	switch d {
-	case dtype.Float16, dtype.BFloat16, dtype.Float32, dtype.Float64:
+	case dtype.Float16, dtype.BFloat16, dtype.Float32:
+		return result(elemCosh1[float32](as[float32](x[0]), args))
+	case dtype.Float64:
 		return result(elemCosh0[float64](as[float64](x[0]), args))
 	}
 	return value{}, false, false

@@ -142,6 +142,77 @@ func Log1p[T Float](x T, big float64) T {
 	return T(math.Log1p(float64(x)))
 }
 
+// Note [SLEEF's sinh and cosh]
+// PyTorch 1.13's vectorized sinh and cosh are SLEEF's, which form e^|x|
+// in the compute dtype and give ±Inf (+Inf for cosh) wherever that
+// overflows, |x| > ln of the dtype's largest value (88.7228 in float32,
+// 709.78 in float64), though sinh x and cosh x ≈ e^|x|/2 stay finite up
+// to ln 2 more; the scalar tail of its loops calls the C library, which
+// returns them. So the ops' loops, in the vector body of a row (Note
+// [Vector bodies] in package optable), are [SinhVec] and [CoshVec], with
+// the float32 bound for the float32 loops of float32 and bfloat16, and
+// their SIMD kernels compute the same; elsewhere they are sinh and cosh.
+
+// LnMaxF32 and LnMaxF64 are ln of the largest float32 and float64: the
+// bounds of [SinhVec] and [CoshVec].
+var (
+	LnMaxF32 = math.Log(math.MaxFloat32)
+	LnMaxF64 = math.Log(math.MaxFloat64)
+)
+
+// SinhVec is sinh x as PyTorch's vectorized kernels compute it: ±Inf for
+// |x| > lnMax (Note [SLEEF's sinh and cosh]).
+func SinhVec[T Float](x T, lnMax float64) T {
+	if math.Abs(float64(x)) > lnMax {
+		return T(math.Copysign(math.Inf(1), float64(x)))
+	}
+	return T(Sinh(float64(x)))
+}
+
+// CoshVec is cosh x as PyTorch's vectorized kernels compute it: +Inf for
+// |x| > lnMax (Note [SLEEF's sinh and cosh]).
+func CoshVec[T Float](x T, lnMax float64) T {
+	if math.Abs(float64(x)) > lnMax {
+		return T(math.Inf(1))
+	}
+	return T(Cosh(float64(x)))
+}
+
+// Exp is e^x, finite wherever it is: Go's math.Exp on amd64 returns +Inf
+// from x ≈ 709.1 on, short of ln of the largest float64 (709.78), so
+// beyond 709 it is e^(x/2)·e^(x/2).
+func Exp(x float64) float64 {
+	switch {
+	case x > LnMaxF64:
+		return math.Inf(1)
+	case x > 709:
+		w := math.Exp(0.5 * x)
+		return w * w
+	}
+	return math.Exp(x)
+}
+
+// Sinh is sinh x, finite wherever it is: math.Sinh forms e^|x|/2 with
+// math.Exp, so beyond 709 it is e^(|x|/2) · e^(|x|/2)/2, as the C
+// library's sinh, which PyTorch's scalar loops call, computes it (finite
+// up to 710.47).
+func Sinh(x float64) float64 {
+	if a := math.Abs(x); a > 709 {
+		w := math.Exp(0.5 * a)
+		return math.Copysign(0.5*w*w, x)
+	}
+	return math.Sinh(x)
+}
+
+// Cosh is cosh x, finite wherever it is, as [Sinh].
+func Cosh(x float64) float64 {
+	if a := math.Abs(x); a > 709 {
+		w := math.Exp(0.5 * a)
+		return 0.5 * w * w
+	}
+	return math.Cosh(x)
+}
+
 // Log10 is math.Log10 through [Log].
 func Log10(x float64) float64 { return Log(x) * (1 / math.Ln10) }
 

@@ -1,6 +1,10 @@
 package vec
 
-import "math"
+import (
+	"math"
+
+	optelem "github.com/goten-ml/goten/optable/elem"
+)
 
 // Note [Float64 functions]
 // The float64 kernels of asm/elemf64.go, each line here one instruction
@@ -22,7 +26,9 @@ import "math"
 //   - sinh: fdlibm's (2t − t²/(t+1))/2 below 1, (t + t/(t+1))/2 below
 //     22, t = expm1|x|; cosh: e/2 + 1/(2e)
 //     there; beyond, both are e^|x|/2 = p·2^(n−1) from exp's reduction
-//     (finite up to 710.47, where e^|x| itself already overflows).
+//     (finite up to 710.47, where e^|x| itself already overflows); both
+//     +Inf (sinh with x's sign) for |x| > ln(max float64), as PyTorch's
+//     SLEEF kernels (Note [SLEEF's sinh and cosh] in optable/elem).
 //   - asinh: fdlibm's log1p(a + a²/(1 + √(1+a²))), acosh: log1p(t +
 //     √(t²+2t)), t = x − 1, both log(a) + ln2 from 2^28; atanh: fdlibm's
 //     log1p(2a + 2a·a/(1−a))/2 below ½, log1p(2a/(1−a))/2 above. log and
@@ -194,7 +200,7 @@ func sinhF64(x float64) float64 {
 	if !(a < hyp64Big) {
 		y = halfExpBig64(a)
 	}
-	return withSign64(y, x)
+	return withSign64(sleefOverflow(y, x, optelem.LnMaxF64), x)
 }
 
 func coshF64(x float64) float64 {
@@ -207,7 +213,7 @@ func coshF64(x float64) float64 {
 	if !(a < hyp64Big) {
 		y = halfExpBig64(a)
 	}
-	return y
+	return sleefOverflow(y, x, optelem.LnMaxF64)
 }
 
 // logBig64 is log a + ln2 for a ≥ 2^28.

@@ -1,6 +1,10 @@
 package vec
 
-import "math"
+import (
+	"math"
+
+	optelem "github.com/goten-ml/goten/optable/elem"
+)
 
 // Note [Inverse and hyperbolic functions]
 // The float32 kernels of asm/eleminv.go, each line here one instruction
@@ -17,7 +21,9 @@ import "math"
 //     x = 1 costs float64 bits float32 does not need.
 //   - sinh: (t + t/(t+1))/2, t = expm1|x| (no cancellation near 0); cosh:
 //     e/2 + 1/(2e), e = e^|x|; |x| capped at 100, beyond float32's
-//     overflow, so float64 stays finite.
+//     overflow, so float64 stays finite; both +Inf (sinh with x's sign)
+//     for |x| > ln(max float32), as PyTorch's SLEEF kernels (Note [SLEEF's
+//     sinh and cosh] in optable/elem).
 //   - asinh a = log1p(a + a²/(1 + √(1+a²))), acosh x = log1p(t + √(t²+2t))
 //     with t = x − 1 exact, atanh a = log1p(2a/(1−a))/2: the log1p forms
 //     keep small arguments exact; log1p is Log1pF64's.
@@ -133,8 +139,17 @@ func sinhF32(x float32) float32 {
 	}
 	xd := float64(x)
 	t := expm164Of(minX(math.Abs(xd), 100))
-	y := t + t/(t+1)
-	return float32(withSign64(y*0.5, xd))
+	y := sleefOverflow((t+t/(t+1))*0.5, xd, optelem.LnMaxF32)
+	return float32(withSign64(y, xd))
+}
+
+// sleefOverflow is y, or +Inf where |x| > lnMax: PyTorch's SLEEF sinh and
+// cosh overflow there (Note [SLEEF's sinh and cosh] in optable/elem).
+func sleefOverflow(y, x, lnMax float64) float64 {
+	if math.Abs(x) > lnMax {
+		return math.Inf(1)
+	}
+	return y
 }
 
 func coshF32(x float32) float32 {
@@ -142,7 +157,7 @@ func coshF32(x float32) float32 {
 		return float32(math.Cosh(float64(x)))
 	}
 	e := exp64Of(minX(math.Abs(float64(x)), 100))
-	return float32(math.FMA(e, 0.5, 0.5/e))
+	return float32(sleefOverflow(math.FMA(e, 0.5, 0.5/e), float64(x), optelem.LnMaxF32))
 }
 
 func asinhF32(x float32) float32 {

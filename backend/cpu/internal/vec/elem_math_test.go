@@ -3,6 +3,8 @@ package vec
 import (
 	"math"
 	"testing"
+
+	optelem "github.com/goten-ml/goten/optable/elem"
 )
 
 // The float function kernels (elem_math_go.go) against float64 math:
@@ -60,8 +62,8 @@ var mathCases32 = []mathCase32{
 	{"AtanF32", AtanF32, math.Atan, 1},
 	{"AsinF32", AsinF32, math.Asin, 1},
 	{"AcosF32", AcosF32, math.Acos, 1},
-	{"SinhF32", SinhF32, math.Sinh, 1},
-	{"CoshF32", CoshF32, math.Cosh, 1},
+	{"SinhF32", SinhF32, sinhRef32, 1},
+	{"CoshF32", CoshF32, coshRef32, 1},
 	{"AsinhF32", AsinhF32, math.Asinh, 1},
 	{"AcoshF32", AcoshF32, math.Acosh, 1},
 	{"AtanhF32", AtanhF32, math.Atanh, 1},
@@ -344,20 +346,31 @@ func acosRef64(x float64) float64 {
 }
 
 // sinhRef64 and coshRef64 are e^(|x|−2)·(e²/2) beyond 709 (math.Exp's
-// amd64 assembly overflows early too).
+// amd64 assembly overflows early too), and ±Inf beyond ln(max float64),
+// as PyTorch's SLEEF kernels (Note [SLEEF's sinh and cosh] in
+// optable/elem).
 func sinhRef64(x float64) float64 {
-	if a := math.Abs(x); a > 709 && a <= math.MaxFloat64 {
+	if a := math.Abs(x); a > optelem.LnMaxF64 {
+		return math.Copysign(math.Inf(1), x)
+	} else if a > 709 {
 		return math.Copysign(math.Exp(a-2)*(math.E*math.E/2), x)
 	}
 	return math.Sinh(x)
 }
 
 func coshRef64(x float64) float64 {
-	if a := math.Abs(x); a > 709 && a <= math.MaxFloat64 {
+	if a := math.Abs(x); a > optelem.LnMaxF64 {
+		return math.Inf(1)
+	} else if a > 709 {
 		return math.Exp(a-2) * (math.E * math.E / 2)
 	}
 	return math.Cosh(x)
 }
+
+// sinhRef32 and coshRef32 are math's, ±Inf beyond ln(max float32) as
+// PyTorch's SLEEF kernels.
+func sinhRef32(x float64) float64 { return optelem.SinhVec(x, optelem.LnMaxF32) }
+func coshRef32(x float64) float64 { return optelem.CoshVec(x, optelem.LnMaxF32) }
 
 // log2Ref is math.Log2, which cancels near 1 (log(frexp's fraction) +
 // its exponent), with log1p there.

@@ -3054,13 +3054,13 @@ func AcosF32(dst []float32, x []float32) {
 	unaryGo(dst, x, acosF32)
 }
 
-// SinhF32 sets dst[i] = sinh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// SinhF32 sets dst[i] = sinh x[i], computed in float64, within 1 ulp for finite x, ±Inf for |x| > ln(max float32) as SLEEF's, other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, sinhF32).
 func SinhF32(dst []float32, x []float32) {
 	unaryGo(dst, x, sinhF32)
 }
 
-// CoshF32 sets dst[i] = cosh x[i], computed in float64, within 1 ulp for finite x, other operands as the float64 reference (the slow path).
+// CoshF32 sets dst[i] = cosh x[i], computed in float64, within 1 ulp for finite x, +Inf for |x| > ln(max float32) as SLEEF's, other operands as the float64 reference (the slow path).
 // Its exact loop is unaryGo(dst, x, coshF32).
 func CoshF32(dst []float32, x []float32) {
 	unaryGo(dst, x, coshF32)
@@ -3132,13 +3132,13 @@ func AcosF64(dst []float64, x []float64) {
 	unaryGo(dst, x, acosF64)
 }
 
-// SinhF64 sets dst[i] = sinh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// SinhF64 sets dst[i] = sinh x[i], within 3 ulp for finite x, ±Inf for |x| > ln(max float64) as SLEEF's, other operands as Go's math (the slow path).
 // Its exact loop is unaryGo(dst, x, sinhF64).
 func SinhF64(dst []float64, x []float64) {
 	unaryGo(dst, x, sinhF64)
 }
 
-// CoshF64 sets dst[i] = cosh x[i], within 3 ulp for finite x, other operands as Go's math (the slow path).
+// CoshF64 sets dst[i] = cosh x[i], within 3 ulp for finite x, +Inf for |x| > ln(max float64) as SLEEF's, other operands as Go's math (the slow path).
 // Its exact loop is unaryGo(dst, x, coshF64).
 func CoshF64(dst []float64, x []float64) {
 	unaryGo(dst, x, coshF64)
