@@ -16,7 +16,10 @@
 // Ops reach the same op definitions and kernels as dense tensors: a
 // pointwise op is the dense function, given to [Unary] or [Binary], run over
 // the values buffer in one call when the components are packed (Note
-// [Packed nested tensors]); ops over trailing dims run once over the buffer
+// [Packed nested tensors]) and each holds a multiple of 32 elements, so
+// that PyTorch's vector body and scalar tail split each component as the
+// dense op on it alone would (Note [Components as rows]), else per
+// component; ops over trailing dims run once over the buffer
 // viewed as rows; reductions and softmax over the ragged dim (component
 // dim 0) are segment reductions over the buffer's rows (Note [Reductions
 // over the ragged dim]); products of two nested tensors ([Matmul], [Bmm])

@@ -33,7 +33,8 @@ type Tensor struct {
 // element, and fill it. Then the buffer is exactly the concatenation of the
 // flattened components, and an op that acts on each element alone (every
 // pointwise op, casts, clone, the *_like factories) is the dense op run once
-// over the buffer (PyTorch's map_nt). When, moreover, every component has
+// over the buffer (PyTorch's map_nt), where the components are whole vector
+// runs (Note [Components as rows]). When, moreover, every component has
 // the same trailing sizes, the buffer is a dense [rows, trailing...] tensor
 // and ops over those trailing dims (softmax and reductions over the last dim,
 // layer_norm, linear, matmul by a dense matrix) are one dense call over it.
@@ -127,6 +128,34 @@ func numel(sizes []int64) int64 {
 		n *= s
 	}
 	return n
+}
+
+// Note [Components as rows]
+// Some elementwise ops compute otherwise in the vector body of a row of
+// PyTorch's loops than in its scalar tail (Note [Vector bodies] in package
+// optable), and a nested op is the dense op on each component, whose last
+// n mod step elements are its tail. One call over the packed buffer takes
+// the buffer as one row instead, so its split matches the components'
+// only where every component holds a whole number of steps. So the
+// elementwise ops run over the buffer only where every component holds a
+// multiple of vectorRun elements (the longest step, bfloat16's 32, which
+// every shorter step divides), and per component elsewhere. For the ops
+// without a vector body both give the same values; the per-component
+// calls cost a dense call's overhead each.
+
+// vectorRun is the longest step of PyTorch 1.13's vectorized loops, in
+// elements (Note [Components as rows]).
+const vectorRun = 32
+
+// rowsAligned reports whether every component of t holds a multiple of
+// vectorRun elements (Note [Components as rows]).
+func (t *Tensor) rowsAligned() bool {
+	for i := range t.offsets {
+		if numel(t.sizes[i*t.ndim:(i+1)*t.ndim])%vectorRun != 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // IsPacked reports whether t is packed (Note [Packed nested tensors]).

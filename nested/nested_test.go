@@ -303,18 +303,28 @@ func TestEmbedding(t *testing.T) {
 }
 
 // TestOneCallWhenPacked checks Note [Packed nested tensors]: over packed
-// operands an elementwise op is one dense call, whatever the number of
-// components; over a view it is one call per component.
+// operands whose components are whole vector runs an elementwise op is one
+// dense call, whatever the number of components; over a view, or over
+// components of other lengths (Note [Components as rows]), it is one call
+// per component.
 func TestOneCallWhenPacked(t *testing.T) {
 	g := tensor.NewGenerator(7)
-	a := nested.New(ragged(g, []int{2, 3}, []int{1, 3}, []int{4, 3}, []int{2, 3}), tensor.Float64)
+	aligned := nested.New(ragged(g, []int{2, 16}, []int{4, 16}, []int{6, 16}), tensor.Float64)
 	calls := 0
 	count := func(x, y *tensor.Tensor) *tensor.Tensor { calls++; return tensor.Mul(x, y) }
+	nested.Binary("mul", count, aligned, aligned)
+	nested.BinaryDense(count, aligned, g.Randn(tensor.Float64, 16))
+	nested.DenseBinary(count, tensor.Scalar(2.0), aligned)
+	nested.Unary(func(x *tensor.Tensor) *tensor.Tensor { return count(x, x) }, aligned)
+	if calls != 4 {
+		t.Errorf("%d dense calls for 4 ops over packed operands", calls)
+	}
+	a := nested.New(ragged(g, []int{2, 3}, []int{1, 3}, []int{4, 3}, []int{2, 3}), tensor.Float64)
+	calls = 0
 	nested.Binary("mul", count, a, a)
-	nested.BinaryDense(count, a, g.Randn(tensor.Float64, 3))
 	nested.DenseBinary(count, tensor.Scalar(2.0), a)
-	if calls != 3 {
-		t.Errorf("%d dense calls for 3 ops over packed operands", calls)
+	if calls != 8 {
+		t.Errorf("%d dense calls for 2 ops over 4 components of 3 to 12 elements, want 8", calls)
 	}
 	calls = 0
 	nested.Binary("mul", count, nested.Transpose(a, 1, 2), nested.Transpose(a, 1, 2))
@@ -439,5 +449,29 @@ func TestNestedTensorAndFromPaddedChecks(t *testing.T) {
 	}
 	if got := tensor.ToSlice[float32](nt.Component(0).Contiguous()); !slices.Equal(got, []float32{0, 2}) {
 		t.Errorf("sizes [-1, -1]: component 0 holds %v, want [0 2]", got)
+	}
+}
+
+// TestComponentsAsRows checks Note [Components as rows]: an op whose
+// vector body computes otherwise than its scalar tail (sinh beyond ln of
+// float32's largest value, Note [SLEEF's sinh and cosh] in optable/elem)
+// gives each component what the dense op gives it alone, the components
+// of 12, 20 and 6 elements split into body and tail each by itself.
+func TestComponentsAsRows(t *testing.T) {
+	comps := []*tensor.Tensor{
+		tensor.Full(tensor.Scalar(89.0), tensor.Float32, 4, 3),
+		tensor.Full(tensor.Scalar(-89.0), tensor.Float32, 5, 4),
+		tensor.Full(tensor.Scalar(89.0), tensor.Float32, 2, 3),
+	}
+	x := nested.New(comps, tensor.Float32)
+	y := nested.Unary(tensor.Sinh, x)
+	for i, c := range comps {
+		got, want := y.Component(i).Float64s(), tensor.Sinh(c).Float64s()
+		if !slices.Equal(got, want) {
+			t.Errorf("component %d: %v, its dense sinh %v", i, got, want)
+		}
+	}
+	if got := y.Component(1).Float64s(); !math.IsInf(got[0], -1) || math.IsInf(got[19], 0) {
+		t.Errorf("component 1 (20 elements): %v, want -Inf in its first 16 and finite after", got)
 	}
 }

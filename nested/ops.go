@@ -30,12 +30,20 @@ func Map(x *Tensor, f UnaryFunc) *Tensor {
 
 // Unary returns f applied to every element of x, where f is an elementwise
 // op (see [UnaryFunc]): one call over the values buffer when x is packed
-// (Note [Packed nested tensors]), else per component. Errors are f's.
+// (Note [Packed nested tensors]) and its components are whole vector runs
+// (Note [Components as rows]), else per component. Errors are f's; a
+// function that changes a shape is a value error.
 func Unary(f UnaryFunc, x *Tensor) *Tensor {
-	if x.IsPacked() {
+	if x.IsPacked() && x.rowsAligned() {
 		return x.like(elementwise(f(x.values), x.values))
 	}
-	return Map(x, f)
+	return Map(x, func(c *tensor.Tensor) *tensor.Tensor {
+		r := f(c)
+		if !slices.Equal(r.Shape(), c.Shape()) {
+			panic(errs.New(errs.Value, "nested", "an elementwise function changed a component's shape %v to %v", c.Shape(), r.Shape()))
+		}
+		return r
+	})
 }
 
 // elementwise returns r, the result of an elementwise function over the
@@ -68,11 +76,12 @@ func checkPair(name string, a, b *Tensor) {
 
 // Binary returns f(a, b) of two nested tensors of one structure, component
 // by component (name is the op's, for errors): one call over the two
-// buffers when both are packed, else per component. Different numbers of
+// buffers when both are packed and the components are whole vector runs
+// (Note [Components as rows]), else per component. Different numbers of
 // components or different component shapes are a shape error.
 func Binary(name string, f BinaryFunc, a, b *Tensor) *Tensor {
 	checkPair(name, a, b)
-	if a.IsPacked() && b.IsPacked() {
+	if a.IsPacked() && b.IsPacked() && a.rowsAligned() {
 		return a.like(elementwise(f(a.values, b.values), a.values))
 	}
 	as, bs := a.Unbind(), b.Unbind()
@@ -97,10 +106,11 @@ func DenseBinary(f BinaryFunc, d *tensor.Tensor, b *Tensor) *Tensor {
 }
 
 // withDense runs f between x's components and a dense d. It runs once over
-// the buffer when x is packed and d varies only along trailing dims that
-// every component shares (or d is a scalar): the buffer viewed as rows
-// then broadcasts against d as each component would. Otherwise per
-// component, so errors and result shapes are exactly the dense op's.
+// the buffer when x is packed, its components are whole vector runs (Note
+// [Components as rows]) and d varies only along trailing dims that every
+// component shares (or d is a scalar): the buffer viewed as rows then
+// broadcasts against d as each component would. Otherwise per component,
+// so errors and result shapes are exactly the dense op's.
 func withDense(x *Tensor, d *tensor.Tensor, f BinaryFunc, left bool) *Tensor {
 	apply := func(c *tensor.Tensor) *tensor.Tensor {
 		if left {
@@ -109,7 +119,7 @@ func withDense(x *Tensor, d *tensor.Tensor, f BinaryFunc, left bool) *Tensor {
 		return f(c, d)
 	}
 	if dd, k, ok := trailingOperand(x, d); ok {
-		if rows, _, ok := x.rows(k); ok && x.IsPacked() {
+		if rows, _, ok := x.rows(k); ok && x.IsPacked() && x.rowsAligned() {
 			r := apply2(f, left, rows, dd)
 			return x.like(r.Reshape(r.NumEl()))
 		}
