@@ -274,13 +274,14 @@ type Op struct {
 // PyTorch vectorizes. goten's plans order and coalesce dims as PyTorch's
 // iterator does, and a serial walk hands the loops whole rows, so the rows
 // are PyTorch's; an input PyTorch converts to the compute dtype it first
-// copies, dense, and op does so too for these ops. A packed nested
-// tensor's buffer is one row to them, where the nested suites' reference
-// applies the dense op to each component, whose own last elements are
-// its tail: the two differ where a component's tail lies in the buffer's
-// body (PyTorch 1.13 has none of these ops for nested tensors; a known
-// gap, left until the buffer's walk can break rows at components). Other
-// backends may ignore it.
+// copies, dense, and op does so too for these ops. The nested suites'
+// reference applies the dense op to each component, whose own last
+// elements are its tail, so package nested runs elementwise ops per
+// component unless every component is a whole number of vector steps
+// (Note [Components as rows] in package nested). A component the reference
+// holds strided, which PyTorch does not vectorize, is packed by goten and
+// vectorized: that case still differs (PyTorch 1.13 has none of these ops
+// for nested tensors). Other backends may ignore it.
 
 // Loop is an op's scalar meaning for a family of loop dtypes.
 type Loop struct {
