@@ -406,12 +406,12 @@ func (s *scanner) anyCvt(n int) bool {
 // every plan element) into contiguous loop-dtype rows.
 func (s *scanner) prepareRowInputs(p *iter.Plan) {
 	k := s.nout + 1
+	var stage [bufLen]uint64 // one for the call's weight and bias
 	for i, has := range []bool{s.args.HasWeight, s.args.HasBias} {
 		if !has || s.op != optable.LayerNorm {
 			continue
 		}
 		buf := make([]byte, s.n*s.es+8)
-		var stage [bufLen]uint64 // once per call
 		s.gather(unsafe.Pointer(&buf[0]), addr(p, k), k, 0, s.n, unsafe.Pointer(&stage[0]))
 		s.wb[i] = buf
 		k++
@@ -541,9 +541,9 @@ func (s *scanner) scanRow(q [4]unsafe.Pointer, carry []uint64) {
 	}
 	bufs := bufPool.Get().(*chunkBufs)
 	x, y, yb := unsafe.Pointer(&bufs[0][0]), unsafe.Pointer(&bufs[1][0]), unsafe.Pointer(&bufs[2][0])
+	stage := unsafe.Pointer(&bufs[4][0])
 	for off := 0; off < s.n; off += bufLen {
 		m := min(bufLen, s.n-off)
-		stage := unsafe.Pointer(&bufs[4][0])
 		s.gather(x, q[in], in, off, m, stage)
 		f.row(y, yb, x, m, off, ptr(carry))
 		s.scatter(q[0], y, 0, off, m, s.es, stage)
