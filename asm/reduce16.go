@@ -5,8 +5,8 @@ package main
 // the float32 sums with float64 lanes (sumF32F64, sumSqF32F64, and of
 // bfloat16 and float16 rows), the float32 product (prodF32), max and min
 // of float32 rows, the search of argmax (indexF32) and the outer sum of
-// eight rows (sumRows8F32, accRows8F32). Each is generated twice from the same
-// code: for AVX-512 (-part reduce512: one ZMM register holds a 16-lane
+// eight rows (sumRows8F32, accRows8F32, and of bfloat16 and float16
+// rows). Each is generated twice from the same code: for AVX-512 (-part reduce512: one ZMM register holds a 16-lane
 // vector; zz_reduce512_amd64.s, functions named ...AVX512) and for AVX2
 // (-part reduce: two YMM registers, lanes 0-7 and 8-15; in
 // zz_reduce_amd64.s, functions named ...AVX2). Every operation works lane by
@@ -45,8 +45,10 @@ func genWide(w wide) {
 	w.maxRows4(true)
 	w.maxRows4(false)
 	w.indexF32()
-	w.rows8F32(false)
-	w.rows8F32(true)
+	for _, src := range []wsrc{srcF32, srcBF16, srcF16} {
+		w.rows8(src, false)
+		w.rows8(src, true)
+	}
 	w.prodF32()
 	w.prodRows()
 	w.prodRows4()
@@ -223,8 +225,8 @@ func (w wide) extract128(y, x reg.Register) {
 // slower without. The sum's main step issues 16 loads of a line each, and
 // a prefetch per line doubles its memory operations; the hardware
 // prefetchers follow one stream per core well enough. The outer sums of
-// eight rows (sumRows8F32, accRows8F32) prefetch nothing either (Note
-// [Outer streams] in backend/cpu). On the Zen 3 machines (AVX2 only; 2^24
+// eight rows (sumRows8F32, accRows8F32 and their bfloat16 and float16
+// forms) prefetch nothing either (Note [Outer streams] in backend/cpu). On the Zen 3 machines (AVX2 only; 2^24
 // float32, variants interleaved 40-60 times in one process, three runs)
 // maxF32 and minF32 with the prefetch were 15-20% slower than without, on
 // one thread and on two, and no faster than the sum without; so their
@@ -1001,15 +1003,17 @@ func (w wide) indexF32() {
 	RET()
 }
 
-// rows8F32 emits sumRows8F32Go (acc false: dst[i] = s) or accRows8F32Go
-// (acc true: dst[i] += s), s the eight rows' elements added pairwise in
-// float32. No software prefetch (Note [Outer streams] in backend/cpu).
-func (w wide) rows8F32(acc bool) {
-	base := "sumRows8F32"
+// rows8 emits sumRows8<src>Go (acc false: dst[i] = s) or accRows8<src>Go
+// (acc true: dst[i] += s), s the eight rows' elements, converted exactly
+// to float32 as they are loaded, added pairwise in float32. No software
+// prefetch (Note [Outer streams] in backend/cpu).
+func (w wide) rows8(src wsrc, acc bool) {
+	base := "sumRows8" + src.name
 	if acc {
-		base = "accRows8F32"
+		base = "accRows8" + src.name
 	}
-	name := w.begin(base, "func(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32)", base+"Go")
+	gotype := map[wsrc]string{srcF32: "float32", srcBF16: "uint16", srcF16: "uint16"}[src]
+	name := w.begin(base, fmt.Sprintf("func(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []%s)", gotype), base+"Go")
 	dst := Load(Param("dst").Base(), GP64())
 	n := Load(Param("dst").Len(), GP64())
 	var x [8]reg.Register
@@ -1029,15 +1033,21 @@ func (w wide) rows8F32(acc bool) {
 		for k := range v {
 			if scalar {
 				v[k] = XMM()
-				VMOVSS(elem(x[2*k], i, 4, off), v[k])
+				loadScalar16(src, x[2*k], i, v[k])
 				t := XMM()
-				VMOVSS(elem(x[2*k+1], i, 4, off), t)
+				loadScalar16(src, x[2*k+1], i, t)
 				VADDSS(t, v[k], v[k])
 				continue
 			}
 			v[k] = w.vreg()
-			VMOVUPS(elem(x[2*k], i, 4, off), v[k])
-			VADDPS(elem(x[2*k+1], i, 4, off), v[k], v[k])
+			w.load(src, x[2*k], i, off, 0, v[k])
+			if src == srcF32 {
+				VADDPS(elem(x[2*k+1], i, 4, off), v[k], v[k])
+				continue
+			}
+			t := w.vreg()
+			w.load(src, x[2*k+1], i, off, 0, t)
+			VADDPS(t, v[k], v[k])
 		}
 		add(v[1], v[0], v[0])
 		add(v[3], v[2], v[2])

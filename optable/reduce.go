@@ -46,7 +46,7 @@ var (
 	sumF32 = with(sumFold, func(f *Fold) {
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
 		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "rows", "rowsSumF32", "combine", "combineSumF64",
-			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16",
+			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16", "cols8BF16", "cols8SumBF16", "cols8F16", "cols8SumF16",
 			"rowFour", "rowSumF32Four", "rowsFour", "rowsSumF32Four", "rowBF16Four", "rowSumBF16Four", "rowF16Four", "rowSumF16Four")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {

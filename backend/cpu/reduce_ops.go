@@ -32,6 +32,11 @@ type redFuncs struct {
 	// states (an outer reduction without conversion; ops without indices;
 	// Note [Outer streams]).
 	cols8 func(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool)
+	// cols8BF16 and cols8F16, when set, are cols8 for rows of bfloat16 or
+	// float16 elements, converted to float32 as they are read (a float32
+	// loop whose input has that dtype), the same bits as cols8 of the
+	// converted rows.
+	cols8BF16, cols8F16 func(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool)
 	// rows, when set, folds m rows of n contiguous elements, rs bytes
 	// apart, into m consecutive states, in one call (an inner reduction
 	// without conversion or cascade; Note [Rows in one call]).
@@ -283,11 +288,28 @@ func colsSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 // block, and the block into the float64 states when flush (Note [Cascade
 // sums]).
 func cols8SumF32(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool) {
-	x := func(k int) []float32 { return unsafe.Slice((*float32)(in[k]), n) }
+	cols8Sum(st, blk, in, n, set, flush, vec.SumRows8F32, vec.AccRows8F32)
+}
+
+// cols8SumBF16 is cols8SumF32 of bfloat16 rows, converted as they are read.
+func cols8SumBF16(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool) {
+	cols8Sum(st, blk, in, n, set, flush, vec.SumRows8BF16, vec.AccRows8BF16)
+}
+
+// cols8SumF16 is cols8SumF32 of float16 rows, converted as they are read.
+func cols8SumF16(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool) {
+	cols8Sum(st, blk, in, n, set, flush, vec.SumRows8F16, vec.AccRows8F16)
+}
+
+// cols8Sum is the cols8 of a sum whose rows have elements E: sum sets the
+// float32 block to the eight rows added pairwise, acc adds them to it.
+func cols8Sum[E float32 | uint16](st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool,
+	sum, acc func(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []E)) {
+	x := func(k int) []E { return unsafe.Slice((*E)(in[k]), n) }
 	b := unsafe.Slice((*float32)(blk), n)
-	rows8 := vec.AccRows8F32
+	rows8 := acc
 	if set {
-		rows8 = vec.SumRows8F32
+		rows8 = sum
 	}
 	rows8(b, x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
 	if flush {

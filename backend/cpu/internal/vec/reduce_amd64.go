@@ -524,6 +524,70 @@ func AccRows8F32(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	}
 }
 
+// SumRows8BF16 is SumRows8F32 of bfloat16 rows (their bits), each element
+// converted exactly to float32 as it is read. Its exact loop is
+// sumRows8BF16Go's.
+func SumRows8BF16(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	switch {
+	case useAVX512:
+		sumRows8BF16AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	case useAVX2:
+		sumRows8BF16AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	default:
+		sumRows8BF16Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	}
+}
+
+// AccRows8BF16 is AccRows8F32 of bfloat16 rows (their bits), each element
+// converted exactly to float32 as it is read. Its exact loop is
+// accRows8BF16Go's.
+func AccRows8BF16(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	switch {
+	case useAVX512:
+		accRows8BF16AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	case useAVX2:
+		accRows8BF16AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	default:
+		accRows8BF16Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	}
+}
+
+// SumRows8F16 is SumRows8F32 of float16 rows (their bits), each element
+// converted exactly to float32 as it is read. Its exact loop is
+// sumRows8F16Go's.
+func SumRows8F16(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	switch {
+	case useAVX512:
+		sumRows8F16AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	case useF16C:
+		sumRows8F16AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	default:
+		sumRows8F16Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	}
+}
+
+// AccRows8F16 is AccRows8F32 of float16 rows (their bits), each element
+// converted exactly to float32 as it is read. Its exact loop is
+// accRows8F16Go's.
+func AccRows8F16(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	n := len(dst)
+	x0, x1, x2, x3, x4, x5, x6, x7 = x0[:n], x1[:n], x2[:n], x3[:n], x4[:n], x5[:n], x6[:n], x7[:n]
+	switch {
+	case useAVX512:
+		accRows8F16AVX512(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	case useF16C:
+		accRows8F16AVX2(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	default:
+		accRows8F16Go(dst, x0, x1, x2, x3, x4, x5, x6, x7)
+	}
+}
+
 // CumAccF32F64 sets acc[i] += float64(x[i]) and y[i] = float32(acc[i]):
 // one step of a float32 running sum kept in float64. Its exact loop is
 // cumAccF32F64Go's.

@@ -857,6 +857,54 @@ func accRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	}
 }
 
+// sumRows8BF16Go is SumRows8BF16's pure-Go twin: sumRows8F32Go's loop
+// over the elements converted (exactly) to float32,
+// dtype.BF16(x[i]).Float32().
+func sumRows8BF16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, false, bf16Float32)
+}
+
+// accRows8BF16Go is AccRows8BF16's pure-Go twin: accRows8F32Go's loop
+// over the elements converted (exactly) to float32.
+func accRows8BF16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, true, bf16Float32)
+}
+
+// sumRows8F16Go is SumRows8F16's pure-Go twin: sumRows8F32Go's loop over
+// the elements converted (exactly) to float32, dtype.Half(x[i]).Float32().
+func sumRows8F16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, false, f16Float32)
+}
+
+// accRows8F16Go is AccRows8F16's pure-Go twin: accRows8F32Go's loop over
+// the elements converted (exactly) to float32.
+func accRows8F16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, true, f16Float32)
+}
+
+func bf16Float32(v uint16) float32 { return dtype.BF16(v).Float32() }
+func f16Float32(v uint16) float32  { return dtype.Half(v).Float32() }
+
+// rows8Of16 is the loop of the 16-bit rows8 twins: the eight elements
+// converted by conv and added pairwise, into dst[i] (acc: added to it).
+func rows8Of16(dst []float32, x *[8][]uint16, acc bool, conv func(uint16) float32) {
+	n := len(dst)
+	for k := range x {
+		x[k] = x[k][:n]
+	}
+	for i := range dst {
+		var v [8]float32
+		for k := range v {
+			v[k] = conv(x[k][i])
+		}
+		s := ((v[0] + v[1]) + (v[2] + v[3])) + ((v[4] + v[5]) + (v[6] + v[7]))
+		if acc {
+			s += dst[i]
+		}
+		dst[i] = s
+	}
+}
+
 // cumAccF32F64Go is CumAccF32F64's pure-Go twin, its exact loop:
 //
 //	x, y = x[:len(acc)], y[:len(acc)]

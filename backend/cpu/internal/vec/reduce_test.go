@@ -251,6 +251,69 @@ func TestRows8F32(t *testing.T) {
 	}
 }
 
+// TestRows8Of16 checks the outer sums of eight bfloat16 and float16 rows
+// bit for bit against their twins, which are SumRows8F32's and
+// AccRows8F32's loops over the converted rows (checked here too).
+func TestRows8Of16(t *testing.T) {
+	type kernel func(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16)
+	moderateHalf := func() uint16 { return uint16(dtype.HalfFromFloat32(float32(rng.NormFloat64() * 8))) }
+	for _, c := range []struct {
+		name         string
+		kernel, twin kernel
+		acc          bool
+		gen          func() uint16
+		conv         func(uint16) float32
+	}{
+		{"SumRows8BF16", SumRows8BF16, sumRows8BF16Go, false, randBF16, bf16Float32},
+		{"AccRows8BF16", AccRows8BF16, accRows8BF16Go, true, randBF16, bf16Float32},
+		{"SumRows8F16", SumRows8F16, sumRows8F16Go, false, func() uint16 { return pick(randU16, moderateHalf) }, f16Float32},
+		{"AccRows8F16", AccRows8F16, accRows8F16Go, true, func() uint16 { return pick(randU16, moderateHalf) }, f16Float32},
+	} {
+		for _, n := range elementwiseLengths() { // each element on its own, as elementwise kernels
+			var xs [8]*guarded[uint16]
+			var conv [8][]float32
+			for k := range xs {
+				xs[k] = newGuarded(n, rng.Intn(8), func(int) uint16 { return c.gen() })
+				for _, v := range xs[k].s() {
+					conv[k] = append(conv[k], c.conv(v))
+				}
+			}
+			x := func(k int) []uint16 { return xs[k].s() }
+			dst := newGuarded(n, rng.Intn(8), func(int) float32 { return randF32() })
+			want := append([]float32(nil), dst.s()...)
+			c.twin(want, x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
+			viaF32 := append([]float32(nil), dst.s()...)
+			rows8 := sumRows8F32Go
+			if c.acc {
+				rows8 = accRows8F32Go
+			}
+			rows8(viaF32, conv[0], conv[1], conv[2], conv[3], conv[4], conv[5], conv[6], conv[7])
+			for _, x := range xs {
+				x.save()
+			}
+			dst.save()
+			c.kernel(dst.s(), x(0), x(1), x(2), x(3), x(4), x(5), x(6), x(7))
+			for _, x := range xs {
+				x.check(t, fmt.Sprintf("%s n=%d x", c.name, n), true)
+			}
+			dst.check(t, fmt.Sprintf("%s n=%d dst", c.name, n), false)
+			for i, g := range dst.s() {
+				if !sameF32(g, want[i], true) || !sameF32(viaF32[i], want[i], true) {
+					t.Fatalf("%s n=%d [%d]: got %#x, twin %#x, float32 rows %#x", c.name, n, i, math.Float32bits(g), math.Float32bits(want[i]), math.Float32bits(viaF32[i]))
+				}
+			}
+		}
+	}
+}
+
+// pick returns a() or b(), at random.
+func pick(a, b func() uint16) uint16 {
+	if rng.Intn(2) == 0 {
+		return a()
+	}
+	return b()
+}
+
 func TestCumAccF32F64(t *testing.T) {
 	for _, n := range testLengths() {
 		x := newGuarded(n, rng.Intn(8), func(int) float32 { return randF32() })

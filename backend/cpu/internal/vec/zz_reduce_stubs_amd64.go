@@ -169,6 +169,26 @@ func sumRows8F32AVX2(dst []float32, x0 []float32, x1 []float32, x2 []float32, x3
 //go:noescape
 func accRows8F32AVX2(dst []float32, x0 []float32, x1 []float32, x2 []float32, x3 []float32, x4 []float32, x5 []float32, x6 []float32, x7 []float32)
 
+// sumRows8BF16AVX2 is sumRows8BF16Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumRows8BF16AVX2(dst []float32, x0 []uint16, x1 []uint16, x2 []uint16, x3 []uint16, x4 []uint16, x5 []uint16, x6 []uint16, x7 []uint16)
+
+// accRows8BF16AVX2 is accRows8BF16Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func accRows8BF16AVX2(dst []float32, x0 []uint16, x1 []uint16, x2 []uint16, x3 []uint16, x4 []uint16, x5 []uint16, x6 []uint16, x7 []uint16)
+
+// sumRows8F16AVX2 is sumRows8F16Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumRows8F16AVX2(dst []float32, x0 []uint16, x1 []uint16, x2 []uint16, x3 []uint16, x4 []uint16, x5 []uint16, x6 []uint16, x7 []uint16)
+
+// accRows8F16AVX2 is accRows8F16Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func accRows8F16AVX2(dst []float32, x0 []uint16, x1 []uint16, x2 []uint16, x3 []uint16, x4 []uint16, x5 []uint16, x6 []uint16, x7 []uint16)
+
 // prodF32AVX2 is prodF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
