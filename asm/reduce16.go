@@ -15,6 +15,7 @@ package main
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"strings"
 
 	. "github.com/mmcloughlin/avo/build"
@@ -34,8 +35,10 @@ func genWide(w wide) {
 	w.sum(srcF32, true)
 	w.sum(srcBF16, false)
 	w.sum(srcF16, false)
-	w.sumRows(false)
-	w.sumRows(true)
+	w.sumRows(srcF32, false)
+	w.sumRows(srcF32, true)
+	w.sumRows(srcBF16, false)
+	w.sumRows(srcF16, false)
 	w.sumRows4(srcF32, false)
 	w.sumRows4(srcF32, true)
 	w.sumRows4(srcBF16, false)
@@ -316,14 +319,15 @@ func sumName(src wsrc, sq bool) string {
 	return "sum" + src.name + "F64"
 }
 
-// sumRows emits sumRowsF32F64Go (sq false) or sumSqRowsF32F64Go: the
-// float32 sum's (or sum of squares') kernel over rows x elements apart,
-// each sum added to its float64 in dst, in one loop (Note [Rows in one
-// call] in backend/cpu).
-func (w wide) sumRows(sq bool) {
-	base := strings.Replace(sumName(srcF32, sq), "F32", "RowsF32", 1)
-	w.rowsKernel(base, "float64", 8, func(name string, x, n reg.Register) reg.VecVirtual {
-		return w.sumBody(name, srcF32, sq, x, n)
+// sumRows emits sumRowsF32F64Go (sq false) or sumSqRowsF32F64Go (and
+// sumRowsBF16F64Go, sumRowsF16F64Go of 16-bit elements): the sum's (or
+// sum of squares') kernel over rows stride elements apart, each sum added
+// to its float64 in dst, in one loop (Note [Rows in one call] in
+// backend/cpu).
+func (w wide) sumRows(src wsrc, sq bool) {
+	base := strings.Replace(sumName(src, sq), src.name, "Rows"+src.name, 1)
+	w.rowsKernel(base, "float64", 8, src, func(name string, x, n reg.Register) reg.VecVirtual {
+		return w.sumBody(name, src, sq, x, n)
 	}, func(s reg.VecVirtual, m Mem) {
 		VADDSD(m, s, s)
 		VMOVSD(s, m)
@@ -526,19 +530,20 @@ func (g *streams4) dst(k int, size uint8) Mem {
 	return Mem{Base: g.base, Index: r, Scale: size}
 }
 
-// rowsKernel emits base, a kernel of signature func(dst []T, x []float32,
-// rowLen, stride int) (T dstType, of size bytes) that runs body over the
-// rowLen elements of each row, stride elements apart, and folds the XMM
-// lane 0 body returns into the row's element of dst with fold, in one
-// loop.
-func (w wide) rowsKernel(base, dstType string, size uint8, body func(name string, x, n reg.Register) reg.VecVirtual, fold func(s reg.VecVirtual, m Mem)) {
-	name := w.begin(base, fmt.Sprintf("func(dst []%s, x []float32, rowLen, stride int)", dstType), base+"Go")
+// rowsKernel emits base, a kernel of signature func(dst []T, x []E,
+// rowLen, stride int) (T dstType, of size bytes; E src's Go type) that
+// runs body over the rowLen elements of each row, stride elements apart,
+// and folds the XMM lane 0 body returns into the row's element of dst with
+// fold, in one loop.
+func (w wide) rowsKernel(base, dstType string, size uint8, src wsrc, body func(name string, x, n reg.Register) reg.VecVirtual, fold func(s reg.VecVirtual, m Mem)) {
+	gotype := map[wsrc]string{srcF32: "float32", srcBF16: "uint16", srcF16: "uint16"}[src]
+	name := w.begin(base, fmt.Sprintf("func(dst []%s, x []%s, rowLen, stride int)", dstType, gotype), base+"Go")
 	dst := Load(Param("dst").Base(), GP64())
 	rows := Load(Param("dst").Len(), GP64())
 	x := Load(Param("x").Base(), GP64())
 	n := Load(Param("rowLen"), GP64())
 	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(2), stride)
+	SHLQ(U8(bits.TrailingZeros8(src.size)), stride)
 	r := GP64()
 	XORQ(r, r)
 	tail(name+"_row", rows, r, func() {
@@ -1148,7 +1153,7 @@ func (w wide) prodF32() {
 // elements apart, each product multiplied into its float32 in dst, in one
 // loop (Note [Rows in one call] in backend/cpu).
 func (w wide) prodRows() {
-	w.rowsKernel("prodRowsF32", "float32", 4, w.prodBody, func(s reg.VecVirtual, m Mem) {
+	w.rowsKernel("prodRowsF32", "float32", 4, srcF32, w.prodBody, func(s reg.VecVirtual, m Mem) {
 		VMULSS(m, s, s)
 		VMOVSS(s, m)
 	})

@@ -387,9 +387,9 @@ type Fold struct {
 	// ones (a format with %s for the loop type), by piece ("row", "cols",
 	// "combine"; "cols8", which folds eight rows at once, "rows", which
 	// folds several contiguous rows into as many states, and "rowBF16",
-	// "rowF16", "cols8BF16", "cols8F16", which fold rows of bfloat16 or
-	// float16 elements into a float32 loop's states, have no generated
-	// default) and loop dtype;
+	// "rowF16", "cols8BF16", "cols8F16", "rowsBF16", "rowsF16", which fold
+	// rows of bfloat16 or float16 elements into a float32 loop's states,
+	// have no generated default) and loop dtype;
 	// dtype.Invalid matches every dtype. For a scan, "row" replaces the
 	// scan of contiguous elements and "cols" the outer-dim scan.
 	CPU map[string]map[dtype.DType]string

@@ -47,6 +47,7 @@ var (
 		f.Types, f.State, f.Acc, f.Project = Of(dtype.Float32), "float64", "$s += float64($v)", "T($s)"
 		f.CPU = cpu(dtype.Float32, "row", "rowSumF32", "cols", "colsSumF32", "cols8", "cols8SumF32", "rows", "rowsSumF32", "combine", "combineSumF64",
 			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16", "cols8BF16", "cols8SumBF16", "cols8F16", "cols8SumF16",
+			"rowsBF16", "rowsSumBF16", "rowsF16", "rowsSumF16", "rowsBF16Four", "rowsSumBF16Four", "rowsF16Four", "rowsSumF16Four",
 			"rowFour", "rowSumF32Four", "rowsFour", "rowsSumF32Four", "rowBF16Four", "rowSumBF16Four", "rowF16Four", "rowSumF16Four")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {

@@ -41,16 +41,19 @@ type redFuncs struct {
 	// apart, into m consecutive states, in one call (an inner reduction
 	// without conversion or cascade; Note [Rows in one call]).
 	rows func(st, in unsafe.Pointer, rs, n, m int)
-	// rowFour, rowsFour, rowBF16Four and rowF16Four, when set, are row,
-	// rows, rowBF16 and rowF16 reading four streams at once, the same
-	// bits, for inputs of at least fourStreamsBytes (Note [Four streams]
-	// in internal/vec).
-	rowFour, rowBF16Four, rowF16Four func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
-	rowsFour                         func(st, in unsafe.Pointer, rs, n, m int)
+	// rowFour, rowsFour, rowBF16Four, rowF16Four, rowsBF16Four and
+	// rowsF16Four, when set, are row, rows, rowBF16, rowF16, rowsBF16 and
+	// rowsF16 reading four streams at once, the same bits, for inputs of
+	// at least fourStreamsBytes (Note [Four streams] in internal/vec).
+	rowFour, rowBF16Four, rowF16Four    func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
+	rowsFour, rowsBF16Four, rowsF16Four func(st, in unsafe.Pointer, rs, n, m int)
 	// rowBF16 and rowF16, when set, are row for rows of bfloat16 or
 	// float16 elements, read without a conversion buffer (a float32 loop
 	// whose input has that dtype and converts to float32 directly).
 	rowBF16, rowF16 func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)
+	// rowsBF16 and rowsF16, when set, are rows for rows of bfloat16 or
+	// float16 elements, read as rowBF16 and rowF16 read them.
+	rowsBF16, rowsF16 func(st, in unsafe.Pointer, rs, n, m int)
 	// combine folds state k of src, which saw later elements, into state k of dst.
 	combine func(dst, src unsafe.Pointer, n int, c *elem.Ctx)
 	// project writes the n results (and indices) of n states, contiguous.
@@ -200,15 +203,17 @@ func row16F64(sum func([]uint16, bool) float64) (one, four rowFunc) {
 	return with(false), with(true)
 }
 
-// The rows functions of the float32 sum, 2-norm, product, Amax and Amin:
-// m rows of n contiguous elements, rs bytes apart, folded into m
-// consecutive states, each as the op's row function would; the ...Four
-// forms read four rows at a time (Note [Four streams] in internal/vec),
-// the same bits.
+// The rows functions of the float32 sum, 2-norm, product, Amax and Amin,
+// and of the sums of bfloat16 and float16 rows: m rows of n contiguous
+// elements, rs bytes apart, folded into m consecutive states, each as the
+// op's row function would; the ...Four forms read four rows at a time
+// (Note [Four streams] in internal/vec), the same bits.
 var (
-	rowsSumF32, rowsSumF32Four         = rowsF32(vec.SumRowsF32F64)
-	rowsNormTwoF32, rowsNormTwoF32Four = rowsF32(vec.SumSqRowsF32F64)
-	rowsProdF32, rowsProdF32Four       = rowsF32(vec.ProdRowsF32)
+	rowsSumF32, rowsSumF32Four         = rowsOf(vec.SumRowsF32F64)
+	rowsNormTwoF32, rowsNormTwoF32Four = rowsOf(vec.SumSqRowsF32F64)
+	rowsProdF32, rowsProdF32Four       = rowsOf(vec.ProdRowsF32)
+	rowsSumBF16, rowsSumBF16Four       = rowsOf(vec.SumRowsBF16F64)
+	rowsSumF16, rowsSumF16Four         = rowsOf(vec.SumRowsF16F64)
 	rowsAmaxF32, rowsAmaxF32Four       = rowsExtremeF32(true)
 	rowsAminF32, rowsAminF32Four       = rowsExtremeF32(false)
 )
@@ -216,13 +221,13 @@ var (
 // rowsFunc is redFuncs.rows' type.
 type rowsFunc = func(st, in unsafe.Pointer, rs, n, m int)
 
-// rowsF32 adapts a vec row loop over float32 rows into states of type S
-// to redFuncs.rows: the rows read one after another, and four at a time.
-func rowsF32[S float32 | float64](f func(dst []S, x []float32, rowLen, stride int, four bool)) (one, four rowsFunc) {
+// rowsOf adapts a vec row loop over rows of E into states of type S to
+// redFuncs.rows: the rows read one after another, and four at a time.
+func rowsOf[S float32 | float64, E float32 | uint16](f func(dst []S, x []E, rowLen, stride int, four bool)) (one, four rowsFunc) {
 	with := func(four bool) rowsFunc {
 		return func(st, in unsafe.Pointer, rs, n, m int) {
-			stride := rs / 4
-			f(unsafe.Slice((*S)(st), m), unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride, four)
+			stride := rs / int(unsafe.Sizeof(E(0)))
+			f(unsafe.Slice((*S)(st), m), unsafe.Slice((*E)(in), (m-1)*stride+n), n, stride, four)
 		}
 	}
 	return with(false), with(true)

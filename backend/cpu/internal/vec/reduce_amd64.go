@@ -401,6 +401,61 @@ func SumBF16F64(x []uint16, four bool) float64 { return sumQuarters16(x, four, f
 // sumStreamsF16F64Go's.
 func SumF16F64(x []uint16, four bool) float64 { return sumQuarters16(x, four, true) }
 
+// SumRowsBF16F64 adds SumBF16F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
+// backend/cpu); if four, four rows at a time (Note [Four streams]), the
+// same bits. Its exact order is sumRowsStreamsBF16F64Go's.
+func SumRowsBF16F64(dst []float64, x []uint16, rowLen, stride int, four bool) {
+	sumRows16(dst, x, rowLen, stride, four, false)
+}
+
+// SumRowsF16F64 adds SumF16F64 of row r, x[r·stride:][:rowLen], to dst[r]
+// for each r < len(dst), in one loop; if four, four rows at a time, the
+// same bits. Its exact order is sumRowsStreamsF16F64Go's.
+func SumRowsF16F64(dst []float64, x []uint16, rowLen, stride int, four bool) {
+	sumRows16(dst, x, rowLen, stride, four, true)
+}
+
+// sumRows16 is SumRowsBF16F64, or SumRowsF16F64 if f16: sumRowsF32's
+// split of the rows over 16-bit elements.
+func sumRows16(dst []float64, x []uint16, rowLen, stride int, four, f16 bool) {
+	if len(dst) == 0 {
+		return
+	}
+	if quarterLen(rowLen) > 0 {
+		for r := range dst {
+			dst[r] += sumQuarters16(x[r*stride:][:rowLen], four, f16)
+		}
+		return
+	}
+	m4 := fourRows(len(dst), four)
+	if m4 > 0 {
+		d, rows := dst[:m4], x[:rowsSpan(m4, rowLen, stride)]
+		if f16 {
+			sumRows4F16F64(d, rows, rowLen, stride)
+		} else {
+			sumRows4BF16F64(d, rows, rowLen, stride)
+		}
+	}
+	if m4 < len(dst) {
+		d, rows := dst[m4:], x[m4*stride:][:rowsSpan(len(dst)-m4, rowLen, stride)]
+		switch {
+		case useAVX512 && f16:
+			sumRowsF16F64AVX512(d, rows, rowLen, stride)
+		case useAVX512:
+			sumRowsBF16F64AVX512(d, rows, rowLen, stride)
+		case useF16C && f16:
+			sumRowsF16F64AVX2(d, rows, rowLen, stride)
+		case useAVX2 && !f16:
+			sumRowsBF16F64AVX2(d, rows, rowLen, stride)
+		case f16:
+			sumRowsF16F64Go(d, rows, rowLen, stride)
+		default:
+			sumRowsBF16F64Go(d, rows, rowLen, stride)
+		}
+	}
+}
+
 // sumQuarters16 is SumBF16F64, or SumF16F64 if f16, its kernels called
 // directly as sumQuartersF32's are.
 func sumQuarters16(x []uint16, four, f16 bool) float64 {

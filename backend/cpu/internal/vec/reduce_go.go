@@ -585,6 +585,17 @@ func sumSqRowsStreamsF32F64Go(dst []float64, x []float32, rowLen, stride int) {
 	addRowSums(dst, x, rowLen, stride, sumSqStreamsF32F64Go)
 }
 
+// sumRowsStreamsBF16F64Go and sumRowsStreamsF16F64Go are SumRowsBF16F64's
+// and SumRowsF16F64's pure-Go twins: dst[r] += sumStreamsBF16F64Go
+// (sumStreamsF16F64Go) of x[r·stride:][:rowLen].
+func sumRowsStreamsBF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
+	addRowSums(dst, x, rowLen, stride, sumStreamsBF16F64Go)
+}
+
+func sumRowsStreamsF16F64Go(dst []float64, x []uint16, rowLen, stride int) {
+	addRowSums(dst, x, rowLen, stride, sumStreamsF16F64Go)
+}
+
 // sumStreamsBF16F64Go and sumStreamsF16F64Go are SumBF16F64's and
 // SumF16F64's pure-Go twins: sumStreamsF32F64Go's split of sumBF16F64Go
 // and sumF16F64Go.

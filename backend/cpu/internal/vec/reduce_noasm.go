@@ -106,6 +106,20 @@ func SumRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {
 // streams (Note [Four streams]). Its exact order is sumStreamsBF16F64Go's.
 func SumBF16F64(x []uint16, four bool) float64 { return sumStreamsBF16F64Go(x) }
 
+// SumRowsBF16F64 adds SumBF16F64 of row r, x[r·stride:][:rowLen], to
+// dst[r] for each r < len(dst), in one loop; if four, four rows at a
+// time, the same bits. Its exact order is sumRowsStreamsBF16F64Go's.
+func SumRowsBF16F64(dst []float64, x []uint16, rowLen, stride int, four bool) {
+	sumRowsStreamsBF16F64Go(dst, x, rowLen, stride)
+}
+
+// SumRowsF16F64 adds SumF16F64 of row r, x[r·stride:][:rowLen], to dst[r]
+// for each r < len(dst), in one loop; if four, four rows at a time, the
+// same bits. Its exact order is sumRowsStreamsF16F64Go's.
+func SumRowsF16F64(dst []float64, x []uint16, rowLen, stride int, four bool) {
+	sumRowsStreamsF16F64Go(dst, x, rowLen, stride)
+}
+
 // SumF16F64 is SumF32F64 of the float16 elements x[i] (their bits),
 // converted exactly to float32 as they are read, a long x read as four
 // streams (Note [Four streams]). Its exact order is sumStreamsF16F64Go's.

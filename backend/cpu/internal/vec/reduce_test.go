@@ -590,6 +590,49 @@ func TestSumRows(t *testing.T) {
 	})
 }
 
+// TestSumRows16 checks SumRowsBF16F64 and SumRowsF16F64, one row after
+// another and four at a time, against SumBF16F64 and SumF16F64 of each row
+// and against their twins, on the rows of TestSumRows converted to
+// bfloat16 and float16; nothing outside dst is written.
+func TestSumRows16(t *testing.T) {
+	rowLens := []int{0, 1, 15, 16, 17, 255, 256, 257, 300, 1000, 4096 + 7, 4*streamMin + 300}
+	eachRows(t, rowLens, []int{0, 1, 2, 5, 11}, 7, func(x32 *guarded[float32], rowLen, rows, stride int) {
+		for _, f := range []struct {
+			name string
+			rows func(dst []float64, x []uint16, rowLen, stride int, four bool)
+			twin func(dst []float64, x []uint16, rowLen, stride int)
+			one  func([]uint16, bool) float64
+			conv func(float32) uint16
+		}{
+			{"SumRowsBF16F64", SumRowsBF16F64, sumRowsStreamsBF16F64Go, SumBF16F64, bf16Of},
+			{"SumRowsF16F64", SumRowsF16F64, sumRowsStreamsF16F64Go, SumF16F64, func(v float32) uint16 { return uint16(dtype.HalfFromFloat32(v)) }},
+		} {
+			x := make([]uint16, len(x32.s()))
+			for i, v := range x32.s() {
+				x[i] = f.conv(v)
+			}
+			for _, four := range []bool{false, true} {
+				start := func(r int) float64 { return float64(r) * 1.25e-3 }
+				got := newGuarded(rows, rng.Intn(4), start)
+				got.save()
+				twin := make([]float64, rows)
+				for r := range twin {
+					twin[r] = start(r)
+				}
+				f.rows(got.s(), x, rowLen, stride, four)
+				f.twin(twin, x, rowLen, stride)
+				for r, g := range got.s() {
+					w := start(r) + f.one(x[r*stride:][:rowLen], !four)
+					if !sameF64(g, w, w != w) || !sameF64(twin[r], w, w != w) {
+						t.Fatalf("%s four=%v rowLen=%d rows=%d stride=%d row %d: got %v, twin %v, want %v", f.name, four, rowLen, rows, stride, r, g, twin[r], w)
+					}
+				}
+				got.check(t, f.name+" dst", false)
+			}
+		}
+	})
+}
+
 // eachRows calls check on rows rows of rowLen finite elements (for each
 // length and count given), stride elements apart for strides of the
 // length and longer, in a guarded slice x whose rows of a length

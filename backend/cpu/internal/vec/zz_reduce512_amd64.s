@@ -550,6 +550,252 @@ sumSqRowsF32F64AVX512_row_check:
 	VZEROUPPER
 	RET
 
+// func sumRowsBF16F64AVX512(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, MMX+
+TEXT ·sumRowsBF16F64AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x01, SI
+	XORQ DI, DI
+	JMP  sumRowsBF16F64AVX512_row_check
+
+sumRowsBF16F64AVX512_row:
+	VXORPS       Z0, Z0, Z0
+	VXORPS       Z1, Z1, Z1
+	XORQ         R8, R8
+	MOVL         $0xffff0000, R9
+	VMOVD        R9, X2
+	VPBROADCASTD X2, Z2
+	MOVQ         BX, R9
+	ANDQ         $-256, R9
+	JMP          sumRowsBF16F64AVX512_main_check
+
+sumRowsBF16F64AVX512_main:
+	PREFETCHT0    4096(DX)(R8*2)
+	PREFETCHT0    4160(DX)(R8*2)
+	PREFETCHT0    4224(DX)(R8*2)
+	PREFETCHT0    4288(DX)(R8*2)
+	PREFETCHT0    4352(DX)(R8*2)
+	PREFETCHT0    4416(DX)(R8*2)
+	PREFETCHT0    4480(DX)(R8*2)
+	PREFETCHT0    4544(DX)(R8*2)
+	VMOVUPS       (DX)(R8*2), Z3
+	VPSLLD        $0x10, Z3, Z4
+	VPANDD        Z2, Z3, Z3
+	VMOVUPS       64(DX)(R8*2), Z5
+	VPSLLD        $0x10, Z5, Z6
+	VPANDD        Z2, Z5, Z5
+	VMOVUPS       128(DX)(R8*2), Z7
+	VPSLLD        $0x10, Z7, Z8
+	VPANDD        Z2, Z7, Z7
+	VMOVUPS       192(DX)(R8*2), Z9
+	VPSLLD        $0x10, Z9, Z10
+	VPANDD        Z2, Z9, Z9
+	VMOVUPS       256(DX)(R8*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z4, Z4
+	VADDPS        Z11, Z3, Z3
+	VMOVUPS       320(DX)(R8*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z6, Z6
+	VADDPS        Z11, Z5, Z5
+	VMOVUPS       384(DX)(R8*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z8, Z8
+	VADDPS        Z11, Z7, Z7
+	VMOVUPS       448(DX)(R8*2), Z11
+	VPSLLD        $0x10, Z11, Z12
+	VPANDD        Z2, Z11, Z11
+	VADDPS        Z12, Z10, Z10
+	VADDPS        Z11, Z9, Z9
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z10, Z6, Z6
+	VADDPS        Z9, Z5, Z5
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z5, Z3, Z3
+	VADDPS        Z3, Z4, Z4
+	VCVTPS2PD     Y4, Z3
+	VEXTRACTF64X4 $0x01, Z4, Y4
+	VCVTPS2PD     Y4, Z4
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z4, Z1, Z1
+	ADDQ          $0x00000100, R8
+
+sumRowsBF16F64AVX512_main_check:
+	CMPQ R8, R9
+	JB   sumRowsBF16F64AVX512_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumRowsBF16F64AVX512_vector_check
+
+sumRowsBF16F64AVX512_vector:
+	VPMOVZXWD     (DX)(R8*2), Z2
+	VPSLLD        $0x10, Z2, Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000010, R8
+
+sumRowsBF16F64AVX512_vector_check:
+	CMPQ          R8, R9
+	JB            sumRowsBF16F64AVX512_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRowsBF16F64AVX512_scalar_check
+
+sumRowsBF16F64AVX512_scalar:
+	MOVWLZX   (DX)(R8*2), R9
+	SHLL      $0x10, R9
+	VMOVD     R9, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R8
+
+sumRowsBF16F64AVX512_scalar_check:
+	CMPQ   R8, BX
+	JB     sumRowsBF16F64AVX512_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumRowsBF16F64AVX512_row_check:
+	CMPQ DI, CX
+	JB   sumRowsBF16F64AVX512_row
+	VZEROUPPER
+	RET
+
+// func sumRowsF16F64AVX512(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, AVX512DQ, AVX512F, AVX512VL, F16C, MMX+
+TEXT ·sumRowsF16F64AVX512(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x01, SI
+	XORQ DI, DI
+	JMP  sumRowsF16F64AVX512_row_check
+
+sumRowsF16F64AVX512_row:
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	XORQ   R8, R8
+	MOVQ   BX, R9
+	ANDQ   $-256, R9
+	JMP    sumRowsF16F64AVX512_main_check
+
+sumRowsF16F64AVX512_main:
+	PREFETCHT0    4096(DX)(R8*2)
+	PREFETCHT0    4160(DX)(R8*2)
+	PREFETCHT0    4224(DX)(R8*2)
+	PREFETCHT0    4288(DX)(R8*2)
+	PREFETCHT0    4352(DX)(R8*2)
+	PREFETCHT0    4416(DX)(R8*2)
+	PREFETCHT0    4480(DX)(R8*2)
+	PREFETCHT0    4544(DX)(R8*2)
+	VCVTPH2PS     (DX)(R8*2), Z2
+	VCVTPH2PS     32(DX)(R8*2), Z3
+	VCVTPH2PS     64(DX)(R8*2), Z4
+	VCVTPH2PS     96(DX)(R8*2), Z5
+	VCVTPH2PS     128(DX)(R8*2), Z6
+	VCVTPH2PS     160(DX)(R8*2), Z7
+	VCVTPH2PS     192(DX)(R8*2), Z8
+	VCVTPH2PS     224(DX)(R8*2), Z9
+	VCVTPH2PS     256(DX)(R8*2), Z10
+	VADDPS        Z10, Z2, Z2
+	VCVTPH2PS     288(DX)(R8*2), Z10
+	VADDPS        Z10, Z3, Z3
+	VCVTPH2PS     320(DX)(R8*2), Z10
+	VADDPS        Z10, Z4, Z4
+	VCVTPH2PS     352(DX)(R8*2), Z10
+	VADDPS        Z10, Z5, Z5
+	VCVTPH2PS     384(DX)(R8*2), Z10
+	VADDPS        Z10, Z6, Z6
+	VCVTPH2PS     416(DX)(R8*2), Z10
+	VADDPS        Z10, Z7, Z7
+	VCVTPH2PS     448(DX)(R8*2), Z10
+	VADDPS        Z10, Z8, Z8
+	VCVTPH2PS     480(DX)(R8*2), Z10
+	VADDPS        Z10, Z9, Z9
+	VADDPS        Z6, Z2, Z2
+	VADDPS        Z7, Z3, Z3
+	VADDPS        Z8, Z4, Z4
+	VADDPS        Z9, Z5, Z5
+	VADDPS        Z4, Z2, Z2
+	VADDPS        Z5, Z3, Z3
+	VADDPS        Z3, Z2, Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000100, R8
+
+sumRowsF16F64AVX512_main_check:
+	CMPQ R8, R9
+	JB   sumRowsF16F64AVX512_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumRowsF16F64AVX512_vector_check
+
+sumRowsF16F64AVX512_vector:
+	VCVTPH2PS     (DX)(R8*2), Z2
+	VCVTPS2PD     Y2, Z3
+	VEXTRACTF64X4 $0x01, Z2, Y2
+	VCVTPS2PD     Y2, Z2
+	VADDPD        Z3, Z0, Z0
+	VADDPD        Z2, Z1, Z1
+	ADDQ          $0x00000010, R8
+
+sumRowsF16F64AVX512_vector_check:
+	CMPQ          R8, R9
+	JB            sumRowsF16F64AVX512_vector
+	VADDPD        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPD        Y1, Y0, Y0
+	VEXTRACTF32X4 $0x01, Y0, X1
+	VADDPD        X1, X0, X0
+	VPERMILPD     $0x01, X0, X1
+	VADDPD        X1, X0, X0
+	JMP           sumRowsF16F64AVX512_scalar_check
+
+sumRowsF16F64AVX512_scalar:
+	MOVWLZX   (DX)(R8*2), R9
+	VMOVD     R9, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R8
+
+sumRowsF16F64AVX512_scalar_check:
+	CMPQ   R8, BX
+	JB     sumRowsF16F64AVX512_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumRowsF16F64AVX512_row_check:
+	CMPQ DI, CX
+	JB   sumRowsF16F64AVX512_row
+	VZEROUPPER
+	RET
+
 // func sumRows4F32F64AVX512(dst []float64, x []float32, rowLen int, stride int)
 // Requires: AVX, AVX512DQ, AVX512F, AVX512VL
 TEXT ·sumRows4F32F64AVX512(SB), $512-64

@@ -2317,6 +2317,349 @@ sumSqRowsF32F64AVX2_row_check:
 	VZEROUPPER
 	RET
 
+// func sumRowsBF16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, AVX2, MMX+
+TEXT ·sumRowsBF16F64AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x01, SI
+	XORQ DI, DI
+	JMP  sumRowsBF16F64AVX2_row_check
+
+sumRowsBF16F64AVX2_row:
+	VXORPS       Y0, Y0, Y0
+	VXORPS       Y1, Y1, Y1
+	VXORPS       Y2, Y2, Y2
+	VXORPS       Y3, Y3, Y3
+	XORQ         R8, R8
+	MOVL         $0xffff0000, R9
+	VMOVD        R9, X4
+	VPBROADCASTD X4, Y4
+	MOVQ         BX, R9
+	ANDQ         $-256, R9
+	JMP          sumRowsBF16F64AVX2_main_check
+
+sumRowsBF16F64AVX2_main:
+	PREFETCHT0   4096(DX)(R8*2)
+	PREFETCHT0   4160(DX)(R8*2)
+	PREFETCHT0   4224(DX)(R8*2)
+	PREFETCHT0   4288(DX)(R8*2)
+	PREFETCHT0   4352(DX)(R8*2)
+	PREFETCHT0   4416(DX)(R8*2)
+	PREFETCHT0   4480(DX)(R8*2)
+	PREFETCHT0   4544(DX)(R8*2)
+	VMOVUPS      (DX)(R8*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y4, Y5, Y5
+	VMOVUPS      64(DX)(R8*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y4, Y7, Y7
+	VMOVUPS      128(DX)(R8*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VMOVUPS      192(DX)(R8*2), Y11
+	VPSLLD       $0x10, Y11, Y12
+	VPAND        Y4, Y11, Y11
+	VMOVUPS      256(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y6, Y6
+	VADDPS       Y13, Y5, Y5
+	VMOVUPS      320(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y8, Y8
+	VADDPS       Y13, Y7, Y7
+	VMOVUPS      384(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y10, Y10
+	VADDPS       Y13, Y9, Y9
+	VMOVUPS      448(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y12, Y12
+	VADDPS       Y13, Y11, Y11
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y12, Y8, Y8
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y6, Y6
+	VCVTPS2PD    X6, Y5
+	VEXTRACTF128 $0x01, Y6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y6, Y1, Y1
+	VMOVUPS      32(DX)(R8*2), Y5
+	VPSLLD       $0x10, Y5, Y6
+	VPAND        Y4, Y5, Y5
+	VMOVUPS      96(DX)(R8*2), Y7
+	VPSLLD       $0x10, Y7, Y8
+	VPAND        Y4, Y7, Y7
+	VMOVUPS      160(DX)(R8*2), Y9
+	VPSLLD       $0x10, Y9, Y10
+	VPAND        Y4, Y9, Y9
+	VMOVUPS      224(DX)(R8*2), Y11
+	VPSLLD       $0x10, Y11, Y12
+	VPAND        Y4, Y11, Y11
+	VMOVUPS      288(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y6, Y6
+	VADDPS       Y13, Y5, Y5
+	VMOVUPS      352(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y8, Y8
+	VADDPS       Y13, Y7, Y7
+	VMOVUPS      416(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y10, Y10
+	VADDPS       Y13, Y9, Y9
+	VMOVUPS      480(DX)(R8*2), Y13
+	VPSLLD       $0x10, Y13, Y14
+	VPAND        Y4, Y13, Y13
+	VADDPS       Y14, Y12, Y12
+	VADDPS       Y13, Y11, Y11
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y12, Y8, Y8
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y8, Y6, Y6
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y6, Y6
+	VCVTPS2PD    X6, Y5
+	VEXTRACTF128 $0x01, Y6, X6
+	VCVTPS2PD    X6, Y6
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y6, Y3, Y3
+	ADDQ         $0x00000100, R8
+
+sumRowsBF16F64AVX2_main_check:
+	CMPQ R8, R9
+	JB   sumRowsBF16F64AVX2_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumRowsBF16F64AVX2_vector_check
+
+sumRowsBF16F64AVX2_vector:
+	VPMOVZXWD    (DX)(R8*2), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VPMOVZXWD    16(DX)(R8*2), Y4
+	VPSLLD       $0x10, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, R8
+
+sumRowsBF16F64AVX2_vector_check:
+	CMPQ         R8, R9
+	JB           sumRowsBF16F64AVX2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRowsBF16F64AVX2_scalar_check
+
+sumRowsBF16F64AVX2_scalar:
+	MOVWLZX   (DX)(R8*2), R9
+	SHLL      $0x10, R9
+	VMOVD     R9, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R8
+
+sumRowsBF16F64AVX2_scalar_check:
+	CMPQ   R8, BX
+	JB     sumRowsBF16F64AVX2_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumRowsBF16F64AVX2_row_check:
+	CMPQ DI, CX
+	JB   sumRowsBF16F64AVX2_row
+	VZEROUPPER
+	RET
+
+// func sumRowsF16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+// Requires: AVX, F16C, MMX+
+TEXT ·sumRowsF16F64AVX2(SB), NOSPLIT, $0-64
+	MOVQ dst_base+0(FP), AX
+	MOVQ dst_len+8(FP), CX
+	MOVQ x_base+24(FP), DX
+	MOVQ rowLen+48(FP), BX
+	MOVQ stride+56(FP), SI
+	SHLQ $0x01, SI
+	XORQ DI, DI
+	JMP  sumRowsF16F64AVX2_row_check
+
+sumRowsF16F64AVX2_row:
+	VXORPS Y0, Y0, Y0
+	VXORPS Y1, Y1, Y1
+	VXORPS Y2, Y2, Y2
+	VXORPS Y3, Y3, Y3
+	XORQ   R8, R8
+	MOVQ   BX, R9
+	ANDQ   $-256, R9
+	JMP    sumRowsF16F64AVX2_main_check
+
+sumRowsF16F64AVX2_main:
+	PREFETCHT0   4096(DX)(R8*2)
+	PREFETCHT0   4160(DX)(R8*2)
+	PREFETCHT0   4224(DX)(R8*2)
+	PREFETCHT0   4288(DX)(R8*2)
+	PREFETCHT0   4352(DX)(R8*2)
+	PREFETCHT0   4416(DX)(R8*2)
+	PREFETCHT0   4480(DX)(R8*2)
+	PREFETCHT0   4544(DX)(R8*2)
+	VCVTPH2PS    (DX)(R8*2), Y4
+	VCVTPH2PS    32(DX)(R8*2), Y5
+	VCVTPH2PS    64(DX)(R8*2), Y6
+	VCVTPH2PS    96(DX)(R8*2), Y7
+	VCVTPH2PS    128(DX)(R8*2), Y8
+	VCVTPH2PS    160(DX)(R8*2), Y9
+	VCVTPH2PS    192(DX)(R8*2), Y10
+	VCVTPH2PS    224(DX)(R8*2), Y11
+	VCVTPH2PS    256(DX)(R8*2), Y12
+	VADDPS       Y12, Y4, Y4
+	VCVTPH2PS    288(DX)(R8*2), Y12
+	VADDPS       Y12, Y5, Y5
+	VCVTPH2PS    320(DX)(R8*2), Y12
+	VADDPS       Y12, Y6, Y6
+	VCVTPH2PS    352(DX)(R8*2), Y12
+	VADDPS       Y12, Y7, Y7
+	VCVTPH2PS    384(DX)(R8*2), Y12
+	VADDPS       Y12, Y8, Y8
+	VCVTPH2PS    416(DX)(R8*2), Y12
+	VADDPS       Y12, Y9, Y9
+	VCVTPH2PS    448(DX)(R8*2), Y12
+	VADDPS       Y12, Y10, Y10
+	VCVTPH2PS    480(DX)(R8*2), Y12
+	VADDPS       Y12, Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(DX)(R8*2), Y4
+	VCVTPH2PS    48(DX)(R8*2), Y5
+	VCVTPH2PS    80(DX)(R8*2), Y6
+	VCVTPH2PS    112(DX)(R8*2), Y7
+	VCVTPH2PS    144(DX)(R8*2), Y8
+	VCVTPH2PS    176(DX)(R8*2), Y9
+	VCVTPH2PS    208(DX)(R8*2), Y10
+	VCVTPH2PS    240(DX)(R8*2), Y11
+	VCVTPH2PS    272(DX)(R8*2), Y12
+	VADDPS       Y12, Y4, Y4
+	VCVTPH2PS    304(DX)(R8*2), Y12
+	VADDPS       Y12, Y5, Y5
+	VCVTPH2PS    336(DX)(R8*2), Y12
+	VADDPS       Y12, Y6, Y6
+	VCVTPH2PS    368(DX)(R8*2), Y12
+	VADDPS       Y12, Y7, Y7
+	VCVTPH2PS    400(DX)(R8*2), Y12
+	VADDPS       Y12, Y8, Y8
+	VCVTPH2PS    432(DX)(R8*2), Y12
+	VADDPS       Y12, Y9, Y9
+	VCVTPH2PS    464(DX)(R8*2), Y12
+	VADDPS       Y12, Y10, Y10
+	VCVTPH2PS    496(DX)(R8*2), Y12
+	VADDPS       Y12, Y11, Y11
+	VADDPS       Y8, Y4, Y4
+	VADDPS       Y9, Y5, Y5
+	VADDPS       Y10, Y6, Y6
+	VADDPS       Y11, Y7, Y7
+	VADDPS       Y6, Y4, Y4
+	VADDPS       Y7, Y5, Y5
+	VADDPS       Y5, Y4, Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000100, R8
+
+sumRowsF16F64AVX2_main_check:
+	CMPQ R8, R9
+	JB   sumRowsF16F64AVX2_main
+	MOVQ BX, R9
+	ANDQ $-16, R9
+	JMP  sumRowsF16F64AVX2_vector_check
+
+sumRowsF16F64AVX2_vector:
+	VCVTPH2PS    (DX)(R8*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y0, Y0
+	VADDPD       Y4, Y1, Y1
+	VCVTPH2PS    16(DX)(R8*2), Y4
+	VCVTPS2PD    X4, Y5
+	VEXTRACTF128 $0x01, Y4, X4
+	VCVTPS2PD    X4, Y4
+	VADDPD       Y5, Y2, Y2
+	VADDPD       Y4, Y3, Y3
+	ADDQ         $0x00000010, R8
+
+sumRowsF16F64AVX2_vector_check:
+	CMPQ         R8, R9
+	JB           sumRowsF16F64AVX2_vector
+	VADDPD       Y2, Y0, Y0
+	VADDPD       Y3, Y1, Y1
+	VADDPD       Y1, Y0, Y0
+	VEXTRACTF128 $0x01, Y0, X1
+	VADDPD       X1, X0, X0
+	VPERMILPD    $0x01, X0, X1
+	VADDPD       X1, X0, X0
+	JMP          sumRowsF16F64AVX2_scalar_check
+
+sumRowsF16F64AVX2_scalar:
+	MOVWLZX   (DX)(R8*2), R9
+	VMOVD     R9, X1
+	VCVTPH2PS X1, X1
+	VCVTSS2SD X1, X1, X1
+	VADDSD    X1, X0, X0
+	INCQ      R8
+
+sumRowsF16F64AVX2_scalar_check:
+	CMPQ   R8, BX
+	JB     sumRowsF16F64AVX2_scalar
+	VADDSD (AX)(DI*8), X0, X0
+	VMOVSD X0, (AX)(DI*8)
+	ADDQ   SI, DX
+	INCQ   DI
+
+sumRowsF16F64AVX2_row_check:
+	CMPQ DI, CX
+	JB   sumRowsF16F64AVX2_row
+	VZEROUPPER
+	RET
+
 // func sumRows4F32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 // Requires: AVX
 TEXT ·sumRows4F32F64AVX2(SB), $512-64

@@ -114,6 +114,16 @@ func sumRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 //go:noescape
 func sumSqRowsF32F64AVX2(dst []float64, x []float32, rowLen int, stride int)
 
+// sumRowsBF16F64AVX2 is sumRowsBF16F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumRowsBF16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+
+// sumRowsF16F64AVX2 is sumRowsF16F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumRowsF16F64AVX2(dst []float64, x []uint16, rowLen int, stride int)
+
 // sumRows4F32F64AVX2 is sumRowsF32F64Go in assembly on 4q rows; see there for the exact loop.
 //
 //go:noescape
