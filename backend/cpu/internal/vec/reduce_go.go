@@ -872,29 +872,26 @@ func accRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 // over the elements converted (exactly) to float32,
 // dtype.BF16(x[i]).Float32().
 func sumRows8BF16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
-	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, false, bf16Float32)
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, false, f32Of)
 }
 
 // accRows8BF16Go is AccRows8BF16's pure-Go twin: accRows8F32Go's loop
 // over the elements converted (exactly) to float32.
 func accRows8BF16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
-	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, true, bf16Float32)
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, true, f32Of)
 }
 
 // sumRows8F16Go is SumRows8F16's pure-Go twin: sumRows8F32Go's loop over
 // the elements converted (exactly) to float32, dtype.Half(x[i]).Float32().
 func sumRows8F16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
-	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, false, f16Float32)
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, false, f32OfF16)
 }
 
 // accRows8F16Go is AccRows8F16's pure-Go twin: accRows8F32Go's loop over
 // the elements converted (exactly) to float32.
 func accRows8F16Go(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
-	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, true, f16Float32)
+	rows8Of16(dst, &[8][]uint16{x0, x1, x2, x3, x4, x5, x6, x7}, true, f32OfF16)
 }
-
-func bf16Float32(v uint16) float32 { return dtype.BF16(v).Float32() }
-func f16Float32(v uint16) float32  { return dtype.Half(v).Float32() }
 
 // rows8Of16 is the loop of the 16-bit rows8 twins: the eight elements
 // converted by conv and added pairwise, into dst[i] (acc: added to it).

@@ -264,10 +264,10 @@ func TestRows8Of16(t *testing.T) {
 		gen          func() uint16
 		conv         func(uint16) float32
 	}{
-		{"SumRows8BF16", SumRows8BF16, sumRows8BF16Go, false, randBF16, bf16Float32},
-		{"AccRows8BF16", AccRows8BF16, accRows8BF16Go, true, randBF16, bf16Float32},
-		{"SumRows8F16", SumRows8F16, sumRows8F16Go, false, func() uint16 { return pick(randU16, moderateHalf) }, f16Float32},
-		{"AccRows8F16", AccRows8F16, accRows8F16Go, true, func() uint16 { return pick(randU16, moderateHalf) }, f16Float32},
+		{"SumRows8BF16", SumRows8BF16, sumRows8BF16Go, false, randBF16, f32Of},
+		{"AccRows8BF16", AccRows8BF16, accRows8BF16Go, true, randBF16, f32Of},
+		{"SumRows8F16", SumRows8F16, sumRows8F16Go, false, func() uint16 { return pick(randU16, moderateHalf) }, f32OfF16},
+		{"AccRows8F16", AccRows8F16, accRows8F16Go, true, func() uint16 { return pick(randU16, moderateHalf) }, f32OfF16},
 	} {
 		for _, n := range elementwiseLengths() { // each element on its own, as elementwise kernels
 			var xs [8]*guarded[uint16]
