@@ -102,3 +102,39 @@ func TestLogSoftmaxLargeValues(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerNormConstantRows checks layer_norm of rows of equal values with
+// eps = 0, as PyTorch computes it: their mean is the value and their
+// variance 0, so every result is 0·Inf, NaN (it was finite where a float32
+// sum rounded the mean), for float32 and float64 rows of several lengths,
+// with and without a weight and bias, rows read with a stride of 0 too.
+func TestLayerNormConstantRows(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		for _, n := range []int{3, 5, 7, 100, 1001} {
+			for _, v := range []float64{0.847162127494812, -3.2145776748657227, 1e-3, 0} {
+				rows := []*tensor.Tensor{
+					tensor.Full(tensor.Scalar(v), dt, 2, n),
+					tensor.Full(tensor.Scalar(v), dt, 2, 1).Expand(2, n),
+				}
+				w, b := tensor.Full(tensor.Scalar(-2.2), dt, n), tensor.Full(tensor.Scalar(0.35), dt, n)
+				for k, x := range rows {
+					for _, affine := range []bool{false, true} {
+						var y *tensor.Tensor
+						if affine {
+							y = tensor.LayerNorm(x, []int{n}, w, b, 0)
+						} else {
+							y = tensor.LayerNorm(x, []int{n}, nil, nil, 0)
+						}
+						for i := range 2 {
+							for j := range n {
+								if g := y.At(i, j); !math.IsNaN(g) {
+									t.Fatalf("%s n=%d v=%v layout %d affine=%v: [%d, %d] = %v, want NaN", dt, n, v, k, affine, i, j, g)
+								}
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}

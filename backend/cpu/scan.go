@@ -130,7 +130,11 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		return
 	}
 	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
-	mean := vec.SumF32(xs) / float32(n)
+	// the sum in float64, so that the mean of n equal values is that value
+	// (a float32 sum of three 0.847162 is not three times it) and their
+	// variance 0, as PyTorch's Welford moments give: with eps = 0 such a
+	// row is 0·Inf, NaN, in PyTorch, not x's rounding error blown up
+	mean := float32(vec.SumF32InF64(xs) / float64(n))
 	v := vec.SumSqDevF32(xs, mean) / float32(n)
 	rstd := float32(1 / math.Sqrt(float64(v)+args.Eps))
 	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
@@ -221,11 +225,19 @@ func logSoftmaxRow[T float](y, x, _, _ unsafe.Pointer, n int, args *kernel.Args)
 func layerNormRow[T float](y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	xs, ys := unsafe.Slice((*T)(x), n), unsafe.Slice((*T)(y), n)
 	ys = ys[:len(xs)]
+	if n == 0 {
+		return
+	}
+	// the mean as x[0] + Σ(x - x[0])/n: of n equal values exactly that
+	// value, their variance 0, as PyTorch's Welford moments give (a
+	// float64 sum of a hundred 0.001 is not a hundred times it), so that
+	// with eps = 0 such a row is NaN, as in PyTorch
+	shift := float64(xs[0])
 	var sum float64
 	for _, v := range xs {
-		sum += float64(v)
+		sum += float64(v) - shift
 	}
-	mean := sum / float64(n)
+	mean := shift + sum/float64(n)
 	var m2 float64
 	for _, v := range xs {
 		d := float64(v) - mean
