@@ -130,11 +130,12 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		return
 	}
 	xs, ys := unsafe.Slice((*float32)(x), n), unsafe.Slice((*float32)(y), n)
-	// the sum in float64, so that the mean of n equal values is that value
-	// (a float32 sum of three 0.847162 is not three times it) and their
-	// variance 0, as PyTorch's Welford moments give: with eps = 0 such a
-	// row is 0·Inf, NaN, in PyTorch, not x's rounding error blown up
-	mean := float32(vec.SumF32InF64(xs) / float64(n))
+	// the sum in float64 lanes (float32 only in pairwise powers of two),
+	// so that the mean of n equal values is that value (a float32 sum of
+	// three 0.847162 is not three times it) and their variance 0, as
+	// PyTorch's Welford moments give: with eps = 0 such a row is 0·Inf,
+	// NaN, in PyTorch, not x's rounding error blown up
+	mean := float32(vec.SumF32F64(xs, false) / float64(n))
 	v := vec.SumSqDevF32(xs, mean) / float32(n)
 	rstd := float32(1 / math.Sqrt(float64(v)+args.Eps))
 	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
