@@ -308,8 +308,22 @@ func MaskedFill(v, mask, value *raw.View, inPlace bool) (*raw.View, error) {
 	if inPlace {
 		name = "masked_fill_"
 	}
+	// PyTorch's order of checks: masked_fill expands mask and self
+	// against each other before anything else; masked_fill_ checks the
+	// value's dims, then its iterator the shapes; the value is converted
+	// to self's dtype (the overflow check) in the kernel, after both
+	if !inPlace {
+		if _, err := shape.Broadcast(mask.Shape, v.Shape); err != nil {
+			return nil, errs.WithOp(err, name)
+		}
+	}
 	val, err := maskedFillValue(name, value, v.DType)
 	if err != nil {
+		if inPlace && value.Dim() == 0 {
+			if e := iter.NewConfig().Op(name).AddOutput(v).ResizeOutputs(false).AddInput(mask).CheckShapes(); e != nil {
+				return nil, e
+			}
+		}
 		return nil, err
 	}
 	if mask.DType != dtype.Bool {

@@ -33,3 +33,18 @@ func TestFillValuesChecked(t *testing.T) {
 		t.Errorf("scatter -128 into int8: %v", got)
 	}
 }
+
+// TestMaskedFillShapesBeforeValue: where mask and self do not broadcast
+// and the value does not fit self's dtype, masked_fill and masked_fill_
+// report the shapes, as PyTorch does (it converts the value in its kernel,
+// after its iterator's checks), and write nothing. Seed 617 found the
+// value error reported first.
+func TestMaskedFillShapesBeforeValue(t *testing.T) {
+	x := tensor.Zeros(tensor.Uint8, 2, 5)
+	m := tensor.Ones(tensor.Bool, 2, 3)
+	const msg = "The size of tensor a (5) must match the size of tensor b (3) at non-singleton dimension 1"
+	v := tensor.ZeroDim(float32(-3))
+	wantError(t, "masked_fill_", tensor.ShapeError, msg, func() { x.MaskedFillInPlace(m, v) })
+	wantError(t, "masked_fill", tensor.ShapeError, "The size of tensor a (3) must match the size of tensor b (5) at non-singleton dimension 1", func() { tensor.MaskedFill(x, m, v) })
+	unchanged(t, "masked_fill_", x, make([]float64, 10))
+}
