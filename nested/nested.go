@@ -270,6 +270,48 @@ func Wrap(values *tensor.Tensor, sizes [][]int, offsets []int) *Tensor {
 	return t
 }
 
+// ViewOf returns the nested tensor whose component i is the view of values
+// (a contiguous 1-D tensor) with sizes[i] and strides[i] (in elements, not
+// negative) at element offset offsets[i], without a copy (PyTorch's
+// _nested_view_from_buffer): components may be strided, overlap or leave
+// elements of the buffer out. Every component must lie inside the buffer
+// and all must have the same number of dims, else it panics with a value
+// error. Pointwise ops run on such components as the dense ops run on
+// their views (Note [Packed nested tensors]).
+func ViewOf(values *tensor.Tensor, sizes, strides [][]int, offsets []int) *Tensor {
+	if values.Dim() != 1 || !values.IsContiguous() {
+		panic(errs.New(errs.Value, "nested_tensor", "the values buffer must be a contiguous 1-D tensor, got shape %v strides %v", values.Shape(), values.Strides()))
+	}
+	if len(sizes) != len(offsets) || len(sizes) != len(strides) {
+		panic(errs.New(errs.Value, "nested_tensor", "%d component sizes, %d strides and %d offsets", len(sizes), len(strides), len(offsets)))
+	}
+	t := &Tensor{values: values, offsets: make([]int64, len(offsets))}
+	if len(sizes) > 0 {
+		t.ndim = len(sizes[0])
+	}
+	for i, sh := range sizes {
+		if len(sh) != t.ndim || len(strides[i]) != t.ndim {
+			panic(errs.New(errs.Value, "nested_tensor", "All Tensors given to nested_tensor must have the same dimension. Found dimension %d for Tensor at index %d and dimension %d for Tensor at index 0.", len(sh), i, t.ndim))
+		}
+		last, empty := int64(offsets[i]), false // the component's last element
+		for d, s := range sh {
+			st := strides[i][d]
+			if s < 0 || st < 0 {
+				panic(errs.New(errs.Value, "nested_tensor", "component %d has size %d and stride %d", i, s, st))
+			}
+			empty = empty || s == 0
+			last += int64(s-1) * int64(st)
+			t.sizes = append(t.sizes, int64(s))
+			t.strides = append(t.strides, int64(st))
+		}
+		if offsets[i] < 0 || !empty && last >= int64(values.NumEl()) {
+			panic(errs.New(errs.Value, "nested_tensor", "component %d at offset %d reaches element %d of a buffer of %d", i, offsets[i], last, values.NumEl()))
+		}
+		t.offsets[i] = int64(offsets[i])
+	}
+	return t
+}
+
 // packedSizes wraps values as packed components of these sizes.
 func packedSizes(values *tensor.Tensor, sizes [][]int) *Tensor {
 	offsets := make([]int, len(sizes))

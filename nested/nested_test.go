@@ -124,6 +124,48 @@ func TestWrapShares(t *testing.T) {
 	}
 }
 
+// TestViewOf checks nested tensors of strided views of one buffer: the
+// components read the buffer through their strides and offsets, a
+// pointwise op runs on each as the dense op on its view (fmod by a
+// subnormal: the C value on a stepped view, NaN in the vector body of a
+// contiguous one, Note [SLEEF's fmod] in optable/elem), the metadata are
+// the views', and components reaching past the buffer or with negative
+// strides are value errors.
+func TestViewOf(t *testing.T) {
+	buf := tensor.Full(tensor.Scalar(1.0), tensor.Float64, 60)
+	x := nested.ViewOf(buf, [][]int{{20, 1}, {3, 2}}, [][]int{{2, 1}, {1, 3}}, []int{0, 41})
+	if x.IsPacked() {
+		t.Error("strided components reported packed")
+	}
+	if got := x.Component(1).Shape(); !slices.Equal(got, []int{3, 2}) || !x.Component(1).SharesStorage(buf) {
+		t.Errorf("component 1: shape %v", got)
+	}
+	if got := x.Strides().Int64s(); !slices.Equal(got, []int64{2, 1, 1, 3}) {
+		t.Errorf("strides %v", got)
+	}
+	b := tensor.ZeroDim(1e-310)
+	got := nested.BinaryDense(tensor.Fmod, x, b)
+	for i := range 2 {
+		want := tensor.Fmod(x.Component(i), b).Float64s()
+		for k, v := range got.Component(i).Float64s() {
+			if math.Float64bits(v) != math.Float64bits(want[k]) && !(v != v && want[k] != want[k]) {
+				t.Fatalf("component %d [%d]: %v, the dense op on the view %v", i, k, v, want[k])
+			}
+		}
+	}
+	if v := got.Component(0).Float64s()[0]; math.IsNaN(v) {
+		t.Errorf("fmod(1, 1e-310) on a stepped view: NaN, want the C value")
+	}
+	for name, f := range map[string]func(){
+		"past the buffer":   func() { nested.ViewOf(buf, [][]int{{31, 1}}, [][]int{{2, 1}}, []int{0}) },
+		"a negative stride": func() { nested.ViewOf(buf, [][]int{{2, 1}}, [][]int{{-1, 1}}, []int{5}) },
+	} {
+		if k := errKind(f); k != tensor.ValueError {
+			t.Errorf("%s: kind %v, want a value error", name, k)
+		}
+	}
+}
+
 func TestPointwise(t *testing.T) {
 	g := tensor.NewGenerator(3)
 	shapes := [][]int{{2, 3}, {1, 3}, {4, 3}}

@@ -27,26 +27,44 @@ func buildNested(r json.RawMessage, dev tensor.Device) (*nested.Tensor, error) {
 	if err := json.Unmarshal(tj.Nested, &items); err != nil {
 		return nil, badf("nested: %v", err)
 	}
-	cs := make([]*tensor.Tensor, len(items))
+	// The components keep their layouts, as the reference's do: each
+	// component's storage goes into one buffer, and the component is its
+	// view there, so that ops run on strided components as the dense ops
+	// run on strided tensors (Note [Vector bodies] in package optable).
+	bases := make([]*tensor.Tensor, len(items))
+	sizes, strides, offsets := make([][]int, len(items)), make([][]int, len(items)), make([]int, len(items))
+	at := 0
 	for i, it := range items {
-		t, err := buildTensor(it, dev)
+		v, err := buildView(it, dev)
 		if err != nil {
 			return nil, fmt.Errorf("component %d: %w", i, err)
 		}
-		cs[i] = t
-	}
-	dt := tensor.Float32
-	if len(cs) > 0 {
-		dt = cs[0].DType()
+		if v.requiresGrad {
+			return nil, badf("nested components must not carry requires_grad")
+		}
+		if i > 0 && v.base.DType() != bases[0].DType() {
+			return nil, badf("nested input: components of dtypes %v and %v", bases[0].DType(), v.base.DType())
+		}
+		bases[i], sizes[i], strides[i], offsets[i] = v.base, v.shape, v.strides, at+v.offset
+		at += v.base.NumEl()
 	}
 	var n *nested.Tensor
-	if err := tensor.Try(func() { n = nested.New(cs, dt) }); err != nil {
+	if err := tensor.Try(func() { n = nestedInput(bases, sizes, strides, offsets) }); err != nil {
 		return nil, badf("nested input: %v", err)
 	}
 	if tj.RequiresGrad {
 		n.SetRequiresGrad(true)
 	}
 	return n, nil
+}
+
+// nestedInput is the nested tensor of views of the storages bases
+// (concatenated) with these sizes, strides and offsets.
+func nestedInput(bases []*tensor.Tensor, sizes, strides [][]int, offsets []int) *nested.Tensor {
+	if len(bases) == 0 {
+		return nested.New(nil, tensor.Float32)
+	}
+	return nested.ViewOf(tensor.Cat(bases, 0), sizes, strides, offsets)
 }
 
 // checkNested compares a nested value with an expected RESULT, component

@@ -72,10 +72,12 @@ var nestedOps = map[string]opFunc{
 		}
 		return one(nested.ToPadded(x, pad, size))
 	},
-	"unbind":         func(c *call) result { return many(c.nested(0, "input").Unbind()) },
-	"nested_sizes":   func(c *call) result { return one(c.nested(0, "input").Sizes()) },
-	"nested_strides": func(c *call) result { return one(c.nested(0, "input").Strides()) },
-	"nested_offsets": func(c *call) result { return one(c.nested(0, "input").Offsets()) },
+	"unbind":       func(c *call) result { return many(c.nested(0, "input").Unbind()) },
+	"nested_sizes": func(c *call) result { return one(c.nested(0, "input").Sizes()) },
+	// the reference's metadata are those of the packed layout, whatever
+	// the layout its components (and so goten's inputs) have
+	"nested_strides": func(c *call) result { return one(packed(c.nested(0, "input")).Strides()) },
+	"nested_offsets": func(c *call) result { return one(packed(c.nested(0, "input")).Offsets()) },
 	"logit": func(c *call) result {
 		var eps []float64
 		if a, ok := c.opt(1, "eps", argScalar); ok {
@@ -196,4 +198,12 @@ func nestedBinary(c *call, f nested.BinaryFunc) result {
 		return oneNested(nested.BinaryDense(f, a.n, dense(b)))
 	}
 	return oneNested(nested.DenseBinary(f, dense(a), b.n))
+}
+
+// packed returns t packed: t itself, or a packed copy.
+func packed(t *nested.Tensor) *nested.Tensor {
+	if t.IsPacked() {
+		return t
+	}
+	return nested.Clone(t)
 }

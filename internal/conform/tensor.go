@@ -180,20 +180,43 @@ func numel(shape []int) int {
 // buildTensor builds an input TENSOR on device dev: exactly the view it
 // describes over exactly the storage it describes.
 func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
-	var tj tensorJSON
-	if err := json.Unmarshal(r, &tj); err != nil {
-		return nil, badf("TENSOR: %v", err)
-	}
-	if !cases.IsNull(tj.Nested) {
-		return nil, missing("nested tensors")
-	}
-	dt, err := parseDType(tj.DType)
+	v, err := buildView(r, dev)
 	if err != nil {
 		return nil, err
 	}
+	t := v.base.AsStridedAt(v.shape, v.strides, v.offset)
+	if v.requiresGrad {
+		// the view itself is the leaf
+		t = t.Detach().SetRequiresGrad(true)
+	}
+	return t, nil
+}
+
+// view is a TENSOR as a view of a 1-D storage: the storage, and the view's
+// shape, strides and offset in it.
+type view struct {
+	base           *tensor.Tensor
+	shape, strides []int
+	offset         int
+	requiresGrad   bool
+}
+
+// buildView returns the storage and layout of a TENSOR.
+func buildView(r json.RawMessage, dev tensor.Device) (view, error) {
+	var tj tensorJSON
+	if err := json.Unmarshal(r, &tj); err != nil {
+		return view{}, badf("TENSOR: %v", err)
+	}
+	if !cases.IsNull(tj.Nested) {
+		return view{}, missing("nested tensors")
+	}
+	dt, err := parseDType(tj.DType)
+	if err != nil {
+		return view{}, err
+	}
 	for _, s := range tj.Shape {
 		if s < 0 {
-			return nil, badf("negative size in shape %v", tj.Shape)
+			return view{}, badf("negative size in shape %v", tj.Shape)
 		}
 	}
 	n := numel(tj.Shape)
@@ -206,7 +229,7 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 		if cases.IsNull(src) {
 			src = tj.Storage
 			if tj.Strides == nil {
-				return nil, badf("the storage form needs strides")
+				return view{}, badf("the storage form needs strides")
 			}
 			strides = tj.Strides
 			if tj.Offset != nil {
@@ -215,20 +238,20 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 		}
 		e, err := decodeValues(src, dt)
 		if err != nil {
-			return nil, err
+			return view{}, err
 		}
 		size, value = e.len(), e.at
 		if !cases.IsNull(tj.Values) && size != n {
-			return nil, badf("%d values for shape %v", size, tj.Shape)
+			return view{}, badf("%d values for shape %v", size, tj.Shape)
 		}
 	case tj.Fill != nil:
 		if tj.Fill.M <= 0 || tj.Fill.D == 0 {
-			return nil, badf("bad fill %+v", *tj.Fill)
+			return view{}, badf("bad fill %+v", *tj.Fill)
 		}
 		size, value = n, tj.Fill.at
 		if tj.StorageSize != nil {
 			if tj.Strides == nil {
-				return nil, badf("storage_size needs strides")
+				return view{}, badf("storage_size needs strides")
 			}
 			size, strides = *tj.StorageSize, tj.Strides
 			if tj.Offset != nil {
@@ -236,10 +259,10 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 			}
 		}
 	default:
-		return nil, badf("TENSOR needs values, storage or fill")
+		return view{}, badf("TENSOR needs values, storage or fill")
 	}
 	if len(strides) != len(tj.Shape) {
-		return nil, badf("strides %v for shape %v", strides, tj.Shape)
+		return view{}, badf("strides %v for shape %v", strides, tj.Shape)
 	}
 	if n > 0 {
 		lo, hi := offset, offset
@@ -251,16 +274,10 @@ func buildTensor(r json.RawMessage, dev tensor.Device) (*tensor.Tensor, error) {
 			}
 		}
 		if lo < 0 || hi >= size {
-			return nil, badf("view [%d, %d] lies outside its storage of %d elements", lo, hi, size)
+			return view{}, badf("view [%d, %d] lies outside its storage of %d elements", lo, hi, size)
 		}
 	}
-	base := storage(dt, size, value).ToDevice(dev)
-	t := base.AsStridedAt(tj.Shape, strides, offset)
-	if tj.RequiresGrad {
-		// the view itself is the leaf
-		t = t.Detach().SetRequiresGrad(true)
-	}
-	return t, nil
+	return view{storage(dt, size, value).ToDevice(dev), tj.Shape, strides, offset, tj.RequiresGrad}, nil
 }
 
 // storage returns a 1-D tensor of n elements: element k is value(k)
