@@ -279,9 +279,10 @@ type Op struct {
 // elements are its tail, so package nested runs elementwise ops per
 // component unless every component is a whole number of vector steps
 // (Note [Components as rows] in package nested). A component the reference
-// holds strided, which PyTorch does not vectorize, is packed by goten and
-// vectorized: that case still differs (PyTorch 1.13 has none of these ops
-// for nested tensors). Other backends may ignore it.
+// holds strided, which PyTorch does not vectorize, stays strided where it
+// is built as a view (nested.ViewOf, as the conformance driver builds its
+// inputs), and the ops run on it as on a strided tensor; one packed by
+// nested.New is vectorized. Other backends may ignore it.
 
 // Loop is an op's scalar meaning for a family of loop dtypes.
 type Loop struct {

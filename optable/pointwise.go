@@ -24,6 +24,12 @@ func viaFloat64(fn string) Loop { return loop(Floats, "T(math."+fn+"(float64(a))
 // vectorizes with SLEEF (Note [SLEEF's sinh and cosh] in optable/elem).
 var sleefHyperbolic = Of(dtype.Float32, dtype.Float64, dtype.BFloat16)
 
+// sleefFmod are the compute dtypes whose fmod, remainder and floor_divide
+// PyTorch vectorizes with SLEEF's fmod (Note [SLEEF's fmod] in
+// optable/elem; bfloat16 through float32 vectors); its float16 vectors
+// call the C library.
+var sleefFmod = Of(dtype.Float32, dtype.Float64, dtype.BFloat16)
+
 // hyperbolic is the loops of sinh or cosh (fn): elem's Sinh or Cosh in a
 // row's scalar tail and elsewhere, its SinhVec or CoshVec in the vector
 // body, with the bound of the dtype the vector computes in.
@@ -141,8 +147,8 @@ var (
 	Mul      = binary("mul", "Mul", "a·b", Op{Grad: []string{"g.Mul(b)", "g.Mul(a)"}, SIMD: SIMD{Arith: "mul", Binary: "Mul", Types: Ints, Stream: Ints | Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}}, loop(Bools, "a && b"), loop(Numbers, "a * b"))
 	DivTrunc = binary("div", "DivTrunc", "a/b rounded toward zero", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_trunc_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
 		loop(Ints, "elem.DivTrunc(a, b)"), loop(Floats, "T(math.Trunc(float64(a / b)))"))
-	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool},
-		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), loop(Floats, "elem.FloorDiv(a, b)"))
+	DivFloor = binary("div", "DivFloor", "a/b rounded down (Python's //; NaN where SLEEF's fmod overflows in the vector body of PyTorch's loops, Note [SLEEF's fmod] in optable/elem)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Kernel: "div_floor_{dev}", Internal: true, ZeroDivisor: true, Accepts: NotBool, VectorBody: sleefFmod},
+		loop(Uint8s, "elem.DivTrunc(a, b)"), loop(Signed, "elem.FloorDivInt(a, b)"), unit(loop(Floats, "elem.FloorDiv(a, b)"), "args.VectorBody", "elem.FloorDivVec(a, b)"))
 	// Div takes an optional rounding mode: DivTrunc, DivFloor. b's
 	// gradient is PyTorch's −g·((a/b)/b), which stays finite where
 	// −g·a/b² overflows (a near the float64 limit) or is inf/inf (b inf).
@@ -150,10 +156,10 @@ var (
 		Op{Grad: []string{"g.Div(b)", "g.Neg().Mul(a.Div(b).Div(b))"}, IntToFloat: true, SIMD: SIMD{Arith: "div", Stream: Of(dtype.BFloat16, dtype.Float16), Half: Of(dtype.BFloat16, dtype.Float16)}, Options: "Rounding", Modes: []*Op{nil, DivTrunc, DivFloor}},
 		loop(Floats, "a / b"))
 	FloorDivide = binary("floor_divide", "FloorDivide", "a/b rounded down (Python's //)", Op{Grad: []string{"ZerosLike(g)", "ZerosLike(g)"}, Impl: DivFloor, Kernel: "div_floor_{dev}", ZeroDivisor: true, Accepts: NotBool})
-	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}, ZeroDivisor: true, Accepts: NotBool},
-		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), loop(Floats, "elem.Rem(a, b)"))
-	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool},
-		loop(Ints, "elem.ModTrunc(a, b)"), loop(Floats, "T(math.Mod(float64(a), float64(b)))"))
+	Remainder   = binary("remainder", "Remainder", "a - floor(a/b)·b, which has the sign of b (Python's %; NaN where SLEEF's fmod overflows in the vector body of PyTorch's loops, Note [SLEEF's fmod] in optable/elem)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundFloor))"}, ZeroDivisor: true, Accepts: NotBool, VectorBody: sleefFmod},
+		loop(Uint8s, "elem.ModTrunc(a, b)"), loop(Signed, "elem.RemInt(a, b)"), unit(loop(Floats, "elem.Rem(a, b)"), "args.VectorBody", "elem.RemVec(a, b)"))
+	Fmod = binary("fmod", "Fmod", "C's fmod(a, b), which has the sign of a (NaN where SLEEF's fmod overflows in the vector body of PyTorch's loops, Note [SLEEF's fmod] in optable/elem)", Op{Grad: []string{"g", "g.Neg().Mul(a.Div(b, RoundTrunc))"}, ZeroDivisor: true, Accepts: NotBool, VectorBody: sleefFmod},
+		loop(Ints, "elem.ModTrunc(a, b)"), unit(loop(Floats, "T(math.Mod(float64(a), float64(b)))"), "args.VectorBody", "elem.FmodVec(a, b)"))
 	Pow = binary("pow", "Pow", "a^b (integers by repeated squaring)", Op{Grad: []string{"powBaseGrad(g, a, b)", "powExponentGrad(g, a, b, result)"}, SIMD: SIMD{Binary: "Pow", Types: Floats | Ints}, Accepts: NotBool, Kernel: "pow", Scalars: []int{1}, ScalarIn: InPowExponent, Check: negativeIntPower, ByScalar: powByScalar},
 		loop(Uint8s, "elem.PowUint8(a, b)"), loop(Signed, "elem.PowInt(a, b)"), loop(Floats, "T(elem.Pow(float64(a), float64(b)))"))
 	Maximum    = binary("maximum", "Maximum", "the larger of a and b (NaN if either is)", Op{SIMD: SIMD{Binary: "Maximum", Types: Numbers, Stream: Numbers}, Grad: []string{"tieGrad(g, a.Eq(b), a.Lt(b))", "tieGrad(g, a.Eq(b), a.Gt(b))"}}, loop(Bools, "a || b"), loop(Numbers, "max(a, b)"))

@@ -773,9 +773,10 @@ func (t *Tensor) FloorDivideInPlace(b *Tensor) *Tensor {
 	return pointwise(optable.FloorDivide, nil, true, nil, t, b)
 }
 
-// Remainder returns a - floor(a/b)·b, which has the sign of b (Python's %),
-// elementwise over a and b broadcast together (each may be a [Scalar]). A
-// compute dtype of bool is a dtype error.
+// Remainder returns a - floor(a/b)·b, which has the sign of b (Python's %; NaN
+// where SLEEF's fmod overflows in the vector body of PyTorch's loops, Note
+// [SLEEF's fmod] in optable/elem), elementwise over a and b broadcast together
+// (each may be a [Scalar]). A compute dtype of bool is a dtype error.
 func Remainder(a, b *Tensor) *Tensor { return pointwise(optable.Remainder, nil, false, nil, a, b) }
 
 // Remainder returns [Remainder](t, b).
@@ -794,9 +795,10 @@ func (t *Tensor) RemainderInPlace(b *Tensor) *Tensor {
 	return pointwise(optable.Remainder, nil, true, nil, t, b)
 }
 
-// Fmod returns C's fmod(a, b), which has the sign of a, elementwise over a and
-// b broadcast together (each may be a [Scalar]). A compute dtype of bool is a
-// dtype error.
+// Fmod returns C's fmod(a, b), which has the sign of a (NaN where SLEEF's fmod
+// overflows in the vector body of PyTorch's loops, Note [SLEEF's fmod] in
+// optable/elem), elementwise over a and b broadcast together (each may be a
+// [Scalar]). A compute dtype of bool is a dtype error.
 func Fmod(a, b *Tensor) *Tensor { return pointwise(optable.Fmod, nil, false, nil, a, b) }
 
 // Fmod returns [Fmod](t, b).

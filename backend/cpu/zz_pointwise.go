@@ -4108,8 +4108,56 @@ func loopDivFloorS[T int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]int
 	}
 }
 
+// loopDivFloorF1 computes elem.FloorDivVec(a, b) for float32, float64.
+func loopDivFloorF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			b := x1[i]
+			o[i] = elem.FloorDivVec(a, b)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			b := x1[i]
+			o[i] = elem.FloorDivVec(a, b)
+		}
+		return
+	}
+	if s[0] == es && s[1] == es && s[2] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		b := *(*T)(p[2])
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.FloorDivVec(a, b)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		b := *(*T)(unsafe.Add(p[2], i*s[2]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.FloorDivVec(a, b)
+	}
+}
+
 // loopDivFloorF computes elem.FloorDiv(a, b) for float32, float64.
 func loopDivFloorF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopDivFloorF1[T](p, s, n, args)
+		return
+	}
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -4332,8 +4380,56 @@ func loopRemainderS[T int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4]in
 	}
 }
 
+// loopRemainderF1 computes elem.RemVec(a, b) for float32, float64.
+func loopRemainderF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			b := x1[i]
+			o[i] = elem.RemVec(a, b)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			b := x1[i]
+			o[i] = elem.RemVec(a, b)
+		}
+		return
+	}
+	if s[0] == es && s[1] == es && s[2] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		b := *(*T)(p[2])
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.RemVec(a, b)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		b := *(*T)(unsafe.Add(p[2], i*s[2]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.RemVec(a, b)
+	}
+}
+
 // loopRemainderF computes elem.Rem(a, b) for float32, float64.
 func loopRemainderF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopRemainderF1[T](p, s, n, args)
+		return
+	}
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))
@@ -4420,8 +4516,56 @@ func loopFmodI[T uint8 | int8 | int16 | int32 | int64](p [4]unsafe.Pointer, s [4
 	}
 }
 
+// loopFmodF1 computes elem.FmodVec(a, b) for float32, float64.
+func loopFmodF1[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	_ = args
+	var z T
+	es := int(unsafe.Sizeof(z))
+	_ = es
+	if s[0] == es && s[1] == es && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			a := x0[i]
+			b := x1[i]
+			o[i] = elem.FmodVec(a, b)
+		}
+		return
+	}
+	if s[0] == es && s[1] == 0 && s[2] == es {
+		o := unsafe.Slice((*T)(p[0]), n)
+		a := *(*T)(p[1])
+		x1 := unsafe.Slice((*T)(p[2]), n)[:len(o)]
+		for i := range o {
+			b := x1[i]
+			o[i] = elem.FmodVec(a, b)
+		}
+		return
+	}
+	if s[0] == es && s[1] == es && s[2] == 0 {
+		o := unsafe.Slice((*T)(p[0]), n)
+		x0 := unsafe.Slice((*T)(p[1]), n)[:len(o)]
+		b := *(*T)(p[2])
+		for i := range o {
+			a := x0[i]
+			o[i] = elem.FmodVec(a, b)
+		}
+		return
+	}
+	for i := 0; i < n; i++ {
+		a := *(*T)(unsafe.Add(p[1], i*s[1]))
+		b := *(*T)(unsafe.Add(p[2], i*s[2]))
+		*(*T)(unsafe.Add(p[0], i*s[0])) = elem.FmodVec(a, b)
+	}
+}
+
 // loopFmodF computes T(math.Mod(float64(a), float64(b))) for float32, float64.
 func loopFmodF[T float32 | float64](p [4]unsafe.Pointer, s [4]int, n int, args *kernel.Args) {
+	if args.VectorBody {
+		loopFmodF1[T](p, s, n, args)
+		return
+	}
 	_ = args
 	var z T
 	es := int(unsafe.Sizeof(z))

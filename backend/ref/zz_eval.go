@@ -1139,6 +1139,9 @@ func elemDivFloor1[T int8 | int16 | int32 | int64](a T, b T, args *kernel.Args) 
 
 // elemDivFloor2 is div of one element of float32, float64: elem.FloorDiv(a, b).
 func elemDivFloor2[T float32 | float64](a T, b T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.FloorDivVec(a, b)
+	}
 	_ = args
 	return T(elem.FloorDiv(a, b))
 }
@@ -1191,6 +1194,9 @@ func elemRemainder1[T int8 | int16 | int32 | int64](a T, b T, args *kernel.Args)
 
 // elemRemainder2 is remainder of one element of float32, float64: elem.Rem(a, b).
 func elemRemainder2[T float32 | float64](a T, b T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.RemVec(a, b)
+	}
 	_ = args
 	return T(elem.Rem(a, b))
 }
@@ -1222,6 +1228,9 @@ func elemFmod0[T uint8 | int8 | int16 | int32 | int64](a T, b T, args *kernel.Ar
 
 // elemFmod1 is fmod of one element of float32, float64: T(math.Mod(float64(a), float64(b))).
 func elemFmod1[T float32 | float64](a T, b T, args *kernel.Args) T {
+	if args.VectorBody {
+		return elem.FmodVec(a, b)
+	}
 	_ = args
 	return T(T(math.Mod(float64(a), float64(b))))
 }

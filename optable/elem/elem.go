@@ -286,6 +286,80 @@ func Rem[T Float](a, b T) T {
 	return mod
 }
 
+// Note [SLEEF's fmod]
+// PyTorch 1.13's vectorized fmod is SLEEF's, and its vectorized remainder
+// and floor_divide are built on it. SLEEF's fmod(x, y) takes n = |x| and
+// d = |y|, both first scaled by 2^54 (float32: 2^25) when d is below the
+// smallest normal, and starts from the quotient toward0(n)·toward0(1/d),
+// each factor one ulp toward zero. Where that product overflows, the
+// quotient is +Inf and the result NaN, though the true remainder is
+// finite: 1.7e308 fmod 0.5 (C gives 0), 1 fmod 1e-310. PyTorch's scalar
+// tail, and rows it does not vectorize, call the C library's fmod. So the
+// three ops' loops, in the vector body of a row (Note [Vector bodies] in
+// package optable), are [FmodVec], [RemVec] and [FloorDivVec]: NaN where
+// [FmodOverflows], else the C values. The rule matched torch.fmod's NaNs
+// on 4000 random pairs of each of float64 and float32, extreme magnitudes
+// among them.
+
+// FmodOverflows reports whether SLEEF's fmod of a and b overflows its
+// first quotient (Note [SLEEF's fmod]), computed in T.
+func FmodOverflows[T Float](a, b T) bool {
+	n, d := T(math.Abs(float64(a))), T(math.Abs(float64(b)))
+	if d == 0 || n != n || d != d || math.IsInf(float64(n), 0) {
+		return false // NaN either way
+	}
+	minNormal, scale := T(0x1p-1022), T(0x1p54)
+	if unsafe.Sizeof(a) == 4 {
+		minNormal, scale = T(0x1p-126), T(0x1p25)
+	}
+	if d < minNormal {
+		n, d = n*scale, d*scale
+	}
+	if n < d {
+		return false // x itself
+	}
+	q := toward0(n) * toward0(1/d)
+	return math.IsInf(float64(q), 0)
+}
+
+// toward0 is x one ulp toward zero (0 stays 0), as SLEEF's toward0.
+func toward0[T Float](x T) T {
+	if x == 0 {
+		return 0
+	}
+	if unsafe.Sizeof(x) == 4 {
+		return T(math.Float32frombits(math.Float32bits(float32(x)) - 1))
+	}
+	return T(math.Float64frombits(math.Float64bits(float64(x)) - 1))
+}
+
+// FmodVec is C's fmod(a, b) as PyTorch's vectorized kernel computes it:
+// NaN where [FmodOverflows] (Note [SLEEF's fmod]).
+func FmodVec[T Float](a, b T) T {
+	if FmodOverflows(a, b) {
+		return T(math.NaN())
+	}
+	return T(math.Mod(float64(a), float64(b)))
+}
+
+// RemVec is [Rem] as PyTorch's vectorized kernel computes it: NaN where
+// [FmodOverflows].
+func RemVec[T Float](a, b T) T {
+	if FmodOverflows(a, b) {
+		return T(math.NaN())
+	}
+	return Rem(a, b)
+}
+
+// FloorDivVec is [FloorDiv] as PyTorch's vectorized kernel computes it:
+// NaN where [FmodOverflows].
+func FloorDivVec[T Float](a, b T) T {
+	if FmodOverflows(a, b) {
+		return T(math.NaN())
+	}
+	return FloorDiv(a, b)
+}
+
 // PowUint8 is a^b by repeated squaring, wrapping.
 func PowUint8[T uint8](a, b T) T { return powSquaring(a, b) }
 
