@@ -40,6 +40,10 @@ type Block struct {
 type Group struct {
 	M, N, K int
 	A, B, C Block
+	// Plain runs the product as [Gemm]'s Plain: PyTorch's bmm loop for
+	// small products, each product rounded and added in order of k (a
+	// backend that cannot ignores it).
+	Plain bool
 }
 
 // Grouped describes a grouped product (Note [Grouped products]): every

@@ -29,6 +29,11 @@ import (
 // for attention, dtypes other than float32 and float64 (the ragged
 // softmax has no kernel for them) or components whose last size differs
 // (one scale per call) or 0.
+//
+// The products of 3-D components small enough for PyTorch's bmm to run
+// its plain loop (tensor.BmmPlain) are groups marked Plain, which the
+// backend runs in that loop, as the dense op runs them: their last bits,
+// and so ties between scores, are the reference's.
 
 // groupable reports whether t's values buffer can be read by grouped
 // products: a contiguous 1-D tensor.
@@ -89,7 +94,7 @@ func products(a, b *Tensor, transB bool) (gs []tensor.MatGroup, sizes [][]int, n
 		}
 		for j := range h {
 			gs = append(gs, tensor.MatGroup{M: m, N: nn, K: k, A: a.block(i, j, false), B: b.block(i, j, transB),
-				C: tensor.MatBlock{Offset: n, RowStride: nn, ColStride: 1}})
+				C: tensor.MatBlock{Offset: n, RowStride: nn, ColStride: 1}, Plain: nd == 3 && tensor.BmmPlain(m, nn, k)})
 			n += m * nn
 		}
 		sh := []int{m, nn}
@@ -188,7 +193,7 @@ func groupedAttention(q, k, v *Tensor, causal bool) *Tensor {
 			s := scores[g]
 			blocks[g] = tensor.SoftmaxBlock{Offset: s.C.Offset, Rows: lq, Cols: lk}
 			pv = append(pv, tensor.MatGroup{M: lq, N: dv, K: lk, A: s.C, B: v.block(i, j, false),
-				C: tensor.MatBlock{Offset: out, RowStride: dv, ColStride: 1}})
+				C: tensor.MatBlock{Offset: out, RowStride: dv, ColStride: 1}, Plain: nd == 3 && tensor.BmmPlain(lq, dv, lk)})
 			out += lq * dv
 			g++
 		}

@@ -517,3 +517,44 @@ func TestComponentsAsRows(t *testing.T) {
 		t.Errorf("component 1 (20 elements): %v, want -Inf in its first 16 and finite after", got)
 	}
 }
+
+// TestSmallBatchedProductsArePlain: 3-D components whose products PyTorch's
+// bmm runs in its plain loop (tensor.BmmPlain) are multiplied as the dense
+// ops multiply them, bit for bit, in Matmul and in Attention (whose groups
+// mark them Plain). Seed 619 found causal attention over [4, 6, 4]
+// components NaN where the reference's equal scores (1.25e200 each, plain
+// loop) gave +Inf: the packed product had rounded one score up.
+func TestSmallBatchedProductsArePlain(t *testing.T) {
+	g := tensor.NewGenerator(11)
+	shapes := [][]int{{2, 3, 4}, {2, 5, 4}, {2, 1, 4}, {1, 12, 4}}
+	a, b := ragged(g, shapes...), ragged(g, shapes...)
+	for i := range a { // values far apart in size, so that roundings show
+		a[i] = a[i].Mul(tensor.FromSlice([]float64{1e8, 1, 1e-8, 3}, 4))
+	}
+	x, y := nested.New(a, tensor.Float64), nested.New(b, tensor.Float64)
+	bits := func(what string, got, want *tensor.Tensor) {
+		t.Helper()
+		g, w := got.Float64s(), want.Float64s()
+		for k := range w {
+			if math.Float64bits(g[k]) != math.Float64bits(w[k]) && !(g[k] != g[k] && w[k] != w[k]) {
+				t.Fatalf("%s: element %d: %v, the dense op %v", what, k, g[k], w[k])
+			}
+		}
+	}
+	prod := nested.Matmul(x, nested.Transpose(y, -2, -1))
+	att := nested.Attention(x, y, y, true)
+	for i := range a {
+		bits("matmul", prod.Component(i), tensor.Matmul(a[i], b[i].Transpose(-2, -1)))
+		// softmax(q·kᵀ/√d + causal mask)·v, the dense ops one by one
+		l := a[i].Size(1)
+		above := make([]bool, l*l)
+		for r := range l {
+			for c := r + 1; c < l; c++ {
+				above[r*l+c] = true
+			}
+		}
+		scores := tensor.Div(tensor.Matmul(a[i], b[i].Transpose(-2, -1)), tensor.Scalar(2.0))
+		masked := tensor.MaskedFill(scores, tensor.FromSlice(above, l, l), tensor.Scalar(math.Inf(-1)))
+		bits("attention", att.Component(i), tensor.Matmul(masked.Softmax(tensor.Over(-1)), b[i]))
+	}
+}

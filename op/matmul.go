@@ -60,6 +60,11 @@ func matrixOf(v *raw.View, batchStride, rowDim, colDim int) kernel.Matrix {
 // run in their plain loop (kernel.Gemm's Plain).
 const plainMax = 400
 
+// BmmPlain reports whether PyTorch's bmm runs an m×k by k×n product in its
+// plain loop (each product rounded, added in order of k), as bmm and
+// baddbmm here do too.
+func BmmPlain(m, n, k int) bool { return k*m*n < plainMax }
+
 // gemm computes out[b] = alpha·a[b]·b[b] + beta·out[b] over 3-D views;
 // bmm says that PyTorch runs the product as bmm or baddbmm, whose small
 // matrices it multiplies in a plain loop.
@@ -69,7 +74,7 @@ func gemm(a, b, out *raw.View, alpha, beta float64, bmm bool) error {
 		A: matrixOf(a, a.Strides[0], 1, 2), B: matrixOf(b, b.Strides[0], 1, 2), C: matrixOf(out, out.Strides[0], 1, 2),
 		Alpha: alpha, Beta: beta,
 	}
-	g.Plain = bmm && g.K*g.M*g.N < plainMax
+	g.Plain = bmm && BmmPlain(g.M, g.N, g.K)
 	if da, db, dc := a.Storage.Device(), b.Storage.Device(), out.Storage.Device(); da != db || da != dc {
 		if da == db {
 			db = dc

@@ -20,6 +20,12 @@ type MatGroup = kernel.Group
 // Cols elements from element Offset.
 type SoftmaxBlock = kernel.SoftmaxBlock
 
+// BmmPlain reports whether a batched product of an m×k and a k×n matrix
+// (Bmm, and Matmul of 3-D operands) runs PyTorch's plain loop: a grouped
+// product that stands for such products sets its groups' Plain to get
+// their bits.
+func BmmPlain(m, n, k int) bool { return op.BmmPlain(m, n, k) }
+
 // GroupedMatmul returns a new 1-D tensor of n elements in which each
 // group's C block holds alpha·A·B, the group's A block read from a and B
 // block from b (contiguous 1-D tensors of one dtype, such as the values
@@ -50,14 +56,14 @@ func GroupedMatmul(a, b *Tensor, groups []MatGroup, n int, alpha float64) *Tenso
 		if nd.needs(0) {
 			da := make([]MatGroup, len(gs))
 			for i, q := range gs {
-				da[i] = MatGroup{M: q.M, N: q.K, K: q.N, A: q.C, B: transposed(q.B), C: q.A}
+				da[i] = MatGroup{M: q.M, N: q.K, K: q.N, A: q.C, B: transposed(q.B), C: q.A, Plain: q.Plain}
 			}
 			out[0] = GroupedMatmul(g, b, da, a.NumEl(), alpha)
 		}
 		if nd.needs(1) {
 			db := make([]MatGroup, len(gs))
 			for i, q := range gs {
-				db[i] = MatGroup{M: q.K, N: q.N, K: q.M, A: transposed(q.A), B: q.C, C: q.B}
+				db[i] = MatGroup{M: q.K, N: q.N, K: q.M, A: transposed(q.A), B: q.C, C: q.B, Plain: q.Plain}
 			}
 			out[1] = GroupedMatmul(a, g, db, b.NumEl(), alpha)
 		}

@@ -18,11 +18,23 @@ var _ kernel.GroupedMatMuler = (*Backend)(nil)
 // GroupedMatMul implements [kernel.GroupedMatMuler] on the packed GEMM:
 // one parallel pass over work items cut from all the groups (the gemm
 // package's Note [Grouped work items]), each run by the driver of single
-// products.
-func (*Backend) GroupedMatMul(g *kernel.Grouped) error {
+// products. Groups marked Plain (float32, float64; small ones) run first,
+// one after another, in the plain loop of MatMul.
+func (be *Backend) GroupedMatMul(g *kernel.Grouped) error {
 	gs := make([]gemm.Group, 0, len(g.Groups))
 	for _, q := range g.Groups {
 		if q.M == 0 || q.N == 0 {
+			continue
+		}
+		if q.Plain && (g.DType == dtype.Float32 || g.DType == dtype.Float64) {
+			// small: PyTorch's loop, as a plain product alone
+			if err := be.MatMul(&kernel.Gemm{DType: g.DType, Batch: 1, M: q.M, N: q.N, K: q.K,
+				A:     kernel.Matrix{Storage: g.A, Offset: q.A.Offset, RowStride: q.A.RowStride, ColStride: q.A.ColStride},
+				B:     kernel.Matrix{Storage: g.B, Offset: q.B.Offset, RowStride: q.B.RowStride, ColStride: q.B.ColStride},
+				C:     kernel.Matrix{Storage: g.C, Offset: q.C.Offset, RowStride: q.C.RowStride, ColStride: q.C.ColStride},
+				Alpha: g.Alpha, Beta: g.Beta, Plain: true}); err != nil {
+				return err
+			}
 			continue
 		}
 		gs = append(gs, gemm.Group{M: q.M, N: q.N, K: q.K,

@@ -22,7 +22,7 @@ func (b *Backend) GroupedMatMul(g *kernel.Grouped) error {
 			A:     kernel.Matrix{Storage: g.A, Offset: q.A.Offset, RowStride: q.A.RowStride, ColStride: q.A.ColStride},
 			B:     kernel.Matrix{Storage: g.B, Offset: q.B.Offset, RowStride: q.B.RowStride, ColStride: q.B.ColStride},
 			C:     kernel.Matrix{Storage: g.C, Offset: q.C.Offset, RowStride: q.C.RowStride, ColStride: q.C.ColStride},
-			Alpha: g.Alpha, Beta: g.Beta})
+			Alpha: g.Alpha, Beta: g.Beta, Plain: q.Plain})
 		if err != nil {
 			return err
 		}
