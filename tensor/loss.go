@@ -762,15 +762,23 @@ func BinaryCrossEntropyWithLogits(x, t *Tensor, o ...LossOptions) *Tensor {
 			return r
 		}
 		if n.needs(0) {
+			// PyTorch's steps after the first run in place, so they
+			// round to its dtype: p·t + 1 of a float16 t keeps σ(x) of a
+			// float32 x in float16
 			var gx *Tensor
 			if p := opt.PosWeight; p != nil {
 				pt := p.Mul(t)
-				gx = pt.Add(Scalar(1)).Sub(t).Mul(x.Sigmoid()).Sub(pt).Mul(g)
+				gx = pt.Add(Scalar(1))
+				gx = inPlaceOf(name, gx, gx.Sub(t))
+				gx = inPlaceOf(name, gx, gx.Mul(x.Sigmoid()))
+				gx = inPlaceOf(name, gx, gx.Sub(pt))
+				gx = inPlaceOf(name, gx, gx.Mul(g))
 			} else {
-				gx = x.Sigmoid().Sub(t).Mul(g)
+				gx = x.Sigmoid().Sub(t)
+				gx = inPlaceOf(name, gx, gx.Mul(g))
 			}
 			if opt.Weight != nil {
-				gx = gx.Mul(opt.Weight)
+				gx = inPlaceOf(name, gx, gx.Mul(opt.Weight))
 			}
 			out[0] = mean(gx)
 		}
