@@ -55,6 +55,15 @@ type Grouped struct {
 	Alpha, Beta float64
 }
 
+// Single returns group q of g as a product of its own, q's Plain kept.
+func (g *Grouped) Single(q Group) *Gemm {
+	return &Gemm{DType: g.DType, Batch: 1, M: q.M, N: q.N, K: q.K,
+		A:     Matrix{Storage: g.A, Offset: q.A.Offset, RowStride: q.A.RowStride, ColStride: q.A.ColStride},
+		B:     Matrix{Storage: g.B, Offset: q.B.Offset, RowStride: q.B.RowStride, ColStride: q.B.ColStride},
+		C:     Matrix{Storage: g.C, Offset: q.C.Offset, RowStride: q.C.RowStride, ColStride: q.C.ColStride},
+		Alpha: g.Alpha, Beta: g.Beta, Plain: q.Plain}
+}
+
 // GroupedMatMuler is the optional [Backend] method that runs grouped
 // products (Note [Grouped products]); the op layer refuses them on a
 // backend without it.

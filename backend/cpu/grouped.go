@@ -28,11 +28,7 @@ func (be *Backend) GroupedMatMul(g *kernel.Grouped) error {
 		}
 		if q.Plain && (g.DType == dtype.Float32 || g.DType == dtype.Float64) {
 			// small: PyTorch's loop, as a plain product alone
-			if err := be.MatMul(&kernel.Gemm{DType: g.DType, Batch: 1, M: q.M, N: q.N, K: q.K,
-				A:     kernel.Matrix{Storage: g.A, Offset: q.A.Offset, RowStride: q.A.RowStride, ColStride: q.A.ColStride},
-				B:     kernel.Matrix{Storage: g.B, Offset: q.B.Offset, RowStride: q.B.RowStride, ColStride: q.B.ColStride},
-				C:     kernel.Matrix{Storage: g.C, Offset: q.C.Offset, RowStride: q.C.RowStride, ColStride: q.C.ColStride},
-				Alpha: g.Alpha, Beta: g.Beta, Plain: true}); err != nil {
+			if err := be.MatMul(g.Single(q)); err != nil {
 				return err
 			}
 			continue

@@ -138,6 +138,7 @@ import (
 // float64 lanes, do not need: without it and with its rows function,
 // M.norm(dim=1) on one thread went from 1.32-1.35 times the row sum's
 // time to 1.06-1.08.
+//
 // Sums and means of bfloat16 and float16 rows in a float32 loop have
 // rows functions too (vec.SumRowsBF16F64, SumRowsF16F64), reading the
 // 16-bit elements as their row functions do: 2048×768 bfloat16 over dim

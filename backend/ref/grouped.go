@@ -18,11 +18,7 @@ func (b *Backend) GroupedMatMul(g *kernel.Grouped) error {
 		return errs.New(errs.DType, "matmul", "no matrix product kernel for %s", g.DType)
 	}
 	for _, q := range g.Groups {
-		err := b.MatMul(&kernel.Gemm{DType: g.DType, Batch: 1, M: q.M, N: q.N, K: q.K,
-			A:     kernel.Matrix{Storage: g.A, Offset: q.A.Offset, RowStride: q.A.RowStride, ColStride: q.A.ColStride},
-			B:     kernel.Matrix{Storage: g.B, Offset: q.B.Offset, RowStride: q.B.RowStride, ColStride: q.B.ColStride},
-			C:     kernel.Matrix{Storage: g.C, Offset: q.C.Offset, RowStride: q.C.RowStride, ColStride: q.C.ColStride},
-			Alpha: g.Alpha, Beta: g.Beta, Plain: q.Plain})
+		err := b.MatMul(g.Single(q))
 		if err != nil {
 			return err
 		}
