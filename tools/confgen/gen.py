@@ -389,6 +389,20 @@ def pre_checks(op, args, kwargs, env_tensors):
             if bv.numel() and (bool((bv.to(torch.int64) < 0).any()) or
                                bool((bv.to(torch.int64) >= bits).any())):
                 raise Drop("shift amount")
+    # integer division of the dtype's minimum by -1 traps (SIGFPE) in torch's kernels
+    if base in ("floor_divide", "remainder", "fmod", "div", "divide") and len(args) >= 2:
+        a, b = args[0], args[1]
+        try:
+            rt = torch.result_type(a, b)
+        except Exception:
+            rt = None
+        if rt is not None and is_int(rt):
+            av = a if isinstance(a, torch.Tensor) else torch.tensor([a])
+            bv = b if isinstance(b, torch.Tensor) else torch.tensor([b])
+            lo = torch.iinfo(rt).min
+            if av.numel() and bv.numel() and bool((av.to(torch.int64) == lo).any()) and \
+                    bool((bv.to(torch.int64) == -1).any()):
+                raise Drop("integer minimum divided by -1")
     # aliasing between a written tensor and the step's inputs
     written = None
     if op.endswith("_") and args and isinstance(args[0], torch.Tensor):
