@@ -62,6 +62,12 @@ type Args struct {
 	// EpsHi is logit's upper bound: 1 - Eps as its compute dtype holds it
 	// (1 in bfloat16 for an Eps below 2^-9).
 	EpsHi float64
+	// Moment, when not MomentNone, has LayerNorm fill each row of its
+	// output with the row's mean (MomentMean) or 1/√(var+eps) (MomentRstd)
+	// as the forward computes them, in x's dtype: the statistics PyTorch's
+	// native_layer_norm returns for its backward. Weight and bias are
+	// absent then.
+	Moment Moment
 	// VectorBody: the loop computes elements that PyTorch's CPU kernel
 	// computes in the vector body of its loop, where the ops whose
 	// optable.Op says VectorBody compute otherwise (Note [Vector bodies]
@@ -112,6 +118,16 @@ type Args struct {
 	Low, High    float64
 	LowI, HighI  int64
 }
+
+// Moment selects a statistic of layer_norm's rows (Args.Moment).
+type Moment uint8
+
+// The statistics of Args.Moment.
+const (
+	MomentNone Moment = iota // the normalized rows
+	MomentMean               // each row's mean
+	MomentRstd               // each row's 1/√(var+eps)
+)
 
 // DefaultArgs has Alpha 1.
 var DefaultArgs = Args{AlphaF: 1, AlphaI: 1}

@@ -2,6 +2,7 @@ package op
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/goten-ml/goten/errs"
@@ -29,15 +30,33 @@ func LayerNormTo(out, x *raw.View, normalizedShape []int, weight, bias *raw.View
 	return layerNorm(&dest{name: "layer_norm", out: out, ins: []*raw.View{x, weight, bias}}, x, normalizedShape, weight, bias, eps)
 }
 
-func layerNorm(d *dest, x *raw.View, normalizedShape []int, weight, bias *raw.View, eps float64) (*raw.View, error) {
-	const name = "layer_norm"
+// layerNormRows checks x against normalizedShape and returns the [m, n]
+// matrix layer_norm reads it as: m rows of the n normalized elements.
+func layerNormRows(name string, x *raw.View, normalizedShape []int) (m, n int, err error) {
 	nd, k := x.Dim(), len(normalizedShape)
 	if k == 0 {
-		return nil, errs.New(errs.Value, name, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []")
+		return 0, 0, errs.New(errs.Value, name, "Expected normalized_shape to be at least 1-dimensional, i.e., containing at least one element, but got normalized_shape = []")
 	}
 	if k > nd || !shape.Equal(x.Shape[nd-k:], normalizedShape) {
-		return nil, errs.New(errs.Shape, name, "Given normalized_shape=%v, expected input with shape [*, %s], but got input of size%v",
+		return 0, 0, errs.New(errs.Shape, name, "Given normalized_shape=%v, expected input with shape [*, %s], but got input of size%v",
 			normalizedShape, joinInts(normalizedShape), x.Shape)
+	}
+	return shape.NumEl(x.Shape[:nd-k]), shape.NumEl(normalizedShape), nil
+}
+
+// layerNormDType checks that layer_norm has a kernel for x's dtype.
+func layerNormDType(name string, x *raw.View) error {
+	if !x.DType.IsFloat() {
+		return errs.New(errs.DType, name, "\"LayerNormKernelImpl\" not implemented for '%s'", x.DType)
+	}
+	return nil
+}
+
+func layerNorm(d *dest, x *raw.View, normalizedShape []int, weight, bias *raw.View, eps float64) (*raw.View, error) {
+	const name = "layer_norm"
+	m, n, err := layerNormRows(name, x, normalizedShape)
+	if err != nil {
+		return nil, err
 	}
 	for _, p := range []struct {
 		v    *raw.View
@@ -48,18 +67,13 @@ func layerNorm(d *dest, x *raw.View, normalizedShape []int, weight, bias *raw.Vi
 				p.what, p.what, p.v.Shape, normalizedShape)
 		}
 	}
-	if !x.DType.IsFloat() {
-		return nil, errs.New(errs.DType, name, "\"LayerNormKernelImpl\" not implemented for '%s'", x.DType)
+	if err := layerNormDType(name, x); err != nil {
+		return nil, err
 	}
 	for _, p := range []*raw.View{weight, bias} {
 		if p != nil && p.DType != x.DType {
 			return nil, errs.New(errs.DType, name, "expected scalar type %s but found %s", x.DType, p.DType)
 		}
-	}
-	n := shape.NumEl(normalizedShape)
-	m := 1
-	for _, s := range x.Shape[:nd-k] {
-		m *= s
 	}
 	result, err := d.alloc(x.DType, x.Shape)
 	if err != nil {
@@ -99,6 +113,60 @@ func layerNorm(d *dest, x *raw.View, normalizedShape []int, weight, bias *raw.Vi
 		return nil, err
 	}
 	return d.finish(result)
+}
+
+// LayerNormMoments returns the mean and rstd = 1/√(var+eps) of x over its
+// trailing dims normalizedShape as [LayerNorm] computes them, in x's
+// dtype, shaped as x with those dims of size 1: what PyTorch's
+// native_layer_norm returns beside its result for the backward (for
+// bfloat16 its moments in bfloat16 arithmetic, Note [Bfloat16 steps] in
+// optable/elem).
+func LayerNormMoments(x *raw.View, normalizedShape []int, eps float64) (mean, rstd *raw.View, err error) {
+	const name = "layer_norm"
+	m, n, err := layerNormRows(name, x, normalizedShape)
+	if err != nil {
+		return nil, nil, err
+	}
+	if err := layerNormDType(name, x); err != nil {
+		return nil, nil, err
+	}
+	keep := slices.Clone(x.Shape)
+	for i := x.Dim() - len(normalizedShape); i < len(keep); i++ {
+		keep[i] = 1
+	}
+	var stats [2]*raw.View
+	if m*n == 0 { // no rows, or rows without elements, which a backward never reads
+		for i := range stats {
+			if stats[i], err = empty(name, x.DType, keep, x); err != nil {
+				return nil, nil, err
+			}
+		}
+		return stats[0], stats[1], nil
+	}
+	xc, err := Contiguous(x)
+	if err != nil {
+		return nil, nil, err
+	}
+	rows := xc.WithLayout([]int{m, n}, []int{n, 1}, xc.Offset)
+	for i, moment := range []kernel.Moment{kernel.MomentMean, kernel.MomentRstd} {
+		// the row op writes rows as long as x's, each filled with its
+		// statistic; the first column holds them
+		filled, err := empty(name, x.DType, []int{m, n}, x)
+		if err != nil {
+			return nil, nil, err
+		}
+		args := kernel.DefaultArgs
+		args.Dim, args.Eps, args.Moment = 1, eps, moment
+		if err := runRows(optable.LayerNorm, []*raw.View{filled}, []*raw.View{rows}, 1, x.DType, &args); err != nil {
+			return nil, nil, err
+		}
+		col, err := Contiguous(filled.WithLayout([]int{m}, []int{n}, filled.Offset))
+		if err != nil {
+			return nil, nil, err
+		}
+		stats[i] = col.WithLayout(keep, shape.Contiguous(keep), col.Offset)
+	}
+	return stats[0], stats[1], nil
 }
 
 func joinInts(s []int) string {

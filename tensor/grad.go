@@ -5,8 +5,10 @@ import (
 
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/op"
 	"github.com/goten-ml/goten/optable"
 	"github.com/goten-ml/goten/raw"
+	"github.com/goten-ml/goten/shape"
 )
 
 // derivative is an op's derivative: fn sets the gradient of each input
@@ -397,27 +399,88 @@ func (c *gradCall) layerNormDims(ndim int) Dims {
 	return Over(dims...).KeepDim()
 }
 
+// layerNormStats returns what layer_norm's derivatives read: x, its mean
+// and its rstd = 1/√(var+eps) over the normalized dims. A 16-bit x comes
+// back in float32 with the statistics its forward computed, rounded to
+// x's dtype (op.LayerNormMoments; Note [16-bit layer_norm grads]).
+func layerNormStats(c *gradCall, x *Tensor) (xf, mean, rstd *Tensor) {
+	over := c.layerNormDims(x.Dim())
+	if !x.DType().IsReduced() {
+		return x, x.Mean(over), x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
+	}
+	m, r, err := op.LayerNormMoments(x.v, x.Shape()[x.Dim()-c.normalized:], c.eps)
+	must(err)
+	return x.To(Float32), wrap(m).To(Float32), wrap(r).To(Float32)
+}
+
+// opmath returns a 16-bit t in float32, other tensors as they are.
+func opmath(t *Tensor) *Tensor {
+	if t.DType().IsReduced() {
+		return t.To(Float32)
+	}
+	return t
+}
+
 // layerNormGrad is layer_norm's derivative in its input, from the
 // normalized input x̂ = (x - mean)·rstd: rstd·(ĝ - mean(ĝ) - x̂·mean(ĝ·x̂))
-// over the normalized dims, ĝ = g·weight.
+// over the normalized dims, ĝ = g·weight. A 16-bit x takes PyTorch's
+// steps instead (Note [16-bit layer_norm grads]).
 func layerNormGrad(c *gradCall, g, x, weight *Tensor) *Tensor {
 	over := c.layerNormDims(x.Dim())
-	rstd := x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
-	xhat := x.Sub(x.Mean(over)).Mul(rstd)
-	gh := g
+	xf, mean, rstd := layerNormStats(c, x)
+	gh := opmath(g)
 	if weight != nil {
-		gh = g.Mul(weight)
+		gh = gh.Mul(opmath(weight))
 	}
-	return rstd.Mul(gh.Sub(gh.Mean(over)).Sub(xhat.Mul(gh.Mul(xhat).Mean(over))))
+	d := x.DType()
+	if !d.IsReduced() {
+		xhat := xf.Sub(mean).Mul(rstd)
+		return rstd.Mul(gh.Sub(gh.Mean(over)).Sub(xhat.Mul(gh.Mul(xhat).Mean(over))))
+	}
+	round := func(t *Tensor) *Tensor { return t.To(d).To(Float32) }
+	scale := Scalar(1 / float64(shape.NumEl(x.Shape()[x.Dim()-c.normalized:])))
+	ds, db := round(gh.Mul(xf).Sum(over)), round(gh.Sum(over))
+	b := db.Mul(mean).Sub(ds).Mul(rstd).Mul(rstd).Mul(rstd).Mul(scale)
+	cc := b.Neg().Mul(mean).Sub(db.Mul(rstd).Mul(scale))
+	return rstd.Mul(gh).Add(b.Mul(xf)).Add(cc).To(d)
 }
 
 // layerNormWeightGrad is layer_norm's derivative in its weight: g·x̂
-// summed over the leading dims (by the engine's sumTo).
+// summed over the leading dims (by the engine's sumTo; for a 16-bit x
+// here, in float32, Note [16-bit layer_norm grads]).
 func layerNormWeightGrad(c *gradCall, g, x *Tensor) *Tensor {
-	over := c.layerNormDims(x.Dim())
-	rstd := x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
-	return g.Mul(x.Sub(x.Mean(over)).Mul(rstd))
+	xf, mean, rstd := layerNormStats(c, x)
+	d := x.DType()
+	if !d.IsReduced() {
+		return g.Mul(xf.Sub(mean).Mul(rstd))
+	}
+	r := opmath(g).Mul(rstd.Mul(xf).Add(rstd.Neg().Mul(mean)))
+	if lead := x.Dim() - c.normalized; lead > 0 {
+		dims := make([]int, lead)
+		for i := range dims {
+			dims[i] = i
+		}
+		r = r.Sum(Over(dims...))
+	}
+	return r.To(d)
 }
+
+// Note [16-bit layer_norm grads]
+// PyTorch 1.13's CPU backward of a bfloat16 layer_norm
+// (LayerNormBackwardKernelImplInternal) reads the mean and rstd its
+// forward saved, in bfloat16 (from its moments in bfloat16 arithmetic,
+// Note [Bfloat16 steps] in optable/elem), and computes in float: per row,
+// ds = Σ g·w·x and db = Σ g·w, each returned in bfloat16 by its
+// vectorised reduction, b = (db·mean − ds)·rstd³/N, c = −b·mean −
+// db·rstd/N, and the input's gradient rstd·g·w + b·x + c rounded once; the
+// weight's gradient sums g·(rstd·x − rstd·mean) over the rows. goten's
+// derivatives for 16-bit inputs take those steps, in float32 ops, from the
+// same statistics (op.LayerNormMoments). Composed of bfloat16 ops with
+// statistics of their own, they had come out several ulps away: seed 509,
+// nested_autograd/layer_norm/003, and a quarter of random bfloat16 cases
+// that PyTorch computes within tolerance of float64. What is left: PyTorch
+// sums the weight's and bias's gradients over the rows in a bfloat16
+// buffer (rounded at every row, per thread), goten in float32 rounded once.
 
 // flip returns t reversed along dim, a copy (PyTorch's flip): backward
 // needs reverse scans. Its own derivative is the same flip.

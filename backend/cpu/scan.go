@@ -125,7 +125,7 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		layerNormRowBF16(y, x, w, b, n, args)
 		return
 	}
-	if w == nil || b == nil {
+	if w == nil || b == nil || args.Moment != kernel.MomentNone {
 		layerNormRow[float32](y, x, w, b, n, args)
 		return
 	}
@@ -163,6 +163,11 @@ func affineBF16(y, x, w, b []float32, scale, bias float32) {
 // scale and bias of PyTorch's bfloat16 moments, then x·scale + bias, the
 // weight and the bias in float32 (Note [Bfloat16 steps] in optable/elem).
 func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
+	if args.Moment != kernel.MomentNone {
+		mean, rstd := elem.LayerNormMomentsBF16(unsafe.Slice((*float32)(x), n), args.Eps, layerNormBF16Vec)
+		fillMoment(unsafe.Slice((*float32)(y), n), mean, rstd, args.Moment)
+		return
+	}
 	var ws, bs []float32
 	if w != nil {
 		ws = unsafe.Slice((*float32)(w), n)
@@ -171,6 +176,17 @@ func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		bs = unsafe.Slice((*float32)(b), n)
 	}
 	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps, layerNormBF16Vec)
+}
+
+// fillMoment fills y with the row's mean or rstd, as m asks (Args.Moment).
+func fillMoment[T float](y []T, mean, rstd T, m kernel.Moment) {
+	v := mean
+	if m == kernel.MomentRstd {
+		v = rstd
+	}
+	for k := range y {
+		y[k] = v
+	}
 }
 
 // rowMax returns the max of x, NaN if there is one.
@@ -245,6 +261,10 @@ func layerNormRow[T float](y, x, w, b unsafe.Pointer, n int, args *kernel.Args) 
 		m2 += d * d
 	}
 	rstd := 1 / math.Sqrt(m2/float64(n)+args.Eps)
+	if args.Moment != kernel.MomentNone {
+		fillMoment(ys, T(mean), T(rstd), args.Moment)
+		return
+	}
 	switch {
 	case w != nil && b != nil:
 		ws, bs := unsafe.Slice((*T)(w), n), unsafe.Slice((*T)(b), n)

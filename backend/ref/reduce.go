@@ -149,6 +149,18 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	return failed
 }
 
+// fillMoment fills y with mean or rstd, as m asks (Args.Moment).
+func fillMoment(y []value, mean, rstd float64, m kernel.Moment) []value {
+	v := mean
+	if m == kernel.MomentRstd {
+		v = rstd
+	}
+	for j := range y {
+		y[j] = floatValue(v)
+	}
+	return y
+}
+
 // rowOp computes a row op over x in float64: softmax, log_softmax (its
 // sum and log rounded to args.LogSumRound when valid: Note [bfloat16
 // log_softmax] in package op), or layer_norm with optional weight w and
@@ -181,6 +193,10 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 			}
 		}
 	case optable.LayerNorm:
+		if args.BF16Steps && args.Moment != kernel.MomentNone {
+			mean, rstd := elem.LayerNormMomentsBF16(float32s(x), eps, nil)
+			return fillMoment(y, float64(mean), float64(rstd), args.Moment), true
+		}
 		if args.BF16Steps {
 			ys := make([]float32, len(x))
 			elem.LayerNormRowBF16(ys, float32s(x), float32s(w), float32s(b), eps, nil)
@@ -198,6 +214,9 @@ func rowOp(op *optable.Op, x, w, b []item, args *kernel.Args) ([]value, bool) {
 			m2 += (v.v.f - mean) * (v.v.f - mean)
 		}
 		rstd := 1 / math.Sqrt(m2/n+eps)
+		if args.Moment != kernel.MomentNone {
+			return fillMoment(y, mean, rstd, args.Moment), true
+		}
 		for j, v := range x {
 			r := (v.v.f - mean) * rstd
 			if w != nil {

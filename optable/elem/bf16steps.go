@@ -293,14 +293,23 @@ func AffineBF16(y, x, w, b []float32, scale, bias float32) {
 
 // LayerNormBF16 returns the scale and bias PyTorch 1.13's bfloat16
 // layer_norm normalises a row of x (float32 holding bfloat16) with, y =
-// x·scale + bias before the weight and bias, computed in float32. Its
+// x·scale + bias before the weight and bias, computed in float32: scale
+// is [LayerNormMomentsBF16]'s rstd and bias = −scale · mean, rounded to
+// bfloat16.
+func LayerNormBF16(x []float32, eps float64, k *LayerNormBF16Kernels) (scale, bias float32) {
+	mean, rstd := LayerNormMomentsBF16(x, eps, k)
+	return rstd, bf(-rstd * mean)
+}
+
+// LayerNormMomentsBF16 returns the mean and rstd = 1/√(var + eps) of a row
+// of x (float32 holding bfloat16) as PyTorch 1.13's bfloat16 layer_norm
+// computes them and saves them for its backward, in bfloat16. Its
 // RowwiseMoments runs in bfloat16 arithmetic (Note [Bfloat16 steps]):
 // Welford's algorithm per lane of 16, over chunks of 16 vectors merged in
 // a cascade (k's loops, elem's own when nil), the elements past the last
-// whole vector one by one, and the lanes merged into them; then scale =
-// 1/√(var + eps) and bias = −scale · mean, each step rounded to bfloat16,
-// eps too.
-func LayerNormBF16(x []float32, eps float64, k *LayerNormBF16Kernels) (scale, bias float32) {
+// whole vector one by one, and the lanes merged into them; then rstd, each
+// step rounded to bfloat16, eps too.
+func LayerNormMomentsBF16(x []float32, eps float64, k *LayerNormBF16Kernels) (mean, rstd float32) {
 	if k == nil {
 		k = layerNormGo
 	}
@@ -343,7 +352,6 @@ func LayerNormBF16(x []float32, eps float64, k *LayerNormBF16Kernels) (scale, bi
 		// AddMoments is called with it whatever the lane holds
 		row.merge(n, stack[0].m[0][l], stack[0].m[1][l])
 	}
-	mean, variance := row.m1, bf(row.m2/bf(float32(len(x))))
-	scale = bf(1 / bf(float32(math.Sqrt(float64(bf(variance+bf(float32(eps))))))))
-	return scale, bf(-scale * mean)
+	variance := bf(row.m2 / bf(float32(len(x))))
+	return row.m1, bf(1 / bf(float32(math.Sqrt(float64(bf(variance+bf(float32(eps))))))))
 }
