@@ -39,6 +39,46 @@ func TestSumAccuracy(t *testing.T) {
 	}
 }
 
+// TestVarConstantRows checks that the variance and std of rows of equal
+// values are 0, as PyTorch's Welford moments over a dim give, for rows
+// read in the SIMD two passes and strided rows; and NaN for rows of an
+// infinity. (PyTorch's variance of a whole tensor is two passes from its
+// mean, not Welford's, and is not 0 for every such tensor.)
+func TestVarConstantRows(t *testing.T) {
+	for _, dt := range []tensor.DType{tensor.Float32, tensor.Float64} {
+		for _, n := range []int{1, 3, 17, 100, 1001, 4096 + 7, 100000} {
+			for _, g := range tensor.Full(tensor.Scalar(math.Inf(1)), dt, 2, n).Var(tensor.Over(1).Correction(0)).Float64s() {
+				if !math.IsNaN(g) {
+					t.Errorf("%s n=%d: var of a row of +Inf = %v, want NaN", dt, n, g)
+				}
+			}
+			for _, v := range []float64{-3.2145776748657227, 0.847162127494812, 1e-3, 1e300} {
+				if dt == tensor.Float32 && v > math.MaxFloat32 {
+					continue
+				}
+				for k, x := range []*tensor.Tensor{
+					tensor.Full(tensor.Scalar(v), dt, 2, n),
+					tensor.Full(tensor.Scalar(v), dt, 2, 1).Expand(2, n),
+				} {
+					for _, r := range []struct {
+						what string
+						got  []float64
+					}{
+						{"var", x.Var(tensor.Over(1).Correction(0)).Float64s()},
+						{"std", x.Std(tensor.Over(1).Correction(0)).Float64s()},
+					} {
+						for i, g := range r.got {
+							if g != 0 {
+								t.Errorf("%s n=%d v=%v layout %d: %s[%d] = %v, want 0", dt, n, v, k, r.what, i, g)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestVarAccuracy checks variances of rows far from zero (10^4 plus
 // deviations of 2^-10 to 1/2, exact in float32), where a float32 mean or a
 // one-pass formula loses every digit: each float32 row's variance must be

@@ -90,6 +90,7 @@ func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 			mean = vec.SumF64(x) / float64(n)
 			m2 = vec.SumSqDevF64(x, mean)
 		}
+		mean, m2 = equalRow[T](in, is, n, mean, m2)
 		(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
 		return
 	}
@@ -102,7 +103,30 @@ func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 		d := float64(*(*T)(unsafe.Add(in, k*is))) - mean
 		m2 += d * d
 	}
+	mean, m2 = equalRow[T](in, is, n, mean, m2)
 	(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
+}
+
+// equalRow returns the two passes' mean and m2 of a row of n elements,
+// or, for a row of equal values, that value and 0, as Welford's update
+// gives them: the float64 sum of n equal values is not always n times the
+// value (of 0.001, for most n), and the variance of such a row came out a
+// few ulps of the value squared (its std a few ulps of the value), where
+// PyTorch's is 0. Every deviation of an equal row is x[0] − mean, so m2 is
+// n of its squares; only a row that passes that test is read again, up to
+// its first element unlike x[0].
+func equalRow[T float](in unsafe.Pointer, is, n int, mean, m2 float64) (float64, float64) {
+	x0 := *(*T)(in)
+	d := float64(x0) - mean
+	if !(m2 > 0 && m2 <= float64(n)*d*d*(1+1e-9)) { // NaN too: a row of infinities stays NaN, as in PyTorch
+		return mean, m2
+	}
+	for k := 1; k < n; k++ {
+		if *(*T)(unsafe.Add(in, k*is)) != x0 {
+			return mean, m2
+		}
+	}
+	return float64(x0), 0
 }
 
 // colsWelford is Welford's update across outputs; the states have all seen
