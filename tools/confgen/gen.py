@@ -355,6 +355,18 @@ def check_conv(src, dst_dtype):
             raise Drop("double rounding tie")
 
 
+def int_result_type(args):
+    """The integer dtype two leading arguments promote to, or None (fewer arguments, a float
+    result, or arguments torch cannot promote)."""
+    if len(args) < 2:
+        return None
+    try:
+        rt = torch.result_type(args[0], args[1])
+    except Exception:
+        return None
+    return rt if is_int(rt) else None
+
+
 def pre_checks(op, args, kwargs, env_tensors):
     base = op[:-1] if op.endswith("_") and op != "copy_" else op
     # conversions
@@ -376,33 +388,18 @@ def pre_checks(op, args, kwargs, env_tensors):
     if isinstance(kwargs.get("out"), torch.Tensor) and kwargs["out"].dtype in (
             torch.float16, torch.bfloat16):
         pass
-    # shifts
-    if base in ("bitwise_left_shift", "bitwise_right_shift") and len(args) >= 2:
-        a, b = args[0], args[1]
-        try:
-            rt = torch.result_type(a, b)
-        except Exception:
-            rt = None
-        if rt is not None and is_int(rt):
-            bits = torch.iinfo(rt).bits
-            bv = b if isinstance(b, torch.Tensor) else torch.tensor([b])
-            if bv.numel() and (bool((bv.to(torch.int64) < 0).any()) or
-                               bool((bv.to(torch.int64) >= bits).any())):
+    # shifts, and integer division of the dtype's minimum by -1, which traps (SIGFPE) in
+    # torch's kernels
+    rt = int_result_type(args) if base in ("bitwise_left_shift", "bitwise_right_shift", "floor_divide",
+                                           "remainder", "fmod", "div", "divide") else None
+    if rt is not None:
+        av, bv = (x if isinstance(x, torch.Tensor) else torch.tensor([x]) for x in args[:2])
+        av, bv = av.to(torch.int64), bv.to(torch.int64)
+        if base.startswith("bitwise"):
+            if bv.numel() and (bool((bv < 0).any()) or bool((bv >= torch.iinfo(rt).bits).any())):
                 raise Drop("shift amount")
-    # integer division of the dtype's minimum by -1 traps (SIGFPE) in torch's kernels
-    if base in ("floor_divide", "remainder", "fmod", "div", "divide") and len(args) >= 2:
-        a, b = args[0], args[1]
-        try:
-            rt = torch.result_type(a, b)
-        except Exception:
-            rt = None
-        if rt is not None and is_int(rt):
-            av = a if isinstance(a, torch.Tensor) else torch.tensor([a])
-            bv = b if isinstance(b, torch.Tensor) else torch.tensor([b])
-            lo = torch.iinfo(rt).min
-            if av.numel() and bv.numel() and bool((av.to(torch.int64) == lo).any()) and \
-                    bool((bv.to(torch.int64) == -1).any()):
-                raise Drop("integer minimum divided by -1")
+        elif av.numel() and bv.numel() and bool((av == torch.iinfo(rt).min).any()) and bool((bv == -1).any()):
+            raise Drop("integer minimum divided by -1")
     # aliasing between a written tensor and the step's inputs
     written = None
     if op.endswith("_") and args and isinstance(args[0], torch.Tensor):
