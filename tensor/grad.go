@@ -475,12 +475,16 @@ func layerNormWeightGrad(c *gradCall, g, x *Tensor) *Tensor {
 // db·rstd/N, and the input's gradient rstd·g·w + b·x + c rounded once; the
 // weight's gradient sums g·(rstd·x − rstd·mean) over the rows. goten's
 // derivatives for 16-bit inputs take those steps, in float32 ops, from the
-// same statistics (op.LayerNormMoments). Composed of bfloat16 ops with
+// same statistics (op.LayerNormMoments); float16, which PyTorch 1.13's CPU
+// layer_norm does not take, the same steps. Composed of bfloat16 ops with
 // statistics of their own, they had come out several ulps away: seed 509,
 // nested_autograd/layer_norm/003, and a quarter of random bfloat16 cases
 // that PyTorch computes within tolerance of float64. What is left: PyTorch
 // sums the weight's and bias's gradients over the rows in a bfloat16
-// buffer (rounded at every row, per thread), goten in float32 rounded once.
+// buffer per thread, rounded at every row, and the threads' buffers in
+// float; goten sums in float32 and rounds once, since those roundings
+// depend on the reference's thread count (six of those 842 cases, within
+// 4 ulps).
 
 // flip returns t reversed along dim, a copy (PyTorch's flip): backward
 // needs reverse scans. Its own derivative is the same flip.
