@@ -250,6 +250,9 @@ func layerNormRow[T float](y, x, w, b unsafe.Pointer, n int, args *kernel.Args) 
 	// float64 sum of a hundred 0.001 is not a hundred times it), so that
 	// with eps = 0 such a row is NaN, as in PyTorch
 	shift := float64(xs[0])
+	if math.IsInf(shift, 0) {
+		shift = 0 // a row with an infinity has the plain sum's mean (its ±Inf or NaN), as the reference
+	}
 	var sum float64
 	for _, v := range xs {
 		sum += float64(v) - shift

@@ -44,7 +44,8 @@ func (s *suite) scans() {
 }
 
 // scanArgs returns the arguments op runs with, named: layer_norm without
-// and with its weight and bias operands (kernel.Args.HasWeight, HasBias).
+// and with its weight and bias operands (kernel.Args.HasWeight, HasBias),
+// and its rows' statistics (kernel.Args.Moment).
 // Every op gets an eps, which only layer_norm reads.
 func scanArgs(op *optable.Op) []namedArgs {
 	a := kernel.DefaultArgs
@@ -54,10 +55,12 @@ func scanArgs(op *optable.Op) []namedArgs {
 	}
 	var r []namedArgs
 	for _, v := range []struct {
-		name string
-		w, b bool
-	}{{"", false, false}, {"(weight)", true, false}, {"(bias)", false, true}, {"(weight,bias)", true, true}} {
-		a.HasWeight, a.HasBias = v.w, v.b
+		name   string
+		w, b   bool
+		moment kernel.Moment
+	}{{"", false, false, kernel.MomentNone}, {"(weight)", true, false, kernel.MomentNone}, {"(bias)", false, true, kernel.MomentNone},
+		{"(weight,bias)", true, true, kernel.MomentNone}, {"(mean)", false, false, kernel.MomentMean}, {"(rstd)", false, false, kernel.MomentRstd}} {
+		a.HasWeight, a.HasBias, a.Moment = v.w, v.b, v.moment
 		r = append(r, namedArgs{op.Go + v.name, a})
 	}
 	return r
