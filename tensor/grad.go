@@ -50,6 +50,9 @@ type gradCall struct {
 	dim        int
 	normalized int
 	eps        float64
+	// layer_norm: x (float32 when 16-bit), its mean and rstd, computed by
+	// the first derivative that reads them (layerNormStats).
+	layerNorm [3]*Tensor
 }
 
 func (c *gradCall) needs(i int) bool { return c.node.needs(i) }
@@ -400,17 +403,24 @@ func (c *gradCall) layerNormDims(ndim int) Dims {
 }
 
 // layerNormStats returns what layer_norm's derivatives read: x, its mean
-// and its rstd = 1/√(var+eps) over the normalized dims. A 16-bit x comes
-// back in float32 with the statistics its forward computed, rounded to
-// x's dtype (op.LayerNormMoments; Note [16-bit layer_norm grads]).
+// and its rstd = 1/√(var+eps) over the normalized dims, computed once per
+// call. A 16-bit x comes back in float32 with the statistics its forward
+// computed, rounded to x's dtype (op.LayerNormMoments; Note [16-bit
+// layer_norm grads]).
 func layerNormStats(c *gradCall, x *Tensor) (xf, mean, rstd *Tensor) {
+	if s := c.layerNorm; s[0] != nil {
+		return s[0], s[1], s[2]
+	}
 	over := c.layerNormDims(x.Dim())
 	if !x.DType().IsReduced() {
-		return x, x.Mean(over), x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
+		xf, mean, rstd = x, x.Mean(over), x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
+	} else {
+		m, r, err := op.LayerNormMoments(x.v, x.Shape()[x.Dim()-c.normalized:], c.eps)
+		must(err)
+		xf, mean, rstd = x.To(Float32), wrap(m).To(Float32), wrap(r).To(Float32)
 	}
-	m, r, err := op.LayerNormMoments(x.v, x.Shape()[x.Dim()-c.normalized:], c.eps)
-	must(err)
-	return x.To(Float32), wrap(m).To(Float32), wrap(r).To(Float32)
+	c.layerNorm = [3]*Tensor{xf, mean, rstd}
+	return xf, mean, rstd
 }
 
 // opmath returns a 16-bit t in float32, other tensors as they are.
