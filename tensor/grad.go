@@ -414,6 +414,13 @@ func layerNormStats(c *gradCall, x *Tensor) (xf, mean, rstd *Tensor) {
 	over := c.layerNormDims(x.Dim())
 	if !x.DType().IsReduced() {
 		xf, mean, rstd = x, x.Mean(over), x.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt()
+	} else if d := x.DType(); recording(x) {
+		// a backward that records its own graph differentiates the
+		// statistics too, which the op's do not carry: they are x's in
+		// float32, rounded to its dtype as PyTorch saves them
+		xf = x.To(Float32)
+		mean = xf.Mean(over).To(d).To(Float32)
+		rstd = xf.Var(over.Correction(0)).Add(Scalar(c.eps)).Rsqrt().To(d).To(Float32)
 	} else {
 		m, r, err := op.LayerNormMoments(x.v, x.Shape()[x.Dim()-c.normalized:], c.eps)
 		must(err)

@@ -94,3 +94,26 @@ func TestLayerNormGradBF16AsTorch(t *testing.T) {
 		}
 	}
 }
+
+// TestLayerNormSecondOrderBF16 differentiates a bfloat16 layer_norm's
+// input gradient again (a backward that records its graph) and compares
+// with float64: the statistics must carry their own derivatives there,
+// which the op's saved moments do not.
+func TestLayerNormSecondOrderBF16(t *testing.T) {
+	vals := []float64{0.5, -1.25, 2, 0.75, -0.5, 1.5, 0.25, -2, 1, 3, -0.75, 0.125, 1.75, -1, 0.5}
+	seed := []float64{1, -0.5, 0.25, 2, -1, 0.5, 1.5, -2, 0.75, 1, -1.25, 0.5, 2, 0.25, -0.5}
+	second := func(dt tensor.DType) []float64 {
+		x := tensor.FromSlice(vals, 3, 5).To(dt).SetRequiresGrad(true)
+		y := tensor.LayerNorm(x, []int{5}, nil, nil, 1e-5)
+		s := tensor.FromSlice(seed, 3, 5).To(dt)
+		g := tensor.Grad([]*tensor.Tensor{y.Mul(s).Sum()}, []*tensor.Tensor{x}, nil, tensor.GradOptions{CreateGraph: true})[0]
+		g.Mul(s).Sum().Backward()
+		return x.Grad().Float64s()
+	}
+	got, want := second(tensor.BFloat16), second(tensor.Float64)
+	for i := range want {
+		if d := math.Abs(got[i] - want[i]); d > 0.05+0.05*math.Abs(want[i]) {
+			t.Errorf("second derivative [%d] = %v in bfloat16, %v in float64", i, got[i], want[i])
+		}
+	}
+}
