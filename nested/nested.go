@@ -141,7 +141,11 @@ func numel(sizes []int64) int64 {
 // multiple of vectorRun elements (the longest step, bfloat16's 32, which
 // every shorter step divides), and per component elsewhere. For the ops
 // without a vector body both give the same values; the per-component
-// calls cost a dense call's overhead each.
+// calls cost a dense call's overhead each. This package's own copies,
+// conversions, fills and clamp, which have none, run over the buffer of
+// any packed tensor (unaryAnyRun): To of 64 float32 components of 63 to
+// 1260 elements to bfloat16 took 1.1-1.3 ms as a call per component, 0.2-0.27 ms
+// over the buffer (Zen 3, under load).
 
 // vectorRun is the longest step of PyTorch 1.13's vectorized loops, in
 // elements (Note [Components as rows]).

@@ -558,3 +558,35 @@ func TestSmallBatchedProductsArePlain(t *testing.T) {
 		bits("attention", att.Component(i), tensor.Matmul(masked.Softmax(tensor.Over(-1)), b[i]))
 	}
 }
+
+// TestAnyRunOps: the ops whose kernels compute alike in and out of a
+// vector body run over the buffer of a packed tensor whose components
+// are not whole vector runs (Note [Components as rows]), with the values
+// of the dense op on each component.
+func TestAnyRunOps(t *testing.T) {
+	g := tensor.NewGenerator(11)
+	x := nested.New(ragged(g, []int{2, 3}, []int{1, 5}, []int{4, 3}), tensor.Float32)
+	lo, hi := tensor.Scalar(-0.5), tensor.Scalar(0.5)
+	for _, c := range []struct {
+		name  string
+		got   *nested.Tensor
+		dense func(*tensor.Tensor) *tensor.Tensor
+	}{
+		{"to", nested.To(x, tensor.BFloat16), func(c *tensor.Tensor) *tensor.Tensor { return c.To(tensor.BFloat16) }},
+		{"clone", nested.Clone(x), (*tensor.Tensor).Clone},
+		{"clamp", nested.Clamp(x, lo, hi), func(c *tensor.Tensor) *tensor.Tensor { return tensor.Clamp(c, lo, hi) }},
+		{"full_like", nested.FullLike(x, tensor.Scalar(3.0)), func(c *tensor.Tensor) *tensor.Tensor { return tensor.FullLike(c, tensor.Scalar(3.0)) }},
+		{"ones_like", nested.OnesLike(x), tensor.OnesLike},
+	} {
+		if !c.got.IsPacked() || c.got.Len() != x.Len() {
+			t.Fatalf("%s: packed %v, %d components", c.name, c.got.IsPacked(), c.got.Len())
+		}
+		for i, comp := range x.Unbind() {
+			want := c.dense(comp)
+			if got := c.got.Component(i); !slices.Equal(got.Shape(), want.Shape()) || got.DType() != want.DType() ||
+				!slices.Equal(got.Float64s(), want.Float64s()) {
+				t.Errorf("%s: component %d %v %v, want %v %v", c.name, i, got.Shape(), got.Float64s(), want.Shape(), want.Float64s())
+			}
+		}
+	}
+}

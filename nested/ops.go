@@ -46,6 +46,17 @@ func Unary(f UnaryFunc, x *Tensor) *Tensor {
 	})
 }
 
+// unaryAnyRun is [Unary] for the ops this package runs whose kernels
+// compute alike in and out of a vector body (copies, conversions, fills,
+// clamp; Note [Components as rows]): one call over the buffer whenever x
+// is packed, whatever its components hold.
+func unaryAnyRun(f UnaryFunc, x *Tensor) *Tensor {
+	if x.IsPacked() {
+		return x.like(elementwise(f(x.values), x.values))
+	}
+	return Unary(f, x)
+}
+
 // elementwise returns r, the result of an elementwise function over the
 // buffer buf, after checking that it kept buf's shape (a function that
 // does not is a value error, not a silently wrong structure).
@@ -354,26 +365,26 @@ func To(x *Tensor, dt tensor.DType) *Tensor {
 	if x.DType() == dt {
 		return x
 	}
-	return Unary(func(c *tensor.Tensor) *tensor.Tensor { return c.To(dt) }, x)
+	return unaryAnyRun(func(c *tensor.Tensor) *tensor.Tensor { return c.To(dt) }, x)
 }
 
 // Clone returns a packed copy of x.
-func Clone(x *Tensor) *Tensor { return Unary((*tensor.Tensor).Clone, x) }
+func Clone(x *Tensor) *Tensor { return unaryAnyRun((*tensor.Tensor).Clone, x) }
 
 // ZerosLike returns a packed nested tensor of x's sizes and dtype filled with 0.
-func ZerosLike(x *Tensor) *Tensor { return Unary(tensor.ZerosLike, x) }
+func ZerosLike(x *Tensor) *Tensor { return unaryAnyRun(tensor.ZerosLike, x) }
 
 // OnesLike returns a packed nested tensor of x's sizes and dtype filled with 1.
-func OnesLike(x *Tensor) *Tensor { return Unary(tensor.OnesLike, x) }
+func OnesLike(x *Tensor) *Tensor { return unaryAnyRun(tensor.OnesLike, x) }
 
 // FullLike returns a packed nested tensor of x's sizes and dtype filled with value.
 func FullLike(x *Tensor, value *tensor.Tensor) *Tensor {
-	return Unary(func(c *tensor.Tensor) *tensor.Tensor { return tensor.FullLike(c, value) }, x)
+	return unaryAnyRun(func(c *tensor.Tensor) *tensor.Tensor { return tensor.FullLike(c, value) }, x)
 }
 
 // Clamp returns x clamped to [lo, hi] (either may be nil); see [tensor.Clamp].
 func Clamp(x *Tensor, lo, hi *tensor.Tensor) *Tensor {
-	return Unary(func(c *tensor.Tensor) *tensor.Tensor { return tensor.Clamp(c, lo, hi) }, x)
+	return unaryAnyRun(func(c *tensor.Tensor) *tensor.Tensor { return tensor.Clamp(c, lo, hi) }, x)
 }
 
 // Where returns, per element, x where cond is true, else y: cond, x and y
