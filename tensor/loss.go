@@ -267,11 +267,11 @@ func SmoothL1Loss(x, t *Tensor, o ...LossOptions) *Tensor {
 	a := d.Abs()
 	// the square of d only where it is taken (and NaN, whose gradient is
 	// NaN in PyTorch too), so that the discarded branch has a finite
-	// gradient (Note [Losses as compositions]); 0.5·z·z/β in PyTorch's
-	// order
+	// gradient (Note [Losses as compositions]); ((0.5·z)·z)/β in PyTorch's
+	// order, which keeps 0.5·z² finite where z² overflows
 	small := a.Lt(Scalar(beta))
-	sq := Where(small.LogicalOr(d.IsNan()), d, Scalar(0)).Square()
-	l := Where(small, sq.Mul(Scalar(0.5)).Div(Scalar(beta)), a.Sub(Scalar(0.5*beta)))
+	z := Where(small.LogicalOr(d.IsNan()), d, Scalar(0))
+	l := Where(small, z.Mul(Scalar(0.5)).Mul(z).Div(Scalar(beta)), a.Sub(Scalar(0.5*beta)))
 	if round.Valid() {
 		l = l.To(round)
 	}
@@ -301,7 +301,7 @@ func absTiesNegative(x, t *Tensor) *Tensor {
 	})
 }
 
-// HuberLoss returns 0.5·(x − t)² where |x − t| ≤ δ, else δ·(|x − t| −
+// HuberLoss returns 0.5·(x − t)² where |x − t| < δ, else δ·(|x − t| −
 // 0.5·δ), reduced as o says (δ = o.Delta, 1 by default; δ ≤ 0 is a value
 // error).
 func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
@@ -330,8 +330,11 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 		x, t := boolsAsNumbers(x, t)
 		d := x.Sub(t)
 		a := d.Abs()
-		small := a.Le(Scalar(delta))
-		l := Where(small, d.Square().Mul(Scalar(0.5)), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
+		// PyTorch's kernel: (0.5·z)·z where z < δ, else δ·(z − 0.5·δ), so
+		// that z = δ = inf is inf·(inf − inf), NaN, and 0.5·z² stays
+		// finite where z² overflows
+		small := a.Lt(Scalar(delta))
+		l := Where(small, d.Mul(Scalar(0.5)).Mul(d), a.Sub(Scalar(0.5*delta)).Mul(Scalar(delta)))
 		return reduceLoss(l.To(x.DType()), opt.Reduction)
 	}
 	switch {

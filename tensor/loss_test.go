@@ -1,6 +1,8 @@
 package tensor_test
 
 import (
+	"math"
+	"slices"
 	"testing"
 
 	"github.com/goten-ml/goten/gradcheck"
@@ -96,4 +98,27 @@ func abs(x float64) float64 {
 		return -x
 	}
 	return x
+}
+
+// TestQuadraticBranchesAsTorch pins PyTorch 1.13's huber_loss and
+// smooth_l1_loss kernels at their edges: the quadratic branch only where
+// z = |x − t| < δ (so z = δ = inf is δ·(z − 0.5·δ), NaN), and as
+// (0.5·z)·z, finite where z² overflows (seed 683,
+// losses/huber_loss/011: +Inf where torch gives NaN).
+func TestQuadraticBranchesAsTorch(t *testing.T) {
+	inf := math.Inf(1)
+	for _, dt := range []DType{Float64, Float32, BFloat16, Float16} {
+		x, y := FromSlice([]float64{inf, 3, -inf, 2}, 4).To(dt), FromSlice([]float64{-2.3, 1, 5, 1}, 4).To(dt)
+		got := HuberLoss(x, y, LossOptions{Delta: inf, HasDel: true, Reduction: ReduceLossNone}).Float64s()
+		if !math.IsNaN(got[0]) || got[1] != 2 || !math.IsNaN(got[2]) || got[3] != 0.5 {
+			t.Errorf("%s huber_loss δ=inf: %v, want [NaN 2 NaN 0.5]", dt, got)
+		}
+	}
+	x, y := FromSlice([]float64{1.4e154, 3e-162}, 2), Zeros(Float64, 2)
+	if got, want := HuberLoss(x, y, LossOptions{Delta: 1e155, HasDel: true, Reduction: ReduceLossNone}).Float64s(), []float64{9.8e307, 5e-324}; !slices.Equal(got, want) {
+		t.Errorf("huber_loss: %v, want %v", got, want)
+	}
+	if got, want := SmoothL1Loss(x, y, LossOptions{Beta: 1e155, HasBeta: true, Reduction: ReduceLossNone}).Float64s(), []float64{9.799999999999999e+152, 0}; !slices.Equal(got, want) {
+		t.Errorf("smooth_l1_loss: %v, want %v", got, want)
+	}
 }
