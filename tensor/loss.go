@@ -567,7 +567,14 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		}
 		panic(errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, op.TorchName(x.DType())))
 	}
+	given := t.DType()
 	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
+	if opt.LabelSmoothing > 0 && opt.Weight != nil && opt.Reduction == ReduceLossMean && given != Int64 {
+		// PyTorch 1.13 divides this smoothed mean by weight.gather(0,
+		// target), after nll_loss took the target, and gather takes
+		// int64 indices only
+		panic(errs.New(errs.DType, name, "gather(): Expected dtype int64 for index"))
+	}
 	cd := classDim(x)
 	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing) })
 }

@@ -122,3 +122,23 @@ func TestQuadraticBranchesAsTorch(t *testing.T) {
 		t.Errorf("smooth_l1_loss: %v, want %v", got, want)
 	}
 }
+
+// TestCrossEntropySmoothedWeightedMeanWantsInt64 checks PyTorch 1.13's
+// dtype error for a uint8 class target with weights, label smoothing and
+// the mean reduction, which divides by weight.gather(0, target) (seed
+// 691, losses/cross_entropy_error/006), and that the other reductions,
+// and no weights, still take the uint8 target.
+func TestCrossEntropySmoothedWeightedMeanWantsInt64(t *testing.T) {
+	x := FromSlice([]float32{0.5, -1, 2, 0.25, 1, -0.5}, 2, 3)
+	tu := FromSlice([]uint8{2, 0}, 2)
+	w := FromSlice([]float32{0.75, 1, 0.5}, 3)
+	if k := kindOf(func() { CrossEntropy(x, tu, LossOptions{Weight: w, LabelSmoothing: 0.1}) }); k != DTypeError {
+		t.Errorf("uint8 target, weight, smoothing, mean: error kind %v, want a dtype error", k)
+	}
+	for _, o := range []LossOptions{{Weight: w, LabelSmoothing: 0.1, Reduction: ReduceLossSum}, {LabelSmoothing: 0.1}, {Weight: w}} {
+		want := CrossEntropy(x, tu.To(Int64), o).Float64s()
+		if got := CrossEntropy(x, tu, o).Float64s(); !slices.Equal(got, want) {
+			t.Errorf("%+v: uint8 target %v, int64 %v", o, got, want)
+		}
+	}
+}
