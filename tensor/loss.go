@@ -569,14 +569,25 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	}
 	given := t.DType()
 	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
-	if opt.LabelSmoothing > 0 && opt.Weight != nil && opt.Reduction == ReduceLossMean && given != Int64 {
+	if opt.LabelSmoothing > 0 && opt.Weight != nil && opt.Reduction == ReduceLossMean && given != Int64 && anyKept(t, opt.IgnoreIndex) {
 		// PyTorch 1.13 divides this smoothed mean by weight.gather(0,
-		// target), after nll_loss took the target, and gather takes
-		// int64 indices only
+		// the targets not ignored), after nll_loss took the target, and
+		// gather takes int64 indices only, unless there are none
 		panic(errs.New(errs.DType, name, "gather(): Expected dtype int64 for index"))
 	}
 	cd := classDim(x)
 	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing) })
+}
+
+// anyKept reports whether some class target of t (int64) is not the
+// ignored class.
+func anyKept(t *Tensor, ignore int) bool {
+	for _, v := range t.Int64s() {
+		if v != int64(ignore) {
+			return true
+		}
+	}
+	return false
 }
 
 // checkLabelSmoothing refuses an ε above 1; PyTorch checks only a

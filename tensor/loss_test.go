@@ -135,6 +135,20 @@ func TestCrossEntropySmoothedWeightedMeanWantsInt64(t *testing.T) {
 	if k := kindOf(func() { CrossEntropy(x, tu, LossOptions{Weight: w, LabelSmoothing: 0.1}) }); k != DTypeError {
 		t.Errorf("uint8 target, weight, smoothing, mean: error kind %v, want a dtype error", k)
 	}
+	// gather checks the dtype of a non-empty index only: every target
+	// ignored, or none, takes the mean
+	if k := kindOf(func() {
+		CrossEntropy(x, tu, LossOptions{Weight: w, LabelSmoothing: 0.1, IgnoreIndex: 2, HasIgnoreIndex: true})
+	}); k != DTypeError {
+		t.Errorf("one target ignored of two: error kind %v, want a dtype error", k)
+	}
+	same := FromSlice([]uint8{1, 1}, 2)
+	if got := CrossEntropy(x, same, LossOptions{Weight: w, LabelSmoothing: 0.1, IgnoreIndex: 1, HasIgnoreIndex: true}).Float64s(); len(got) != 1 || !math.IsNaN(got[0]) {
+		t.Errorf("every target ignored: %v, want NaN (0/0)", got)
+	}
+	if got := CrossEntropy(Zeros(Float32, 0, 3), Zeros(Uint8, 0), LossOptions{Weight: w, LabelSmoothing: 0.1}).Float64s(); len(got) != 1 || !math.IsNaN(got[0]) {
+		t.Errorf("an empty batch: %v, want NaN (0/0)", got)
+	}
 	for _, o := range []LossOptions{{Weight: w, LabelSmoothing: 0.1, Reduction: ReduceLossSum}, {LabelSmoothing: 0.1}, {Weight: w}} {
 		want := CrossEntropy(x, tu.To(Int64), o).Float64s()
 		if got := CrossEntropy(x, tu, o).Float64s(); !slices.Equal(got, want) {
