@@ -472,14 +472,7 @@ func layerNormWeightGrad(c *gradCall, g, x *Tensor) *Tensor {
 		return g.Mul(xf.Sub(mean).Mul(rstd))
 	}
 	r := opmath(g).Mul(rstd.Mul(xf).Add(rstd.Neg().Mul(mean)))
-	if lead := x.Dim() - c.normalized; lead > 0 {
-		dims := make([]int, lead)
-		for i := range dims {
-			dims[i] = i
-		}
-		r = r.Sum(Over(dims...))
-	}
-	return r.To(d)
+	return sumTo(r, x.Shape()[x.Dim()-c.normalized:]).To(d)
 }
 
 // Note [16-bit layer_norm grads]
@@ -500,8 +493,7 @@ func layerNormWeightGrad(c *gradCall, g, x *Tensor) *Tensor {
 // sums the weight's and bias's gradients over the rows in a bfloat16
 // buffer per thread, rounded at every row, and the threads' buffers in
 // float; goten sums in float32 and rounds once, since those roundings
-// depend on the reference's thread count (six of those 842 cases, within
-// 4 ulps).
+// depend on the reference's thread count (six of those 842 cases).
 
 // flip returns t reversed along dim, a copy (PyTorch's flip): backward
 // needs reverse scans. Its own derivative is the same flip.
