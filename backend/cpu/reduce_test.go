@@ -234,6 +234,53 @@ func TestSumAccuracyTall(t *testing.T) {
 	}
 }
 
+// TestOuterSplitAnyProcs reduces over the outer dim of [700, 1100], which
+// the outer strategy splits into chunks of rows, with 1 and with 8 threads:
+// with more threads than chunks, each chunk's columns are split among them
+// too (Note [Few long chunks]), which must give every op and dtype the
+// same bits.
+func TestOuterSplitAnyProcs(t *testing.T) {
+	const rows, cols = 700, 1100
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(0))
+	for _, d := range []dtype.DType{dtype.Float32, dtype.Float64, dtype.BFloat16, dtype.Float16} {
+		in := raw.New(d, []int{rows, cols})
+		for i := 0; i < in.NumEl(); i++ {
+			in.SetFloat64(i, float64((7919*i+13)%1009-504)/64)
+		}
+		for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod, optable.Amax, optable.ArgMax, optable.Var, optable.NormTwo} {
+			var first []float64
+			for _, procs := range []int{1, 8} {
+				runtime.GOMAXPROCS(procs)
+				od := d
+				if op == optable.ArgMax {
+					od = dtype.Int64
+				}
+				out := raw.New(od, []int{1, cols})
+				p, err := iter.NewConfig().IsReduction(true).StaticDType(d).CheckAllSameDType(false).AddOutput(out).AddInput(in).Build()
+				if err != nil {
+					t.Fatal(err)
+				}
+				if err := New().Reduce(op, p, nil); err != nil {
+					t.Fatalf("%s %s: %v", op.Name, d, err)
+				}
+				got := make([]float64, cols)
+				for o := range got {
+					got[o] = out.Float64At(o)
+				}
+				if first == nil {
+					first = got
+					continue
+				}
+				for o := range got {
+					if math.Float64bits(got[o]) != math.Float64bits(first[o]) {
+						t.Fatalf("%s %s, output %d: %v with %d threads, %v with 1", op.Name, d, o, got[o], procs, first[o])
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestOuterStreamsDims sums float32 over two reduced dims that do not
 // coalesce (every other row of [7, 2·1201+1, 8] over dims 0 and 1), so that
 // the eight streams of an outer sum (Note [Outer streams]) cross from one

@@ -220,10 +220,23 @@ func (p *pool) work() {
 // → 177 µs at load 6 (one thread: 302); at load 7-11, when other processes
 // held the second core, 311-342 → 337-370 µs, the spinning thread then
 // using up part of the process's share of the cores.
+//
+// The spin was 50 µs, and is 250: an op whose calling goroutine works on
+// alone for longer than the spin after its helpers' last chunks (the
+// chunk it finishes last, a combine of the chunks' results, the caller's
+// own code between two ops) found its helper parked at its next For, and
+// on the Zen 5 VMs the wake-up took 50-150 µs there: the first chunk the
+// helper took of M.sum(0) ([4096, 4096] float32, 8 chunks then) started
+// on average 150 µs after the For, where its 8 chunks took 1.05 ms of
+// each worker's time in all. One process alternating the two spins, 8
+// rounds of 20 calls (µs at p50): M.sum(0) 50 µs 937-950, 100 µs 827,
+// 150 µs 810, 250 µs 777-789, 500 µs 778; M.sum(1) 769-787 against
+// 704-747 with 150 µs and more. libgomp, which PyTorch's threads run on,
+// spins for longer still by default.
 
 // spinFor is how long an idle worker, or a caller waiting for its job's
 // last chunks, polls before it blocks (Note [Spinning workers]).
-const spinFor = 50 * time.Microsecond
+const spinFor = 250 * time.Microsecond
 
 // spinYield is the number of polls between two runtime.Gosched calls of a
 // spinning goroutine; a poll takes a few nanoseconds.
