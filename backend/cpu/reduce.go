@@ -114,19 +114,24 @@ import (
 // [4096, 4096] has one), its reduced positions are split into chunks of
 // rows, each folded into states of its own and the states combined in
 // chunk order; the chunks are fixed by the shape, so the bits do not
-// depend on the thread count. Two chunks (outerMaxSplit) read memory
-// fastest: each is one long run of rows for fold8's streams, and there is
-// one combine. Measured on the 2-core Zen 5 VM, the same process
+// depend on the thread count. Fewer, longer chunks read memory faster:
+// each is one long run of rows for fold8's streams, and there are fewer
+// states to combine. Measured on the 2-core Zen 5 VM, the same process
 // alternating the splits 10 times (µs at p50, two runs): M.sum(0)
 // 8 chunks 818-855, 4 776-796, 2 749-763; [512, 4096] 73, 66, 64;
-// [2048, 768] bfloat16 63, 46, 44; [16384, 1024] 779, 783, 796.
+// [2048, 768] bfloat16 63, 46, 44; [16384, 1024] 779, 783, 796. But a
+// chunk is also what a late helper (Note [Spinning workers] in package
+// internal/parallel) leaves to the caller: with helpers that parked after
+// 50 µs, M.sum(0) in 2 chunks took 0.93-1.8 ms, in 8 chunks 0.86-1.0.
+// outerMaxSplit is 4, between the two.
 // A machine with more workers than chunks splits each chunk's columns
 // among them as well, in blocks of at least outerMinSubWidth columns that
 // are multiples of 64, so that every column is added in the same order and
 // in the same place of the vector loops as when one task holds the whole
 // chunk: the same bits, for any number of threads (TestOuterSplitAnyProcs).
-// On two cores it does not split them: splitting M.sum(0)'s two chunks in
-// halves of 2048 columns took 673-749 µs against 637-682.
+// Two workers are not enough to split: splitting M.sum(0)'s chunks into
+// halves of 2048 columns made it slower (2 chunks: 637-682 µs whole,
+// 673-749 in halves).
 
 // Note [Rows in one call]
 //
@@ -182,7 +187,7 @@ const (
 	outerBlock       = 16      // rows per cascade block of an outer reduction
 	outerWidth       = 8192    // outputs per tile of an outer reduction (bufLen when converting)
 	outerMinTiles    = 4       // fewer tiles than this: the reduced positions are split too
-	outerMaxSplit    = 2       // into at most this many chunks (Note [Few long chunks])
+	outerMaxSplit    = 4       // into at most this many chunks (Note [Few long chunks])
 	outerMinSubWidth = 512     // columns of a chunk's share when workers outnumber chunks
 	innerGroup       = 256     // outputs per group written at once (at most bufLen)
 	innerTask        = 1 << 18 // input elements per group of an inner reduction (fewer outputs when rows are long)
