@@ -374,8 +374,9 @@ func HuberLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 // (reduction not none) over no target (an empty batch, or another dim of
 // size 0), PyTorch 1.13's kernels return before they read t, so a t of
 // another dtype passes: its dtype error is returned as late, for the
-// backward, which does read it.
-func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction) (_ *Tensor, late error) {
+// backward, which does read it. anyKept reports whether some target is
+// not the ignored class.
+func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction) (_ *Tensor, anyKept bool, late error) {
 	if x.Dim() == 0 {
 		panic(errs.New(errs.Shape, name, "input tensor should be 1D or more"))
 	}
@@ -425,14 +426,18 @@ func classTargets(name string, x, t, weight *Tensor, ignore int, r LossReduction
 		}
 	}
 	for _, y := range t.Int64s() {
-		if y != int64(ignore) && (y < 0 || y >= int64(c)) {
+		if y == int64(ignore) {
+			continue
+		}
+		if y < 0 || y >= int64(c) {
 			panic(errs.New(errs.Index, name, "Target %d is out of bounds.", y))
 		}
+		anyKept = true
 	}
 	if t.DType() != Int64 {
 		t = t.To(Int64)
 	}
-	return t, late
+	return t, anyKept, late
 }
 
 // lateTargetError returns loss() of x, recorded as node name whose
@@ -534,7 +539,7 @@ func weightedMean(sum, total, kept *Tensor) *Tensor {
 func NLLLoss(x, t *Tensor, o ...LossOptions) *Tensor {
 	const name = "nll_loss"
 	opt := lossOptions(name, o)
-	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
+	t, _, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
 	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x, t, opt, 0) })
 }
 
@@ -568,8 +573,8 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 		panic(errs.New(errs.DType, name, "%q not implemented for '%s'", kernel, op.TorchName(x.DType())))
 	}
 	given := t.DType()
-	t, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
-	if opt.LabelSmoothing > 0 && opt.Weight != nil && opt.Reduction == ReduceLossMean && given != Int64 && anyKept(t, opt.IgnoreIndex) {
+	t, anyKept, late := classTargets(name, x, t, opt.Weight, opt.IgnoreIndex, opt.Reduction)
+	if opt.LabelSmoothing > 0 && opt.Weight != nil && opt.Reduction == ReduceLossMean && given != Int64 && anyKept {
 		// PyTorch 1.13 divides this smoothed mean by weight.gather(0,
 		// the targets not ignored), after nll_loss took the target, and
 		// gather takes int64 indices only, unless there are none
@@ -577,17 +582,6 @@ func CrossEntropy(x, t *Tensor, o ...LossOptions) *Tensor {
 	}
 	cd := classDim(x)
 	return lateTargetError("NllLossBackward0", x, late, func() *Tensor { return nll(x.LogSoftmax(Over(cd)), t, opt, opt.LabelSmoothing) })
-}
-
-// anyKept reports whether some class target of t (int64) is not the
-// ignored class.
-func anyKept(t *Tensor, ignore int) bool {
-	for _, v := range t.Int64s() {
-		if v != int64(ignore) {
-			return true
-		}
-	}
-	return false
 }
 
 // checkLabelSmoothing refuses an ε above 1; PyTorch checks only a

@@ -761,8 +761,8 @@ func (r *reducer) runOuter() {
 	// more workers than chunks: each chunk's columns are split among
 	// them too, which leaves the bits alone (Note [Few long chunks])
 	sub := 1
-	if tasks := tiles * rcount; tasks < runtime.GOMAXPROCS(0) {
-		sub = min((runtime.GOMAXPROCS(0)+tasks-1)/tasks, max(1, width/outerMinSubWidth))
+	if tasks, procs := tiles*rcount, runtime.GOMAXPROCS(0); tasks < procs {
+		sub = min((procs+tasks-1)/tasks, max(1, width/outerMinSubWidth))
 	}
 	subWidth := ((width+sub-1)/sub + 63) &^ 63 // keeps each column's place in the vector loops
 	parallel.For(tiles*rcount*sub, 1, func(b, e int) {
