@@ -91,14 +91,31 @@ import (
 // Each pass's sums go into a float32 block, and the block into the
 // float64 states every rows8Passes passes: a float64 state per pass was
 // as many bytes of state read and written as a quarter of the input, and
-// the pass ran 10-15% slower than with the float32 block (eighth of the
-// input, in L1 for a tile of 4096 outputs). The kernels prefetch nothing:
-// with the float32 block, each row prefetched 1 KiB ahead was 5-10%
-// slower. Measured on the chunks of M.sum(0), variants interleaved 60
+// the pass ran 10-15% slower than with the float32 block (an eighth of
+// the input). The kernels prefetch nothing: with the float32 block, each
+// row prefetched 1 KiB ahead was 5-10% slower. Measured on the chunks of M.sum(0), variants interleaved 60
 // times in one process: one thread 1.54 → 1.38 ms (p10), two 1.03 → 0.92
 // ms (a plain sum of the same 64 MiB: 1.18 and 0.93). The grouping is
 // fixed by the chunk, which is fixed by the shape (runOuter), so results
 // still do not depend on the thread count.
+//
+// The block is what keeps M.sum(0) behind a plain sum. It does not stay
+// in L1 from one pass to the next: between two passes over a column,
+// eight rows of 16 KiB go through the cache, so each pass reads its block
+// from L2. Measured on the 2-core Zen 5 VM with two goroutines, each
+// folding two of M.sum(0)'s four chunks (p10 of 90 calls, variants
+// alternated in one process, several runs): the fold took 10-20% longer
+// than one plain read of the same 64 MiB in four streams. The same adds
+// with their sums kept in registers and no block ran as fast as a plain
+// eight-stream read (which is 0-6% behind four streams). With the block's
+// load but no store, they ran as slowly as the real kernel. What would
+// keep the block in L1 costs more than it saves:
+//   - Passes over column blocks of a page (4 KiB of each row, stride 16
+//     KiB): 10% slower. Halves: 4% slower.
+//   - Two passes per call (16 rows, half the block loads, 16 streams):
+//     15% slower.
+//   - Prefetching the block 1 or 4 KiB ahead, or the rows with
+//     PREFETCHNTA: no measurable change.
 //
 // A float32 loop over bfloat16 or float16 rows takes the same path with
 // kernels that convert the eight rows as they read them (the op's
