@@ -65,8 +65,10 @@ type Args struct {
 	// Moment, when not MomentNone, has LayerNorm fill each row of its
 	// output with the row's mean (MomentMean) or 1/√(var+eps) (MomentRstd)
 	// as the forward computes them, in x's dtype: the statistics PyTorch's
-	// native_layer_norm returns for its backward. Weight and bias are
-	// absent then.
+	// native_layer_norm returns for its backward. MomentBoth writes both
+	// from one pass over the row: the mean first, the rstd in the rest of
+	// the row (a row of one element gets the mean only). Weight and bias
+	// are absent then.
 	Moment Moment
 	// VectorBody: the loop computes elements that PyTorch's CPU kernel
 	// computes in the vector body of its loop, where the ops whose
@@ -127,6 +129,7 @@ const (
 	MomentNone Moment = iota // the normalized rows
 	MomentMean               // each row's mean
 	MomentRstd               // each row's 1/√(var+eps)
+	MomentBoth               // the mean, then the rstd in the rest of the row
 )
 
 // DefaultArgs has Alpha 1.

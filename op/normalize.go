@@ -148,23 +148,45 @@ func LayerNormMoments(x *raw.View, normalizedShape []int, eps float64) (mean, rs
 		return nil, nil, err
 	}
 	rows := xc.WithLayout([]int{m, n}, []int{n, 1}, xc.Offset)
-	for i, moment := range []kernel.Moment{kernel.MomentMean, kernel.MomentRstd} {
-		// the row op writes rows as long as x's, each filled with its
-		// statistic; the first column holds them
+	// the row op writes rows as long as x's, filled with the statistics
+	// (Args.Moment); a column of them holds one per row
+	filledRows := func(moment kernel.Moment) (*raw.View, error) {
 		filled, err := empty(name, x.DType, []int{m, n}, x)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		args := kernel.DefaultArgs
 		args.Dim, args.Eps, args.Moment = 1, eps, moment
-		if err := runRows(optable.LayerNorm, []*raw.View{filled}, []*raw.View{rows}, 1, x.DType, &args); err != nil {
-			return nil, nil, err
+		return filled, runRows(optable.LayerNorm, []*raw.View{filled}, []*raw.View{rows}, 1, x.DType, &args)
+	}
+	column := func(filled *raw.View, j int) (*raw.View, error) {
+		col, err := Contiguous(filled.WithLayout([]int{m}, []int{n}, filled.Offset+j))
+		if err != nil {
+			return nil, err
 		}
-		col, err := Contiguous(filled.WithLayout([]int{m}, []int{n}, filled.Offset))
+		return col.WithLayout(keep, shape.Contiguous(keep), col.Offset), nil
+	}
+	if n >= 2 { // both from one pass: the mean in column 0, the rstd in column 1
+		filled, err := filledRows(kernel.MomentBoth)
 		if err != nil {
 			return nil, nil, err
 		}
-		stats[i] = col.WithLayout(keep, shape.Contiguous(keep), col.Offset)
+		for j := range stats {
+			if stats[j], err = column(filled, j); err != nil {
+				return nil, nil, err
+			}
+		}
+		return stats[0], stats[1], nil
+	}
+	// rows of one element hold one statistic: a pass for each
+	for j, moment := range []kernel.Moment{kernel.MomentMean, kernel.MomentRstd} {
+		filled, err := filledRows(moment)
+		if err != nil {
+			return nil, nil, err
+		}
+		if stats[j], err = column(filled, 0); err != nil {
+			return nil, nil, err
+		}
 	}
 	return stats[0], stats[1], nil
 }

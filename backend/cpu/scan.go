@@ -178,14 +178,18 @@ func layerNormRowBF16(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	elem.LayerNormRowBF16(unsafe.Slice((*float32)(y), n), unsafe.Slice((*float32)(x), n), ws, bs, args.Eps, layerNormBF16Vec)
 }
 
-// fillMoment fills y with the row's mean or rstd, as m asks (Args.Moment).
+// fillMoment fills y with the row's mean or rstd, or both, as m asks
+// (Args.Moment).
 func fillMoment[T float](y []T, mean, rstd T, m kernel.Moment) {
 	v := mean
-	if m == kernel.MomentRstd {
+	if m != kernel.MomentMean {
 		v = rstd
 	}
 	for k := range y {
 		y[k] = v
+	}
+	if m == kernel.MomentBoth && len(y) > 0 {
+		y[0] = mean
 	}
 }
 

@@ -149,14 +149,17 @@ func (*Backend) Scan(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	return failed
 }
 
-// fillMoment fills y with mean or rstd, as m asks (Args.Moment).
+// fillMoment fills y with mean or rstd, or both, as m asks (Args.Moment).
 func fillMoment(y []value, mean, rstd float64, m kernel.Moment) []value {
 	v := mean
-	if m == kernel.MomentRstd {
+	if m != kernel.MomentMean {
 		v = rstd
 	}
 	for j := range y {
 		y[j] = floatValue(v)
+	}
+	if m == kernel.MomentBoth && len(y) > 0 {
+		y[0] = floatValue(mean)
 	}
 	return y
 }

@@ -59,7 +59,8 @@ func scanArgs(op *optable.Op) []namedArgs {
 		w, b   bool
 		moment kernel.Moment
 	}{{"", false, false, kernel.MomentNone}, {"(weight)", true, false, kernel.MomentNone}, {"(bias)", false, true, kernel.MomentNone},
-		{"(weight,bias)", true, true, kernel.MomentNone}, {"(mean)", false, false, kernel.MomentMean}, {"(rstd)", false, false, kernel.MomentRstd}} {
+		{"(weight,bias)", true, true, kernel.MomentNone}, {"(mean)", false, false, kernel.MomentMean}, {"(rstd)", false, false, kernel.MomentRstd},
+		{"(mean,rstd)", false, false, kernel.MomentBoth}} {
 		a.HasWeight, a.HasBias, a.Moment = v.w, v.b, v.moment
 		r = append(r, namedArgs{op.Go + v.name, a})
 	}
