@@ -93,9 +93,10 @@ import (
 // as many bytes of state read and written as a quarter of the input, and
 // the pass ran 10-15% slower than with the float32 block (an eighth of
 // the input). The kernels prefetch nothing: with the float32 block, each
-// row prefetched 1 KiB ahead was 5-10% slower. Measured on the chunks of M.sum(0), variants interleaved 60
-// times in one process: one thread 1.54 → 1.38 ms (p10), two 1.03 → 0.92
-// ms (a plain sum of the same 64 MiB: 1.18 and 0.93). The grouping is
+// row prefetched 1 KiB ahead was 5-10% slower. Measured on the chunks of
+// M.sum(0), variants interleaved 60 times in one process: one thread
+// 1.54 → 1.38 ms (p10), two 1.03 → 0.92 ms (a plain sum of the same 64
+// MiB: 1.18 and 0.93). The grouping is
 // fixed by the chunk, which is fixed by the shape (runOuter), so results
 // still do not depend on the thread count.
 //
