@@ -3,7 +3,8 @@ package main
 // This file generates package gemm's matrix-vector kernels (gemv.go
 // there): dot products of up to four rows of A with x, and x-weighted sums
 // of up to four columns of A added into y. They are bound by memory, so
-// AVX2 and FMA serve every level.
+// AVX2 and FMA serve every level, but for the row products, whose AVX-512
+// kernels read a row's cache line in one load instead of two.
 
 import (
 	"fmt"
@@ -26,6 +27,7 @@ func genGemv() {
 	gemvDotRows(false)
 	gemvDotRows(true)
 	gemvDotRows4()
+	gemvDotRows4AVX512()
 }
 
 // gemvDotRows emits
@@ -34,12 +36,16 @@ func genGemv() {
 //
 // which sets y[r] = Σ_p a[r*lda+p]·x[p] for r < rows, row after row in
 // one loop (Note [Matrix-vector products] in package gemm): each row
-// sums into eight accumulators of 16 lanes (AVX-512) or 8 (AVX2), eight
-// vectors a trip, the row's elements read as the multiply-adds' memory
-// operands, then one accumulator a vector, the accumulators added
-// pairwise (j with j+4, j+2, j+1), the lanes (halves, then pairs), and the
-// last elements one by one. One row at a time is one stream of memory,
-// and the x it reads is in the L1 cache.
+// sums into four accumulators of 16 lanes (AVX-512) or eight of 8 (AVX2),
+// one vector each a trip of 64 elements, the row's elements read as the
+// multiply-adds' memory operands, then one accumulator a vector, the
+// accumulators added pairwise (j with j+4, j+2, j+1), the lanes (halves,
+// then pairs), and the last elements one by one. One row at a time is one
+// stream of memory, and the x it reads is in the L1 cache. Four AVX-512
+// accumulators keep the loads busy: each multiply-add loads two vectors,
+// one of A and one of x, and two loads a cycle take one multiply-add a
+// cycle, which four chains of four cycles' latency sustain; four also
+// leave gemvDotRows4AVX512 room for four rows' in registers.
 func gemvDotRows(avx512 bool) {
 	d := newDotRow(avx512)
 	name := d.name("gemvDotRowsF32")
@@ -112,21 +118,21 @@ func gemvDotRows4() {
 				VMOVUPS(z, at(t, a))
 			}
 		}
-		load := func(t int) [8]reg.VecVirtual {
-			var acc [8]reg.VecVirtual
+		load := func(t int) []reg.VecVirtual {
+			acc := make([]reg.VecVirtual, 8)
 			for a := range acc {
 				acc[a] = YMM()
 				VMOVUPS(at(t, a), acc[a])
 			}
 			return acc
 		}
-		store := func(t int, acc [8]reg.VecVirtual) {
+		store := func(t int, acc []reg.VecVirtual) {
 			for a, r := range acc {
 				VMOVUPS(r, at(t, a))
 			}
 		}
 		// a main trip is 8·8 = 64 elements, turns' step
-		i := turns(name, rows, k, load, store, func(row, i reg.Register, off int, acc [8]reg.VecVirtual) { d.step(row, px, i, off, acc) })
+		i := turns(name, rows, k, load, store, func(row, i reg.Register, off int, acc []reg.VecVirtual) { d.step(row, px, i, off, acc) })
 		for t, row := range rows {
 			it := GP64()
 			MOVQ(i, it)
@@ -139,18 +145,82 @@ func gemvDotRows4() {
 	RET()
 }
 
-// dotRow is the loop of gemvDotRows over one row, at one level: eight
-// accumulators of lanes float32 (YMM or ZMM registers).
+// gemvDotRows4AVX512 emits
+//
+//	func gemvDotRows4F32AVX512(k int, a *float32, lda int, x *float32, y *float32, q, n int)
+//
+// gemvDotRows4's contract at AVX-512, with gemvDotRowsF32AVX512's bits:
+// the four rows' accumulators (four each) stay in registers, so a trip
+// loads x's four vectors once and multiplies them with each row's; the
+// four rows advance together, a trip (256 bytes) of each in turn. Keeping
+// the accumulators on the stack between turns, as the AVX2 kernel must,
+// cost more than the four streams gain with eight ZMM accumulators a row.
+func gemvDotRows4AVX512() {
+	d := newDotRow(true)
+	name := d.name("gemvDotRows4F32")
+	TEXT(name, NOSPLIT, "func(k int, a *float32, lda int, x *float32, y *float32, q int, n int)")
+	Doc(name + " is gemvDotGo's product on rows j, j+q, j+2q and j+3q (j < n) together; see the generator.")
+	Pragma("noescape")
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a"), GP64())
+	lda := Load(Param("lda"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	SHLQ(U8(2), lda)
+	gap := Load(Param("q"), GP64())
+	IMULQ(lda, gap)
+	n := Load(Param("n"), GP64())
+	j := GP64()
+	XORQ(j, j)
+	tail(name+"_group", n, j, func() {
+		rows := [4]reg.Register{pa, GP64(), GP64(), GP64()}
+		for t := 1; t < len(rows); t++ {
+			LEAQ(Mem{Base: rows[t-1], Index: gap, Scale: 1}, rows[t])
+		}
+		var acc [4][]reg.VecVirtual
+		for t := range acc {
+			acc[t] = d.zeros()
+		}
+		i := GP64()
+		XORQ(i, i)
+		loop(name+"_main", k, i, d.accs*d.lanes, func() {
+			xs := make([]reg.VecVirtual, d.accs)
+			for a := range xs {
+				xs[a] = d.vreg()
+				VMOVUPS(elem(px, i, 4, d.lanes*a), xs[a])
+			}
+			for t, row := range rows {
+				for a, v := range xs {
+					VFMADD231PS(elem(row, i, 4, d.lanes*a), v, acc[t][a])
+				}
+			}
+		})
+		for t, row := range rows {
+			it := GP64()
+			MOVQ(i, it)
+			d.rest(fmt.Sprintf("%s_row%d", name, t), k, row, px, it, acc[t], Mem{Base: py, Disp: 4 * t})
+		}
+		ADDQ(U8(16), py)
+		ADDQ(lda, pa)
+	})
+	VZEROUPPER()
+	RET()
+}
+
+// dotRow is the loop of gemvDotRows over one row, at one level: accs
+// accumulators of lanes float32 (YMM or ZMM registers), a trip of
+// accs·lanes elements.
 type dotRow struct {
 	avx512 bool
 	lanes  int
+	accs   int
 }
 
 func newDotRow(avx512 bool) dotRow {
 	if avx512 {
-		return dotRow{avx512: true, lanes: 16}
+		return dotRow{avx512: true, lanes: 16, accs: 4}
 	}
-	return dotRow{lanes: 8}
+	return dotRow{lanes: 8, accs: 8}
 }
 
 func (d dotRow) name(base string) string {
@@ -167,9 +237,9 @@ func (d dotRow) vreg() reg.VecVirtual {
 	return YMM()
 }
 
-// zeros returns the eight accumulators, zeroed.
-func (d dotRow) zeros() [8]reg.VecVirtual {
-	var acc [8]reg.VecVirtual
+// zeros returns the accumulators, zeroed.
+func (d dotRow) zeros() []reg.VecVirtual {
+	acc := make([]reg.VecVirtual, d.accs)
 	for j := range acc {
 		acc[j] = d.vreg()
 		VXORPS(acc[j], acc[j], acc[j])
@@ -177,9 +247,9 @@ func (d dotRow) zeros() [8]reg.VecVirtual {
 	return acc
 }
 
-// step is the main trip: the 8·lanes elements at pa[i+off:] times x's,
-// vector j into accumulator j.
-func (d dotRow) step(pa, px, i reg.Register, off int, acc [8]reg.VecVirtual) {
+// step is the main trip: the accs·lanes elements at pa[i+off:] times
+// x's, vector j into accumulator j.
+func (d dotRow) step(pa, px, i reg.Register, off int, acc []reg.VecVirtual) {
 	for j := range acc {
 		v := d.vreg()
 		VMOVUPS(elem(px, i, 4, off+d.lanes*j), v)
@@ -187,19 +257,20 @@ func (d dotRow) step(pa, px, i reg.Register, off int, acc [8]reg.VecVirtual) {
 	}
 }
 
-// rest emits the row's loops from element i on (a multiple of 8·lanes),
-// acc holding the products before it, and stores the row's sum at out:
-// the main trips, one vector a trip into accumulator 0, the accumulators
-// added pairwise (j with j+4, j+2, j+1), the lanes (halves, then pairs),
-// and the last elements one by one. Its labels start with name.
-func (d dotRow) rest(name string, k, pa, px, i reg.Register, acc [8]reg.VecVirtual, out Mem) {
-	loop(name+"_main", k, i, 8*d.lanes, func() { d.step(pa, px, i, 0, acc) })
+// rest emits the row's loops from element i on (a multiple of
+// accs·lanes), acc holding the products before it, and stores the row's
+// sum at out: the main trips, one vector a trip into accumulator 0, the
+// accumulators added pairwise (j with j+accs/2, ..., j+1), the lanes
+// (halves, then pairs), and the last elements one by one. Its labels
+// start with name.
+func (d dotRow) rest(name string, k, pa, px, i reg.Register, acc []reg.VecVirtual, out Mem) {
+	loop(name+"_main", k, i, d.accs*d.lanes, func() { d.step(pa, px, i, 0, acc) })
 	loop(name+"_vector", k, i, d.lanes, func() {
 		v := d.vreg()
 		VMOVUPS(elem(px, i, 4, 0), v)
 		VFMADD231PS(elem(pa, i, 4, 0), v, acc[0])
 	})
-	for h := 4; h > 0; h /= 2 {
+	for h := d.accs / 2; h > 0; h /= 2 {
 		for j := 0; j < h; j++ {
 			VADDPS(acc[j+h], acc[j], acc[j])
 		}

@@ -193,10 +193,15 @@ var (
 	}
 )
 
-// gemvF32AVX512 is gemvF32 with the AVX-512 kernel of the row products
-// (Note [Matrix-vector products]); without dotRows4, whose AVX2 bits are
-// not the AVX-512 kernel's.
-var gemvF32AVX512 = &gemvKit[float32]{dot: gemvF32.dot, axpy: gemvF32.axpy, dotRows: asmGemvRows(gemvDotRowsF32AVX512)}
+// gemvF32AVX512 is gemvF32 with the AVX-512 kernels of the row products
+// (Note [Matrix-vector products]), one and four streams, whose bits are
+// each other's (and not the AVX2 kernels').
+var gemvF32AVX512 = &gemvKit[float32]{
+	dot:      gemvF32.dot,
+	axpy:     gemvF32.axpy,
+	dotRows:  asmGemvRows(gemvDotRowsF32AVX512),
+	dotRows4: asmGemvRows4(gemvDotRows4F32AVX512),
+}
 
 // asmGemvRows wraps a kernel of row products over len(y) rows.
 func asmGemvRows(f func(k int, a *float32, lda int, x, y *float32, rows int)) func(k int, a []float32, lda int, x, y []float32) {
@@ -224,7 +229,7 @@ func rowsWork(k int, a []float32, lda int, x, y []float32) bool {
 }
 
 // asmGemvRows4 wraps a kernel of row products on rows j, j+q, j+2q and
-// j+3q (gemvDotRows4F32AVX2) as dotRows4 on len(y) = 4q rows: the
+// j+3q (gemvDotRows4F32AVX2 or AVX512) as dotRows4 on len(y) = 4q rows: the
 // kernel's four results per j are put back in row order from a buffer on
 // the stack, 64 groups a call, so that the four streams run on through
 // the calls.

@@ -24,15 +24,25 @@ import (
 //     [4096, 4096] on one thread, three runs interleaved in one process
 //     (p10): 1.68-1.79 ms with the four-row kernel, 1.57-1.67 with the
 //     AVX2 row kernel, 1.34-1.44 with the AVX-512 one, as fast as a row
-//     sum. An A of at least gemvFourBytes is read by the AVX2 kit as four
-//     streams (dotRows4: rows j, j+q, j+2q and j+3q of a goroutine's
-//     range together, each row's bits dotRows'), as the row sums are
-//     (Note [Four streams] in package vec): on the Zen 3 machines, whose
-//     memory one stream per core reads slowly, cmd/bench's mv_4096 took
-//     3.1-3.8 ms against 3.4-4.5 with one stream (the two binaries
-//     interleaved four times). The AVX-512 kit keeps one stream: its
-//     kernel's bits differ from the AVX2 dotRows4's, and four streams
-//     gained nothing on the Xeon that ran them.
+//     sum. An A of at least gemvFourBytes is read as four streams
+//     (dotRows4: rows j, j+q, j+2q and j+3q of a goroutine's range
+//     together, each row's bits dotRows'), as the row sums are (Note
+//     [Four streams] in package vec): on the Zen 3 machines, whose memory
+//     one stream per core reads slowly, cmd/bench's mv_4096 took 3.1-3.8
+//     ms against 3.4-4.5 with one stream (the two binaries interleaved
+//     four times). The AVX-512 kernels have four accumulators a row, so
+//     that dotRows4 holds its four rows' in registers: with eight a row,
+//     kept on the stack between turns as the AVX2 dotRows4 keeps its own,
+//     four streams were slower than one. On the Zen 5 VM, [4096, 4096]
+//     at kernel level, the kits alternated 20 times in one process (p10,
+//     one and two goroutines): AVX-512 one stream 1.64 and 0.88 ms, four
+//     streams 1.36 and 0.65, AVX2 four streams 1.45 and 0.74; cmd/bench's
+//     mv_4096 went from 1.05-1.65 ms to 0.87-1.57 (the binaries
+//     alternated four times, three of the new runs at 0.87-0.89). In the
+//     caches the four accumulators lose nothing: each multiply-add loads
+//     a vector of A and one of x, so two loads a cycle allow one a cycle,
+//     which four chains sustain ([m, 1024] with m = 16, 64, 256: 365-370,
+//     1480-1660, 7800-10700 ns with eight accumulators or four).
 //   - A with unit row stride (columns contiguous: a transposed matrix, or a
 //     row vector times a row-major matrix): C accumulates x[p]·A[:, p]
 //     over p into a float buffer, four columns at a time so that the

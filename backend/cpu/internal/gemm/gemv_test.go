@@ -147,11 +147,11 @@ func testGemvRows[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 
 // testGemvRows4 checks a kit's four-stream row kernel bit for bit against
 // its dotRows on 4q rows, q across the 64 groups of a call, on every tail
-// of the 256-element turns, 64-element trips and vectors, with guard
-// elements after y.
+// of the 256-element turns, the main trips (64 elements in AVX2, 128 in
+// AVX-512) and the vectors, with guard elements after y.
 func testGemvRows4[T float](t *testing.T, rng *rand.Rand, g *gemvKit[T]) {
 	const guard = 5
-	for _, n := range []int{0, 1, 7, 8, 63, 64, 65, 255, 256, 257, 300, 1000} {
+	for _, n := range []int{0, 1, 7, 8, 15, 16, 17, 63, 64, 65, 127, 128, 129, 255, 256, 257, 300, 399, 1000} {
 		for _, q := range []int{0, 1, 2, 5, 64, 65, 70} {
 			rows := 4 * q
 			lda := n + rng.IntN(20)

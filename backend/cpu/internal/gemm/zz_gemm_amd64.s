@@ -6967,33 +6967,21 @@ gemvDotRowsF32AVX512_row:
 	VXORPS Z1, Z1, Z1
 	VXORPS Z2, Z2, Z2
 	VXORPS Z3, Z3, Z3
-	VXORPS Z4, Z4, Z4
-	VXORPS Z5, Z5, Z5
-	VXORPS Z6, Z6, Z6
-	VXORPS Z7, Z7, Z7
 	XORQ   R9, R9
 	MOVQ   AX, R10
-	ANDQ   $-128, R10
+	ANDQ   $-64, R10
 	JMP    gemvDotRowsF32AVX512_main_check
 
 gemvDotRowsF32AVX512_main:
-	VMOVUPS     (BX)(R9*4), Z8
-	VFMADD231PS (CX)(R9*4), Z8, Z0
-	VMOVUPS     64(BX)(R9*4), Z8
-	VFMADD231PS 64(CX)(R9*4), Z8, Z1
-	VMOVUPS     128(BX)(R9*4), Z8
-	VFMADD231PS 128(CX)(R9*4), Z8, Z2
-	VMOVUPS     192(BX)(R9*4), Z8
-	VFMADD231PS 192(CX)(R9*4), Z8, Z3
-	VMOVUPS     256(BX)(R9*4), Z8
-	VFMADD231PS 256(CX)(R9*4), Z8, Z4
-	VMOVUPS     320(BX)(R9*4), Z8
-	VFMADD231PS 320(CX)(R9*4), Z8, Z5
-	VMOVUPS     384(BX)(R9*4), Z8
-	VFMADD231PS 384(CX)(R9*4), Z8, Z6
-	VMOVUPS     448(BX)(R9*4), Z8
-	VFMADD231PS 448(CX)(R9*4), Z8, Z7
-	ADDQ        $0x00000080, R9
+	VMOVUPS     (BX)(R9*4), Z4
+	VFMADD231PS (CX)(R9*4), Z4, Z0
+	VMOVUPS     64(BX)(R9*4), Z4
+	VFMADD231PS 64(CX)(R9*4), Z4, Z1
+	VMOVUPS     128(BX)(R9*4), Z4
+	VFMADD231PS 128(CX)(R9*4), Z4, Z2
+	VMOVUPS     192(BX)(R9*4), Z4
+	VFMADD231PS 192(CX)(R9*4), Z4, Z3
+	ADDQ        $0x00000040, R9
 
 gemvDotRowsF32AVX512_main_check:
 	CMPQ R9, R10
@@ -7003,17 +6991,13 @@ gemvDotRowsF32AVX512_main_check:
 	JMP  gemvDotRowsF32AVX512_vector_check
 
 gemvDotRowsF32AVX512_vector:
-	VMOVUPS     (BX)(R9*4), Z8
-	VFMADD231PS (CX)(R9*4), Z8, Z0
+	VMOVUPS     (BX)(R9*4), Z4
+	VFMADD231PS (CX)(R9*4), Z4, Z0
 	ADDQ        $0x00000010, R9
 
 gemvDotRowsF32AVX512_vector_check:
 	CMPQ          R9, R10
 	JB            gemvDotRowsF32AVX512_vector
-	VADDPS        Z4, Z0, Z0
-	VADDPS        Z5, Z1, Z1
-	VADDPS        Z6, Z2, Z2
-	VADDPS        Z7, Z3, Z3
 	VADDPS        Z2, Z0, Z0
 	VADDPS        Z3, Z1, Z1
 	VADDPS        Z1, Z0, Z0
@@ -7723,5 +7707,293 @@ gemvDotRows4F32AVX2_row3_scalar_check:
 gemvDotRows4F32AVX2_group_check:
 	CMPQ R8, DI
 	JB   gemvDotRows4F32AVX2_group
+	VZEROUPPER
+	RET
+
+// func gemvDotRows4F32AVX512(k int, a *float32, lda int, x *float32, y *float32, q int, n int)
+// Requires: AVX, AVX512DQ, AVX512F, FMA3
+TEXT ·gemvDotRows4F32AVX512(SB), NOSPLIT, $0-56
+	MOVQ  k+0(FP), AX
+	MOVQ  a+8(FP), CX
+	MOVQ  lda+16(FP), DX
+	MOVQ  x+24(FP), BX
+	MOVQ  y+32(FP), SI
+	SHLQ  $0x02, DX
+	MOVQ  q+40(FP), DI
+	IMULQ DX, DI
+	MOVQ  n+48(FP), R8
+	XORQ  R9, R9
+	JMP   gemvDotRows4F32AVX512_group_check
+
+gemvDotRows4F32AVX512_group:
+	LEAQ   (CX)(DI*1), R10
+	LEAQ   (R10)(DI*1), R11
+	LEAQ   (R11)(DI*1), R12
+	VXORPS Z0, Z0, Z0
+	VXORPS Z1, Z1, Z1
+	VXORPS Z2, Z2, Z2
+	VXORPS Z3, Z3, Z3
+	VXORPS Z4, Z4, Z4
+	VXORPS Z5, Z5, Z5
+	VXORPS Z6, Z6, Z6
+	VXORPS Z7, Z7, Z7
+	VXORPS Z8, Z8, Z8
+	VXORPS Z9, Z9, Z9
+	VXORPS Z10, Z10, Z10
+	VXORPS Z11, Z11, Z11
+	VXORPS Z12, Z12, Z12
+	VXORPS Z13, Z13, Z13
+	VXORPS Z14, Z14, Z14
+	VXORPS Z15, Z15, Z15
+	XORQ   R13, R13
+	MOVQ   AX, R14
+	ANDQ   $-64, R14
+	JMP    gemvDotRows4F32AVX512_main_check
+
+gemvDotRows4F32AVX512_main:
+	VMOVUPS     (BX)(R13*4), Z16
+	VMOVUPS     64(BX)(R13*4), Z17
+	VMOVUPS     128(BX)(R13*4), Z18
+	VMOVUPS     192(BX)(R13*4), Z19
+	VFMADD231PS (CX)(R13*4), Z16, Z0
+	VFMADD231PS 64(CX)(R13*4), Z17, Z1
+	VFMADD231PS 128(CX)(R13*4), Z18, Z2
+	VFMADD231PS 192(CX)(R13*4), Z19, Z3
+	VFMADD231PS (R10)(R13*4), Z16, Z4
+	VFMADD231PS 64(R10)(R13*4), Z17, Z5
+	VFMADD231PS 128(R10)(R13*4), Z18, Z6
+	VFMADD231PS 192(R10)(R13*4), Z19, Z7
+	VFMADD231PS (R11)(R13*4), Z16, Z8
+	VFMADD231PS 64(R11)(R13*4), Z17, Z9
+	VFMADD231PS 128(R11)(R13*4), Z18, Z10
+	VFMADD231PS 192(R11)(R13*4), Z19, Z11
+	VFMADD231PS (R12)(R13*4), Z16, Z12
+	VFMADD231PS 64(R12)(R13*4), Z17, Z13
+	VFMADD231PS 128(R12)(R13*4), Z18, Z14
+	VFMADD231PS 192(R12)(R13*4), Z19, Z15
+	ADDQ        $0x00000040, R13
+
+gemvDotRows4F32AVX512_main_check:
+	CMPQ R13, R14
+	JB   gemvDotRows4F32AVX512_main
+	MOVQ R13, R14
+	MOVQ AX, R15
+	ANDQ $-64, R15
+	JMP  gemvDotRows4F32AVX512_row0_main_check
+
+gemvDotRows4F32AVX512_row0_main:
+	VMOVUPS     (BX)(R14*4), Z16
+	VFMADD231PS (CX)(R14*4), Z16, Z0
+	VMOVUPS     64(BX)(R14*4), Z16
+	VFMADD231PS 64(CX)(R14*4), Z16, Z1
+	VMOVUPS     128(BX)(R14*4), Z16
+	VFMADD231PS 128(CX)(R14*4), Z16, Z2
+	VMOVUPS     192(BX)(R14*4), Z16
+	VFMADD231PS 192(CX)(R14*4), Z16, Z3
+	ADDQ        $0x00000040, R14
+
+gemvDotRows4F32AVX512_row0_main_check:
+	CMPQ R14, R15
+	JB   gemvDotRows4F32AVX512_row0_main
+	MOVQ AX, R15
+	ANDQ $-16, R15
+	JMP  gemvDotRows4F32AVX512_row0_vector_check
+
+gemvDotRows4F32AVX512_row0_vector:
+	VMOVUPS     (BX)(R14*4), Z16
+	VFMADD231PS (CX)(R14*4), Z16, Z0
+	ADDQ        $0x00000010, R14
+
+gemvDotRows4F32AVX512_row0_vector_check:
+	CMPQ          R14, R15
+	JB            gemvDotRows4F32AVX512_row0_vector
+	VADDPS        Z2, Z0, Z0
+	VADDPS        Z3, Z1, Z1
+	VADDPS        Z1, Z0, Z0
+	VEXTRACTF64X4 $0x01, Z0, Y1
+	VADDPS        Y1, Y0, Y0
+	VEXTRACTF128  $0x01, Y0, X1
+	VADDPS        X1, X0, X0
+	VMOVHLPS      X0, X0, X1
+	VADDPS        X1, X0, X0
+	VMOVSHDUP     X0, X1
+	VADDSS        X1, X0, X0
+	JMP           gemvDotRows4F32AVX512_row0_scalar_check
+
+gemvDotRows4F32AVX512_row0_scalar:
+	VMOVSS      (BX)(R14*4), X1
+	VFMADD231SS (CX)(R14*4), X1, X0
+	INCQ        R14
+
+gemvDotRows4F32AVX512_row0_scalar_check:
+	CMPQ   R14, AX
+	JB     gemvDotRows4F32AVX512_row0_scalar
+	VMOVSS X0, (SI)
+	MOVQ   R13, R14
+	MOVQ   AX, R15
+	ANDQ   $-64, R15
+	JMP    gemvDotRows4F32AVX512_row1_main_check
+
+gemvDotRows4F32AVX512_row1_main:
+	VMOVUPS     (BX)(R14*4), Z0
+	VFMADD231PS (R10)(R14*4), Z0, Z4
+	VMOVUPS     64(BX)(R14*4), Z0
+	VFMADD231PS 64(R10)(R14*4), Z0, Z5
+	VMOVUPS     128(BX)(R14*4), Z0
+	VFMADD231PS 128(R10)(R14*4), Z0, Z6
+	VMOVUPS     192(BX)(R14*4), Z0
+	VFMADD231PS 192(R10)(R14*4), Z0, Z7
+	ADDQ        $0x00000040, R14
+
+gemvDotRows4F32AVX512_row1_main_check:
+	CMPQ R14, R15
+	JB   gemvDotRows4F32AVX512_row1_main
+	MOVQ AX, R15
+	ANDQ $-16, R15
+	JMP  gemvDotRows4F32AVX512_row1_vector_check
+
+gemvDotRows4F32AVX512_row1_vector:
+	VMOVUPS     (BX)(R14*4), Z0
+	VFMADD231PS (R10)(R14*4), Z0, Z4
+	ADDQ        $0x00000010, R14
+
+gemvDotRows4F32AVX512_row1_vector_check:
+	CMPQ          R14, R15
+	JB            gemvDotRows4F32AVX512_row1_vector
+	VADDPS        Z6, Z4, Z4
+	VADDPS        Z7, Z5, Z5
+	VADDPS        Z5, Z4, Z4
+	VEXTRACTF64X4 $0x01, Z4, Y0
+	VADDPS        Y0, Y4, Y4
+	VEXTRACTF128  $0x01, Y4, X0
+	VADDPS        X0, X4, X4
+	VMOVHLPS      X4, X4, X0
+	VADDPS        X0, X4, X4
+	VMOVSHDUP     X4, X0
+	VADDSS        X0, X4, X4
+	JMP           gemvDotRows4F32AVX512_row1_scalar_check
+
+gemvDotRows4F32AVX512_row1_scalar:
+	VMOVSS      (BX)(R14*4), X0
+	VFMADD231SS (R10)(R14*4), X0, X4
+	INCQ        R14
+
+gemvDotRows4F32AVX512_row1_scalar_check:
+	CMPQ   R14, AX
+	JB     gemvDotRows4F32AVX512_row1_scalar
+	VMOVSS X4, 4(SI)
+	MOVQ   R13, R10
+	MOVQ   AX, R14
+	ANDQ   $-64, R14
+	JMP    gemvDotRows4F32AVX512_row2_main_check
+
+gemvDotRows4F32AVX512_row2_main:
+	VMOVUPS     (BX)(R10*4), Z0
+	VFMADD231PS (R11)(R10*4), Z0, Z8
+	VMOVUPS     64(BX)(R10*4), Z0
+	VFMADD231PS 64(R11)(R10*4), Z0, Z9
+	VMOVUPS     128(BX)(R10*4), Z0
+	VFMADD231PS 128(R11)(R10*4), Z0, Z10
+	VMOVUPS     192(BX)(R10*4), Z0
+	VFMADD231PS 192(R11)(R10*4), Z0, Z11
+	ADDQ        $0x00000040, R10
+
+gemvDotRows4F32AVX512_row2_main_check:
+	CMPQ R10, R14
+	JB   gemvDotRows4F32AVX512_row2_main
+	MOVQ AX, R14
+	ANDQ $-16, R14
+	JMP  gemvDotRows4F32AVX512_row2_vector_check
+
+gemvDotRows4F32AVX512_row2_vector:
+	VMOVUPS     (BX)(R10*4), Z0
+	VFMADD231PS (R11)(R10*4), Z0, Z8
+	ADDQ        $0x00000010, R10
+
+gemvDotRows4F32AVX512_row2_vector_check:
+	CMPQ          R10, R14
+	JB            gemvDotRows4F32AVX512_row2_vector
+	VADDPS        Z10, Z8, Z8
+	VADDPS        Z11, Z9, Z9
+	VADDPS        Z9, Z8, Z8
+	VEXTRACTF64X4 $0x01, Z8, Y0
+	VADDPS        Y0, Y8, Y8
+	VEXTRACTF128  $0x01, Y8, X0
+	VADDPS        X0, X8, X8
+	VMOVHLPS      X8, X8, X0
+	VADDPS        X0, X8, X8
+	VMOVSHDUP     X8, X0
+	VADDSS        X0, X8, X8
+	JMP           gemvDotRows4F32AVX512_row2_scalar_check
+
+gemvDotRows4F32AVX512_row2_scalar:
+	VMOVSS      (BX)(R10*4), X0
+	VFMADD231SS (R11)(R10*4), X0, X8
+	INCQ        R10
+
+gemvDotRows4F32AVX512_row2_scalar_check:
+	CMPQ   R10, AX
+	JB     gemvDotRows4F32AVX512_row2_scalar
+	VMOVSS X8, 8(SI)
+	MOVQ   R13, R10
+	MOVQ   AX, R11
+	ANDQ   $-64, R11
+	JMP    gemvDotRows4F32AVX512_row3_main_check
+
+gemvDotRows4F32AVX512_row3_main:
+	VMOVUPS     (BX)(R10*4), Z0
+	VFMADD231PS (R12)(R10*4), Z0, Z12
+	VMOVUPS     64(BX)(R10*4), Z0
+	VFMADD231PS 64(R12)(R10*4), Z0, Z13
+	VMOVUPS     128(BX)(R10*4), Z0
+	VFMADD231PS 128(R12)(R10*4), Z0, Z14
+	VMOVUPS     192(BX)(R10*4), Z0
+	VFMADD231PS 192(R12)(R10*4), Z0, Z15
+	ADDQ        $0x00000040, R10
+
+gemvDotRows4F32AVX512_row3_main_check:
+	CMPQ R10, R11
+	JB   gemvDotRows4F32AVX512_row3_main
+	MOVQ AX, R11
+	ANDQ $-16, R11
+	JMP  gemvDotRows4F32AVX512_row3_vector_check
+
+gemvDotRows4F32AVX512_row3_vector:
+	VMOVUPS     (BX)(R10*4), Z0
+	VFMADD231PS (R12)(R10*4), Z0, Z12
+	ADDQ        $0x00000010, R10
+
+gemvDotRows4F32AVX512_row3_vector_check:
+	CMPQ          R10, R11
+	JB            gemvDotRows4F32AVX512_row3_vector
+	VADDPS        Z14, Z12, Z12
+	VADDPS        Z15, Z13, Z13
+	VADDPS        Z13, Z12, Z12
+	VEXTRACTF64X4 $0x01, Z12, Y0
+	VADDPS        Y0, Y12, Y12
+	VEXTRACTF128  $0x01, Y12, X0
+	VADDPS        X0, X12, X12
+	VMOVHLPS      X12, X12, X0
+	VADDPS        X0, X12, X12
+	VMOVSHDUP     X12, X0
+	VADDSS        X0, X12, X12
+	JMP           gemvDotRows4F32AVX512_row3_scalar_check
+
+gemvDotRows4F32AVX512_row3_scalar:
+	VMOVSS      (BX)(R10*4), X0
+	VFMADD231SS (R12)(R10*4), X0, X12
+	INCQ        R10
+
+gemvDotRows4F32AVX512_row3_scalar_check:
+	CMPQ   R10, AX
+	JB     gemvDotRows4F32AVX512_row3_scalar
+	VMOVSS X12, 12(SI)
+	ADDQ   $0x10, SI
+	ADDQ   DX, CX
+	INCQ   R9
+
+gemvDotRows4F32AVX512_group_check:
+	CMPQ R9, R8
+	JB   gemvDotRows4F32AVX512_group
 	VZEROUPPER
 	RET

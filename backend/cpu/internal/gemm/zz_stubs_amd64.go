@@ -263,3 +263,8 @@ func gemvDotRowsF32AVX512(k int, a *float32, lda int, x *float32, y *float32, ro
 //
 //go:noescape
 func gemvDotRows4F32AVX2(k int, a *float32, lda int, x *float32, y *float32, q int, n int)
+
+// gemvDotRows4F32AVX512 is gemvDotGo's product on rows j, j+q, j+2q and j+3q (j < n) together; see the generator.
+//
+//go:noescape
+func gemvDotRows4F32AVX512(k int, a *float32, lda int, x *float32, y *float32, q int, n int)
