@@ -493,6 +493,86 @@ func expSubSum() {
 	}).generate()
 }
 
+// expSubSumBlocks512 emits
+//
+//	func expSubSumBlocksF32AVX512(dst, x []float32, m float32, acc *[2][8]float32)
+//
+// expSubSumF32Go's main loop at AVX-512: len(dst), a multiple of 16, of
+// elements, dst[i] = exp32(x[i] - m), each 16 added into acc as the twin
+// adds them into a (a[0] in the ZMM accumulator's lower 8 lanes, a[1] in
+// the upper), with expSubSum's instructions lane for lane; the caller ends
+// the twin's loop from there. Two blocks a trip, added in order. The
+// constants live in registers, broadcast once.
+func expSubSumBlocks512() {
+	name := "expSubSumBlocksF32AVX512"
+	TEXT(name, NOSPLIT, "func(dst, x []float32, m float32, acc *[2][8]float32)")
+	Doc(name + " is expSubSumF32Go's loop over blocks of 16 elements; see the generator.")
+	Pragma("noescape")
+	dst := Load(Param("dst").Base(), GP64())
+	n := Load(Param("dst").Len(), GP64())
+	x := Load(Param("x").Base(), GP64())
+	bcast := func(bits uint32) reg.VecVirtual {
+		c := GP32()
+		MOVL(U32(bits), c)
+		z := ZMM()
+		VPBROADCASTD(c, z)
+		return z
+	}
+	fc := func(v float32) reg.VecVirtual { return bcast(math.Float32bits(v)) }
+	mb := ZMM()
+	pm, err := Param("m").Resolve()
+	if err != nil {
+		panic(err)
+	}
+	VBROADCASTSS(pm.Addr, mb)
+	lo, log2e, c1, c2, one, bias := fc(expLo), fc(expLog2e), fc(expC1), fc(expC2), fc(1), bcast(127)
+	var poly []reg.VecVirtual
+	for _, c := range expPoly {
+		poly = append(poly, fc(c))
+	}
+	acc := ZMM()
+	VXORPS(acc, acc, acc)
+	block := func(i reg.Register, off int) {
+		v := ZMM()
+		VMOVUPS(elem(x, i, 4, off), v)
+		VSUBPS(mb, v, v) // v = x - m
+		k := K()
+		VCMPPS(U8(0x1d), lo, v, k) // GE_OQ: v >= lo (false for NaN)
+		nn := ZMM()
+		VMULPS(log2e, v, nn)
+		VRNDSCALEPS(U8(0), nn, nn) // nearest even
+		VFNMADD231PS(c1, nn, v)
+		VFNMADD231PS(c2, nn, v) // r
+		p := ZMM()
+		VMOVAPS(poly[0], p)
+		for _, c := range poly[1:] {
+			VFMADD213PS(c, v, p) // p = p·r + c
+		}
+		r2 := ZMM()
+		VMULPS(v, v, r2)
+		VFMADD213PS(v, r2, p) // p = p·r² + r
+		VADDPS(one, p, p)
+		ni := ZMM()
+		VCVTPS2DQ(nn, ni)
+		VPADDD(bias, ni, ni)
+		VPSLLD(U8(23), ni, ni)
+		VMULPS_Z(ni, p, k, p) // 2^n, and +0 where v < lo, as expSubSum's mask
+		VMOVUPS(p, elem(dst, i, 4, off))
+		VADDPS(p, acc, acc)
+	}
+	i := GP64()
+	XORQ(i, i)
+	loop(name+"_pair", n, i, 32, func() {
+		block(i, 0)
+		block(i, 16)
+	})
+	loop(name+"_one", n, i, 16, func() { block(i, 0) })
+	pa := Load(Param("acc"), GP64())
+	VMOVUPS(acc, Mem{Base: pa})
+	VZEROUPPER()
+	RET()
+}
+
 // sumSqDev: Σ (x[i] - m)², each term fused: acc = fma(d, d, acc).
 func sumSqDev() {
 	t := rf32

@@ -27,6 +27,7 @@ import (
 func genReduce512() {
 	ConstraintExpr("amd64,!purego")
 	genWide(wide{avx512: true})
+	expSubSumBlocks512()
 }
 
 // genWide emits the 16-lane kernels at one level.

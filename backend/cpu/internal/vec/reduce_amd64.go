@@ -219,6 +219,13 @@ func ExpSubSumF32(dst, x []float32, m float32) float32 {
 		return expSubSumF32Go(dst, x, m)
 	}
 	x = x[:len(dst)]
+	// AVX-512: the blocks of 16 in assembly, the rest as the twin ends
+	n := len(dst) &^ 15
+	var a [2][8]float32
+	if useAVX512 {
+		expSubSumBlocksF32AVX512(dst[:n], x[:n], m, &a)
+		return expSubSumEnd(dst, x, m, n, &a)
+	}
 	return expSubSumF32AVX2(dst, x, m)
 }
 

@@ -338,6 +338,13 @@ func expSubSumF32Go(dst, x []float32, m float32) float32 {
 			}
 		}
 	}
+	return expSubSumEnd(dst, x, m, i, &a)
+}
+
+// expSubSumEnd ends expSubSumF32Go's loop from element i (past its blocks
+// of 16), a holding the blocks' accumulators: the vectors of 8, the
+// merge, the lanes and the last elements.
+func expSubSumEnd(dst, x []float32, m float32, i int, a *[2][8]float32) float32 {
 	for ; i+8 <= len(x); i += 8 {
 		for l := range a[0] {
 			e := exp32(x[i+l] - m)

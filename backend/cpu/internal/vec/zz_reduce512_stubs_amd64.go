@@ -133,3 +133,8 @@ func prodRowsF32AVX512(dst []float32, x []float32, rowLen int, stride int)
 //
 //go:noescape
 func prodRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
+
+// expSubSumBlocksF32AVX512 is expSubSumF32Go's loop over blocks of 16 elements; see the generator.
+//
+//go:noescape
+func expSubSumBlocksF32AVX512(dst []float32, x []float32, m float32, acc *[2][8]float32)
