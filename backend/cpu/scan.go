@@ -125,7 +125,7 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 		layerNormRowBF16(y, x, w, b, n, args)
 		return
 	}
-	if w == nil || b == nil || args.Moment != kernel.MomentNone {
+	if args.Moment != kernel.MomentNone {
 		layerNormRow[float32](y, x, w, b, n, args)
 		return
 	}
@@ -138,8 +138,32 @@ func layerNormRowF32(y, x, w, b unsafe.Pointer, n int, args *kernel.Args) {
 	mean := float32(vec.SumF32F64(xs, false) / float64(n))
 	v := vec.SumSqDevF32(xs, mean) / float32(n)
 	rstd := float32(1 / math.Sqrt(float64(v)+args.Eps))
-	vec.NormAffineF32(ys, xs, unsafe.Slice((*float32)(w), n), unsafe.Slice((*float32)(b), n), mean, rstd)
+	// without a weight or a bias, the same kernel with ones for the
+	// weight and negative zeros for the bias, which change nothing:
+	// fma(v, 1, −0) is v, a zero's sign too (+0 would turn −0 into +0)
+	for lo := 0; lo < n; lo += len(affineOnes) {
+		hi := min(n, lo+len(affineOnes))
+		ws, bs := affineOnes[:hi-lo], affineNegZeros[:hi-lo]
+		if w != nil {
+			ws = unsafe.Slice((*float32)(w), n)[lo:hi]
+		}
+		if b != nil {
+			bs = unsafe.Slice((*float32)(b), n)[lo:hi]
+		}
+		vec.NormAffineF32(ys[lo:hi], xs[lo:hi], ws, bs, mean, rstd)
+	}
 }
+
+// affineOnes and affineNegZeros stand in for a missing weight and bias of
+// float32 layer_norm, a slice of the row at a time (layerNormRowF32);
+// read-only, shared by every worker.
+var affineOnes, affineNegZeros = func() (ones, negZeros []float32) {
+	ones, negZeros = make([]float32, 4096), make([]float32, 4096)
+	for k := range ones {
+		ones[k], negZeros[k] = 1, float32(math.Copysign(0, -1))
+	}
+	return ones, negZeros
+}()
 
 // layerNormBF16Vec are the loops of bfloat16 layer_norm on internal/vec:
 // the moments' loops over 16 lanes in assembly, the affine map in vec's
