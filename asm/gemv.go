@@ -92,25 +92,7 @@ func gemvDotRows4() {
 	const rowState = 8 * 32 // eight YMM accumulators
 	state := AllocLocal(4*rowState + 8)
 	at := func(t, a int) Mem { return state.Offset(rowState*t + 32*a) }
-	gapAt := state.Offset(4 * rowState) // bytes from row j to row j+q
-	k := Load(Param("k"), GP64())
-	pa := Load(Param("a"), GP64())
-	lda := Load(Param("lda"), GP64())
-	px := Load(Param("x"), GP64())
-	py := Load(Param("y"), GP64())
-	SHLQ(U8(2), lda)
-	gap := Load(Param("q"), GP64())
-	IMULQ(lda, gap)
-	MOVQ(gap, gapAt)
-	n := Load(Param("n"), GP64())
-	j := GP64()
-	XORQ(j, j)
-	tail(name+"_group", n, j, func() {
-		rows := [4]reg.Register{pa, GP64(), GP64(), GP64()}
-		for t := 1; t < len(rows); t++ {
-			MOVQ(rows[t-1], rows[t])
-			ADDQ(gapAt, rows[t])
-		}
+	rows4Frame(name, state.Offset(4*rowState), func(k, px, py reg.Register, rows [4]reg.Register) {
 		z := YMM()
 		VXORPS(z, z, z)
 		for t := range rows {
@@ -138,11 +120,39 @@ func gemvDotRows4() {
 			MOVQ(i, it)
 			d.rest(fmt.Sprintf("%s_row%d", name, t), k, row, px, it, load(t), Mem{Base: py, Disp: 4 * t})
 		}
-		ADDQ(U8(16), py)
-		ADDQ(lda, pa)
 	})
 	VZEROUPPER()
 	RET()
+}
+
+// rows4Frame emits the frame of a four-row kernel (gemvDotRows4's
+// signature): its parameters, and for each j < n a call of group with k,
+// x, y and the addresses of rows j, j+q, j+2q and j+3q, y moving on 16
+// bytes and row j by one row after each. gapAt is 8 bytes of the frame
+// for the bytes from row j to row j+q.
+func rows4Frame(name string, gapAt Mem, group func(k, px, py reg.Register, rows [4]reg.Register)) {
+	k := Load(Param("k"), GP64())
+	pa := Load(Param("a"), GP64())
+	lda := Load(Param("lda"), GP64())
+	px := Load(Param("x"), GP64())
+	py := Load(Param("y"), GP64())
+	SHLQ(U8(2), lda)
+	gap := Load(Param("q"), GP64())
+	IMULQ(lda, gap)
+	MOVQ(gap, gapAt)
+	n := Load(Param("n"), GP64())
+	j := GP64()
+	XORQ(j, j)
+	tail(name+"_group", n, j, func() {
+		rows := [4]reg.Register{pa, GP64(), GP64(), GP64()}
+		for t := 1; t < len(rows); t++ {
+			MOVQ(rows[t-1], rows[t])
+			ADDQ(gapAt, rows[t])
+		}
+		group(k, px, py, rows)
+		ADDQ(U8(16), py)
+		ADDQ(lda, pa)
+	})
 }
 
 // gemvDotRows4AVX512 emits
@@ -161,22 +171,7 @@ func gemvDotRows4AVX512() {
 	TEXT(name, NOSPLIT, "func(k int, a *float32, lda int, x *float32, y *float32, q int, n int)")
 	Doc(name + " is gemvDotGo's product on rows j, j+q, j+2q and j+3q (j < n) together; see the generator.")
 	Pragma("noescape")
-	k := Load(Param("k"), GP64())
-	pa := Load(Param("a"), GP64())
-	lda := Load(Param("lda"), GP64())
-	px := Load(Param("x"), GP64())
-	py := Load(Param("y"), GP64())
-	SHLQ(U8(2), lda)
-	gap := Load(Param("q"), GP64())
-	IMULQ(lda, gap)
-	n := Load(Param("n"), GP64())
-	j := GP64()
-	XORQ(j, j)
-	tail(name+"_group", n, j, func() {
-		rows := [4]reg.Register{pa, GP64(), GP64(), GP64()}
-		for t := 1; t < len(rows); t++ {
-			LEAQ(Mem{Base: rows[t-1], Index: gap, Scale: 1}, rows[t])
-		}
+	rows4Frame(name, AllocLocal(8), func(k, px, py reg.Register, rows [4]reg.Register) {
 		var acc [4][]reg.VecVirtual
 		for t := range acc {
 			acc[t] = d.zeros()
@@ -200,8 +195,6 @@ func gemvDotRows4AVX512() {
 			MOVQ(i, it)
 			d.rest(fmt.Sprintf("%s_row%d", name, t), k, row, px, it, acc[t], Mem{Base: py, Disp: 4 * t})
 		}
-		ADDQ(U8(16), py)
-		ADDQ(lda, pa)
 	})
 	VZEROUPPER()
 	RET()

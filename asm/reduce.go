@@ -511,21 +511,14 @@ func expSubSumBlocks512() {
 	dst := Load(Param("dst").Base(), GP64())
 	n := Load(Param("dst").Len(), GP64())
 	x := Load(Param("x").Base(), GP64())
-	bcast := func(bits uint32) reg.VecVirtual {
-		c := GP32()
-		MOVL(U32(bits), c)
-		z := ZMM()
-		VPBROADCASTD(c, z)
-		return z
-	}
-	fc := func(v float32) reg.VecVirtual { return bcast(math.Float32bits(v)) }
+	fc := func(v float32) reg.VecVirtual { return broadcastZ(math.Float32bits(v)) }
 	mb := ZMM()
 	pm, err := Param("m").Resolve()
 	if err != nil {
 		panic(err)
 	}
 	VBROADCASTSS(pm.Addr, mb)
-	lo, log2e, c1, c2, one, bias := fc(expLo), fc(expLog2e), fc(expC1), fc(expC2), fc(1), bcast(127)
+	lo, log2e, c1, c2, one, bias := fc(expLo), fc(expLog2e), fc(expC1), fc(expC2), fc(1), broadcastZ(127)
 	var poly []reg.VecVirtual
 	for _, c := range expPoly {
 		poly = append(poly, fc(c))
@@ -571,6 +564,16 @@ func expSubSumBlocks512() {
 	VMOVUPS(acc, Mem{Base: pa})
 	VZEROUPPER()
 	RET()
+}
+
+// broadcastZ returns a new ZMM register holding bits in each of its 16
+// 32-bit lanes.
+func broadcastZ(bits uint32) reg.VecVirtual {
+	c := GP32()
+	MOVL(U32(bits), c)
+	z := ZMM()
+	VPBROADCASTD(c, z)
+	return z
 }
 
 // sumSqDev: Σ (x[i] - m)², each term fused: acc = fma(d, d, acc).

@@ -730,14 +730,7 @@ func f32ToBF16Wide(rows bool) {
 	} else {
 		n = Load(Param("dst").Len(), GP64())
 	}
-	bcast := func(c uint32) reg.VecVirtual {
-		r := GP32()
-		MOVL(U32(c), r)
-		z := ZMM()
-		VPBROADCASTD(r, z)
-		return z
-	}
-	one, round, quiet := bcast(1), bcast(0x7fff), bcast(0x40)
+	one, round, quiet := broadcastZ(1), broadcastZ(0x7fff), broadcastZ(0x40)
 	i := GP64()
 	// vector v of the step at i; under mask when not nil
 	body := func(v int, mask reg.Register) {
