@@ -39,8 +39,9 @@ func genGemv() {
 // sums into four accumulators of 16 lanes (AVX-512) or eight of 8 (AVX2),
 // one vector each a trip of 64 elements, the row's elements read as the
 // multiply-adds' memory operands, then one accumulator a vector, the
-// accumulators added pairwise (j with j+4, j+2, j+1), the lanes (halves,
-// then pairs), and the last elements one by one. One row at a time is one
+// accumulators added pairwise (j with j+4 where there are eight, then
+// j+2, j+1), the lanes (halves, then pairs), and the last elements one by
+// one. One row at a time is one
 // stream of memory, and the x it reads is in the L1 cache. Four AVX-512
 // accumulators keep the loads busy: each multiply-add loads two vectors,
 // one of A and one of x, and two loads a cycle take one multiply-add a

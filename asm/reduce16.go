@@ -1202,8 +1202,8 @@ func (w wide) prodRows() {
 // rows j, j+q, j+2q and j+3q together, four main steps (256 elements) of
 // each in turn, its accumulators kept on the stack between them (in
 // registers with AVX-512, prodRows4Regs); then each row's rest as prodF32
-// ends it. Each row is multiplied in prodF32's
-// order, so its bits are a call per row's.
+// ends it. Each row is multiplied in prodF32's order, so its bits are a
+// call per row's.
 func (w wide) prodRows4() {
 	name := "prodRows4F32" + w.suffix()
 	// not NOSPLIT: the frame is larger than a NOSPLIT chain may use
@@ -1239,9 +1239,9 @@ func (w wide) prodRows4() {
 // maxRows4Regs does: the same steps as the kernel that keeps them on the
 // stack, without its eight loads and stores around each turn. Measured at
 // vec level on the 2-core Zen 5 VM, test binaries of the two kernels
-// alternated twice (p10 of 40 calls): 16 rows of 4096 in the L2 cache 3.0-3.1 →
-// 2.3-2.6 µs; [4096, 4096] on one goroutine 1.41-1.60 → 1.27-1.33 ms, on
-// two 0.85-0.97 → 0.56-0.58 ms.
+// alternated twice (p10 of 40 calls): 16 rows of 4096 in the L2 cache
+// 3.0-3.1 → 2.3-2.6 µs; [4096, 4096] on one goroutine 1.41-1.60 →
+// 1.27-1.33 ms, on two 0.85-0.97 → 0.56-0.58 ms.
 func (w wide) prodRows4Regs(name string) {
 	fourStreams(name, 4, func(f *streams4) {
 		rows, n := f.rows, f.n
