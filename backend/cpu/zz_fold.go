@@ -3650,6 +3650,132 @@ func scanColsCumSum0[T uint8 | int8 | int16 | int32 | int64](y, _, x unsafe.Poin
 	}
 }
 
+// scanRows8CumSum0 scans eight rows of n ≥ 7·skew contiguous elements from fresh carries, together, row j skew·j elements ahead: row j of x at x + j·xrs (likewise y); each row's steps are scanRow's.
+func scanRows8CumSum0[T uint8 | int8 | int16 | int32 | int64](y, x unsafe.Pointer, yrs, xrs, n, skew int) {
+	var c elem.Ctx
+	_ = c
+	var xr, yr [8][]T
+	for j := range xr {
+		xr[j] = unsafe.Slice((*T)(unsafe.Add(x, j*xrs)), n)
+		yr[j] = unsafe.Slice((*T)(unsafe.Add(y, j*yrs)), n)
+	}
+	var s0 int64
+	s0 = 0
+	for t := 0; t < 0*skew; t++ {
+		s0 += int64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	var s1 int64
+	s1 = 0
+	for t := 0; t < 1*skew; t++ {
+		s1 += int64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	var s2 int64
+	s2 = 0
+	for t := 0; t < 2*skew; t++ {
+		s2 += int64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	var s3 int64
+	s3 = 0
+	for t := 0; t < 3*skew; t++ {
+		s3 += int64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	var s4 int64
+	s4 = 0
+	for t := 0; t < 4*skew; t++ {
+		s4 += int64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	var s5 int64
+	s5 = 0
+	for t := 0; t < 5*skew; t++ {
+		s5 += int64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	var s6 int64
+	s6 = 0
+	for t := 0; t < 6*skew; t++ {
+		s6 += int64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	var s7 int64
+	s7 = 0
+	for t := 0; t < 7*skew; t++ {
+		s7 += int64(xr[7][t])
+		yr[7][t] = T(s7)
+	}
+	m := n - 7*skew
+	x0, y0 := xr[0][0*skew:][:m], yr[0][0*skew:][:m]
+	x1, y1 := xr[1][1*skew:][:m], yr[1][1*skew:][:m]
+	x2, y2 := xr[2][2*skew:][:m], yr[2][2*skew:][:m]
+	x3, y3 := xr[3][3*skew:][:m], yr[3][3*skew:][:m]
+	x4, y4 := xr[4][4*skew:][:m], yr[4][4*skew:][:m]
+	x5, y5 := xr[5][5*skew:][:m], yr[5][5*skew:][:m]
+	x6, y6 := xr[6][6*skew:][:m], yr[6][6*skew:][:m]
+	x7, y7 := xr[7][7*skew:][:m], yr[7][7*skew:][:m]
+	for u := 0; u < m; u++ {
+		v0 := x0[u]
+		v1 := x1[u]
+		v2 := x2[u]
+		v3 := x3[u]
+		v4 := x4[u]
+		v5 := x5[u]
+		v6 := x6[u]
+		v7 := x7[u]
+		s0 += int64(v0)
+		s1 += int64(v1)
+		s2 += int64(v2)
+		s3 += int64(v3)
+		s4 += int64(v4)
+		s5 += int64(v5)
+		s6 += int64(v6)
+		s7 += int64(v7)
+		y0[u] = T(s0)
+		y1[u] = T(s1)
+		y2[u] = T(s2)
+		y3[u] = T(s3)
+		y4[u] = T(s4)
+		y5[u] = T(s5)
+		y6[u] = T(s6)
+		y7[u] = T(s7)
+	}
+	for t := m + 0*skew; t < n; t++ {
+		s0 += int64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	for t := m + 1*skew; t < n; t++ {
+		s1 += int64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	for t := m + 2*skew; t < n; t++ {
+		s2 += int64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	for t := m + 3*skew; t < n; t++ {
+		s3 += int64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	for t := m + 4*skew; t < n; t++ {
+		s4 += int64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	for t := m + 5*skew; t < n; t++ {
+		s5 += int64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	for t := m + 6*skew; t < n; t++ {
+		s6 += int64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	for t := m + 7*skew; t < n; t++ {
+		s7 += int64(xr[7][t])
+		yr[7][t] = T(s7)
+	}
+}
+
 // scanInitCumSum1 sets n carries of cumsum to $s = 0.
 func scanInitCumSum1[T float32 | float64](carry unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(carry), n)
@@ -3686,6 +3812,132 @@ func scanColsCumSum1[T float32 | float64](y, _, x unsafe.Pointer, ys, _, xs, n, 
 			acc[j] += float64(xr[j])
 			yr[j] = T(acc[j])
 		}
+	}
+}
+
+// scanRows8CumSum1 scans eight rows of n ≥ 7·skew contiguous elements from fresh carries, together, row j skew·j elements ahead: row j of x at x + j·xrs (likewise y); each row's steps are scanRow's.
+func scanRows8CumSum1[T float32 | float64](y, x unsafe.Pointer, yrs, xrs, n, skew int) {
+	var c elem.Ctx
+	_ = c
+	var xr, yr [8][]T
+	for j := range xr {
+		xr[j] = unsafe.Slice((*T)(unsafe.Add(x, j*xrs)), n)
+		yr[j] = unsafe.Slice((*T)(unsafe.Add(y, j*yrs)), n)
+	}
+	var s0 float64
+	s0 = 0
+	for t := 0; t < 0*skew; t++ {
+		s0 += float64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	var s1 float64
+	s1 = 0
+	for t := 0; t < 1*skew; t++ {
+		s1 += float64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	var s2 float64
+	s2 = 0
+	for t := 0; t < 2*skew; t++ {
+		s2 += float64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	var s3 float64
+	s3 = 0
+	for t := 0; t < 3*skew; t++ {
+		s3 += float64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	var s4 float64
+	s4 = 0
+	for t := 0; t < 4*skew; t++ {
+		s4 += float64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	var s5 float64
+	s5 = 0
+	for t := 0; t < 5*skew; t++ {
+		s5 += float64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	var s6 float64
+	s6 = 0
+	for t := 0; t < 6*skew; t++ {
+		s6 += float64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	var s7 float64
+	s7 = 0
+	for t := 0; t < 7*skew; t++ {
+		s7 += float64(xr[7][t])
+		yr[7][t] = T(s7)
+	}
+	m := n - 7*skew
+	x0, y0 := xr[0][0*skew:][:m], yr[0][0*skew:][:m]
+	x1, y1 := xr[1][1*skew:][:m], yr[1][1*skew:][:m]
+	x2, y2 := xr[2][2*skew:][:m], yr[2][2*skew:][:m]
+	x3, y3 := xr[3][3*skew:][:m], yr[3][3*skew:][:m]
+	x4, y4 := xr[4][4*skew:][:m], yr[4][4*skew:][:m]
+	x5, y5 := xr[5][5*skew:][:m], yr[5][5*skew:][:m]
+	x6, y6 := xr[6][6*skew:][:m], yr[6][6*skew:][:m]
+	x7, y7 := xr[7][7*skew:][:m], yr[7][7*skew:][:m]
+	for u := 0; u < m; u++ {
+		v0 := x0[u]
+		v1 := x1[u]
+		v2 := x2[u]
+		v3 := x3[u]
+		v4 := x4[u]
+		v5 := x5[u]
+		v6 := x6[u]
+		v7 := x7[u]
+		s0 += float64(v0)
+		s1 += float64(v1)
+		s2 += float64(v2)
+		s3 += float64(v3)
+		s4 += float64(v4)
+		s5 += float64(v5)
+		s6 += float64(v6)
+		s7 += float64(v7)
+		y0[u] = T(s0)
+		y1[u] = T(s1)
+		y2[u] = T(s2)
+		y3[u] = T(s3)
+		y4[u] = T(s4)
+		y5[u] = T(s5)
+		y6[u] = T(s6)
+		y7[u] = T(s7)
+	}
+	for t := m + 0*skew; t < n; t++ {
+		s0 += float64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	for t := m + 1*skew; t < n; t++ {
+		s1 += float64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	for t := m + 2*skew; t < n; t++ {
+		s2 += float64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	for t := m + 3*skew; t < n; t++ {
+		s3 += float64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	for t := m + 4*skew; t < n; t++ {
+		s4 += float64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	for t := m + 5*skew; t < n; t++ {
+		s5 += float64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	for t := m + 6*skew; t < n; t++ {
+		s6 += float64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	for t := m + 7*skew; t < n; t++ {
+		s7 += float64(xr[7][t])
+		yr[7][t] = T(s7)
 	}
 }
 
@@ -3728,6 +3980,132 @@ func scanColsCumProd0[T uint8 | int8 | int16 | int32 | int64](y, _, x unsafe.Poi
 	}
 }
 
+// scanRows8CumProd0 scans eight rows of n ≥ 7·skew contiguous elements from fresh carries, together, row j skew·j elements ahead: row j of x at x + j·xrs (likewise y); each row's steps are scanRow's.
+func scanRows8CumProd0[T uint8 | int8 | int16 | int32 | int64](y, x unsafe.Pointer, yrs, xrs, n, skew int) {
+	var c elem.Ctx
+	_ = c
+	var xr, yr [8][]T
+	for j := range xr {
+		xr[j] = unsafe.Slice((*T)(unsafe.Add(x, j*xrs)), n)
+		yr[j] = unsafe.Slice((*T)(unsafe.Add(y, j*yrs)), n)
+	}
+	var s0 int64
+	s0 = 1
+	for t := 0; t < 0*skew; t++ {
+		s0 *= int64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	var s1 int64
+	s1 = 1
+	for t := 0; t < 1*skew; t++ {
+		s1 *= int64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	var s2 int64
+	s2 = 1
+	for t := 0; t < 2*skew; t++ {
+		s2 *= int64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	var s3 int64
+	s3 = 1
+	for t := 0; t < 3*skew; t++ {
+		s3 *= int64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	var s4 int64
+	s4 = 1
+	for t := 0; t < 4*skew; t++ {
+		s4 *= int64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	var s5 int64
+	s5 = 1
+	for t := 0; t < 5*skew; t++ {
+		s5 *= int64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	var s6 int64
+	s6 = 1
+	for t := 0; t < 6*skew; t++ {
+		s6 *= int64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	var s7 int64
+	s7 = 1
+	for t := 0; t < 7*skew; t++ {
+		s7 *= int64(xr[7][t])
+		yr[7][t] = T(s7)
+	}
+	m := n - 7*skew
+	x0, y0 := xr[0][0*skew:][:m], yr[0][0*skew:][:m]
+	x1, y1 := xr[1][1*skew:][:m], yr[1][1*skew:][:m]
+	x2, y2 := xr[2][2*skew:][:m], yr[2][2*skew:][:m]
+	x3, y3 := xr[3][3*skew:][:m], yr[3][3*skew:][:m]
+	x4, y4 := xr[4][4*skew:][:m], yr[4][4*skew:][:m]
+	x5, y5 := xr[5][5*skew:][:m], yr[5][5*skew:][:m]
+	x6, y6 := xr[6][6*skew:][:m], yr[6][6*skew:][:m]
+	x7, y7 := xr[7][7*skew:][:m], yr[7][7*skew:][:m]
+	for u := 0; u < m; u++ {
+		v0 := x0[u]
+		v1 := x1[u]
+		v2 := x2[u]
+		v3 := x3[u]
+		v4 := x4[u]
+		v5 := x5[u]
+		v6 := x6[u]
+		v7 := x7[u]
+		s0 *= int64(v0)
+		s1 *= int64(v1)
+		s2 *= int64(v2)
+		s3 *= int64(v3)
+		s4 *= int64(v4)
+		s5 *= int64(v5)
+		s6 *= int64(v6)
+		s7 *= int64(v7)
+		y0[u] = T(s0)
+		y1[u] = T(s1)
+		y2[u] = T(s2)
+		y3[u] = T(s3)
+		y4[u] = T(s4)
+		y5[u] = T(s5)
+		y6[u] = T(s6)
+		y7[u] = T(s7)
+	}
+	for t := m + 0*skew; t < n; t++ {
+		s0 *= int64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	for t := m + 1*skew; t < n; t++ {
+		s1 *= int64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	for t := m + 2*skew; t < n; t++ {
+		s2 *= int64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	for t := m + 3*skew; t < n; t++ {
+		s3 *= int64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	for t := m + 4*skew; t < n; t++ {
+		s4 *= int64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	for t := m + 5*skew; t < n; t++ {
+		s5 *= int64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	for t := m + 6*skew; t < n; t++ {
+		s6 *= int64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	for t := m + 7*skew; t < n; t++ {
+		s7 *= int64(xr[7][t])
+		yr[7][t] = T(s7)
+	}
+}
+
 // scanInitCumProd1 sets n carries of cumprod to $s = 1.
 func scanInitCumProd1[T float32 | float64](carry unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(carry), n)
@@ -3764,6 +4142,132 @@ func scanColsCumProd1[T float32 | float64](y, _, x unsafe.Pointer, ys, _, xs, n,
 			acc[j] *= float64(xr[j])
 			yr[j] = T(acc[j])
 		}
+	}
+}
+
+// scanRows8CumProd1 scans eight rows of n ≥ 7·skew contiguous elements from fresh carries, together, row j skew·j elements ahead: row j of x at x + j·xrs (likewise y); each row's steps are scanRow's.
+func scanRows8CumProd1[T float32 | float64](y, x unsafe.Pointer, yrs, xrs, n, skew int) {
+	var c elem.Ctx
+	_ = c
+	var xr, yr [8][]T
+	for j := range xr {
+		xr[j] = unsafe.Slice((*T)(unsafe.Add(x, j*xrs)), n)
+		yr[j] = unsafe.Slice((*T)(unsafe.Add(y, j*yrs)), n)
+	}
+	var s0 float64
+	s0 = 1
+	for t := 0; t < 0*skew; t++ {
+		s0 *= float64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	var s1 float64
+	s1 = 1
+	for t := 0; t < 1*skew; t++ {
+		s1 *= float64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	var s2 float64
+	s2 = 1
+	for t := 0; t < 2*skew; t++ {
+		s2 *= float64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	var s3 float64
+	s3 = 1
+	for t := 0; t < 3*skew; t++ {
+		s3 *= float64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	var s4 float64
+	s4 = 1
+	for t := 0; t < 4*skew; t++ {
+		s4 *= float64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	var s5 float64
+	s5 = 1
+	for t := 0; t < 5*skew; t++ {
+		s5 *= float64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	var s6 float64
+	s6 = 1
+	for t := 0; t < 6*skew; t++ {
+		s6 *= float64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	var s7 float64
+	s7 = 1
+	for t := 0; t < 7*skew; t++ {
+		s7 *= float64(xr[7][t])
+		yr[7][t] = T(s7)
+	}
+	m := n - 7*skew
+	x0, y0 := xr[0][0*skew:][:m], yr[0][0*skew:][:m]
+	x1, y1 := xr[1][1*skew:][:m], yr[1][1*skew:][:m]
+	x2, y2 := xr[2][2*skew:][:m], yr[2][2*skew:][:m]
+	x3, y3 := xr[3][3*skew:][:m], yr[3][3*skew:][:m]
+	x4, y4 := xr[4][4*skew:][:m], yr[4][4*skew:][:m]
+	x5, y5 := xr[5][5*skew:][:m], yr[5][5*skew:][:m]
+	x6, y6 := xr[6][6*skew:][:m], yr[6][6*skew:][:m]
+	x7, y7 := xr[7][7*skew:][:m], yr[7][7*skew:][:m]
+	for u := 0; u < m; u++ {
+		v0 := x0[u]
+		v1 := x1[u]
+		v2 := x2[u]
+		v3 := x3[u]
+		v4 := x4[u]
+		v5 := x5[u]
+		v6 := x6[u]
+		v7 := x7[u]
+		s0 *= float64(v0)
+		s1 *= float64(v1)
+		s2 *= float64(v2)
+		s3 *= float64(v3)
+		s4 *= float64(v4)
+		s5 *= float64(v5)
+		s6 *= float64(v6)
+		s7 *= float64(v7)
+		y0[u] = T(s0)
+		y1[u] = T(s1)
+		y2[u] = T(s2)
+		y3[u] = T(s3)
+		y4[u] = T(s4)
+		y5[u] = T(s5)
+		y6[u] = T(s6)
+		y7[u] = T(s7)
+	}
+	for t := m + 0*skew; t < n; t++ {
+		s0 *= float64(xr[0][t])
+		yr[0][t] = T(s0)
+	}
+	for t := m + 1*skew; t < n; t++ {
+		s1 *= float64(xr[1][t])
+		yr[1][t] = T(s1)
+	}
+	for t := m + 2*skew; t < n; t++ {
+		s2 *= float64(xr[2][t])
+		yr[2][t] = T(s2)
+	}
+	for t := m + 3*skew; t < n; t++ {
+		s3 *= float64(xr[3][t])
+		yr[3][t] = T(s3)
+	}
+	for t := m + 4*skew; t < n; t++ {
+		s4 *= float64(xr[4][t])
+		yr[4][t] = T(s4)
+	}
+	for t := m + 5*skew; t < n; t++ {
+		s5 *= float64(xr[5][t])
+		yr[5][t] = T(s5)
+	}
+	for t := m + 6*skew; t < n; t++ {
+		s6 *= float64(xr[6][t])
+		yr[6][t] = T(s6)
+	}
+	for t := m + 7*skew; t < n; t++ {
+		s7 *= float64(xr[7][t])
+		yr[7][t] = T(s7)
 	}
 }
 
@@ -4368,45 +4872,45 @@ func init() {
 			init: initCountNonzero1[float64], row: rowCountNonzero1[float64], cols: colsCountNonzero1[float64], combine: combineCountNonzero1[float64], project: projectCountNonzero1[float64]},
 	}
 	scanTable[optable.CumSum.Code] = [dtype.Count]scanFuncs{
-		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[uint8], row: scanRowCumSum0[uint8], cols: scanColsCumSum0[uint8]},
-		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int8], row: scanRowCumSum0[int8], cols: scanColsCumSum0[int8]},
-		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int16], row: scanRowCumSum0[int16], cols: scanColsCumSum0[int16]},
-		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int32], row: scanRowCumSum0[int32], cols: scanColsCumSum0[int32]},
-		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int64], row: scanRowCumSum0[int64], cols: scanColsCumSum0[int64]},
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumSum1[float32], row: scanRowCumSum1[float32], cols: cumSumColsF32},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumSum1[float64], row: scanRowCumSum1[float64], cols: scanColsCumSum1[float64]},
+		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[uint8], row: scanRowCumSum0[uint8], cols: scanColsCumSum0[uint8], rows8: scanRows8CumSum0[uint8]},
+		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int8], row: scanRowCumSum0[int8], cols: scanColsCumSum0[int8], rows8: scanRows8CumSum0[int8]},
+		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int16], row: scanRowCumSum0[int16], cols: scanColsCumSum0[int16], rows8: scanRows8CumSum0[int16]},
+		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int32], row: scanRowCumSum0[int32], cols: scanColsCumSum0[int32], rows8: scanRows8CumSum0[int32]},
+		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumSum0[int64], row: scanRowCumSum0[int64], cols: scanColsCumSum0[int64], rows8: scanRows8CumSum0[int64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumSum1[float32], row: scanRowCumSum1[float32], cols: cumSumColsF32, rows8: scanRows8CumSum1[float32]},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumSum1[float64], row: scanRowCumSum1[float64], cols: scanColsCumSum1[float64], rows8: scanRows8CumSum1[float64]},
 	}
 	scanTable[optable.CumProd.Code] = [dtype.Count]scanFuncs{
-		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[uint8], row: scanRowCumProd0[uint8], cols: scanColsCumProd0[uint8]},
-		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int8], row: scanRowCumProd0[int8], cols: scanColsCumProd0[int8]},
-		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int16], row: scanRowCumProd0[int16], cols: scanColsCumProd0[int16]},
-		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int32], row: scanRowCumProd0[int32], cols: scanColsCumProd0[int32]},
-		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int64], row: scanRowCumProd0[int64], cols: scanColsCumProd0[int64]},
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumProd1[float32], row: scanRowCumProd1[float32], cols: scanColsCumProd1[float32]},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumProd1[float64], row: scanRowCumProd1[float64], cols: scanColsCumProd1[float64]},
+		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[uint8], row: scanRowCumProd0[uint8], cols: scanColsCumProd0[uint8], rows8: scanRows8CumProd0[uint8]},
+		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int8], row: scanRowCumProd0[int8], cols: scanColsCumProd0[int8], rows8: scanRows8CumProd0[int8]},
+		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int16], row: scanRowCumProd0[int16], cols: scanColsCumProd0[int16], rows8: scanRows8CumProd0[int16]},
+		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int32], row: scanRowCumProd0[int32], cols: scanColsCumProd0[int32], rows8: scanRows8CumProd0[int32]},
+		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(int64))), init: scanInitCumProd0[int64], row: scanRowCumProd0[int64], cols: scanColsCumProd0[int64], rows8: scanRows8CumProd0[int64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumProd1[float32], row: scanRowCumProd1[float32], cols: scanColsCumProd1[float32], rows8: scanRows8CumProd1[float32]},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitCumProd1[float64], row: scanRowCumProd1[float64], cols: scanColsCumProd1[float64], rows8: scanRows8CumProd1[float64]},
 	}
 	scanTable[optable.CumMax.Code] = [dtype.Count]scanFuncs{
-		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMax0[bool], row: scanRowCumMax0[bool], cols: scanColsCumMax0[bool]},
-		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMax1[uint8], row: scanRowCumMax1[uint8], cols: scanColsCumMax1[uint8]},
-		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMax1[int8], row: scanRowCumMax1[int8], cols: scanColsCumMax1[int8]},
-		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMax1[int16], row: scanRowCumMax1[int16], cols: scanColsCumMax1[int16]},
-		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMax1[int32], row: scanRowCumMax1[int32], cols: scanColsCumMax1[int32]},
-		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMax1[int64], row: scanRowCumMax1[int64], cols: scanColsCumMax1[int64]},
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMax2[float32], row: scanRowCumMax2[float32], cols: scanColsCumMax2[float32]},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMax2[float64], row: scanRowCumMax2[float64], cols: scanColsCumMax2[float64]},
+		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMax0[bool], row: scanRowCumMax0[bool], cols: scanColsCumMax0[bool], rows8: nil},
+		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMax1[uint8], row: scanRowCumMax1[uint8], cols: scanColsCumMax1[uint8], rows8: nil},
+		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMax1[int8], row: scanRowCumMax1[int8], cols: scanColsCumMax1[int8], rows8: nil},
+		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMax1[int16], row: scanRowCumMax1[int16], cols: scanColsCumMax1[int16], rows8: nil},
+		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMax1[int32], row: scanRowCumMax1[int32], cols: scanColsCumMax1[int32], rows8: nil},
+		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMax1[int64], row: scanRowCumMax1[int64], cols: scanColsCumMax1[int64], rows8: nil},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMax2[float32], row: scanRowCumMax2[float32], cols: scanColsCumMax2[float32], rows8: nil},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMax2[float64], row: scanRowCumMax2[float64], cols: scanColsCumMax2[float64], rows8: nil},
 	}
 	scanTable[optable.CumMin.Code] = [dtype.Count]scanFuncs{
-		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMin0[bool], row: scanRowCumMin0[bool], cols: scanColsCumMin0[bool]},
-		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMin1[uint8], row: scanRowCumMin1[uint8], cols: scanColsCumMin1[uint8]},
-		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMin1[int8], row: scanRowCumMin1[int8], cols: scanColsCumMin1[int8]},
-		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMin1[int16], row: scanRowCumMin1[int16], cols: scanColsCumMin1[int16]},
-		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMin1[int32], row: scanRowCumMin1[int32], cols: scanColsCumMin1[int32]},
-		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMin1[int64], row: scanRowCumMin1[int64], cols: scanColsCumMin1[int64]},
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMin2[float32], row: scanRowCumMin2[float32], cols: scanColsCumMin2[float32]},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMin2[float64], row: scanRowCumMin2[float64], cols: scanColsCumMin2[float64]},
+		dtype.Bool:    {carry: int(unsafe.Sizeof(*new(elem.Arg[bool]))), init: scanInitCumMin0[bool], row: scanRowCumMin0[bool], cols: scanColsCumMin0[bool], rows8: nil},
+		dtype.Uint8:   {carry: int(unsafe.Sizeof(*new(elem.Arg[uint8]))), init: scanInitCumMin1[uint8], row: scanRowCumMin1[uint8], cols: scanColsCumMin1[uint8], rows8: nil},
+		dtype.Int8:    {carry: int(unsafe.Sizeof(*new(elem.Arg[int8]))), init: scanInitCumMin1[int8], row: scanRowCumMin1[int8], cols: scanColsCumMin1[int8], rows8: nil},
+		dtype.Int16:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int16]))), init: scanInitCumMin1[int16], row: scanRowCumMin1[int16], cols: scanColsCumMin1[int16], rows8: nil},
+		dtype.Int32:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int32]))), init: scanInitCumMin1[int32], row: scanRowCumMin1[int32], cols: scanColsCumMin1[int32], rows8: nil},
+		dtype.Int64:   {carry: int(unsafe.Sizeof(*new(elem.Arg[int64]))), init: scanInitCumMin1[int64], row: scanRowCumMin1[int64], cols: scanColsCumMin1[int64], rows8: nil},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(elem.Arg[float32]))), init: scanInitCumMin2[float32], row: scanRowCumMin2[float32], cols: scanColsCumMin2[float32], rows8: nil},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(elem.Arg[float64]))), init: scanInitCumMin2[float64], row: scanRowCumMin2[float64], cols: scanColsCumMin2[float64], rows8: nil},
 	}
 	scanTable[optable.LogCumSumExp.Code] = [dtype.Count]scanFuncs{
-		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float32], row: logCumSumExpRow[float32], cols: logCumSumExpCols[float32]},
-		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float64], row: logCumSumExpRow[float64], cols: logCumSumExpCols[float64]},
+		dtype.Float32: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float32], row: logCumSumExpRow[float32], cols: logCumSumExpCols[float32], rows8: nil},
+		dtype.Float64: {carry: int(unsafe.Sizeof(*new(float64))), init: scanInitLogCumSumExp0[float64], row: logCumSumExpRow[float64], cols: logCumSumExpCols[float64], rows8: nil},
 	}
 }

@@ -427,8 +427,14 @@ func cpuFolds() []byte {
 				return fmt.Sprintf("%s[%s]", foldName(generated, op, i), goType(d))
 			}
 			cols, row := piece("cols", "scanCols"), piece("row", "scanRow")
-			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s, cols: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
-				foldName("scanInit", op, i), goType(d), row, cols)
+			// scanRows8 takes the generated row's steps: not for a
+			// hand-written row, nor for scans with indices
+			rows8 := "nil"
+			if _, ok := f.CPU["row"][d]; !ok && f.CPU["row"][dtype.Invalid] == "" && !f.Index {
+				rows8 = fmt.Sprintf("%s[%s]", foldName("scanRows8", op, i), goType(d))
+			}
+			printf(&w, "%s: {carry: int(unsafe.Sizeof(*new(%s))), init: %s[%s], row: %s, cols: %s, rows8: %s},\n", dtypeName(d), instantiate(f.State, goType(d)),
+				foldName("scanInit", op, i), goType(d), row, cols, rows8)
 		}
 		w.WriteString("}\n")
 	}
@@ -502,9 +508,9 @@ func emitReduceFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
 
 // emitScanFold writes the functions of one fold of a scan (Note [Scans and
 // row ops] in backend/cpu): scanInit (n carries), scanRow (scan a
-// contiguous row, continuing from a carry) and, for scans without
-// indices, scanCols (scan w neighbouring rows together, one contiguous
-// run of elements at a time).
+// contiguous row, continuing from a carry), scanCols (scan w neighbouring
+// rows together, one contiguous run of elements at a time) and scanRows8
+// (scan eight contiguous rows together, an element of each in turn).
 func emitScanFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
 	cons := constraint(f.Types)
 	st := f.State
@@ -542,4 +548,49 @@ func emitScanFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
 		w.WriteString("ir[j] = acc[j].I\n")
 	}
 	w.WriteString("}\n}\n}\n\n")
+	if !f.Index && f.CPU["row"][dtype.Invalid] == "" {
+		emitScanRows8(w, op, i, f)
+	}
+}
+
+// emitScanRows8 writes scanRows8: eight rows of n contiguous elements, row
+// j of x at x + j·xrs (likewise y, and yi with 8-byte elements), each
+// scanned from a fresh carry with scanRow's steps, together: row j runs
+// j·skew elements ahead of row 0 (alone for its first j·skew elements and
+// its last (7−j)·skew), and the eight rows take a step each in turn, their
+// carries in eight variables (Note [Rows in lockstep] in backend/cpu).
+func emitScanRows8(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
+	name := foldName("scanRows8", op, i)
+	printf(w, "// %s scans eight rows of n ≥ 7·skew contiguous elements from fresh carries, together, row j skew·j elements ahead: row j of x at x + j·xrs (likewise y); each row's steps are scanRow's.\n", name)
+	printf(w, "func %s[T %s](y, x unsafe.Pointer, yrs, xrs, n, skew int) {\nvar c elem.Ctx\n_ = c\n", name, constraint(f.Types))
+	w.WriteString("var xr, yr [8][]T\n")
+	w.WriteString("for j := range xr {\nxr[j] = unsafe.Slice((*T)(unsafe.Add(x, j*xrs)), n)\nyr[j] = unsafe.Slice((*T)(unsafe.Add(y, j*yrs)), n)\n}\n")
+	step := func(j int, t string) string {
+		sj := fmt.Sprintf("s%d", j)
+		return fmt.Sprintf("%s\nyr[%d][%s] = %s\n", sub(f.Acc, "$s", sj, "$v", fmt.Sprintf("xr[%d][%s]", j, t), "$i", t), j, t, sub(f.Project, "$s", sj))
+	}
+	for j := 0; j < 8; j++ {
+		printf(w, "var s%d %s\n%s\n", j, instantiate(f.State, "T"), sub(f.Init, "$s", fmt.Sprintf("s%d", j)))
+		printf(w, "for t := 0; t < %d*skew; t++ {\n%s}\n", j, step(j, "t"))
+	}
+	// the main loop, its loads before its steps and stores
+	w.WriteString("m := n - 7*skew\n")
+	for j := 0; j < 8; j++ {
+		printf(w, "x%d, y%d := xr[%d][%d*skew:][:m], yr[%d][%d*skew:][:m]\n", j, j, j, j, j, j)
+	}
+	w.WriteString("for u := 0; u < m; u++ {\n")
+	for j := 0; j < 8; j++ {
+		printf(w, "v%d := x%d[u]\n", j, j)
+	}
+	for j := 0; j < 8; j++ {
+		printf(w, "%s\n", sub(f.Acc, "$s", fmt.Sprintf("s%d", j), "$v", fmt.Sprintf("v%d", j), "$i", fmt.Sprintf("(u + %d*skew)", j)))
+	}
+	for j := 0; j < 8; j++ {
+		printf(w, "y%d[u] = %s\n", j, sub(f.Project, "$s", fmt.Sprintf("s%d", j)))
+	}
+	w.WriteString("}\n")
+	for j := 0; j < 8; j++ {
+		printf(w, "for t := m + %d*skew; t < n; t++ {\n%s}\n", j, step(j, "t"))
+	}
+	w.WriteString("}\n\n")
 }
