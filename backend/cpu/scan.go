@@ -615,11 +615,16 @@ func (s *scanner) loop(offs []int, strides []int, n0, n1 int) {
 		}
 		i := 0
 		if s.scan != nil && s.scan.rows8 != nil && s.direct && s.n >= minLockstepLen {
-			// eight rows at a time (Note [Rows in lockstep])
+			// eight rows at a time (Note [Rows in lockstep]); with y and x
+			// rows equally far apart, every group of eight has the first
+			// one's offsets modulo 4 KiB, and its skew
+			in := s.nout
+			skew, ok := 0, false
 			for ; i+8 <= n0; i += 8 {
-				in := s.nout
 				y, x := unsafe.Add(ptrs[0], i*strides[0]), unsafe.Add(ptrs[in], i*strides[in])
-				skew, ok := lockstepSkew(y, x, strides[0], strides[in], s.es, s.n)
+				if i == 0 || strides[0] != strides[in] {
+					skew, ok = lockstepSkew(y, x, strides[0], strides[in], s.es, s.n)
+				}
 				if !ok {
 					break
 				}

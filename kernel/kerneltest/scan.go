@@ -14,15 +14,16 @@ import (
 // The scan and row cases: every op of kind Scan or Row × every compute
 // dtype (refused where the reference refuses) × every dim of inputs of
 // several shapes (rows of length 1, empty rows and row sets, rows long
-// enough for SIMD, outer dims) × layouts, on row plans (Note [Row plans]
-// in package kernel): contiguous, transposed (input and outputs in
-// reverse memory order), strided (every other element of larger storages,
-// guard bands in the outputs'), and broadcast (the input's dim 0 of
-// stride 0). layer_norm runs without and with weight and bias, rows of the
-// weight's shape broadcast over the others; cummax and cummin write their
-// int64 indices. Specials (NaN, ±Inf) reach the rows' slow paths, mixed
-// dtypes the row conversions, and in normal mode larger inputs the
-// parallel split over rows and a backend's scan across columns.
+// enough for SIMD, outer dims, groups of rows scanned together) ×
+// layouts, on row plans (Note [Row plans] in package kernel): contiguous,
+// transposed (input and outputs in reverse memory order), strided (every
+// other element of larger storages, guard bands in the outputs'), and
+// broadcast (the input's dim 0 of stride 0). layer_norm runs without and
+// with weight and bias, rows of the weight's shape broadcast over the
+// others; cummax and cummin write their int64 indices. Specials (NaN,
+// ±Inf) reach the rows' slow paths, mixed dtypes the row conversions, and
+// in normal mode larger inputs the parallel split over rows and a
+// backend's scan across columns.
 
 // scans adds the scan and row op cases.
 func (s *suite) scans() {
@@ -81,7 +82,7 @@ type scase struct {
 }
 
 // scanShapes are the inputs of every scan, along each of their dims.
-var scanShapes = [][]int{{1}, {7}, {3, 5}, rows, {70, 9}, {2, 3, 4}, {3, 1100}, {0, 3}, {3, 0}}
+var scanShapes = [][]int{{1}, {7}, {3, 5}, rows, {70, 9}, {2, 3, 4}, {3, 1100}, {0, 3}, {3, 0}, {19, 66}}
 
 // rows also carries the cases of special values and mixed dtypes.
 var rows = []int{9, 70}
