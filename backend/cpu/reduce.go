@@ -300,7 +300,6 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 			r.row = f.rowFour
 		}
 		switch {
-		case r.rows == nil:
 		case !r.convert && f.rowsFour != nil:
 			r.rows = f.rowsFour
 		case r.convert && in.DType == dtype.BFloat16 && f.rowsBF16Four != nil:

@@ -505,7 +505,7 @@ func TestFourStreamsSameBits(t *testing.T) {
 		for _, c := range []struct {
 			shape []int
 			nan   bool // one element NaN
-		}{{[]int{7, 300}, true}, {[]int{9, 4096 + 7}, false}, {[]int{9, 4096 + 7}, true}, {[]int{3, 1<<16 + 300}, false}, {[]int{1 << 18}, false}, {[]int{1 << 18}, true}} {
+		}{{[]int{7, 300}, true}, {[]int{13, 300}, false}, {[]int{13, 300}, true}, {[]int{9, 4096 + 7}, false}, {[]int{9, 4096 + 7}, true}, {[]int{3, 1<<16 + 300}, false}, {[]int{1 << 18}, false}, {[]int{1 << 18}, true}} {
 			shape := c.shape
 			in := raw.New(d, shape)
 			for i := range in.NumEl() {
