@@ -28,6 +28,65 @@ func genReduce512() {
 	ConstraintExpr("amd64,!purego")
 	genWide(wide{avx512: true})
 	expSubSumBlocks512()
+	sumSqDevInF64Rows4512()
+}
+
+// sumSqDevInF64Rows4512 emits
+//
+//	func sumSqDevF32InF64Rows4AVX512(acc *[4][16]float64, x *float32, stride, n int, m *[4]float64)
+//
+// sumSqDevF32InF64Rows4Go's loop at AVX-512: the main steps of
+// sumSqDevF32InF64Go over four rows x[k·stride:][:n], n rounded down to a
+// multiple of 16, each element i of row k, d = float64(x) − m[k], added
+// to acc[k][i mod 16] as fma(d, d, acc), lane by lane in the order of the
+// row. One step takes 16 elements of each row, so that the eight ZMM
+// accumulators (two a row) are eight chains of fused adds where one row
+// alone has two (sumSqDevF32InF64AVX2 has four of four lanes): rows in
+// the caches, the adds' latency sets the speed.
+func sumSqDevInF64Rows4512() {
+	name := "sumSqDevF32InF64Rows4AVX512"
+	TEXT(name, NOSPLIT, "func(acc *[4][16]float64, x *float32, stride, n int, m *[4]float64)")
+	Doc(name + " is sumSqDevF32InF64Rows4Go in assembly; see there for the exact loop.")
+	Pragma("noescape")
+	acc := Load(Param("acc"), GP64())
+	x := Load(Param("x"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	n := Load(Param("n"), GP64())
+	pm := Load(Param("m"), GP64())
+	rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
+	for k := 1; k < len(rows); k++ {
+		LEAQ(Mem{Base: rows[k-1], Index: stride, Scale: 1}, rows[k])
+	}
+	var a [4][2]reg.VecVirtual
+	var mean [4]reg.VecVirtual
+	for k := range rows {
+		mean[k] = ZMM()
+		VBROADCASTSD(Mem{Base: pm, Disp: 8 * k}, mean[k])
+		for r := range a[k] {
+			a[k][r] = ZMM()
+			VMOVUPD(Mem{Base: acc, Disp: 128*k + 64*r}, a[k][r])
+		}
+	}
+	i := GP64()
+	XORQ(i, i)
+	loop(name+"_step", n, i, 16, func() {
+		for k, row := range rows {
+			for r := range a[k] {
+				d := ZMM()
+				VCVTPS2PD(elem(row, i, 4, 8*r), d)
+				VSUBPD(mean[k], d, d)
+				VFMADD231PD(d, d, a[k][r])
+			}
+		}
+	})
+	for k := range rows {
+		for r := range a[k] {
+			VMOVUPD(a[k][r], Mem{Base: acc, Disp: 128*k + 64*r})
+		}
+	}
+	VZEROUPPER()
+	RET()
 }
 
 // genWide emits the 16-lane kernels at one level.
@@ -48,6 +107,7 @@ func genWide(w wide) {
 	w.maxF32(false)
 	w.maxRows4(true)
 	w.maxRows4(false)
+	w.sumInF64Rows4()
 	w.indexF32()
 	for _, src := range []wsrc{srcF32, srcBF16, srcF16} {
 		w.rows8(src, false)
@@ -948,6 +1008,79 @@ func (g *maxGen) endRows4(name string, f *streams4, i reg.Register, load func(k 
 		Label(label + "_store")
 		VMOVSS(s, f.dst(k, 4))
 	}
+}
+
+// sumInF64Rows4 emits
+//
+//	func sumF32InF64Rows4AVX2(acc *[4][16]float64, x *float32, stride, n int)
+//
+// (AVX512 too): sumF32InF64Rows4Go's loop, the main steps of
+// sumF32InF64Go over four rows, x[k·stride:][:n] for k < 4, n rounded down
+// to a multiple of 16, read together as four streams (Note [Four streams]
+// in vec's reduce_go.go): element i of row k is added to acc[k][i mod 16]
+// in float64, converted exactly, lane by lane in the order of the row.
+// The rows take turns of 256 elements, each row's lanes loaded before its
+// turn and stored after, then each row's last steps, 16 at a time. A YMM
+// register holds four lanes (sumF32InF64AVX2's accumulators), a ZMM eight.
+func (w wide) sumInF64Rows4() {
+	name := "sumF32InF64Rows4" + w.suffix()
+	TEXT(name, NOSPLIT, "func(acc *[4][16]float64, x *float32, stride, n int)")
+	Doc(name + " is sumF32InF64Rows4Go in assembly; see there for the exact loop.")
+	Pragma("noescape")
+	acc := Load(Param("acc"), GP64())
+	x := Load(Param("x"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	n := Load(Param("n"), GP64())
+	rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
+	for k := 1; k < len(rows); k++ {
+		LEAQ(Mem{Base: rows[k-1], Index: stride, Scale: 1}, rows[k])
+	}
+	regs := 2 * w.parts() // registers of 16 float64 lanes
+	laneBytes := 128 / regs
+	at := func(k, r int) Mem { return Mem{Base: acc, Disp: 128*k + laneBytes*r} }
+	load := func(k int) []reg.VecVirtual {
+		a := make([]reg.VecVirtual, regs)
+		for r := range a {
+			a[r] = w.vreg()
+			VMOVUPD(at(k, r), a[r])
+		}
+		return a
+	}
+	store := func(k int, a []reg.VecVirtual) {
+		for r, v := range a {
+			VMOVUPD(v, at(k, r))
+		}
+	}
+	// step adds the 16 elements of row at i+off to the lanes a
+	step := func(row, i reg.Register, off int, a []reg.VecVirtual) {
+		per := 16 / regs // elements a register's lanes take
+		for r, v := range a {
+			c := w.vreg()
+			VCVTPS2PD(elem(row, i, 4, off+per*r), c)
+			VADDPD(c, v, v)
+		}
+	}
+	i := GP64()
+	XORQ(i, i)
+	loop(name+"_turn", n, i, 256, func() {
+		for k, row := range rows {
+			a := load(k)
+			for off := 0; off < 256; off += 16 {
+				step(row, i, off, a)
+			}
+			store(k, a)
+		}
+	})
+	for k, row := range rows {
+		a := load(k)
+		ik := GP64()
+		MOVQ(i, ik)
+		loop(fmt.Sprintf("%s_row%d", name, k), n, ik, 16, func() { step(row, ik, 0, a) })
+		store(k, a)
+	}
+	VZEROUPPER()
+	RET()
 }
 
 // indexF32 emits indexF32Go: the main loop tests 64 elements at once for

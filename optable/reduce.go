@@ -83,7 +83,7 @@ var (
 		Acc: "if !$v && $s.V { $s.V, $s.I = false, int64($i) }", Combine: "if !$o.V && $s.V { $s = $o }", Project: "$s.V", Index: true}
 	welford = Fold{Types: Floats, State: "elem.Welford", Init: "$s = elem.Welford{}", Acc: "$s.Add(float64($v))", Combine: "$s.Merge($o)",
 		Project: "T(c.Variance($s))", Cascade: Floats,
-		CPU: map[string]map[dtype.DType]string{"row": {dtype.Invalid: "rowWelford[%s]"}, "cols": {dtype.Invalid: "colsWelford[%s]"}}}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowWelford[%s]", "cols", "colsWelford[%s]"), dtype.Float32, "rowsFour", "rowsWelfordF32Four")}
 	normFold   = Fold{Types: Floats, State: "float64", Init: "$s = 0", Combine: "$s += $o", Project: "T($s)", Split: true, Cascade: Floats}
 	allBools   = Fold{Types: Bools, State: "T", Init: "$s = true", Acc: "$s = $s && $v", Combine: "$s = $s && $o", Project: "bool($s)", Out: "bool"}
 	anyBools   = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "bool($s)", Out: "bool"}

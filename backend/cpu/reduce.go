@@ -672,8 +672,8 @@ func (r *reducer) runInner() {
 	grain := max(1, iter.GrainSize/max(1, r.R*min(k0.size, group)))
 	simple := len(r.rd) == 1 && !r.f.cascade && !r.convert
 	// contiguous rows, the group in one call (Note [Rows in one call]);
-	// r.rows reads the input's dtype
-	oneCall := len(r.rd) == 1 && !r.f.cascade && r.rows != nil && r.rd[0].in == r.inES && k0.in >= 0
+	// r.rows reads the input's dtype (and cascades each row itself)
+	oneCall := len(r.rd) == 1 && r.rows != nil && r.rd[0].in == r.inES && k0.in >= 0
 	parallel.For(n, grain, func(b, e int) {
 		w := getWork()
 		st := make([]uint64, r.words(group))

@@ -2,6 +2,7 @@ package cpu
 
 import (
 	"math"
+	mathbits "math/bits"
 	"unsafe"
 
 	"github.com/goten-ml/goten/backend/cpu/internal/vec"
@@ -39,7 +40,8 @@ type redFuncs struct {
 	cols8BF16, cols8F16 func(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool)
 	// rows, when set, folds m rows of n contiguous elements, rs bytes
 	// apart, into m consecutive states, in one call (an inner reduction
-	// without conversion or cascade; Note [Rows in one call]).
+	// without conversion; Note [Rows in one call]); a cascading op's
+	// rows function folds each row as foldRange's cascade would.
 	rows func(st, in unsafe.Pointer, rs, n, m int)
 	// rowFour, rowsFour, rowBF16Four, rowF16Four, rowsBF16Four and
 	// rowsF16Four, when set, are row, rows, rowBF16, rowF16, rowsBF16 and
@@ -80,16 +82,14 @@ func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 		return
 	}
 	if size := unsafe.Sizeof(T(0)); is == int(size) {
-		var mean, m2 float64
 		if size == 4 {
 			x := unsafe.Slice((*float32)(in), n)
-			mean = vec.SumF32InF64(x) / float64(n)
-			m2 = vec.SumSqDevF32InF64(x, mean)
-		} else {
-			x := unsafe.Slice((*float64)(in), n)
-			mean = vec.SumF64(x) / float64(n)
-			m2 = vec.SumSqDevF64(x, mean)
+			welfordF32((*elem.Welford)(st), x, vec.SumF32InF64(x))
+			return
 		}
+		x := unsafe.Slice((*float64)(in), n)
+		mean := vec.SumF64(x) / float64(n)
+		m2 := vec.SumSqDevF64(x, mean)
 		mean, m2 = equalRow[T](in, is, n, mean, m2)
 		(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
 		return
@@ -105,6 +105,95 @@ func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 	}
 	mean, m2 = equalRow[T](in, is, n, mean, m2)
 	(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
+}
+
+// welfordF32 is rowWelford on a contiguous float32 row x whose sum
+// (vec.SumF32InF64) is sum.
+func welfordF32(st *elem.Welford, x []float32, sum float64) {
+	mean := sum / float64(len(x))
+	welfordMergeF32(st, x, mean, vec.SumSqDevF32InF64(x, mean))
+}
+
+// welfordMergeF32 ends welfordF32 once the row's mean and m2 are known.
+func welfordMergeF32(st *elem.Welford, x []float32, mean, m2 float64) {
+	n := len(x)
+	mean, m2 = equalRow[float32](unsafe.Pointer(unsafe.SliceData(x)), 4, n, mean, m2)
+	st.Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
+}
+
+// rowsWelfordF32Four is the rows function of Var and Std over contiguous
+// float32 rows of large inputs: each row folded as the reducer's cascade
+// folds it with rowWelford (blocks of innerBlock elements, combined
+// pairwise), the same bits, with the first pass over the blocks of rows
+// j, j+q, j+2q and j+3q (q = m/4) read together as four streams
+// (vec.SumF32InF64Rows4, Note [Four streams] in internal/vec), and the
+// second over the four blocks again, from the L1 cache, together too
+// (vec.SumSqDevF32InF64Rows4: more chains of adds than one row has).
+func rowsWelfordF32Four(st, in unsafe.Pointer, rs, n, m int) {
+	states := unsafe.Slice((*elem.Welford)(st), m)
+	stride := rs / 4
+	x := unsafe.Slice((*float32)(in), (m-1)*stride+n)
+	q := m / 4
+	var c [4]welfordCascade
+	for j := range q {
+		for b := 0; b < n; b += innerBlock {
+			nb := min(innerBlock, n-b)
+			var means, m2 [4]float64
+			vec.SumF32InF64Rows4(&means, x[j*stride+b:], q*stride, nb)
+			for k := range means {
+				means[k] /= float64(nb)
+			}
+			vec.SumSqDevF32InF64Rows4(&m2, x[j*stride+b:], q*stride, nb, &means)
+			for k := range c {
+				var blk elem.Welford
+				welfordMergeF32(&blk, x[(j+k*q)*stride+b:][:nb], means[k], m2[k])
+				c[k].push(blk)
+			}
+		}
+		for k := range c {
+			c[k].final(&states[j+k*q])
+		}
+	}
+	for r := 4 * q; r < m; r++ {
+		row := x[r*stride:][:n]
+		for b := 0; b < n; b += innerBlock {
+			var blk elem.Welford
+			part := row[b:min(n, b+innerBlock)]
+			welfordF32(&blk, part, vec.SumF32InF64(part))
+			c[0].push(blk)
+		}
+		c[0].final(&states[r])
+	}
+}
+
+// welfordCascade is the reducer's cascade on one Welford state: the same
+// combines in the same order (level k holds the merge of 2^k blocks).
+type welfordCascade struct {
+	lev  [48]elem.Welford // 2^48 blocks
+	used uint64
+}
+
+// push adds the next block, as cascade.add does.
+func (c *welfordCascade) push(b elem.Welford) {
+	k := 0
+	for ; c.used&(1<<k) != 0; k++ {
+		c.lev[k].Merge(b)
+		b = c.lev[k]
+		c.used &^= 1 << k
+	}
+	c.lev[k] = b
+	c.used |= 1 << k
+}
+
+// final merges every level, oldest first, into dst, as cascade.final does,
+// and empties the cascade.
+func (c *welfordCascade) final(dst *elem.Welford) {
+	for k := mathbits.Len64(c.used) - 1; k >= 0; k-- {
+		if c.used&(1<<k) != 0 {
+			dst.Merge(c.lev[k])
+		}
+	}
+	c.used = 0
 }
 
 // equalRow returns the two passes' mean and m2 of a row of n elements,

@@ -14,6 +14,7 @@ import (
 	"github.com/goten-ml/goten/iter"
 	"github.com/goten-ml/goten/kernel"
 	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/optable/elem"
 	"github.com/goten-ml/goten/raw"
 )
 
@@ -516,7 +517,7 @@ func TestFourStreamsSameBits(t *testing.T) {
 			}
 			ops := []*optable.Op{optable.Sum, optable.Mean}
 			if d == dtype.Float32 {
-				ops = append(ops, optable.NormTwo, optable.Amax, optable.Amin, optable.Max, optable.Min, optable.ArgMax, optable.ArgMin, optable.Prod)
+				ops = append(ops, optable.NormTwo, optable.Amax, optable.Amin, optable.Max, optable.Min, optable.ArgMax, optable.ArgMin, optable.Prod, optable.Var, optable.Std)
 			}
 			// Prod's factors are near 1, so that its products stay finite
 			near1 := raw.New(d, shape)
@@ -589,4 +590,34 @@ func reduceAll(t *testing.T, op *optable.Op, in *raw.View, keep []int) []float64
 		}
 	}
 	return r
+}
+
+// TestWelfordCascade checks that rowsWelfordF32Four's cascade combines a
+// row's blocks as the reducer's cascade does, bit for bit in float64
+// (the float32 results of TestFourStreamsSameBits round most differences
+// of order away): the same blocks through both, for every count of
+// blocks up to 70.
+func TestWelfordCascade(t *testing.T) {
+	f := &redTable[optable.Var.Code][dtype.Float32]
+	r := &reducer{f: f}
+	for nb := 1; nb <= 70; nb++ {
+		q := cascade{r: r, n: 1}
+		var c welfordCascade
+		blk := make([]uint64, r.words(1))
+		for b := range nb {
+			w := elem.Welford{N: float64(1 + (7*b)%5), Mean: math.Sin(float64(b)) * 100, M2: float64(b%7) + 0.1}
+			f.init(ptr(blk), 1)
+			(*elem.Welford)(ptr(blk)).Merge(w)
+			blk = q.push(blk)
+			c.push(w)
+		}
+		want := make([]uint64, r.words(1))
+		f.init(ptr(want), 1)
+		q.final(ptr(want))
+		var got elem.Welford
+		c.final(&got)
+		if w := *(*elem.Welford)(ptr(want)); got != w {
+			t.Fatalf("%d blocks: got %+v, the reducer's cascade %+v", nb, got, w)
+		}
+	}
 }

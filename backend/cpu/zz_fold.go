@@ -4801,13 +4801,13 @@ func init() {
 	}
 	redTable[optable.Var.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Welford))), out: dtype.Float32, index: false, cascade: true,
-			init: initVar0[float32], row: rowWelford[float32], cols: colsWelford[float32], combine: combineVar0[float32], project: projectVar0[float32]},
+			init: initVar0[float32], row: rowWelford[float32], cols: colsWelford[float32], combine: combineVar0[float32], project: projectVar0[float32], rowsFour: rowsWelfordF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Welford))), out: dtype.Float64, index: false, cascade: true,
 			init: initVar0[float64], row: rowWelford[float64], cols: colsWelford[float64], combine: combineVar0[float64], project: projectVar0[float64]},
 	}
 	redTable[optable.Std.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Welford))), out: dtype.Float32, index: false, cascade: true,
-			init: initStd0[float32], row: rowWelford[float32], cols: colsWelford[float32], combine: combineStd0[float32], project: projectStd0[float32]},
+			init: initStd0[float32], row: rowWelford[float32], cols: colsWelford[float32], combine: combineStd0[float32], project: projectStd0[float32], rowsFour: rowsWelfordF32Four},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Welford))), out: dtype.Float64, index: false, cascade: true,
 			init: initStd0[float64], row: rowWelford[float64], cols: colsWelford[float64], combine: combineStd0[float64], project: projectStd0[float64]},
 	}

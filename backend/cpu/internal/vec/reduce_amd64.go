@@ -247,6 +247,52 @@ func SumF32InF64(x []float32) float64 {
 	return sumF32InF64AVX2(x)
 }
 
+// SumF32InF64Rows4 sets s[k] to SumF32InF64(x[k·stride:][:n]), the same
+// bits, for k < 4, the four rows read together as four streams (Note
+// [Four streams]). Its exact loop is sumF32InF64Rows4Go's, then
+// sumF32InF64Rows4End's.
+func SumF32InF64Rows4(s *[4]float64, x []float32, stride, n int) {
+	if n <= 0 {
+		*s = [4]float64{}
+		return
+	}
+	x = x[:3*stride+n]
+	var acc [4][16]float64
+	switch {
+	case useAVX512:
+		sumF32InF64Rows4AVX512(&acc, &x[0], stride, n)
+	case useAVX2:
+		sumF32InF64Rows4AVX2(&acc, &x[0], stride, n)
+	default:
+		sumF32InF64Rows4Go(&acc, x, stride, n)
+	}
+	sumF32InF64Rows4End(s, &acc, x, stride, n)
+}
+
+// SumSqDevF32InF64Rows4 sets s[k] to SumSqDevF32InF64(x[k·stride:][:n],
+// m[k]), the same bits, for k < 4. At AVX-512 the four rows are folded
+// together, eight chains of adds where one row has two; its exact loop is
+// then sumSqDevF32InF64Rows4Go's, ended as SumSqDevF32InF64 ends.
+func SumSqDevF32InF64Rows4(s *[4]float64, x []float32, stride, n int, m *[4]float64) {
+	if n <= 0 {
+		*s = [4]float64{}
+		return
+	}
+	x = x[:3*stride+n]
+	var acc [4][16]float64
+	if useAVX512 {
+		sumSqDevF32InF64Rows4AVX512(&acc, &x[0], stride, n, m)
+	} else {
+		for k := range s {
+			s[k] = SumSqDevF32InF64(x[k*stride:][:n], m[k])
+		}
+		return
+	}
+	for k := range s {
+		s[k] = foldInF64End(&acc[k], x[k*stride:][n&^15:n], sqDevAdd(m[k]))
+	}
+}
+
 // SumSqDevF32InF64 returns Σ (float64(x[i])-m)², each square added in
 // float64 with one rounding. Its exact loop is sumSqDevF32InF64Go's.
 func SumSqDevF32InF64(x []float32, m float64) float64 {

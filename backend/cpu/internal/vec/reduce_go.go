@@ -398,9 +398,7 @@ func sumSqDevF32Go(x []float32, m float32) float32 {
 
 // sumF32InF64Go is SumF32InF64's pure-Go twin: sumF64Go's loop over the
 // elements converted (exactly) to float64.
-func sumF32InF64Go(x []float32) float64 {
-	return foldInF64(x, func(v, acc float64) float64 { return acc + v })
-}
+func sumF32InF64Go(x []float32) float64 { return foldInF64(x, addF64) }
 
 // sumSqDevF32InF64Go is SumSqDevF32InF64's pure-Go twin: sumF64Go's loop
 // adding d·d, d = float64(x[i]) - m, with one rounding: a[k][l] =
@@ -414,38 +412,94 @@ func sumSqDevF64Go(x []float64, m float64) float64 { return sumSqDevInF64(x, m) 
 // sumSqDevInF64 is sumF64Go's loop adding math.FMA(d, d, a[k][l]), d =
 // float64(x[i]) - m.
 func sumSqDevInF64[E float32 | float64](x []E, m float64) float64 {
-	return foldInF64(x, func(v, acc float64) float64 {
-		d := v - m
-		return math.FMA(d, d, acc)
-	})
+	return foldInF64(x, sqDevAdd(m))
 }
 
 // foldInF64 is sumF64Go's loop over float64(x[i]), each element folded
 // into its accumulator by add(v, acc) and the accumulators merged by +.
+// Its 16 lanes are sumF64Go's a[k][l], lane 4k+l.
 func foldInF64[E float32 | float64](x []E, add func(v, acc float64) float64) float64 {
-	var a [4][4]float64
+	var a [16]float64
+	i := foldInF64Steps(&a, x, add)
+	return foldInF64End(&a, x[i:], add)
+}
+
+// foldInF64Steps is foldInF64's main steps: element i+e of x, for each
+// step of 16 at i, folded into lane e. It returns the elements done.
+func foldInF64Steps[E float32 | float64](a *[16]float64, x []E, add func(v, acc float64) float64) int {
 	i := 0
 	for ; i+16 <= len(x); i += 16 {
-		for k := range a {
-			for l := range a[k] {
-				a[k][l] = add(float64(x[i+4*k+l]), a[k][l])
-			}
+		for e := range a {
+			a[e] = add(float64(x[i+e]), a[e])
 		}
 	}
+	return i
+}
+
+// foldInF64End is foldInF64 after its main steps, on the rest of x (fewer
+// than 16 elements): fours into lanes 0-3, the lanes merged, then one by
+// one.
+func foldInF64End[E float32 | float64](a *[16]float64, x []E, add func(v, acc float64) float64) float64 {
+	i := 0
 	for ; i+4 <= len(x); i += 4 {
-		for l := range a[0] {
-			a[0][l] = add(float64(x[i+l]), a[0][l])
+		for l := range 4 {
+			a[l] = add(float64(x[i+l]), a[l])
 		}
 	}
-	for l := range a[0] {
-		a[0][l] = (a[0][l] + a[1][l]) + (a[2][l] + a[3][l])
+	for l := range 4 {
+		a[l] = (a[l] + a[4+l]) + (a[8+l] + a[12+l])
 	}
-	h := a[0]
-	s := (h[0] + h[2]) + (h[1] + h[3])
+	s := (a[0] + a[2]) + (a[1] + a[3])
 	for ; i < len(x); i++ {
 		s = add(float64(x[i]), s)
 	}
 	return s
+}
+
+// addF64 is the sums' fold of foldInF64.
+func addF64(v, acc float64) float64 { return acc + v }
+
+// sumF32InF64Rows4Go is the kernels' loop of SumF32InF64Rows4: the main
+// steps of sumF32InF64Go over the four rows x[k·stride:][:n], each into
+// acc[k] (lane e takes element 16j+e of step j), n rounded down to a
+// multiple of 16:
+//
+//	for k := range acc {
+//		foldInF64Steps(&acc[k], x[k*stride:][:n&^15], addF64)
+//	}
+func sumF32InF64Rows4Go(acc *[4][16]float64, x []float32, stride, n int) {
+	for k := range acc {
+		foldInF64Steps(&acc[k], x[k*stride:][:n&^15], addF64)
+	}
+}
+
+// sumSqDevF32InF64Rows4Go is the kernel's loop of SumSqDevF32InF64Rows4:
+// the main steps of sumSqDevF32InF64Go over the four rows x[k·stride:][:n]
+// with means m[k], each into acc[k], n rounded down to a multiple of 16:
+//
+//	for k := range acc {
+//		foldInF64Steps(&acc[k], x[k*stride:][:n&^15], sqDevAdd(m[k]))
+//	}
+func sumSqDevF32InF64Rows4Go(acc *[4][16]float64, x []float32, stride, n int, m *[4]float64) {
+	for k := range acc {
+		foldInF64Steps(&acc[k], x[k*stride:][:n&^15], sqDevAdd(m[k]))
+	}
+}
+
+// sqDevAdd is the fold of sumSqDevInF64 with mean m.
+func sqDevAdd(m float64) func(v, acc float64) float64 {
+	return func(v, acc float64) float64 {
+		d := v - m
+		return math.FMA(d, d, acc)
+	}
+}
+
+// sumF32InF64Rows4End ends SumF32InF64Rows4 after its kernel: row k's
+// elements from n&^15 on, and its lanes merged, into s[k].
+func sumF32InF64Rows4End(s *[4]float64, acc *[4][16]float64, x []float32, stride, n int) {
+	for k := range s {
+		s[k] = foldInF64End(&acc[k], x[k*stride:][n&^15:n], addF64)
+	}
 }
 
 // normAffineF32Go is NormAffineF32's pure-Go twin, its exact loop:

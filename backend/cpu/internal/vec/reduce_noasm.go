@@ -71,6 +71,28 @@ func SumSqDevF32(x []float32, m float32) float32 { return sumSqDevF32Go(x, m) }
 // merged pairwise). Its exact loop is sumF32InF64Go's.
 func SumF32InF64(x []float32) float64 { return sumF32InF64Go(x) }
 
+// SumF32InF64Rows4 sets s[k] to SumF32InF64(x[k·stride:][:n]), the same
+// bits, for k < 4. Its exact loop is sumF32InF64Rows4Go's, then
+// sumF32InF64Rows4End's.
+func SumF32InF64Rows4(s *[4]float64, x []float32, stride, n int) {
+	if n <= 0 {
+		*s = [4]float64{}
+		return
+	}
+	x = x[:3*stride+n]
+	var acc [4][16]float64
+	sumF32InF64Rows4Go(&acc, x, stride, n)
+	sumF32InF64Rows4End(s, &acc, x, stride, n)
+}
+
+// SumSqDevF32InF64Rows4 sets s[k] to SumSqDevF32InF64(x[k·stride:][:n],
+// m[k]) for k < 4.
+func SumSqDevF32InF64Rows4(s *[4]float64, x []float32, stride, n int, m *[4]float64) {
+	for k := range s {
+		s[k] = SumSqDevF32InF64(x[k*stride:][:n], m[k])
+	}
+}
+
 // SumSqDevF32InF64 returns Σ (float64(x[i])-m)², each square added in
 // float64 with one rounding. Its exact loop is sumSqDevF32InF64Go's.
 func SumSqDevF32InF64(x []float32, m float64) float64 { return sumSqDevF32InF64Go(x, m) }

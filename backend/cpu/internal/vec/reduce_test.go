@@ -863,3 +863,54 @@ func TestFourStreamsAllocateNothing(t *testing.T) {
 		}
 	}
 }
+
+// TestSumF32InF64Rows4 checks that the four rows read together give each
+// row's SumF32InF64 bits (and its twin's), and each row's
+// SumSqDevF32InF64 those of SumSqDevF32InF64Rows4, at every length
+// through the turns of 256 and the steps of 16, with rows close together
+// and far apart, and that nothing outside the rows is read or written.
+func TestSumF32InF64Rows4(t *testing.T) {
+	lengths := []int{1, 3, 4, 15, 16, 17, 31, 255, 256, 257, 300, 511, 1023, 1024, 1040, 4096 + 7}
+	for n := range 64 {
+		lengths = append(lengths, 2*n)
+	}
+	for _, n := range lengths {
+		for _, gap := range []int{0, 1, 13, 4096} {
+			stride := n + gap
+			span := 3*stride + n
+			x := newGuarded(span, rng.Intn(8), func(int) float32 {
+				if rng.Intn(4) == 0 {
+					return randF32()
+				}
+				return float32(rng.NormFloat64() * math.Exp2(float64(rng.Intn(40)-20)))
+			})
+			x.save()
+			var got [4]float64
+			SumF32InF64Rows4(&got, x.s(), stride, n)
+			x.check(t, fmt.Sprintf("n=%d stride=%d x", n, stride), true)
+			for k, g := range got {
+				row := x.s()[k*stride:][:n]
+				nan := anyNaN32(row)
+				if w := SumF32InF64(row); !sameF64(g, w, nan) {
+					t.Fatalf("n=%d stride=%d row %d: got %#x, SumF32InF64 %#x", n, stride, k, math.Float64bits(g), math.Float64bits(w))
+				}
+				if w := sumF32InF64Go(row); !sameF64(g, w, nan) {
+					t.Fatalf("n=%d stride=%d row %d: got %#x, twin %#x", n, stride, k, math.Float64bits(g), math.Float64bits(w))
+				}
+			}
+			m := [4]float64{got[0] / float64(n), 1.5, -3, got[3] / float64(n)}
+			SumSqDevF32InF64Rows4(&got, x.s(), stride, n, &m)
+			x.check(t, fmt.Sprintf("n=%d stride=%d x (squares)", n, stride), true)
+			for k, g := range got {
+				row := x.s()[k*stride:][:n]
+				nan := anyNaN32(row) || m[k] != m[k]
+				if w := SumSqDevF32InF64(row, m[k]); !sameF64(g, w, nan) {
+					t.Fatalf("n=%d stride=%d row %d: got %#x, SumSqDevF32InF64 %#x", n, stride, k, math.Float64bits(g), math.Float64bits(w))
+				}
+				if w := sumSqDevF32InF64Go(row, m[k]); !sameF64(g, w, nan) {
+					t.Fatalf("n=%d stride=%d row %d: got %#x, twin of the squares %#x", n, stride, k, math.Float64bits(g), math.Float64bits(w))
+				}
+			}
+		}
+	}
+}

@@ -84,6 +84,11 @@ func maxRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
 //go:noescape
 func minRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
 
+// sumF32InF64Rows4AVX512 is sumF32InF64Rows4Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumF32InF64Rows4AVX512(acc *[4][16]float64, x *float32, stride int, n int)
+
 // indexF32AVX512 is indexF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
@@ -138,3 +143,8 @@ func prodRows4F32AVX512(dst []float32, x []float32, rowLen int, stride int)
 //
 //go:noescape
 func expSubSumBlocksF32AVX512(dst []float32, x []float32, m float32, acc *[2][8]float32)
+
+// sumSqDevF32InF64Rows4AVX512 is sumSqDevF32InF64Rows4Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumSqDevF32InF64Rows4AVX512(acc *[4][16]float64, x *float32, stride int, n int, m *[4]float64)

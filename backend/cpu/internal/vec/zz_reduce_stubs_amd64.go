@@ -164,6 +164,11 @@ func maxRows4F32AVX2(dst []float32, x []float32, rowLen int, stride int)
 //go:noescape
 func minRows4F32AVX2(dst []float32, x []float32, rowLen int, stride int)
 
+// sumF32InF64Rows4AVX2 is sumF32InF64Rows4Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumF32InF64Rows4AVX2(acc *[4][16]float64, x *float32, stride int, n int)
+
 // indexF32AVX2 is indexF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
