@@ -621,3 +621,39 @@ func TestWelfordCascade(t *testing.T) {
 		}
 	}
 }
+
+// TestInnerGroupsAllocs checks that an inner reduction split among
+// workers allocates nothing per group of rows (testing.AllocsPerRun runs
+// on one thread, where a parallel loop makes one call for all the
+// groups): M.sum(1) of [4096, 4096] float32 makes 64 groups.
+func TestInnerGroupsAllocs(t *testing.T) {
+	if testing.Short() || raceEnabled {
+		t.Skip("64 MiB input")
+	}
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(4))
+	const s = 4096
+	in := raw.New(dtype.Float32, []int{s, s})
+	out := raw.New(dtype.Float32, []int{s, 1})
+	p, err := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(dtype.Float32).
+		AddOutput(out).AddInput(in).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	b := New()
+	run := func() {
+		if err := b.Reduce(optable.Sum, p, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	run()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	const calls = 5
+	for range calls {
+		run()
+	}
+	runtime.ReadMemStats(&after)
+	if n := (after.Mallocs - before.Mallocs) / calls; n >= 32 {
+		t.Errorf("%d allocations per call on 4 threads, want fewer than 32 (64 groups)", n)
+	}
+}
