@@ -254,7 +254,13 @@ func colsWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 // 1.08-1.11; four consecutive rows 1.48; four rows spread over the group
 // 1.30; the spread rows in blocks of 1024 or 2048 elements, each searched
 // after its max, 0.95-1.15; four rows' maxima with no search at all
-// 0.88-1.03, the most a one-pass four-stream kernel could reach.
+// 0.88-1.03, the most a one-pass four-stream kernel could reach. Such a
+// kernel (AVX-512: each lane's extreme and the index of its first
+// occurrence, a masked compare and two masked moves a vector) came to
+// 0.95-0.99 beside 0.99-1.05 a row at a time, with 16 elements of each
+// row a step; with 32 a step (two chains a row), or in turns of 256 a
+// row, it was slower than a row at a time (1.08-1.18 beside 1.00-1.09).
+// So little was not worth a kernel, and it was not kept.
 
 // vecMax returns the max (or min) of the non-NaN elements of a float32 or
 // float64 row and whether some element is NaN (vec.MaxF32, ...).
