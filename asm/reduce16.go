@@ -49,15 +49,8 @@ func sumSqDevInF64Rows4512() {
 	Doc(name + " is sumSqDevF32InF64Rows4Go in assembly; see there for the exact loop.")
 	Pragma("noescape")
 	acc := Load(Param("acc"), GP64())
-	x := Load(Param("x"), GP64())
-	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(2), stride)
-	n := Load(Param("n"), GP64())
+	rows, n := rowsParams()
 	pm := Load(Param("m"), GP64())
-	rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
-	for k := 1; k < len(rows); k++ {
-		LEAQ(Mem{Base: rows[k-1], Index: stride, Scale: 1}, rows[k])
-	}
 	var a [4][2]reg.VecVirtual
 	var mean [4]reg.VecVirtual
 	for k := range rows {
@@ -1026,7 +1019,7 @@ func (g *maxGen) endRows4(name string, f *streams4, i reg.Register, load func(k 
 // to a multiple of 16, read together as four streams (Note [Four streams]
 // in vec's reduce_go.go): element i of row k is added to acc[k][i mod 16]
 // in float64, converted exactly, lane by lane in the order of the row.
-// The rows take turns of 256 elements, each row's lanes loaded before its
+// The rows take turns of 256 elements (turns), each row's lanes loaded before its
 // turn and stored after, then each row's last steps, 16 at a time. A YMM
 // register holds four lanes (sumF32InF64AVX2's accumulators), a ZMM eight.
 func (w wide) sumInF64Rows4() {
@@ -1035,14 +1028,7 @@ func (w wide) sumInF64Rows4() {
 	Doc(name + " is sumF32InF64Rows4Go in assembly; see there for the exact loop.")
 	Pragma("noescape")
 	acc := Load(Param("acc"), GP64())
-	x := Load(Param("x"), GP64())
-	stride := Load(Param("stride"), GP64())
-	SHLQ(U8(2), stride)
-	n := Load(Param("n"), GP64())
-	rows := [4]reg.Register{x, GP64(), GP64(), GP64()}
-	for k := 1; k < len(rows); k++ {
-		LEAQ(Mem{Base: rows[k-1], Index: stride, Scale: 1}, rows[k])
-	}
+	rows, n := rowsParams()
 	regs := 2 * w.parts() // registers of 16 float64 lanes
 	laneBytes := 128 / regs
 	at := func(k, r int) Mem { return Mem{Base: acc, Disp: 128*k + laneBytes*r} }
@@ -1068,15 +1054,9 @@ func (w wide) sumInF64Rows4() {
 			VADDPD(c, v, v)
 		}
 	}
-	i := GP64()
-	XORQ(i, i)
-	loop(name+"_turn", n, i, 256, func() {
-		for k, row := range rows {
-			a := load(k)
-			for off := 0; off < 256; off += 16 {
-				step(row, i, off, a)
-			}
-			store(k, a)
+	i := turns(name, rows, n, load, store, func(row, i reg.Register, off int, a []reg.VecVirtual) {
+		for s := 0; s < 64; s += 16 {
+			step(row, i, off+s, a)
 		}
 	})
 	for k, row := range rows {
@@ -1088,6 +1068,21 @@ func (w wide) sumInF64Rows4() {
 	}
 	VZEROUPPER()
 	RET()
+}
+
+// rowsParams loads the parameters x (a *float32), stride and n of a
+// kernel over four rows of float32, and returns the addresses of the rows
+// x, x+stride, x+2·stride and x+3·stride, and n.
+func rowsParams() (rows [4]reg.Register, n reg.Register) {
+	x := Load(Param("x"), GP64())
+	stride := Load(Param("stride"), GP64())
+	SHLQ(U8(2), stride)
+	n = Load(Param("n"), GP64())
+	rows = [4]reg.Register{x, GP64(), GP64(), GP64()}
+	for k := 1; k < len(rows); k++ {
+		LEAQ(Mem{Base: rows[k-1], Index: stride, Scale: 1}, rows[k])
+	}
+	return rows, n
 }
 
 // indexF32 emits indexF32Go: the main loop tests 64 elements at once for

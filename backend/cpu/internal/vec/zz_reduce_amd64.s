@@ -7547,9 +7547,9 @@ TEXT ·sumF32InF64Rows4AVX2(SB), NOSPLIT, $0-32
 	XORQ R8, R8
 	MOVQ BX, R9
 	ANDQ $-256, R9
-	JMP  sumF32InF64Rows4AVX2_turn_check
+	JMP  sumF32InF64Rows4AVX2_main_check
 
-sumF32InF64Rows4AVX2_turn:
+sumF32InF64Rows4AVX2_main:
 	VMOVUPD   (AX), Y0
 	VMOVUPD   32(AX), Y1
 	VMOVUPD   64(AX), Y2
@@ -8096,9 +8096,9 @@ sumF32InF64Rows4AVX2_turn:
 	VMOVUPD   Y3, 480(AX)
 	ADDQ      $0x00000100, R8
 
-sumF32InF64Rows4AVX2_turn_check:
+sumF32InF64Rows4AVX2_main_check:
 	CMPQ    R8, R9
-	JB      sumF32InF64Rows4AVX2_turn
+	JB      sumF32InF64Rows4AVX2_main
 	VMOVUPD (AX), Y0
 	VMOVUPD 32(AX), Y1
 	VMOVUPD 64(AX), Y2
