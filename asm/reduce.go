@@ -41,6 +41,7 @@ func genReduce() {
 	normAffine()
 	accF32F64()
 	cumAccF32F64()
+	cumAccRows4F32F64()
 	maxAccF32(true)
 	maxAccF32(false)
 	welfordChunkBF16()
@@ -696,6 +697,59 @@ func accF32F64() {
 			g.storeX(d, 0, disp)
 		},
 	}).generate()
+}
+
+// cumAccRows4F32F64 emits
+//
+//	func cumAccRows4F32F64AVX2(acc []float64, x *float32, xs int, y *float32, ys int)
+//
+// four steps of cumAccF32F64 in one pass, for i < len(acc) rounded down to
+// a multiple of 4: a = acc[i]; then for r < 4, a += float64(x[r·xs+i]),
+// y[r·ys+i] = float32(a); acc[i] = a. Each element goes through the same
+// two roundings as four calls of cumAccF32F64 give it; the four rows of x
+// are read together, four streams where a call reads one, and acc is
+// loaded and stored once for the four.
+func cumAccRows4F32F64() {
+	name := "cumAccRows4F32F64AVX2"
+	TEXT(name, NOSPLIT, "func(acc []float64, x *float32, xs int, y *float32, ys int)")
+	Doc(name + " is cumAccRows4F32F64Go in assembly; see there for the exact loop.")
+	Pragma("noescape")
+	acc := Load(Param("acc").Base(), GP64())
+	n := Load(Param("acc").Len(), GP64())
+	rows := func(p, s string) [4]reg.Register {
+		r := [4]reg.Register{Load(Param(p), GP64()), GP64(), GP64(), GP64()}
+		st := Load(Param(s), GP64())
+		SHLQ(U8(2), st)
+		for k := 1; k < len(r); k++ {
+			LEAQ(Mem{Base: r[k-1], Index: st, Scale: 1}, r[k])
+		}
+		return r
+	}
+	xr, yr := rows("x", "xs"), rows("y", "ys")
+	i := GP64()
+	XORQ(i, i)
+	// step runs the four steps on the four columns at i+off
+	step := func(off int) {
+		a := YMM()
+		VMOVUPD(Mem{Base: acc, Index: i, Scale: 8, Disp: 8 * off}, a)
+		for r := range xr {
+			v := YMM()
+			VCVTPS2PD(Mem{Base: xr[r], Index: i, Scale: 4, Disp: 4 * off}, v)
+			VADDPD(v, a, a)
+			f := XMM()
+			VCVTPD2PSY(a, f)
+			VMOVUPS(f, Mem{Base: yr[r], Index: i, Scale: 4, Disp: 4 * off})
+		}
+		VMOVUPD(a, Mem{Base: acc, Index: i, Scale: 8, Disp: 8 * off})
+	}
+	loop(name+"_four", n, i, 16, func() {
+		for off := 0; off < 16; off += 4 {
+			step(off)
+		}
+	})
+	loop(name+"_one", n, i, 4, func() { step(0) })
+	VZEROUPPER()
+	RET()
 }
 
 // cumAccF32F64: acc[i] += float64(x[i]); y[i] = float32(acc[i]) — one

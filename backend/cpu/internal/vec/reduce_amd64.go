@@ -708,6 +708,29 @@ func CumAccF32F64(acc []float64, x, y []float32) {
 	cumAccF32F64AVX2(acc, x[:n], y[:n])
 }
 
+// CumAccRows4F32F64 runs CumAccF32F64 on the rows x[r·xs:] and y[r·ys:]
+// for r = 0, 1, 2, 3 in turn, the same bits, reading the four rows of x
+// together (Note [Four streams]) and acc once. Its exact loop is
+// cumAccRows4F32F64Go's.
+func CumAccRows4F32F64(acc []float64, x []float32, xs int, y []float32, ys int) {
+	n := len(acc)
+	if n == 0 {
+		return
+	}
+	x, y = x[:3*xs+n], y[:3*ys+n]
+	if !useAVX2 {
+		cumAccRows4F32F64Go(acc, x, xs, y, ys)
+		return
+	}
+	m := n &^ 3
+	if m > 0 {
+		cumAccRows4F32F64AVX2(acc[:m], &x[0], xs, &y[0], ys)
+	}
+	if m < n {
+		cumAccRows4F32F64Go(acc[m:], x[m:], xs, y[m:], ys)
+	}
+}
+
 // MaxAccF32 sets dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN: one row
 // of a max over an outer dim, NaN propagating. Its exact loop is
 // maxAccF32Go's.

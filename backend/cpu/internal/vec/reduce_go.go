@@ -989,6 +989,15 @@ func cumAccF32F64Go(acc []float64, x, y []float32) {
 	}
 }
 
+// cumAccRows4F32F64Go is CumAccRows4F32F64's pure-Go twin, its exact
+// loop: four steps of cumAccF32F64Go, on the rows x[r·xs:] and y[r·ys:]
+// for r < 4.
+func cumAccRows4F32F64Go(acc []float64, x []float32, xs int, y []float32, ys int) {
+	for r := range 4 {
+		cumAccF32F64Go(acc, x[r*xs:], y[r*ys:])
+	}
+}
+
 // maxAccF32Go is MaxAccF32's pure-Go twin, its exact loop:
 //
 //	x = x[:len(dst)]

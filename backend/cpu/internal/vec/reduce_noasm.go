@@ -197,6 +197,12 @@ func AccRows8F16(dst []float32, x0, x1, x2, x3, x4, x5, x6, x7 []uint16) {
 // cumAccF32F64Go's.
 func CumAccF32F64(acc []float64, x, y []float32) { cumAccF32F64Go(acc, x, y) }
 
+// CumAccRows4F32F64 runs CumAccF32F64 on the rows x[r·xs:] and y[r·ys:]
+// for r = 0, 1, 2, 3 in turn. Its exact loop is cumAccRows4F32F64Go's.
+func CumAccRows4F32F64(acc []float64, x []float32, xs int, y []float32, ys int) {
+	cumAccRows4F32F64Go(acc, x, xs, y, ys)
+}
+
 // MaxAccF32 sets dst[i] = x[i] where x[i] > dst[i] or x[i] is NaN: one row
 // of a max over an outer dim, NaN propagating. Its exact loop is
 // maxAccF32Go's.

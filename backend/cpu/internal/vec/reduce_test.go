@@ -336,6 +336,44 @@ func TestCumAccF32F64(t *testing.T) {
 	}
 }
 
+// TestCumAccRows4F32F64 checks the four rows in one pass against four
+// steps of the twin, bit for bit, at every length through the steps of 16
+// and of 4 and the tail, rows close together and far apart, and that
+// nothing but acc and y's rows is written.
+func TestCumAccRows4F32F64(t *testing.T) {
+	lengths := []int{1000, 4096 + 5}
+	for n := 1; n <= 40; n++ {
+		lengths = append(lengths, n)
+	}
+	for _, n := range lengths {
+		for _, gap := range []int{0, 3, 1024} {
+			xs, ys := n+gap, n+2*gap+1
+			x := newGuarded(3*xs+n, rng.Intn(8), func(int) float32 { return randF32() })
+			acc := newGuarded(n, rng.Intn(8), func(int) float64 { return randF64() })
+			y := newGuarded(3*ys+n, rng.Intn(8), func(int) float32 { return sentinel[float32]() })
+			wantAcc, wantY := append([]float64(nil), acc.s()...), append([]float32(nil), y.s()...)
+			cumAccRows4F32F64Go(wantAcc, x.s(), xs, wantY, ys)
+			x.save()
+			acc.save()
+			y.save()
+			CumAccRows4F32F64(acc.s(), x.s(), xs, y.s(), ys)
+			x.check(t, fmt.Sprintf("n=%d x", n), true)
+			acc.check(t, fmt.Sprintf("n=%d acc", n), false)
+			y.check(t, fmt.Sprintf("n=%d y", n), false)
+			for i := range wantAcc {
+				if !sameF64(acc.s()[i], wantAcc[i], true) {
+					t.Fatalf("n=%d xs=%d acc[%d]: got %v, want %v", n, xs, i, acc.s()[i], wantAcc[i])
+				}
+			}
+			for i := range wantY {
+				if !sameF32(y.s()[i], wantY[i], true) {
+					t.Fatalf("n=%d ys=%d y[%d]: got %v, want %v", n, ys, i, y.s()[i], wantY[i])
+				}
+			}
+		}
+	}
+}
+
 // finiteF32 draws from few values, signed zeros among them, so that sums
 // stay finite and max and min see many ties (which of ±0 comes out
 // depends on the order of the merges).

@@ -64,6 +64,11 @@ func accF32F64AVX2(dst []float64, x []float32)
 //go:noescape
 func cumAccF32F64AVX2(acc []float64, x []float32, y []float32)
 
+// cumAccRows4F32F64AVX2 is cumAccRows4F32F64Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func cumAccRows4F32F64AVX2(acc []float64, x *float32, xs int, y *float32, ys int)
+
 // maxAccF32AVX2 is maxAccF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
