@@ -716,16 +716,7 @@ func cumAccRows4F32F64() {
 	Pragma("noescape")
 	acc := Load(Param("acc").Base(), GP64())
 	n := Load(Param("acc").Len(), GP64())
-	rows := func(p, s string) [4]reg.Register {
-		r := [4]reg.Register{Load(Param(p), GP64()), GP64(), GP64(), GP64()}
-		st := Load(Param(s), GP64())
-		SHLQ(U8(2), st)
-		for k := 1; k < len(r); k++ {
-			LEAQ(Mem{Base: r[k-1], Index: st, Scale: 1}, r[k])
-		}
-		return r
-	}
-	xr, yr := rows("x", "xs"), rows("y", "ys")
+	xr, yr := fourRows("x", "xs"), fourRows("y", "ys")
 	i := GP64()
 	XORQ(i, i)
 	// step runs the four steps on the four columns at i+off

@@ -1074,15 +1074,20 @@ func (w wide) sumInF64Rows4() {
 // kernel over four rows of float32, and returns the addresses of the rows
 // x, x+stride, x+2·stride and x+3·stride, and n.
 func rowsParams() (rows [4]reg.Register, n reg.Register) {
-	x := Load(Param("x"), GP64())
-	stride := Load(Param("stride"), GP64())
+	rows = fourRows("x", "stride")
+	return rows, Load(Param("n"), GP64())
+}
+
+// fourRows loads the parameters p (a *float32) and s (a stride in
+// elements) and returns the addresses p, p+s, p+2·s and p+3·s.
+func fourRows(p, s string) [4]reg.Register {
+	rows := [4]reg.Register{Load(Param(p), GP64()), GP64(), GP64(), GP64()}
+	stride := Load(Param(s), GP64())
 	SHLQ(U8(2), stride)
-	n = Load(Param("n"), GP64())
-	rows = [4]reg.Register{x, GP64(), GP64(), GP64()}
 	for k := 1; k < len(rows); k++ {
 		LEAQ(Mem{Base: rows[k-1], Index: stride, Scale: 1}, rows[k])
 	}
-	return rows, n
+	return rows
 }
 
 // indexF32 emits indexF32Go: the main loop tests 64 elements at once for
