@@ -84,14 +84,13 @@ func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 	if size := unsafe.Sizeof(T(0)); is == int(size) {
 		if size == 4 {
 			x := unsafe.Slice((*float32)(in), n)
-			welfordF32((*elem.Welford)(st), x, vec.SumF32InF64(x))
+			mean := vec.SumF32InF64(x) / float64(n)
+			welfordMerge[T](st, in, is, n, mean, vec.SumSqDevF32InF64(x, mean))
 			return
 		}
 		x := unsafe.Slice((*float64)(in), n)
 		mean := vec.SumF64(x) / float64(n)
-		m2 := vec.SumSqDevF64(x, mean)
-		mean, m2 = equalRow[T](in, is, n, mean, m2)
-		(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
+		welfordMerge[T](st, in, is, n, mean, vec.SumSqDevF64(x, mean))
 		return
 	}
 	var sum, m2 float64
@@ -103,28 +102,22 @@ func rowWelford[T float](st, in unsafe.Pointer, is, n, idx int, _ *elem.Ctx) {
 		d := float64(*(*T)(unsafe.Add(in, k*is))) - mean
 		m2 += d * d
 	}
+	welfordMerge[T](st, in, is, n, mean, m2)
+}
+
+// welfordMerge ends rowWelford once the row's two passes have given its
+// mean and m2: a row of equal values as Welford's update sees it
+// (equalRow), then the row's statistics merged into the state.
+func welfordMerge[T float](st, in unsafe.Pointer, is, n int, mean, m2 float64) {
 	mean, m2 = equalRow[T](in, is, n, mean, m2)
 	(*elem.Welford)(st).Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
-}
-
-// welfordF32 is rowWelford on a contiguous float32 row x whose sum
-// (vec.SumF32InF64) is sum.
-func welfordF32(st *elem.Welford, x []float32, sum float64) {
-	mean := sum / float64(len(x))
-	welfordMergeF32(st, x, mean, vec.SumSqDevF32InF64(x, mean))
-}
-
-// welfordMergeF32 ends welfordF32 once the row's mean and m2 are known.
-func welfordMergeF32(st *elem.Welford, x []float32, mean, m2 float64) {
-	n := len(x)
-	mean, m2 = equalRow[float32](unsafe.Pointer(unsafe.SliceData(x)), 4, n, mean, m2)
-	st.Merge(elem.Welford{N: float64(n), Mean: mean, M2: m2})
 }
 
 // rowsWelfordF32Four is the rows function of Var and Std over contiguous
 // float32 rows of large inputs: each row folded as the reducer's cascade
 // folds it with rowWelford (blocks of innerBlock elements, combined
-// pairwise), the same bits, with the first pass over the blocks of rows
+// pairwise; the rows left over, m mod 4, with rowWelford itself), the
+// same bits, with the first pass over the blocks of rows
 // j, j+q, j+2q and j+3q (q = m/4) read together as four streams
 // (vec.SumF32InF64Rows4, Note [Four streams] in internal/vec), and the
 // second over the four blocks again, from the L1 cache, together too
@@ -146,7 +139,7 @@ func rowsWelfordF32Four(st, in unsafe.Pointer, rs, n, m int) {
 			vec.SumSqDevF32InF64Rows4(&m2, x[j*stride+b:], q*stride, nb, &means)
 			for k := range c {
 				var blk elem.Welford
-				welfordMergeF32(&blk, x[(j+k*q)*stride+b:][:nb], means[k], m2[k])
+				welfordMerge[float32](unsafe.Pointer(&blk), unsafe.Pointer(&x[(j+k*q)*stride+b]), 4, nb, means[k], m2[k])
 				c[k].push(blk)
 			}
 		}
@@ -155,11 +148,9 @@ func rowsWelfordF32Four(st, in unsafe.Pointer, rs, n, m int) {
 		}
 	}
 	for r := 4 * q; r < m; r++ {
-		row := x[r*stride:][:n]
 		for b := 0; b < n; b += innerBlock {
 			var blk elem.Welford
-			part := row[b:min(n, b+innerBlock)]
-			welfordF32(&blk, part, vec.SumF32InF64(part))
+			rowWelford[float32](unsafe.Pointer(&blk), unsafe.Pointer(&x[r*stride+b]), 4, min(innerBlock, n-b), 0, nil)
 			c[0].push(blk)
 		}
 		c[0].final(&states[r])

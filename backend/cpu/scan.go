@@ -110,7 +110,7 @@ type scanFuncs struct {
 
 // cumSumColsF32 is cumsum's scanCols for float32 on internal/vec: a
 // vectorised row-by-row add in float64 (Note [Scans and row ops]), four
-// steps at a time where the rows' strides are whole elements
+// steps at a time where the steps go forward in memory
 // (vec.CumAccRows4F32F64: the same bits, the four rows read together).
 func cumSumColsF32(y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer) {
 	acc := unsafe.Slice((*float64)(c), w)
@@ -118,7 +118,7 @@ func cumSumColsF32(y, _, x unsafe.Pointer, ys, _, xs, n, w int, c unsafe.Pointer
 		return unsafe.Slice((*float32)(unsafe.Add(p, t*s)), k)
 	}
 	t := 0
-	if xs > 0 && ys > 0 && xs%4 == 0 && ys%4 == 0 {
+	if xs >= 0 && ys >= 0 {
 		for ; t+4 <= n; t += 4 {
 			vec.CumAccRows4F32F64(acc, row(x, t, xs, 3*xs/4+w), xs/4, row(y, t, ys, 3*ys/4+w), ys/4)
 		}

@@ -271,8 +271,9 @@ func SumF32InF64Rows4(s *[4]float64, x []float32, stride, n int) {
 
 // SumSqDevF32InF64Rows4 sets s[k] to SumSqDevF32InF64(x[k·stride:][:n],
 // m[k]), the same bits, for k < 4. At AVX-512 the four rows are folded
-// together, eight chains of adds where one row has two; its exact loop is
-// then sumSqDevF32InF64Rows4Go's, ended as SumSqDevF32InF64 ends.
+// together, eight chains of adds where one row has two: its exact loop is
+// then sumSqDevF32InF64Rows4Go's, then sumSqDevF32InF64Rows4End's. Below,
+// a row at a time, its AVX2 kernel's four chains kept.
 func SumSqDevF32InF64Rows4(s *[4]float64, x []float32, stride, n int, m *[4]float64) {
 	if n <= 0 {
 		*s = [4]float64{}
@@ -280,17 +281,18 @@ func SumSqDevF32InF64Rows4(s *[4]float64, x []float32, stride, n int, m *[4]floa
 	}
 	x = x[:3*stride+n]
 	var acc [4][16]float64
-	if useAVX512 {
+	switch {
+	case useAVX512:
 		sumSqDevF32InF64Rows4AVX512(&acc, &x[0], stride, n, m)
-	} else {
+	case useAVX2:
 		for k := range s {
-			s[k] = SumSqDevF32InF64(x[k*stride:][:n], m[k])
+			s[k] = sumSqDevF32InF64AVX2(x[k*stride:][:n], m[k])
 		}
 		return
+	default:
+		sumSqDevF32InF64Rows4Go(&acc, x, stride, n, m)
 	}
-	for k := range s {
-		s[k] = foldInF64End(&acc[k], x[k*stride:][n&^15:n], sqDevAdd(m[k]))
-	}
+	sumSqDevF32InF64Rows4End(s, &acc, x, stride, n, m)
 }
 
 // SumSqDevF32InF64 returns Σ (float64(x[i])-m)², each square added in

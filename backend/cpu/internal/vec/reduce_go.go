@@ -495,10 +495,21 @@ func sqDevAdd(m float64) func(v, acc float64) float64 {
 }
 
 // sumF32InF64Rows4End ends SumF32InF64Rows4 after its kernel: row k's
-// elements from n&^15 on, and its lanes merged, into s[k].
+// elements from n&^15 on, and its lanes merged, into s[k], as
+// foldInF64End ends one row.
 func sumF32InF64Rows4End(s *[4]float64, acc *[4][16]float64, x []float32, stride, n int) {
 	for k := range s {
 		s[k] = foldInF64End(&acc[k], x[k*stride:][n&^15:n], addF64)
+	}
+}
+
+// sumSqDevF32InF64Rows4End ends SumSqDevF32InF64Rows4 after its kernel,
+// as sumF32InF64Rows4End ends SumF32InF64Rows4, each row with its mean.
+// (A shared end taking a func per row made the fold of each row a
+// closure on the heap.)
+func sumSqDevF32InF64Rows4End(s *[4]float64, acc *[4][16]float64, x []float32, stride, n int, m *[4]float64) {
+	for k := range s {
+		s[k] = foldInF64End(&acc[k], x[k*stride:][n&^15:n], sqDevAdd(m[k]))
 	}
 }
 

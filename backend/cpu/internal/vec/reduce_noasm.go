@@ -86,11 +86,17 @@ func SumF32InF64Rows4(s *[4]float64, x []float32, stride, n int) {
 }
 
 // SumSqDevF32InF64Rows4 sets s[k] to SumSqDevF32InF64(x[k·stride:][:n],
-// m[k]) for k < 4.
+// m[k]), the same bits, for k < 4. Its exact loop is
+// sumSqDevF32InF64Rows4Go's, then sumSqDevF32InF64Rows4End's.
 func SumSqDevF32InF64Rows4(s *[4]float64, x []float32, stride, n int, m *[4]float64) {
-	for k := range s {
-		s[k] = SumSqDevF32InF64(x[k*stride:][:n], m[k])
+	if n <= 0 {
+		*s = [4]float64{}
+		return
 	}
+	x = x[:3*stride+n]
+	var acc [4][16]float64
+	sumSqDevF32InF64Rows4Go(&acc, x, stride, n, m)
+	sumSqDevF32InF64Rows4End(s, &acc, x, stride, n, m)
 }
 
 // SumSqDevF32InF64 returns Σ (float64(x[i])-m)², each square added in
