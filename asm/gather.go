@@ -28,6 +28,28 @@ func genGather() {
 	for _, size := range []uint8{1, 2, 4, 8} {
 		gatherKernel(size)
 	}
+	prefetchKernel()
+}
+
+// prefetchKernel emits prefetchAsm: a PREFETCHT0 for each cache line that
+// b's bytes lie in, from the line of b[0] to that of b[len(b)-1].
+func prefetchKernel() {
+	TEXT("prefetchAsm", NOSPLIT, "func(b []byte)")
+	Doc("prefetchAsm issues a PREFETCHT0 for each 64-byte line of b.")
+	Pragma("noescape")
+	p, n := Load(Param("b").Base(), GP64()), Load(Param("b").Len(), GP64())
+	TESTQ(n, n)
+	JZ(LabelRef("prefetch_done"))
+	last := GP64()
+	LEAQ(Mem{Base: p, Index: n, Scale: 1, Disp: -1}, last)
+	ANDQ(I32(-64), p)
+	Label("prefetch_loop")
+	PREFETCHT0(Mem{Base: p})
+	ADDQ(U8(64), p)
+	CMPQ(p, last)
+	JLS(LabelRef("prefetch_loop"))
+	Label("prefetch_done")
+	RET()
 }
 
 // gatherKernel emits gather<bits>Asm for elements of size bytes: a main

@@ -1,6 +1,7 @@
 package cpu
 
 import (
+	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"math"
 	"runtime"
 	"sync"
@@ -276,6 +277,10 @@ func (c *indexCall) part(offs, strides []int, n0, n1 int, lo, hi int64) {
 			constant = false
 		}
 	}
+	if c.op.Put && c.nidx == 1 && constant && strides[0] == c.es && strides[1] == c.es {
+		c.putRows(offs, strides, n0, n1, lo, hi)
+		return
+	}
 	var rowArr [8]int
 	row := rowArr[:0]
 	if nops > len(rowArr) {
@@ -388,6 +393,57 @@ func (*Backend) Index(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	return c.errs.get()
 }
 
+// putRows is part for a put of contiguous rows through one index that is
+// constant along them (index_add_ and index_copy_ of rows, among others),
+// with the prefetches of Note [Put rows]; the indices are checked before.
+func (c *indexCall) putRows(offs, strides []int, n0, n1 int, lo, hi int64) {
+	size, st, rowBytes := int64(c.sizes[0]), c.strides[0], n0*c.es
+	out, in, ix := unsafe.Add(c.base[0], offs[0]), unsafe.Add(c.base[1], offs[1]), unsafe.Add(c.base[2], offs[2])
+	os, is, xs := strides[3], strides[4], strides[5]
+	target := func(j int) (unsafe.Pointer, bool) {
+		v := *(*int64)(unsafe.Add(ix, j*xs))
+		if v < 0 {
+			v += size
+		}
+		return unsafe.Add(out, j*os+int(v)*st), v >= lo && v < hi
+	}
+	ahead := 0
+	if vec.GatherPrefetch && rowBytes <= putPrefetchMaxRow && int(size)*max(st, -st) >= putPrefetchMinBytes {
+		ahead = putPrefetchRows
+	}
+	for j := 0; j < n1; j++ {
+		if ahead > 0 && j+ahead < n1 {
+			if p, mine := target(j + ahead); mine {
+				vec.Prefetch(unsafe.Slice((*byte)(p), rowBytes))
+			}
+		}
+		dst, mine := target(j)
+		if !mine {
+			continue
+		}
+		if src := unsafe.Add(in, j*is); c.comb != nil {
+			c.comb.row(dst, src, c.es, c.es, n0)
+		} else {
+			c.move(dst, src, c.es, c.es, n0)
+		}
+	}
+}
+
+// The bounds of Note [Put rows]'s prefetches.
+var (
+	// putPrefetchRows is how many rows ahead a put prefetches its
+	// destination; 0 turns the prefetches off (the package's benchmarks
+	// time the plain loop with it).
+	putPrefetchRows = 8
+	// putPrefetchMinBytes is the smallest destination a put prefetches
+	// into: beyond a core's L2.
+	putPrefetchMinBytes = 4 << 20
+)
+
+// putPrefetchMaxRow is the longest row, in bytes, that a put prefetches
+// (Note [Put rows]).
+const putPrefetchMaxRow = 1024
+
 // maxPutParts bounds the workers of a partitioned put: each walks every
 // index, and the hardware prefetchers stream the source rows it skips too
 // (two partitions cost 1.45× the CPU time of one on index_add_dim0), so
@@ -424,6 +480,29 @@ var putParts int
 // switches around vec.AddF32) cost more than the add itself; a float32 or
 // float64 add with contiguous rows calls the same vec primitive directly
 // (combiner.addRow), so its results are the loop's bit for bit.
+
+// Note [Put rows]
+//
+// A put of whole contiguous rows through one index (index_add_ over dim
+// 0: 2^18 rows of 64 float32 into [65536, 64]) writes rows of the
+// destination in the index's order, which no prefetcher can guess; part's
+// general loop (each row's offsets from every operand's strides, the
+// index read and wrapped twice) cost a fifth of its time besides. putRows
+// reads the index once per row and, where the destination is larger than
+// a core's L2 and its rows short, issues a PREFETCHT0 for each line of the
+// row putPrefetchRows rows ahead (vec.Prefetch), if that row is this
+// worker's (Note [Put partitions]): its misses are then in flight while
+// the rows before it are added. Measured in one process on the 2-core
+// Zen 5 VM, index_add_dim0 went from 18.5-18.9 ms to 14.2-15.2 with the
+// loop alone and 9.6-10.3 with the prefetches (8 rows ahead; 16 was the
+// same, 2 and 4 slower); cmd/bench, binaries alternated: 18.6-27.1 ms to
+// 10.3-12.6, PyTorch 20.3-28.9. Alternated in one process over rows of
+// 16, 64, 256 and 1024 float32 (64 MiB of source into 16 MiB, p50 of 45
+// calls, two runs), the prefetches took 26-47% off rows of 16 and 64
+// elements on one worker and 9-38% on two partitions; rows of 256 took
+// 19-27% less on one worker and the same on two; rows of 1024 (4 KiB), which
+// the hardware prefetchers follow, went ±4%. The prefetches change no
+// result.
 
 // collides reports whether ForEach would run the whole plan on one
 // goroutine because its outermost dim of size above 1 has output stride 0.

@@ -138,16 +138,94 @@ func TestIndexAddPartitions(t *testing.T) {
 					wb[i] = math.Float64bits(float64(x))
 				}
 				for _, procs := range []int{1, 2, 3, 7} {
-					acc := patternView(dtype.Float32, 0, strided, rows, cols)
-					for i := range rows * cols {
-						setElem(acc, i, float64(i%7)/8)
-					}
-					withProcs(min(procs, 2), procs, func() {
-						if _, err := op.IndexAdd(acc, 0, idx, src, op.Float(1)); err != nil {
-							t.Fatal(err)
+					for _, prefetch := range []bool{false, true} {
+						acc := patternView(dtype.Float32, 0, strided, rows, cols)
+						for i := range rows * cols {
+							setElem(acc, i, float64(i%7)/8)
 						}
-					})
-					sameBits(t, fmt.Sprintf("%s/procs=%d", name, procs), bits(acc), wb)
+						withPutPrefetch(prefetch, func() {
+							withProcs(min(procs, 2), procs, func() {
+								if _, err := op.IndexAdd(acc, 0, idx, src, op.Float(1)); err != nil {
+									t.Fatal(err)
+								}
+							})
+						})
+						sameBits(t, fmt.Sprintf("%s/procs=%d/prefetch=%v", name, procs, prefetch), bits(acc), wb)
+					}
+				}
+			}
+		}
+	}
+}
+
+// withPutPrefetch runs fn with the prefetches of Note [Put rows] on every
+// destination (on) or on none.
+func withPutPrefetch(on bool, fn func()) {
+	oldRows, oldMin := putPrefetchRows, putPrefetchMinBytes
+	defer func() { putPrefetchRows, putPrefetchMinBytes = oldRows, oldMin }()
+	putPrefetchRows, putPrefetchMinBytes = 0, 0
+	if on {
+		putPrefetchRows = 3
+	}
+	fn()
+}
+
+// TestPutRows runs puts of whole rows through one index (putRows, Note
+// [Put rows]) against a plain loop: index_put_ with negative indices,
+// plain (the last duplicate wins) and accumulating, float64 and int32,
+// with and without prefetches, on 1 to 3 workers; the rows of the source
+// are strided in the last case, which part's own loop takes.
+func TestPutRows(t *testing.T) {
+	const n, rows = 40009, 37
+	for _, dt := range []dtype.DType{dtype.Float64, dtype.Int32} {
+		for _, cols := range []int{1, 5, 64} {
+			for _, strided := range []bool{false, true} {
+				for _, accumulate := range []bool{false, true} {
+					idx := indexView(n, rows, 13, true)
+					vals := patternView(dt, 5, strided, n, cols)
+					want := make([]float64, rows*cols)
+					for i := range want {
+						want[i] = float64(i % 11)
+					}
+					for j := range n {
+						r := int(idx.Int64At(elemOffset(idx, j)))
+						if r < 0 {
+							r += rows
+						}
+						for c := range cols {
+							x := getElem(vals, j*cols+c)
+							if accumulate {
+								want[r*cols+c] += x
+							} else {
+								want[r*cols+c] = x
+							}
+						}
+					}
+					wb := make([]uint64, len(want))
+					for i, x := range want {
+						if dt.IsFloat() {
+							wb[i] = math.Float64bits(x)
+						} else {
+							wb[i] = uint64(int64(int32(x)))
+						}
+					}
+					for _, procs := range []int{1, 2, 3} {
+						for _, prefetch := range []bool{false, true} {
+							name := fmt.Sprintf("%s/%dx%d/strided=%v/accumulate=%v/procs=%d/prefetch=%v", dt, rows, cols, strided, accumulate, procs, prefetch)
+							dst := raw.New(dt, []int{rows, cols})
+							for i := range rows * cols {
+								setElem(dst, i, float64(i%11))
+							}
+							withPutPrefetch(prefetch, func() {
+								withProcs(min(procs, 2), procs, func() {
+									if _, err := op.IndexPut(dst, []op.Item{{Kind: op.ItemTensor, T: idx}}, vals, accumulate); err != nil {
+										t.Fatal(err)
+									}
+								})
+							})
+							sameBits(t, name, bits(dst), wb)
+						}
+					}
 				}
 			}
 		}
@@ -205,14 +283,23 @@ func TestIndexPutPartitions(t *testing.T) {
 }
 
 // BenchmarkIndexAddDim0 is the bench workload index_add_dim0: 2^18 rows
-// of 64 float32 into 65536; serial is the one-goroutine path it had.
+// of 64 float32 into 65536, on one or two workers, with and without the
+// prefetches of Note [Put rows].
 func BenchmarkIndexAddDim0(b *testing.B) {
 	acc := raw.New(dtype.Float32, []int{65536, 64})
 	idx := indexView(1<<18, 65536, 13, false)
 	src := patternView(dtype.Float32, 3, false, 1<<18, 64)
-	for _, c := range []struct{ procs, parts int }{{1, 1}, {1, 2}, {2, 2}} {
+	for _, c := range []struct {
+		procs, parts int
+		prefetch     bool
+	}{{1, 1, false}, {1, 1, true}, {1, 2, true}, {2, 2, false}, {2, 2, true}} {
 		procs := c.procs
-		b.Run(fmt.Sprintf("procs=%d/parts=%d", c.procs, c.parts), func(b *testing.B) {
+		b.Run(fmt.Sprintf("procs=%d/parts=%d/prefetch=%v", c.procs, c.parts, c.prefetch), func(b *testing.B) {
+			old := putPrefetchRows
+			defer func() { putPrefetchRows = old }()
+			if !c.prefetch {
+				putPrefetchRows = 0
+			}
 			withProcs(procs, c.parts, func() {
 				b.SetBytes(12 << 18 * 64)
 				benchCPU(b, func() {

@@ -94,3 +94,25 @@ func TestGather(t *testing.T) {
 	testGather(t, 8, gather8Go)
 	testGather(t, 64, gather64Go)
 }
+
+// TestPrefetch runs Prefetch on slices of every alignment and length
+// around a cache line, the empty one and one ending a page's worth of
+// bytes: it must leave every byte as it was (and not fault).
+func TestPrefetch(t *testing.T) {
+	b := make([]byte, 4096+192)
+	for i := range b {
+		b[i] = byte(7*i + 3)
+	}
+	Prefetch(nil)
+	for off := 0; off < 130; off++ {
+		for _, n := range []int{0, 1, 2, 63, 64, 65, 127, 128, 129, 4096} {
+			Prefetch(b[off : off+n])
+		}
+	}
+	Prefetch(b[len(b)-1:])
+	for i, x := range b {
+		if x != byte(7*i+3) {
+			t.Fatalf("byte %d changed to %#x", i, x)
+		}
+	}
+}

@@ -367,3 +367,22 @@ gather64Asm_rest_check:
 	JLT  gather64Asm_rest
 	MOVQ R8, ret+120(FP)
 	RET
+
+// func prefetchAsm(b []byte)
+// Requires: MMX+
+TEXT ·prefetchAsm(SB), NOSPLIT, $0-24
+	MOVQ  b_base+0(FP), AX
+	MOVQ  b_len+8(FP), CX
+	TESTQ CX, CX
+	JZ    prefetch_done
+	LEAQ  -1(AX)(CX*1), CX
+	ANDQ  $-64, AX
+
+prefetch_loop:
+	PREFETCHT0 (AX)
+	ADDQ       $0x40, AX
+	CMPQ       AX, CX
+	JLS        prefetch_loop
+
+prefetch_done:
+	RET

@@ -23,3 +23,8 @@ func gather32Asm(out []uint32, self []uint32, idx []int64, nextSelf []uint32, ne
 //
 //go:noescape
 func gather64Asm(out []uint64, self []uint64, idx []int64, nextSelf []uint64, nextIdx []int64) int
+
+// prefetchAsm issues a PREFETCHT0 for each 64-byte line of b.
+//
+//go:noescape
+func prefetchAsm(b []byte)
