@@ -29,6 +29,7 @@ func genGather() {
 		gatherKernel(size)
 	}
 	prefetchKernel()
+	transposeKernel()
 }
 
 // prefetchKernel emits prefetchAsm: a PREFETCHT0 for each cache line that

@@ -140,14 +140,14 @@ func (*Backend) Pointwise(op *optable.Op, p *iter.Plan, args *kernel.Args) error
 		fn(ptr, st, n, args)
 		return nil
 	}
-	if !cast {
+	c.crossed = crossedMask(p, &c.esz)
+	if !cast && c.crossed == 0 {
 		fn = streamLoop(op, lt, p, fn) // Note [Streaming stores]
 	}
 	c.fn, c.nops, c.args = fn, nops, args
 	if !cast && nops == 3 && c.vstep == 0 {
 		c.rowsFn = rowLoops[op.Code][lt] // Note [Rows with a scalar each]
 	}
-	c.crossed = crossedMask(p, &c.esz)
 	c.setBase(p)
 	if !cast && n < iter.GrainSize {
 		p.SerialForEach(c.directRows, 0, n) // c stays on the stack
@@ -180,6 +180,9 @@ type call struct {
 	conv   [4]conv // first nil: the operand is used in place
 	size   [4]int  // loop-dtype element size of each converted operand
 	cast   castFn  // Copy
+	// sameType: a Copy between operands of one dtype, whose crossed
+	// tiles go straight into the output (tiled with a nil loop)
+	sameType bool
 	// crossed has bit k set for the crossed operands (Note [Tiles for
 	// crossed operands]); esz holds every operand's element size.
 	crossed uint8
@@ -315,7 +318,7 @@ func (c *call) put() {
 	c.fn, c.args, c.cast, c.rowsFn = nil, nil, nil, nil
 	c.vstep, c.vargs = 0, nil
 	c.conv, c.size, c.base = [4]conv{}, [4]int{}, [4]unsafe.Pointer{}
-	c.crossed = 0
+	c.crossed, c.sameType = 0, false
 	callPool.Put(c)
 }
 
@@ -495,7 +498,7 @@ func (*Backend) Copy(p *iter.Plan) error {
 		return nil
 	}
 	c := getCall()
-	c.cast, c.nops = cast, 2
+	c.cast, c.nops, c.sameType = cast, 2, dst == src
 	c.crossed = crossedMask(p, &c.esz)
 	c.setBase(p)
 	p.ForEach(c.copy)
@@ -506,7 +509,11 @@ func (*Backend) Copy(p *iter.Plan) error {
 // copyPtrs is Copy's loop, by tiles if an operand is crossed.
 func (c *call) copyPtrs(data [4]unsafe.Pointer, strides []int, n0, n1 int) {
 	if c.crossed != 0 && n0 > 1 && n1 > 1 {
-		tiled(c.plainCopyRows, c.crossed, 2, &c.esz, data, strides, n0, n1)
+		loop := c.plainCopyRows
+		if c.crossed == 2 && c.sameType && strides[0] == c.esz[0] && strides[2] <= directMaxRowBytes {
+			loop = nil // Note [Tiles for crossed operands]
+		}
+		tiled(loop, c.crossed, 2, &c.esz, data, strides, n0, n1)
 		return
 	}
 	c.plainCopyRows(data, strides, n0, n1)

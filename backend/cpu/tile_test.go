@@ -69,13 +69,26 @@ func TestCrossedLarge(t *testing.T) {
 			checkValues(t, c.name, out, func(i int) float64 { return getElem(want, i) }, 0)
 		})
 	}
-	for _, c := range [][2]dtype.DType{{dtype.Float32, dtype.Float32}, {dtype.Float16, dtype.Float32},
-		{dtype.Uint8, dtype.Uint8}, {dtype.Float64, dtype.Int64}, {dtype.Bool, dtype.Bool}} {
-		src, dst := c[0], c[1]
-		t.Run(fmt.Sprintf("copy/%s->%s", src, dst), func(t *testing.T) {
+	// copies: rows of 517 elements go through the tiles' buffers, rows of
+	// 200 bytes or fewer straight into the output where the dtypes match
+	// (Note [Tiles for crossed operands])
+	for _, c := range []struct {
+		src, dst   dtype.DType
+		rows, cols int
+	}{
+		{dtype.Float32, dtype.Float32, rows, cols}, {dtype.Float16, dtype.Float32, rows, cols},
+		{dtype.Uint8, dtype.Uint8, rows, cols}, {dtype.Float64, dtype.Int64, rows, cols}, {dtype.Bool, dtype.Bool, rows, cols},
+		{dtype.Float32, dtype.Float32, 1030, 203}, {dtype.Float32, dtype.Float32, 129, 9}, {dtype.Float64, dtype.Float64, 1030, 100},
+		{dtype.Int16, dtype.Int16, 300, 200}, {dtype.Uint8, dtype.Uint8, 300, 200}, {dtype.Int32, dtype.Float32, 1030, 203},
+	} {
+		src, dst, rows, cols := c.src, c.dst, c.rows, c.cols
+		if testing.Short() {
+			rows, cols = min(rows, 130), min(cols, 67)
+		}
+		t.Run(fmt.Sprintf("copy/%s->%s/%dx%d", src, dst, rows, cols), func(t *testing.T) {
 			a := transposed(src, rows, cols)
 			for i := 0; i < a.NumEl(); i++ {
-				setElem(a, i, float64(i%7))
+				setElem(a, i, float64(i%251))
 			}
 			out := raw.New(dst, []int{rows, cols})
 			p, err := iter.NewConfig().AddOutput(out).AddInput(a).CheckAllSameDType(false).Build()
@@ -89,7 +102,7 @@ func TestCrossedLarge(t *testing.T) {
 				if src == dtype.Bool {
 					return getElem(a, i)
 				}
-				return float64(i % 7)
+				return float64(i % 251)
 			}, 0)
 		})
 	}

@@ -2,6 +2,8 @@
 
 package vec
 
+import "unsafe"
+
 //go:generate go run -C ../../../../asm . -part gather -out ../backend/cpu/internal/vec/zz_gather_amd64.s -stubs ../backend/cpu/internal/vec/zz_gather_stubs_amd64.go -pkg vec
 
 // GatherPrefetch reports whether the Gather primitives prefetch (run in
@@ -80,5 +82,29 @@ func Gather64(out, self []uint64, idx []int64, nextSelf []uint64, nextIdx []int6
 func Prefetch(b []byte) {
 	if useAVX2 {
 		prefetchAsm(b)
+	}
+}
+
+// Transpose32 sets dst[i·ds + j] = src[j·ss + i] for i < rows and j <
+// cols: the cols×rows block of 4-byte elements of src (row stride ss
+// elements) transposed into the rows×cols block of dst (row stride ds),
+// the tiles of Note [Tiles for crossed operands] in package backend/cpu.
+// Rows must not overlap (ds ≥ cols, ss ≥ rows). Its exact loop is
+// transpose32Go's; with AVX2 it moves 8×8 blocks in vectors.
+func Transpose32(dst, src []uint32, ds, ss, rows, cols int) {
+	transposeBounds(dst, src, ds, ss, rows, cols)
+	if !useAVX2 || rows < 8 || cols < 8 {
+		transpose32Go(dst, src, ds, ss, rows, cols)
+		return
+	}
+	r8, c8 := rows&^7, cols&^7
+	transpose32AVX2((*byte)(unsafe.Pointer(&dst[0])), (*byte)(unsafe.Pointer(&src[0])), 4*ds, 4*ss, r8, c8)
+	if r8 < rows {
+		// the last rows%8 rows of dst, every column
+		transpose32Go(dst[r8*ds:], src[r8:], ds, ss, rows-r8, cols)
+	}
+	if c8 < cols {
+		// the last cols%8 columns of the first r8 rows
+		transpose32Go(dst[c8:], src[c8*ss:], ds, ss, r8, cols-c8)
 	}
 }

@@ -37,3 +37,25 @@ func gather32Go(out, self []uint32, idx []int64, _ []uint32, _ []int64) int {
 func gather64Go(out, self []uint64, idx []int64, _ []uint64, _ []int64) int {
 	return gatherGo(out, self, idx)
 }
+
+// transpose32Go is Transpose32's loop: dst[i·ds + j] = src[j·ss + i].
+func transpose32Go(dst, src []uint32, ds, ss, rows, cols int) {
+	for j := 0; j < cols; j++ {
+		s := src[j*ss : j*ss+rows]
+		for i, x := range s {
+			dst[i*ds+j] = x
+		}
+	}
+}
+
+// transposeBounds panics unless dst and src hold the blocks that
+// Transpose32 reads and writes.
+func transposeBounds(dst, src []uint32, ds, ss, rows, cols int) {
+	if rows <= 0 || cols <= 0 {
+		return
+	}
+	if ds < cols || ss < rows {
+		panic("vec: Transpose32 with overlapping rows")
+	}
+	_, _ = dst[(rows-1)*ds+cols-1], src[(cols-1)*ss+rows-1]
+}

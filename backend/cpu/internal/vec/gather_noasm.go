@@ -57,3 +57,12 @@ func Gather64(out, self []uint64, idx []int64, nextSelf []uint64, nextIdx []int6
 // Prefetch asks for the cache lines of b ahead of their use where
 // GatherPrefetch; without assembly it does nothing.
 func Prefetch(b []byte) {}
+
+// Transpose32 sets dst[i·ds + j] = src[j·ss + i] for i < rows and j <
+// cols: the cols×rows block of 4-byte elements of src (row stride ss
+// elements) transposed into the rows×cols block of dst (row stride ds).
+// Rows must not overlap (ds ≥ cols, ss ≥ rows).
+func Transpose32(dst, src []uint32, ds, ss, rows, cols int) {
+	transposeBounds(dst, src, ds, ss, rows, cols)
+	transpose32Go(dst, src, ds, ss, rows, cols)
+}

@@ -386,3 +386,86 @@ prefetch_loop:
 
 prefetch_done:
 	RET
+
+// func transpose32AVX2(dst *byte, src *byte, ds int, ss int, rows int, cols int)
+// Requires: AVX
+TEXT ·transpose32AVX2(SB), NOSPLIT, $8-48
+	MOVQ  dst+0(FP), AX
+	MOVQ  src+8(FP), CX
+	MOVQ  ds+16(FP), DX
+	MOVQ  ss+24(FP), BX
+	MOVQ  rows+32(FP), SI
+	MOVQ  cols+40(FP), DI
+	LEAQ  (DX)(DX*2), R8
+	LEAQ  (BX)(BX*2), R9
+	XORQ  R10, R10
+	TESTQ SI, SI
+	JZ    transpose32_done
+
+transpose32_cols:
+	CMPQ  R10, DI
+	JAE   transpose32_done
+	MOVQ  R10, R11
+	IMULQ BX, R11
+	ADDQ  CX, R11
+	LEAQ  (R11)(BX*4), R12
+	LEAQ  (AX)(R10*4), R13
+	LEAQ  (R13)(DX*4), R14
+	XORQ  R15, R15
+
+transpose32_rows:
+	VMOVUPS    (R11), Y0
+	VMOVUPS    (R11)(BX*1), Y1
+	VMOVUPS    (R11)(BX*2), Y2
+	VMOVUPS    (R11)(R9*1), Y3
+	VMOVUPS    (R12), Y4
+	VMOVUPS    (R12)(BX*1), Y5
+	VMOVUPS    (R12)(BX*2), Y6
+	VMOVUPS    (R12)(R9*1), Y7
+	VUNPCKLPS  Y1, Y0, Y8
+	VUNPCKHPS  Y1, Y0, Y0
+	VUNPCKLPS  Y3, Y2, Y1
+	VUNPCKHPS  Y3, Y2, Y2
+	VUNPCKLPS  Y5, Y4, Y3
+	VUNPCKHPS  Y5, Y4, Y4
+	VUNPCKLPS  Y7, Y6, Y5
+	VUNPCKHPS  Y7, Y6, Y6
+	VSHUFPS    $0x44, Y1, Y8, Y7
+	VSHUFPS    $0xee, Y1, Y8, Y1
+	VSHUFPS    $0x44, Y2, Y0, Y8
+	VSHUFPS    $0xee, Y2, Y0, Y0
+	VSHUFPS    $0x44, Y5, Y3, Y2
+	VSHUFPS    $0xee, Y5, Y3, Y3
+	VSHUFPS    $0x44, Y6, Y4, Y5
+	VSHUFPS    $0xee, Y6, Y4, Y4
+	VPERM2F128 $0x20, Y2, Y7, Y6
+	VPERM2F128 $0x31, Y2, Y7, Y2
+	VPERM2F128 $0x20, Y3, Y1, Y7
+	VPERM2F128 $0x31, Y3, Y1, Y1
+	VPERM2F128 $0x20, Y5, Y8, Y3
+	VPERM2F128 $0x31, Y5, Y8, Y5
+	VPERM2F128 $0x20, Y4, Y0, Y8
+	VPERM2F128 $0x31, Y4, Y0, Y0
+	VMOVUPS    Y6, (R13)
+	VMOVUPS    Y7, (R13)(DX*1)
+	VMOVUPS    Y3, (R13)(DX*2)
+	VMOVUPS    Y8, (R13)(R8*1)
+	VMOVUPS    Y2, (R14)
+	VMOVUPS    Y1, (R14)(DX*1)
+	VMOVUPS    Y5, (R14)(DX*2)
+	VMOVUPS    Y0, (R14)(R8*1)
+	ADDQ       $0x20, R11
+	ADDQ       $0x20, R12
+	LEAQ       (DX)(DX*1), BP
+	SHLQ       $0x02, BP
+	ADDQ       BP, R13
+	ADDQ       BP, R14
+	ADDQ       $0x08, R15
+	CMPQ       R15, SI
+	JB         transpose32_rows
+	ADDQ       $0x08, R10
+	JMP        transpose32_cols
+
+transpose32_done:
+	VZEROUPPER
+	RET

@@ -28,3 +28,8 @@ func gather64Asm(out []uint64, self []uint64, idx []int64, nextSelf []uint64, ne
 //
 //go:noescape
 func prefetchAsm(b []byte)
+
+// transpose32AVX2 is transpose32Go over whole blocks of 8×8 (rows and cols multiples of 8), in AVX2.
+//
+//go:noescape
+func transpose32AVX2(dst *byte, src *byte, ds int, ss int, rows int, cols int)
