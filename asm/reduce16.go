@@ -29,6 +29,8 @@ func genReduce512() {
 	genWide(wide{avx512: true})
 	expSubSumBlocks512()
 	sumSqDevInF64Rows4512()
+	maxRows512(true)
+	maxRows512(false)
 }
 
 // sumSqDevInF64Rows4512 emits

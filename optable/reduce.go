@@ -56,10 +56,10 @@ var (
 	})
 	maxFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(-1))", Acc: "if $v > $s || $v != $v { $s = $v }",
 		Combine: "if $o > $s || $o != $o { $s = $o }", Project: "$s", Split: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]"), dtype.Float32, "rows", "rowsAmaxF32", "rowsFour", "rowsAmaxF32Four")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmax[%s]", "cols", "colsAmax[%s]"), dtype.Float32, "rows", "rowsAmaxF32", "rowsFour", "rowsAmaxF32Four", "colsRows", "colsRowsAmaxF32")}
 	minFloats = Fold{Types: Floats, State: "T", Init: "$s = T(math.Inf(1))", Acc: "if $v < $s || $v != $v { $s = $v }",
 		Combine: "if $o < $s || $o != $o { $s = $o }", Project: "$s", Split: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]"), dtype.Float32, "rows", "rowsAminF32", "rowsFour", "rowsAminF32Four")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowAmin[%s]", "cols", "colsAmin[%s]"), dtype.Float32, "rows", "rowsAminF32", "rowsFour", "rowsAminF32Four", "colsRows", "colsRowsAminF32")}
 	maxInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Lowest[T]()", Acc: "$s = max($s, $v)", Combine: "$s = max($s, $o)", Project: "$s", Split: true}
 	minInts  = Fold{Types: Ints, State: "T", Init: "$s = elem.Highest[T]()", Acc: "$s = min($s, $v)", Combine: "$s = min($s, $o)", Project: "$s", Split: true}
 	maxBools = Fold{Types: Bools, State: "T", Init: "$s = false", Acc: "$s = $s || $v", Combine: "$s = $s || $o", Project: "$s"}

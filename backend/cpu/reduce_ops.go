@@ -56,6 +56,11 @@ type redFuncs struct {
 	// rowsBF16 and rowsF16, when set, are rows for rows of bfloat16 or
 	// float16 elements, read as rowBF16 and rowF16 read them.
 	rowsBF16, rowsF16 func(st, in unsafe.Pointer, rs, n, m int)
+	// colsRows, when set, folds rows rows of n contiguous elements, rs
+	// bytes apart, into the n states in one call, as rows calls of cols
+	// would (an outer reduction without conversion over one reduced dim;
+	// Note [Rows in registers]).
+	colsRows func(st, in unsafe.Pointer, rs, n, rows int)
 	// combine folds state k of src, which saw later elements, into state k of dst.
 	combine func(dst, src unsafe.Pointer, n int, c *elem.Ctx)
 	// project writes the n results (and indices) of n states, contiguous.
@@ -479,6 +484,31 @@ func colsAmax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 		return
 	}
 	vec.MaxAccF32(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), n))
+}
+
+// colsRowsAmaxF32 folds rows rows of n contiguous float32 elements, rs
+// bytes apart, into n Amax states (vec.MaxAccRowsF32: the bits of rows
+// calls of colsAmax).
+func colsRowsAmaxF32(st, in unsafe.Pointer, rs, n, rows int) {
+	colsRowsF32(st, in, rs, n, rows, vec.MaxAccRowsF32, colsAmax[float32])
+}
+
+// colsRowsAminF32 is colsRowsAmaxF32 for Amin (vec.MinAccRowsF32).
+func colsRowsAminF32(st, in unsafe.Pointer, rs, n, rows int) {
+	colsRowsF32(st, in, rs, n, rows, vec.MinAccRowsF32, colsAmin[float32])
+}
+
+// colsRowsF32 runs accRows on rows rs bytes apart, or cols on each row
+// where rs is not a whole number of elements at least a row long.
+func colsRowsF32(st, in unsafe.Pointer, rs, n, rows int, accRows func(dst, x []float32, stride, rows int),
+	cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)) {
+	if rs%4 != 0 || rs < 4*n || n == 0 {
+		for r := 0; r < rows; r++ {
+			cols(st, unsafe.Add(in, r*rs), 4, n, 0, nil)
+		}
+		return
+	}
+	accRows(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), (rows-1)*(rs/4)+n), rs/4, rows)
 }
 
 // colsAmin folds a row of n elements into n Amin states (vec.MinAccF32).

@@ -4705,7 +4705,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initAmax1[int64], row: rowAmax1[int64], cols: colsAmax1[int64], combine: combineAmax1[int64], project: projectAmax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax[float32], combine: combineAmax2[float32], project: projectAmax2[float32], rows: rowsAmaxF32, rowsFour: rowsAmaxF32Four},
+			init: initAmax2[float32], row: rowAmax[float32], cols: colsAmax[float32], combine: combineAmax2[float32], project: projectAmax2[float32], rows: rowsAmaxF32, rowsFour: rowsAmaxF32Four, colsRows: colsRowsAmaxF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
 			init: initAmax2[float64], row: rowAmax[float64], cols: colsAmax[float64], combine: combineAmax2[float64], project: projectAmax2[float64]},
 	}
@@ -4723,7 +4723,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initAmin1[int64], row: rowAmin1[int64], cols: colsAmin1[int64], combine: combineAmin1[int64], project: projectAmin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin[float32], combine: combineAmin2[float32], project: projectAmin2[float32], rows: rowsAminF32, rowsFour: rowsAminF32Four},
+			init: initAmin2[float32], row: rowAmin[float32], cols: colsAmin[float32], combine: combineAmin2[float32], project: projectAmin2[float32], rows: rowsAminF32, rowsFour: rowsAminF32Four, colsRows: colsRowsAminF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
 			init: initAmin2[float64], row: rowAmin[float64], cols: colsAmin[float64], combine: combineAmin2[float64], project: projectAmin2[float64]},
 	}

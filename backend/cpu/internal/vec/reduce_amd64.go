@@ -744,6 +744,40 @@ func MaxAccF32(dst, x []float32) {
 	maxAccF32AVX2(dst, x[:len(dst)])
 }
 
+// MaxAccRowsF32 folds rows rows of x, stride elements apart, into dst as
+// MaxAccF32 on each in turn: dst[i] = x[r·stride+i] where that is above
+// dst[i] or NaN, r from 0 up (Note [Rows in registers] in package
+// backend/cpu). Its exact loop is maxAccRowsF32Go's.
+func MaxAccRowsF32(dst, x []float32, stride, rows int) {
+	accRowsBounds(dst, x, stride, rows)
+	if c := len(dst) &^ 15; c > 0 && rows > 0 {
+		if useAVX512 {
+			maxAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
+			maxAccRowsF32Go(dst[c:], x[c:], stride, rows)
+			return
+		}
+	}
+	for r := 0; r < rows; r++ {
+		MaxAccF32(dst, x[r*stride:r*stride+len(dst)])
+	}
+}
+
+// MinAccRowsF32 is MaxAccRowsF32 with MinAccF32's test: x[r·stride+i]
+// below dst[i] or NaN. Its exact loop is minAccRowsF32Go's.
+func MinAccRowsF32(dst, x []float32, stride, rows int) {
+	accRowsBounds(dst, x, stride, rows)
+	if c := len(dst) &^ 15; c > 0 && rows > 0 {
+		if useAVX512 {
+			minAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
+			minAccRowsF32Go(dst[c:], x[c:], stride, rows)
+			return
+		}
+	}
+	for r := 0; r < rows; r++ {
+		MinAccF32(dst, x[r*stride:r*stride+len(dst)])
+	}
+}
+
 // MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
 // exact loop is minAccF32Go's.
 func MinAccF32(dst, x []float32) {

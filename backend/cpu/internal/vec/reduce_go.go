@@ -1026,6 +1026,34 @@ func maxAccF32Go(dst, x []float32) {
 	}
 }
 
+// maxAccRowsF32Go is MaxAccRowsF32's pure-Go twin: maxAccF32Go on each
+// row in turn.
+func maxAccRowsF32Go(dst, x []float32, stride, rows int) {
+	for r := 0; r < rows; r++ {
+		maxAccF32Go(dst, x[r*stride:r*stride+len(dst)])
+	}
+}
+
+// minAccRowsF32Go is MinAccRowsF32's pure-Go twin: minAccF32Go on each
+// row in turn.
+func minAccRowsF32Go(dst, x []float32, stride, rows int) {
+	for r := 0; r < rows; r++ {
+		minAccF32Go(dst, x[r*stride:r*stride+len(dst)])
+	}
+}
+
+// accRowsBounds panics unless x holds rows rows of len(dst) elements,
+// stride ≥ len(dst) apart (MaxAccRowsF32, MinAccRowsF32).
+func accRowsBounds(dst, x []float32, stride, rows int) {
+	if rows <= 0 || len(dst) == 0 {
+		return
+	}
+	if stride < len(dst) {
+		panic("vec: rows that overlap")
+	}
+	_ = x[(rows-1)*stride+len(dst)-1]
+}
+
 // minAccF32Go is MinAccF32's pure-Go twin: maxAccF32Go's loop with
 // x[i] < dst[i].
 func minAccF32Go(dst, x []float32) {

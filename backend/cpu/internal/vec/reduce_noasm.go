@@ -218,6 +218,20 @@ func MaxAccF32(dst, x []float32) { maxAccF32Go(dst, x) }
 // exact loop is minAccF32Go's.
 func MinAccF32(dst, x []float32) { minAccF32Go(dst, x) }
 
+// MaxAccRowsF32 folds rows rows of x, stride elements apart, into dst as
+// MaxAccF32 on each in turn. Its exact loop is maxAccRowsF32Go's.
+func MaxAccRowsF32(dst, x []float32, stride, rows int) {
+	accRowsBounds(dst, x, stride, rows)
+	maxAccRowsF32Go(dst, x, stride, rows)
+}
+
+// MinAccRowsF32 folds rows rows of x, stride elements apart, into dst as
+// MinAccF32 on each in turn. Its exact loop is minAccRowsF32Go's.
+func MinAccRowsF32(dst, x []float32, stride, rows int) {
+	accRowsBounds(dst, x, stride, rows)
+	minAccRowsF32Go(dst, x, stride, rows)
+}
+
 // WelfordChunkBF16 is elem.WelfordChunkBF16, bit for bit: the Welford
 // steps of PyTorch's bfloat16 layer_norm moments over the whole 16-lane
 // vectors of x (at most 16), in 16 lanes.

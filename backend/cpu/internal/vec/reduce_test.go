@@ -536,6 +536,46 @@ func TestMaxAccF32(t *testing.T) {
 	}
 }
 
+// TestMaxAccRowsF32 checks MaxAccRowsF32 and MinAccRowsF32 against their
+// twins, bit for bit (NaN payloads and zeros' signs included): widths on
+// both sides of the kernels' blocks of 16 and 256 columns, several rows,
+// rows with a gap between them; nothing outside dst may change.
+func TestMaxAccRowsF32(t *testing.T) {
+	gen := func(int) float32 {
+		if rng.Intn(2) == 0 {
+			return finiteF32()
+		}
+		return randF32()
+	}
+	for _, f := range []struct {
+		name     string
+		fn, twin func(dst, x []float32, stride, rows int)
+	}{{"MaxAccRowsF32", MaxAccRowsF32, maxAccRowsF32Go}, {"MinAccRowsF32", MinAccRowsF32, minAccRowsF32Go}} {
+		for _, n := range []int{0, 1, 15, 16, 17, 47, 100, 255, 256, 257, 272, 300, 530} {
+			for _, rows := range []int{0, 1, 2, 7, 33} {
+				for _, gap := range []int{0, 5} {
+					stride := n + gap
+					name := fmt.Sprintf("%s n=%d rows=%d stride=%d", f.name, n, rows, stride)
+					x := newGuarded(max(0, (rows-1)*stride+n), rng.Intn(8), gen)
+					dst := newGuarded(n, rng.Intn(8), gen)
+					want := append([]float32(nil), dst.s()...)
+					f.twin(want, x.s(), stride, rows)
+					x.save()
+					dst.save()
+					f.fn(dst.s(), x.s(), stride, rows)
+					x.check(t, name+" x", true)
+					dst.check(t, name+" dst", false)
+					for i, g := range dst.s() {
+						if math.Float32bits(g) != math.Float32bits(want[i]) {
+							t.Fatalf("%s [%d]: got %#x, want %#x", name, i, math.Float32bits(g), math.Float32bits(want[i]))
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestProdF32 checks ProdF32 against its twin: on any values (an
 // overflow times 0 makes NaN in either order, so any NaN will do where one
 // is), and bit for bit on values near 1, whose products stay finite and

@@ -148,3 +148,13 @@ func expSubSumBlocksF32AVX512(dst []float32, x []float32, m float32, acc *[2][8]
 //
 //go:noescape
 func sumSqDevF32InF64Rows4AVX512(acc *[4][16]float64, x *float32, stride int, n int, m *[4]float64)
+
+// maxAccRowsF32AVX512 is maxAccRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func maxAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
+
+// minAccRowsF32AVX512 is minAccRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func minAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
