@@ -31,6 +31,7 @@ func genReduce512() {
 	sumSqDevInF64Rows4512()
 	maxRows512(true)
 	maxRows512(false)
+	sumRun512()
 }
 
 // sumSqDevInF64Rows4512 emits

@@ -390,8 +390,8 @@ type Fold struct {
 	// folds several contiguous rows into as many states, and "rowBF16",
 	// "rowF16", "cols8BF16", "cols8F16", "rowsBF16", "rowsF16", which fold
 	// rows of bfloat16 or float16 elements into a float32 loop's states,
-	// and "colsRows", which folds several rows into one row of states in
-	// one call, have no generated default) and loop dtype;
+	// and "colsRows" and "cols8Run", which fold several rows into one row
+	// of states in one call, have no generated default) and loop dtype;
 	// dtype.Invalid matches every dtype. For a scan, "row" replaces the
 	// scan of contiguous elements and "cols" the outer-dim scan.
 	CPU map[string]map[dtype.DType]string

@@ -56,6 +56,11 @@ type redFuncs struct {
 	// rowsBF16 and rowsF16, when set, are rows for rows of bfloat16 or
 	// float16 elements, read as rowBF16 and rowF16 read them.
 	rowsBF16, rowsF16 func(st, in unsafe.Pointer, rs, n, m int)
+	// cols8Run, when set, is the fold8 of a run of rows rows of n
+	// contiguous elements, rs bytes apart, in one call: the same passes
+	// of cols8 and the same rows after them (an outer reduction without
+	// conversion over one reduced dim; Note [Rows in registers]).
+	cols8Run func(st, blk, in unsafe.Pointer, rs, n, rows int)
 	// colsRows, when set, folds rows rows of n contiguous elements, rs
 	// bytes apart, into the n states in one call, as rows calls of cols
 	// would (an outer reduction without conversion over one reduced dim;
@@ -418,6 +423,20 @@ func colsSumF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 // sums]).
 func cols8SumF32(st, blk unsafe.Pointer, in *[8]unsafe.Pointer, n int, set, flush bool) {
 	cols8Sum(st, blk, in, n, set, flush, vec.SumRows8F32, vec.AccRows8F32)
+}
+
+// cols8RunSumF32 is cols8SumF32's fold8 over a run of rows, rs bytes
+// apart, in one call (vec.SumRows8RunF32), and the rows after its 8q
+// passes one by one, as colsSumF32 adds them.
+func cols8RunSumF32(st, blk, in unsafe.Pointer, rs, n, rows int) {
+	q := rows / 8
+	s := unsafe.Slice((*float64)(st), n)
+	if q > 0 {
+		vec.SumRows8RunF32(s, unsafe.Slice((*float32)(blk), n), unsafe.Slice((*float32)(in), (8*q-1)*(rs/4)+n), rs/4, q)
+	}
+	for r := 8 * q; r < rows; r++ {
+		vec.AccF32F64(s, unsafe.Slice((*float32)(unsafe.Add(in, r*rs)), n))
+	}
 }
 
 // cols8SumBF16 is cols8SumF32 of bfloat16 rows, converted as they are read.

@@ -4649,7 +4649,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initSum0[int64], row: rowSum0[int64], cols: colsSum0[int64], combine: combineSum0[int64], project: projectSum0[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four},
+			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four, cols8Run: cols8RunSumF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initSum2[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectSum2[float64]},
 	}
@@ -4671,7 +4671,7 @@ func init() {
 	}
 	redTable[optable.Mean.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four},
+			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four, cols8Run: cols8RunSumF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initMean1[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectMean1[float64]},
 	}

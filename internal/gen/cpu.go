@@ -400,7 +400,7 @@ func cpuFolds() []byte {
 			outD, _ := dtype.Parse(out)
 			printf(&w, "%s: {size: int(unsafe.Sizeof(*new(%s))), out: %s, index: %v, cascade: %v,\n", dtypeName(d), instantiate(f.State, goType(d)), dtypeName(outD), f.Index, f.Cascade.Has(d))
 			cols8 := ""
-			for _, piece := range []string{"cols8", "rows", "rowBF16", "rowF16", "cols8BF16", "cols8F16", "rowsBF16", "rowsF16", "rowsBF16Four", "rowsF16Four", "rowFour", "rowsFour", "rowBF16Four", "rowF16Four", "colsRows"} {
+			for _, piece := range []string{"cols8", "rows", "rowBF16", "rowF16", "cols8BF16", "cols8F16", "rowsBF16", "rowsF16", "rowsBF16Four", "rowsF16Four", "rowFour", "rowsFour", "rowBF16Four", "rowF16Four", "colsRows", "cols8Run"} {
 				if name, ok := f.CPU[piece][d]; ok {
 					cols8 += ", " + piece + ": " + name
 				}

@@ -619,6 +619,24 @@ func SumRows8F32(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	}
 }
 
+// SumRows8RunF32 runs the q passes of an outer float32 sum over rows of
+// len(st) elements, stride elements apart, in one call (Note [Rows in
+// registers] in package backend/cpu): pass j sets blk (when j mod 8 = 0)
+// or adds to it (SumRows8F32, AccRows8F32) rows j, j+q, ..., j+7q, and
+// blk goes into the float64 states st after every eighth pass and the
+// last (AccF32F64). blk holds len(st) elements of scratch. Its exact loop
+// is sumRows8RunF32Go's.
+func SumRows8RunF32(st []float64, blk, x []float32, stride, q int) {
+	run8Bounds(st, blk, x, stride, q)
+	if len(st) > 0 && q > 0 {
+		if useAVX512 {
+			sumRows8RunF32AVX512(&st[0], &x[0], stride, q, len(st))
+			return
+		}
+	}
+	sumRows8Run(st, blk, x, stride, q, SumRows8F32, AccRows8F32, AccF32F64)
+}
+
 // AccRows8F32 sets dst[i] += ((x0[i] + x1[i]) + (x2[i] + x3[i])) + ((x4[i]
 // + x5[i]) + (x6[i] + x7[i])). Its exact loop is accRows8F32Go's.
 func AccRows8F32(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {

@@ -926,6 +926,53 @@ func sumRows8F32Go(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 	}
 }
 
+// sumRows8RunF32Go is SumRows8RunF32's pure-Go twin, its exact loop:
+//
+//	for j := 0; j < q; j++ {
+//		x0, ..., x7 := rows j, j+q, ..., j+7q of x
+//		if j%8 == 0 {
+//			sumRows8F32Go(blk, x0, ..., x7)
+//		} else {
+//			accRows8F32Go(blk, x0, ..., x7)
+//		}
+//		if j%8 == 7 || j == q-1 {
+//			accF32F64Go(st, blk)
+//		}
+//	}
+func sumRows8RunF32Go(st []float64, blk, x []float32, stride, q int) {
+	sumRows8Run(st, blk, x, stride, q, sumRows8F32Go, accRows8F32Go, accF32F64Go)
+}
+
+// sumRows8Run is sumRows8RunF32Go's loop with the given row functions.
+func sumRows8Run(st []float64, blk, x []float32, stride, q int,
+	sum, acc func(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32), flush func(dst []float64, x []float32)) {
+	n := len(st)
+	b := blk[:n]
+	row := func(r int) []float32 { return x[r*stride : r*stride+n] }
+	for j := 0; j < q; j++ {
+		rows8 := acc
+		if j%8 == 0 {
+			rows8 = sum
+		}
+		rows8(b, row(j), row(j+q), row(j+2*q), row(j+3*q), row(j+4*q), row(j+5*q), row(j+6*q), row(j+7*q))
+		if j%8 == 7 || j == q-1 {
+			flush(st, b)
+		}
+	}
+}
+
+// run8Bounds panics unless x holds the 8q rows of len(st) elements,
+// stride ≥ len(st) apart, that SumRows8RunF32 reads, and blk len(st).
+func run8Bounds(st []float64, blk, x []float32, stride, q int) {
+	if q <= 0 || len(st) == 0 {
+		return
+	}
+	if stride < len(st) {
+		panic("vec: rows that overlap")
+	}
+	_, _ = blk[len(st)-1], x[(8*q-1)*stride+len(st)-1]
+}
+
 // accRows8F32Go is AccRows8F32's pure-Go twin, its exact loop:
 //
 //	x0, ..., x7 = x0[:len(dst)], ..., x7[:len(dst)]

@@ -244,3 +244,11 @@ func WelfordChunkBF16(m *[2][16]float32, x []float32, coef *[16]float32) {
 func MergeLanesBF16(w, m *[2][16]float32, c, wn float32) {
 	optelem.MergeLanesBF16(w, m, c, wn)
 }
+
+// SumRows8RunF32 runs the q passes of an outer float32 sum over rows of
+// len(st) elements, stride elements apart, in one call. Its exact loop is
+// sumRows8RunF32Go's.
+func SumRows8RunF32(st []float64, blk, x []float32, stride, q int) {
+	run8Bounds(st, blk, x, stride, q)
+	sumRows8RunF32Go(st, blk, x, stride, q)
+}

@@ -576,6 +576,35 @@ func TestMaxAccRowsF32(t *testing.T) {
 	}
 }
 
+// TestSumRows8RunF32 checks SumRows8RunF32 against its twin bit for bit:
+// widths on both sides of the kernel's blocks of 64 and 16 columns (a
+// masked last vector), pass counts on both sides of a flush every eight,
+// rows with a gap between them; nothing outside st may change.
+func TestSumRows8RunF32(t *testing.T) {
+	for _, n := range []int{1, 3, 15, 16, 17, 33, 63, 64, 65, 100, 130, 256} {
+		for _, q := range []int{1, 2, 7, 8, 9, 17, 25} {
+			for _, gap := range []int{0, 3} {
+				stride := n + gap
+				name := fmt.Sprintf("n=%d q=%d stride=%d", n, q, stride)
+				x := newGuarded((8*q-1)*stride+n, rng.Intn(8), func(int) float32 { return randF32() })
+				st := newGuarded(n, rng.Intn(8), func(int) float64 { return rng.NormFloat64() * 1e3 })
+				want := append([]float64(nil), st.s()...)
+				sumRows8RunF32Go(want, make([]float32, n), x.s(), stride, q)
+				x.save()
+				st.save()
+				SumRows8RunF32(st.s(), make([]float32, n), x.s(), stride, q)
+				x.check(t, name+" x", true)
+				st.check(t, name+" st", false)
+				for i, g := range st.s() {
+					if math.Float64bits(g) != math.Float64bits(want[i]) && !(g != g && want[i] != want[i]) {
+						t.Fatalf("%s [%d]: got %v (%#x), want %v (%#x)", name, i, g, math.Float64bits(g), want[i], math.Float64bits(want[i]))
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestProdF32 checks ProdF32 against its twin: on any values (an
 // overflow times 0 makes NaN in either order, so any NaN will do where one
 // is), and bit for bit on values near 1, whose products stay finite and

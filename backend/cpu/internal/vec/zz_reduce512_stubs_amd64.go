@@ -158,3 +158,8 @@ func maxAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols in
 //
 //go:noescape
 func minAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
+
+// sumRows8RunF32AVX512 is sumRows8RunF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func sumRows8RunF32AVX512(st *float64, x *float32, stride int, q int, cols int)
