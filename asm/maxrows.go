@@ -1,9 +1,9 @@
 package main
 
-// This file generates vec's MaxAccRowsF32 and MinAccRowsF32 kernels at AVX-512
-// (part reduce512): the rows of an outer float32 Amax or Amin folded in
-// one call, a block of columns kept in registers from the first row to
-// the last.
+// This file generates vec's MaxAccRowsF32, MinAccRowsF32 and
+// MulAccRowsF32 kernels at AVX-512 (part reduce512): the rows of an outer
+// float32 Amax, Amin or Prod folded in one call, a block of columns kept
+// in registers from the first row to the last.
 
 import (
 	"fmt"
@@ -17,22 +17,22 @@ import (
 // registers: 16 ZMM of 16 lanes.
 const maxRowsBlock = 16
 
-// maxRows512 emits maxAccRowsF32AVX512 (isMax) or minAccRowsF32AVX512:
+// accRows512 emits maxAccRowsF32AVX512, minAccRowsF32AVX512 or
+// mulAccRowsF32AVX512 (op "max", "min" or "mul"):
 //
 //	func(dst, x *float32, stride, rows, cols int)
 //
-// rows calls of maxAccF32Go (minAccF32Go) on dst[:cols] and the rows
-// x[r·stride:][:cols] in order, cols a multiple of 16 and stride in bytes.
-// Per element the steps are those of the AVX2 kernel (maxAccF32): VMAXPS(x,
-// d), which is x > d ? x : d, then x where x is NaN. The columns go in
-// blocks of 256 (16 vectors), then of 16, each read down every row.
-func maxRows512(isMax bool) {
-	name, ins := "maxAccRowsF32AVX512", VMAXPS
-	if !isMax {
-		name, ins = "minAccRowsF32AVX512", VMINPS
-	}
+// rows calls of maxAccF32Go (minAccF32Go, or dst *= x) on dst[:cols] and
+// the rows x[r·stride:][:cols] in order, cols a multiple of 16 and stride
+// in bytes. Per element the steps of max and min are those of the AVX2
+// kernel (maxAccF32): VMAXPS(x, d), which is x > d ? x : d, then x where x
+// is NaN; mul's is VMULPS. The columns go in blocks of 256 (16 vectors),
+// then of 16, each read down every row.
+func accRows512(op string) {
+	name := op + "AccRowsF32AVX512"
+	ins := map[string]func(...Op){"max": VMAXPS, "min": VMINPS, "mul": VMULPS}[op]
 	TEXT(name, NOSPLIT, "func(dst, x *float32, stride, rows, cols int)")
-	Doc(fmt.Sprintf("%s is %sAccRowsF32Go in assembly; see there for the exact loop.", name, name[:3]))
+	Doc(fmt.Sprintf("%s is %sAccRowsF32Go in assembly; see there for the exact loop.", name, op))
 	Pragma("noescape")
 	dst, x := Load(Param("dst"), GP64()), Load(Param("x"), GP64())
 	stride, rows, cols := Load(Param("stride"), GP64()), Load(Param("rows"), GP64()), Load(Param("cols"), GP64())
@@ -53,11 +53,18 @@ func maxRows512(isMax bool) {
 		MOVQ(rows, r)
 		Label(label + "_row")
 		for k := range d {
-			v, m := ZMM(), K()
+			v := ZMM()
 			VMOVUPS(Mem{Base: p, Disp: 64 * k}, v)
-			ins(d[k], v, d[k])
-			VCMPPS(U8(3), v, v, m) // UNORD: v is NaN
-			VMOVAPS(v, m, d[k])
+			if op == "mul" {
+				ins(v, d[k], d[k]) // d·x, d the first source as in dst[i] *= x[i]
+			} else {
+				ins(d[k], v, d[k])
+			}
+			if op != "mul" {
+				m := K()
+				VCMPPS(U8(3), v, v, m) // UNORD: v is NaN
+				VMOVAPS(v, m, d[k])
+			}
 		}
 		ADDQ(stride, p)
 		DECQ(r)

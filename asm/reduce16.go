@@ -29,8 +29,9 @@ func genReduce512() {
 	genWide(wide{avx512: true})
 	expSubSumBlocks512()
 	sumSqDevInF64Rows4512()
-	maxRows512(true)
-	maxRows512(false)
+	accRows512("max")
+	accRows512("min")
+	accRows512("mul")
 	sumRun512()
 }
 

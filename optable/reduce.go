@@ -179,7 +179,8 @@ var (
 	Prod = reduction("prod", "Prod", "the product of the elements (bool and integer inputs give int64)",
 		Op{Grad: []string{"prodGrad(c, g, x, result)"}, Result: intToInt64, OutDecides: true, NoKernel: func(_, d dtype.DType, _ bool) bool { return d.IsReduced() }},
 		Fold{Types: Numbers, State: "T", Init: "$s = 1", Acc: "$s *= $v", Combine: "$s *= $o", Project: "$s", Split: true,
-			CPU: cpu(dtype.Float32, "row", "rowProdF32", "rows", "rowsProdF32", "rowsFour", "rowsProdF32Four")})
+			CPU: cpu(dtype.Float32, "row", "rowProdF32", "cols", "colsProdF32", "rows", "rowsProdF32", "rowsFour", "rowsProdF32Four",
+				"colsRows", "colsRowsProdF32")})
 	Amax = reduction("amax", "Amax", "the largest element (NaN if any is)", Op{Grad: []string{"evenGrad(c, g, x, result)"}, NoIdentity: true, StrictOut: true},
 		maxBools, maxInts, maxFloats)
 	Amin = reduction("amin", "Amin", "the smallest element (NaN if any is)", Op{Grad: []string{"evenGrad(c, g, x, result)"}, NoIdentity: true, StrictOut: true},

@@ -128,16 +128,16 @@ import (
 
 // Note [Rows in registers]
 //
-// An outer float32 Amax or Amin over contiguous columns folds each run of
-// reduced positions (a run along the innermost reduced dim) with one call
-// of its colsRows function (vec.MaxAccRowsF32, vec.MinAccRowsF32), not
-// one call of cols per row. At AVX-512 the kernel keeps a block of 256
+// An outer float32 Amax, Amin or Prod over contiguous columns folds each
+// run of reduced positions (a run along the innermost reduced dim) with
+// one call of its colsRows function (vec.MaxAccRowsF32, MinAccRowsF32,
+// MulAccRowsF32), not one call of cols per row. At AVX-512 the kernel keeps a block of 256
 // columns in sixteen ZMM registers from the run's first row to its last
 // (then blocks of 16), so the states are loaded and stored once a block
 // instead of once a row, and a row costs no call. Each element sees the
 // rows in the same order, through the same steps, as the calls per row
-// (VMAXPS(x, d), then x where x is NaN): the same bits, NaN payloads and
-// zeros' signs included (TestMaxAccRowsF32). Below AVX-512 the function
+// (VMAXPS(x, d), then x where x is NaN; d·x for the product): the same
+// bits, NaN payloads and zeros' signs included (TestMaxAccRowsF32). Below AVX-512 the function
 // calls MaxAccF32 per row, without the reducer's call chain. Measured in
 // one process on the 2-core Zen 5 VM, the builds alternated (p50 of 90
 // calls): T3.amax(1) of [64, 1024, 256] 1.66-1.69 → 1.31-1.33 ms,

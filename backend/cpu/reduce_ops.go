@@ -392,6 +392,25 @@ func extremeRows(dst, x []float32, rowLen, stride int, four, isMax bool) {
 	}
 }
 
+// colsProdF32 multiplies a row of n float32 elements into n Prod states:
+// contiguous rows with vec.MulF32 (each product rounded as the generated
+// loop's), strided ones with the generated loop.
+func colsProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
+	if is != 4 {
+		colsProd0[float32](st, in, is, n, idx, c)
+		return
+	}
+	s := unsafe.Slice((*float32)(st), n)
+	vec.MulF32(s, s, unsafe.Slice((*float32)(in), n))
+}
+
+// colsRowsProdF32 multiplies rows rows of n contiguous float32 elements,
+// rs bytes apart, into n Prod states (vec.MulAccRowsF32: the bits of rows
+// calls of colsProdF32).
+func colsRowsProdF32(st, in unsafe.Pointer, rs, n, rows int) {
+	colsRowsF32(st, in, rs, n, rows, vec.MulAccRowsF32, colsProdF32)
+}
+
 // rowProdF32 multiplies a contiguous float32 row into Prod's state in 16
 // lanes (vec.ProdF32); strided rows take the generated loop.
 func rowProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {

@@ -4687,7 +4687,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initProd0[int64], row: rowProd0[int64], cols: colsProd0[int64], combine: combineProd0[int64], project: projectProd0[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float32))), out: dtype.Float32, index: false, cascade: false,
-			init: initProd0[float32], row: rowProdF32, cols: colsProd0[float32], combine: combineProd0[float32], project: projectProd0[float32], rows: rowsProdF32, rowsFour: rowsProdF32Four},
+			init: initProd0[float32], row: rowProdF32, cols: colsProdF32, combine: combineProd0[float32], project: projectProd0[float32], rows: rowsProdF32, rowsFour: rowsProdF32Four, colsRows: colsRowsProdF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: false,
 			init: initProd0[float64], row: rowProd0[float64], cols: colsProd0[float64], combine: combineProd0[float64], project: projectProd0[float64]},
 	}

@@ -796,6 +796,23 @@ func MinAccRowsF32(dst, x []float32, stride, rows int) {
 	}
 }
 
+// MulAccRowsF32 multiplies rows rows of x, stride elements apart, into
+// dst as MulF32(dst, dst, row) on each in turn (Note [Rows in registers]
+// in package backend/cpu). Its exact loop is mulAccRowsF32Go's.
+func MulAccRowsF32(dst, x []float32, stride, rows int) {
+	accRowsBounds(dst, x, stride, rows)
+	if c := len(dst) &^ 15; c > 0 && rows > 0 {
+		if useAVX512 {
+			mulAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
+			mulAccRowsF32Go(dst[c:], x[c:], stride, rows)
+			return
+		}
+	}
+	for r := 0; r < rows; r++ {
+		MulF32(dst, dst, x[r*stride:r*stride+len(dst)])
+	}
+}
+
 // MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its
 // exact loop is minAccF32Go's.
 func MinAccF32(dst, x []float32) {

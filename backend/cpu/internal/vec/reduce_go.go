@@ -1089,6 +1089,14 @@ func minAccRowsF32Go(dst, x []float32, stride, rows int) {
 	}
 }
 
+// mulAccRowsF32Go is MulAccRowsF32's pure-Go twin: mulF32Go(dst, dst,
+// row) on each row in turn.
+func mulAccRowsF32Go(dst, x []float32, stride, rows int) {
+	for r := 0; r < rows; r++ {
+		mulF32Go(dst, dst, x[r*stride:r*stride+len(dst)])
+	}
+}
+
 // accRowsBounds panics unless x holds rows rows of len(dst) elements,
 // stride ≥ len(dst) apart (MaxAccRowsF32, MinAccRowsF32).
 func accRowsBounds(dst, x []float32, stride, rows int) {

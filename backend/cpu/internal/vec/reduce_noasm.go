@@ -252,3 +252,11 @@ func SumRows8RunF32(st []float64, blk, x []float32, stride, q int) {
 	run8Bounds(st, blk, x, stride, q)
 	sumRows8RunF32Go(st, blk, x, stride, q)
 }
+
+// MulAccRowsF32 multiplies rows rows of x, stride elements apart, into
+// dst as MulF32(dst, dst, row) on each in turn. Its exact loop is
+// mulAccRowsF32Go's.
+func MulAccRowsF32(dst, x []float32, stride, rows int) {
+	accRowsBounds(dst, x, stride, rows)
+	mulAccRowsF32Go(dst, x, stride, rows)
+}

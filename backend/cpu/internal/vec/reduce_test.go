@@ -536,8 +536,8 @@ func TestMaxAccF32(t *testing.T) {
 	}
 }
 
-// TestMaxAccRowsF32 checks MaxAccRowsF32 and MinAccRowsF32 against their
-// twins, bit for bit (NaN payloads and zeros' signs included): widths on
+// TestMaxAccRowsF32 checks MaxAccRowsF32, MinAccRowsF32 and
+// MulAccRowsF32 against their twins, bit for bit (NaN payloads and zeros' signs included): widths on
 // both sides of the kernels' blocks of 16 and 256 columns, several rows,
 // rows with a gap between them; nothing outside dst may change.
 func TestMaxAccRowsF32(t *testing.T) {
@@ -550,7 +550,8 @@ func TestMaxAccRowsF32(t *testing.T) {
 	for _, f := range []struct {
 		name     string
 		fn, twin func(dst, x []float32, stride, rows int)
-	}{{"MaxAccRowsF32", MaxAccRowsF32, maxAccRowsF32Go}, {"MinAccRowsF32", MinAccRowsF32, minAccRowsF32Go}} {
+	}{{"MaxAccRowsF32", MaxAccRowsF32, maxAccRowsF32Go}, {"MinAccRowsF32", MinAccRowsF32, minAccRowsF32Go},
+		{"MulAccRowsF32", MulAccRowsF32, mulAccRowsF32Go}} {
 		for _, n := range []int{0, 1, 15, 16, 17, 47, 100, 255, 256, 257, 272, 300, 530} {
 			for _, rows := range []int{0, 1, 2, 7, 33} {
 				for _, gap := range []int{0, 5} {

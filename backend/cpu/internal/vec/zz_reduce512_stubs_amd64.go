@@ -159,6 +159,11 @@ func maxAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols in
 //go:noescape
 func minAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
 
+// mulAccRowsF32AVX512 is mulAccRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func mulAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
+
 // sumRows8RunF32AVX512 is sumRows8RunF32Go in assembly; see there for the exact loop.
 //
 //go:noescape
