@@ -767,49 +767,35 @@ func MaxAccF32(dst, x []float32) {
 // dst[i] or NaN, r from 0 up (Note [Rows in registers] in package
 // backend/cpu). Its exact loop is maxAccRowsF32Go's.
 func MaxAccRowsF32(dst, x []float32, stride, rows int) {
-	accRowsBounds(dst, x, stride, rows)
-	if c := len(dst) &^ 15; c > 0 && rows > 0 {
-		if useAVX512 {
-			maxAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
-			maxAccRowsF32Go(dst[c:], x[c:], stride, rows)
-			return
-		}
-	}
-	for r := 0; r < rows; r++ {
-		MaxAccF32(dst, x[r*stride:r*stride+len(dst)])
-	}
+	accRows(dst, x, stride, rows, maxAccRowsF32AVX512, maxAccRowsF32Go, MaxAccF32)
 }
 
 // MinAccRowsF32 is MaxAccRowsF32 with MinAccF32's test: x[r·stride+i]
 // below dst[i] or NaN. Its exact loop is minAccRowsF32Go's.
 func MinAccRowsF32(dst, x []float32, stride, rows int) {
-	accRowsBounds(dst, x, stride, rows)
-	if c := len(dst) &^ 15; c > 0 && rows > 0 {
-		if useAVX512 {
-			minAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
-			minAccRowsF32Go(dst[c:], x[c:], stride, rows)
-			return
-		}
-	}
-	for r := 0; r < rows; r++ {
-		MinAccF32(dst, x[r*stride:r*stride+len(dst)])
-	}
+	accRows(dst, x, stride, rows, minAccRowsF32AVX512, minAccRowsF32Go, MinAccF32)
 }
 
 // MulAccRowsF32 multiplies rows rows of x, stride elements apart, into
 // dst as MulF32(dst, dst, row) on each in turn (Note [Rows in registers]
 // in package backend/cpu). Its exact loop is mulAccRowsF32Go's.
 func MulAccRowsF32(dst, x []float32, stride, rows int) {
+	accRows(dst, x, stride, rows, mulAccRowsF32AVX512, mulAccRowsF32Go, func(dst, x []float32) { MulF32(dst, dst, x) })
+}
+
+// accRows runs the AVX-512 kernel k of an Acc…RowsF32 over the whole
+// vectors of dst and its twin over the rest, or, below AVX-512, acc on
+// each row in turn.
+func accRows(dst, x []float32, stride, rows int, k func(dst, x *float32, stride, rows, cols int),
+	twin func(dst, x []float32, stride, rows int), acc func(dst, x []float32)) {
 	accRowsBounds(dst, x, stride, rows)
-	if c := len(dst) &^ 15; c > 0 && rows > 0 {
-		if useAVX512 {
-			mulAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
-			mulAccRowsF32Go(dst[c:], x[c:], stride, rows)
-			return
-		}
+	if c := len(dst) &^ 15; c > 0 && rows > 0 && useAVX512 {
+		k(&dst[0], &x[0], 4*stride, rows, c)
+		twin(dst[c:], x[c:], stride, rows)
+		return
 	}
 	for r := 0; r < rows; r++ {
-		MulF32(dst, dst, x[r*stride:r*stride+len(dst)])
+		acc(dst, x[r*stride:r*stride+len(dst)])
 	}
 }
 

@@ -503,16 +503,20 @@ func TestSums16(t *testing.T) {
 	}
 }
 
+// extremeF32 returns finiteF32's values (zeros of both signs, ties) half
+// the time and randF32's (NaNs of any payload, infinities) the other half.
+func extremeF32(int) float32 {
+	if rng.Intn(2) == 0 {
+		return finiteF32()
+	}
+	return randF32()
+}
+
 // TestMaxAccF32 checks MaxAccF32 and MinAccF32 against their twins bit for
 // bit: NaN in x or dst (which NaN comes out matters too), and ±0 ties,
 // where which zero is kept depends on the order of the operands.
 func TestMaxAccF32(t *testing.T) {
-	gen := func(int) float32 {
-		if rng.Intn(2) == 0 {
-			return finiteF32()
-		}
-		return randF32()
-	}
+	gen := extremeF32
 	for _, f := range []struct {
 		name     string
 		fn, twin func(dst, x []float32)
@@ -537,16 +541,12 @@ func TestMaxAccF32(t *testing.T) {
 }
 
 // TestMaxAccRowsF32 checks MaxAccRowsF32, MinAccRowsF32 and
-// MulAccRowsF32 against their twins, bit for bit (NaN payloads and zeros' signs included): widths on
-// both sides of the kernels' blocks of 16 and 256 columns, several rows,
-// rows with a gap between them; nothing outside dst may change.
+// MulAccRowsF32 against their twins, bit for bit (NaN payloads and
+// zeros' signs included): widths on both sides of the kernels' blocks of
+// 16 and 256 columns, several rows, rows with a gap between them; nothing
+// outside dst may change.
 func TestMaxAccRowsF32(t *testing.T) {
-	gen := func(int) float32 {
-		if rng.Intn(2) == 0 {
-			return finiteF32()
-		}
-		return randF32()
-	}
+	gen := extremeF32
 	for _, f := range []struct {
 		name     string
 		fn, twin func(dst, x []float32, stride, rows int)
