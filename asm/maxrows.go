@@ -36,51 +36,66 @@ func accRows512(op string) {
 	Pragma("noescape")
 	dst, x := Load(Param("dst"), GP64()), Load(Param("x"), GP64())
 	stride, rows, cols := Load(Param("stride"), GP64()), Load(Param("rows"), GP64()), Load(Param("cols"), GP64())
-	TESTQ(rows, rows)
-	JZ(LabelRef(name + "_done"))
-	block := func(nv int) {
-		label := fmt.Sprintf("%s_%d", name, nv)
-		Label(label)
-		CMPQ(cols, U32(16*nv))
-		JB(LabelRef(fmt.Sprintf("%s_%d_end", name, nv)))
+	columnBlocks(name, rows, cols, []int{maxRowsBlock, 1}, func(label string, nv int) {
 		d := make([]reg.VecVirtual, nv)
 		for k := range d {
 			d[k] = ZMM()
 			VMOVUPS(Mem{Base: dst, Disp: 64 * k}, d[k])
 		}
-		p, r := GP64(), GP64()
-		MOVQ(x, p)
-		MOVQ(rows, r)
-		Label(label + "_row")
-		for k := range d {
-			v := ZMM()
-			VMOVUPS(Mem{Base: p, Disp: 64 * k}, v)
-			if op == "mul" {
-				ins(v, d[k], d[k]) // d·x, d the first source as in dst[i] *= x[i]
-			} else {
+		downRows(label, x, stride, rows, func(p reg.Register) {
+			for k := range d {
+				v := ZMM()
+				VMOVUPS(Mem{Base: p, Disp: 64 * k}, v)
+				if op == "mul" {
+					ins(v, d[k], d[k]) // d·x, d the first source as in dst[i] *= x[i]
+					continue
+				}
 				ins(d[k], v, d[k])
-			}
-			if op != "mul" {
 				m := K()
 				VCMPPS(U8(3), v, v, m) // UNORD: v is NaN
 				VMOVAPS(v, m, d[k])
 			}
-		}
-		ADDQ(stride, p)
-		DECQ(r)
-		JNZ(LabelRef(label + "_row"))
+		})
 		for k := range d {
 			VMOVUPS(d[k], Mem{Base: dst, Disp: 64 * k})
 		}
 		ADDQ(U32(64*nv), dst)
 		ADDQ(U32(64*nv), x)
+	})
+}
+
+// columnBlocks emits the loops of a kernel over cols columns (a register
+// counting float32 elements, a multiple of 16) in blocks of sizes[0]
+// vectors while that many are left, then of sizes[1], ...: block emits
+// one block of nv vectors and moves the kernel's pointers past it. The
+// kernel returns at once when rows is 0.
+func columnBlocks(name string, rows, cols reg.Register, sizes []int, block func(label string, nv int)) {
+	TESTQ(rows, rows)
+	JZ(LabelRef(name + "_done"))
+	for _, nv := range sizes {
+		label := fmt.Sprintf("%s_%d", name, nv)
+		Label(label)
+		CMPQ(cols, U32(16*nv))
+		JB(LabelRef(label + "_end"))
+		block(label, nv)
 		SUBQ(U32(16*nv), cols)
 		JMP(LabelRef(label))
 		Label(label + "_end")
 	}
-	block(maxRowsBlock)
-	block(1)
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// downRows emits a loop over rows rows (at least one) from x, stride
+// bytes apart: row emits the work on the row at p.
+func downRows(label string, x, stride, rows reg.Register, row func(p reg.Register)) {
+	p, n := GP64(), GP64()
+	MOVQ(x, p)
+	MOVQ(rows, n)
+	Label(label + "_row")
+	row(p)
+	ADDQ(stride, p)
+	DECQ(n)
+	JNZ(LabelRef(label + "_row"))
 }

@@ -32,6 +32,8 @@ func genReduce512() {
 	accRows512("max")
 	accRows512("min")
 	accRows512("mul")
+	argRows512(true)
+	argRows512(false)
 	sumRun512()
 }
 

@@ -62,10 +62,10 @@ type redFuncs struct {
 	// conversion over one reduced dim; Note [Rows in registers]).
 	cols8Run func(st, blk, in unsafe.Pointer, rs, n, rows int)
 	// colsRows, when set, folds rows rows of n contiguous elements, rs
-	// bytes apart, into the n states in one call, as rows calls of cols
-	// would (an outer reduction without conversion over one reduced dim;
-	// Note [Rows in registers]).
-	colsRows func(st, in unsafe.Pointer, rs, n, rows int)
+	// bytes apart, the first with index i0, into the n states in one
+	// call, as rows calls of cols would (an outer reduction without
+	// conversion; Note [Rows in registers]).
+	colsRows func(st, in unsafe.Pointer, rs, n, rows, i0 int)
 	// combine folds state k of src, which saw later elements, into state k of dst.
 	combine func(dst, src unsafe.Pointer, n int, c *elem.Ctx)
 	// project writes the n results (and indices) of n states, contiguous.
@@ -407,7 +407,7 @@ func colsProdF32(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 // colsRowsProdF32 multiplies rows rows of n contiguous float32 elements,
 // rs bytes apart, into n Prod states (vec.MulAccRowsF32: the bits of rows
 // calls of colsProdF32).
-func colsRowsProdF32(st, in unsafe.Pointer, rs, n, rows int) {
+func colsRowsProdF32(st, in unsafe.Pointer, rs, n, rows, _ int) {
 	colsRowsF32(st, in, rs, n, rows, vec.MulAccRowsF32, colsProdF32)
 }
 
@@ -527,13 +527,58 @@ func colsAmax[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 // colsRowsAmaxF32 folds rows rows of n contiguous float32 elements, rs
 // bytes apart, into n Amax states (vec.MaxAccRowsF32: the bits of rows
 // calls of colsAmax).
-func colsRowsAmaxF32(st, in unsafe.Pointer, rs, n, rows int) {
+func colsRowsAmaxF32(st, in unsafe.Pointer, rs, n, rows, _ int) {
 	colsRowsF32(st, in, rs, n, rows, vec.MaxAccRowsF32, colsAmax[float32])
 }
 
 // colsRowsAminF32 is colsRowsAmaxF32 for Amin (vec.MinAccRowsF32).
-func colsRowsAminF32(st, in unsafe.Pointer, rs, n, rows int) {
+func colsRowsAminF32(st, in unsafe.Pointer, rs, n, rows, _ int) {
 	colsRowsF32(st, in, rs, n, rows, vec.MinAccRowsF32, colsAmin[float32])
+}
+
+// colsRowsArgMaxF32 folds rows rows of n contiguous float32 elements, rs
+// bytes apart, the first with index i0, into n ArgMax (and Max) states
+// (vec.ArgMaxAccRowsF32: the bits of rows calls of the generated cols).
+func colsRowsArgMaxF32(st, in unsafe.Pointer, rs, n, rows, i0 int) {
+	colsRowsArg(st, in, rs, n, rows, i0, vec.ArgMaxAccRowsF32, colsArgMax2[float32])
+}
+
+// colsRowsArgMinF32 is colsRowsArgMaxF32 for ArgMin and Min
+// (vec.ArgMinAccRowsF32).
+func colsRowsArgMinF32(st, in unsafe.Pointer, rs, n, rows, i0 int) {
+	colsRowsArg(st, in, rs, n, rows, i0, vec.ArgMinAccRowsF32, colsArgMin2[float32])
+}
+
+// argRowsBlock is how many columns of states colsRowsArg moves into
+// separate values and indices for one call of the vec function.
+const argRowsBlock = 128
+
+// colsRowsArg runs accRows on rows rs bytes apart, a block of columns at
+// a time, its states' values and indices copied out of the interleaved
+// elem.Arg states and back; or cols on each row where rs is not a whole
+// number of elements at least a row long.
+func colsRowsArg(st, in unsafe.Pointer, rs, n, rows, i0 int, accRows func(v []float32, ix []int64, x []float32, stride, rows, i0 int),
+	cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)) {
+	if rs%4 != 0 || rs < 4*n || n == 0 {
+		for r := 0; r < rows; r++ {
+			cols(st, unsafe.Add(in, r*rs), 4, n, i0+r, nil)
+		}
+		return
+	}
+	s := unsafe.Slice((*elem.Arg[float32])(st), n)
+	x := unsafe.Slice((*float32)(in), (rows-1)*(rs/4)+n)
+	var v [argRowsBlock]float32
+	var ix [argRowsBlock]int64
+	for c0 := 0; c0 < n; c0 += argRowsBlock {
+		m := min(argRowsBlock, n-c0)
+		for k, a := range s[c0 : c0+m] {
+			v[k], ix[k] = a.V, a.I
+		}
+		accRows(v[:m], ix[:m], x[c0:], rs/4, rows, i0)
+		for k := range s[c0 : c0+m] {
+			s[c0+k] = elem.Arg[float32]{V: v[k], I: ix[k]}
+		}
+	}
 }
 
 // colsRowsF32 runs accRows on rows rs bytes apart, or cols on each row

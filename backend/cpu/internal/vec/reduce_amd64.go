@@ -767,33 +767,70 @@ func MaxAccF32(dst, x []float32) {
 // dst[i] or NaN, r from 0 up (Note [Rows in registers] in package
 // backend/cpu). Its exact loop is maxAccRowsF32Go's.
 func MaxAccRowsF32(dst, x []float32, stride, rows int) {
-	accRows(dst, x, stride, rows, maxAccRowsF32AVX512, maxAccRowsF32Go, MaxAccF32)
+	if c := accRowsBounds(dst, x, stride, rows); c > 0 && useAVX512 {
+		maxAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
+		maxAccRowsF32Go(dst[c:], x[c:], stride, rows)
+		return
+	}
+	eachRow(dst, x, stride, rows, MaxAccF32)
 }
 
 // MinAccRowsF32 is MaxAccRowsF32 with MinAccF32's test: x[r·stride+i]
 // below dst[i] or NaN. Its exact loop is minAccRowsF32Go's.
 func MinAccRowsF32(dst, x []float32, stride, rows int) {
-	accRows(dst, x, stride, rows, minAccRowsF32AVX512, minAccRowsF32Go, MinAccF32)
+	if c := accRowsBounds(dst, x, stride, rows); c > 0 && useAVX512 {
+		minAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
+		minAccRowsF32Go(dst[c:], x[c:], stride, rows)
+		return
+	}
+	eachRow(dst, x, stride, rows, MinAccF32)
 }
 
 // MulAccRowsF32 multiplies rows rows of x, stride elements apart, into
 // dst as MulF32(dst, dst, row) on each in turn (Note [Rows in registers]
 // in package backend/cpu). Its exact loop is mulAccRowsF32Go's.
 func MulAccRowsF32(dst, x []float32, stride, rows int) {
-	accRows(dst, x, stride, rows, mulAccRowsF32AVX512, mulAccRowsF32Go, func(dst, x []float32) { MulF32(dst, dst, x) })
-}
-
-// accRows runs the AVX-512 kernel k of an Acc…RowsF32 over the whole
-// vectors of dst and its twin over the rest, or, below AVX-512, acc on
-// each row in turn.
-func accRows(dst, x []float32, stride, rows int, k func(dst, x *float32, stride, rows, cols int),
-	twin func(dst, x []float32, stride, rows int), acc func(dst, x []float32)) {
-	accRowsBounds(dst, x, stride, rows)
-	if c := len(dst) &^ 15; c > 0 && rows > 0 && useAVX512 {
-		k(&dst[0], &x[0], 4*stride, rows, c)
-		twin(dst[c:], x[c:], stride, rows)
+	if c := accRowsBounds(dst, x, stride, rows); c > 0 && useAVX512 {
+		mulAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
+		mulAccRowsF32Go(dst[c:], x[c:], stride, rows)
 		return
 	}
+	eachRow(dst, x, stride, rows, func(dst, x []float32) { MulF32(dst, dst, x) })
+}
+
+// ArgMaxAccRowsF32 folds rows rows of x, stride elements apart, into the
+// ArgMax states v (values) and ix (indices), row r having index i0+r: an
+// element replaces its state where it is above the value, or NaN where
+// the value is not (Note [Rows in registers] in package backend/cpu).
+// Its exact loop is argMaxAccRowsF32Go's.
+func ArgMaxAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	ix = ix[:len(v)]
+	c := accRowsBounds(v, x, stride, rows)
+	if c > 0 && useAVX512 {
+		argMaxAccRowsF32AVX512(&v[0], &ix[0], &x[0], 4*stride, rows, c, i0)
+	} else {
+		c = 0
+	}
+	argMaxAccRowsF32Go(v[c:], ix[c:], x[c:], stride, rows, i0)
+}
+
+// ArgMinAccRowsF32 is ArgMaxAccRowsF32 for ArgMin: an element replaces
+// its state where it is below the value, or NaN where the value is not.
+// Its exact loop is argMinAccRowsF32Go's.
+func ArgMinAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	ix = ix[:len(v)]
+	c := accRowsBounds(v, x, stride, rows)
+	if c > 0 && useAVX512 {
+		argMinAccRowsF32AVX512(&v[0], &ix[0], &x[0], 4*stride, rows, c, i0)
+	} else {
+		c = 0
+	}
+	argMinAccRowsF32Go(v[c:], ix[c:], x[c:], stride, rows, i0)
+}
+
+// eachRow runs acc on dst and each of rows rows of x, stride elements
+// apart, in turn.
+func eachRow(dst, x []float32, stride, rows int, acc func(dst, x []float32)) {
 	for r := 0; r < rows; r++ {
 		acc(dst, x[r*stride:r*stride+len(dst)])
 	}

@@ -1097,16 +1097,46 @@ func mulAccRowsF32Go(dst, x []float32, stride, rows int) {
 	}
 }
 
+// argMaxAccRowsF32Go is ArgMaxAccRowsF32's pure-Go twin, its exact loop:
+// the generated ArgMax fold of float32 rows.
+func argMaxAccRowsF32Go(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	ix = ix[:len(v)]
+	for r := 0; r < rows; r++ {
+		row := x[r*stride : r*stride+len(v)]
+		for k, e := range row {
+			if e > v[k] || e != e && v[k] == v[k] {
+				v[k], ix[k] = e, int64(i0+r)
+			}
+		}
+	}
+}
+
+// argMinAccRowsF32Go is ArgMinAccRowsF32's pure-Go twin: the generated
+// ArgMin fold of float32 rows.
+func argMinAccRowsF32Go(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	ix = ix[:len(v)]
+	for r := 0; r < rows; r++ {
+		row := x[r*stride : r*stride+len(v)]
+		for k, e := range row {
+			if e < v[k] || e != e && v[k] == v[k] {
+				v[k], ix[k] = e, int64(i0+r)
+			}
+		}
+	}
+}
+
 // accRowsBounds panics unless x holds rows rows of len(dst) elements,
-// stride ≥ len(dst) apart (MaxAccRowsF32, MinAccRowsF32).
-func accRowsBounds(dst, x []float32, stride, rows int) {
+// stride ≥ len(dst) apart (the Acc…RowsF32 functions), and returns how
+// many elements of dst make whole vectors of 16 (0 without rows).
+func accRowsBounds(dst, x []float32, stride, rows int) int {
 	if rows <= 0 || len(dst) == 0 {
-		return
+		return 0
 	}
 	if stride < len(dst) {
 		panic("vec: rows that overlap")
 	}
 	_ = x[(rows-1)*stride+len(dst)-1]
+	return len(dst) &^ 15
 }
 
 // minAccF32Go is MinAccF32's pure-Go twin: maxAccF32Go's loop with

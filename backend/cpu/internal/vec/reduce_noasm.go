@@ -260,3 +260,18 @@ func MulAccRowsF32(dst, x []float32, stride, rows int) {
 	accRowsBounds(dst, x, stride, rows)
 	mulAccRowsF32Go(dst, x, stride, rows)
 }
+
+// ArgMaxAccRowsF32 folds rows rows of x, stride elements apart, into the
+// ArgMax states v (values) and ix (indices), row r having index i0+r.
+// Its exact loop is argMaxAccRowsF32Go's.
+func ArgMaxAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	accRowsBounds(v, x, stride, rows)
+	argMaxAccRowsF32Go(v, ix[:len(v)], x, stride, rows, i0)
+}
+
+// ArgMinAccRowsF32 is ArgMaxAccRowsF32 for ArgMin. Its exact loop is
+// argMinAccRowsF32Go's.
+func ArgMinAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	accRowsBounds(v, x, stride, rows)
+	argMinAccRowsF32Go(v, ix[:len(v)], x, stride, rows, i0)
+}

@@ -577,6 +577,44 @@ func TestMaxAccRowsF32(t *testing.T) {
 	}
 }
 
+// TestArgMaxAccRowsF32 checks ArgMaxAccRowsF32 and ArgMinAccRowsF32
+// against their twins, values bit for bit and indices: widths on both
+// sides of the kernels' blocks of 16 and 128 columns, several rows, rows
+// with a gap between them, states already holding NaNs; nothing outside
+// the states may change.
+func TestArgMaxAccRowsF32(t *testing.T) {
+	for _, f := range []struct {
+		name     string
+		fn, twin func(v []float32, ix []int64, x []float32, stride, rows, i0 int)
+	}{{"ArgMaxAccRowsF32", ArgMaxAccRowsF32, argMaxAccRowsF32Go}, {"ArgMinAccRowsF32", ArgMinAccRowsF32, argMinAccRowsF32Go}} {
+		for _, n := range []int{0, 1, 15, 16, 17, 100, 127, 128, 129, 144, 300} {
+			for _, rows := range []int{0, 1, 2, 7, 33} {
+				for _, gap := range []int{0, 5} {
+					stride := n + gap
+					name := fmt.Sprintf("%s n=%d rows=%d stride=%d", f.name, n, rows, stride)
+					x := newGuarded(max(0, (rows-1)*stride+n), rng.Intn(8), extremeF32)
+					v := newGuarded(n, rng.Intn(8), extremeF32)
+					ix := newGuarded(n, rng.Intn(8), func(int) int64 { return rng.Int63n(100) })
+					wantV, wantI := append([]float32(nil), v.s()...), append([]int64(nil), ix.s()...)
+					f.twin(wantV, wantI, x.s(), stride, rows, 1000)
+					x.save()
+					v.save()
+					ix.save()
+					f.fn(v.s(), ix.s(), x.s(), stride, rows, 1000)
+					x.check(t, name+" x", true)
+					v.check(t, name+" v", false)
+					ix.check(t, name+" ix", false)
+					for i, g := range v.s() {
+						if math.Float32bits(g) != math.Float32bits(wantV[i]) || ix.s()[i] != wantI[i] {
+							t.Fatalf("%s [%d]: got %#x at %d, want %#x at %d", name, i, math.Float32bits(g), ix.s()[i], math.Float32bits(wantV[i]), wantI[i])
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestSumRows8RunF32 checks SumRows8RunF32 against its twin bit for bit:
 // widths on both sides of the kernel's blocks of 64 and 16 columns (a
 // masked last vector), pass counts on both sides of a flush every eight,

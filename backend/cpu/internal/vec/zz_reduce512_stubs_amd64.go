@@ -164,6 +164,16 @@ func minAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols in
 //go:noescape
 func mulAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
 
+// argMaxAccRowsF32AVX512 is argMaxAccRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func argMaxAccRowsF32AVX512(v *float32, ix *int64, x *float32, stride int, rows int, cols int, i0 int)
+
+// argMinAccRowsF32AVX512 is argMinAccRowsF32Go in assembly; see there for the exact loop.
+//
+//go:noescape
+func argMinAccRowsF32AVX512(v *float32, ix *int64, x *float32, stride int, rows int, cols int, i0 int)
+
 // sumRows8RunF32AVX512 is sumRows8RunF32Go in assembly; see there for the exact loop.
 //
 //go:noescape

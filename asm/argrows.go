@@ -1,0 +1,82 @@
+package main
+
+// This file generates vec's ArgMaxAccRowsF32 and ArgMinAccRowsF32 kernels
+// at AVX-512 (part reduce512): the rows of an outer float32 ArgMax or
+// ArgMin folded in one call, the values and indices of a block of columns
+// kept in registers from the first row to the last.
+
+import (
+	"fmt"
+
+	. "github.com/mmcloughlin/avo/build"
+	. "github.com/mmcloughlin/avo/operand"
+	"github.com/mmcloughlin/avo/reg"
+)
+
+// argRows512 emits argMaxAccRowsF32AVX512 (isMax) or
+// argMinAccRowsF32AVX512:
+//
+//	func(v *float32, ix *int64, x *float32, stride, rows, cols, i0 int)
+//
+// argMaxAccRowsF32Go's loop over cols columns (a multiple of 16), stride
+// in bytes: row r's element replaces the state where it is above the
+// state's value (below, for the min), or NaN where the value is not,
+// with index i0+r. The test is one compare under the mask of the lanes
+// whose value is ordered: NLE_US(x, v), which is x > v or unordered
+// (v NLE x, for the min). The columns go in blocks of 128 (eight
+// vectors, their indices in sixteen), then of 16.
+func argRows512(isMax bool) {
+	name := "argMaxAccRowsF32AVX512"
+	if !isMax {
+		name = "argMinAccRowsF32AVX512"
+	}
+	TEXT(name, NOSPLIT, "func(v *float32, ix *int64, x *float32, stride, rows, cols, i0 int)")
+	Doc(fmt.Sprintf("%s is %sAccRowsF32Go in assembly; see there for the exact loop.", name, name[:6]))
+	Pragma("noescape")
+	pv, pix, x := Load(Param("v"), GP64()), Load(Param("ix"), GP64()), Load(Param("x"), GP64())
+	stride, rows, cols := Load(Param("stride"), GP64()), Load(Param("rows"), GP64()), Load(Param("cols"), GP64())
+	i0 := Load(Param("i0"), GP64())
+	columnBlocks(name, rows, cols, []int{8, 1}, func(label string, nv int) {
+		val := make([]reg.VecVirtual, nv)
+		idx := make([][2]reg.VecVirtual, nv)
+		for k := range val {
+			val[k] = ZMM()
+			VMOVUPS(Mem{Base: pv, Disp: 64 * k}, val[k])
+			for h := range idx[k] {
+				idx[k][h] = ZMM()
+				VMOVDQU64(Mem{Base: pix, Disp: 128*k + 64*h}, idx[k][h])
+			}
+		}
+		r, one := ZMM(), ZMM()
+		VPBROADCASTQ(i0, r)
+		t := GP64()
+		MOVQ(U32(1), t)
+		VPBROADCASTQ(t, one)
+		downRows(label, x, stride, rows, func(p reg.Register) {
+			for k := range val {
+				xv, ko, kt, kh := ZMM(), K(), K(), K()
+				VMOVUPS(Mem{Base: p, Disp: 64 * k}, xv)
+				VCMPPS(U8(7), val[k], val[k], ko) // ORD_Q: the value is not NaN
+				if isMax {
+					VCMPPS(U8(6), val[k], xv, ko, kt) // x NLE v, where v is ordered
+				} else {
+					VCMPPS(U8(6), xv, val[k], ko, kt) // v NLE x, where v is ordered
+				}
+				VMOVAPS(xv, kt, val[k])
+				KSHIFTRW(U8(8), kt, kh)
+				VMOVDQA64(r, kt, idx[k][0])
+				VMOVDQA64(r, kh, idx[k][1])
+			}
+			VPADDQ(one, r, r)
+		})
+		for k := range val {
+			VMOVUPS(val[k], Mem{Base: pv, Disp: 64 * k})
+			for h := range idx[k] {
+				VMOVDQU64(idx[k][h], Mem{Base: pix, Disp: 128*k + 64*h})
+			}
+		}
+		ADDQ(U32(64*nv), pv)
+		ADDQ(U32(128*nv), pix)
+		ADDQ(U32(64*nv), x)
+	})
+}
