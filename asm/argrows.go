@@ -18,13 +18,13 @@ import (
 //
 //	func(v *float32, ix *int64, x *float32, stride, rows, cols, i0 int)
 //
-// argMaxAccRowsF32Go's loop over cols columns (a multiple of 16), stride
-// in bytes: row r's element replaces the state where it is above the
+// argMaxAccRowsF32Go's loop over cols columns, stride in bytes: row r's element replaces the state where it is above the
 // state's value (below, for the min), or NaN where the value is not,
 // with index i0+r. The test is one compare under the mask of the lanes
 // whose value is ordered: NLE_US(x, v), which is x > v or unordered
 // (v NLE x, for the min). The columns go in blocks of 128 (eight
-// vectors, their indices in sixteen), then of 16.
+// vectors, their indices in sixteen), then of 16, then the last under a
+// mask.
 func argRows512(isMax bool) {
 	name := "argMaxAccRowsF32AVX512"
 	if !isMax {
@@ -34,17 +34,30 @@ func argRows512(isMax bool) {
 	Doc(fmt.Sprintf("%s is %sAccRowsF32Go in assembly; see there for the exact loop.", name, name[:6]))
 	Pragma("noescape")
 	pv, pix, x := Load(Param("v"), GP64()), Load(Param("ix"), GP64()), Load(Param("x"), GP64())
-	stride, rows, cols := Load(Param("stride"), GP64()), Load(Param("rows"), GP64()), Load(Param("cols"), GP64())
+	stride, rows := Load(Param("stride"), GP64()), Load(Param("rows"), GP64())
+	cols := GP64()
+	Load(Param("cols"), cols)
 	i0 := Load(Param("i0"), GP64())
-	columnBlocks(name, rows, cols, []int{8, 1}, func(label string, nv int) {
+	columnBlocks(name, rows, cols, []int{8, 1}, func(label string, nv int, mask reg.Register) {
+		// the masks of the index vectors' lanes: the low and high eight
+		var halves [2]reg.Register
+		if mask != nil {
+			halves[0], halves[1] = K(), K()
+			KMOVW(mask, halves[0])
+			KSHIFTRW(U8(8), mask, halves[1])
+		}
 		val := make([]reg.VecVirtual, nv)
 		idx := make([][2]reg.VecVirtual, nv)
 		for k := range val {
 			val[k] = ZMM()
-			VMOVUPS(Mem{Base: pv, Disp: 64 * k}, val[k])
+			loadK(Mem{Base: pv, Disp: 64 * k}, val[k], mask)
 			for h := range idx[k] {
 				idx[k][h] = ZMM()
-				VMOVDQU64(Mem{Base: pix, Disp: 128*k + 64*h}, idx[k][h])
+				if mask == nil {
+					VMOVDQU64(Mem{Base: pix, Disp: 128*k + 64*h}, idx[k][h])
+				} else {
+					VMOVDQU64_Z(Mem{Base: pix, Disp: 128*k + 64*h}, halves[h], idx[k][h])
+				}
 			}
 		}
 		r, one := ZMM(), ZMM()
@@ -55,7 +68,7 @@ func argRows512(isMax bool) {
 		downRows(label, x, stride, rows, func(p reg.Register) {
 			for k := range val {
 				xv, ko, kt, kh := ZMM(), K(), K(), K()
-				VMOVUPS(Mem{Base: p, Disp: 64 * k}, xv)
+				loadK(Mem{Base: p, Disp: 64 * k}, xv, mask)
 				VCMPPS(U8(7), val[k], val[k], ko) // ORD_Q: the value is not NaN
 				if isMax {
 					VCMPPS(U8(6), val[k], xv, ko, kt) // x NLE v, where v is ordered
@@ -70,9 +83,13 @@ func argRows512(isMax bool) {
 			VPADDQ(one, r, r)
 		})
 		for k := range val {
-			VMOVUPS(val[k], Mem{Base: pv, Disp: 64 * k})
+			storeK(val[k], Mem{Base: pv, Disp: 64 * k}, mask)
 			for h := range idx[k] {
-				VMOVDQU64(idx[k][h], Mem{Base: pix, Disp: 128*k + 64*h})
+				if mask == nil {
+					VMOVDQU64(idx[k][h], Mem{Base: pix, Disp: 128*k + 64*h})
+				} else {
+					VMOVDQU64(idx[k][h], halves[h], Mem{Base: pix, Disp: 128*k + 64*h})
+				}
 			}
 		}
 		ADDQ(U32(64*nv), pv)

@@ -23,11 +23,10 @@ const maxRowsBlock = 16
 //	func(dst, x *float32, stride, rows, cols int)
 //
 // rows calls of maxAccF32Go (minAccF32Go, or dst *= x) on dst[:cols] and
-// the rows x[r·stride:][:cols] in order, cols a multiple of 16 and stride
-// in bytes. Per element the steps of max and min are those of the AVX2
+// the rows x[r·stride:][:cols] in order, stride in bytes. Per element the steps of max and min are those of the AVX2
 // kernel (maxAccF32): VMAXPS(x, d), which is x > d ? x : d, then x where x
 // is NaN; mul's is VMULPS. The columns go in blocks of 256 (16 vectors),
-// then of 16, each read down every row.
+// then of 16, then the last under a mask, each read down every row.
 func accRows512(op string) {
 	name := op + "AccRowsF32AVX512"
 	ins := map[string]func(...Op){"max": VMAXPS, "min": VMINPS, "mul": VMULPS}[op]
@@ -35,17 +34,19 @@ func accRows512(op string) {
 	Doc(fmt.Sprintf("%s is %sAccRowsF32Go in assembly; see there for the exact loop.", name, op))
 	Pragma("noescape")
 	dst, x := Load(Param("dst"), GP64()), Load(Param("x"), GP64())
-	stride, rows, cols := Load(Param("stride"), GP64()), Load(Param("rows"), GP64()), Load(Param("cols"), GP64())
-	columnBlocks(name, rows, cols, []int{maxRowsBlock, 1}, func(label string, nv int) {
+	stride, rows := Load(Param("stride"), GP64()), Load(Param("rows"), GP64())
+	cols := GP64()
+	Load(Param("cols"), cols)
+	columnBlocks(name, rows, cols, []int{maxRowsBlock, 1}, func(label string, nv int, mask reg.Register) {
 		d := make([]reg.VecVirtual, nv)
 		for k := range d {
 			d[k] = ZMM()
-			VMOVUPS(Mem{Base: dst, Disp: 64 * k}, d[k])
+			loadK(Mem{Base: dst, Disp: 64 * k}, d[k], mask)
 		}
 		downRows(label, x, stride, rows, func(p reg.Register) {
 			for k := range d {
 				v := ZMM()
-				VMOVUPS(Mem{Base: p, Disp: 64 * k}, v)
+				loadK(Mem{Base: p, Disp: 64 * k}, v, mask)
 				if op == "mul" {
 					ins(v, d[k], d[k]) // d·x, d the first source as in dst[i] *= x[i]
 					continue
@@ -57,7 +58,7 @@ func accRows512(op string) {
 			}
 		})
 		for k := range d {
-			VMOVUPS(d[k], Mem{Base: dst, Disp: 64 * k})
+			storeK(d[k], Mem{Base: dst, Disp: 64 * k}, mask)
 		}
 		ADDQ(U32(64*nv), dst)
 		ADDQ(U32(64*nv), x)
@@ -65,11 +66,12 @@ func accRows512(op string) {
 }
 
 // columnBlocks emits the loops of a kernel over cols columns (a register
-// counting float32 elements, a multiple of 16) in blocks of sizes[0]
-// vectors while that many are left, then of sizes[1], ...: block emits
-// one block of nv vectors and moves the kernel's pointers past it. The
-// kernel returns at once when rows is 0.
-func columnBlocks(name string, rows, cols reg.Register, sizes []int, block func(label string, nv int)) {
+// counting float32 elements) in blocks of sizes[0] vectors while that
+// many are left, then of sizes[1], ..., then the columns left, fewer than
+// 16, as a block of one vector under the mask of their lanes: block emits
+// one block of nv vectors (under mask k, when not nil) and moves the
+// kernel's pointers past it. The kernel returns at once when rows is 0.
+func columnBlocks(name string, rows reg.Register, cols reg.GPVirtual, sizes []int, block func(label string, nv int, k reg.Register)) {
 	TESTQ(rows, rows)
 	JZ(LabelRef(name + "_done"))
 	for _, nv := range sizes {
@@ -77,14 +79,40 @@ func columnBlocks(name string, rows, cols reg.Register, sizes []int, block func(
 		Label(label)
 		CMPQ(cols, U32(16*nv))
 		JB(LabelRef(label + "_end"))
-		block(label, nv)
+		block(label, nv, nil)
 		SUBQ(U32(16*nv), cols)
 		JMP(LabelRef(label))
 		Label(label + "_end")
 	}
+	TESTQ(cols, cols)
+	JZ(LabelRef(name + "_done"))
+	m, k := GP64(), K()
+	MOVL(U32(1), m.As32())
+	SHLXL(cols.As32(), m.As32(), m.As32())
+	DECL(m.As32())
+	KMOVW(m.As32(), k)
+	block(name+"_tail", 1, k)
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// loadK loads a vector of float32 from m, under mask k (the other lanes
+// zero) when k is not nil; storeK stores one.
+func loadK(m Mem, z reg.VecVirtual, k reg.Register) {
+	if k == nil {
+		VMOVUPS(m, z)
+		return
+	}
+	VMOVUPS_Z(m, k, z)
+}
+
+func storeK(z reg.VecVirtual, m Mem, k reg.Register) {
+	if k == nil {
+		VMOVUPS(z, m)
+		return
+	}
+	VMOVUPS(z, k, m)
 }
 
 // downRows emits a loop over rows rows (at least one) from x, stride

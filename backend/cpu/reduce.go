@@ -128,30 +128,36 @@ import (
 
 // Note [Rows in registers]
 //
-// An outer float32 Amax, Amin, Prod, ArgMax or ArgMin (and Max, Min with
-// a dim) over contiguous columns folds each run of reduced positions (a
-// run along the innermost reduced dim) with one call of its colsRows
-// function (vec.MaxAccRowsF32, MinAccRowsF32, MulAccRowsF32,
-// ArgMaxAccRowsF32, ArgMinAccRowsF32), not one call of cols per row. At AVX-512 the kernel keeps a block of 256
-// columns in sixteen ZMM registers from the run's first row to its last
-// (then blocks of 16), so the states are loaded and stored once a block
-// instead of once a row, and a row costs no call. Each element sees the
-// rows in the same order, through the same steps, as the calls per row
-// (VMAXPS(x, d), then x where x is NaN; d·x for the product): the same
-// bits, NaN payloads and zeros' signs included (TestMaxAccRowsF32). Below AVX-512 the function
+// An outer float32 Amax, Amin, Prod, ArgMax or ArgMin (and Max, Min with a
+// dim) over contiguous columns folds each run of reduced positions (a run
+// along the innermost reduced dim) with one call of its colsRows function
+// (vec.MaxAccRowsF32, MinAccRowsF32, MulAccRowsF32, ArgMaxAccRowsF32,
+// ArgMinAccRowsF32), not one call of cols per row. At AVX-512 the kernel
+// keeps a block of 256 columns in sixteen ZMM registers from the run's
+// first row to its last (then blocks of 16, then the last columns under a
+// mask), so the states are loaded and stored once a block instead of once
+// a row, and a row costs no call. Each element sees the rows in the same
+// order, through the same steps, as the calls per row (VMAXPS(x, d), then
+// x where x is NaN; d·x for the product): the same bits, NaN payloads and
+// zeros' signs included (TestMaxAccRowsF32). Below AVX-512 the function
 // calls MaxAccF32 per row, without the reducer's call chain. Measured in
 // one process on the 2-core Zen 5 VM, the builds alternated (p50 of 90
 // calls): T3.amax(1) of [64, 1024, 256] 1.66-1.69 → 1.31-1.33 ms,
-// M.amax(0) of [4096, 4096] 2.06-2.19 → 1.56-1.60, [256, 65536] over
-// dim 0 2.84-2.90 → 2.19-2.22, and [2^20, 16] over dim 0, whose rows of
-// 64 bytes each cost a call, 8.7-8.8 → 2.35. The arg kernels keep 128
-// columns' values in eight ZMM registers and their int64 indices in
-// sixteen; an element replaces its state under one compare, NLE_US (x > v
-// or unordered) masked by the lanes whose value is ordered, so that the
-// first NaN stays. Their states, interleaved elem.Arg pairs, are copied
-// to separate values and indices around each call. ArgMax over dim 0
-// took the generated scalar loop before: [4096, 4096] 8.4-8.6 → 2.0 ms,
-// [2^20, 16] 12.2-12.3 → 3.4-3.5 (PyTorch 52 and 15).
+// M.amax(0) of [4096, 4096] 2.06-2.19 → 1.56-1.60, [256, 65536] over dim 0
+// 2.84-2.90 → 2.19-2.22, and [2^20, 16] over dim 0, whose rows of 64 bytes
+// each cost a call, 8.7-8.8 → 2.35. The arg kernels keep 128 columns'
+// values in eight ZMM registers and their int64 indices in sixteen; an
+// element replaces its state under one compare, NLE_US (x > v or
+// unordered) masked by the lanes whose value is ordered, so that the first
+// NaN stays. Their states, interleaved elem.Arg pairs, are copied to
+// separate values and indices around each call. ArgMax over dim 0 took the
+// generated scalar loop before: [4096, 4096] 8.4-8.6 → 2.0 ms, [2^20, 16]
+// 12.2-12.3 → 3.4-3.5 (PyTorch 52 and 15). Rows narrower than a vector
+// took a call of the Go twin per row before the masked block: [2^22, 4]
+// over dim 0, Amax 49 → 5.1 ms, Prod 50 → 4.6 (PyTorch 53 and 15). Its
+// ArgMax (12 → 10.9 ms; PyTorch 5.5) is held by the chain from one row's
+// state to the next: with one vector, nothing hides the two compares' and
+// the masked move's latency.
 //
 // An outer float32 sum over one reduced dim whose tiles are at most
 // cols8RunMaxWidth columns runs fold8 over a chunk in one call too

@@ -769,7 +769,6 @@ func MaxAccF32(dst, x []float32) {
 func MaxAccRowsF32(dst, x []float32, stride, rows int) {
 	if c := accRowsBounds(dst, x, stride, rows); c > 0 && useAVX512 {
 		maxAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
-		maxAccRowsF32Go(dst[c:], x[c:], stride, rows)
 		return
 	}
 	eachRow(dst, x, stride, rows, MaxAccF32)
@@ -780,7 +779,6 @@ func MaxAccRowsF32(dst, x []float32, stride, rows int) {
 func MinAccRowsF32(dst, x []float32, stride, rows int) {
 	if c := accRowsBounds(dst, x, stride, rows); c > 0 && useAVX512 {
 		minAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
-		minAccRowsF32Go(dst[c:], x[c:], stride, rows)
 		return
 	}
 	eachRow(dst, x, stride, rows, MinAccF32)
@@ -792,7 +790,6 @@ func MinAccRowsF32(dst, x []float32, stride, rows int) {
 func MulAccRowsF32(dst, x []float32, stride, rows int) {
 	if c := accRowsBounds(dst, x, stride, rows); c > 0 && useAVX512 {
 		mulAccRowsF32AVX512(&dst[0], &x[0], 4*stride, rows, c)
-		mulAccRowsF32Go(dst[c:], x[c:], stride, rows)
 		return
 	}
 	eachRow(dst, x, stride, rows, func(dst, x []float32) { MulF32(dst, dst, x) })
@@ -805,13 +802,11 @@ func MulAccRowsF32(dst, x []float32, stride, rows int) {
 // Its exact loop is argMaxAccRowsF32Go's.
 func ArgMaxAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
 	ix = ix[:len(v)]
-	c := accRowsBounds(v, x, stride, rows)
-	if c > 0 && useAVX512 {
+	if c := accRowsBounds(v, x, stride, rows); c > 0 && useAVX512 {
 		argMaxAccRowsF32AVX512(&v[0], &ix[0], &x[0], 4*stride, rows, c, i0)
-	} else {
-		c = 0
+		return
 	}
-	argMaxAccRowsF32Go(v[c:], ix[c:], x[c:], stride, rows, i0)
+	argMaxAccRowsF32Go(v, ix, x, stride, rows, i0)
 }
 
 // ArgMinAccRowsF32 is ArgMaxAccRowsF32 for ArgMin: an element replaces
@@ -819,13 +814,11 @@ func ArgMaxAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int
 // Its exact loop is argMinAccRowsF32Go's.
 func ArgMinAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
 	ix = ix[:len(v)]
-	c := accRowsBounds(v, x, stride, rows)
-	if c > 0 && useAVX512 {
+	if c := accRowsBounds(v, x, stride, rows); c > 0 && useAVX512 {
 		argMinAccRowsF32AVX512(&v[0], &ix[0], &x[0], 4*stride, rows, c, i0)
-	} else {
-		c = 0
+		return
 	}
-	argMinAccRowsF32Go(v[c:], ix[c:], x[c:], stride, rows, i0)
+	argMinAccRowsF32Go(v, ix, x, stride, rows, i0)
 }
 
 // eachRow runs acc on dst and each of rows rows of x, stride elements

@@ -1126,8 +1126,8 @@ func argMinAccRowsF32Go(v []float32, ix []int64, x []float32, stride, rows, i0 i
 }
 
 // accRowsBounds panics unless x holds rows rows of len(dst) elements,
-// stride ≥ len(dst) apart (the Acc…RowsF32 functions), and returns how
-// many elements of dst make whole vectors of 16 (0 without rows).
+// stride ≥ len(dst) apart (the Acc…RowsF32 functions), and returns
+// len(dst), or 0 without rows.
 func accRowsBounds(dst, x []float32, stride, rows int) int {
 	if rows <= 0 || len(dst) == 0 {
 		return 0
@@ -1136,7 +1136,7 @@ func accRowsBounds(dst, x []float32, stride, rows int) int {
 		panic("vec: rows that overlap")
 	}
 	_ = x[(rows-1)*stride+len(dst)-1]
-	return len(dst) &^ 15
+	return len(dst)
 }
 
 // minAccF32Go is MinAccF32's pure-Go twin: maxAccF32Go's loop with

@@ -5587,7 +5587,7 @@ sumSqDevF32InF64Rows4AVX512_step_check:
 	RET
 
 // func maxAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, BMI2
 TEXT ·maxAccRowsF32AVX512(SB), NOSPLIT, $0-40
 	MOVQ  dst+0(FP), AX
 	MOVQ  x+8(FP), CX
@@ -5731,12 +5731,33 @@ maxAccRowsF32AVX512_1_row:
 	JMP     maxAccRowsF32AVX512_1
 
 maxAccRowsF32AVX512_1_end:
+	TESTQ     SI, SI
+	JZ        maxAccRowsF32AVX512_done
+	MOVL      $0x00000001, DI
+	SHLXL     SI, DI, DI
+	DECL      DI
+	KMOVW     DI, K1
+	VMOVUPS.Z (AX), K1, Z0
+	MOVQ      CX, SI
+
+maxAccRowsF32AVX512_tail_row:
+	VMOVUPS.Z (SI), K1, Z1
+	VMAXPS    Z0, Z1, Z0
+	VCMPPS    $0x03, Z1, Z1, K2
+	VMOVAPS   Z1, K2, Z0
+	ADDQ      DX, SI
+	DECQ      BX
+	JNZ       maxAccRowsF32AVX512_tail_row
+	VMOVUPS   Z0, K1, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+
 maxAccRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
 // func minAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, BMI2
 TEXT ·minAccRowsF32AVX512(SB), NOSPLIT, $0-40
 	MOVQ  dst+0(FP), AX
 	MOVQ  x+8(FP), CX
@@ -5880,12 +5901,33 @@ minAccRowsF32AVX512_1_row:
 	JMP     minAccRowsF32AVX512_1
 
 minAccRowsF32AVX512_1_end:
+	TESTQ     SI, SI
+	JZ        minAccRowsF32AVX512_done
+	MOVL      $0x00000001, DI
+	SHLXL     SI, DI, DI
+	DECL      DI
+	KMOVW     DI, K1
+	VMOVUPS.Z (AX), K1, Z0
+	MOVQ      CX, SI
+
+minAccRowsF32AVX512_tail_row:
+	VMOVUPS.Z (SI), K1, Z1
+	VMINPS    Z0, Z1, Z0
+	VCMPPS    $0x03, Z1, Z1, K2
+	VMOVAPS   Z1, K2, Z0
+	ADDQ      DX, SI
+	DECQ      BX
+	JNZ       minAccRowsF32AVX512_tail_row
+	VMOVUPS   Z0, K1, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+
 minAccRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
 // func mulAccRowsF32AVX512(dst *float32, x *float32, stride int, rows int, cols int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, BMI2
 TEXT ·mulAccRowsF32AVX512(SB), NOSPLIT, $0-40
 	MOVQ  dst+0(FP), AX
 	MOVQ  x+8(FP), CX
@@ -5995,12 +6037,31 @@ mulAccRowsF32AVX512_1_row:
 	JMP     mulAccRowsF32AVX512_1
 
 mulAccRowsF32AVX512_1_end:
+	TESTQ     SI, SI
+	JZ        mulAccRowsF32AVX512_done
+	MOVL      $0x00000001, DI
+	SHLXL     SI, DI, DI
+	DECL      DI
+	KMOVW     DI, K1
+	VMOVUPS.Z (AX), K1, Z0
+	MOVQ      CX, SI
+
+mulAccRowsF32AVX512_tail_row:
+	VMOVUPS.Z (SI), K1, Z1
+	VMULPS    Z1, Z0, Z0
+	ADDQ      DX, SI
+	DECQ      BX
+	JNZ       mulAccRowsF32AVX512_tail_row
+	VMOVUPS   Z0, K1, (AX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000040, CX
+
 mulAccRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
 // func argMaxAccRowsF32AVX512(v *float32, ix *int64, x *float32, stride int, rows int, cols int, i0 int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, BMI2
 TEXT ·argMaxAccRowsF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ  v+0(FP), AX
 	MOVQ  ix+8(FP), CX
@@ -6171,12 +6232,47 @@ argMaxAccRowsF32AVX512_1_row:
 	JMP       argMaxAccRowsF32AVX512_1
 
 argMaxAccRowsF32AVX512_1_end:
+	TESTQ        DI, DI
+	JZ           argMaxAccRowsF32AVX512_done
+	MOVL         $0x00000001, R9
+	SHLXL        DI, R9, R9
+	DECL         R9
+	KMOVW        R9, K1
+	KMOVW        K1, K2
+	KSHIFTRW     $0x08, K1, K3
+	VMOVUPS.Z    (AX), K1, Z0
+	VMOVDQU64.Z  (CX), K2, Z1
+	VMOVDQU64.Z  64(CX), K3, Z2
+	VPBROADCASTQ R8, Z3
+	MOVQ         $0x00000001, DI
+	VPBROADCASTQ DI, Z4
+	MOVQ         DX, DI
+
+argMaxAccRowsF32AVX512_tail_row:
+	VMOVUPS.Z (DI), K1, Z5
+	VCMPPS    $0x07, Z0, Z0, K4
+	VCMPPS    $0x06, Z0, Z5, K4, K4
+	VMOVAPS   Z5, K4, Z0
+	KSHIFTRW  $0x08, K4, K5
+	VMOVDQA64 Z3, K4, Z1
+	VMOVDQA64 Z3, K5, Z2
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      BX, DI
+	DECQ      SI
+	JNZ       argMaxAccRowsF32AVX512_tail_row
+	VMOVUPS   Z0, K1, (AX)
+	VMOVDQU64 Z1, K2, (CX)
+	VMOVDQU64 Z2, K3, 64(CX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, DX
+
 argMaxAccRowsF32AVX512_done:
 	VZEROUPPER
 	RET
 
 // func argMinAccRowsF32AVX512(v *float32, ix *int64, x *float32, stride int, rows int, cols int, i0 int)
-// Requires: AVX, AVX512F
+// Requires: AVX, AVX512F, BMI2
 TEXT ·argMinAccRowsF32AVX512(SB), NOSPLIT, $0-56
 	MOVQ  v+0(FP), AX
 	MOVQ  ix+8(FP), CX
@@ -6347,6 +6443,41 @@ argMinAccRowsF32AVX512_1_row:
 	JMP       argMinAccRowsF32AVX512_1
 
 argMinAccRowsF32AVX512_1_end:
+	TESTQ        DI, DI
+	JZ           argMinAccRowsF32AVX512_done
+	MOVL         $0x00000001, R9
+	SHLXL        DI, R9, R9
+	DECL         R9
+	KMOVW        R9, K1
+	KMOVW        K1, K2
+	KSHIFTRW     $0x08, K1, K3
+	VMOVUPS.Z    (AX), K1, Z0
+	VMOVDQU64.Z  (CX), K2, Z1
+	VMOVDQU64.Z  64(CX), K3, Z2
+	VPBROADCASTQ R8, Z3
+	MOVQ         $0x00000001, DI
+	VPBROADCASTQ DI, Z4
+	MOVQ         DX, DI
+
+argMinAccRowsF32AVX512_tail_row:
+	VMOVUPS.Z (DI), K1, Z5
+	VCMPPS    $0x07, Z0, Z0, K4
+	VCMPPS    $0x06, Z5, Z0, K4, K4
+	VMOVAPS   Z5, K4, Z0
+	KSHIFTRW  $0x08, K4, K5
+	VMOVDQA64 Z3, K4, Z1
+	VMOVDQA64 Z3, K5, Z2
+	VPADDQ    Z4, Z3, Z3
+	ADDQ      BX, DI
+	DECQ      SI
+	JNZ       argMinAccRowsF32AVX512_tail_row
+	VMOVUPS   Z0, K1, (AX)
+	VMOVDQU64 Z1, K2, (CX)
+	VMOVDQU64 Z2, K3, 64(CX)
+	ADDQ      $0x00000040, AX
+	ADDQ      $0x00000080, CX
+	ADDQ      $0x00000040, DX
+
 argMinAccRowsF32AVX512_done:
 	VZEROUPPER
 	RET
