@@ -48,14 +48,12 @@ func sumRun512() {
 		}
 		load := func(m Mem, z reg.VecVirtual, mask reg.Register, pd bool) {
 			switch {
-			case mask == nil && pd:
-				VMOVUPD(m, z)
+			case !pd:
+				loadK(m, z, mask)
 			case mask == nil:
-				VMOVUPS(m, z)
-			case pd:
-				VMOVUPD_Z(m, mask, z)
+				VMOVUPD(m, z)
 			default:
-				VMOVUPS_Z(m, mask, z)
+				VMOVUPD_Z(m, mask, z)
 			}
 		}
 		store := func(z reg.VecVirtual, m Mem, mask reg.Register) {

@@ -1,13 +1,13 @@
 package cpu
 
 import (
-	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"math"
 	"runtime"
 	"sync"
 	"sync/atomic"
 	"unsafe"
 
+	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"github.com/goten-ml/goten/dtype"
 	"github.com/goten-ml/goten/errs"
 	"github.com/goten-ml/goten/internal/parallel"

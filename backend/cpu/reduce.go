@@ -984,7 +984,7 @@ func (f *tileFold) fold(st, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
 // rows8Passes passes and after the last; the last (e-b) mod 8 rows follow
 // one at a time.
 func (r *reducer) fold8(st, blk, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
-	if rs := r.runStep(); r.f.cols8Run != nil && !r.convert && len(r.rd) == 1 && m <= cols8RunMaxWidth && rs%4 == 0 && rs >= 4*m {
+	if rs := r.runStep(); r.f.cols8Run != nil && !r.convert && len(r.rd) == 1 && m <= cols8RunMaxWidth && f32RowsApart(rs, m) {
 		// Note [Rows in registers]
 		r.f.cols8Run(st, blk, unsafe.Add(base, b*rs), rs, m, e-b)
 		return

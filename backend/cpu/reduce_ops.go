@@ -555,14 +555,12 @@ const argRowsBlock = 128
 
 // colsRowsArg runs accRows on rows rs bytes apart, a block of columns at
 // a time, its states' values and indices copied out of the interleaved
-// elem.Arg states and back; or cols on each row where rs is not a whole
-// number of elements at least a row long.
+// elem.Arg states and back; or cols on each row where the rows are not
+// f32RowsApart.
 func colsRowsArg(st, in unsafe.Pointer, rs, n, rows, i0 int, accRows func(v []float32, ix []int64, x []float32, stride, rows, i0 int),
 	cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)) {
-	if rs%4 != 0 || rs < 4*n || n == 0 {
-		for r := 0; r < rows; r++ {
-			cols(st, unsafe.Add(in, r*rs), 4, n, i0+r, nil)
-		}
+	if !f32RowsApart(rs, n) {
+		eachColsRow(st, in, rs, n, rows, i0, cols)
 		return
 	}
 	s := unsafe.Slice((*elem.Arg[float32])(st), n)
@@ -582,16 +580,27 @@ func colsRowsArg(st, in unsafe.Pointer, rs, n, rows, i0 int, accRows func(v []fl
 }
 
 // colsRowsF32 runs accRows on rows rs bytes apart, or cols on each row
-// where rs is not a whole number of elements at least a row long.
+// where the rows are not f32RowsApart.
 func colsRowsF32(st, in unsafe.Pointer, rs, n, rows int, accRows func(dst, x []float32, stride, rows int),
 	cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)) {
-	if rs%4 != 0 || rs < 4*n || n == 0 {
-		for r := 0; r < rows; r++ {
-			cols(st, unsafe.Add(in, r*rs), 4, n, 0, nil)
-		}
+	if !f32RowsApart(rs, n) {
+		eachColsRow(st, in, rs, n, rows, 0, cols)
 		return
 	}
 	accRows(unsafe.Slice((*float32)(st), n), unsafe.Slice((*float32)(in), (rows-1)*(rs/4)+n), rs/4, rows)
+}
+
+// f32RowsApart reports whether rows of n float32 elements rs bytes apart
+// are a whole number of elements apart, forward and without overlap: what
+// the vec row kernels take.
+func f32RowsApart(rs, n int) bool { return n > 0 && rs%4 == 0 && rs >= 4*n }
+
+// eachColsRow runs cols on each of rows contiguous rows of n float32
+// elements rs bytes apart, row r with index i0+r.
+func eachColsRow(st, in unsafe.Pointer, rs, n, rows, i0 int, cols func(st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx)) {
+	for r := 0; r < rows; r++ {
+		cols(st, unsafe.Add(in, r*rs), 4, n, i0+r, nil)
+	}
 }
 
 // colsAmin folds a row of n elements into n Amin states (vec.MinAccF32).

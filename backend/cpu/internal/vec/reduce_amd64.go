@@ -628,11 +628,9 @@ func SumRows8F32(dst, x0, x1, x2, x3, x4, x5, x6, x7 []float32) {
 // is sumRows8RunF32Go's.
 func SumRows8RunF32(st []float64, blk, x []float32, stride, q int) {
 	run8Bounds(st, blk, x, stride, q)
-	if len(st) > 0 && q > 0 {
-		if useAVX512 {
-			sumRows8RunF32AVX512(&st[0], &x[0], stride, q, len(st))
-			return
-		}
+	if len(st) > 0 && q > 0 && useAVX512 {
+		sumRows8RunF32AVX512(&st[0], &x[0], stride, q, len(st))
+		return
 	}
 	sumRows8Run(st, blk, x, stride, q, SumRows8F32, AccRows8F32, AccF32F64)
 }
@@ -819,14 +817,6 @@ func ArgMinAccRowsF32(v []float32, ix []int64, x []float32, stride, rows, i0 int
 		return
 	}
 	argMinAccRowsF32Go(v, ix, x, stride, rows, i0)
-}
-
-// eachRow runs acc on dst and each of rows rows of x, stride elements
-// apart, in turn.
-func eachRow(dst, x []float32, stride, rows int, acc func(dst, x []float32)) {
-	for r := 0; r < rows; r++ {
-		acc(dst, x[r*stride:r*stride+len(dst)])
-	}
 }
 
 // MinAccF32 sets dst[i] = x[i] where x[i] < dst[i] or x[i] is NaN. Its

@@ -1076,24 +1076,26 @@ func maxAccF32Go(dst, x []float32) {
 // maxAccRowsF32Go is MaxAccRowsF32's pure-Go twin: maxAccF32Go on each
 // row in turn.
 func maxAccRowsF32Go(dst, x []float32, stride, rows int) {
-	for r := 0; r < rows; r++ {
-		maxAccF32Go(dst, x[r*stride:r*stride+len(dst)])
-	}
+	eachRow(dst, x, stride, rows, maxAccF32Go)
 }
 
 // minAccRowsF32Go is MinAccRowsF32's pure-Go twin: minAccF32Go on each
 // row in turn.
 func minAccRowsF32Go(dst, x []float32, stride, rows int) {
-	for r := 0; r < rows; r++ {
-		minAccF32Go(dst, x[r*stride:r*stride+len(dst)])
-	}
+	eachRow(dst, x, stride, rows, minAccF32Go)
 }
 
 // mulAccRowsF32Go is MulAccRowsF32's pure-Go twin: mulF32Go(dst, dst,
 // row) on each row in turn.
 func mulAccRowsF32Go(dst, x []float32, stride, rows int) {
+	eachRow(dst, x, stride, rows, func(dst, x []float32) { mulF32Go(dst, dst, x) })
+}
+
+// eachRow runs acc on dst and each of rows rows of x, stride elements
+// apart, in turn.
+func eachRow(dst, x []float32, stride, rows int, acc func(dst, x []float32)) {
 	for r := 0; r < rows; r++ {
-		mulF32Go(dst, dst, x[r*stride:r*stride+len(dst)])
+		acc(dst, x[r*stride:r*stride+len(dst)])
 	}
 }
 
