@@ -333,7 +333,8 @@ func TestRowsInOneCall(t *testing.T) {
 // ones, which read four streams where they can (Note [Four streams] in
 // internal/vec): results must not differ.
 func eachStreamMode(t *testing.T, test func(t *testing.T)) {
-	defer func(b int) { fourStreamsBytes = b }(fourStreamsBytes)
+	defer func(b, r int) { fourStreamsBytes, fourRowsMinBytes = b, r }(fourStreamsBytes, fourRowsMinBytes)
+	fourRowsMinBytes = 0
 	for _, b := range []int{math.MaxInt, 0} {
 		fourStreamsBytes = b
 		t.Run(fmt.Sprintf("four=%v", b == 0), test)
@@ -501,7 +502,8 @@ func testExtremeRowsInOneCall(t *testing.T) {
 // taken as large (fourStreamsBytes 0) against the same reductions read
 // one stream at a time.
 func TestFourStreamsSameBits(t *testing.T) {
-	defer func(b int) { fourStreamsBytes = b }(fourStreamsBytes)
+	defer func(b, r int) { fourStreamsBytes, fourRowsMinBytes = b, r }(fourStreamsBytes, fourRowsMinBytes)
+	fourRowsMinBytes = 0
 	for _, d := range []dtype.DType{dtype.Float32, dtype.BFloat16, dtype.Float16} {
 		for _, c := range []struct {
 			shape []int
