@@ -1,6 +1,7 @@
 package optable
 
 import (
+	"maps"
 	"math"
 
 	"github.com/goten-ml/goten/dtype"
@@ -32,6 +33,9 @@ func cpu(d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
 // withRows adds to a fold's CPU functions the rows functions of one
 // dtype, pieces as cpu takes them.
 func withRows(m map[string]map[dtype.DType]string, d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
+	if m == nil {
+		m = map[string]map[dtype.DType]string{}
+	}
 	for k, v := range cpu(d, pieces...) {
 		m[k] = v
 	}
@@ -98,9 +102,11 @@ func nanSum(f Fold) Fold {
 	return f
 }
 
-// mean is a sum divided by the count.
-func mean(f Fold) Fold {
+// mean is a sum divided by the count, whose results the CPU backend
+// writes with project (a fold of the one dtype d).
+func mean(f Fold, d dtype.DType, project string) Fold {
 	f.Project = "T(c.Mean(float64($s)))"
+	f.CPU = withRows(maps.Clone(f.CPU), d, "project", project)
 	return f
 }
 
@@ -175,7 +181,7 @@ var (
 		sumInts, nanSum(sumF32), nanSum(sumF64))
 	Mean = reduction("mean", "Mean", "the mean of the elements (float inputs, or a float dtype)",
 		Op{Grad: []string{"unreduce(c, g).Div(Scalar(c.count()))"}, OutDecides: true, Result: floatOnly("mean", "mean(): could not infer output dtype. Input dtype must be either a floating point or complex dtype. Got: %s")},
-		mean(sumF32), mean(sumF64))
+		mean(sumF32, dtype.Float32, "projectMeanF32"), mean(sumF64, dtype.Float64, "projectMeanF64"))
 	Prod = reduction("prod", "Prod", "the product of the elements (bool and integer inputs give int64)",
 		Op{Grad: []string{"prodGrad(c, g, x, result)"}, Result: intToInt64, OutDecides: true, NoKernel: func(_, d dtype.DType, _ bool) bool { return d.IsReduced() }},
 		Fold{Types: Numbers, State: "T", Init: "$s = 1", Acc: "$s *= $v", Combine: "$s *= $o", Project: "$s", Split: true,

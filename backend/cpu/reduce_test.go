@@ -6,6 +6,7 @@ import (
 	"math"
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"github.com/goten-ml/goten/backend/cpu/internal/vec"
 	"github.com/goten-ml/goten/backend/ref"
@@ -657,5 +658,40 @@ func TestInnerGroupsAllocs(t *testing.T) {
 	runtime.ReadMemStats(&after)
 	if n := (after.Mallocs - before.Mallocs) / calls; n >= 32 {
 		t.Errorf("%d allocations per call on 4 threads, want fewer than 32 (64 groups)", n)
+	}
+}
+
+// TestProjectMean checks Mean's vector projections against the generated
+// ones, which divide one sum at a time: the same bits, for every length
+// around the buffer's, sums of every magnitude, NaN and infinities, and
+// counts that do not divide them exactly.
+func TestProjectMean(t *testing.T) {
+	for _, n := range []int{0, 1, 7, 16, 255, 256, 257, 600} {
+		st := make([]float64, n)
+		for i := range st {
+			st[i] = float64((7919*i+13)%1009-504) * math.Pow(2, float64(i%90-45)) / 3
+		}
+		if n > 3 {
+			st[1], st[2], st[3] = math.NaN(), math.Inf(1), math.Inf(-1)
+		}
+		for _, count := range []int{1, 3, 7, 1000, 0} {
+			c := &elem.Ctx{N: count}
+			var got, want [2][]uint64
+			for k := range got {
+				got[k], want[k] = make([]uint64, n+1), make([]uint64, n+1)
+			}
+			sp := unsafe.Pointer(unsafe.SliceData(st))
+			projectMeanF32(ptr(got[0]), nil, sp, n, c)
+			projectMean0[float32](ptr(want[0]), nil, sp, n, c)
+			projectMeanF64(ptr(got[1]), nil, sp, n, c)
+			projectMean1[float64](ptr(want[1]), nil, sp, n, c)
+			for k := range got {
+				for i := range got[k] {
+					if got[k][i] != want[k][i] {
+						t.Fatalf("n=%d count=%d float%d: word %d is %#x, want %#x", n, count, 32<<k, i, got[k][i], want[k][i])
+					}
+				}
+			}
+		}
 	}
 }

@@ -4671,9 +4671,9 @@ func init() {
 	}
 	redTable[optable.Mean.Code] = [dtype.Count]redFuncs{
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMean0[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four, cols8Run: cols8RunSumF32},
+			init: initMean0[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectMeanF32, cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four, cols8Run: cols8RunSumF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
-			init: initMean1[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectMean1[float64]},
+			init: initMean1[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectMeanF64},
 	}
 	redTable[optable.Prod.Code] = [dtype.Count]redFuncs{
 		dtype.Uint8: {size: int(unsafe.Sizeof(*new(uint8))), out: dtype.Uint8, index: false, cascade: false,

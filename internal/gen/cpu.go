@@ -405,8 +405,8 @@ func cpuFolds() []byte {
 					cols8 += ", " + piece + ": " + name
 				}
 			}
-			printf(&w, "init: %s[%s], row: %s, cols: %s, combine: %s, project: %s[%s]%s},\n",
-				foldName("init", op, i), goType(d), cpuPiece("row", op, i, d), cpuPiece("cols", op, i, d), cpuPiece("combine", op, i, d), foldName("project", op, i), goType(d), cols8)
+			printf(&w, "init: %s[%s], row: %s, cols: %s, combine: %s, project: %s%s},\n",
+				foldName("init", op, i), goType(d), cpuPiece("row", op, i, d), cpuPiece("cols", op, i, d), cpuPiece("combine", op, i, d), cpuPiece("project", op, i, d), cols8)
 		}
 		w.WriteString("}\n")
 	}
