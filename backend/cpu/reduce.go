@@ -247,20 +247,32 @@ import (
 var fourStreamsBytes = 16 << 20
 
 // fourRowsMinBytes is the shortest row, in bytes, whose rows functions
-// read four rows at once on a large input. A group of innerGroup rows
-// read as four streams makes streams of a quarter of the group, 16 KiB
-// for rows of 256 bytes, which the prefetchers follow less well than one
-// stream through the group (Note [Four streams] in internal/vec: streams
-// of 4 KiB were slower than one). Measured on the 2-core Zen 5 VM, two
-// threads, 64 MiB of float32 rows over dim 1, four streams against one
-// alternated 15 times in one process (ms, median of the p50s): the sum
-// of rows of 16 elements 3.02 against 2.30, 64 2.20 against 1.79, 128
-// 1.82 against 1.72; Amax of rows of 64 2.55 against 1.92; the 2-norm of
-// rows of 16 4.36 against 3.30, 128 2.05 against 1.61. Rows of 256
-// elements were even, and from 1024 four streams were faster (the sum
-// 1.32 against 1.56-1.74, separate runs).
+// read four rows at once on a large input (Note [Runs of four streams]).
 // A variable, so that tests can take every row as long.
-var fourRowsMinBytes = 1 << 10
+var fourRowsMinBytes = 256
+
+// Note [Runs of four streams]
+//
+// The rows functions that read four rows at once on a large input (Note
+// [Four streams] in internal/vec) read rows j, j+q, j+2q and j+3q of the
+// rows they are given: four streams of q rows each. Given a group of
+// innerGroup rows, short rows made short streams (16 KiB for rows of 256
+// bytes), which the prefetchers follow less well than one stream (streams
+// of 4 KiB were slower than one). So runInner gives them the groups of a
+// run in one call, up to innerRunRows rows of one parallel chunk, and
+// writes the states a group at a time; rows shorter than
+// fourRowsMinBytes, where four streams lost even so, read one stream.
+// Measured on the 2-core Zen 5 VM, two threads, 64 MiB of float32 over
+// dim 1, alternated 15 times in one process (ms, median of the p50s),
+// four streams a group (one for rows of 16) against runs: the sum of rows
+// of 64 elements 1.41 against 1.19, 128 1.21 against 0.96, 256 1.13
+// against 1.08; Amax of rows of 64 1.72 against 1.40, 256 1.28 against
+// 1.10; rows of 1024 and more take a parallel chunk a group and did not
+// change. Rows of 16 elements read as four streams a group took 3.02 ms
+// against 2.30 as one, as runs of four streams 2.28 against 2.20 on two
+// threads and 3.96 against 3.51 on one (the four-row kernels' stack
+// accumulators cost more per row than the streams gain); the 2-norm of
+// rows of 16, 3.30 against 2.97 on two.
 
 const (
 	innerBlock       = 1024    // elements per cascade block of a row
@@ -270,6 +282,7 @@ const (
 	outerMaxSplit    = 4       // into at most this many chunks (Note [Few long chunks])
 	outerMinSubWidth = 512     // columns of a chunk's share when workers outnumber chunks
 	innerGroup       = 256     // outputs per group written at once (at most bufLen)
+	innerRunRows     = 4096    // rows of a run of groups read in one call (Note [Runs of four streams])
 	innerTask        = 1 << 18 // input elements per group of an inner reduction (fewer outputs when rows are long)
 	minInnerLen      = 16      // a contiguous reduced dim shorter than this is reduced as outer
 	fullChunks       = 64      // a full reduction is split into about this many chunks (at least GrainSize elements each)
@@ -362,9 +375,11 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		if f.rowFour != nil {
 			r.row = f.rowFour
 		}
+		r.four = true
 		switch {
 		case r.R*r.inES < fourRowsMinBytes:
-			// short rows: the four streams would be short too
+			// short rows (Note [Runs of four streams])
+			r.four = false
 		case !r.convert && f.rowsFour != nil:
 			r.rows = f.rowsFour
 		case r.convert && in.DType == dtype.BFloat16 && f.rowsBF16Four != nil:
@@ -430,6 +445,7 @@ type reducer struct {
 	outES   [2]int   // byte size of a result
 	rd, kd  []redDim // reduced and kept dims, fastest first (size-1 dims left out)
 	R, K    int      // number of reduced positions, of outputs
+	four    bool     // the rows functions read four rows at once (Note [Runs of four streams])
 	// the usual few dims and a small reduction's states, held here rather
 	// than allocated (Note [Per-op overhead] in package op)
 	rdBuf, kdBuf [4]redDim
@@ -752,14 +768,28 @@ func (r *reducer) runInner() {
 	// contiguous rows, the group in one call (Note [Rows in one call]);
 	// r.rows reads the input's dtype (and cascades each row itself)
 	oneCall := len(r.rd) == 1 && r.rows != nil && r.rd[0].in == r.inES && k0.in >= 0
+	runGroups := 1
+	if oneCall && r.four {
+		runGroups = max(1, innerRunRows/group)
+	}
 	parallel.For(n, grain, func(b, e int) {
 		w := getWork()
-		st := w.states(r.words(group))
-		for t := b; t < e; t++ {
+		var runStates *[]uint64
+		for t := b; t < e; {
 			g, pos := t%groups, t/groups
 			inOff, outOff := keptOffsets(rest, pos)
 			j0 := g * group
-			m := min(group, k0.size-j0)
+			// the groups of a run in one call (Note [Runs of four
+			// streams]), else one group
+			run := min(runGroups, e-t, groups-g)
+			m := min(run*group, k0.size-j0)
+			st := w.states(r.words(group))
+			if run > 1 {
+				if runStates == nil {
+					runStates = getStates(r.words(runGroups * group))
+				}
+				st = *runStates
+			}
 			r.f.init(ptr(st), m)
 			switch {
 			case r.R == 0: // the value over no elements
@@ -775,11 +805,17 @@ func (r *reducer) runInner() {
 					r.foldRange(unsafe.Add(ptr(st), j*r.f.size), unsafe.Add(r.in, inOff+(j0+j)*k0.in), 0, r.R, w)
 				}
 			}
-			var o [2]unsafe.Pointer
-			for k := 0; k < r.nout; k++ {
-				o[k] = unsafe.Add(r.out[k], outOff[k]+j0*k0.out[k])
+			for off := 0; off < m; off += group {
+				var o [2]unsafe.Pointer
+				for k := 0; k < r.nout; k++ {
+					o[k] = unsafe.Add(r.out[k], outOff[k]+(j0+off)*k0.out[k])
+				}
+				r.write(unsafe.Add(ptr(st), off*r.f.size), min(group, m-off), o, k0.out, w)
 			}
-			r.write(ptr(st), m, o, k0.out, w)
+			t += run
+		}
+		if runStates != nil {
+			statesPool.Put(runStates)
 		}
 		w.put()
 	})

@@ -349,7 +349,10 @@ func testRowsInOneCall(t *testing.T) {
 			fill = func(i int) float64 { return 1 + float64((7919*i+13)%1009-504)/65536 }
 		}
 		for _, n := range []int{16, 17, 255, 256, 300, 4096 + 7} {
-			for _, rows := range []int{1, 3, 300} {
+			for _, rows := range []int{1, 3, 300, 2*innerRunRows + 300} {
+				if rows*n > 1<<21 {
+					continue
+				}
 				for _, gap := range []int{0, 5} {
 					base := raw.New(dtype.Float32, []int{rows, n + gap})
 					for i := range rows * (n + gap) {
@@ -420,7 +423,10 @@ func TestExtremeRowsInOneCall(t *testing.T) {
 func testExtremeRowsInOneCall(t *testing.T) {
 	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, float32(math.Inf(1)), float32(math.Inf(-1))}
 	for _, n := range []int{1, 17, 300, 4096, argBlock + 5} {
-		for _, rows := range []int{1, 3, 4, 7, 67} {
+		for _, rows := range []int{1, 3, 4, 7, 67, 2*innerRunRows + 300} {
+			if rows*n > 1<<18 {
+				continue
+			}
 			const gap = 3
 			base := raw.New(dtype.Float32, []int{rows, n + gap})
 			for i := range rows * (n + gap) {
