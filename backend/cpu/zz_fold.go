@@ -16,8 +16,12 @@ var _ = math.Abs
 // initNormZero0 sets n states of norm to the value over no elements: $s = 0.
 func initNormZero0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -120,8 +124,12 @@ func projectNormZero0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, 
 // initNormOne0 sets n states of norm to the value over no elements: $s = 0.
 func initNormOne0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -208,8 +216,12 @@ func projectNormOne0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c
 // initNormTwo0 sets n states of norm to the value over no elements: $s = 0.
 func initNormTwo0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -296,8 +308,12 @@ func projectNormTwo0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c
 // initNormInf0 sets n states of norm to the value over no elements: $s = 0.
 func initNormInf0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -410,8 +426,12 @@ func projectNormInf0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c
 // initNormNegInf0 sets n states of norm to the value over no elements: $s = T(math.Inf(1)).
 func initNormNegInf0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = T(math.Inf(1))
+	if n == 0 {
+		return
+	}
+	ss[0] = T(math.Inf(1))
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -524,8 +544,12 @@ func projectNormNegInf0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int
 // initNormP0 sets n states of norm to the value over no elements: $s = 0.
 func initNormP0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -612,8 +636,12 @@ func projectNormP0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *
 // initSum0 sets n states of sum to the value over no elements: $s = 0.
 func initSum0[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -700,8 +728,12 @@ func projectSum0[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Po
 // initSum1 sets n states of sum to the value over no elements: $s = 0.
 func initSum1[T float32](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -788,8 +820,12 @@ func projectSum1[T float32](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initSum2 sets n states of sum to the value over no elements: $s = 0.
 func initSum2[T float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -876,8 +912,12 @@ func projectSum2[T float64](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initNanSum0 sets n states of nansum to the value over no elements: $s = 0.
 func initNanSum0[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -964,8 +1004,12 @@ func projectNanSum0[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe
 // initNanSum1 sets n states of nansum to the value over no elements: $s = 0.
 func initNanSum1[T float32](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1068,8 +1112,12 @@ func projectNanSum1[T float32](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx)
 // initNanSum2 sets n states of nansum to the value over no elements: $s = 0.
 func initNanSum2[T float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1172,8 +1220,12 @@ func projectNanSum2[T float64](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx)
 // initMean0 sets n states of mean to the value over no elements: $s = 0.
 func initMean0[T float32](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*float64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1260,8 +1312,12 @@ func projectMean0[T float32](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initMean1 sets n states of mean to the value over no elements: $s = 0.
 func initMean1[T float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1348,8 +1404,12 @@ func projectMean1[T float64](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initProd0 sets n states of prod to the value over no elements: $s = 1.
 func initProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = 1
+	if n == 0 {
+		return
+	}
+	ss[0] = 1
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1436,8 +1496,12 @@ func projectProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](ds
 // initAmax0 sets n states of amax to the value over no elements: $s = false.
 func initAmax0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = false
+	if n == 0 {
+		return
+	}
+	ss[0] = false
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1504,8 +1568,12 @@ func projectAmax0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initAmax1 sets n states of amax to the value over no elements: $s = elem.Lowest[T]().
 func initAmax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = elem.Lowest[T]()
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Lowest[T]()
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1592,8 +1660,12 @@ func projectAmax1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.P
 // initAmax2 sets n states of amax to the value over no elements: $s = T(math.Inf(-1)).
 func initAmax2[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = T(math.Inf(-1))
+	if n == 0 {
+		return
+	}
+	ss[0] = T(math.Inf(-1))
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1706,8 +1778,12 @@ func projectAmax2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *e
 // initAmin0 sets n states of amin to the value over no elements: $s = true.
 func initAmin0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = true
+	if n == 0 {
+		return
+	}
+	ss[0] = true
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1774,8 +1850,12 @@ func projectAmin0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initAmin1 sets n states of amin to the value over no elements: $s = elem.Highest[T]().
 func initAmin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = elem.Highest[T]()
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Highest[T]()
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1862,8 +1942,12 @@ func projectAmin1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.P
 // initAmin2 sets n states of amin to the value over no elements: $s = T(math.Inf(1)).
 func initAmin2[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = T(math.Inf(1))
+	if n == 0 {
+		return
+	}
+	ss[0] = T(math.Inf(1))
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -1976,8 +2060,12 @@ func projectAmin2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *e
 // initMax0 sets n states of max to the value over no elements: $s = elem.Arg[T]{}.
 func initMax0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2057,8 +2145,12 @@ func projectMax0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initMax1 sets n states of max to the value over no elements: $s = elem.Arg[T]{V: elem.Lowest[T]()}.
 func initMax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Lowest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2138,8 +2230,12 @@ func projectMax1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Po
 // initMax2 sets n states of max to the value over no elements: $s = elem.Arg[T]{V: elem.Lowest[T]()}.
 func initMax2[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Lowest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2219,8 +2315,12 @@ func projectMax2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *el
 // initMin0 sets n states of min to the value over no elements: $s = elem.Arg[T]{V: true}.
 func initMin0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: true}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: true}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2300,8 +2400,12 @@ func projectMin0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initMin1 sets n states of min to the value over no elements: $s = elem.Arg[T]{V: elem.Highest[T]()}.
 func initMin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Highest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2381,8 +2485,12 @@ func projectMin1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe.Po
 // initMin2 sets n states of min to the value over no elements: $s = elem.Arg[T]{V: elem.Highest[T]()}.
 func initMin2[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Highest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2462,8 +2570,12 @@ func projectMin2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *el
 // initArgMax0 sets n states of argmax to the value over no elements: $s = elem.Arg[T]{}.
 func initArgMax0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2540,8 +2652,12 @@ func projectArgMax0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initArgMax1 sets n states of argmax to the value over no elements: $s = elem.Arg[T]{V: elem.Lowest[T]()}.
 func initArgMax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Lowest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2618,8 +2734,12 @@ func projectArgMax1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe
 // initArgMax2 sets n states of argmax to the value over no elements: $s = elem.Arg[T]{V: elem.Lowest[T]()}.
 func initArgMax2[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Lowest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2696,8 +2816,12 @@ func projectArgMax2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c 
 // initArgMin0 sets n states of argmin to the value over no elements: $s = elem.Arg[T]{V: true}.
 func initArgMin0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: true}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: true}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2774,8 +2898,12 @@ func projectArgMin0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initArgMin1 sets n states of argmin to the value over no elements: $s = elem.Arg[T]{V: elem.Highest[T]()}.
 func initArgMin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Highest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2852,8 +2980,12 @@ func projectArgMin1[T uint8 | int8 | int16 | int32 | int64](dst, dsti, st unsafe
 // initArgMin2 sets n states of argmin to the value over no elements: $s = elem.Arg[T]{V: elem.Highest[T]()}.
 func initArgMin2[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Arg[T])(st), n)
-	for k := range ss {
-		ss[k] = elem.Arg[T]{V: elem.Highest[T]()}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2930,8 +3062,12 @@ func projectArgMin2[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c 
 // initVar0 sets n states of var to the value over no elements: $s = elem.Welford{}.
 func initVar0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Welford)(st), n)
-	for k := range ss {
-		ss[k] = elem.Welford{}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Welford{}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -2998,8 +3134,12 @@ func projectVar0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *el
 // initStd0 sets n states of std to the value over no elements: $s = elem.Welford{}.
 func initStd0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.Welford)(st), n)
-	for k := range ss {
-		ss[k] = elem.Welford{}
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.Welford{}
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3066,8 +3206,12 @@ func projectStd0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int, c *el
 // initLogSumExp0 sets n states of logsumexp to the value over no elements: $s = elem.NewLSE().
 func initLogSumExp0[T float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*elem.LSE)(st), n)
-	for k := range ss {
-		ss[k] = elem.NewLSE()
+	if n == 0 {
+		return
+	}
+	ss[0] = elem.NewLSE()
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3134,8 +3278,12 @@ func projectLogSumExp0[T float32 | float64](dst, dsti, st unsafe.Pointer, n int,
 // initAll0 sets n states of all to the value over no elements: $s = true.
 func initAll0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = true
+	if n == 0 {
+		return
+	}
+	ss[0] = true
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3202,8 +3350,12 @@ func projectAll0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initAll1 sets n states of all to the value over no elements: $s = true.
 func initAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*bool)(st), n)
-	for k := range ss {
-		ss[k] = true
+	if n == 0 {
+		return
+	}
+	ss[0] = true
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3270,8 +3422,12 @@ func projectAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst
 // initAny0 sets n states of any to the value over no elements: $s = false.
 func initAny0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*T)(st), n)
-	for k := range ss {
-		ss[k] = false
+	if n == 0 {
+		return
+	}
+	ss[0] = false
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3338,8 +3494,12 @@ func projectAny0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.Ctx) {
 // initAny1 sets n states of any to the value over no elements: $s = false.
 func initAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*bool)(st), n)
-	for k := range ss {
-		ss[k] = false
+	if n == 0 {
+		return
+	}
+	ss[0] = false
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3406,8 +3566,12 @@ func projectAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](dst
 // initCountNonzero0 sets n states of count_nonzero to the value over no elements: $s = 0.
 func initCountNonzero0[T bool](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*int64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 
@@ -3510,8 +3674,12 @@ func projectCountNonzero0[T bool](dst, dsti, st unsafe.Pointer, n int, c *elem.C
 // initCountNonzero1 sets n states of count_nonzero to the value over no elements: $s = 0.
 func initCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st unsafe.Pointer, n int) {
 	ss := unsafe.Slice((*int64)(st), n)
-	for k := range ss {
-		ss[k] = 0
+	if n == 0 {
+		return
+	}
+	ss[0] = 0
+	for k := 1; k < n; k++ {
+		ss[k] = ss[0]
 	}
 }
 

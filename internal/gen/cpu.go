@@ -458,8 +458,10 @@ func emitReduceFold(w *bytes.Buffer, op *optable.Op, i int, f optable.Fold) {
 	}
 	name := func(piece string) string { return foldName(piece, op, i) }
 	printf(w, "// %s sets n states of %s to the value over no elements: %s.\n", name("init"), op.Name, f.Init)
-	printf(w, "func %s[T %s](st unsafe.Pointer, n int) {\nss := unsafe.Slice((*%s)(st), n)\nfor k := range ss {\n%s\n}\n}\n\n",
-		name("init"), cons, st, sub(f.Init, "$s", "ss[k]"))
+	// the value once, then copied: an init that calls a generic function
+	// (elem.Lowest[T]) is a call through a dictionary per state
+	printf(w, "func %s[T %s](st unsafe.Pointer, n int) {\nss := unsafe.Slice((*%s)(st), n)\nif n == 0 {\nreturn\n}\n%s\nfor k := 1; k < n; k++ {\nss[k] = ss[0]\n}\n}\n\n",
+		name("init"), cons, st, sub(f.Init, "$s", "ss[0]"))
 	printf(w, "// %s folds n elements of a row (byte stride is, indices idx…) into one state: %s.\n", name("row"), f.Acc)
 	printf(w, "func %s[T %s](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {\n", name("row"), cons)
 	printf(w, "s := *(*%s)(st)\nvar z T\nif is == int(unsafe.Sizeof(z)) {\nx := unsafe.Slice((*T)(in), n)\n", st)
