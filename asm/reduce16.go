@@ -35,6 +35,8 @@ func genReduce512() {
 	argRows512(true)
 	argRows512(false)
 	sumRun512()
+	argScan512(true)
+	argScan512(false)
 }
 
 // sumSqDevInF64Rows4512 emits

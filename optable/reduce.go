@@ -73,11 +73,11 @@ var (
 	argMaxFloats = Fold{Types: Floats, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Lowest[T]()}",
 		Acc:     "if $v > $s.V || $v != $v && $s.V == $s.V { $s.V, $s.I = $v, int64($i) }",
 		Combine: "if $o.V > $s.V || $o.V != $o.V && $s.V == $s.V { $s = $o }", Project: "$s.V", Index: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMax[%s]"), dtype.Float32, "colsRows", "colsRowsArgMaxF32")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMax[%s]"), dtype.Float32, "colsRows", "colsRowsArgMaxF32", "rows", "rowsArgMaxF32")}
 	argMinFloats = Fold{Types: Floats, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Highest[T]()}",
 		Acc:     "if $v < $s.V || $v != $v && $s.V == $s.V { $s.V, $s.I = $v, int64($i) }",
 		Combine: "if $o.V < $s.V || $o.V != $o.V && $s.V == $s.V { $s = $o }", Project: "$s.V", Index: true,
-		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMin[%s]"), dtype.Float32, "colsRows", "colsRowsArgMinF32")}
+		CPU: withRows(cpu(dtype.Invalid, "row", "rowArgMin[%s]"), dtype.Float32, "colsRows", "colsRowsArgMinF32", "rows", "rowsArgMinF32")}
 	argMaxInts = Fold{Types: Ints, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Lowest[T]()}",
 		Acc: "if $v > $s.V { $s.V, $s.I = $v, int64($i) }", Combine: "if $o.V > $s.V { $s = $o }", Project: "$s.V", Index: true}
 	argMinInts = Fold{Types: Ints, State: "elem.Arg[T]", Init: "$s = elem.Arg[T]{V: elem.Highest[T]()}",

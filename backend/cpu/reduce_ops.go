@@ -657,6 +657,37 @@ func rowAmin[T float](st, in unsafe.Pointer, is, n, idx int, c *elem.Ctx) {
 	}
 }
 
+// The rows functions of float32 ArgMax and Max with indices (rowsArgMaxF32),
+// ArgMin and Min (rowsArgMinF32): each row's index from vec.ArgRowsF32
+// (Note [Short arg rows] there), its element folded into the row's state
+// as rowArg folds a row's extreme; rows longer than argBlock take rowArg.
+var rowsArgMaxF32, rowsArgMinF32 = rowsArgF32(true), rowsArgF32(false)
+
+func rowsArgF32(isMax bool) rowsFunc {
+	return func(st, in unsafe.Pointer, rs, n, m int) {
+		size := int(unsafe.Sizeof(elem.Arg[float32]{}))
+		if n > argBlock || n == 0 {
+			for r := 0; r < m; r++ {
+				rowArg[float32](unsafe.Add(st, r*size), unsafe.Add(in, r*rs), n, 0, isMax)
+			}
+			return
+		}
+		var idx [innerGroup]int32
+		stride := rs / 4
+		for r0 := 0; r0 < m; r0 += len(idx) {
+			k := min(len(idx), m-r0)
+			vec.ArgRowsF32(idx[:k], unsafe.Slice((*float32)(unsafe.Add(in, r0*rs)), (k-1)*stride+n), n, stride, isMax)
+			for r, j := range idx[:k] {
+				s := (*elem.Arg[float32])(unsafe.Add(st, (r0+r)*size))
+				v := *(*float32)(unsafe.Add(in, (r0+r)*rs+4*int(j)))
+				if s.V == s.V && (v != v || isMax && v > s.V || !isMax && v < s.V) {
+					s.V, s.I = v, int64(j)
+				}
+			}
+		}
+	}
+}
+
 // argBlock is the number of elements Max/Min with an index (and ArgMax,
 // ArgMin) take at a time from a contiguous row: the extreme of a block,
 // then, only if it beats the state, its first position, found in the

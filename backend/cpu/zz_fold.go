@@ -4909,7 +4909,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: true, cascade: false,
 			init: initMax1[int64], row: rowMax1[int64], cols: colsMax1[int64], combine: combineMax1[int64], project: projectMax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Float32, index: true, cascade: false,
-			init: initMax2[float32], row: rowArgMax[float32], cols: colsMax2[float32], combine: combineMax2[float32], project: projectMax2[float32], colsRows: colsRowsArgMaxF32},
+			init: initMax2[float32], row: rowArgMax[float32], cols: colsMax2[float32], combine: combineMax2[float32], project: projectMax2[float32], rows: rowsArgMaxF32, colsRows: colsRowsArgMaxF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Float64, index: true, cascade: false,
 			init: initMax2[float64], row: rowArgMax[float64], cols: colsMax2[float64], combine: combineMax2[float64], project: projectMax2[float64]},
 	}
@@ -4927,7 +4927,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: true, cascade: false,
 			init: initMin1[int64], row: rowMin1[int64], cols: colsMin1[int64], combine: combineMin1[int64], project: projectMin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Float32, index: true, cascade: false,
-			init: initMin2[float32], row: rowArgMin[float32], cols: colsMin2[float32], combine: combineMin2[float32], project: projectMin2[float32], colsRows: colsRowsArgMinF32},
+			init: initMin2[float32], row: rowArgMin[float32], cols: colsMin2[float32], combine: combineMin2[float32], project: projectMin2[float32], rows: rowsArgMinF32, colsRows: colsRowsArgMinF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Float64, index: true, cascade: false,
 			init: initMin2[float64], row: rowArgMin[float64], cols: colsMin2[float64], combine: combineMin2[float64], project: projectMin2[float64]},
 	}
@@ -4945,7 +4945,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMax1[int64], row: rowArgMax1[int64], cols: colsArgMax1[int64], combine: combineArgMax1[int64], project: projectArgMax1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Int64, index: false, cascade: false,
-			init: initArgMax2[float32], row: rowArgMax[float32], cols: colsArgMax2[float32], combine: combineArgMax2[float32], project: projectArgMax2[float32], colsRows: colsRowsArgMaxF32},
+			init: initArgMax2[float32], row: rowArgMax[float32], cols: colsArgMax2[float32], combine: combineArgMax2[float32], project: projectArgMax2[float32], rows: rowsArgMaxF32, colsRows: colsRowsArgMaxF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMax2[float64], row: rowArgMax[float64], cols: colsArgMax2[float64], combine: combineArgMax2[float64], project: projectArgMax2[float64]},
 	}
@@ -4963,7 +4963,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(elem.Arg[int64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMin1[int64], row: rowArgMin1[int64], cols: colsArgMin1[int64], combine: combineArgMin1[int64], project: projectArgMin1[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(elem.Arg[float32]))), out: dtype.Int64, index: false, cascade: false,
-			init: initArgMin2[float32], row: rowArgMin[float32], cols: colsArgMin2[float32], combine: combineArgMin2[float32], project: projectArgMin2[float32], colsRows: colsRowsArgMinF32},
+			init: initArgMin2[float32], row: rowArgMin[float32], cols: colsArgMin2[float32], combine: combineArgMin2[float32], project: projectArgMin2[float32], rows: rowsArgMinF32, colsRows: colsRowsArgMinF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(elem.Arg[float64]))), out: dtype.Int64, index: false, cascade: false,
 			init: initArgMin2[float64], row: rowArgMin[float64], cols: colsArgMin2[float64], combine: combineArgMin2[float64], project: projectArgMin2[float64]},
 	}

@@ -111,6 +111,25 @@ func IndexF32(x []float32, v float32) int {
 	return indexF32Go(x, v)
 }
 
+// ArgRowsF32 sets idx[r] to the index in row r, x[r·stride:][:rowLen]
+// (rowLen ≥ 1, below 2^31), of its first NaN, or else of its first
+// greatest (isMax) or least element, ±0 equal (Note [Short arg rows]).
+// Its exact results are argRowsF32Go's.
+func ArgRowsF32(idx []int32, x []float32, rowLen, stride int, isMax bool) {
+	if len(idx) == 0 {
+		return
+	}
+	_ = x[rowsSpan(len(idx), rowLen, stride)-1]
+	switch {
+	case isMax && useAVX512:
+		argMaxRowsF32AVX512(&idx[0], &x[0], rowLen, stride, len(idx))
+	case useAVX512:
+		argMinRowsF32AVX512(&idx[0], &x[0], rowLen, stride, len(idx))
+	default:
+		argRowsF32Go(idx, x, rowLen, stride, isMax)
+	}
+}
+
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
 // backend/cpu); if four, four rows at a time (Note [Four streams]), the

@@ -539,6 +539,38 @@ func accF32F64Go(dst []float64, x []float32) {
 	}
 }
 
+// Note [Short arg rows]
+//
+// ArgMax and ArgMin (and Max, Min with their indices) of float32 rows
+// took two kernel calls a row, the row's extreme (MaxF32) and its first
+// position (IndexF32), which for rows of tens of elements cost more than
+// the rows' reading. ArgRowsF32 gives the index of each row's first NaN,
+// or else of its first greatest (least) element, for many rows in one
+// call; at AVX-512 a first pass over a row's vectors stops at a NaN or
+// keeps the lanes' extremes, and a second finds the first element equal
+// to the extreme (±0 equal, so the first zero of either sign, as
+// IndexF32 finds it).
+
+// argRowsF32Go is ArgRowsF32's pure-Go twin: idx[r] is the index in row
+// r, x[r·stride:][:rowLen] (rowLen ≥ 1), of its first NaN, or else of its
+// first greatest (isMax) or least element, ±0 equal.
+func argRowsF32Go(idx []int32, x []float32, rowLen, stride int, isMax bool) {
+	for r := range idx {
+		row := x[r*stride:][:rowLen]
+		best, j := row[0], 0
+		for i, v := range row {
+			if v != v {
+				j = i
+				break
+			}
+			if isMax && v > best || !isMax && v < best {
+				best, j = v, i
+			}
+		}
+		idx[r] = int32(j)
+	}
+}
+
 // sumF32F64Go is SumF32F64's pure-Go twin, on 16 lanes (Note [Sixteen
 // lanes]). A main step takes 256 elements as 16 vectors of 16 lanes, adds
 // them lane by lane pairwise in float32 (vector k with k+8, then k+4, k+2,

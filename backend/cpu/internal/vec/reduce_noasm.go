@@ -35,6 +35,13 @@ func MinRowsF32(dst, x []float32, rowLen, stride int, four bool) {
 // a NaN v equals nothing), or -1. Its exact loop is indexF32Go's.
 func IndexF32(x []float32, v float32) int { return indexF32Go(x, v) }
 
+// ArgRowsF32 sets idx[r] to the index in row r, x[r·stride:][:rowLen]
+// (rowLen ≥ 1), of its first NaN, or else of its first greatest (isMax)
+// or least element, ±0 equal (Note [Short arg rows]).
+func ArgRowsF32(idx []int32, x []float32, rowLen, stride int, isMax bool) {
+	argRowsF32Go(idx, x, rowLen, stride, isMax)
+}
+
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst).
 func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {

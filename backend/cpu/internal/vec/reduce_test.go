@@ -1060,3 +1060,76 @@ func TestSumF32InF64Rows4(t *testing.T) {
 		}
 	}
 }
+
+// TestArgRowsF32 checks ArgRowsF32 against argRowsF32Go and against a
+// plain search of each row: every length to 70 and a few longer, rows
+// further apart than their length, NaNs (the first one wins), ties, zeros
+// of both signs (the first of either wins), infinities, and rows of -Inf
+// (max) or +Inf (min) alone.
+func TestArgRowsF32(t *testing.T) {
+	vals := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, float32(math.Inf(1)), float32(math.Inf(-1))}
+	lens := []int{}
+	for n := 1; n <= 70; n++ {
+		lens = append(lens, n)
+	}
+	lens = append(lens, 255, 256, 257, 1000)
+	for _, n := range lens {
+		for _, gap := range []int{0, 3} {
+			const rows = 23
+			stride := n + gap
+			x := make([]float32, rows*stride)
+			for i := range x {
+				x[i] = vals[rng.Intn(len(vals))]
+			}
+			for r := 0; r < rows; r++ {
+				row := x[r*stride:][:n]
+				switch r % 6 {
+				case 1:
+					row[rng.Intn(n)] = float32(math.NaN())
+				case 2:
+					row[rng.Intn(n)] = float32(math.NaN())
+					row[rng.Intn(n)] = float32(math.NaN())
+				case 3:
+					for i := range row {
+						row[i] = float32(math.Inf(-1))
+					}
+				case 4:
+					for i := range row {
+						row[i] = float32(math.Inf(1))
+					}
+				case 5:
+					for i := range row {
+						row[i] = float32(rng.NormFloat64())
+					}
+				}
+			}
+			for _, isMax := range []bool{true, false} {
+				got, twin := make([]int32, rows), make([]int32, rows)
+				ArgRowsF32(got, x[:rowsSpan(rows, n, stride)], n, stride, isMax)
+				argRowsF32Go(twin, x, n, stride, isMax)
+				for r := range got {
+					row := x[r*stride:][:n]
+					want := -1
+					for i, v := range row {
+						if v != v {
+							want = i
+							break
+						}
+					}
+					if want < 0 {
+						var m float32
+						if isMax {
+							m, _ = MaxF32(row)
+						} else {
+							m, _ = MinF32(row)
+						}
+						want = IndexF32(row, m)
+					}
+					if int(got[r]) != want || int(twin[r]) != want {
+						t.Fatalf("isMax=%v n=%d stride=%d row %d (%v): got %d, twin %d, want %d", isMax, n, stride, r, row, got[r], twin[r], want)
+					}
+				}
+			}
+		}
+	}
+}

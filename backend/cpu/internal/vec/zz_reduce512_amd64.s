@@ -6805,3 +6805,173 @@ sumRows8RunF32AVX512_one_last:
 sumRows8RunF32AVX512_done:
 	VZEROUPPER
 	RET
+
+// func argMaxRowsF32AVX512(idx *int32, x *float32, rowLen int, stride int, rows int)
+// Requires: AVX, AVX512F, BMI, BMI2
+TEXT ·argMaxRowsF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ         idx+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         rowLen+16(FP), DX
+	MOVQ         stride+24(FP), BX
+	MOVQ         rows+32(FP), SI
+	SHLQ         $0x02, BX
+	MOVL         $0xff800000, DI
+	VPBROADCASTD DI, Z0
+	MOVQ         DX, R8
+	ANDQ         $-16, R8
+	SUBQ         R8, DX
+	MOVL         $0x00000001, DI
+	SHLXL        DX, DI, DI
+	DECL         DI
+	KMOVW        DI, K1
+	XORQ         DI, DI
+	TESTQ        SI, SI
+	JZ           argMaxRowsF32AVX512_done
+
+argMaxRowsF32AVX512_row:
+	VMOVAPS Z0, Z1
+	XORQ    R9, R9
+
+argMaxRowsF32AVX512_one:
+	CMPQ     R9, R8
+	JAE      argMaxRowsF32AVX512_oneTail
+	VMOVUPS  (CX)(R9*4), Z2
+	VCMPPS   $0x03, Z2, Z2, K2
+	KORTESTW K2, K2
+	JNZ      argMaxRowsF32AVX512_found
+	VMAXPS   Z2, Z1, Z1
+	ADDQ     $0x10, R9
+	JMP      argMaxRowsF32AVX512_one
+
+argMaxRowsF32AVX512_oneTail:
+	TESTQ    DX, DX
+	JZ       argMaxRowsF32AVX512_fold
+	VMOVAPS  Z0, Z2
+	VMOVUPS  (CX)(R9*4), K1, Z2
+	VCMPPS   $0x03, Z2, Z2, K2
+	KORTESTW K2, K2
+	JNZ      argMaxRowsF32AVX512_found
+	VMAXPS   Z2, Z1, Z1
+
+argMaxRowsF32AVX512_fold:
+	VSHUFF32X4 $0x4e, Z1, Z1, Z2
+	VMAXPS     Z2, Z1, Z1
+	VSHUFF32X4 $0xb1, Z1, Z1, Z2
+	VMAXPS     Z2, Z1, Z1
+	VPERMILPS  $0x4e, Z1, Z2
+	VMAXPS     Z2, Z1, Z1
+	VPERMILPS  $0xb1, Z1, Z2
+	VMAXPS     Z2, Z1, Z1
+	XORQ       R9, R9
+
+argMaxRowsF32AVX512_two:
+	CMPQ     R9, R8
+	JAE      argMaxRowsF32AVX512_twoTail
+	VCMPPS   $0x00, (CX)(R9*4), Z1, K2
+	KORTESTW K2, K2
+	JNZ      argMaxRowsF32AVX512_found
+	ADDQ     $0x10, R9
+	JMP      argMaxRowsF32AVX512_two
+
+argMaxRowsF32AVX512_twoTail:
+	VMOVUPS.Z (CX)(R9*4), K1, Z2
+	VCMPPS    $0x00, Z2, Z1, K1, K2
+
+argMaxRowsF32AVX512_found:
+	KMOVW  K2, R10
+	TZCNTL R10, R10
+	ADDL   R9, R10
+	MOVL   R10, (AX)(DI*4)
+	ADDQ   BX, CX
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     argMaxRowsF32AVX512_row
+
+argMaxRowsF32AVX512_done:
+	VZEROUPPER
+	RET
+
+// func argMinRowsF32AVX512(idx *int32, x *float32, rowLen int, stride int, rows int)
+// Requires: AVX, AVX512F, BMI, BMI2
+TEXT ·argMinRowsF32AVX512(SB), NOSPLIT, $0-40
+	MOVQ         idx+0(FP), AX
+	MOVQ         x+8(FP), CX
+	MOVQ         rowLen+16(FP), DX
+	MOVQ         stride+24(FP), BX
+	MOVQ         rows+32(FP), SI
+	SHLQ         $0x02, BX
+	MOVL         $0x7f800000, DI
+	VPBROADCASTD DI, Z0
+	MOVQ         DX, R8
+	ANDQ         $-16, R8
+	SUBQ         R8, DX
+	MOVL         $0x00000001, DI
+	SHLXL        DX, DI, DI
+	DECL         DI
+	KMOVW        DI, K1
+	XORQ         DI, DI
+	TESTQ        SI, SI
+	JZ           argMinRowsF32AVX512_done
+
+argMinRowsF32AVX512_row:
+	VMOVAPS Z0, Z1
+	XORQ    R9, R9
+
+argMinRowsF32AVX512_one:
+	CMPQ     R9, R8
+	JAE      argMinRowsF32AVX512_oneTail
+	VMOVUPS  (CX)(R9*4), Z2
+	VCMPPS   $0x03, Z2, Z2, K2
+	KORTESTW K2, K2
+	JNZ      argMinRowsF32AVX512_found
+	VMINPS   Z2, Z1, Z1
+	ADDQ     $0x10, R9
+	JMP      argMinRowsF32AVX512_one
+
+argMinRowsF32AVX512_oneTail:
+	TESTQ    DX, DX
+	JZ       argMinRowsF32AVX512_fold
+	VMOVAPS  Z0, Z2
+	VMOVUPS  (CX)(R9*4), K1, Z2
+	VCMPPS   $0x03, Z2, Z2, K2
+	KORTESTW K2, K2
+	JNZ      argMinRowsF32AVX512_found
+	VMINPS   Z2, Z1, Z1
+
+argMinRowsF32AVX512_fold:
+	VSHUFF32X4 $0x4e, Z1, Z1, Z2
+	VMINPS     Z2, Z1, Z1
+	VSHUFF32X4 $0xb1, Z1, Z1, Z2
+	VMINPS     Z2, Z1, Z1
+	VPERMILPS  $0x4e, Z1, Z2
+	VMINPS     Z2, Z1, Z1
+	VPERMILPS  $0xb1, Z1, Z2
+	VMINPS     Z2, Z1, Z1
+	XORQ       R9, R9
+
+argMinRowsF32AVX512_two:
+	CMPQ     R9, R8
+	JAE      argMinRowsF32AVX512_twoTail
+	VCMPPS   $0x00, (CX)(R9*4), Z1, K2
+	KORTESTW K2, K2
+	JNZ      argMinRowsF32AVX512_found
+	ADDQ     $0x10, R9
+	JMP      argMinRowsF32AVX512_two
+
+argMinRowsF32AVX512_twoTail:
+	VMOVUPS.Z (CX)(R9*4), K1, Z2
+	VCMPPS    $0x00, Z2, Z1, K1, K2
+
+argMinRowsF32AVX512_found:
+	KMOVW  K2, R10
+	TZCNTL R10, R10
+	ADDL   R9, R10
+	MOVL   R10, (AX)(DI*4)
+	ADDQ   BX, CX
+	INCQ   DI
+	CMPQ   DI, SI
+	JB     argMinRowsF32AVX512_row
+
+argMinRowsF32AVX512_done:
+	VZEROUPPER
+	RET

@@ -178,3 +178,13 @@ func argMinAccRowsF32AVX512(v *float32, ix *int64, x *float32, stride int, rows 
 //
 //go:noescape
 func sumRows8RunF32AVX512(st *float64, x *float32, stride int, q int, cols int)
+
+// argMaxRowsF32AVX512 is argRowsF32Go(..., true) in assembly; see there for the exact results.
+//
+//go:noescape
+func argMaxRowsF32AVX512(idx *int32, x *float32, rowLen int, stride int, rows int)
+
+// argMinRowsF32AVX512 is argRowsF32Go(..., false) in assembly; see there for the exact results.
+//
+//go:noescape
+func argMinRowsF32AVX512(idx *int32, x *float32, rowLen int, stride int, rows int)
