@@ -375,17 +375,15 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 		if f.rowFour != nil {
 			r.row = f.rowFour
 		}
-		r.four = true
 		switch {
 		case r.R*r.inES < fourRowsMinBytes:
 			// short rows (Note [Runs of four streams])
-			r.four = false
 		case !r.convert && f.rowsFour != nil:
-			r.rows = f.rowsFour
+			r.rows, r.four = f.rowsFour, true
 		case r.convert && in.DType == dtype.BFloat16 && f.rowsBF16Four != nil:
-			r.rows = f.rowsBF16Four
+			r.rows, r.four = f.rowsBF16Four, true
 		case r.convert && in.DType == dtype.Float16 && f.rowsF16Four != nil:
-			r.rows = f.rowsF16Four
+			r.rows, r.four = f.rowsF16Four, true
 		}
 		switch {
 		case r.row16 != nil && in.DType == dtype.BFloat16 && f.rowBF16Four != nil:
@@ -445,7 +443,7 @@ type reducer struct {
 	outES   [2]int   // byte size of a result
 	rd, kd  []redDim // reduced and kept dims, fastest first (size-1 dims left out)
 	R, K    int      // number of reduced positions, of outputs
-	four    bool     // the rows functions read four rows at once (Note [Runs of four streams])
+	four    bool     // rows is a Four form, reading four rows at once (Note [Runs of four streams])
 	// the usual few dims and a small reduction's states, held here rather
 	// than allocated (Note [Per-op overhead] in package op)
 	rdBuf, kdBuf [4]redDim
@@ -774,6 +772,7 @@ func (r *reducer) runInner() {
 	}
 	parallel.For(n, grain, func(b, e int) {
 		w := getWork()
+		groupStates := w.states(r.words(group))
 		var runStates *[]uint64
 		for t := b; t < e; {
 			g, pos := t%groups, t/groups
@@ -783,7 +782,7 @@ func (r *reducer) runInner() {
 			// streams]), else one group
 			run := min(runGroups, e-t, groups-g)
 			m := min(run*group, k0.size-j0)
-			st := w.states(r.words(group))
+			st := groupStates
 			if run > 1 {
 				if runStates == nil {
 					runStates = getStates(r.words(runGroups * group))
