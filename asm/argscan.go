@@ -44,15 +44,12 @@ func argScan512(isMax bool) {
 	MOVL(U32(inf), bits)
 	VPBROADCASTD(bits, fill)
 	// the mask of the last vector's lanes, and where it starts
-	full, rest, tailMask := GP64(), GP64(), K()
+	full, rest := GP64(), GP64()
 	MOVQ(n, full)
 	ANDQ(I32(-16), full)
 	MOVQ(n, rest)
 	SUBQ(full, rest)
-	MOVL(U32(1), bits)
-	SHLXL(rest.As32(), bits, bits)
-	DECL(bits)
-	KMOVW(bits, tailMask)
+	tailMask := laneMask(rest)
 	extreme := func(v, acc reg.VecVirtual) {
 		if isMax {
 			VMAXPS(v, acc, acc)

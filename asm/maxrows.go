@@ -86,15 +86,21 @@ func columnBlocks(name string, rows reg.Register, cols reg.GPVirtual, sizes []in
 	}
 	TESTQ(cols, cols)
 	JZ(LabelRef(name + "_done"))
-	m, k := GP64(), K()
-	MOVL(U32(1), m.As32())
-	SHLXL(cols.As32(), m.As32(), m.As32())
-	DECL(m.As32())
-	KMOVW(m.As32(), k)
-	block(name+"_tail", 1, k)
+	block(name+"_tail", 1, laneMask(cols))
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// laneMask returns a mask register of the low n lanes (n < 32, a
+// register).
+func laneMask(n reg.GPVirtual) reg.Register {
+	m, k := GP32(), K()
+	MOVL(U32(1), m)
+	SHLXL(n.As32(), m, m)
+	DECL(m)
+	KMOVW(m, k)
+	return k
 }
 
 // loadK loads a vector of float32 from m, under mask k (the other lanes

@@ -30,8 +30,8 @@ func cpu(d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
 	return m
 }
 
-// withRows adds to a fold's CPU functions the rows functions of one
-// dtype, pieces as cpu takes them.
+// withRows adds to a fold's CPU functions (nil: none yet) those of one
+// dtype, pieces as cpu takes them: rows functions, a project.
 func withRows(m map[string]map[dtype.DType]string, d dtype.DType, pieces ...string) map[string]map[dtype.DType]string {
 	if m == nil {
 		m = map[string]map[dtype.DType]string{}

@@ -365,11 +365,17 @@ func rowsOf[S float32 | float64, E float32 | uint16](f func(dst []S, x []E, rowL
 // rowsExtremeF32 returns the rows functions of float32 Amax (isMax) or
 // Amin (one stream, four): the extremes of m rows (vec.MaxRowsF32 or
 // MinRowsF32), each folded into its state as rowAmax folds a row's
-// (m ≤ innerRunRows).
+// (a group of rows on the stack, a run of groups in pooled states).
 func rowsExtremeF32(isMax bool) (one, four rowsFunc) {
 	with := func(four bool) rowsFunc {
 		return func(st, in unsafe.Pointer, rs, n, m int) {
-			var buf [innerRunRows]float32
+			var group [innerGroup]float32
+			buf := group[:]
+			if m > len(group) {
+				b := getStates((m + 1) / 2)
+				defer statesPool.Put(b)
+				buf = unsafe.Slice((*float32)(ptr(*b)), m)
+			}
 			stride := rs / 4
 			extremeRows(buf[:m], unsafe.Slice((*float32)(in), (m-1)*stride+n), n, stride, four, isMax)
 			for r, s := range unsafe.Slice((*float32)(st), m) {

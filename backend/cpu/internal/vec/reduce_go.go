@@ -1131,28 +1131,24 @@ func eachRow(dst, x []float32, stride, rows int, acc func(dst, x []float32)) {
 	}
 }
 
-// argMaxAccRowsF32Go is ArgMaxAccRowsF32's pure-Go twin, its exact loop:
-// the generated ArgMax fold of float32 rows.
+// argMaxAccRowsF32Go and argMinAccRowsF32Go are ArgMaxAccRowsF32's and
+// ArgMinAccRowsF32's pure-Go twins: argAccRowsF32Go.
 func argMaxAccRowsF32Go(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
-	ix = ix[:len(v)]
-	for r := 0; r < rows; r++ {
-		row := x[r*stride : r*stride+len(v)]
-		for k, e := range row {
-			if e > v[k] || e != e && v[k] == v[k] {
-				v[k], ix[k] = e, int64(i0+r)
-			}
-		}
-	}
+	argAccRowsF32Go(v, ix, x, stride, rows, i0, true)
 }
 
-// argMinAccRowsF32Go is ArgMinAccRowsF32's pure-Go twin: the generated
-// ArgMin fold of float32 rows.
 func argMinAccRowsF32Go(v []float32, ix []int64, x []float32, stride, rows, i0 int) {
+	argAccRowsF32Go(v, ix, x, stride, rows, i0, false)
+}
+
+// argAccRowsF32Go is the generated ArgMax (isMax) or ArgMin fold of
+// float32 rows, its exact loop.
+func argAccRowsF32Go(v []float32, ix []int64, x []float32, stride, rows, i0 int, isMax bool) {
 	ix = ix[:len(v)]
 	for r := 0; r < rows; r++ {
 		row := x[r*stride : r*stride+len(v)]
 		for k, e := range row {
-			if e < v[k] || e != e && v[k] == v[k] {
+			if isMax && e > v[k] || !isMax && e < v[k] || e != e && v[k] == v[k] {
 				v[k], ix[k] = e, int64(i0+r)
 			}
 		}

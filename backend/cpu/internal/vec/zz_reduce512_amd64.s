@@ -6817,14 +6817,14 @@ TEXT ·argMaxRowsF32AVX512(SB), NOSPLIT, $0-40
 	SHLQ         $0x02, BX
 	MOVL         $0xff800000, DI
 	VPBROADCASTD DI, Z0
-	MOVQ         DX, R8
-	ANDQ         $-16, R8
-	SUBQ         R8, DX
-	MOVL         $0x00000001, DI
-	SHLXL        DX, DI, DI
-	DECL         DI
-	KMOVW        DI, K1
-	XORQ         DI, DI
+	MOVQ         DX, DI
+	ANDQ         $-16, DI
+	SUBQ         DI, DX
+	MOVL         $0x00000001, R8
+	SHLXL        DX, R8, R8
+	DECL         R8
+	KMOVW        R8, K1
+	XORQ         R8, R8
 	TESTQ        SI, SI
 	JZ           argMaxRowsF32AVX512_done
 
@@ -6833,7 +6833,7 @@ argMaxRowsF32AVX512_row:
 	XORQ    R9, R9
 
 argMaxRowsF32AVX512_one:
-	CMPQ     R9, R8
+	CMPQ     R9, DI
 	JAE      argMaxRowsF32AVX512_oneTail
 	VMOVUPS  (CX)(R9*4), Z2
 	VCMPPS   $0x03, Z2, Z2, K2
@@ -6865,7 +6865,7 @@ argMaxRowsF32AVX512_fold:
 	XORQ       R9, R9
 
 argMaxRowsF32AVX512_two:
-	CMPQ     R9, R8
+	CMPQ     R9, DI
 	JAE      argMaxRowsF32AVX512_twoTail
 	VCMPPS   $0x00, (CX)(R9*4), Z1, K2
 	KORTESTW K2, K2
@@ -6881,10 +6881,10 @@ argMaxRowsF32AVX512_found:
 	KMOVW  K2, R10
 	TZCNTL R10, R10
 	ADDL   R9, R10
-	MOVL   R10, (AX)(DI*4)
+	MOVL   R10, (AX)(R8*4)
 	ADDQ   BX, CX
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   R8
+	CMPQ   R8, SI
 	JB     argMaxRowsF32AVX512_row
 
 argMaxRowsF32AVX512_done:
@@ -6902,14 +6902,14 @@ TEXT ·argMinRowsF32AVX512(SB), NOSPLIT, $0-40
 	SHLQ         $0x02, BX
 	MOVL         $0x7f800000, DI
 	VPBROADCASTD DI, Z0
-	MOVQ         DX, R8
-	ANDQ         $-16, R8
-	SUBQ         R8, DX
-	MOVL         $0x00000001, DI
-	SHLXL        DX, DI, DI
-	DECL         DI
-	KMOVW        DI, K1
-	XORQ         DI, DI
+	MOVQ         DX, DI
+	ANDQ         $-16, DI
+	SUBQ         DI, DX
+	MOVL         $0x00000001, R8
+	SHLXL        DX, R8, R8
+	DECL         R8
+	KMOVW        R8, K1
+	XORQ         R8, R8
 	TESTQ        SI, SI
 	JZ           argMinRowsF32AVX512_done
 
@@ -6918,7 +6918,7 @@ argMinRowsF32AVX512_row:
 	XORQ    R9, R9
 
 argMinRowsF32AVX512_one:
-	CMPQ     R9, R8
+	CMPQ     R9, DI
 	JAE      argMinRowsF32AVX512_oneTail
 	VMOVUPS  (CX)(R9*4), Z2
 	VCMPPS   $0x03, Z2, Z2, K2
@@ -6950,7 +6950,7 @@ argMinRowsF32AVX512_fold:
 	XORQ       R9, R9
 
 argMinRowsF32AVX512_two:
-	CMPQ     R9, R8
+	CMPQ     R9, DI
 	JAE      argMinRowsF32AVX512_twoTail
 	VCMPPS   $0x00, (CX)(R9*4), Z1, K2
 	KORTESTW K2, K2
@@ -6966,10 +6966,10 @@ argMinRowsF32AVX512_found:
 	KMOVW  K2, R10
 	TZCNTL R10, R10
 	ADDL   R9, R10
-	MOVL   R10, (AX)(DI*4)
+	MOVL   R10, (AX)(R8*4)
 	ADDQ   BX, CX
-	INCQ   DI
-	CMPQ   DI, SI
+	INCQ   R8
+	CMPQ   R8, SI
 	JB     argMinRowsF32AVX512_row
 
 argMinRowsF32AVX512_done:
