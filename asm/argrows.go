@@ -23,8 +23,8 @@ import (
 // with index i0+r. The test is one compare under the mask of the lanes
 // whose value is ordered: NLE_US(x, v), which is x > v or unordered
 // (v NLE x, for the min). The columns go in blocks of 128 (eight
-// vectors, their indices in sixteen), then of 16, then the last under a
-// mask.
+// vectors, their indices in sixteen), and the last fewer than 128 in one
+// more (columnBlocks).
 func argRows512(isMax bool) {
 	name := "argMaxAccRowsF32AVX512"
 	if !isMax {
@@ -38,8 +38,8 @@ func argRows512(isMax bool) {
 	cols := GP64()
 	Load(Param("cols"), cols)
 	i0 := Load(Param("i0"), GP64())
-	columnBlocks(name, rows, cols, []int{8, 1}, func(label string, nv int, mask reg.Register) {
-		// the masks of the index vectors' lanes: the low and high eight
+	columnBlocks(name, rows, cols, 8, func(label string, nv int, mask reg.Register) {
+		// the masks of the last index vectors' lanes: the low and high eight
 		var halves [2]reg.Register
 		if mask != nil {
 			halves[0], halves[1] = K(), K()
@@ -50,10 +50,10 @@ func argRows512(isMax bool) {
 		idx := make([][2]reg.VecVirtual, nv)
 		for k := range val {
 			val[k] = ZMM()
-			loadK(Mem{Base: pv, Disp: 64 * k}, val[k], mask)
+			loadK(Mem{Base: pv, Disp: 64 * k}, val[k], maskedLast(k, nv, mask))
 			for h := range idx[k] {
 				idx[k][h] = ZMM()
-				if mask == nil {
+				if maskedLast(k, nv, mask) == nil {
 					VMOVDQU64(Mem{Base: pix, Disp: 128*k + 64*h}, idx[k][h])
 				} else {
 					VMOVDQU64_Z(Mem{Base: pix, Disp: 128*k + 64*h}, halves[h], idx[k][h])
@@ -68,7 +68,7 @@ func argRows512(isMax bool) {
 		downRows(label, x, stride, rows, func(p reg.Register) {
 			for k := range val {
 				xv, ko, kt, kh := ZMM(), K(), K(), K()
-				loadK(Mem{Base: p, Disp: 64 * k}, xv, mask)
+				loadK(Mem{Base: p, Disp: 64 * k}, xv, maskedLast(k, nv, mask))
 				VCMPPS(U8(7), val[k], val[k], ko) // ORD_Q: the value is not NaN
 				if isMax {
 					VCMPPS(U8(6), val[k], xv, ko, kt) // x NLE v, where v is ordered
@@ -83,9 +83,9 @@ func argRows512(isMax bool) {
 			VPADDQ(one, r, r)
 		})
 		for k := range val {
-			storeK(val[k], Mem{Base: pv, Disp: 64 * k}, mask)
+			storeK(val[k], Mem{Base: pv, Disp: 64 * k}, maskedLast(k, nv, mask))
 			for h := range idx[k] {
-				if mask == nil {
+				if maskedLast(k, nv, mask) == nil {
 					VMOVDQU64(idx[k][h], Mem{Base: pix, Disp: 128*k + 64*h})
 				} else {
 					VMOVDQU64(idx[k][h], halves[h], Mem{Base: pix, Disp: 128*k + 64*h})

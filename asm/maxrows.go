@@ -26,7 +26,8 @@ const maxRowsBlock = 16
 // the rows x[r·stride:][:cols] in order, stride in bytes. Per element the steps of max and min are those of the AVX2
 // kernel (maxAccF32): VMAXPS(x, d), which is x > d ? x : d, then x where x
 // is NaN; mul's is VMULPS. The columns go in blocks of 256 (16 vectors),
-// then of 16, then the last under a mask, each read down every row.
+// each read down every row, and the last fewer than 256 in one more
+// (columnBlocks).
 func accRows512(op string) {
 	name := op + "AccRowsF32AVX512"
 	ins := map[string]func(...Op){"max": VMAXPS, "min": VMINPS, "mul": VMULPS}[op]
@@ -37,16 +38,16 @@ func accRows512(op string) {
 	stride, rows := Load(Param("stride"), GP64()), Load(Param("rows"), GP64())
 	cols := GP64()
 	Load(Param("cols"), cols)
-	columnBlocks(name, rows, cols, []int{maxRowsBlock, 1}, func(label string, nv int, mask reg.Register) {
+	columnBlocks(name, rows, cols, maxRowsBlock, func(label string, nv int, mask reg.Register) {
 		d := make([]reg.VecVirtual, nv)
 		for k := range d {
 			d[k] = ZMM()
-			loadK(Mem{Base: dst, Disp: 64 * k}, d[k], mask)
+			loadK(Mem{Base: dst, Disp: 64 * k}, d[k], maskedLast(k, nv, mask))
 		}
 		downRows(label, x, stride, rows, func(p reg.Register) {
 			for k := range d {
 				v := ZMM()
-				loadK(Mem{Base: p, Disp: 64 * k}, v, mask)
+				loadK(Mem{Base: p, Disp: 64 * k}, v, maskedLast(k, nv, mask))
 				if op == "mul" {
 					ins(v, d[k], d[k]) // d·x, d the first source as in dst[i] *= x[i]
 					continue
@@ -58,7 +59,7 @@ func accRows512(op string) {
 			}
 		})
 		for k := range d {
-			storeK(d[k], Mem{Base: dst, Disp: 64 * k}, mask)
+			storeK(d[k], Mem{Base: dst, Disp: 64 * k}, maskedLast(k, nv, mask))
 		}
 		ADDQ(U32(64*nv), dst)
 		ADDQ(U32(64*nv), x)
@@ -66,30 +67,60 @@ func accRows512(op string) {
 }
 
 // columnBlocks emits the loops of a kernel over cols columns (a register
-// counting float32 elements) in blocks of sizes[0] vectors while that
-// many are left, then of sizes[1], ..., then the columns left, fewer than
-// 16, as a block of one vector under the mask of their lanes: block emits
-// one block of nv vectors (under mask k, when not nil) and moves the
-// kernel's pointers past it. The kernel returns at once when rows is 0.
-func columnBlocks(name string, rows reg.Register, cols reg.GPVirtual, sizes []int, block func(label string, nv int, k reg.Register)) {
+// counting float32 elements): blocks of maxNV vectors while that many are
+// left, then the columns left, fewer than 16·maxNV, in one block of as
+// many vectors as they fill, the last under the mask of its lanes where
+// it is partial. block emits one block of nv vectors (the last under mask
+// k, when not nil) and moves the kernel's pointers past it. The kernel
+// returns at once when rows is 0. One block for the last columns reads
+// each row once, where blocks of one vector read the rows' columns in as
+// many passes down the rows (Note [Narrow columns] in backend/cpu).
+func columnBlocks(name string, rows reg.Register, cols reg.GPVirtual, maxNV int, block func(label string, nv int, k reg.Register)) {
 	TESTQ(rows, rows)
 	JZ(LabelRef(name + "_done"))
-	for _, nv := range sizes {
-		label := fmt.Sprintf("%s_%d", name, nv)
-		Label(label)
-		CMPQ(cols, U32(16*nv))
-		JB(LabelRef(label + "_end"))
-		block(label, nv, nil)
-		SUBQ(U32(16*nv), cols)
-		JMP(LabelRef(label))
-		Label(label + "_end")
+	full := name + "_full"
+	Label(full)
+	CMPQ(cols, U32(16*maxNV))
+	JB(LabelRef(full + "_end"))
+	block(full, maxNV, nil)
+	SUBQ(U32(16*maxNV), cols)
+	JMP(LabelRef(full))
+	Label(full + "_end")
+	vectors := GP64()
+	MOVQ(cols, vectors)
+	SHRQ(U8(4), vectors)
+	ANDQ(U32(15), cols)
+	JZ(LabelRef(name + "_whole"))
+	mask := laneMask(cols)
+	for nf := 0; nf < maxNV; nf++ {
+		next := fmt.Sprintf("%s_partial%d_next", name, nf)
+		CMPQ(vectors, U32(nf))
+		JNE(LabelRef(next))
+		block(fmt.Sprintf("%s_partial%d", name, nf), nf+1, mask)
+		JMP(LabelRef(name + "_done"))
+		Label(next)
 	}
-	TESTQ(cols, cols)
-	JZ(LabelRef(name + "_done"))
-	block(name+"_tail", 1, laneMask(cols))
+	Label(name + "_whole")
+	for nf := 1; nf < maxNV; nf++ {
+		next := fmt.Sprintf("%s_whole%d_next", name, nf)
+		CMPQ(vectors, U32(nf))
+		JNE(LabelRef(next))
+		block(fmt.Sprintf("%s_whole%d", name, nf), nf, nil)
+		JMP(LabelRef(name + "_done"))
+		Label(next)
+	}
 	Label(name + "_done")
 	VZEROUPPER()
 	RET()
+}
+
+// maskedLast returns mask for vector k of a block of nv whose last
+// vector is under mask, and nil for the others.
+func maskedLast(k, nv int, mask reg.Register) reg.Register {
+	if k == nv-1 {
+		return mask
+	}
+	return nil
 }
 
 // laneMask returns a mask register of the low n lanes (n < 32, a

@@ -542,9 +542,10 @@ func TestMaxAccF32(t *testing.T) {
 
 // TestMaxAccRowsF32 checks MaxAccRowsF32, MinAccRowsF32 and
 // MulAccRowsF32 against their twins, bit for bit (NaN payloads and
-// zeros' signs included): widths on both sides of the kernels' blocks of
-// 16 and 256 columns, several rows, rows with a gap between them; nothing
-// outside dst may change.
+// zeros' signs included): every width up to two blocks of 256 columns and
+// past them (each last block of whole vectors, with and without a partial
+// one), several rows, rows with a gap between them; nothing outside dst
+// may change.
 func TestMaxAccRowsF32(t *testing.T) {
 	gen := extremeF32
 	for _, f := range []struct {
@@ -552,7 +553,7 @@ func TestMaxAccRowsF32(t *testing.T) {
 		fn, twin func(dst, x []float32, stride, rows int)
 	}{{"MaxAccRowsF32", MaxAccRowsF32, maxAccRowsF32Go}, {"MinAccRowsF32", MinAccRowsF32, minAccRowsF32Go},
 		{"MulAccRowsF32", MulAccRowsF32, mulAccRowsF32Go}} {
-		for _, n := range []int{0, 1, 15, 16, 17, 47, 100, 255, 256, 257, 272, 300, 530} {
+		for n := 0; n <= 530; n++ {
 			for _, rows := range []int{0, 1, 2, 7, 33} {
 				for _, gap := range []int{0, 5} {
 					stride := n + gap
@@ -578,8 +579,8 @@ func TestMaxAccRowsF32(t *testing.T) {
 }
 
 // TestArgMaxAccRowsF32 checks ArgMaxAccRowsF32 and ArgMinAccRowsF32
-// against their twins, values bit for bit and indices: widths on both
-// sides of the kernels' blocks of 16 and 128 columns, several rows, rows
+// against their twins, values bit for bit and indices: every width up to
+// two blocks of 128 columns and past them, several rows, rows
 // with a gap between them, states already holding NaNs; nothing outside
 // the states may change.
 func TestArgMaxAccRowsF32(t *testing.T) {
@@ -587,7 +588,7 @@ func TestArgMaxAccRowsF32(t *testing.T) {
 		name     string
 		fn, twin func(v []float32, ix []int64, x []float32, stride, rows, i0 int)
 	}{{"ArgMaxAccRowsF32", ArgMaxAccRowsF32, argMaxAccRowsF32Go}, {"ArgMinAccRowsF32", ArgMinAccRowsF32, argMinAccRowsF32Go}} {
-		for _, n := range []int{0, 1, 15, 16, 17, 100, 127, 128, 129, 144, 300} {
+		for n := 0; n <= 300; n++ {
 			for _, rows := range []int{0, 1, 2, 7, 33} {
 				for _, gap := range []int{0, 5} {
 					stride := n + gap
