@@ -134,9 +134,9 @@ import (
 // (vec.MaxAccRowsF32, MinAccRowsF32, MulAccRowsF32, ArgMaxAccRowsF32,
 // ArgMinAccRowsF32), not one call of cols per row. At AVX-512 the kernel
 // keeps a block of 256 columns in sixteen ZMM registers from the run's
-// first row to its last (then blocks of 16, then the last columns under a
-// mask), so the states are loaded and stored once a block instead of once
-// a row, and a row costs no call. Each element sees the rows in the same
+// first row to its last (and the last fewer than 256 in one more block of
+// as many vectors, its last under a mask), so the states are loaded and
+// stored once a block instead of once a row, and a row costs no call. Each element sees the rows in the same
 // order, through the same steps, as the calls per row (VMAXPS(x, d), then
 // x where x is NaN; d·x for the product): the same bits, NaN payloads and
 // zeros' signs included (TestMaxAccRowsF32). Below AVX-512 the function
@@ -157,7 +157,13 @@ import (
 // over dim 0, Amax 49 → 5.1 ms, Prod 50 → 4.6 (PyTorch 53 and 15). Its
 // ArgMax (12 → 10.9 ms; PyTorch 5.5) is held by the chain from one row's
 // state to the next: with one vector, nothing hides the two compares' and
-// the masked move's latency.
+// the masked move's latency (Note [Narrow columns] reads such rows as
+// wider ones).
+//
+// The last block was first cut into blocks of one vector, each read down
+// every row: [2^24/48, 48].amax(0) took three passes over the rows,
+// 2.8-3.0 ms, ArgMax 4.4-4.7; in one block of three vectors 1.5-1.8 and
+// 1.7-1.9, runs minutes apart (the machine's memory slower in the second).
 //
 // An outer float32 sum over one reduced dim whose tiles are at most
 // cols8RunMaxWidth columns runs fold8 over a chunk in one call too
@@ -399,7 +405,9 @@ func (*Backend) Reduce(op *optable.Op, p *iter.Plan, args *kernel.Args) error {
 	case len(r.kd) == 0 || r.R == 0 || len(r.rd) > 0 && r.rd[0].in == in.DType.Size() && r.rd[0].size >= minInnerLen:
 		r.runInner()
 	default:
-		r.runOuter()
+		if !r.runNarrow(op) {
+			r.runOuter()
+		}
 	}
 	return nil
 }
@@ -440,10 +448,11 @@ type reducer struct {
 	out     [2]unsafe.Pointer
 	cast    [2]conv // result → output dtype, if convOut
 	convOut [2]bool
-	outES   [2]int   // byte size of a result
-	rd, kd  []redDim // reduced and kept dims, fastest first (size-1 dims left out)
-	R, K    int      // number of reduced positions, of outputs
-	four    bool     // rows is a Four form, reading four rows at once (Note [Runs of four streams])
+	outES   [2]int         // byte size of a result
+	rd, kd  []redDim       // reduced and kept dims, fastest first (size-1 dims left out)
+	R, K    int            // number of reduced positions, of outputs
+	four    bool           // rows is a Four form, reading four rows at once (Note [Runs of four streams])
+	keep    unsafe.Pointer // where runOuter leaves its tiles' states, unwritten, when not nil (Note [Narrow columns])
 	// the usual few dims and a small reduction's states, held here rather
 	// than allocated (Note [Per-op overhead] in package op)
 	rdBuf, kdBuf [4]redDim
@@ -855,7 +864,12 @@ func (r *reducer) runOuter() {
 		}
 		return unsafe.Add(r.in, inOff+j0*col.in), o, min(width, col.size-j0)
 	}
-	writeTile := func(st unsafe.Pointer, o [2]unsafe.Pointer, m int, w *redWork) {
+	writeTile := func(t int, st unsafe.Pointer, o [2]unsafe.Pointer, m int, w *redWork) {
+		if r.keep != nil {
+			n := m * r.f.size
+			copy(unsafe.Slice((*byte)(unsafe.Add(r.keep, t*width*r.f.size)), n), unsafe.Slice((*byte)(st), n))
+			return
+		}
 		for j := 0; j < m; j += bufLen {
 			var oj [2]unsafe.Pointer
 			for k := 0; k < r.nout; k++ {
@@ -876,7 +890,7 @@ func (r *reducer) runOuter() {
 			for t := b; t < e; t++ {
 				base, o, m := tile(t)
 				f.fold(ptr(f.st), base, col.in, m, 0, r.R, w)
-				writeTile(ptr(f.st), o, m, w)
+				writeTile(t, ptr(f.st), o, m, w)
 			}
 			f.release()
 			w.put()
@@ -921,7 +935,7 @@ func (r *reducer) runOuter() {
 		}
 		r.f.init(ptr(st), m)
 		q.final(ptr(st))
-		writeTile(ptr(st), o, m, w)
+		writeTile(t, ptr(st), o, m, w)
 	}
 	w.put()
 	statesPool.Put(buf)

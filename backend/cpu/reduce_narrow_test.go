@@ -1,0 +1,128 @@
+package cpu
+
+import (
+	"fmt"
+	"math"
+	"testing"
+
+	"github.com/goten-ml/goten/backend/ref"
+	"github.com/goten-ml/goten/dtype"
+	"github.com/goten-ml/goten/iter"
+	"github.com/goten-ml/goten/kernel"
+	"github.com/goten-ml/goten/optable"
+	"github.com/goten-ml/goten/raw"
+)
+
+// TestNarrowColumns checks outer float32 reductions of rows of 1 to 17
+// columns (Note [Narrow columns]) against the same reductions without the
+// view: ArgMax, ArgMin, Max, Min, Amax and Amin bit for bit, over values
+// with many ties, zeros of both signs, infinities and NaNs of several
+// payloads (results that are NaN or zero make Amax and Amin decline the
+// view), and over values without them, float32 and bfloat16 inputs; sums and means within a few ulp
+// of the reference backend (products, which round each step in
+// float32, within 2e-5). Row counts on
+// both sides of the view's least, with and without rows left after the
+// view's.
+func TestNarrowColumns(t *testing.T) {
+	nan := func(payload uint32) float32 { return math.Float32frombits(0x7fc00000 | payload) }
+	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, float32(math.Inf(1)), float32(math.Inf(-1)), 2, 1}
+	zeros := []float32{0, float32(math.Copysign(0, -1)), -1, float32(math.Inf(-1))}
+	datasets := []struct {
+		name string
+		at   func(i int) float32
+	}{
+		{"special", func(i int) float32 {
+			h := (7919*i + 13) % 1009
+			if h%97 == 5 {
+				return nan(uint32(h))
+			}
+			return special[h%len(special)]
+		}},
+		{"zeros below", func(i int) float32 { return zeros[(7919*i+13)%1009%4] }},
+		{"zeros above", func(i int) float32 { return -zeros[(7919*i+13)%1009%4] }},
+		{"ties", func(i int) float32 { return float32((7919*i+13)%1009%7) - 2.5 }},
+		{"near one", func(i int) float32 { return 1 + float32((7919*i+13)%1009-504)/65536 }},
+	}
+	for m := 1; m <= 17; m++ {
+		least := 1
+		if w := narrowWidth(m, narrowOrdered); w > 0 {
+			least = narrowMinRows * w / m
+		}
+		for _, rows := range []int{100, least - 1, least, 600, 4099, 20000} {
+			for _, ds := range datasets {
+				dt := dtype.Float32
+				if rows == 4099 {
+					dt = dtype.BFloat16 // converted as the rows are read
+				}
+				in := raw.New(dt, []int{rows, m})
+				for i := 0; i < rows*m; i++ {
+					in.SetFloat64(i, float64(ds.at(i)))
+				}
+				for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod, optable.Amax, optable.Amin,
+					optable.Max, optable.Min, optable.ArgMax, optable.ArgMin} {
+					if op == optable.Prod && ds.name != "near one" || op != optable.Prod && ds.name == "near one" {
+						continue
+					}
+					name := fmt.Sprintf("%s m=%d rows=%d %s %v", op.Name, m, rows, ds.name, dt)
+					tol := 4e-7 // sums add in float64
+					if op == optable.Prod {
+						tol = 2e-5 // float32 products, each rounded
+					}
+					got := narrowReduce(t, New(), op, in, m)
+					least := narrowMinRows
+					narrowMinRows = math.MaxInt
+					want := narrowReduce(t, New(), op, in, m)
+					narrowMinRows = least
+					if op == optable.Sum || op == optable.Mean || op == optable.Prod {
+						want = narrowReduce(t, ref.New(), op, in, m)
+					}
+					for k := range got {
+						for j := 0; j < m; j++ {
+							g, w := got[k].Float64At(j), want[k].Float64At(j)
+							exact := k == 1 || op != optable.Sum && op != optable.Mean && op != optable.Prod
+							switch {
+							case exact && got[k].DType == dtype.Float32:
+								gb, wb := math.Float32bits(float32(g)), math.Float32bits(float32(w))
+								if gb != wb {
+									t.Fatalf("%s: output %d column %d: got %v (%#x), want %v (%#x)", name, k, j, g, gb, w, wb)
+								}
+							case exact:
+								if g != w {
+									t.Fatalf("%s: output %d column %d: got %v, want %v", name, k, j, g, w)
+								}
+							case math.Abs(g-w) > tol*math.Max(1, math.Abs(w)):
+								t.Fatalf("%s: column %d: got %v, want %v", name, j, g, w)
+							}
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
+// narrowReduce reduces in ([rows, m]) over dim 0 with op on backend b.
+func narrowReduce(t *testing.T, b kernel.Backend, op *optable.Op, in *raw.View, m int) []*raw.View {
+	t.Helper()
+	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(dtype.Float32)
+	var outs []*raw.View
+	switch op {
+	case optable.ArgMax, optable.ArgMin:
+		outs = []*raw.View{raw.New(dtype.Int64, []int{1, m})}
+	case optable.Max, optable.Min:
+		outs = []*raw.View{raw.New(dtype.Float32, []int{1, m}), raw.New(dtype.Int64, []int{1, m})}
+	default:
+		outs = []*raw.View{raw.New(dtype.Float32, []int{1, m})}
+	}
+	for _, o := range outs {
+		cfg.AddOutput(o)
+	}
+	p, err := cfg.AddInput(in).Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := b.Reduce(op, p, nil); err != nil {
+		t.Fatal(err)
+	}
+	return outs
+}
