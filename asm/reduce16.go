@@ -37,6 +37,7 @@ func genReduce512() {
 	sumRun512()
 	argScan512(true)
 	argScan512(false)
+	columns512()
 }
 
 // sumSqDevInF64Rows4512 emits

@@ -130,6 +130,23 @@ func ArgRowsF32(idx []int32, x []float32, rowLen, stride int, isMax bool) {
 	}
 }
 
+// ColumnsKernel reports whether ColumnsF32 turns rows of m elements into
+// columns with a kernel (else element by element, in Go).
+func ColumnsKernel(m int) bool { return m >= 2 && m < 16 && useAVX512 }
+
+// ColumnsF32 turns n rows of m float32, x[r·m:][:m], into m columns of
+// n: dst[j·ds + r] = x[r·m + j] (Note [Short rows as columns] in
+// backend/cpu). Its exact moves are columnsF32Go's.
+func ColumnsF32(dst, x []float32, m, n, ds int) {
+	columnsBounds(dst, x, m, n, ds)
+	done := 0
+	if blocks := n / 16; blocks > 0 && m >= 2 && m < 16 && useAVX512 {
+		columnsF32AVX512(&dst[0], &x[0], m, blocks, ds*4)
+		done = 16 * blocks
+	}
+	columnsF32Go(dst[done:], x[done*m:], m, n-done, ds)
+}
+
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst), in one loop (Note [Rows in one call] in
 // backend/cpu); if four, four rows at a time (Note [Four streams]), the

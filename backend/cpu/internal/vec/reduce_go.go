@@ -551,6 +551,28 @@ func accF32F64Go(dst []float64, x []float32) {
 // to the extreme (±0 equal, so the first zero of either sign, as
 // IndexF32 finds it).
 
+// columnsF32Go is ColumnsF32's pure-Go twin: dst[j·ds + r] = x[r·m + j]
+// for r < n, j < m.
+func columnsF32Go(dst, x []float32, m, n, ds int) {
+	for r := 0; r < n; r++ {
+		for j, v := range x[r*m : r*m+m] {
+			dst[j*ds+r] = v
+		}
+	}
+}
+
+// columnsBounds panics unless x holds n rows of m elements and dst m
+// columns of n, ds ≥ n apart.
+func columnsBounds(dst, x []float32, m, n, ds int) {
+	if n <= 0 || m <= 0 {
+		return
+	}
+	if ds < n {
+		panic("vec: columns that overlap")
+	}
+	_, _ = x[n*m-1], dst[(m-1)*ds+n-1]
+}
+
 // argRowsF32Go is ArgRowsF32's pure-Go twin: idx[r] is the index in row
 // r, x[r·stride:][:rowLen] (rowLen ≥ 1), of its first NaN, or else of its
 // first greatest (isMax) or least element, ±0 equal.

@@ -42,6 +42,18 @@ func ArgRowsF32(idx []int32, x []float32, rowLen, stride int, isMax bool) {
 	argRowsF32Go(idx, x, rowLen, stride, isMax)
 }
 
+// ColumnsKernel reports whether ColumnsF32 turns rows of m elements into
+// columns with a kernel: never, here.
+func ColumnsKernel(m int) bool { return false }
+
+// ColumnsF32 turns n rows of m float32, x[r·m:][:m], into m columns of
+// n: dst[j·ds + r] = x[r·m + j] (Note [Short rows as columns] in
+// backend/cpu).
+func ColumnsF32(dst, x []float32, m, n, ds int) {
+	columnsBounds(dst, x, m, n, ds)
+	columnsF32Go(dst, x, m, n, ds)
+}
+
 // SumSqRowsF32F64 adds SumSqF32F64 of row r, x[r·stride:][:rowLen], to
 // dst[r] for each r < len(dst).
 func SumSqRowsF32F64(dst []float64, x []float32, rowLen, stride int, four bool) {

@@ -188,3 +188,8 @@ func argMaxRowsF32AVX512(idx *int32, x *float32, rowLen int, stride int, rows in
 //
 //go:noescape
 func argMinRowsF32AVX512(idx *int32, x *float32, rowLen int, stride int, rows int)
+
+// columnsF32AVX512 is columnsF32Go in assembly, over whole blocks of 16 rows; see there for the exact moves.
+//
+//go:noescape
+func columnsF32AVX512(dst *float32, x *float32, m int, blocks int, ds int)
