@@ -966,11 +966,12 @@ func getStates(n int) *[]uint64 {
 // tileFold folds reduced positions into a tile of states, with the
 // cascade's buffers (Note [Cascade sums]).
 type tileFold struct {
-	r             *reducer
-	st            []uint64
-	blk           []uint64 // the cascade's block, or fold8's float32 block
-	q             cascade
-	stBuf, blkBuf *[]uint64 // from statesPool
+	r                     *reducer
+	st                    []uint64
+	blk                   []uint64 // the cascade's block, or fold8's float32 block
+	cols                  []uint64 // foldColumns' columns
+	q                     cascade
+	stBuf, blkBuf, colBuf *[]uint64 // from statesPool
 }
 
 // newTileFold returns a fold of tiles of up to width outputs, with states
@@ -996,12 +997,12 @@ func (r *reducer) newTileFold(width int, own bool) *tileFold {
 
 // release returns f's pooled buffers.
 func (f *tileFold) release() {
-	for _, b := range []*[]uint64{f.stBuf, f.blkBuf} {
+	for _, b := range []*[]uint64{f.stBuf, f.blkBuf, f.colBuf} {
 		if b != nil {
 			statesPool.Put(b)
 		}
 	}
-	f.stBuf, f.blkBuf = nil, nil
+	f.stBuf, f.blkBuf, f.colBuf = nil, nil, nil
 }
 
 // fold sets the m states at st to the fold of the reduced positions [b, e)
@@ -1019,6 +1020,10 @@ func (f *tileFold) fold(st, base unsafe.Pointer, cs, m, b, e int, w *redWork) {
 		r.eachRun(b, e, func(off, i0, n int) {
 			r.f.colsRows(st, unsafe.Add(base, off), step, m, n, i0)
 		})
+		return
+	}
+	if !r.f.cascade && r.shortRows(cs) {
+		f.foldColumns(st, base, cs, m, b, e)
 		return
 	}
 	if !r.f.cascade {
