@@ -53,7 +53,7 @@ var (
 			"rowBF16", "rowSumBF16", "rowF16", "rowSumF16", "cols8BF16", "cols8SumBF16", "cols8F16", "cols8SumF16",
 			"rowsBF16", "rowsSumBF16", "rowsF16", "rowsSumF16", "rowsBF16Four", "rowsSumBF16Four", "rowsF16Four", "rowsSumF16Four",
 			"rowFour", "rowSumF32Four", "rowsFour", "rowsSumF32Four", "rowBF16Four", "rowSumBF16Four", "rowF16Four", "rowSumF16Four",
-			"cols8Run", "cols8RunSumF32")
+			"cols8Run", "cols8RunSumF32", "project", "projectSumF32")
 	})
 	sumF64 = with(sumFold, func(f *Fold) {
 		f.Types, f.Cascade = Of(dtype.Float64), Of(dtype.Float64)

@@ -398,6 +398,13 @@ func extremeRows(dst, x []float32, rowLen, stride int, four, isMax bool) {
 	}
 }
 
+// projectSumF32 writes the float32 results of n float64 sums a vector at
+// a time (vec.F64ToF32), where the generated project converted one at a
+// time: a sixth of [2^22, 4].sum(1). The same roundings.
+func projectSumF32(dst, _, st unsafe.Pointer, n int, _ *elem.Ctx) {
+	vec.F64ToF32(unsafe.Slice((*float32)(dst), n), unsafe.Slice((*float64)(st), n))
+}
+
 // projectMeanF32 and projectMeanF64 write Mean's float32 and float64
 // results: the float64 sums divided by the count a vector at a time
 // (vec.DivScalarF64; then vec.F64ToF32 rounds them to float32), the bits

@@ -20,8 +20,12 @@ func initNormZero0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -128,8 +132,12 @@ func initNormOne0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -220,8 +228,12 @@ func initNormTwo0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -312,8 +324,12 @@ func initNormInf0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -430,8 +446,12 @@ func initNormNegInf0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = T(math.Inf(1))
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -548,8 +568,12 @@ func initNormP0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -640,8 +664,12 @@ func initSum0[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) 
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -732,8 +760,12 @@ func initSum1[T float32](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -824,8 +856,12 @@ func initSum2[T float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -916,8 +952,12 @@ func initNanSum0[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n in
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1008,8 +1048,12 @@ func initNanSum1[T float32](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1116,8 +1160,12 @@ func initNanSum2[T float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1224,8 +1272,12 @@ func initMean0[T float32](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1316,8 +1368,12 @@ func initMean1[T float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1408,8 +1464,12 @@ func initProd0[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st un
 		return
 	}
 	ss[0] = 1
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1500,8 +1560,12 @@ func initAmax0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = false
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1572,8 +1636,12 @@ func initAmax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int)
 		return
 	}
 	ss[0] = elem.Lowest[T]()
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1664,8 +1732,12 @@ func initAmax2[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = T(math.Inf(-1))
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1782,8 +1854,12 @@ func initAmin0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = true
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1854,8 +1930,12 @@ func initAmin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int)
 		return
 	}
 	ss[0] = elem.Highest[T]()
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -1946,8 +2026,12 @@ func initAmin2[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = T(math.Inf(1))
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2064,8 +2148,12 @@ func initMax0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2149,8 +2237,12 @@ func initMax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) 
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2234,8 +2326,12 @@ func initMax2[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2319,8 +2415,12 @@ func initMin0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{V: true}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2404,8 +2504,12 @@ func initMin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n int) 
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2489,8 +2593,12 @@ func initMin2[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2574,8 +2682,12 @@ func initArgMax0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2656,8 +2768,12 @@ func initArgMax1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n in
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2738,8 +2854,12 @@ func initArgMax2[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Lowest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2820,8 +2940,12 @@ func initArgMin0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{V: true}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2902,8 +3026,12 @@ func initArgMin1[T uint8 | int8 | int16 | int32 | int64](st unsafe.Pointer, n in
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -2984,8 +3112,12 @@ func initArgMin2[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Arg[T]{V: elem.Highest[T]()}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3066,8 +3198,12 @@ func initVar0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Welford{}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3138,8 +3274,12 @@ func initStd0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.Welford{}
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3210,8 +3350,12 @@ func initLogSumExp0[T float32 | float64](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = elem.NewLSE()
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3282,8 +3426,12 @@ func initAll0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = true
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3354,8 +3502,12 @@ func initAll1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st uns
 		return
 	}
 	ss[0] = true
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3426,8 +3578,12 @@ func initAny0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = false
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3498,8 +3654,12 @@ func initAny1[T uint8 | int8 | int16 | int32 | int64 | float32 | float64](st uns
 		return
 	}
 	ss[0] = false
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3570,8 +3730,12 @@ func initCountNonzero0[T bool](st unsafe.Pointer, n int) {
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -3678,8 +3842,12 @@ func initCountNonzero1[T uint8 | int8 | int16 | int32 | int64 | float32 | float6
 		return
 	}
 	ss[0] = 0
-	for k := 1; k < n; k++ {
+	k := 1
+	for ; k < min(n, 8); k++ {
 		ss[k] = ss[0]
+	}
+	for ; k < n; k *= 2 {
+		copy(ss[k:], ss[:k])
 	}
 }
 
@@ -4817,7 +4985,7 @@ func init() {
 		dtype.Int64: {size: int(unsafe.Sizeof(*new(int64))), out: dtype.Int64, index: false, cascade: false,
 			init: initSum0[int64], row: rowSum0[int64], cols: colsSum0[int64], combine: combineSum0[int64], project: projectSum0[int64]},
 		dtype.Float32: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float32, index: false, cascade: false,
-			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSum1[float32], cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four, cols8Run: cols8RunSumF32},
+			init: initSum1[float32], row: rowSumF32, cols: colsSumF32, combine: combineSumF64, project: projectSumF32, cols8: cols8SumF32, rows: rowsSumF32, rowBF16: rowSumBF16, rowF16: rowSumF16, cols8BF16: cols8SumBF16, cols8F16: cols8SumF16, rowsBF16: rowsSumBF16, rowsF16: rowsSumF16, rowsBF16Four: rowsSumBF16Four, rowsF16Four: rowsSumF16Four, rowFour: rowSumF32Four, rowsFour: rowsSumF32Four, rowBF16Four: rowSumBF16Four, rowF16Four: rowSumF16Four, cols8Run: cols8RunSumF32},
 		dtype.Float64: {size: int(unsafe.Sizeof(*new(float64))), out: dtype.Float64, index: false, cascade: true,
 			init: initSum2[float64], row: rowSumF64, cols: colsSumF64, combine: combineSumF64, project: projectSum2[float64]},
 	}
