@@ -130,15 +130,15 @@ func (r *reducer) runNarrow(op *optable.Op) bool {
 	size := r.f.size
 	state := func(base unsafe.Pointer, j int) unsafe.Pointer { return unsafe.Add(base, j*size) }
 	out := ptr((*lanesBuf)[r.words(w):])
-	w8 := getWork()
-	defer w8.put()
+	work := getWork()
+	defer work.put()
 	// the last R mod g rows, with their own indices
 	var last unsafe.Pointer
 	if rows*g < red.size {
 		last = ptr((*lanesBuf)[r.words(w)+r.words(m):])
 		r.f.init(last, m)
 		for i := rows * g; i < red.size; i++ {
-			r.colsConv(last, unsafe.Add(r.in, i*red.in), col.in, m, i, w8)
+			r.colsConv(last, unsafe.Add(r.in, i*red.in), col.in, m, i, work)
 		}
 	}
 	if kind == narrowIndexed {
@@ -149,7 +149,7 @@ func (r *reducer) runNarrow(op *optable.Op) bool {
 		}
 	}
 	for c := 0; c < m; c++ {
-		var from [narrowMinWidth + 1]unsafe.Pointer // column c's lanes (g ≤ 64), then its last rows
+		var from [narrowMinWidth + 1]unsafe.Pointer // column c's lanes (g < narrowMinWidth), then its last rows
 		n := 0
 		for k := 0; k < g; k++ {
 			from[n] = state(lanes, c+k*m)
@@ -173,12 +173,12 @@ func (r *reducer) runNarrow(op *optable.Op) bool {
 			}
 		}
 	}
-	r.write(out, m, r.out, col.out, w8)
+	r.write(out, m, r.out, col.out, work)
 	return true
 }
 
 // byIndex sorts states of elem.Arg[float32] by their indices (insertion:
-// at most 65).
+// a column's few lanes).
 func byIndex(sts []unsafe.Pointer) {
 	index := func(p unsafe.Pointer) int64 { return (*elem.Arg[float32])(p).I }
 	for i := 1; i < len(sts); i++ {
