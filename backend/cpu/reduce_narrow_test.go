@@ -13,16 +13,16 @@ import (
 	"github.com/goten-ml/goten/raw"
 )
 
-// TestNarrowColumns checks outer float32 reductions of rows of 1 to 17
-// columns (Note [Narrow columns]) against the same reductions without the
-// view: ArgMax, ArgMin, Max, Min, Amax and Amin bit for bit, over values
-// with many ties, zeros of both signs, infinities and NaNs of several
-// payloads (results that are NaN or zero make Amax and Amin decline the
-// view), and over values without them, float32 and bfloat16 inputs; sums and means within a few ulp
-// of the reference backend (products, which round each step in
-// float32, within 2e-5). Row counts on
-// both sides of the view's least, with and without rows left after the
-// view's.
+// TestNarrowColumns checks outer reductions of rows of 1 to 17 columns
+// (Note [Narrow columns]) against the same reductions without the view:
+// ArgMax, ArgMin, Max, Min, Amax and Amin bit for bit, over values with
+// many ties, zeros of both signs, infinities and NaNs of several payloads
+// (results that are NaN or zero make Amax and Amin decline the view), and
+// over values without them; float sums and means within a few ulp of the
+// reference backend, products (each step rounded) within 2e-5; integer
+// results exactly. Inputs of float32, bfloat16 (converted as read),
+// float64, int32 and uint8; row counts on both sides of the view's least,
+// with and without rows left after the view's.
 func TestNarrowColumns(t *testing.T) {
 	nan := func(payload uint32) float32 { return math.Float32frombits(0x7fc00000 | payload) }
 	special := []float32{0, float32(math.Copysign(0, -1)), 1, -1, 2, -2, float32(math.Inf(1)), float32(math.Inf(-1)), 2, 1}
@@ -42,6 +42,7 @@ func TestNarrowColumns(t *testing.T) {
 		{"zeros above", func(i int) float32 { return -zeros[(7919*i+13)%1009%4] }},
 		{"ties", func(i int) float32 { return float32((7919*i+13)%1009%7) - 2.5 }},
 		{"near one", func(i int) float32 { return 1 + float32((7919*i+13)%1009-504)/65536 }},
+		{"whole", func(i int) float32 { return float32((7919*i+13)%1009%7 - 3) }},
 	}
 	for m := 1; m <= 17; m++ {
 		least := 1
@@ -51,8 +52,15 @@ func TestNarrowColumns(t *testing.T) {
 		for _, rows := range []int{100, least - 1, least, 600, 4099, 20000} {
 			for _, ds := range datasets {
 				dt := dtype.Float32
-				if rows == 4099 {
+				switch {
+				case ds.name == "whole" && rows == 4099:
+					dt = dtype.Uint8 // converted to int64 for sums
+				case ds.name == "whole":
+					dt = dtype.Int32
+				case rows == 4099:
 					dt = dtype.BFloat16 // converted as the rows are read
+				case rows == 600:
+					dt = dtype.Float64
 				}
 				in := raw.New(dt, []int{rows, m})
 				for i := 0; i < rows*m; i++ {
@@ -60,7 +68,8 @@ func TestNarrowColumns(t *testing.T) {
 				}
 				for _, op := range []*optable.Op{optable.Sum, optable.Mean, optable.Prod, optable.Amax, optable.Amin,
 					optable.Max, optable.Min, optable.ArgMax, optable.ArgMin} {
-					if op == optable.Prod && ds.name != "near one" || op != optable.Prod && ds.name == "near one" {
+					if op == optable.Prod && ds.name != "near one" && ds.name != "whole" ||
+						op != optable.Prod && ds.name == "near one" || op == optable.Mean && ds.name == "whole" {
 						continue
 					}
 					name := fmt.Sprintf("%s m=%d rows=%d %s %v", op.Name, m, rows, ds.name, dt)
@@ -79,16 +88,11 @@ func TestNarrowColumns(t *testing.T) {
 					for k := range got {
 						for j := 0; j < m; j++ {
 							g, w := got[k].Float64At(j), want[k].Float64At(j)
-							exact := k == 1 || op != optable.Sum && op != optable.Mean && op != optable.Prod
+							exact := k == 1 || op != optable.Sum && op != optable.Mean && op != optable.Prod || !dt.IsFloat()
 							switch {
-							case exact && got[k].DType == dtype.Float32:
-								gb, wb := math.Float32bits(float32(g)), math.Float32bits(float32(w))
-								if gb != wb {
-									t.Fatalf("%s: output %d column %d: got %v (%#x), want %v (%#x)", name, k, j, g, gb, w, wb)
-								}
 							case exact:
-								if g != w {
-									t.Fatalf("%s: output %d column %d: got %v, want %v", name, k, j, g, w)
+								if gb, wb := valueBits(got[k], j), valueBits(want[k], j); gb != wb {
+									t.Fatalf("%s: output %d column %d: got %v (%#x), want %v (%#x)", name, k, j, g, gb, w, wb)
 								}
 							case math.Abs(g-w) > tol*math.Max(1, math.Abs(w)):
 								t.Fatalf("%s: column %d: got %v, want %v", name, j, g, w)
@@ -101,18 +105,27 @@ func TestNarrowColumns(t *testing.T) {
 	}
 }
 
-// narrowReduce reduces in ([rows, m]) over dim 0 with op on backend b.
+// narrowReduce reduces in ([rows, m]) over dim 0 with op on backend b:
+// in float32 for float32, bfloat16 and float16 inputs, integer sums and
+// products in int64, the rest in the input's dtype.
 func narrowReduce(t *testing.T, b kernel.Backend, op *optable.Op, in *raw.View, m int) []*raw.View {
 	t.Helper()
-	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(dtype.Float32)
+	d := in.DType
+	switch {
+	case d.IsReduced():
+		d = dtype.Float32
+	case d.IsIntOrBool() && (op == optable.Sum || op == optable.Prod):
+		d = dtype.Int64
+	}
+	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(d)
 	var outs []*raw.View
 	switch op {
 	case optable.ArgMax, optable.ArgMin:
 		outs = []*raw.View{raw.New(dtype.Int64, []int{1, m})}
 	case optable.Max, optable.Min:
-		outs = []*raw.View{raw.New(dtype.Float32, []int{1, m}), raw.New(dtype.Int64, []int{1, m})}
+		outs = []*raw.View{raw.New(d, []int{1, m}), raw.New(dtype.Int64, []int{1, m})}
 	default:
-		outs = []*raw.View{raw.New(dtype.Float32, []int{1, m})}
+		outs = []*raw.View{raw.New(d, []int{1, m})}
 	}
 	for _, o := range outs {
 		cfg.AddOutput(o)
@@ -125,4 +138,16 @@ func narrowReduce(t *testing.T, b kernel.Backend, op *optable.Op, in *raw.View, 
 		t.Fatal(err)
 	}
 	return outs
+}
+
+// valueBits is the bits of element j of v: a float's (NaN payloads and
+// zeros' signs), an integer's value.
+func valueBits(v *raw.View, j int) uint64 {
+	switch v.DType {
+	case dtype.Float32:
+		return uint64(math.Float32bits(float32(v.Float64At(j))))
+	case dtype.Float64:
+		return math.Float64bits(v.Float64At(j))
+	}
+	return uint64(v.Int64At(j))
 }
