@@ -30,9 +30,12 @@ import (
 //     fold down the column.
 //   - Amax and Amin fold the lanes in lane order. Their float fold keeps
 //     the last NaN and, between equal zeros, the first; where a result is
-//     NaN or zero the lanes cannot tell which, and runNarrow declines
-//     (before writing anything) and runOuter reduces the input as before,
-//     its second read of the input.
+//     NaN the lanes cannot tell which, and runNarrow declines (before
+//     writing anything) and runOuter reduces the input as before, its
+//     second read of the input. A zero result is the column's first zero,
+//     found by reading down the column from its first row (firstZero; a
+//     ReLU's output has one in its first rows, and declining read the
+//     input twice for every column of zeros and negatives).
 //   - Sum, NanSum, Mean and Prod combine the lanes' states in lane order:
 //     float roundings move, the result is as accurate (TestNarrowColumns)
 //     and as independent of the thread count as before; integers' are
@@ -174,7 +177,7 @@ func (r *reducer) runNarrow(op *optable.Op) bool {
 		for _, src := range from[1:n] {
 			r.f.combine(dst, src, 1, &r.c)
 		}
-		if kind == narrowChecked && nanOrZero(dst, r.lt) {
+		if kind == narrowChecked && nanOrZero(dst, r.lt) && !r.firstZero(dst, c, red) {
 			return false
 		}
 	}
@@ -197,6 +200,40 @@ func byIndex(sts []unsafe.Pointer) {
 			sts[k], sts[k-1] = sts[k-1], sts[k]
 		}
 	}
+}
+
+// firstZero sets the state at dst, a zero, to the first zero of column c
+// (the zero a fold down the column keeps), for inputs of the loop dtype,
+// float32 or float64; it reports false, having set nothing, for a NaN
+// state or another input.
+func (r *reducer) firstZero(dst unsafe.Pointer, c int, red redDim) bool {
+	if r.convert {
+		return false
+	}
+	col := unsafe.Add(r.in, c*r.inES)
+	switch r.lt {
+	case dtype.Float32:
+		if *(*float32)(dst) != 0 {
+			return false
+		}
+		for i := 0; i < red.size; i++ {
+			if v := *(*float32)(unsafe.Add(col, i*red.in)); v == 0 {
+				*(*float32)(dst) = v
+				return true
+			}
+		}
+	case dtype.Float64:
+		if *(*float64)(dst) != 0 {
+			return false
+		}
+		for i := 0; i < red.size; i++ {
+			if v := *(*float64)(unsafe.Add(col, i*red.in)); v == 0 {
+				*(*float64)(dst) = v
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // nanOrZero reports whether the state at st, a value of the float loop

@@ -17,8 +17,8 @@ import (
 // (Note [Narrow columns]) against the same reductions without the view:
 // ArgMax, ArgMin, Max, Min, Amax and Amin bit for bit, over values with
 // many ties, zeros of both signs, infinities and NaNs of several payloads
-// (results that are NaN or zero make Amax and Amin decline the view), and
-// over values without them; float sums and means within a few ulp of the
+// (NaN results make Amax and Amin decline the view; zero results take the
+// column's first zero), and over values without them; float sums and means within a few ulp of the
 // reference backend, products (each step rounded) within 2e-5; integer
 // results exactly. Inputs of float32, bfloat16 (converted as read),
 // float64, int32 and uint8; row counts on both sides of the view's least,
