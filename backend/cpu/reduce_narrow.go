@@ -204,13 +204,14 @@ func byIndex(sts []unsafe.Pointer) {
 
 // firstZero sets the state at dst, a zero, to the first zero of column c
 // (the zero a fold down the column keeps), for inputs of the loop dtype,
-// float32 or float64; it reports false, having set nothing, for a NaN
-// state or another input.
+// float32 or float64, where one is among its first firstZeroRows rows; it
+// reports false, having set nothing, otherwise (a NaN state among them).
 func (r *reducer) firstZero(dst unsafe.Pointer, c int, red redDim) bool {
 	if r.convert {
 		return false
 	}
 	col := unsafe.Add(r.in, c*r.inES)
+	red.size = min(red.size, firstZeroRows)
 	switch r.lt {
 	case dtype.Float32:
 		if *(*float32)(dst) != 0 {
@@ -235,6 +236,11 @@ func (r *reducer) firstZero(dst unsafe.Pointer, c int, red redDim) bool {
 	}
 	return false
 }
+
+// firstZeroRows bounds firstZero's read down a column: past it, reading
+// the input again with runOuter costs less than the rest of the column
+// read a line per element.
+const firstZeroRows = 1024
 
 // nanOrZero reports whether the state at st, a value of the float loop
 // dtype lt, is a NaN or a zero (never for other dtypes).
