@@ -33,9 +33,10 @@ import (
 //     NaN the lanes cannot tell which, and runNarrow declines (before
 //     writing anything) and runOuter reduces the input as before, its
 //     second read of the input. A zero result is the column's first zero,
-//     found by reading down the column from its first row (firstZero; a
-//     ReLU's output has one in its first rows, and declining read the
-//     input twice for every column of zeros and negatives).
+//     found by reading down the column from its first row (firstZero, up
+//     to firstZeroRows rows before it declines; a ReLU's output has one
+//     in its first rows, and declining read the input twice for every
+//     column of zeros and negatives).
 //   - Sum, NanSum, Mean and Prod combine the lanes' states in lane order:
 //     float roundings move, the result is as accurate (TestNarrowColumns)
 //     and as independent of the thread count as before; integers' are
