@@ -21,7 +21,10 @@ import (
 // rows does: the register kernels (colsRows) in one call where the op has
 // them, else cols on each column. Every state sees the same elements in
 // the same order through the same steps as before: the same bits
-// (TestShortRowsAsColumns).
+// (TestShortRowsAsColumns), but for which NaN a product or a sum keeps
+// where two meet (0·Inf's NaN and a NaN of the input): the order of the
+// operands, which the compiler picks in the generated Go loops, and which
+// differs under -race.
 //
 // Only where vec has the kernel (AVX-512): a copy element by element
 // would add to the loads it saves. Rows of up to columnsMaxLen elements:
