@@ -119,15 +119,22 @@ func narrowReduce(t *testing.T, b kernel.Backend, op *optable.Op, in *raw.View, 
 	case d.IsIntOrBool() && (op == optable.Sum || op == optable.Prod):
 		d = dtype.Int64
 	}
+	return reduceInto(t, b, op, in, d, []int{1, m})
+}
+
+// reduceInto reduces in with op on backend b in dtype d into new outputs
+// of shape sh (values of d, indices of int64).
+func reduceInto(t *testing.T, b kernel.Backend, op *optable.Op, in *raw.View, d dtype.DType, sh []int) []*raw.View {
+	t.Helper()
 	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(d)
 	var outs []*raw.View
 	switch op {
 	case optable.ArgMax, optable.ArgMin:
-		outs = []*raw.View{raw.New(dtype.Int64, []int{1, m})}
+		outs = []*raw.View{raw.New(dtype.Int64, sh)}
 	case optable.Max, optable.Min:
-		outs = []*raw.View{raw.New(d, []int{1, m}), raw.New(dtype.Int64, []int{1, m})}
+		outs = []*raw.View{raw.New(d, sh), raw.New(dtype.Int64, sh)}
 	default:
-		outs = []*raw.View{raw.New(d, []int{1, m})}
+		outs = []*raw.View{raw.New(d, sh)}
 	}
 	for _, o := range outs {
 		cfg.AddOutput(o)
@@ -211,26 +218,5 @@ func TestNarrowColumnsBatched(t *testing.T) {
 // in the input's dtype.
 func batchReduce(t *testing.T, b kernel.Backend, op *optable.Op, in *raw.View) []*raw.View {
 	t.Helper()
-	sh := []int{in.Shape[0], 1, in.Shape[2]}
-	cfg := iter.NewConfig().IsReduction(true).ResizeOutputs(false).CheckMemOverlap(false).StaticDType(in.DType)
-	var outs []*raw.View
-	switch op {
-	case optable.ArgMax, optable.ArgMin:
-		outs = []*raw.View{raw.New(dtype.Int64, sh)}
-	case optable.Max, optable.Min:
-		outs = []*raw.View{raw.New(in.DType, sh), raw.New(dtype.Int64, sh)}
-	default:
-		outs = []*raw.View{raw.New(in.DType, sh)}
-	}
-	for _, o := range outs {
-		cfg.AddOutput(o)
-	}
-	p, err := cfg.AddInput(in).Build()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := b.Reduce(op, p, nil); err != nil {
-		t.Fatal(err)
-	}
-	return outs
+	return reduceInto(t, b, op, in, in.DType, []int{in.Shape[0], 1, in.Shape[2]})
 }
