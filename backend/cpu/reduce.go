@@ -969,9 +969,8 @@ type tileFold struct {
 	r                     *reducer
 	st                    []uint64
 	blk                   []uint64 // the cascade's block, or fold8's float32 block
-	cols                  []uint64 // foldColumns' columns
 	q                     cascade
-	stBuf, blkBuf, colBuf *[]uint64 // from statesPool
+	stBuf, blkBuf, colBuf *[]uint64 // from statesPool (colBuf: foldColumns' columns)
 }
 
 // newTileFold returns a fold of tiles of up to width outputs, with states

@@ -71,9 +71,8 @@ func (f *tileFold) foldColumns(st, base unsafe.Pointer, cs, m, b, e int) {
 	n := r.rd[0].size
 	if f.colBuf == nil {
 		f.colBuf = getStates(n * columnsBlock / 2)
-		f.cols = *f.colBuf
 	}
-	cols := unsafe.Slice((*float32)(ptr(f.cols)), n*columnsBlock)
+	cols := unsafe.Slice((*float32)(ptr(*f.colBuf)), n*columnsBlock)
 	for k := 0; k < m; k += columnsBlock {
 		rows := min(columnsBlock, m-k)
 		vec.ColumnsF32(cols, unsafe.Slice((*float32)(unsafe.Add(base, k*cs)), rows*n), n, rows, rows)

@@ -70,7 +70,7 @@ type narrowKind uint8
 const (
 	narrowNone    narrowKind = iota
 	narrowOrdered            // fold the lanes in lane order (sums, products)
-	narrowChecked            // fold in lane order, declined on a NaN or zero result (Amax, Amin)
+	narrowChecked            // fold in lane order, a zero result the column's first, declined on a NaN (Amax, Amin)
 	narrowIndexed            // fold in the order of the states' indices (ArgMax, ArgMin, Max, Min)
 )
 
@@ -215,12 +215,17 @@ func (r *reducer) runNarrow(op *optable.Op) bool {
 	return true
 }
 
-// argStateSize is the size of an elem.Arg state of any loop dtype up to 8
-// bytes: its value, then its int64 index at offset 8.
-const argStateSize = int(unsafe.Sizeof(elem.Arg[float64]{}))
+// argStateSize and argIndexAt are the size of an elem.Arg state whose
+// index follows a value of 8 bytes, and the index's offset: the layout
+// runNarrow reads (states of smaller values have it too where int64 is
+// aligned to 8 bytes; on 386 they are smaller, and declined).
+const (
+	argStateSize = int(unsafe.Sizeof(elem.Arg[float64]{}))
+	argIndexAt   = unsafe.Offsetof(elem.Arg[float64]{}.I)
+)
 
 // argIndex is the index of the elem.Arg state at st.
-func argIndex(st unsafe.Pointer) *int64 { return (*int64)(unsafe.Add(st, 8)) }
+func argIndex(st unsafe.Pointer) *int64 { return (*int64)(unsafe.Add(st, argIndexAt)) }
 
 // byIndex sorts elem.Arg states by their indices (insertion: a column's
 // few lanes).
@@ -233,34 +238,33 @@ func byIndex(sts []unsafe.Pointer) {
 }
 
 // firstZero sets the state at dst, a zero, to the first zero of the
-// column at col (the zero a fold down the column keeps), for inputs of the loop dtype,
-// float32 or float64, where one is among its first firstZeroRows rows; it
-// reports false, having set nothing, otherwise (a NaN state among them).
+// column at col (the zero a fold down the column keeps), for inputs of the
+// loop dtype, float32 or float64, where one is among its first
+// firstZeroRows rows; it reports false, having set nothing, otherwise (a
+// NaN state among them).
 func (r *reducer) firstZero(dst, col unsafe.Pointer, red redDim) bool {
 	if r.convert {
 		return false
 	}
-	red.size = min(red.size, firstZeroRows)
+	rows := min(red.size, firstZeroRows)
 	switch r.lt {
 	case dtype.Float32:
-		if *(*float32)(dst) != 0 {
-			return false
-		}
-		for i := 0; i < red.size; i++ {
-			if v := *(*float32)(unsafe.Add(col, i*red.in)); v == 0 {
-				*(*float32)(dst) = v
-				return true
-			}
-		}
+		return firstZeroOf[float32](dst, col, rows, red.in)
 	case dtype.Float64:
-		if *(*float64)(dst) != 0 {
-			return false
-		}
-		for i := 0; i < red.size; i++ {
-			if v := *(*float64)(unsafe.Add(col, i*red.in)); v == 0 {
-				*(*float64)(dst) = v
-				return true
-			}
+		return firstZeroOf[float64](dst, col, rows, red.in)
+	}
+	return false
+}
+
+// firstZeroOf is firstZero over rows elements of T, stride bytes apart.
+func firstZeroOf[T float32 | float64](dst, col unsafe.Pointer, rows, stride int) bool {
+	if *(*T)(dst) != 0 {
+		return false
+	}
+	for i := 0; i < rows; i++ {
+		if v := *(*T)(unsafe.Add(col, i*stride)); v == 0 {
+			*(*T)(dst) = v
+			return true
 		}
 	}
 	return false
@@ -271,16 +275,21 @@ func (r *reducer) firstZero(dst, col unsafe.Pointer, red redDim) bool {
 // read a line per element.
 const firstZeroRows = 1024
 
-// nanOrZero reports whether the state at st, a value of the float loop
-// dtype lt, is a NaN or a zero (never for other dtypes).
+// nanOrZero reports whether the state at st, a value of the loop dtype
+// lt, is a NaN or a zero (never for dtypes other than float32 and
+// float64).
 func nanOrZero(st unsafe.Pointer, lt dtype.DType) bool {
 	switch lt {
 	case dtype.Float32:
-		v := *(*float32)(st)
-		return v != v || v == 0
+		return nanOrZeroOf[float32](st)
 	case dtype.Float64:
-		v := *(*float64)(st)
-		return v != v || v == 0
+		return nanOrZeroOf[float64](st)
 	}
 	return false
+}
+
+// nanOrZeroOf is nanOrZero of a T.
+func nanOrZeroOf[T float32 | float64](st unsafe.Pointer) bool {
+	v := *(*T)(st)
+	return v != v || v == 0
 }
